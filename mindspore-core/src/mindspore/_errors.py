@@ -41,3 +41,68 @@ def op_error(op_name, message, exc=MSValueError):
 
 class MSIndexError(MindSporeError, IndexError):
     """An index out of range for a tensor dimension."""
+
+
+class MSNameError(MindSporeError, NameError):
+    """A name used in graph mode that is not defined (or not supported)."""
+
+
+def format_locations(locs):
+    """The user's source positions, outermost first, each with its line and a caret."""
+    lines = []
+    for loc in locs:
+        if loc is None:
+            continue
+        where = f"  {loc}" + (f" in {loc.func}" if loc.func else "")
+        lines.append(where)
+        excerpt = loc.excerpt()
+        if excerpt:
+            lines.extend("    " + x for x in excerpt.split("\n"))
+    return "\n".join(lines)
+
+
+def _with_runtime_error(cls):
+    """``cls`` made also a RuntimeError (MindSpore reports compile-time failures as RuntimeError)."""
+    if issubclass(cls, RuntimeError):
+        return cls
+    cached = _LOCATED_TYPES.get(cls)
+    if cached is None:
+        cached = type(cls.__name__, (cls, RuntimeError), {"__module__": cls.__module__})
+        _LOCATED_TYPES[cls] = cached
+    return cached
+
+
+_LOCATED_TYPES = {}
+
+
+def graph_syntax_error(message, loc, kind="syntax"):
+    """A parse error at ``loc``: RuntimeError (unsupported syntax), NameError or TypeError."""
+    cls = {"syntax": MSRuntimeError, "name": MSNameError, "type": MSTypeError}[kind]
+    err = cls(_located_message(message, [loc]))
+    err.ms_located = True
+    return err
+
+
+def _located_message(message, locs):
+    block = format_locations(locs)
+    if not block:
+        return message
+    first = next(loc for loc in locs[::-1] if loc is not None)
+    return f"{message}\n\n{first}: the error is here (graph mode; the user's code, outermost call first):\n{block}"
+
+
+def locate_error(exc, locs, as_runtime=True):
+    """``exc`` re-raised with the user's source positions; inference failures also become RuntimeError."""
+    if getattr(exc, "ms_located", False) or not any(loc is not None for loc in locs):
+        return exc
+    cls = type(exc)
+    if as_runtime and issubclass(cls, (ValueError, TypeError)) and issubclass(cls, MindSporeError):
+        cls = _with_runtime_error(cls)
+    message = str(exc.args[0]) if len(exc.args) == 1 else str(exc)
+    try:
+        new = cls(_located_message(message, locs))
+    except Exception:  # noqa: BLE001 - an exception type with its own constructor: keep its type's spirit
+        new = MSRuntimeError(_located_message(f"{type(exc).__name__}: {message}", locs))
+    new.ms_located = True
+    new.ms_original = exc
+    return new

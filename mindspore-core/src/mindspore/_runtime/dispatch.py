@@ -13,6 +13,7 @@ runs. The cache is cleared when the backend changes (its key includes the backen
 from __future__ import annotations
 
 from mindspore._autodiff import tape as _tape
+from mindspore._infer import staging as _staging
 from mindspore._errors import MSRuntimeError, MSTypeError, MindSporeError
 from mindspore._runtime import backend as _backend
 from mindspore.common.tensor import Tensor
@@ -22,6 +23,8 @@ __all__ = ["apply", "signature_of"]
 
 _make = Tensor._make
 _active = _tape.ACTIVE  # the live list of active tapes (mutated in place by the tape module)
+_staging_active = _staging.ACTIVE  # the graph builders of a GRAPH_MODE compilation in progress
+_EAGER = _staging.EAGER
 
 
 class _Compiled:
@@ -136,7 +139,15 @@ def _wrap(out, c):
 
 
 def apply(prim, args):
-    """Run primitive ``prim`` on ``args`` eagerly and return Tensor(s) (or a constant value)."""
+    """Run primitive ``prim`` on ``args`` eagerly and return Tensor(s) (or a constant value).
+
+    While a graph is being compiled, the application is staged into it instead (unless all inputs
+    are constants and the primitive is pure: then it is computed now, i.e. constant-folded).
+    """
+    if _staging_active:
+        staged = _staging.emit(prim, args)
+        if staged is not _EAGER:
+            return staged
     raw, key = _split(args)
     cache = prim._eager_cache
     c = cache.get(key)

@@ -1,43 +1,61 @@
 """``ms.jit`` and ``ms.mutable``.
 
-The graph compiler (Python source -> IR -> optimised schedule) is a later milestone. Until it
-exists, ``@ms.jit`` functions and GRAPH_MODE Cells run op by op, with identical results, and the
-first such call says so with a ``RuntimeWarning``: nothing pretends to have been compiled.
+``@ms.jit`` compiles a function (or a method, or a Cell) with the GRAPH_MODE compiler in either
+mode: parse -> infer -> passes -> schedule, once per input signature (API.md 5.9: tensors by shape
+and dtype, Python scalars and tuples by value, ``ms.mutable`` values by type), then runs the
+schedule. Inside a function that is being compiled, a ``@jit`` function is simply evaluated as
+part of the enclosing graph.
 """
 from __future__ import annotations
 
 import functools
-import warnings
+
+from mindspore._errors import MSTypeError
 
 __all__ = ["jit", "mutable", "JitConfig"]
 
-_warned = False
-
-
-def _warn_eager(name):
-    global _warned
-    if not _warned:
-        _warned = True
-        warnings.warn(f"'{name}' was requested to be compiled with ms.jit, but this version of mindspore-core has no "
-                      "graph compiler yet: it runs op by op (PYNATIVE) with the same results.",
-                      RuntimeWarning, stacklevel=3)
-
 
 def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="", **options):
-    """Compile ``function`` (or a Cell's ``construct``) into a graph; see the module note.
+    """Compile ``function`` (a function, a method or a Cell) into a graph.
 
     Usable as ``@jit`` or ``@jit(...)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import mindspore as ms
+        >>> @ms.jit
+        ... def f(x, y):
+        ...     return x * y + 1
+        >>> print(f(ms.Tensor(np.ones(3, np.float32)), ms.Tensor(np.ones(3, np.float32))))
+        [2. 2. 2.]
     """
     if capture_mode not in ("ast", "bytecode", "trace"):
         raise ValueError(f"For 'jit', the 'capture_mode' must be 'ast', 'bytecode' or 'trace', but got "
                          f"'{capture_mode}'.")
 
     def wrap(fn):
+        from mindspore.nn.cell import Cell
+        if isinstance(fn, Cell):
+            object.__setattr__(fn, "_jit", True)
+            return fn
+        if not callable(fn):
+            raise MSTypeError(f"For 'jit', the decorated object must be a function or a Cell, but got "
+                              f"{type(fn).__name__}.")
+
         @functools.wraps(fn)
         def run(*args, **kwargs):
-            _warn_eager(getattr(fn, "__qualname__", repr(fn)))
-            return fn(*args, **kwargs)
+            from mindspore._infer import staging
+            if staging.ACTIVE:
+                from mindspore._infer.interpret import call_value
+                return call_value(fn, args, kwargs)
+            from mindspore._autodiff import tape
+            if tape.ACTIVE:
+                from mindspore._autodiff.graph_grad import call_on_tape
+                return call_on_tape(run, fn, args, kwargs)
+            from mindspore._pipeline.compiler import cache_for, compiled_call
+            return compiled_call(cache_for(run), fn, args, kwargs, name=getattr(fn, "__name__", "jit"))
         run.__ms_jit__ = True
+        run.__ms_jit_fn__ = fn
         return run
 
     if function is None:
@@ -54,14 +72,40 @@ class JitConfig:
                                     debug_level=debug_level, infer_boost=infer_boost, **kwargs)
 
 
-def mutable(input_data, dynamic_len=False):
-    """Mark a graph input as variable (no recompilation per value). Returns ``input_data``.
+class _MutableInt(int):
+    __ms_mutable__ = True
 
-    Tensors, and tuples/lists/dicts of them, are accepted; a Python scalar is accepted too.
+
+class _MutableFloat(float):
+    __ms_mutable__ = True
+
+
+class _MutableTuple(tuple):
+    __ms_mutable__ = True
+
+
+class _MutableList(list):
+    __ms_mutable__ = True
+
+
+def mutable(input_data, dynamic_len=False):
+    """Mark a graph input as variable: a new value does not recompile the graph.
+
+    Tensors, and tuples/lists/dicts of them, are accepted; a Python scalar becomes a 0-d tensor input
+    of the graph (its value is read at each call).
     """
     from mindspore.common.tensor import Tensor
-    ok = (Tensor, tuple, list, dict, int, float, bool)
-    if not isinstance(input_data, ok):
+    if isinstance(input_data, bool) or not isinstance(input_data, (Tensor, tuple, list, dict, int, float)):
         raise TypeError(f"For 'mutable', the 'input_data' must be a Tensor, tuple, list, dict or scalar, but got "
                         f"{type(input_data).__name__}.")
+    if isinstance(input_data, int):
+        return _MutableInt(input_data)
+    if isinstance(input_data, float):
+        return _MutableFloat(input_data)
+    if isinstance(input_data, tuple):
+        return _MutableTuple(mutable(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
+                             for x in input_data)
+    if isinstance(input_data, list):
+        return _MutableList(mutable(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
+                            for x in input_data)
     return input_data

@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from mindspore._autodiff import tape as _tape
+from mindspore._infer import staging as _staging
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor
+from mindspore import context as _context
 
 __all__ = ["Cell", "CellList", "SequentialCell"]
 
@@ -262,6 +264,22 @@ class Cell:
                      else a for a in args)
 
     def __call__(self, *args, **kwargs):
+        if not _staging.ACTIVE and not _tape.ACTIVE and \
+                (self.__dict__.get("_jit") or _context._ctx["mode"] == _context.GRAPH_MODE):
+            return self._graph_call(args, kwargs)
+        return self._call_eagerly_or_staged(*args, **kwargs)
+
+    def _graph_call(self, args, kwargs):
+        """GRAPH_MODE: run the compiled graph of this call (compiled once per input signature)."""
+        from mindspore._pipeline.compiler import cache_for, compiled_call
+        return compiled_call(cache_for(self), self._call_eagerly_or_staged, args, kwargs,
+                             extra_key=self._graph_key(), name=f"{type(self).__name__}_construct")
+
+    def _graph_key(self):
+        """What besides the inputs selects a compiled graph: the training flags and cast types of the cells."""
+        return tuple((c.training, c._mixed_precision_type) for _, c in self.cells_and_names())
+
+    def _call_eagerly_or_staged(self, *args, **kwargs):
         if self._mixed_precision_type is not None:
             args = self._cast_inputs(args)
             # like MindSpore's to_float, the cell's float parameters are read in the cell's dtype
@@ -275,6 +293,9 @@ class Cell:
         return self._call_construct(args, kwargs)
 
     def _call_construct(self, args, kwargs):
+        if _staging.ACTIVE:
+            from mindspore._infer.interpret import stage_construct
+            return stage_construct(self, args, kwargs)
         if _tape.ACTIVE and "bprop" in type(self).__dict__:
             saved = list(_tape.ACTIVE)
             _tape.ACTIVE.clear()

@@ -292,6 +292,23 @@ def _is_full_mask(x, index):
     return isinstance(index, Tensor) and index.dtype is mstype.bool_ and tuple(index.shape) == tuple(x.shape)
 
 
+def tensor_setitem_value(x, index, value):
+    """The tensor ``x`` with ``x[index] = value`` applied (a new tensor; ``x`` is unchanged)."""
+    if not isinstance(x, Tensor):
+        raise MSTypeError(f"For 'tensor_setitem', the input must be a Tensor, but got {type(x).__name__}.")
+    dtype = x.dtype
+    v = _value_tensor(value, dtype)
+    if _is_full_mask(x, index) and v.size == 1:
+        return cached_prim(I.MaskedFill)(x, index, _reshape(v, ()))
+    positions = _reshape(cached_prim(A.Range, 2 ** 62)(0, x.size, 1), x.shape)
+    selected = tensor_getitem(positions, index)
+    v = _fit(v, selected.shape)
+    flat = _reshape(x, (x.size,))
+    coords = _reshape(selected, (selected.size, 1))
+    result = cached_prim(I.TensorScatterUpdate)(flat, coords, _reshape(v, (selected.size,)))
+    return _reshape(result, x.shape)
+
+
 def tensor_setitem(x, index, value):
     """``x[index] = value`` in place (``value`` is cast to ``x``'s dtype and broadcast); returns ``x``.
 
@@ -305,19 +322,6 @@ def tensor_setitem(x, index, value):
         [[0., 5., 5.],
          [0., 0., 0.]])
     """
-    if not isinstance(x, Tensor):
-        raise MSTypeError(f"For 'tensor_setitem', the input must be a Tensor, but got {type(x).__name__}.")
-    dtype = x.dtype
-    v = _value_tensor(value, dtype)
-    if _is_full_mask(x, index) and v.size == 1:
-        result = cached_prim(I.MaskedFill)(x, index, _reshape(v, ()))
-    else:
-        positions = _reshape(cached_prim(A.Range, 2 ** 62)(0, x.size, 1), x.shape)
-        selected = tensor_getitem(positions, index)
-        v = _fit(v, selected.shape)
-        flat = _reshape(x, (x.size,))
-        coords = _reshape(selected, (selected.size, 1))
-        result = cached_prim(I.TensorScatterUpdate)(flat, coords, _reshape(v, (selected.size,)))
-        result = _reshape(result, x.shape)
+    result = tensor_setitem_value(x, index, value)
     x._data = result._data
     return x

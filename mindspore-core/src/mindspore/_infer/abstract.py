@@ -1,0 +1,115 @@
+"""Abstract values: what inference knows of a value without computing it.
+
+* :class:`AbstractTensor` - a tensor's shape and dtype (the IR is statically shaped: one compiled
+  specialisation per input signature);
+* :class:`AbstractTuple` - a tuple of abstract values (multi-output primitives, graph outputs);
+* :class:`AbstractStack` - the per-iteration states a differentiated ``While`` keeps for its
+  backward loop (an executor-private object).
+
+Python values known at compile time (numbers, tuples of ints, Cells, primitives, dtypes) are not
+wrapped: inference carries them as themselves, and :func:`signature` puts their value into the
+compile-cache key, as MindSpore does (API.md 5.9).
+"""
+from __future__ import annotations
+
+from mindspore.common import dtype as mstype
+
+__all__ = ["AbstractTensor", "AbstractTuple", "AbstractStack", "short_dtype", "signature"]
+
+_SHORT = {
+    "Float16": "f16", "Float32": "f32", "Float64": "f64", "BFloat16": "bf16", "Int8": "i8", "Int16": "i16",
+    "Int32": "i32", "Int64": "i64", "UInt8": "u8", "UInt16": "u16", "UInt32": "u32", "UInt64": "u64",
+    "Bool": "bool", "Complex64": "c64", "Complex128": "c128",
+}
+
+
+def short_dtype(dtype):
+    name = str(dtype)
+    return _SHORT.get(name, name)
+
+
+class AbstractTensor:
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape = tuple(shape)
+        self.dtype = dtype
+
+    def short(self):
+        return f"{short_dtype(self.dtype)}[{','.join(str(s) for s in self.shape)}]"
+
+    def __eq__(self, other):
+        return isinstance(other, AbstractTensor) and self.shape == other.shape and self.dtype == other.dtype
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype))
+
+    def __repr__(self):
+        return f"AbstractTensor({self.short()})"
+
+
+class AbstractTuple:
+    __slots__ = ("elements",)
+
+    def __init__(self, elements):
+        self.elements = tuple(elements)
+
+    def short(self):
+        inner = ", ".join(e.short() if hasattr(e, "short") else repr(e) for e in self.elements)
+        return f"({inner},)" if len(self.elements) == 1 else f"({inner})"
+
+    def __eq__(self, other):
+        return isinstance(other, AbstractTuple) and self.elements == other.elements
+
+    def __hash__(self):
+        return hash(self.elements)
+
+    def __repr__(self):
+        return f"AbstractTuple{self.short()}"
+
+
+class AbstractStack:
+    __slots__ = ()
+
+    def short(self):
+        return "stack"
+
+    def __eq__(self, other):
+        return isinstance(other, AbstractStack)
+
+    def __hash__(self):
+        return 7
+
+
+def _freeze(v):
+    from mindspore.common.tensor import Tensor
+    if isinstance(v, Tensor):
+        mutable_marker = "P" if hasattr(v, "_name") else "T"
+        return (mutable_marker, tuple(v.shape), v.dtype)
+    t = type(v)
+    if getattr(v, "__ms_mutable__", False):
+        if t in (tuple, list) or isinstance(v, (tuple, list)):
+            return ("Mut", tuple(_freeze(x) for x in v))
+        return ("Var", t.__mro__[1] if len(t.__mro__) > 2 else t)
+    if isinstance(v, (tuple, list)):
+        return (t, tuple(_freeze(x) for x in v))
+    if isinstance(v, dict):
+        return (t, tuple((k, _freeze(x)) for k, x in v.items()))
+    if isinstance(v, (int, float, bool, str, complex, type(None))) or v is Ellipsis:
+        return (t, v)
+    if isinstance(v, mstype.Type):
+        return ("dtype", str(v))
+    try:
+        hash(v)
+        return ("obj", t, v) if t.__hash__ is not object.__hash__ else ("id", id(v))
+    except TypeError:
+        return ("id", id(v))
+
+
+def signature(args, kwargs=None):
+    """The compile-cache key of call arguments: tensors by shape and dtype, Python values by value,
+    ``ms.mutable`` values by type only."""
+    key = tuple(_freeze(a) for a in args)
+    if kwargs:
+        key += (tuple((k, _freeze(v)) for k, v in sorted(kwargs.items())),)
+    return key

@@ -1,0 +1,481 @@
+"""Inference: evaluating untyped graphs on abstract values, which builds the typed graph.
+
+Algorithm
+---------
+:func:`call_graph` evaluates a parsed graph's applies in program order in a :class:`Frame` (values
+by node; a closure's frame links to the frame it was made in, where its free variables live). The
+values are ordinary Python objects and :class:`~mindspore._infer.staging.StagedTensor` s, so the IR's
+Python-level ops are Python itself (``getattr``, ``+``, indexing...), with the language's own
+dispatch: an operator on a staged tensor calls the Tensor method, which applies a primitive, which
+:func:`~mindspore._infer.staging.emit` stages. What only the compiler can do is done here:
+
+* ``switch`` on a staged tensor gives a value that, called, builds an ``If`` (both branches are
+  evaluated in child builders); on anything else it picks the branch now, so constant conditions
+  fold and the other branch is never even evaluated;
+* ``while_loop`` unrolls while its condition is a constant and builds a ``While`` when it is a
+  tensor; ``for_loop`` unrolls over a sequence of static length (a range, tuple, list, CellList,
+  the first axis of a tensor, zip/enumerate of those);
+* calls: closures and the user's own functions, methods and Cells are evaluated from their parsed
+  graphs (so tensor control flow in them works); MindSpore's library, NumPy, builtins, ``constexpr``
+  functions and primitives are called directly (library code is written as compositions of
+  primitives around compile-time Python, so calling it on staged tensors stages its primitives).
+
+Each evaluated user node's source position is kept on a stack, so every staged apply carries the
+innermost user position, and any error is reported at the user's file:line:col with a caret.
+"""
+from __future__ import annotations
+
+import builtins
+import itertools
+import operator
+import types
+
+from mindspore._errors import InternalError, MSRuntimeError, MSTypeError, MSValueError, locate_error
+from mindspore._ir import ops as irops
+from mindspore._ir.nodes import UNDEFINED, Constant, Graph
+from mindspore._infer import staging
+from mindspore._infer.staging import CTX, Conflict, StagedRaise, StagedTensor, build_if, build_while
+from mindspore._parse import parser as _parser
+from mindspore._parse.resolve import SourceUnavailable, Symbol, is_library_function
+from mindspore.common.tensor import Tensor
+
+__all__ = ["Closure", "call_value", "call_graph", "stage_construct", "parseable"]
+
+_MAX_ITERATIONS = staging.MAX_UNROLL
+
+
+class Frame:
+    __slots__ = ("graph", "values", "parent")
+
+    def __init__(self, graph, values, parent):
+        self.graph = graph
+        self.values = values
+        self.parent = parent
+
+
+class Closure:
+    """A parsed graph with the frame its free variables live in; callable from Python too."""
+
+    __slots__ = ("graph", "frame", "defaults", "kwdefaults", "__weakref__")
+
+    def __init__(self, graph, frame=None, defaults=(), kwdefaults=()):
+        self.graph = graph
+        self.frame = frame
+        self.defaults = tuple(defaults)
+        self.kwdefaults = tuple(kwdefaults)
+
+    def __call__(self, *args, **kwargs):
+        return call_graph(self, args, kwargs)
+
+    def __repr__(self):
+        return f"<graph function {self.graph.name}>"
+
+
+class _TensorSwitch:
+    """``switch`` on a staged condition: calling it builds the ``If``."""
+
+    __slots__ = ("cond", "on_true", "on_false")
+
+    def __init__(self, cond, on_true, on_false):
+        self.cond, self.on_true, self.on_false = cond, on_true, on_false
+
+    def __call__(self):
+        return build_if(self.cond, lambda: self.on_true(), lambda: self.on_false())
+
+
+# --- frames and values -------------------------------------------------------------------------------
+def _frame_of(graph, frame):
+    f = frame
+    while f is not None and f.graph is not graph:
+        f = f.parent
+    if f is None:
+        raise InternalError(f"no frame of @{graph.name} is live for a closure")
+    return f
+
+
+def _lookup(node, frame):
+    if type(node) is Constant:
+        v = node.value
+        t = type(v)
+        if t is Graph:
+            return Closure(v, _frame_of(v.parent, frame) if v.parent is not None else None)
+        if t is Symbol:
+            found, value = v.resolve()
+            if not found:
+                from mindspore._errors import MSNameError
+                raise MSNameError(f"The name '{v.name}' is not defined, or not supported in graph mode.")
+            return value
+        return v
+    f = frame
+    while f is not None:
+        vals = f.values
+        if node in vals:
+            return vals[node]
+        f = f.parent
+    raise InternalError(f"{node!r} has no value in this frame")
+
+
+def _bind(closure, args, kwargs):
+    g = closure.graph
+    sig = g.signature
+    if sig is None:   # a block of the parser (branch, loop body): positional parameters only
+        if len(args) != len(g.params) or kwargs:
+            raise InternalError(f"@{g.name} takes {len(g.params)} arguments, got {len(args)}")
+        return list(args)
+    fn = g.pyfunc if closure.frame is None else None
+    defaults = closure.defaults
+    kwdefaults = dict(zip(sig.kw_defaults, closure.kwdefaults))
+    if fn is not None:
+        defaults = fn.__defaults__ or ()
+        kwdefaults = fn.__kwdefaults__ or {}
+    name = g.pyfunc.__qualname__ if g.pyfunc is not None else g.name
+    names = sig.names
+    values = {}
+    if len(args) > len(names) and sig.vararg is None:
+        raise MSTypeError(f"{name}() takes {len(names)} positional arguments but {len(args)} were given.")
+    for n, a in zip(names, args):
+        values[n] = a
+    extra = {}
+    for k, v in (kwargs or {}).items():
+        if k in values:
+            raise MSTypeError(f"{name}() got multiple values for argument '{k}'.")
+        if k in names or k in sig.kwonly:
+            values[k] = v
+        elif sig.kwarg is not None:
+            extra[k] = v
+        else:
+            raise MSTypeError(f"{name}() got an unexpected keyword argument '{k}'.")
+    first_default = len(names) - len(defaults)
+    out = []
+    for i, n in enumerate(names):
+        if n in values:
+            out.append(values[n])
+        elif i >= first_default:
+            out.append(defaults[i - first_default])
+        else:
+            raise MSTypeError(f"{name}() missing required argument: '{n}'.")
+    if sig.vararg is not None:
+        out.append(tuple(args[len(names):]))
+    for n in sig.kwonly:
+        if n in values:
+            out.append(values[n])
+        elif n in kwdefaults:
+            out.append(kwdefaults[n])
+        else:
+            raise MSTypeError(f"{name}() missing required keyword-only argument: '{n}'.")
+    if sig.kwarg is not None:
+        out.append(extra)
+    return out
+
+
+def call_graph(closure, args, kwargs=None):
+    """Evaluate a parsed graph on ``args``; returns its value."""
+    g = closure.graph
+    frame = Frame(g, dict(zip(g.params, _bind(closure, args, kwargs))), closure.frame)
+    locs = CTX.locs
+    locs.append(None)
+    depth = len(locs)
+    try:
+        for node in g.nodes:
+            locs[depth - 1] = node.loc
+            frame.values[node] = _eval(node, frame)
+        locs[depth - 1] = g.output.loc if g.output.loc is not None else locs[depth - 1]
+        return _lookup(g.output, frame)
+    except (StagedRaise, _Located):
+        raise
+    except Exception as exc:  # noqa: BLE001 - every failure is reported at the user's position
+        located = locate_error(exc, [loc for loc in locs if loc is not None])
+        if located is exc:
+            raise
+        raise _Located(located) from None
+    finally:
+        locs.pop()
+
+
+class _Located(Exception):
+    """Carries an error already reported at the user's position up through the interpreter frames."""
+
+    def __init__(self, error):
+        super().__init__(error)
+        self.error = error
+
+
+def _eval(node, frame):
+    inputs = node.inputs
+    fn = _lookup(inputs[0], frame)
+    args = [_lookup(x, frame) for x in inputs[1:]]
+    if type(fn) is irops.IROp:
+        impl = _PYOPS.get(fn)
+        if impl is None:
+            raise InternalError(f"no inference rule for IR op {fn.name}")
+        if fn not in _PASS_THROUGH:
+            _check_defined(args)
+        return impl(*args)
+    _check_defined(args)
+    return call_value(fn, args)
+
+
+def _check_defined(args):
+    for a in args:
+        if a is UNDEFINED:
+            from mindspore._errors import MSNameError
+            raise MSNameError("A variable is used before it is assigned (it is not defined on the path taken).")
+        if type(a) is Conflict:
+            a.fail()
+
+
+# --- calls -----------------------------------------------------------------------------------------------
+def parseable(fn):
+    """Whether ``fn`` is the user's own Python function (evaluated from its parsed graph)."""
+    return (isinstance(fn, types.FunctionType) and not getattr(fn, "__ms_constexpr__", False)
+            and not getattr(fn, "__ms_jit__", False) and not is_library_function(fn))
+
+
+def _parsed(fn):
+    try:
+        return _parser.parse(fn)
+    except SourceUnavailable:
+        return None
+
+
+def call_value(fn, args, kwargs=None):
+    """Call ``fn`` during inference (parsed when it is user code, directly otherwise)."""
+    t = type(fn)
+    if t is Closure:
+        return call_graph(fn, args, kwargs)
+    if t is _TensorSwitch:
+        return fn()
+    if fn is builtins.print:
+        return _staged_print(args, kwargs or {})
+    if t is types.MethodType:
+        func = fn.__func__
+        if parseable(func):
+            g = _parsed(func)
+            if g is not None:
+                return call_graph(Closure(g), (fn.__self__,) + tuple(args), kwargs)
+    elif t is types.FunctionType and parseable(fn):
+        g = _parsed(fn)
+        if g is not None:
+            return call_graph(Closure(g), tuple(args), kwargs)
+    inner = getattr(fn, "__ms_jit_fn__", None)
+    if inner is not None:
+        return call_value(inner, args, kwargs)
+    return fn(*args, **(kwargs or {}))
+
+
+def stage_construct(cell, args, kwargs):
+    """A Cell called during inference: its ``construct`` evaluated from its parsed graph if it is user
+    code (custom ``bprop`` cells become one call autodiff differentiates with that bprop)."""
+    if _custom_bprop(cell) is not None:
+        from mindspore._autodiff.graph_grad import stage_custom_bprop_call
+        return stage_custom_bprop_call(cell, args, kwargs)
+    return _construct(cell, args, kwargs)
+
+
+def _construct(cell, args, kwargs):
+    construct = getattr(type(cell), "construct", None)
+    if isinstance(construct, types.FunctionType) and parseable(construct):
+        g = _parsed(construct)
+        if g is not None:
+            return call_graph(Closure(g), (cell,) + tuple(args), kwargs)
+    return cell.construct(*args, **(kwargs or {}))
+
+
+def _custom_bprop(cell):
+    for klass in type(cell).__mro__:
+        if "bprop" in klass.__dict__:
+            return klass.__dict__["bprop"]
+        if klass.__module__.startswith("mindspore.nn.cell"):
+            return None
+    return None
+
+
+def _staged_print(args, kwargs):
+    from mindspore.ops import operations as P
+    items = []
+    for a in args:
+        if isinstance(a, (Tensor, str)) or (isinstance(a, (int, float, bool)) and not isinstance(a, Tensor)):
+            items.append(a)
+        elif isinstance(a, (tuple, list)) and a and all(isinstance(x, Tensor) for x in a):
+            items.extend(a)
+        else:
+            items.append(str(a))
+    if not items:
+        items = [""]
+    P.Print()(*items)
+    return None
+
+
+# --- the Python-level IR ops -------------------------------------------------------------------------
+def _truth(v):
+    if type(v) is Conflict:
+        v.fail()
+    return bool(v)
+
+
+def _switch(cond, on_true, on_false):
+    if isinstance(cond, StagedTensor):
+        return _TensorSwitch(cond, on_true, on_false)
+    return on_true if _truth(cond) else on_false
+
+
+def _static_items(seq):
+    if isinstance(seq, (tuple, list)):
+        return tuple(seq)
+    if isinstance(seq, dict):
+        return tuple(seq.keys())
+    try:
+        return tuple(seq)
+    except TypeError:
+        raise MSTypeError(f"In graph mode, a for loop needs a sequence of static length (a range, tuple, list, "
+                          f"dict, CellList or tensor), but got {type(seq).__name__}.") from None
+
+
+def _while_loop(cond_c, body_c, init):
+    state = tuple(init)
+    for _ in range(_MAX_ITERATIONS):
+        c = cond_c(*state)
+        if isinstance(c, StagedTensor):
+            return build_while(lambda *s: cond_c(*s), lambda *s: body_c(*s), state)
+        if not _truth(c):
+            return state
+        state = tuple(body_c(*state))
+    raise MSRuntimeError(f"In graph mode, a while loop on a compile-time condition ran more than {_MAX_ITERATIONS} "
+                         f"iterations while compiling; use a tensor condition for a loop that long.")
+
+
+def _for_loop(body_c, seq, init):
+    state = tuple(init)
+    for item in _static_items(seq):
+        state = tuple(body_c(item, *state))
+    return state
+
+
+def _unpack(seq, n, star):
+    items = _static_items(seq)
+    if star < 0:
+        if len(items) != n:
+            word = "not enough" if len(items) < n else "too many"
+            raise MSValueError(f"{word} values to unpack (expected {n}, got {len(items)})")
+        return items
+    after = n - star - 1
+    if len(items) < n - 1:
+        raise MSValueError(f"not enough values to unpack (expected at least {n - 1}, got {len(items)})")
+    return items[:star] + (list(items[star:len(items) - after]),) + items[len(items) - after:]
+
+
+def _setitem(obj, index, value):
+    if isinstance(obj, (list, dict)):
+        obj[index] = value
+        return obj
+    if isinstance(obj, Tensor):
+        from mindspore.ops.function._indexing import tensor_setitem_value
+        return tensor_setitem_value(obj, index, value)
+    obj[index] = value
+    return obj
+
+
+def _setattr(obj, name, value):
+    if staging._is_graph_value(value) and not isinstance(value, (tuple, list)) and not staging._is_param(value):
+        raise MSTypeError(f"In graph mode, a tensor computed by the graph can not be stored in the attribute '{name}' "
+                          f"of {type(obj).__name__}; return it instead (or update a Parameter with ops.assign).")
+    setattr(obj, name, value)
+    return None
+
+
+def _not(v):
+    if isinstance(v, StagedTensor):
+        from mindspore.ops import functional as F
+        from mindspore.common import dtype as mstype
+        return F.logical_not(v if v.dtype == mstype.bool_ else F.not_equal(v, 0))
+    return not _truth(v)
+
+
+def _raise(exc):
+    if exc is None:
+        raise MSRuntimeError("In graph mode, a bare 'raise' (re-raise) is not supported.")
+    if isinstance(exc, type) and issubclass(exc, BaseException):
+        exc = exc()
+    if CTX.branch_depth > 0:
+        raise StagedRaise(exc, CTX.loc())
+    raise exc
+
+
+def _assert(cond, msg):
+    exc = AssertionError(msg) if msg is not None else AssertionError()
+    if isinstance(cond, StagedTensor):
+        build_if(cond, lambda: None, lambda: _raise(exc))
+        return None
+    if not _truth(cond):
+        _raise(exc)
+    return None
+
+
+def _format_value(v, conversion, spec):
+    if conversion == 115:
+        v = str(v)
+    elif conversion == 114:
+        v = repr(v)
+    elif conversion == 97:
+        v = ascii(v)
+    return format(v, spec)
+
+
+def _make_function(closure, defaults, kwdefaults):
+    return Closure(closure.graph, closure.frame, defaults, kwdefaults)
+
+
+def _dict_merge(*ds):
+    out = {}
+    for d in ds:
+        out.update(d)
+    return out
+
+
+def _list_append(lst, v):
+    lst.append(v)
+
+
+def _call_ex(fn, args, kwargs):
+    return call_value(fn, tuple(args), dict(kwargs))
+
+
+def _is(a, b):
+    return a is b
+
+
+def _is_not(a, b):
+    return a is not b
+
+
+def _in(a, b):
+    return a in b
+
+
+def _not_in(a, b):
+    return a not in b
+
+
+_PYOPS = {
+    irops.getattr_: builtins.getattr, irops.setattr_: _setattr, irops.getitem: operator.getitem,
+    irops.setitem: _setitem, irops.make_tuple: lambda *a: a, irops.make_list: list,
+    irops.make_dict: lambda keys, *vals: dict(zip(keys, vals)), irops.make_slice: slice,
+    irops.tuple_getitem: operator.getitem, irops.unpack: _unpack, irops.call_ex: _call_ex,
+    irops.not_: _not, irops.switch: _switch, irops.while_loop: _while_loop, irops.for_loop: _for_loop,
+    irops.raise_: _raise, irops.assert_: _assert, irops.format_value: _format_value,
+    irops.join_str: lambda *parts: "".join(parts), irops.super_: builtins.super, irops.truth: _truth,
+    _parser.MAKE_FUNCTION: _make_function, _parser.STAR_CONCAT: lambda *parts: tuple(itertools.chain(*parts)),
+    _parser.DICT_MERGE: _dict_merge, _parser.LIST_APPEND: _list_append,
+}
+_BIN = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
+        "floordiv": operator.floordiv, "mod": operator.mod, "pow": operator.pow, "matmul": operator.matmul,
+        "lshift": operator.lshift, "rshift": operator.rshift, "bitand": operator.and_, "bitor": operator.or_,
+        "bitxor": operator.xor, "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
+        "gt": operator.gt, "ge": operator.ge, "is": _is, "is_not": _is_not, "in": _in, "not_in": _not_in}
+for _name, _op in irops.BINARY.items():
+    _PYOPS[_op] = _BIN[_name]
+_PYOPS[irops.UNARY["neg"]] = operator.neg
+_PYOPS[irops.UNARY["pos"]] = operator.pos
+_PYOPS[irops.UNARY["invert"]] = operator.invert
+# ops that carry values along without using them (a variable unbound on one path may pass through)
+_PASS_THROUGH = frozenset([irops.make_tuple, irops.tuple_getitem, irops.while_loop, irops.for_loop, irops.make_list])

@@ -1,0 +1,106 @@
+"""Specialisation: one typed graph for a callable and one input signature.
+
+:func:`specialize` makes the tensors among the call's arguments (at any depth of tuples, lists and
+dicts) graph inputs, keeps every other argument a compile-time constant, evaluates the callable
+under a fresh :class:`~mindspore._infer.staging.Builder`, and makes the output's tensors the graph's
+output. Network Parameters the program reads become extra inputs (``weight`` parameters, read at
+each run). :class:`Program` records how to feed the graph from call arguments and how to rebuild
+the Python output (tuples, lists, dicts, constants) from the graph's results.
+"""
+from __future__ import annotations
+
+import contextlib
+
+from mindspore._autodiff import tape as _tape
+from mindspore._infer import staging
+from mindspore._infer.abstract import AbstractTensor, AbstractTuple
+from mindspore._infer.interpret import _Located
+from mindspore._infer.staging import CTX, Builder, StagedRaise, flatten
+from mindspore._ir import ops as irops
+from mindspore.common import dtype as mstype
+from mindspore.common.tensor import Tensor
+
+__all__ = ["specialize", "Program", "session"]
+
+
+class Program:
+    """A specialised graph and how it meets Python: ``inputs`` (argument leaf index of each graph
+    input, in order), ``weights`` (the Parameters fed after them), the output tree and leaf plan."""
+
+    def __init__(self, graph, input_leaves, weights, out_tree, out_plan, out_dtypes):
+        self.graph = graph
+        self.input_leaves = input_leaves
+        self.weights = weights
+        self.out_tree = out_tree
+        self.out_plan = out_plan          # per output leaf: ("graph", k) or ("const", value)
+        self.out_dtypes = out_dtypes      # dtype of each graph output
+
+
+@contextlib.contextmanager
+def session():
+    """Compile-time isolation: no gradient tape records while staging, and a fresh position stack."""
+    saved_tapes = list(_tape.ACTIVE)
+    _tape.ACTIVE.clear()
+    saved_locs, saved_depth = CTX.locs, CTX.branch_depth
+    CTX.locs, CTX.branch_depth = [], 0
+    try:
+        yield
+    except _Located as located:
+        raise located.error.with_traceback(None) from None
+    except StagedRaise as r:
+        raise r.exc from None
+    finally:
+        _tape.ACTIVE[:] = saved_tapes
+        CTX.locs, CTX.branch_depth = saved_locs, saved_depth
+
+
+def _is_mutable_scalar(v):
+    return getattr(v, "__ms_mutable__", False) and isinstance(v, (int, float)) and not isinstance(v, Tensor)
+
+
+def _input_value(builder, v):
+    if isinstance(v, Tensor) and not hasattr(v, "_name"):
+        return builder.new_input(AbstractTensor(v.shape, v.dtype), "x")
+    if _is_mutable_scalar(v):
+        dtype = mstype.float32 if isinstance(v, float) else mstype.int64
+        return builder.new_input(AbstractTensor((), dtype), "x")
+    return None
+
+
+def specialize(fn, args, kwargs=None, name="graph", call=None):
+    """The :class:`Program` of ``fn(*args, **kwargs)`` with tensors as inputs.
+
+    ``call(fn, args, kwargs)`` evaluates the callable (default: the interpreter's ``call_value``).
+    """
+    from mindspore._infer.interpret import call_value
+    call = call or call_value
+    top = Builder(name)
+    leaves, tree = flatten((tuple(args), dict(kwargs or {})))
+    staged, inputs = [], []
+    with session(), top:
+        for i, v in enumerate(leaves):
+            s = _input_value(top, v)
+            if s is None:
+                staged.append(v)
+            else:
+                staged.append(s)
+                inputs.append(i)
+        s_args, s_kwargs = staging.unflatten(tree, staged)
+        out = call(fn, s_args, s_kwargs)
+        out_leaves, out_tree = flatten(out)
+        plan, nodes, dtypes = [], [], []
+        for v in out_leaves:
+            if staging._is_graph_value(v):
+                node = top.localize(v)
+                plan.append(("graph", len(nodes)))
+                nodes.append(node)
+                dtypes.append(node.abstract.dtype)
+            elif isinstance(v, staging.Conflict):
+                v.fail()
+            else:
+                plan.append(("const", v))
+        out_node = top.apply(irops.make_tuple, nodes, AbstractTuple(n.abstract for n in nodes))
+        top.graph.set_output(out_node)
+    weights = [p.weight for p in top.graph.params if p.weight is not None]
+    return Program(top.graph, inputs, weights, out_tree, plan, dtypes)
+

@@ -1,0 +1,604 @@
+"""Staging: abstract interpretation that builds typed graphs.
+
+Design
+------
+Inference runs the program on *abstract* tensors. A :class:`StagedTensor` is a Tensor whose value
+is not known at compile time, only its shape and dtype, and which stands for one node of the typed
+graph being built by a :class:`Builder`. Everything else stays an ordinary Python value and is
+computed at compile time (MindSpore's constant folding and "JIT Fallback").
+
+Primitive applications reach :func:`emit` from the dispatcher: when an argument is a staged tensor
+or a network Parameter (whose value changes between runs), the primitive's pure shape and dtype
+rules give the output's abstract value and an apply is appended to the current graph; when all
+arguments are constants and the primitive is pure, the dispatcher computes it right away (constant
+folding at compile time). Side-effecting and random primitives are always staged.
+
+Builders nest: the branches of an ``if`` on a tensor and the condition and body of a ``while``
+with a tensor condition are built by child builders. A child that uses a value of an enclosing
+builder *lifts* it: the value becomes a parameter of the child graph and an argument of the
+``If``/``While`` apply in the parent, so every typed graph is closed. Network Parameters are graph
+inputs of the outermost builder (``weight`` nodes), read afresh at every run.
+
+Control flow on tensors (:func:`build_if`, :func:`build_while`) joins the values of the two paths
+(two iterations) leaf by leaf: tensors must agree in shape and dtype; equal constants stay
+constants; different Python scalars become 0-d tensors; any other disagreement makes a value that
+raises when used (so a variable no later code reads costs nothing).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mindspore._errors import InternalError, MSRuntimeError, MSTypeError, MSValueError
+from mindspore._ir import ops as irops
+from mindspore._ir.nodes import UNDEFINED, Apply, Constant, Graph
+from mindspore._infer.abstract import AbstractTensor, AbstractTuple
+from mindspore.common import dtype as mstype
+from mindspore.common.tensor import Tensor
+
+__all__ = ["ACTIVE", "Builder", "StagedTensor", "emit", "EAGER", "build_if", "build_while", "current",
+           "StagedRaise", "Conflict", "flatten", "unflatten", "CTX", "is_effectful"]
+
+#: The builder stack, innermost last; the dispatcher holds a reference and tests it for emptiness.
+ACTIVE: list = []
+EAGER = object()
+MAX_UNROLL = 100000
+
+
+class _Context:
+    """Per-compilation state: the user's source positions being evaluated (innermost last)."""
+
+    def __init__(self):
+        self.locs = []
+        self.branch_depth = 0
+
+    def loc(self):
+        for loc in reversed(self.locs):
+            if loc is not None:
+                return loc
+        return None
+
+
+CTX = _Context()
+
+
+def current():
+    return ACTIVE[-1]
+
+
+class StagedRaise(Exception):
+    """A ``raise`` reached inside a branch on a tensor condition: it happens at run time, if ever."""
+
+    def __init__(self, exc, loc):
+        super().__init__(exc)
+        self.exc = exc
+        self.loc = loc
+
+
+class Conflict:
+    """A variable whose value differs between the paths of a tensor ``if`` in a way a graph cannot
+    carry (two different objects), or is bound on one path only. Using it raises."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why):
+        self.why = why
+
+    def fail(self):
+        from mindspore._errors import MSNameError
+        if self.why == "undefined":
+            raise MSNameError("A variable is used that is not defined on every path of an 'if' on a tensor "
+                              "(or of a loop).")
+        raise MSTypeError(f"A variable is used whose value differs between the branches of an 'if' on a tensor "
+                          f"in a way a graph can not represent: {self.why}.")
+
+
+def _compile_time_only(what):
+    return MSRuntimeError(
+        f"{what} is not available while compiling in graph mode: the tensor is computed by the graph. "
+        "Use tensor operations (e.g. ops.select, ops.where) instead, or run this code in PYNATIVE mode.")
+
+
+class StagedTensor(Tensor):
+    """A tensor of a graph being compiled: known shape and dtype, value computed at run time."""
+
+    __slots__ = ("_node", "_builder", "_shape")
+
+    def __init__(self, *args, **kwargs):  # noqa: D107 - never constructed by users
+        raise InternalError("StagedTensor is made by the graph compiler only.")
+
+    @classmethod
+    def _new(cls, node, builder, abstract):
+        t = object.__new__(cls)
+        t._data = None
+        t._dtype = abstract.dtype
+        t._ad = None
+        t._init = None
+        t._init_shape = None
+        t._node = node
+        t._builder = builder
+        t._shape = abstract.shape
+        return t
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def has_init(self):
+        return False
+
+    def init_data(self, *args, **kwargs):
+        return self
+
+    def _buffer(self):
+        raise _compile_time_only("The value of a tensor")
+
+    def __bool__(self):
+        raise _compile_time_only("The truth value of a tensor (in library code or a function that is not parsed)")
+
+    def __int__(self):
+        raise _compile_time_only("int() of a tensor")
+
+    def __float__(self):
+        raise _compile_time_only("float() of a tensor")
+
+    def __index__(self):
+        raise _compile_time_only("Using a tensor as a Python index")
+
+    def __array__(self, dtype=None, copy=None):
+        raise _compile_time_only("Converting a tensor to NumPy")
+
+    def __setitem__(self, index, value):
+        from mindspore.ops.function._indexing import tensor_setitem_value
+        new = tensor_setitem_value(self, index, value)
+        self._node, self._builder, self._shape, self._dtype = new._node, new._builder, new._shape, new._dtype
+
+    def assign_value(self, value):
+        raise _compile_time_only("Tensor.assign_value")
+
+    def __repr__(self):
+        return f"Tensor(shape={list(self._shape)}, dtype={self._dtype}, value=<computed by the graph>)"
+
+    __str__ = __repr__
+
+    def abstract(self):
+        return AbstractTensor(self._shape, self._dtype)
+
+
+def _is_param(v):
+    return isinstance(v, Tensor) and hasattr(v, "_name") and not isinstance(v, StagedTensor)
+
+
+def _is_graph_value(v):
+    if isinstance(v, StagedTensor) or _is_param(v):
+        return True
+    if type(v) in (tuple, list):
+        return any(_is_graph_value(x) for x in v)
+    return False
+
+
+def is_effectful(prim):
+    """Side effects (in-place writes, printing) or random draws: never folded, merged or dropped."""
+    return bool(getattr(prim, "side_effect", False)) or hasattr(prim, "_random_state")
+
+
+class Builder:
+    """Builds one typed graph; ``parent`` is the builder whose values this one may lift."""
+
+    def __init__(self, name, parent=None):
+        self.graph = Graph(name)
+        self.graph.flags["typed"] = True
+        self.parent = parent
+        self.lifted = {}        # node of the parent builder's graph -> parameter of this graph
+        self.outer = []         # those parent nodes, in lifting order
+        self.weights = {}       # id(Parameter) -> weight parameter node (outermost builder only)
+        self.consts = {}        # id(Tensor) -> Constant node
+        self._const_refs = []
+
+    def __enter__(self):
+        ACTIVE.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        ACTIVE.pop()
+
+    # -- values <-> nodes ----------------------------------------------------------------------------
+    def add_param(self, abstract, name="x"):
+        p = self.graph.add_param(name)
+        p.abstract = abstract
+        return p
+
+    def lift(self, outer_node, abstract, name="x"):
+        p = self.lifted.get(outer_node)
+        if p is None:
+            p = self.add_param(abstract, name)
+            self.lifted[outer_node] = p
+            self.outer.append(outer_node)
+        return p
+
+    def owns(self, builder):
+        b = self
+        while b is not None:
+            if b is builder:
+                return True
+            b = b.parent
+        return False
+
+    def localize(self, v):
+        """The node of this graph holding value ``v`` (lifting values of enclosing builders)."""
+        if isinstance(v, StagedTensor):
+            if v._builder is self:
+                return v._node
+            if self.parent is None or not self.parent.owns(v._builder):
+                raise MSRuntimeError(
+                    "A tensor computed inside a branch or loop body on a tensor condition (or inside another "
+                    "compiled function) is used outside of it. Return it from the branch or loop instead.")
+            outer = self.parent.localize(v)
+            return self.lift(outer, outer.abstract, getattr(outer, "name", "x") if not isinstance(outer, Apply)
+                             else "x")
+        if _is_param(v):
+            if self.parent is not None:
+                outer = self.parent.localize(v)
+                return self.lift(outer, outer.abstract, v.name)
+            node = self.weights.get(id(v))
+            if node is None:
+                node = self.graph.add_param(v.name, weight=v)
+                node.abstract = AbstractTensor(v.shape, v.dtype)
+                self.weights[id(v)] = node
+            return node
+        if isinstance(v, Tensor):
+            node = self.consts.get(id(v))
+            if node is None:
+                node = Constant(v)
+                node.abstract = AbstractTensor(v.shape, v.dtype)
+                self.consts[id(v)] = node
+                self._const_refs.append(v)
+            return node
+        if type(v) in (tuple, list) and _is_graph_value(v):
+            items = [self.localize(x) for x in v]
+            node = self.graph.apply(Constant(irops.make_tuple), *items, loc=CTX.loc())
+            node.abstract = AbstractTuple(_abstract_of_node(x) for x in items)
+            return node
+        if isinstance(v, Conflict):
+            v.fail()
+        if v is UNDEFINED:
+            Conflict("undefined").fail()
+        return Constant(v)
+
+    def wrap(self, node):
+        """The value standing for ``node``: a StagedTensor, or a tuple of them."""
+        ab = node.abstract
+        if isinstance(ab, AbstractTensor):
+            return StagedTensor._new(node, self, ab)
+        if isinstance(ab, AbstractTuple):
+            out = []
+            for i, e in enumerate(ab.elements):
+                item = self.graph.apply(Constant(irops.tuple_getitem), node, Constant(i), loc=node.loc)
+                item.abstract = e
+                out.append(self.wrap(item))
+            return tuple(out)
+        raise InternalError(f"no value for abstract {ab!r}")
+
+    def apply(self, fn, inputs, abstract, loc=None, debug=None):
+        node = self.graph.apply(fn if isinstance(fn, Constant) else Constant(fn), *inputs,
+                                loc=loc if loc is not None else CTX.loc())
+        node.abstract = abstract
+        if debug is not None:
+            node.debug = debug
+        return node
+
+    def new_input(self, abstract, name="x"):
+        """A fresh graph parameter and its value."""
+        return self.wrap(self.add_param(abstract, name))
+
+
+def _abstract_of_node(node):
+    ab = node.abstract
+    if ab is None and isinstance(node, Constant):
+        return node.value
+    return ab
+
+
+# --- primitives --------------------------------------------------------------------------------------
+def emit(prim, args):
+    """Stage ``prim(*args)`` in the current builder, or return :data:`EAGER` to compute it now."""
+    if not _is_graph_value(args) and not is_effectful(prim):
+        return EAGER
+    from mindspore._runtime.dispatch import _abstract
+    b = ACTIVE[-1]
+    infer_value = getattr(prim, "infer_value", None)
+    if infer_value is not None:
+        value = infer_value(*_abstract(args, "spec"))
+        if value is not None:
+            return value
+    out_dtype = prim.infer_dtype(*_abstract(args, "dtype"))
+    out_shape = prim.infer_shape(*_abstract(args, "shape"))
+    targets = getattr(prim, "device_targets", None)
+    if targets is not None:
+        from mindspore._runtime import backend
+        target = backend.current().target
+        if target not in targets:
+            raise MSRuntimeError(f"For '{prim.name}', the operator runs only on {', '.join(targets)}, but the "
+                                 f"device target is '{target}': {getattr(prim, 'device_only_reason', '')}.")
+    if isinstance(out_dtype, (tuple, list)):
+        if out_shape is None or len(out_shape) != len(out_dtype):
+            raise InternalError(f"For '{prim.name}', the shape rule gave {out_shape!r} for {len(out_dtype)} outputs.")
+        abstract = AbstractTuple(AbstractTensor(s, d) for s, d in zip(out_shape, out_dtype))
+    else:
+        if out_shape is None:
+            raise InternalError(f"For '{prim.name}', the shape rule gave no shape: graph mode needs static shapes.")
+        abstract = AbstractTensor(out_shape, out_dtype)
+    node = b.apply(prim, [b.localize(a) for a in args], abstract)
+    return b.wrap(node)
+
+
+# --- structure helpers -----------------------------------------------------------------------------------
+def flatten(v):
+    """(leaves, tree) of nested tuples/lists/dicts; other values are leaves."""
+    leaves = []
+
+    def walk(x):
+        t = type(x)
+        if t is tuple or t is list or isinstance(x, (tuple, list)):
+            return (t, [walk(e) for e in x])
+        if t is dict:
+            return (dict, list(x.keys()), [walk(e) for e in x.values()])
+        leaves.append(x)
+        return None
+    return leaves, walk(v)
+
+
+def unflatten(tree, leaves):
+    it = iter(leaves)
+
+    def build(t):
+        if t is None:
+            return next(it)
+        if t[0] is dict:
+            return dict(zip(t[1], [build(c) for c in t[2]]))
+        items = [build(c) for c in t[1]]
+        if t[0] is tuple or t[0] is list:
+            return t[0](items)
+        return t[0](*items) if hasattr(t[0], "_fields") else t[0](items)
+    return build(tree)
+
+
+def _tensor_like(v):
+    return isinstance(v, Tensor)
+
+
+def _scalar(v):
+    return isinstance(v, (bool, int, float)) and not isinstance(v, np.ndarray)
+
+
+def _abstract_value(v):
+    return AbstractTensor(v.shape, v.dtype)
+
+
+def _scalar_dtype(a, b):
+    if isinstance(a, bool) and isinstance(b, bool):
+        return mstype.bool_
+    if isinstance(a, float) or isinstance(b, float):
+        return mstype.float32
+    return mstype.int64
+
+
+def _same_const(a, b):
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - objects whose == is not a bool
+        return False
+
+
+def _join_plan(left, right, where):
+    """Per leaf: ('out', abstract) for a runtime value, ('const', v), or ('conflict', why)."""
+    plan = []
+    for a, b in zip(left, right):
+        if isinstance(a, Conflict) or isinstance(b, Conflict):
+            plan.append(("conflict", (a if isinstance(a, Conflict) else b).why))
+        elif a is UNDEFINED or b is UNDEFINED:
+            plan.append(("const", a) if a is b else ("conflict", "undefined"))
+        elif _tensor_like(a) and _tensor_like(b):
+            aa, ab = _abstract_value(a), _abstract_value(b)
+            if aa.dtype != ab.dtype:
+                raise MSTypeError(f"In graph mode, the {where} give a tensor of dtype {aa.dtype} and one of "
+                                  f"dtype {ab.dtype} for the same variable; they must be the same.")
+            if aa.shape != ab.shape:
+                raise MSValueError(f"In graph mode, the {where} give a tensor of shape {aa.shape} and one of "
+                                   f"shape {ab.shape} for the same variable; they must be the same.")
+            plan.append(("out", aa))
+        elif _tensor_like(a) and _scalar(b):
+            plan.append(("out", _abstract_value(a)))
+        elif _tensor_like(b) and _scalar(a):
+            plan.append(("out", _abstract_value(b)))
+        elif _same_const(a, b):
+            plan.append(("const", a))
+        elif _scalar(a) and _scalar(b):
+            plan.append(("out", AbstractTensor((), _scalar_dtype(a, b))))
+        else:
+            plan.append(("conflict", f"{type(a).__name__} and {type(b).__name__}"))
+    return plan
+
+
+def _leaf_node(builder, v, abstract):
+    """``v`` as a node of ``abstract`` in ``builder``'s graph (scalars become tensor constants)."""
+    if _tensor_like(v):
+        return builder.localize(v)
+    arr = np.full(abstract.shape, v, dtype=abstract.dtype.to_numpy())
+    t = Tensor._make(_from_host(arr), abstract.dtype)
+    return builder.localize(t)
+
+
+def _from_host(arr):
+    from mindspore._runtime import backend
+    return backend.from_host(arr)
+
+
+def _finish_outputs(builder, leaves, plan):
+    nodes = [_leaf_node(builder, v, p[1]) for v, p in zip(leaves, plan) if p[0] == "out"]
+    out = builder.apply(irops.make_tuple, nodes, AbstractTuple(p[1] for p in plan if p[0] == "out"))
+    builder.graph.set_output(out)
+
+
+def _align_params(builders, shared_first=0):
+    """Give every builder's graph the same lifted parameters, in one order; returns the outer nodes."""
+    order, seen = [], set()
+    for b in builders:
+        for n in b.outer:
+            if n not in seen:
+                seen.add(n)
+                order.append(n)
+    for b in builders:
+        head = b.graph.params[:shared_first]
+        for n in order:
+            b.lift(n, n.abstract, getattr(n, "name", "x") if not isinstance(n, Apply) else "x")
+        b.graph.params = head + [b.lifted[n] for n in order]
+    return order
+
+
+def _rebuild(parent, node, leaves, plan, tree):
+    values = parent.wrap(node) if any(p[0] == "out" for p in plan) else ()
+    it = iter(values)
+    out = []
+    for v, p in zip(leaves, plan):
+        if p[0] == "out":
+            out.append(next(it))
+        elif p[0] == "const":
+            out.append(p[1])
+        else:
+            out.append(Conflict(p[1]))
+    return unflatten(tree, out)
+
+
+# --- if on a tensor --------------------------------------------------------------------------------------
+def _cond_node(builder, cond):
+    if cond.size != 1:
+        raise MSValueError(f"In graph mode, the condition of an 'if'/'while' must be a tensor with one element, but "
+                           f"got shape {cond.shape}.")
+    return builder.localize(cond)
+
+
+def _run_branch(builder, thunk):
+    with builder:
+        CTX.branch_depth += 1
+        try:
+            return thunk(), None
+        except StagedRaise as r:
+            return None, r
+        finally:
+            CTX.branch_depth -= 1
+
+
+def build_if(cond, then_thunk, else_thunk):
+    """``then_thunk() if cond else else_thunk()`` for a staged tensor ``cond``: an ``If`` apply."""
+    parent = ACTIVE[-1]
+    loc = CTX.loc()
+    cond_node = _cond_node(parent, cond)
+    bt, bf = Builder("if_true", parent), Builder("if_false", parent)
+    vt, rt = _run_branch(bt, then_thunk)
+    vf, rf = _run_branch(bf, else_thunk)
+    if rt is not None and rf is not None:
+        raise rt.exc
+    if rt is not None:
+        vt = vf
+    if rf is not None:
+        vf = vt
+    lt, tree = flatten(vt)
+    lf, tree_f = flatten(vf)
+    if tree != tree_f:
+        raise MSTypeError("In graph mode, the two branches of an 'if' on a tensor must give values of the same "
+                          f"structure, but got {_describe(vt)} and {_describe(vf)}.")
+    plan = _join_plan(lt, lf, "two branches of an 'if' on a tensor")
+    for b, leaves, r in ((bt, lt, rt), (bf, lf, rf)):
+        if r is not None:
+            b.apply(irops.raise_runtime, [Constant(r.exc)], AbstractTuple(()), loc=r.loc)
+        _finish_outputs(b, leaves, plan)
+    outer = _align_params([bt, bf])
+    args = [cond_node, Constant(bt.graph), Constant(bf.graph)] + outer
+    node = parent.apply(irops.If, args, bt.graph.output.abstract, loc=loc)
+    return _rebuild(parent, node, lt, plan, tree)
+
+
+def _describe(v):
+    if isinstance(v, (tuple, list)):
+        return f"a {type(v).__name__} of {len(v)}"
+    return type(v).__name__
+
+
+# --- while on a tensor -----------------------------------------------------------------------------------
+def _to_tensor_leaf(v):
+    if _tensor_like(v):
+        return v
+    dtype = mstype.bool_ if isinstance(v, bool) else (mstype.float32 if isinstance(v, float) else mstype.int64)
+    return Tensor._make(_from_host(np.array(v, dtype=dtype.to_numpy())), dtype)
+
+
+def build_while(cond_fn, body_fn, state):
+    """The loop ``while cond_fn(*s): s = body_fn(*s)`` from ``state``, for a tensor condition."""
+    parent = ACTIVE[-1]
+    loc = CTX.loc()
+    leaves, tree = flatten(tuple(state))
+    variable = [_tensor_like(v) for v in leaves]
+    for _ in range(len(leaves) + 1):
+        leaves = [_to_tensor_leaf(v) if var else v for v, var in zip(leaves, variable)]
+        bb = Builder("while_body", parent)
+        inputs = _loop_inputs(bb, leaves, variable)
+        with bb:
+            new_state = body_fn(*unflatten(tree, inputs))
+        new_leaves, new_tree = flatten(tuple(new_state))
+        if new_tree != tree:
+            raise MSTypeError("In graph mode, a loop with a tensor condition must keep the structure of its "
+                              "variables (tuple lengths, dict keys) from one iteration to the next.")
+        widened = False
+        for i, (old, new) in enumerate(zip(leaves, new_leaves)):
+            if variable[i]:
+                continue
+            if _tensor_like(new) or (not _same_const(old, new) and _scalar(old) and _scalar(new)):
+                if not _scalar(old) and not _tensor_like(old):
+                    raise MSTypeError(f"In graph mode, a loop with a tensor condition changes a variable holding "
+                                      f"{type(old).__name__}; only tensors and numbers can change in such a loop.")
+                variable[i] = True
+                widened = True
+        if not widened:
+            break
+    else:
+        raise InternalError("the loop state did not settle")
+    abstracts = []
+    for i, (old, new) in enumerate(zip(leaves, new_leaves)):
+        if not variable[i]:
+            continue
+        ab = _abstract_value(old)
+        if _tensor_like(new) and _abstract_value(new) != ab:
+            raise MSValueError(f"In graph mode, a variable of a loop with a tensor condition changes from "
+                               f"{ab.short()} to {_abstract_value(new).short()} in one iteration; its shape and "
+                               f"dtype must stay the same.")
+        abstracts.append(ab)
+    outs = [_leaf_node(bb, new, ab) for new, ab in zip([n for n, v in zip(new_leaves, variable) if v], abstracts)]
+    bb.graph.set_output(bb.apply(irops.make_tuple, outs, AbstractTuple(abstracts)))
+    bc = Builder("while_cond", parent)
+    inputs = _loop_inputs(bc, leaves, variable)
+    with bc:
+        c = cond_fn(*unflatten(tree, inputs))
+        if not isinstance(c, StagedTensor):
+            raise MSTypeError("In graph mode, the condition of a loop became a constant after its variables were "
+                              "made tensors; write the condition on tensors.")
+        bc.graph.set_output(_cond_node(bc, c))
+    n_state = len(abstracts)
+    outer = _align_params([bc, bb], shared_first=n_state)
+    init = [parent.localize(v) for v, var in zip(leaves, variable) if var]
+    node = parent.apply(irops.While, [Constant(bc.graph), Constant(bb.graph), Constant(n_state)] + init + outer,
+                        AbstractTuple(abstracts), loc=loc)
+    values = iter(parent.wrap(node))
+    final = [next(values) if var else v for v, var in zip(leaves, variable)]
+    return unflatten(tree, final)
+
+
+def _loop_inputs(builder, leaves, variable):
+    out = []
+    for v, var in zip(leaves, variable):
+        out.append(builder.new_input(_abstract_value(v), "state") if var else v)
+    return out

@@ -1,0 +1,81 @@
+"""Small helpers the passes share: substituting values, cloning applies, effect queries."""
+from __future__ import annotations
+
+from mindspore._ir import ops as irops
+from mindspore._ir.nodes import Apply, Constant, Graph, graphs_of
+from mindspore.ops.primitive import Primitive
+
+__all__ = ["substitute", "graphs", "is_effectful_apply", "prim_of"]
+
+
+def graphs(root):
+    return graphs_of(root)
+
+
+def substitute(graph, mapping):
+    """Replace every use of a key of ``mapping`` (inputs and output) by its value, transitively."""
+    if not mapping:
+        return
+
+    def final(x):
+        seen = 0
+        while x in mapping:
+            x = mapping[x]
+            seen += 1
+            if seen > 10000:
+                raise RuntimeError("cyclic substitution")
+        return x
+    for node in graph.nodes:
+        inputs = node.inputs
+        for i, x in enumerate(inputs):
+            if x in mapping:
+                inputs[i] = final(x)
+    if graph.output in mapping:
+        graph.output = final(graph.output)
+
+
+def prim_of(node):
+    if isinstance(node, Apply):
+        f = node.inputs[0]
+        if isinstance(f, Constant) and isinstance(f.value, Primitive):
+            return f.value
+    return None
+
+
+_EFFECT_CACHE = {}
+
+
+def graph_has_effects(g, _stack=None):
+    cached = _EFFECT_CACHE.get(g)
+    if cached is not None and cached[0] == len(g.nodes):
+        return cached[1]
+    stack = _stack or set()
+    if g in stack:
+        return True
+    stack.add(g)
+    result = any(is_effectful_apply(n, stack) for n in g.nodes)
+    stack.discard(g)
+    _EFFECT_CACHE[g] = (len(g.nodes), result)
+    return result
+
+
+def is_effectful_apply(node, _stack=None):
+    """Whether an apply must run even when its value is unused, and must not be merged or reordered."""
+    from mindspore._infer.staging import is_effectful
+    f = node.inputs[0]
+    if not isinstance(f, Constant):
+        return True
+    v = f.value
+    if isinstance(v, Primitive):
+        return is_effectful(v)
+    if v is irops.If:
+        return any(graph_has_effects(b.value, _stack) for b in node.inputs[2:4])
+    if v in (irops.While, irops.while_stack):
+        return any(graph_has_effects(b.value, _stack) for b in node.inputs[1:3])
+    if isinstance(v, irops.IROp):
+        return not v.pure
+    if isinstance(v, Graph):
+        return graph_has_effects(v, _stack)
+    if isinstance(v, irops.CustomCall):
+        return graph_has_effects(v.graph, _stack)
+    return True

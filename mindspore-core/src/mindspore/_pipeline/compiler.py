@@ -1,0 +1,103 @@
+"""Compiling a callable for one input signature, caching it, and running it.
+
+``compiled_call(cache, fn, args, kwargs)`` is what GRAPH_MODE Cells, ``@ms.jit`` functions and
+graph-mode gradient calls go through: the cache key is the input signature
+(:func:`mindspore._infer.abstract.signature`: tensors by shape and dtype, Python values by value,
+``ms.mutable`` values by type) plus the backend and the training flag of a Cell; a miss runs
+parse -> infer (:func:`~mindspore._infer.specialize.specialize`, with autodiff expanded where the
+program asks for gradients) -> the pass pipeline -> the executor's schedule, once.
+"""
+from __future__ import annotations
+
+import time
+import weakref
+
+import numpy as np
+
+from mindspore._infer.abstract import signature
+from mindspore._infer.specialize import specialize
+from mindspore._infer.staging import flatten, unflatten
+from mindspore._pipeline import passes as _passes
+from mindspore._runtime import backend as _backend
+from mindspore._runtime.executor import Executable
+from mindspore.common.tensor import Tensor
+
+__all__ = ["CompiledGraph", "compiled_call", "compile_callable", "cache_for", "STATS"]
+
+#: Counters tests and benchmarks read: compilations and cache hits.
+STATS = {"compiles": 0, "hits": 0, "last_compile_s": 0.0}
+
+_CACHES = weakref.WeakKeyDictionary()
+
+
+def cache_for(owner):
+    """The compile cache of ``owner`` (a Cell or a function), kept as long as ``owner`` lives."""
+    try:
+        cache = _CACHES.get(owner)
+    except TypeError:
+        return {}
+    if cache is None:
+        cache = {}
+        _CACHES[owner] = cache
+    return cache
+
+
+class CompiledGraph:
+    """One specialisation: the program (how to feed it, how to rebuild its output) and its schedule."""
+
+    def __init__(self, program, executable, compile_s):
+        self.program = program
+        self.executable = executable
+        self.compile_s = compile_s
+
+    @property
+    def graph(self):
+        return self.program.graph
+
+    def run(self, args, kwargs):
+        p = self.program
+        leaves, _ = flatten((tuple(args), dict(kwargs or {})))
+        inputs = [_buffer(leaves[i]) for i in p.input_leaves]
+        inputs += [w._buffer() for w in p.weights]
+        outs = self.executable(*inputs)
+        dtypes = p.out_dtypes
+        values = [Tensor._make(outs[k], dtypes[k]) if kind == "graph" else k for kind, k in p.out_plan]
+        return unflatten(p.out_tree, values)
+
+
+def _buffer(v):
+    if isinstance(v, Tensor):
+        return v._buffer()
+    dtype = np.float32 if isinstance(v, float) else np.int64
+    return _backend.from_host(np.array(v, dtype=dtype))
+
+
+def compile_callable(fn, args, kwargs=None, name=None):
+    """Parse, infer, optimise and schedule ``fn`` for these arguments."""
+    start = time.perf_counter()
+    program = specialize(fn, args, kwargs, name=name or _name_of(fn))
+    _passes.run_pipeline(program.graph)
+    executable = Executable(program.graph)
+    elapsed = time.perf_counter() - start
+    STATS["compiles"] += 1
+    STATS["last_compile_s"] = elapsed
+    return CompiledGraph(program, executable, elapsed)
+
+
+def _name_of(fn):
+    cell = getattr(fn, "__self__", None)
+    if cell is not None and hasattr(cell, "_cells"):
+        return f"{type(cell).__name__}_construct"
+    return getattr(fn, "__name__", "graph").replace("<", "").replace(">", "")
+
+
+def compiled_call(cache, fn, args, kwargs=None, extra_key=(), name=None):
+    """Run ``fn(*args, **kwargs)`` compiled, compiling on a new signature."""
+    key = (signature(args, kwargs), extra_key, id(_backend.current()))
+    entry = cache.get(key)
+    if entry is None:
+        entry = compile_callable(fn, args, kwargs, name)
+        cache[key] = entry
+    else:
+        STATS["hits"] += 1
+    return entry.run(args, kwargs)

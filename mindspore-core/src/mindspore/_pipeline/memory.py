@@ -1,0 +1,67 @@
+"""Memory planning: buffer lifetimes and in-place reuse.
+
+* **Lifetimes**: the executor releases every value right after its last use (it computes the
+  last uses from the same program order this pass sees), so a buffer's memory returns to the
+  allocator as early as the schedule allows.
+* **In-place reuse**: a primitive that declares ``reusable_inputs`` (input indices its kernel can
+  write its output into, e.g. the CPU backend's fused elementwise kernels) gets ``reuse`` set to an
+  input whose buffer dies at this apply and has the output's shape and dtype; graph inputs,
+  Parameters and constants are never overwritten (they belong to the caller).
+* **In-place parameter updates** need no planning: ``Assign``/``AssignAdd``/``AssignSub`` and the
+  optimizer updates write into the Parameter's own buffer, which is a graph input read at each run.
+"""
+from __future__ import annotations
+
+from mindspore._infer.abstract import AbstractTensor
+from mindspore._ir.nodes import Apply
+from mindspore._pipeline._util import graphs, prim_of
+
+__all__ = ["run", "last_uses"]
+
+
+def last_uses(g):
+    """value -> the apply that uses it last (in program order)."""
+    last = {}
+    for node in g.nodes:
+        for x in node.inputs[1:]:
+            last[x] = node
+    if g.output is not None:
+        last[g.output] = None
+    return last
+
+
+def _plan_graph(g):
+    last = last_uses(g)
+    changed = False
+    for node in g.nodes:
+        prim = prim_of(node)
+        candidates = getattr(prim, "reusable_inputs", None) if prim is not None else None
+        if not candidates:
+            continue
+        choice = None
+        for i in candidates:
+            x = node.inputs[1 + i]
+            if isinstance(x, Apply) and x.graph is g and last.get(x) is node and \
+                    isinstance(x.abstract, AbstractTensor) and x.abstract == node.abstract and \
+                    sum(1 for y in node.inputs[1:] if y is x) == 1 and not _aliases_input(x):
+                choice = i
+                break
+        if getattr(prim, "reuse", None) != choice:
+            prim.reuse = choice
+            changed = True
+    return changed
+
+
+def _aliases_input(node):
+    """Whether ``node``'s buffer may be a view of a graph input (reshape-like kernels return views)."""
+    prim = prim_of(node)
+    return prim is None or type(prim).__name__ in ("Reshape", "ExpandDims", "Squeeze", "Flatten", "Transpose",
+                                                    "Identity", "Depend", "BroadcastTo", "Assign", "AssignAdd",
+                                                    "AssignSub")
+
+
+def run(root):
+    changed = False
+    for g in graphs(root):
+        changed |= _plan_graph(g)
+    return changed

@@ -1,0 +1,133 @@
+"""The compile pipeline: one ordered list of named passes over a typed graph (and every graph it uses).
+
+Order and why:
+
+1. ``inline`` - calls of graphs (and ``If`` on a constant condition) are replaced by the callee's
+   body, so every later pass sees one flat graph where possible;
+2. ``constant_fold`` - pure primitives whose inputs are all constants are computed now;
+3. ``simplify`` - algebraic identities (``x*1``, ``x+0``, reshape/cast to the same type, tuple
+   get-of-make, ``ZerosLike``/``OnesLike``/``Fill`` of static shape become constants);
+4. ``cse`` - equal pure applies on equal inputs are computed once (reads of a Parameter are not
+   merged across an in-place write to it);
+5. ``dce`` - applies whose values are not used and that have no side effect are dropped;
+6. backend passes - registered by backend plugins through ``ms_register_passes`` (the CPU backend
+   fuses elementwise chains and bias-add + activation), then ``dce`` again;
+7. ``memory_plan`` - liveness and in-place reuse of dead buffers by fused elementwise kernels.
+
+Every pass keeps the IR's invariants (:func:`mindspore._ir.verify`, run after each pass when
+``VERIFY`` is set: the test suite sets it); ``set_context(save_graphs=True, save_graphs_path=...)``
+writes the IR text after inference and after each pass.
+"""
+from __future__ import annotations
+
+import os
+
+from mindspore._ir.printer import print_module
+from mindspore._ir.verifier import verify
+
+__all__ = ["PASSES", "run_pipeline", "VERIFY", "pass_names", "backend_passes"]
+
+#: Run the IR verifier after every pass (the test suite turns this on).
+VERIFY = bool(os.environ.get("MS_VERIFY_IR"))
+
+
+def _builtin_passes():
+    from mindspore._pipeline import cse, dce, fold, inline, memory, simplify
+    return [
+        ("inline", inline.run),
+        ("constant_fold", fold.run),
+        ("simplify", simplify.run),
+        ("cse", cse.run),
+        ("dce", dce.run),
+        ("backend", _run_backend_passes),
+        ("dce_after_backend", dce.run),
+        ("memory_plan", memory.run),
+    ]
+
+
+_PASSES = None
+
+
+def PASSES():  # noqa: N802 - reads as the constant it stands for
+    """The ordered (name, function) list."""
+    global _PASSES
+    if _PASSES is None:
+        _PASSES = _builtin_passes()
+    return _PASSES
+
+
+def pass_names():
+    return [n for n, _ in PASSES()]
+
+
+class PassRegistry:
+    """What ``ms_register_passes(registry)`` receives: ``registry.register(name, fn, target=...)``.
+
+    A backend pass is ``fn(graph) -> bool`` (whether it changed anything) over a typed graph; it runs
+    only when its target is the current device target.
+    """
+
+    def __init__(self):
+        self.passes = []
+
+    def register(self, name, fn, target=None, priority=0):
+        self.passes.append((priority, name, fn, target))
+        self.passes.sort(key=lambda p: p[0])
+
+
+_BACKEND = None
+
+
+def backend_passes():
+    """The passes registered by plugins, as (name, fn, target)."""
+    global _BACKEND
+    if _BACKEND is None:
+        from mindspore._plugin.manager import call_each
+        registry = PassRegistry()
+        call_each("ms_register_passes", registry=registry)
+        _BACKEND = [(name, fn, target) for _, name, fn, target in registry.passes]
+    return _BACKEND
+
+
+def _run_backend_passes(graph):
+    from mindspore._runtime import backend
+    target = backend.current().target
+    changed = False
+    for name, fn, t in backend_passes():
+        if t is None or t == target:
+            changed |= bool(fn(graph))
+            if VERIFY:
+                verify(graph)
+    return changed
+
+
+def run_pipeline(graph, upto=None, save_dir=None):
+    """Run the passes in order (through ``upto`` inclusive, when given) on ``graph``; returns it."""
+    save_dir = save_dir if save_dir is not None else _save_dir()
+    if VERIFY:
+        verify(graph)
+    if save_dir:
+        _dump(save_dir, graph, 0, "infer")
+    for i, (name, fn) in enumerate(PASSES(), start=1):
+        fn(graph)
+        if VERIFY:
+            verify(graph)
+        if save_dir:
+            _dump(save_dir, graph, i, name)
+        if name == upto:
+            break
+    return graph
+
+
+def _save_dir():
+    from mindspore import context
+    if not context.get_context("save_graphs"):
+        return None
+    return context.get_context("save_graphs_path") or "."
+
+
+def _dump(directory, graph, index, name):
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, f"{graph.name}_{index:02d}_{name}.ir")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(print_module(graph))

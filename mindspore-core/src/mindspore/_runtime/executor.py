@@ -1,0 +1,327 @@
+"""The graph executor: a typed graph as a schedule of kernels chosen once.
+
+Design
+------
+Every kernel is looked up in the backend's registry when the graph is compiled (by primitive,
+target and input dtype), never while it runs. Each graph (the top one, ``If`` branches, ``While``
+condition and body, the backward loops autodiff makes) becomes one straight-line Python function,
+generated from the IR and compiled with ``compile()``::
+
+    def graph_construct(a0, a1, a2):
+        v1 = k1(p1, a0, a2)        # MatMul kernel, chosen at compile time
+        v2 = k2(p2, v1, a1)        # BiasAdd
+        del v1                     # last use: the buffer goes back to the allocator
+        return (v2,)
+
+so running a graph costs one Python call per kernel and nothing else: no shape inference, no
+dispatch, no tape. Values that die are released right after their last use (the memory plan of
+:mod:`mindspore._pipeline.memory`).
+
+The first run of an executable is *checked*: every kernel's output is compared with the shape and
+dtype inference gave (a kernel returning another dtype is cast, as the eager dispatcher does, and
+that cast is then compiled into the fast function); later runs use the unchecked function. A kernel
+failure is reported with the primitive's name and the user's source position of the node.
+"""
+from __future__ import annotations
+
+import linecache
+import sys
+
+import numpy as np
+
+from mindspore._errors import InternalError, MindSporeError, MSRuntimeError, locate_error
+from mindspore._ir import ops as irops
+from mindspore._ir.nodes import Constant, Graph
+from mindspore._ir.ops import CustomCall
+from mindspore._infer.abstract import AbstractTensor, AbstractTuple
+from mindspore._runtime import backend as _backend
+from mindspore.common.tensor import Tensor
+from mindspore.ops.primitive import Primitive
+
+__all__ = ["Executable"]
+
+_SIMPLE = (int, float, bool, type(None), str)
+
+
+def _first_dtype(node):
+    for x in node.inputs[1:]:
+        ab = x.abstract
+        if isinstance(ab, AbstractTensor):
+            return ab.dtype
+        if isinstance(ab, AbstractTuple) and ab.elements and isinstance(ab.elements[0], AbstractTensor):
+            return ab.elements[0].dtype
+    return None
+
+
+def _np_dtype(ab):
+    if isinstance(ab, AbstractTensor):
+        return ab.dtype.to_numpy()
+    if isinstance(ab, AbstractTuple):
+        return tuple(_np_dtype(e) for e in ab.elements)
+    return None
+
+
+def _run_while(cond, body, n_state, state, inv):
+    while cond(*state, *inv):
+        state = body(*state, *inv)
+    return state
+
+
+def _run_while_stack(cond, body, n_state, state, inv):
+    stack = []
+    while cond(*state, *inv):
+        stack.append(state)
+        state = body(*state, *inv)
+    return tuple(state) + (stack,)
+
+
+def _add_grads(a, b):
+    if a is None:
+        return b
+    return a + b
+
+
+def _run_while_grad(vjp_body, n_state, stack, dstate, inv):
+    """Backward of a loop: ``vjp_body(*state, *inv, *dnext) -> (*dstate, *dinv)`` per saved state."""
+    dstate = tuple(dstate)
+    dinv = None
+    for state in reversed(stack):
+        grads = vjp_body(*state, *inv, *dstate)
+        dstate = tuple(grads[:n_state])
+        step = grads[n_state:]
+        dinv = tuple(step) if dinv is None else tuple(_add_grads(a, b) for a, b in zip(dinv, step))
+    if dinv is None:
+        dinv = tuple(None for _ in inv)
+    return dstate + tuple(dinv)
+
+
+class _Checker:
+    """The first run's check of each kernel output against inference, recording needed casts."""
+
+    def __init__(self):
+        self.casts = set()
+
+    def __call__(self, key, value, np_dtype, shape, prim_name, node):
+        if isinstance(np_dtype, tuple):
+            out = []
+            for i, (v, d) in enumerate(zip(value, np_dtype)):
+                out.append(self(key + (i,), v, d, shape[i] if shape else None, prim_name, node))
+            return tuple(out)
+        if value.dtype != np_dtype:
+            self.casts.add(key)
+            value = value.astype(np_dtype)
+        if shape is not None and tuple(value.shape) != tuple(shape) and -1 not in shape:
+            raise InternalError(f"For '{prim_name}', the kernel returned shape {tuple(value.shape)} but the shape rule "
+                                f"inferred {tuple(shape)} (at {node.loc}).")
+        return value
+
+
+def _shapes(ab):
+    if isinstance(ab, AbstractTensor):
+        return ab.shape
+    if isinstance(ab, AbstractTuple):
+        return tuple(_shapes(e) for e in ab.elements)
+    return None
+
+
+class _Codegen:
+    def __init__(self, backend, checker, casts):
+        self.backend = backend
+        self.env = {"_while": _run_while, "_while_stack": _run_while_stack, "_while_grad": _run_while_grad,
+                    "_chk": checker, "_np": np}
+        self.checker = checker
+        self.casts = casts
+        self.functions = {}
+        self.counter = 0
+        self.lines_to_node = {}
+
+    def name(self, prefix, value):
+        self.counter += 1
+        n = f"{prefix}{self.counter}"
+        self.env[n] = value
+        return n
+
+    def graph_fn(self, g):
+        fname = self.functions.get(g)
+        if fname is None:
+            fname = f"g{len(self.functions)}_{_ident(g.name)}"
+            self.functions[g] = fname
+            self.compile_graph(g, fname)
+        return fname
+
+    def compile_graph(self, g, fname):
+        names = {}
+        for i, p in enumerate(g.params):
+            names[p] = f"a{i}"
+        last_use = _last_uses(g)
+        body = []
+        nodes_at = {}
+        for k, node in enumerate(g.nodes):
+            names[node] = f"v{k}"
+            stmt = self.statement(node, names, k)
+            nodes_at[len(body) + 2] = node
+            body.append(stmt)
+            dead = [names[x] for x in last_use.get(node, ()) if x in names and x is not g.output]
+            if dead:
+                body.append("del " + ", ".join(dead))
+        body.append(f"return {self.ref(g.output, names)}")
+        src = f"def {fname}({', '.join(names[p] for p in g.params)}):\n" + "".join(f"    {s}\n" for s in body)
+        filename = f"<graph {fname} {id(self)}>"
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        exec(compile(src, filename, "exec"), self.env)
+        self.lines_to_node[filename] = nodes_at
+        self.env[fname].__ms_source__ = src
+
+    def ref(self, x, names):
+        if isinstance(x, Constant):
+            v = x.value
+            if isinstance(v, Tensor):
+                return self.name("c", v._buffer())
+            if type(v) in _SIMPLE and (not isinstance(v, float) or np.isfinite(v)):
+                return repr(v)
+            if isinstance(v, Graph):
+                return self.graph_fn(v)
+            return self.name("c", v)
+        try:
+            return names[x]
+        except KeyError:
+            raise InternalError(f"{x!r} is used by a graph it does not belong to") from None
+
+    def statement(self, node, names, k):
+        out = names[node]
+        fn = node.fn_value()
+        args = [self.ref(x, names) for x in node.inputs[1:]]
+        if isinstance(fn, Primitive):
+            return self.primitive(node, fn, out, args)
+        if fn is irops.make_tuple:
+            return f"{out} = ({''.join(a + ', ' for a in args)})"
+        if fn is irops.tuple_getitem:
+            return f"{out} = {args[0]}[{args[1]}]"
+        if fn is irops.If:
+            return f"{out} = ({args[1]} if {args[0]} else {args[2]})({', '.join(args[3:])})"
+        if fn in (irops.While, irops.while_stack):
+            n = node.inputs[3].value
+            state, inv = args[3:3 + n], args[3 + n:]
+            helper = "_while" if fn is irops.While else "_while_stack"
+            return (f"{out} = {helper}({args[0]}, {args[1]}, {n}, ({''.join(a + ', ' for a in state)}), "
+                    f"({''.join(a + ', ' for a in inv)}))")
+        if fn is irops.while_grad:
+            n = node.inputs[2].value
+            n_inv = len(args) - 3 - n
+            dstate, inv = args[3:3 + n], args[3 + n:3 + n + n_inv]
+            return (f"{out} = _while_grad({args[0]}, {n}, {args[2]}, ({''.join(a + ', ' for a in dstate)}), "
+                    f"({''.join(a + ', ' for a in inv)}))")
+        if fn is irops.raise_runtime:
+            return f"raise {args[0]}"
+        if isinstance(fn, Graph):
+            return f"{out} = {self.graph_fn(fn)}({', '.join(args)})"
+        if isinstance(fn, CustomCall):
+            return f"{out} = {self.graph_fn(fn.graph)}({', '.join(args)})"
+        if isinstance(fn, irops.IROp):
+            raise InternalError(f"the executor can not run IR op '{fn.name}' (it should have been lowered)")
+        return f"{out} = {self.ref(node.inputs[0], names)}({', '.join(args)})"
+
+    def primitive(self, node, prim, out, args):
+        b = self.backend
+        targets = getattr(prim, "device_targets", None)
+        if targets is not None and b.target not in targets:
+            raise MSRuntimeError(f"For '{prim.name}', the operator runs only on {', '.join(targets)}, but the device "
+                                 f"target is '{b.target}'.")
+        entry = b.registry.lookup(type(prim).__name__, b.target, _first_dtype(node))
+        k = self.name("k", entry.fn)
+        p = self.name("p", prim)
+        call = f"{k}({p}{''.join(', ' + a for a in args)})"
+        np_dtype = _np_dtype(node.abstract)
+        if self.checker is not None:
+            key = (id(node),)
+            d = self.name("d", np_dtype)
+            s = self.name("s", _shapes(node.abstract))
+            nd = self.name("n", node)
+            return f"{out} = _chk({key!r}, {call}, {d}, {s}, {prim.name!r}, {nd})"
+        if isinstance(np_dtype, tuple):
+            fixes = [i for i in range(len(np_dtype)) if (id(node), i) in self.casts]
+            if fixes:
+                d = self.name("d", np_dtype)
+                items = ", ".join(f"_t[{i}].astype({d}[{i}])" if i in fixes else f"_t[{i}]" for i in range(len(np_dtype)))
+                return f"_t = {call}; {out} = ({items},)"
+            return f"{out} = {call}"
+        if (id(node),) in self.casts:
+            d = self.name("d", np_dtype)
+            return f"{out} = {call}.astype({d})"
+        return f"{out} = {call}"
+
+
+def _ident(name):
+    return "".join(c if c.isalnum() else "_" for c in name)[:40]
+
+
+def _last_uses(g):
+    """apply -> the values whose last use it is (values not used at all are never bound long)."""
+    last = {}
+    for node in g.nodes:
+        for x in node.inputs[1:]:
+            if not isinstance(x, Constant):
+                last[x] = node
+    out = {}
+    for value, node in last.items():
+        if value.graph is g:
+            out.setdefault(node, []).append(value)
+    return out
+
+
+class Executable:
+    """A typed graph compiled for the current backend: ``run(*inputs) -> outputs``."""
+
+    def __init__(self, graph, backend=None):
+        self.graph = graph
+        self.backend = backend or _backend.current()
+        self._checker = _Checker()
+        self._gens = []
+        self._checked = self._generate(self._checker)
+        self._fast = None
+
+    def _generate(self, checker):
+        gen = _Codegen(self.backend, checker, self._checker.casts)
+        name = gen.graph_fn(self.graph)
+        self._gens.append(gen)
+        return gen.env[name]
+
+    def source(self):
+        """The generated Python of the top graph (for debugging and tests)."""
+        fast = self._fast or self._checked
+        return fast.__ms_source__
+
+    def __call__(self, *inputs):
+        fn = self._fast
+        if fn is None:
+            out = self._run(self._checked, inputs)
+            self._fast = self._generate(None)
+            return out
+        return self._run(fn, inputs)
+
+    def _run(self, fn, inputs):
+        try:
+            return fn(*inputs)
+        except MindSporeError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a kernel failed: say which node, where
+            node = self._failing_node(sys.exc_info()[2])
+            if node is None:
+                raise
+            prim = node.fn_value()
+            name = getattr(prim, "name", repr(prim))
+            err = MSRuntimeError(f"For '{name}', the kernel failed while running the graph: "
+                                 f"{type(exc).__name__}: {exc}")
+            raise locate_error(err, [node.loc]) from exc
+
+    def _failing_node(self, tb):
+        found = None
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            for gen in self._gens:
+                table = gen.lines_to_node.get(code.co_filename)
+                if table is not None:
+                    found = table.get(tb.tb_lineno, found)
+            tb = tb.tb_next
+        return found
+
