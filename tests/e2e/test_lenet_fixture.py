@@ -19,6 +19,8 @@ from mindspore.train import Callback, Model, load_checkpoint, load_param_into_ne
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "mindspore-2.10" / "lenet"
 RTOL = 1e-5
 
+pytestmark = pytest.mark.both_modes
+
 
 class LeNet5(nn.Cell):
     def __init__(self, num_class=10, num_channel=1):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from mindspore._autodiff import tape as _tape
 from mindspore._errors import MSTypeError, MSValueError
+from mindspore._infer import staging as _staging
 from mindspore.common.tensor import Tensor
 
 __all__ = ["grad", "value_and_grad", "GradOperation", "vjp", "jvp", "get_grad"]
@@ -65,6 +66,9 @@ def _differentiate(fn, args, positions, weights, has_aux, sens=None):
     for p in positions:
         if p >= len(args) or p < -len(args):
             raise MSValueError(f"For 'grad', the 'grad_position' {p} is out of range for {len(args)} inputs.")
+    if _staging.ACTIVE:
+        from mindspore._autodiff.graph_grad import differentiate
+        return differentiate(fn, args, tuple(p % len(args) for p in positions), weights, has_aux, sens)
     with _tape.Tape() as tp:
         for p in positions:
             a = args[p]
@@ -135,6 +139,22 @@ def _positions(grad_position):
     return tuple(grad_position)
 
 
+def _graph_call(fn, body, args, key):
+    """In GRAPH_MODE, a gradient function called from Python runs compiled (forward, backward and
+    whatever else ``body`` does in one graph), cached per differentiated function and settings."""
+    from mindspore import context
+    if _staging.ACTIVE or _tape.ACTIVE or context._ctx["mode"] != context.GRAPH_MODE:
+        return None
+    from mindspore._pipeline.compiler import cache_for, compiled_call
+    owner = getattr(fn, "__func__", fn)
+    return (compiled_call(cache_for(owner), body, args, extra_key=(key, id(getattr(fn, "__self__", None))),
+                          name=f"grad_{getattr(owner, '__name__', type(owner).__name__)}"),)
+
+
+def _weights_key(ws):
+    return tuple(id(w) for w in ws) if ws is not None else None
+
+
 def _check_grad_args(fn, grad_position, weights):
     if not callable(fn):
         raise MSTypeError(f"For 'grad', the 'fn' must be callable, but got {type(fn).__name__}.")
@@ -156,7 +176,7 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
     positions = _positions(grad_position)
     ws = _weights_tuple(weights)
 
-    def wrapper(*args):
+    def body(*args):
         sens = None
         if sens_param:
             if not args:
@@ -164,6 +184,13 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
             args, sens = args[:-1], args[-1]
         out, ig, wg = _differentiate(fn, args, positions, ws, has_aux, sens)
         return out, _pack(grad_position, ig, wg, return_ids, ws)
+
+    key = ("value_and_grad", grad_position if not isinstance(grad_position, list) else tuple(grad_position),
+           _weights_key(ws), has_aux, return_ids, sens_param)
+
+    def wrapper(*args):
+        compiled = _graph_call(fn, body, args, key)
+        return compiled[0] if compiled is not None else body(*args)
 
     return wrapper
 
@@ -193,7 +220,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
     positions = _positions(grad_position)
     ws = _weights_tuple(weights)
 
-    def wrapper(*args):
+    def body(*args):
         sens = None
         if sens_param:
             args, sens = args[:-1], args[-1]
@@ -202,6 +229,13 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
         if has_aux:
             return g, out[1] if len(out) == 2 else out[1:]
         return g
+
+    key = ("grad", grad_position if not isinstance(grad_position, list) else tuple(grad_position),
+           _weights_key(ws), has_aux, return_ids, sens_param)
+
+    def wrapper(*args):
+        compiled = _graph_call(fn, body, args, key)
+        return compiled[0] if compiled is not None else body(*args)
 
     return wrapper
 
@@ -245,8 +279,13 @@ class GradOperation:
         if self.get_by_list and weights is None:
             raise MSValueError("For 'GradOperation', 'get_by_list' is True, so 'weights' must be given.")
         ws = _weights_tuple(weights) if self.get_by_list else None
+        key = ("GradOperation", self.get_all, self.get_by_list, self.sens_param, _weights_key(ws))
 
         def wrapper(*args):
+            compiled = _graph_call(fn, body, args, key)
+            return compiled[0] if compiled is not None else body(*args)
+
+        def body(*args):
             sens = None
             if self.sens_param:
                 args, sens = args[:-1], args[-1]

@@ -1,3 +1,603 @@
-"""placeholder"""
+"""GRAPH_MODE autodiff: reverse mode as a transformation of typed graphs.
+
+Algorithm
+---------
+``grad(fn)(*args)`` met while a graph is being compiled (:func:`differentiate`) first builds the
+forward graph ``G`` of ``fn`` in a child builder: the differentiated arguments are its parameters,
+and every other value it reads from outside (network Parameters included) is lifted into a
+parameter too. :func:`reverse` then transforms ``G`` into the enclosing graph:
+
+1. **forward**: ``G``'s applies are cloned in order (a ``While`` is cloned as ``while_stack``,
+   which also keeps every iteration's state);
+2. **backward**: the applies that depend on a differentiated parameter are visited in reverse
+   order; each primitive's ``bprop(*inputs, out, dout)`` - the same bprop PYNATIVE uses, parsed into
+   IR by the same parser as user code - is evaluated on the cloned values, which stages its
+   primitives; tuples route adjoints by index. Gradients are summed back over broadcast axes and
+   cast to each input's dtype here, once (:func:`~mindspore._autodiff.tape.sum_to`).
+
+Control flow: the adjoint of ``If(c, T, F, *args)`` is ``If(c, vjp(T), vjp(F), *args, *dout)``
+where ``vjp(g)`` is the standalone graph ``(*params, *dout) -> grads`` made by the same transform
+(it recomputes the branch, so nothing of the forward branch has to be kept); the adjoint of a
+``while_stack`` is a ``while_grad`` running ``vjp(body)`` over the saved states in reverse order.
+A Cell with a user ``bprop`` is one ``CustomCall`` apply whose adjoint is that bprop. Higher order
+needs nothing more: the backward applies are primitives with bprops, so the transform applies to
+its own output (except through ``while_grad``, which has no derivative and says so).
+
+Outside compiled code, a ``@jit`` function called under a PYNATIVE tape (:func:`call_on_tape`)
+is recorded as one tape node whose bprop runs the compiled vjp of the function.
+"""
+from __future__ import annotations
+
+from mindspore._errors import InternalError, MSRuntimeError, MSTypeError
+from mindspore._infer import staging
+from mindspore._infer.abstract import AbstractStack, AbstractTensor, AbstractTuple
+from mindspore._infer.staging import ACTIVE, Builder, StagedTensor
+from mindspore._ir import ops as irops
+from mindspore._ir.nodes import Constant
+from mindspore._parse.resolve import SourceUnavailable
+from mindspore.common.tensor import Tensor
+from mindspore.ops.primitive import NON_DIFFERENTIABLE, Primitive
+
+__all__ = ["differentiate", "reverse", "vjp_graph", "stage_custom_bprop_call", "call_on_tape"]
+
+
+def _F():
+    from mindspore.ops import functional
+    return functional
+
+
+# --- bprops ------------------------------------------------------------------------------------------------
+_BPROP_GRAPHS = {}
+
+
+def _bprop_graph(func):
+    """The parsed graph of a bprop function (``None`` when it can not be parsed: it is then called)."""
+    if func in _BPROP_GRAPHS:
+        return _BPROP_GRAPHS[func]
+    from mindspore._parse.parser import parse
+    try:
+        g = parse(func)
+    except (SourceUnavailable, MSRuntimeError):
+        g = None
+    _BPROP_GRAPHS[func] = g
+    return g
+
+
+def run_bprop(prim, inputs, out, dout):
+    """``prim``'s bprop on staged values, evaluated from its parsed graph."""
+    from mindspore._infer.interpret import Closure, call_graph
+    func = getattr(type(prim), "bprop", None)
+    if func is None or func is NON_DIFFERENTIABLE:
+        return None
+    g = _bprop_graph(func) if hasattr(func, "__code__") else None
+    if g is not None:
+        grads = call_graph(Closure(g), (prim,) + tuple(inputs) + (out, dout))
+    else:
+        grads = prim.bprop(*inputs, out, dout)
+    if not isinstance(grads, (tuple, list)):
+        raise MSTypeError(f"The bprop of '{prim.name}' must return a tuple, but got {type(grads).__name__}.")
+    return grads
+
+
+# --- value helpers ---------------------------------------------------------------------------------------
+def _zeros_like_abstract(ab):
+    if isinstance(ab, AbstractTensor):
+        return _F().zeros(ab.shape, ab.dtype)
+    if isinstance(ab, AbstractTuple):
+        return tuple(_zeros_like_abstract(e) for e in ab.elements)
+    raise InternalError(f"no zero for {ab!r}")
+
+
+def _sum_to(g, like_abstract):
+    from mindspore._autodiff.tape import sum_to
+    if g is None:
+        return None
+    return sum_to(g, _Like(like_abstract))
+
+
+class _Like:
+    """What ``sum_to`` needs of the value a gradient is for: its shape and dtype."""
+
+    __slots__ = ("shape", "dtype", "_ad", "_dtype")
+
+    def __init__(self, ab):
+        self.shape = ab.shape
+        self.dtype = ab.dtype
+
+
+def _add(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if isinstance(a, tuple):
+        return tuple(_add(x, y) for x, y in zip(a, b))
+    return _F().add(a, b)
+
+
+def _is_tensor_abstract(ab):
+    return isinstance(ab, AbstractTensor)
+
+
+# --- the transform ---------------------------------------------------------------------------------------
+class _Reverse:
+    """One application of the transform: clone ``graph`` into the current builder, then backprop."""
+
+    def __init__(self, graph, builder):
+        self.graph = graph
+        self.b = builder
+        self.env = {}
+        self.adj = {}
+
+    def value(self, x):
+        if isinstance(x, Constant):
+            return x.value
+        return self.env[x]
+
+    def clone_forward(self, inputs):
+        g, b = self.graph, self.b
+        for p, v in zip(g.params, inputs):
+            self.env[p] = v
+        for node in g.nodes:
+            self.env[node] = self.clone(node)
+        return self.value(g.output)
+
+    def clone(self, node):
+        fn = node.fn_value()
+        args = [self.value(x) for x in node.inputs[1:]]
+        if fn is irops.make_tuple:
+            return tuple(args)
+        if fn is irops.tuple_getitem:
+            return args[0][args[1]]
+        if fn is irops.While:
+            return self.b.wrap(self.b.apply(irops.while_stack, [Constant(node.inputs[1].value),
+                                                              Constant(node.inputs[2].value),
+                                                              Constant(node.inputs[3].value)]
+                                            + [self.b.localize(a) for a in args[3:]],
+                                            AbstractTuple(tuple(node.abstract.elements) + (AbstractStack(),)),
+                                            loc=node.loc))
+        if fn in (irops.while_stack, irops.while_grad):
+            raise MSRuntimeError("Higher-order gradients through a while loop with a tensor condition are not "
+                                 "supported in graph mode; unroll the loop (a constant condition) instead.")
+        inputs = [node.inputs[0]] + [self._node_of(x, a) for x, a in zip(node.inputs[1:], args)]
+        new = self.b.apply(inputs[0], inputs[1:], node.abstract, loc=node.loc, debug=node.debug)
+        if isinstance(node.abstract, (AbstractTensor, AbstractTuple)):
+            return self.b.wrap(new)
+        return new
+
+    def _node_of(self, x, value):
+        if isinstance(x, Constant):
+            return x
+        if isinstance(value, (StagedTensor, Tensor, tuple, list)):
+            return self.b.localize(value)
+        return Constant(value)
+
+    # -- adjoints ---------------------------------------------------------------------------------------------
+    def active_nodes(self, wrt):
+        active = set(wrt)
+        for node in self.graph.nodes:
+            fn = node.fn_value()
+            if isinstance(fn, Primitive) and fn.bprop is NON_DIFFERENTIABLE:
+                continue
+            if any(x in active for x in node.inputs[1:]):
+                active.add(node)
+        return active
+
+    def accumulate(self, node, g):
+        if g is None:
+            return
+        ab = node.abstract
+        if isinstance(ab, AbstractTuple):
+            prev = self.adj.get(node)
+            if prev is None:
+                prev = [None] * len(ab.elements)
+            items = list(g) if isinstance(g, (tuple, list)) else None
+            if items is None or len(items) != len(ab.elements):
+                raise InternalError(f"a gradient for a tuple of {len(ab.elements)} has {type(g)}")
+            self.adj[node] = [_add(p, _sum_leaf(x, e)) for p, x, e in zip(prev, items, ab.elements)]
+            return
+        if not _is_tensor_abstract(ab):
+            return
+        self.adj[node] = _add(self.adj.get(node), _sum_to(g, ab))
+
+    def seed(self, output_node, sens):
+        self.accumulate(output_node, sens)
+
+    def dout_of(self, node):
+        ab = node.abstract
+        a = self.adj.get(node)
+        if isinstance(ab, AbstractTuple):
+            if a is None:
+                return None
+            return tuple(x if x is not None else _zeros_like_abstract(e) for x, e in zip(a, ab.elements))
+        return a
+
+    def backward(self, wrt):
+        active = self.active_nodes(wrt)
+        for node in reversed(self.graph.nodes):
+            if node not in active:
+                continue
+            dout = self.dout_of(node)
+            if dout is None:
+                continue
+            self.backprop(node, dout, active)
+
+    def backprop(self, node, dout, active):
+        fn = node.fn_value()
+        inputs = node.inputs[1:]
+        if fn is irops.make_tuple:
+            for x, d in zip(inputs, dout):
+                if x in active:
+                    self.accumulate(x, d)
+            return
+        if fn is irops.tuple_getitem:
+            src, i = inputs[0], inputs[1].value
+            if src in active:
+                ab = src.abstract
+                grads = [None] * len(ab.elements)
+                grads[i] = dout
+                self.accumulate(src, tuple(grads))
+            return
+        if isinstance(fn, Primitive):
+            grads = run_bprop(fn, [self.value(x) for x in inputs], self.value(node), dout)
+            if grads is None:
+                return
+            self.spread(inputs, grads, active)
+            return
+        if fn is irops.If:
+            self.backprop_if(node, inputs, dout, active)
+            return
+        if fn is irops.While:
+            self.backprop_while(node, inputs, dout, active)
+            return
+        if isinstance(fn, irops.CustomCall):
+            self.backprop_custom(fn, node, inputs, dout, active)
+            return
+        if isinstance(fn, irops.IROp):
+            return
+        raise InternalError(f"reverse mode met {fn!r}")
+
+    def spread(self, inputs, grads, active):
+        for x, gx in zip(inputs, grads):
+            if x not in active or gx is None:
+                continue
+            ab = x.abstract
+            if isinstance(ab, AbstractTuple) and isinstance(gx, (tuple, list)):
+                self.accumulate(x, tuple(gx))
+            elif _is_tensor_abstract(ab):
+                self.accumulate(x, gx)
+
+    def backprop_if(self, node, inputs, dout, active):
+        cond, t, f = inputs[0], inputs[1].value, inputs[2].value
+        args = inputs[3:]
+        douts = _leaves(dout, node.abstract)
+        vt, vf = vjp_graph(t), vjp_graph(f)
+        b = self.b
+        arg_nodes = [b.localize(self.value(a)) for a in args] + [b.localize(d) for d in douts]
+        out_ab = vt.output.abstract
+        res = b.apply(irops.If, [b.localize(self.value(cond)), Constant(vt), Constant(vf)] + arg_nodes, out_ab,
+                      loc=node.loc, debug="bprop of If")
+        grads = b.wrap(res)
+        self.spread(args, _regroup(grads, [a.abstract for a in args]), active)
+
+    def backprop_while(self, node, inputs, dout, active):
+        body, n = inputs[1].value, inputs[2].value
+        state_in, inv = inputs[3:3 + n], inputs[3 + n:]
+        stack = self.value(node)[-1]
+        vb = vjp_graph(body)
+        b = self.b
+        args = [Constant(vb), Constant(n), b.localize(stack)] + [b.localize(d) for d in dout] + \
+            [b.localize(self.value(x)) for x in inv]
+        out_ab = AbstractTuple([x.abstract for x in state_in] + [x.abstract for x in inv])
+        res = b.wrap(b.apply(irops.while_grad, args, out_ab, loc=node.loc, debug="bprop of While"))
+        self.spread(list(state_in) + list(inv), res, active)
+
+    def backprop_custom(self, call, node, inputs, dout, active):
+        from mindspore._infer.interpret import call_value
+        n = call.n_args
+        args = [self.value(x) for x in inputs[:n]]
+        out = self.value(node)
+        out_v = _custom_output(call, out)
+        dout_v = _custom_output(call, dout)
+        bprop = type(call.cell).bprop.__get__(call.cell, type(call.cell))
+        grads = call_value(bprop, tuple(args) + (out_v, dout_v))
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        self.spread(inputs[:n], grads, active)
+
+
+def _sum_leaf(g, ab):
+    if g is None:
+        return None
+    if isinstance(ab, AbstractTensor):
+        return _sum_to(g, ab)
+    return g
+
+
+def _leaves(value, ab):
+    if isinstance(ab, AbstractTuple):
+        vals = value if isinstance(value, (tuple, list)) else (value,)
+        out = []
+        for v, e in zip(vals, ab.elements):
+            out.extend(_leaves(v, e))
+        return out
+    return [value]
+
+
+def _regroup(flat, abstracts):
+    it = iter(flat)
+
+    def take(ab):
+        if isinstance(ab, AbstractTuple):
+            return tuple(take(e) for e in ab.elements)
+        return next(it)
+    return [take(ab) for ab in abstracts]
+
+
+def _custom_output(call, value):
+    return value[0] if getattr(call, "single", False) and isinstance(value, tuple) else value
+
+
+def _ab_leaves(ab):
+    if isinstance(ab, AbstractTuple):
+        out = []
+        for e in ab.elements:
+            out.extend(_ab_leaves(e))
+        return out
+    return [ab]
+
+
+_VJP_CACHE = {}
+
+
+def vjp_graph(g):
+    """The closed graph ``(*g.params, *dout_leaves) -> (*grad_leaves)`` of ``g`` (cached per graph)."""
+    cached = _VJP_CACHE.get(g)
+    if cached is not None:
+        return cached
+    b = Builder(f"{g.name}_vjp")
+    with b:
+        inputs = [b.new_input(p.abstract, p.name) for p in g.params]
+        dout_abs = _ab_leaves(g.output.abstract)
+        douts = [b.new_input(ab, "dout") for ab in dout_abs]
+        rev = _Reverse(g, b)
+        rev.clone_forward(inputs)
+        rev.seed(g.output, _regroup(douts, [g.output.abstract])[0])
+        rev.backward(set(g.params))
+        grads = []
+        for p in g.params:
+            d = rev.dout_of(p)
+            if d is None:
+                d = _zeros_like_abstract(p.abstract)
+            grads.extend(_leaves(d, p.abstract))
+        nodes = [b.localize(x) for x in grads]
+        b.graph.set_output(b.apply(irops.make_tuple, nodes, AbstractTuple(n.abstract for n in nodes)))
+    _VJP_CACHE[g] = b.graph
+    return b.graph
+
+
+def reverse(graph, inputs, wrt, sens):
+    """Clone ``graph`` into the current builder on ``inputs`` and backpropagate ``sens`` from its
+    output; returns (output value, {parameter: gradient or None} for ``wrt``)."""
+    rev = _Reverse(graph, ACTIVE[-1])
+    out = rev.clone_forward(inputs)
+    rev.seed(graph.output, sens)
+    rev.backward(set(wrt))
+    return out, {p: rev.dout_of(p) for p in wrt}
+
+
+# --- grad/value_and_grad inside compiled code --------------------------------------------------------------
+def _param_input(builder, v):
+    if isinstance(v, Tensor):
+        return builder.new_input(AbstractTensor(v.shape, v.dtype), "x")
+    return None
+
+
+def differentiate(fn, args, positions, weights, has_aux, sens):
+    """The graph-mode counterpart of the tape's ``_differentiate``: (output, input grads, weight grads)."""
+    from mindspore._infer.interpret import call_value
+    cur = ACTIVE[-1]
+    fwd = Builder("grad_forward", cur)
+    new_args = list(args)
+    explicit = []                  # (position, element index or None, param node)
+    with fwd:
+        for p in positions:
+            a = args[p]
+            if isinstance(a, Tensor):
+                s = _param_input(fwd, a)
+                new_args[p] = s
+                explicit.append((p, None, s._node))
+            elif isinstance(a, (tuple, list)):
+                items = list(a)
+                for i, x in enumerate(a):
+                    if isinstance(x, Tensor):
+                        s = _param_input(fwd, x)
+                        items[i] = s
+                        explicit.append((p, i, s._node))
+                new_args[p] = type(a)(items)
+        out = call_value(fn, tuple(new_args))
+        if has_aux:
+            if not isinstance(out, tuple) or len(out) < 2:
+                from mindspore._errors import MSValueError
+                raise MSValueError("For 'grad', when 'has_aux' is True, the function must return more than one "
+                                   f"output, but got {type(out).__name__}.")
+        out_leaves, out_tree = staging.flatten(out)
+        node_leaves = [fwd.localize(v) if staging._is_graph_value(v) else None for v in out_leaves]
+        graph_outs = [n for n in node_leaves if n is not None]
+        fwd.graph.set_output(fwd.apply(irops.make_tuple, graph_outs, AbstractTuple(n.abstract for n in graph_outs)))
+    g = fwd.graph
+    from mindspore._pipeline.inline import inline_graph
+    inline_graph(g)
+    # values of the enclosing graph the forward read: its lifted parameters
+    weight_params = []
+    for w in weights or ():
+        outer = cur.localize(w) if staging._is_param(w) or isinstance(w, StagedTensor) else None
+        weight_params.append(fwd.lifted.get(outer) if outer is not None else None)
+    wrt = [e[2] for e in explicit] + [p for p in weight_params if p is not None]
+    outer_of = {param: outer for outer, param in fwd.lifted.items()}
+    inputs = [_outer_value(cur, args, explicit, outer_of, p) for p in g.params]
+    seeds = _seeds(out, out_leaves, node_leaves, has_aux, sens)
+    with cur:
+        value, grads = reverse(g, inputs, wrt, seeds)
+    value_leaves = list(value)
+    it = iter(value_leaves)
+    rebuilt = [next(it) if n is not None else v for v, n in zip(out_leaves, node_leaves)]
+    out_value = staging.unflatten(out_tree, rebuilt)
+    in_grads = _input_grads(args, positions, explicit, grads)
+    w_grads = None
+    if weights is not None:
+        w_grads = tuple(_grad_or_zeros(grads.get(p) if p is not None else None, w)
+                        for p, w in zip(weight_params, weights))
+    if has_aux:
+        out_value = (out_value[0],) + tuple(_F().stop_gradient(o) if isinstance(o, Tensor) else o
+                                            for o in out_value[1:])
+    return out_value, in_grads, w_grads
+
+
+def _outer_value(cur, args, explicit, outer_of, param):
+    """The value in the enclosing graph that parameter ``param`` of the forward graph stands for."""
+    for p, i, node in explicit:
+        if node is param:
+            return args[p] if i is None else args[p][i]
+    outer = outer_of.get(param)
+    if outer is None:
+        raise InternalError(f"the forward graph's parameter {param.name} has no value outside")
+    return cur.wrap(outer)
+
+
+def _seeds(out, out_leaves, node_leaves, has_aux, sens):
+    F = _F()
+    diff_mask = [n is not None for n in node_leaves]
+    if has_aux:
+        first_leaves = len(staging.flatten(out[0])[0])
+        diff_mask = [m and i < first_leaves for i, m in enumerate(diff_mask)]
+    graph_leaf_values = [v for v, n in zip(out_leaves, node_leaves) if n is not None]
+    graph_mask = [m for m, n in zip(diff_mask, node_leaves) if n is not None]
+    if sens is None:
+        seeds = [F.ones(v.shape, v.dtype) if m else None for v, m in zip(graph_leaf_values, graph_mask)]
+    else:
+        sens_leaves = staging.flatten(sens)[0]
+        diff_values = [v for v, m in zip(graph_leaf_values, graph_mask) if m]
+        if len(sens_leaves) != len(diff_values):
+            from mindspore._errors import MSValueError
+            raise MSValueError(f"For 'grad', the 'sens' must match the {len(diff_values)} output(s) of the "
+                               f"function, but got {len(sens_leaves)}.")
+        it = iter(sens_leaves)
+        seeds = [next(it) if m else None for m in graph_mask]
+    return tuple(seeds)
+
+
+def _grad_or_zeros(g, like):
+    if g is not None:
+        return g
+    return _F().zeros_like(like)
+
+
+def _input_grads(args, positions, explicit, grads):
+    by = {}
+    for p, i, node in explicit:
+        by[(p, i)] = grads.get(node)
+    out = []
+    for p in positions:
+        a = args[p]
+        if isinstance(a, Tensor):
+            out.append(_grad_or_zeros(by.get((p, None)), a))
+        elif isinstance(a, (tuple, list)):
+            out.append(tuple(_grad_or_zeros(by.get((p, i)), x) if isinstance(x, Tensor) else x
+                             for i, x in enumerate(a)))
+        else:
+            out.append(a)
+    return tuple(out)
+
+
+# --- Cells with a user bprop ---------------------------------------------------------------------------------
+def stage_custom_bprop_call(cell, args, kwargs):
+    """A Cell with ``bprop`` called in compiled code: one ``CustomCall`` apply (forward = its construct)."""
+    from mindspore._infer.interpret import _construct
+    if kwargs:
+        raise MSTypeError(f"For '{type(cell).__name__}', a Cell with a custom bprop takes positional inputs only in "
+                          f"graph mode.")
+    cur = ACTIVE[-1]
+    b = Builder(f"{type(cell).__name__}_forward", cur)
+    new_args = []
+    with b:
+        for a in args:
+            s = _param_input(b, a)
+            new_args.append(s if s is not None else a)
+        out = _construct(cell, tuple(new_args), None)
+        single = not isinstance(out, tuple)
+        outs = (out,) if single else out
+        nodes = [b.localize(o) for o in outs]
+        b.graph.set_output(b.apply(irops.make_tuple, nodes, AbstractTuple(n.abstract for n in nodes)))
+    explicit = [cur.localize(a) for a in args]
+    call = irops.CustomCall(b.graph, cell, len(args))
+    call.single = single
+    node = cur.apply(Constant(call), explicit + list(b.outer), b.graph.output.abstract)
+    res = cur.wrap(node)
+    return res[0] if single else res
+
+
+# --- @jit functions under a PYNATIVE tape ---------------------------------------------------------------------
+class _GraphCallPrim:
+    """Stands in for a primitive on the tape: one compiled call, differentiated by its compiled vjp."""
+
+    def __init__(self, fn, n_args, weights, cache):
+        self.fn = fn
+        self.n_args = n_args
+        self.weights = weights
+        self.cache = cache
+        self.name = getattr(fn, "__name__", "graph")
+
+    def bprop(self, *inputs_out_dout):
+        from mindspore._pipeline.compiler import compiled_call
+        *inputs, out, dout = inputs_out_dout
+        runner = _VjpRunner(self.fn, self.n_args, self.weights)
+        return compiled_call(self.cache, runner, tuple(inputs) + (dout,), name=f"{self.name}_vjp")
+
+
+class _VjpRunner:
+    """``(*args, *weights, dout) -> grads``: the function the compiled vjp of a @jit call is made of."""
+
+    def __init__(self, fn, n_args, weights):
+        self.fn, self.n_args, self.weights = fn, n_args, weights
+        self.__name__ = "vjp"
+
+    def __eq__(self, other):
+        return isinstance(other, _VjpRunner) and (self.fn, self.n_args) == (other.fn, other.n_args)
+
+    def __hash__(self):
+        return hash((id(self.fn), self.n_args))
+
+    def __call__(self, *inputs):
+        from mindspore._autodiff.grad import _differentiate
+        args = inputs[:self.n_args]
+        dout = inputs[-1]
+        positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+        _, ig, wg = _differentiate(self.fn, args, positions, self.weights, False, dout)
+        by_pos = dict(zip(positions, ig))
+        return tuple(by_pos.get(i) for i in range(self.n_args)) + tuple(wg or ())
+
+
 def call_on_tape(run, fn, args, kwargs):
-    return fn(*args, **kwargs)
+    """A ``@jit`` call while a PYNATIVE gradient tape is recording: run compiled, record one node."""
+    from mindspore._autodiff import tape as _tape
+    from mindspore._pipeline.compiler import cache_for, compiled_call
+    if kwargs:
+        return fn(*args, **kwargs)
+    cache = cache_for(run)
+    out = compiled_call(cache, fn, args, None, name=getattr(fn, "__name__", "jit"))
+    entry = _last_entry(cache, args)
+    weights = tuple(entry.program.weights) if entry is not None else ()
+    outs = out if isinstance(out, tuple) else (out,)
+    if not all(isinstance(o, Tensor) for o in outs):
+        return out
+    prim = _GraphCallPrim(fn, len(args), weights, cache_for(fn))
+    _tape.record(prim, tuple(args) + weights, out)
+    return out
+
+
+def _last_entry(cache, args):
+    from mindspore._infer.abstract import signature
+    from mindspore._runtime import backend
+    return cache.get((signature(args, None), (), id(backend.current())))
+

@@ -165,6 +165,16 @@ class StagedTensor(Tensor):
         return AbstractTensor(self._shape, self._dtype)
 
 
+class Opaque:
+    """A graph value that is neither a tensor nor a tuple (the state stack of a differentiated loop)."""
+
+    __slots__ = ("node", "builder")
+
+    def __init__(self, node, builder):
+        self.node = node
+        self.builder = builder
+
+
 def _is_param(v):
     return isinstance(v, Tensor) and hasattr(v, "_name") and not isinstance(v, StagedTensor)
 
@@ -259,6 +269,10 @@ class Builder:
             node = self.graph.apply(Constant(irops.make_tuple), *items, loc=CTX.loc())
             node.abstract = AbstractTuple(_abstract_of_node(x) for x in items)
             return node
+        if isinstance(v, Opaque):
+            if v.builder is not self:
+                raise InternalError("an opaque graph value is used outside its graph")
+            return v.node
         if isinstance(v, Conflict):
             v.fail()
         if v is UNDEFINED:
@@ -277,7 +291,7 @@ class Builder:
                 item.abstract = e
                 out.append(self.wrap(item))
             return tuple(out)
-        raise InternalError(f"no value for abstract {ab!r}")
+        return Opaque(node, self)
 
     def apply(self, fn, inputs, abstract, loc=None, debug=None):
         node = self.graph.apply(fn if isinstance(fn, Constant) else Constant(fn), *inputs,

@@ -86,12 +86,13 @@ class CustomCall:
     """Payload of a call whose derivative is user-given (a Cell with ``bprop``): ``graph`` computes the
     forward on the call's arguments; autodiff runs ``bprop`` instead of differentiating ``graph``."""
 
-    __slots__ = ("graph", "cell", "n_args")
+    __slots__ = ("graph", "cell", "n_args", "single")
 
-    def __init__(self, graph, cell, n_args):
+    def __init__(self, graph, cell, n_args, single=False):
         self.graph = graph
         self.cell = cell
         self.n_args = n_args
+        self.single = single    # the cell returns one tensor (not a tuple)
 
     @property
     def graphs(self):

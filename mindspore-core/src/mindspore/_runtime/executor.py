@@ -91,7 +91,7 @@ def _run_while_grad(vjp_body, n_state, stack, dstate, inv):
         step = grads[n_state:]
         dinv = tuple(step) if dinv is None else tuple(_add_grads(a, b) for a, b in zip(dinv, step))
     if dinv is None:
-        dinv = tuple(None for _ in inv)
+        dinv = tuple(np.zeros_like(x) for x in inv)
     return dstate + tuple(dinv)
 
 

@@ -843,6 +843,8 @@ class Triu(Tril):
 class Assign(Primitive):
     """``Assign()(variable, value)``: writes ``value`` into ``variable`` in place and returns it."""
 
+    side_effect = True   # writes its input: graphs keep it, in program order
+
     @prim_attr_register
     def __init__(self):
         pass

@@ -15,6 +15,8 @@ from mindspore.ops.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_reg
 class Print(Primitive):
     """``Print()(*inputs)``: print strings and tensors (each tensor as ``print(tensor)`` shows it)."""
 
+    side_effect = True   # prints at every run of a graph
+
     @prim_attr_register
     def __init__(self):
         pass

@@ -438,6 +438,11 @@ class BatchNorm(Primitive):
         check_number(self.name, "momentum", momentum, lo=0, hi=1)
         check_str(self.name, "data_format", data_format, ("NCHW", "NHWC"))
 
+    @property
+    def side_effect(self):
+        """In training, the moving statistics are updated in place."""
+        return self.is_training
+
     def infer_shape(self, x, scale, bias, mean, variance):
         rules.check_rank(self.name, "input_x", x, range(2, 6))
         c = x[channel_axis(self.data_format, len(x))]
