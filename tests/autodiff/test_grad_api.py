@@ -5,6 +5,8 @@ import pytest
 import mindspore as ms
 from mindspore import nn, ops
 
+pytestmark = pytest.mark.both_modes
+
 
 class Net(nn.Cell):
     """f(x, y) = sum(x * w * y) with w = 2, as in API.md 5.10."""

@@ -5,6 +5,8 @@ import mindspore as ms
 from mindspore import ops
 from mindspore.ops import composite
 
+pytestmark = pytest.mark.both_modes
+
 
 def test_multitype_dispatch_on_type_names():
     f = ops.MultitypeFuncGraph("f")

@@ -148,6 +148,8 @@ def _inject(obj, mixin):
         sub = type(cls.__name__, (mixin, cls), namespace)
         _INJECTED[key] = sub
     obj.__class__ = sub
+    from mindspore._pipeline.compiler import invalidate_all
+    invalidate_all()
     return obj
 
 

@@ -5,6 +5,8 @@ import pytest
 import mindspore as ms
 from mindspore import nn
 
+pytestmark = pytest.mark.both_modes
+
 
 def test_to_float_computes_in_float16_and_keeps_float32_parameters():
     net = nn.Dense(4, 2).to_float(ms.float16)

@@ -13,6 +13,8 @@ from mindspore import Tensor, nn
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import _nn_ref as ref  # noqa: E402
 
+pytestmark = pytest.mark.both_modes
+
 
 def _uniform_bound_ok(values, bound):
     """Values lie in [-bound, bound] and look uniform on it (mean ~0, std ~bound/sqrt(3))."""

@@ -14,7 +14,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import _nn_ref as ref  # noqa: E402
 
 FIXTURES = pathlib.Path("/work/shared/fixtures/mindspore-2.10")
-pytestmark = pytest.mark.skipif(not FIXTURES.is_dir(), reason="MindSpore 2.10 fixtures not available")
+pytestmark = [pytest.mark.skipif(not FIXTURES.is_dir(), reason="MindSpore 2.10 fixtures not available"), pytest.mark.both_modes]
 
 
 class LeNet5(nn.Cell):

@@ -13,6 +13,8 @@ from mindspore import Tensor, nn
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import _nn_ref as ref  # noqa: E402
 
+pytestmark = pytest.mark.both_modes
+
 
 def _bn_reference(x, gamma, beta, mean, var, eps):
     shape = (1, -1) + (1,) * (x.ndim - 2)

@@ -13,6 +13,8 @@ from mindspore import Tensor, nn
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import _nn_ref as ref  # noqa: E402
 
+pytestmark = pytest.mark.both_modes
+
 
 def _x(shape, seed=0):
     return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)

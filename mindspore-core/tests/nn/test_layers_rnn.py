@@ -13,6 +13,8 @@ from mindspore import Tensor, nn
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import _nn_ref as ref  # noqa: E402
 
+pytestmark = pytest.mark.both_modes
+
 _MODES = {"LSTM": (nn.LSTM, {}), "GRU": (nn.GRU, {}), "RNN_TANH": (nn.RNN, {}),
           "RNN_RELU": (nn.RNN, {"nonlinearity": "relu"})}
 

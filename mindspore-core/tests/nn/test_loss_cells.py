@@ -6,6 +6,8 @@ import pytest
 import mindspore as ms
 from mindspore import Tensor, nn, ops
 
+pytestmark = pytest.mark.both_modes
+
 
 def _x(shape, seed=0, scale=1.0):
     return (np.random.default_rng(seed).standard_normal(shape) * scale).astype(np.float32)

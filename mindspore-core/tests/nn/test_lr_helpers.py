@@ -8,6 +8,8 @@ import pytest
 import mindspore as ms
 from mindspore import Tensor, nn
 
+pytestmark = pytest.mark.both_modes
+
 
 # -- dynamic_lr: MindSpore's documented example outputs ------------------------------------------------------
 def test_piecewise_constant_lr_documented():

@@ -5,6 +5,8 @@ import pytest
 import mindspore as ms
 from mindspore import Parameter, Tensor, nn, ops
 
+pytestmark = pytest.mark.both_modes
+
 
 def param(name, value=1.0, shape=(3,)):
     return Parameter(Tensor(np.full(shape, value, np.float32)), name=name)

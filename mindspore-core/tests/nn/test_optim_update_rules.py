@@ -9,6 +9,8 @@ import pytest
 import mindspore as ms
 from mindspore import Parameter, Tensor, nn
 
+pytestmark = pytest.mark.both_modes
+
 RTOL = 2e-5
 ATOL = 1e-7
 STEPS = 3

@@ -7,6 +7,8 @@ import pytest
 import mindspore as ms
 from mindspore import Parameter, ParameterTuple, Tensor, nn, ops
 
+pytestmark = pytest.mark.both_modes
+
 RNG = np.random.default_rng(7)
 X = RNG.standard_normal((8, 3)).astype(np.float32)
 Y = RNG.standard_normal((8, 2)).astype(np.float32)

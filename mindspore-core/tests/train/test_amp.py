@@ -6,6 +6,8 @@ import mindspore as ms
 from mindspore import Parameter, Tensor, amp, nn, ops
 from mindspore.train import Model
 
+pytestmark = pytest.mark.both_modes
+
 F16, F32 = np.float16, np.float32
 
 

@@ -10,6 +10,8 @@ from mindspore.train import (Callback, EarlyStopping, History, LambdaCallback, L
                              Model, ReduceLROnPlateau, RunContext, TimeMonitor)
 from mindspore.train.callback._callback import _InternalCallbackParam
 
+pytestmark = pytest.mark.both_modes
+
 
 def _model(mlp_factory, lr=0.1, metrics=None):
     net = mlp_factory()

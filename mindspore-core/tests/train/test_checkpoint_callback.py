@@ -7,6 +7,8 @@ import pytest
 from mindspore import nn
 from mindspore.train import Callback, CheckpointConfig, Model, ModelCheckpoint, load_checkpoint
 
+pytestmark = pytest.mark.both_modes
+
 
 def _model(mlp_factory):
     net = mlp_factory()

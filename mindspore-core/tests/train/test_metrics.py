@@ -5,6 +5,8 @@ import pytest
 import mindspore as ms
 from mindspore.train import metrics as M
 
+pytestmark = pytest.mark.both_modes
+
 
 def _logits_labels(seed=0, n=50, c=5):
     rng = np.random.default_rng(seed)

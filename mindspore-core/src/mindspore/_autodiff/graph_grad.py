@@ -427,7 +427,7 @@ def differentiate(fn, args, positions, weights, has_aux, sens):
         fwd.graph.set_output(fwd.apply(irops.make_tuple, graph_outs, AbstractTuple(n.abstract for n in graph_outs)))
     g = fwd.graph
     from mindspore._pipeline.inline import inline_graph
-    inline_graph(g)
+    inline_graph(g, keep_custom=True)
     # values of the enclosing graph the forward read: its lifted parameters
     weight_params = []
     for w in weights or ():
@@ -599,5 +599,6 @@ def call_on_tape(run, fn, args, kwargs):
 def _last_entry(cache, args):
     from mindspore._infer.abstract import signature
     from mindspore._runtime import backend
-    return cache.get((signature(args, None), (), id(backend.current())))
+    from mindspore._pipeline.compiler import _EPOCH
+    return cache.get((signature(args, None), (), id(backend.current()), _EPOCH[0]))
 

@@ -247,6 +247,8 @@ def call_value(fn, args, kwargs=None):
         return fn()
     if fn is builtins.print:
         return _staged_print(args, kwargs or {})
+    if fn is bool and len(args) == 1 and isinstance(args[0], StagedTensor):
+        return _tensor_truth(args[0])
     if t is types.MethodType:
         func = fn.__func__
         if parseable(func):
@@ -274,7 +276,8 @@ def stage_construct(cell, args, kwargs):
 
 def _construct(cell, args, kwargs):
     construct = getattr(type(cell), "construct", None)
-    if isinstance(construct, types.FunctionType) and parseable(construct):
+    if isinstance(construct, types.FunctionType) and (parseable(construct) or
+                                                      getattr(type(cell), "_ms_parse_construct", False)):
         g = _parsed(construct)
         if g is not None:
             return call_graph(Closure(g), (cell,) + tuple(args), kwargs)
@@ -383,11 +386,20 @@ def _setattr(obj, name, value):
     return None
 
 
+def _tensor_truth(v):
+    """``bool(x)`` of a staged tensor: a boolean tensor (MindSpore's graph-mode truth value)."""
+    from mindspore.ops import functional as F
+    from mindspore.common import dtype as mstype
+    if v.size != 1:
+        raise MSValueError(f"The truth value of a Tensor with more than one element is ambiguous, but got shape "
+                           f"{v.shape}.")
+    return v if v.dtype == mstype.bool_ else F.not_equal(v, 0)
+
+
 def _not(v):
     if isinstance(v, StagedTensor):
         from mindspore.ops import functional as F
-        from mindspore.common import dtype as mstype
-        return F.logical_not(v if v.dtype == mstype.bool_ else F.not_equal(v, 0))
+        return F.logical_not(_tensor_truth(v))
     return not _truth(v)
 
 

@@ -32,7 +32,7 @@ class Program:
         self.input_leaves = input_leaves
         self.weights = weights
         self.out_tree = out_tree
-        self.out_plan = out_plan          # per output leaf: ("graph", k) or ("const", value)
+        self.out_plan = out_plan          # per output leaf: ("graph", k), ("input", arg leaf) or ("const", value)
         self.out_dtypes = out_dtypes      # dtype of each graph output
 
 
@@ -89,8 +89,13 @@ def specialize(fn, args, kwargs=None, name="graph", call=None):
         out = call(fn, s_args, s_kwargs)
         out_leaves, out_tree = flatten(out)
         plan, nodes, dtypes = [], [], []
+        input_of = {staged[i]._node: i for i in inputs if isinstance(staged[i], staging.StagedTensor)}
         for v in out_leaves:
-            if staging._is_graph_value(v):
+            if isinstance(v, staging.StagedTensor) and v._builder is top and v._node in input_of:
+                plan.append(("input", input_of[v._node]))      # returned unchanged: the caller's own object
+            elif staging._is_param(v):
+                plan.append(("const", v))                      # a Parameter returned as is
+            elif staging._is_graph_value(v):
                 node = top.localize(v)
                 plan.append(("graph", len(nodes)))
                 nodes.append(node)

@@ -22,12 +22,19 @@ from mindspore._runtime import backend as _backend
 from mindspore._runtime.executor import Executable
 from mindspore.common.tensor import Tensor
 
-__all__ = ["CompiledGraph", "compiled_call", "compile_callable", "cache_for", "STATS"]
+__all__ = ["CompiledGraph", "compiled_call", "compile_callable", "cache_for", "STATS", "invalidate_all"]
 
 #: Counters tests and benchmarks read: compilations and cache hits.
 STATS = {"compiles": 0, "hits": 0, "last_compile_s": 0.0}
 
 _CACHES = weakref.WeakKeyDictionary()
+_EPOCH = [0]
+
+
+def invalidate_all():
+    """Make every compiled graph stale (a network was changed in a way its inputs do not show, e.g. amp
+    giving a primitive a mixed-precision class): the next call of each compiles again."""
+    _EPOCH[0] += 1
 
 
 def cache_for(owner):
@@ -61,7 +68,8 @@ class CompiledGraph:
         inputs += [w._buffer() for w in p.weights]
         outs = self.executable(*inputs)
         dtypes = p.out_dtypes
-        values = [Tensor._make(outs[k], dtypes[k]) if kind == "graph" else k for kind, k in p.out_plan]
+        values = [Tensor._make(outs[k], dtypes[k]) if kind == "graph" else leaves[k] if kind == "input" else k
+                  for kind, k in p.out_plan]
         return unflatten(p.out_tree, values)
 
 
@@ -93,7 +101,7 @@ def _name_of(fn):
 
 def compiled_call(cache, fn, args, kwargs=None, extra_key=(), name=None):
     """Run ``fn(*args, **kwargs)`` compiled, compiling on a new signature."""
-    key = (signature(args, kwargs), extra_key, id(_backend.current()))
+    key = (signature(args, kwargs), extra_key, id(_backend.current()), _EPOCH[0])
     entry = cache.get(key)
     if entry is None:
         entry = compile_callable(fn, args, kwargs, name)

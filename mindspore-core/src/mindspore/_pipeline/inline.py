@@ -14,14 +14,14 @@ from mindspore._pipeline._util import graphs, substitute
 __all__ = ["run", "inline_graph"]
 
 
-def _callee(node):
+def _callee(node, keep_custom=False):
     f = node.inputs[0]
     if not isinstance(f, Constant):
         return None, None
     v = f.value
     if isinstance(v, Graph):
         return v, node.inputs[1:]
-    if isinstance(v, irops.CustomCall):
+    if isinstance(v, irops.CustomCall) and not keep_custom:
         return v.graph, node.inputs[1:]
     if v is irops.If and isinstance(node.inputs[1], Constant):
         cond = node.inputs[1].value
@@ -43,14 +43,15 @@ def clone_into(graph, callee, args, loc=None):
     return new_nodes, mapping.get(callee.output, callee.output)
 
 
-def inline_graph(graph):
+def inline_graph(graph, keep_custom=False):
+    """Inline every call in ``graph``; ``keep_custom`` keeps calls with a user bprop (before autodiff)."""
     changed = False
     while True:
         out, subst, again = [], {}, False
         for node in graph.nodes:
             if subst:
                 node.inputs = [subst.get(x, x) for x in node.inputs]
-            callee, args = _callee(node)
+            callee, args = _callee(node, keep_custom)
             if callee is None:
                 out.append(node)
                 continue

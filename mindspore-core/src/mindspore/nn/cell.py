@@ -39,6 +39,12 @@ def _float_types():
 _FLOAT_TYPES = _float_types()
 
 
+def _graphs_stale():
+    """A sub-cell or Parameter was (re)placed: graphs compiled before may hold the old one."""
+    from mindspore._pipeline.compiler import invalidate_all
+    invalidate_all()
+
+
 class _CellBprop:
     """Stands in for a primitive on the tape when a Cell has a custom ``bprop``."""
 
@@ -87,6 +93,8 @@ class Cell:
                                f"'{type(self).__name__}.__init__' (call super().__init__()).")
 
     def __setattr__(self, name, value):
+        if isinstance(value, (Parameter, Cell)) and "_params" in self.__dict__:
+            _graphs_stale()
         if isinstance(value, Parameter):
             self._check_init()
             self._cells.pop(name, None)
@@ -277,7 +285,7 @@ class Cell:
 
     def _graph_key(self):
         """What besides the inputs selects a compiled graph: the training flags and cast types of the cells."""
-        return tuple((c.training, c._mixed_precision_type) for _, c in self.cells_and_names())
+        return tuple((type(c), c.training, c._mixed_precision_type) for _, c in self.cells_and_names())
 
     def _call_eagerly_or_staged(self, *args, **kwargs):
         if self._mixed_precision_type is not None:

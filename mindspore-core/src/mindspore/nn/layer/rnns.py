@@ -78,10 +78,10 @@ def _step(mode, xw, state, w_hh, b_hh):
 
 def _reverse_index(seq_length, steps, hidden):
     """Gather indices (steps, batch, hidden) reversing each sequence within its own length (ReverseSequence)."""
-    lengths = np.asarray(seq_length.asnumpy(), np.int64)
-    t = np.arange(steps)[:, None]
-    idx = np.where(t < lengths[None, :], lengths[None, :] - 1 - t, t)
-    return Tensor(np.ascontiguousarray(np.broadcast_to(idx[:, :, None], (steps, lengths.size, hidden))))
+    lengths = ops.reshape(ops.cast(seq_length, mstype.int64), (1, -1))
+    t = Tensor(np.arange(steps, dtype=np.int64)[:, None])
+    idx = ops.select(ops.less(t, lengths), ops.sub(ops.sub(lengths, 1), t), ops.broadcast_to(t, (steps, lengths.shape[1])))
+    return ops.broadcast_to(ops.expand_dims(idx, 2), (steps, lengths.shape[1], hidden))
 
 
 def _run_direction(mode, x, state, w_ih, w_hh, b_ih, b_hh, mask):

@@ -167,6 +167,9 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
                               f"got 'scale_sense' type: {type(scale_sense)}.")
         self.enable_tuple_broaden = True
 
+    # the update is skipped on overflow: control flow on a tensor, so graph mode parses this construct
+    _ms_parse_construct = True
+
     def construct(self, *inputs):
         scaling_sens = self.scale_sense
         status, scaling_sens = self.start_overflow_check(None, scaling_sens)
