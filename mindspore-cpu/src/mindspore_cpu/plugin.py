@@ -35,6 +35,12 @@ def ms_register_kernels(registry):
 
 
 @hookimpl
+def ms_register_passes(registry):
+    from mindspore_cpu import passes
+    passes.register(registry)
+
+
+@hookimpl
 def ms_environment_info():
     info = {"cpu": platform.processor() or platform.machine(), "cpu_count": str(os.cpu_count())}
     try:

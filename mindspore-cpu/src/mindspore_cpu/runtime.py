@@ -1,7 +1,40 @@
-"""The CPU device runtime: buffers are host ``numpy.ndarray`` objects, so transfers are free."""
+"""The CPU device runtime: buffers are host ``numpy.ndarray`` objects, so transfers are free.
+
+Allocation: a training step allocates and frees the same large buffers (activations, gradients)
+every step. glibc serves blocks over its mmap threshold with fresh ``mmap`` calls, whose pages fault
+in again on first touch each step; measured here, that doubled the step time of a 784-512-512-10
+MLP. Like the caching allocators of other frameworks, the runtime keeps freed memory in the process:
+it raises glibc's mmap and trim thresholds once, when the CPU backend is first used (never at
+import). ``MS_CPU_ALLOCATOR=system`` leaves glibc's defaults alone.
+"""
+import ctypes
+import ctypes.util
 import os
 
 from mindspore._runtime.backend import DeviceRuntime
+
+_M_TRIM_THRESHOLD = -1
+_M_MMAP_THRESHOLD = -3
+_CACHED_BYTES = 1 << 30
+_tuned = [False]
+
+
+def _keep_freed_memory():
+    """Serve allocations up to 1 GiB from the heap and keep up to 1 GiB of freed memory (glibc only)."""
+    if _tuned[0] or os.environ.get("MS_CPU_ALLOCATOR", "caching") == "system":
+        return False
+    _tuned[0] = True
+    name = ctypes.util.find_library("c")
+    if not name:
+        return False
+    try:
+        libc = ctypes.CDLL(name)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):   # not glibc (musl, macOS): nothing to tune
+        return False
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    ok = mallopt(_M_MMAP_THRESHOLD, _CACHED_BYTES) == 1
+    return bool(mallopt(_M_TRIM_THRESHOLD, _CACHED_BYTES) == 1 and ok)
 
 
 class CPURuntime(DeviceRuntime):
@@ -10,6 +43,7 @@ class CPURuntime(DeviceRuntime):
 
     def __init__(self):
         self.threads = int(os.environ.get("OMP_NUM_THREADS", os.cpu_count() or 1))
+        self.caching_allocator = _keep_freed_memory()
 
     def from_host(self, array):
         return array

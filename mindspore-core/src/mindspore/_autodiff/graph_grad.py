@@ -239,7 +239,9 @@ class _Reverse:
                 self.accumulate(src, tuple(grads))
             return
         if isinstance(fn, Primitive):
+            first = len(self.b.graph.nodes)
             grads = run_bprop(fn, [self.value(x) for x in inputs], self.value(node), dout)
+            _mark_backward(self.b.graph.nodes[first:], node, fn.name)
             if grads is None:
                 return
             self.spread(inputs, grads, active)
@@ -304,6 +306,15 @@ class _Reverse:
         if not isinstance(grads, tuple):
             grads = (grads,)
         self.spread(inputs[:n], grads, active)
+
+
+def _mark_backward(new_nodes, fwd, name):
+    """Backward applies keep the user's position of the forward apply and name the bprop they came from."""
+    note = f"bprop of {name}"
+    for n in new_nodes:
+        if n.loc is None or fwd.loc is not None:
+            n.loc = fwd.loc
+        n.debug = note
 
 
 def _sum_leaf(g, ab):

@@ -53,7 +53,7 @@ def _cse_graph(g):
     for node in g.nodes:
         if subst:
             node.inputs = [subst.get(x, x) for x in node.inputs]
-        if node.fn_value() in _NEVER or is_effectful_apply(node):
+        if node.fn_value() in _NEVER or is_effectful_apply(node) or getattr(prim_of(node), "kernel", None):
             epoch += 1
             keep.append(node)
             continue

@@ -47,17 +47,34 @@ def _plan_graph(g):
                 choice = i
                 break
         if getattr(prim, "reuse", None) != choice:
-            prim.reuse = choice
+            if choice is None:
+                prim.del_prim_attr("reuse")
+                prim.reuse = None
+            else:
+                prim.add_prim_attr("reuse", choice)
             changed = True
     return changed
 
 
+# primitives whose kernels always return a freshly allocated buffer (never a view of an input): only
+# their values may be overwritten in place; anything else (reshapes and slices are views, Assign returns
+# its Parameter) is left alone
+_FRESH = frozenset({
+    "MatMul", "BatchMatMul", "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "Conv3D", "BiasAdd",
+    "Add", "Sub", "Mul", "RealDiv", "Div", "Neg", "Square", "Exp", "Tanh", "Sigmoid", "ReLU", "Maximum",
+    "Minimum", "SparseSoftmaxCrossEntropyWithLogits", "SoftmaxCrossEntropyWithLogits", "Softmax", "LogSoftmax",
+    "MaxPoolGrad", "AvgPoolGrad", "MaxPool", "AvgPool", "BiasAddGrad", "ReduceSum", "ReduceMean",
+})
+
+
 def _aliases_input(node):
-    """Whether ``node``'s buffer may be a view of a graph input (reshape-like kernels return views)."""
+    """Whether ``node``'s buffer may be a view of another value (then it is never overwritten)."""
     prim = prim_of(node)
-    return prim is None or type(prim).__name__ in ("Reshape", "ExpandDims", "Squeeze", "Flatten", "Transpose",
-                                                    "Identity", "Depend", "BroadcastTo", "Assign", "AssignAdd",
-                                                    "AssignSub")
+    if prim is None:
+        return True
+    if getattr(prim, "kernel", None) is not None:       # a fused apply: fresh unless it writes into an input
+        return getattr(prim, "into", None) is not None
+    return type(prim).__name__ not in _FRESH
 
 
 def run(root):

@@ -227,8 +227,10 @@ class _Codegen:
         if targets is not None and b.target not in targets:
             raise MSRuntimeError(f"For '{prim.name}', the operator runs only on {', '.join(targets)}, but the device "
                                  f"target is '{b.target}'.")
-        entry = b.registry.lookup(type(prim).__name__, b.target, _first_dtype(node))
-        k = self.name("k", entry.fn)
+        kernel = getattr(prim, "kernel", None)   # a backend pass's fused apply carries its own kernel
+        if kernel is None:
+            kernel = b.registry.lookup(type(prim).__name__, b.target, _first_dtype(node)).fn
+        k = self.name("k", kernel)
         p = self.name("p", prim)
         call = f"{k}({p}{''.join(', ' + a for a in args)})"
         np_dtype = _np_dtype(node.abstract)

@@ -1,0 +1,250 @@
+"""The CPU backend's GRAPH_MODE passes (registered through ``ms_register_passes``).
+
+* ``cpu_fuse_elementwise``: chains of elementwise applies (arithmetic, comparisons, casts, ReLU,
+  tanh/exp/square, and ``BiasAdd`` followed by any of these, e.g. bias-add + activation) become one
+  apply whose kernel runs NumPy ufuncs with ``out=`` into one buffer: one allocation per chain
+  instead of one per op, and none at all when the memory plan lets the chain write into an input
+  that dies there (a MatMul or convolution output feeding bias-add + ReLU is updated in place).
+* ``cpu_inplace_update``: ``Assign(p, chain(p, ...))`` on a network Parameter (a moment update of an
+  optimizer) computes the chain directly in ``p``'s buffer, with no temporary and no copy.
+
+Fused kernels compute exactly what the separate kernels compute: they are used only where every
+tensor has one float32/float64 dtype (the separate kernels' own fast path, with no promotion), so
+the same ufuncs see the same operands.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mindspore._infer.abstract import AbstractTensor
+from mindspore._ir.nodes import Apply, Constant, Parameter
+from mindspore._pipeline._util import prim_of, substitute
+from mindspore._pipeline.fusion import FusedOp, fuse_chains
+from mindspore.common import dtype as mstype
+from mindspore.common.tensor import Tensor
+
+__all__ = ["fuse_elementwise", "inplace_update", "register"]
+
+_FLOATS = (mstype.float32, mstype.float64)
+_BINARY = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": np.true_divide,
+           "Div": np.true_divide, "Maximum": np.maximum, "Minimum": np.minimum}
+_COMPARE = {"Greater": np.greater, "GreaterEqual": np.greater_equal, "Less": np.less, "LessEqual": np.less_equal}
+_UNARY = {"Neg": np.negative, "Square": np.square, "Exp": np.exp, "Tanh": np.tanh}
+_ACC = object()
+
+
+def _tensor_ab(x):
+    ab = x.abstract
+    return ab if isinstance(ab, AbstractTensor) else None
+
+
+def _scalar_const(x):
+    if isinstance(x, Constant):
+        v = x.value
+        if isinstance(v, (bool, int, float)) and not isinstance(v, bool):
+            return True
+        if isinstance(v, Tensor) and v.shape == () and v.dtype in _FLOATS:
+            return True
+    return False
+
+
+def _plan(node):
+    """Input positions through which ``node`` may continue an elementwise chain, or None."""
+    prim = prim_of(node)
+    if prim is None or isinstance(prim, FusedOp):
+        return None
+    name = type(prim).__name__
+    out = node.abstract
+    if not isinstance(out, AbstractTensor):
+        return None
+    args = node.inputs[1:]
+    if name in _BINARY or name in _COMPARE:
+        dtype = None
+        for a in args:
+            ab = _tensor_ab(a)
+            if ab is not None and not isinstance(a, Constant):
+                if ab.dtype not in _FLOATS or (dtype is not None and ab.dtype != dtype):
+                    return None
+                dtype = ab.dtype
+            elif not _scalar_const(a) and not (isinstance(a, Constant) and _tensor_ab(a) and
+                                               _tensor_ab(a).dtype in _FLOATS and a.value.shape == out.shape):
+                return None
+        if dtype is None:
+            return None
+        if any(isinstance(a, Constant) and isinstance(a.value, Tensor) and a.value.dtype != dtype for a in args):
+            return None
+        return (0, 1)
+    if name in _UNARY or name == "ReLU":
+        ab = _tensor_ab(args[0])
+        return (0,) if ab is not None and ab.dtype in _FLOATS and out.dtype == ab.dtype else None
+    if name == "BiasAdd":
+        x, b = _tensor_ab(args[0]), _tensor_ab(args[1])
+        if x is None or b is None or x.dtype not in _FLOATS or b.dtype != x.dtype or isinstance(args[1], Constant):
+            return None
+        return (0,)
+    if name == "Cast":
+        src = _tensor_ab(args[0])
+        if src is not None and out.dtype in _FLOATS and (src.dtype in _FLOATS or src.dtype == mstype.bool_):
+            return (0,)
+    return None
+
+
+def _operand(x, chain_prev, inputs, dtype):
+    if x is chain_prev:
+        return _ACC
+    if isinstance(x, Constant):
+        v = x.value
+        return np.asarray(v._buffer() if isinstance(v, Tensor) else v, dtype=dtype)
+    return inputs.index(x)
+
+
+def _steps(chain, inputs):
+    steps = []
+    prev = None
+    for node in chain:
+        prim = prim_of(node)
+        name = type(prim).__name__
+        args = node.inputs[1:]
+        out_dtype = node.abstract.dtype.to_numpy()
+        if name in _BINARY or name in _COMPARE:
+            in_dtype = next(_tensor_ab(a).dtype for a in args if not isinstance(a, Constant)
+                            and _tensor_ab(a) is not None).to_numpy()
+            f = _BINARY.get(name) or _COMPARE[name]
+            steps.append(("ufunc", f, [_operand(a, prev, inputs, in_dtype) for a in args], out_dtype))
+        elif name in _UNARY:
+            steps.append(("ufunc", _UNARY[name], [_operand(args[0], prev, inputs, out_dtype)], out_dtype))
+        elif name == "ReLU":
+            steps.append(("ufunc", np.maximum, [_operand(args[0], prev, inputs, out_dtype),
+                                                np.zeros((), out_dtype)], out_dtype))
+        elif name == "BiasAdd":
+            rank = len(node.abstract.shape)
+            shape = None if prim.data_format == "NHWC" or rank < 2 else (1, -1) + (1,) * (rank - 2)
+            steps.append(("bias", shape, [_operand(args[0], prev, inputs, out_dtype), inputs.index(args[1])],
+                          out_dtype))
+        elif name == "Cast":
+            steps.append(("cast", None, [_operand(args[0], prev, inputs, out_dtype)], out_dtype))
+        prev = node
+    return steps
+
+
+def _make_kernel(steps):
+    def kernel(prim, *inputs):
+        acc = None
+        owned = False
+        into = prim.into
+        for i, (kind, f, specs, dtype) in enumerate(steps):
+            ops = [acc if s is _ACC else inputs[s] if type(s) is int else s for s in specs]
+            out = None
+            if into is not None:
+                out = inputs[into]
+            elif owned and acc.dtype == dtype and acc.ndim:
+                out = acc
+            elif i == 0 and prim.reuse is not None and inputs[prim.reuse].dtype == dtype:
+                out = inputs[prim.reuse]
+            if kind == "ufunc":
+                acc = f(*ops, out=out) if out is not None else f(*ops)
+            elif kind == "bias":
+                bias = ops[1] if f is None else ops[1].reshape(f)
+                acc = np.add(ops[0], bias, out=out) if out is not None else np.add(ops[0], bias)
+            else:
+                acc = ops[0].astype(dtype)
+            if type(acc) is not np.ndarray:   # ufuncs on 0-d arrays give NumPy scalars
+                acc = np.asarray(acc)
+            owned = True
+        return acc
+    return kernel
+
+
+def _step_users(steps):
+    """input index -> the steps that read it."""
+    users = {}
+    for k, step in enumerate(steps):
+        for s in step[2]:
+            if type(s) is int:
+                users.setdefault(s, set()).add(k)
+    return users
+
+
+def _build(chain, inputs):
+    steps = _steps(chain, inputs)
+    out = chain[-1].abstract
+    users = _step_users(steps)
+    # an input may be overwritten only if no later step reads it
+    reusable = [i for i, x in enumerate(inputs) if isinstance(x, Apply) and x.abstract == out and users.get(i) == {0}]
+    names = [type(prim_of(n)).__name__ for n in chain]
+    prim = FusedOp("FusedElementwise", _make_kernel(steps), names, reusable)
+    prim.into = None
+    prim.all_outputs_like_final = all(s[3] == out.dtype.to_numpy() for s in steps)
+    prim.step_users = users
+    return prim
+
+
+def fuse_elementwise(graph):
+    from mindspore._ir.nodes import graphs_of
+    changed = False
+    for g in graphs_of(graph):
+        changed |= fuse_chains(g, _plan, _build)
+    return changed
+
+
+def _reads_between(graph, param, start, end):
+    inside = False
+    for node in graph.nodes:
+        if node is start:
+            inside = True
+            continue
+        if node is end:
+            return False
+        if inside and param in node.inputs[1:]:
+            return True
+    return False
+
+
+def inplace_update(graph):
+    """``Assign(p, fused(...))`` on a Parameter ``p``: the fused kernel writes into ``p`` directly."""
+    from mindspore._ir.nodes import graphs_of
+    changed = False
+    for g in graphs_of(graph):
+        subst, drop = {}, set()
+        position = {n: i for i, n in enumerate(g.nodes)}
+        for node in g.nodes:
+            prim = prim_of(node)
+            if prim is None or type(prim).__name__ != "Assign":
+                continue
+            p, value = node.inputs[1], node.inputs[2]
+            vprim = prim_of(value)
+            if not (isinstance(p, Parameter) and p.weight is not None and isinstance(vprim, FusedOp)
+                    and getattr(vprim, "all_outputs_like_final", False) and value.abstract == p.abstract
+                    and vprim.into is None and value.graph is g and position[value] < position[node]):
+                continue
+            if _reads_between(g, p, value, node) or _used_before(g, value, node, position):
+                continue
+            if p in value.inputs[1:] and vprim.step_users.get(value.inputs[1:].index(p), set()) - {0}:
+                continue    # a later step reads p: writing p from the first step on would clobber it
+            if p not in value.inputs[1:]:
+                value.inputs.append(p)
+            vprim.add_prim_attr("into", value.inputs[1:].index(p))
+            vprim.side_effect = True      # it now writes the Parameter: keep it, in order
+            subst[node] = value
+            drop.add(node)
+            changed = True
+        if drop:
+            g.nodes = [n for n in g.nodes if n not in drop]
+            substitute(g, subst)
+    return changed
+
+
+def _used_before(graph, value, assign, position):
+    """Whether ``value`` is read between its own apply and the Assign (it would then alias ``p`` early,
+    which is harmless) - kept conservative: such a read must come after the Assign."""
+    for node in graph.nodes:
+        if node is assign:
+            return False
+        if position[node] > position[value] and value in node.inputs[1:]:
+            return True
+    return False
+
+
+def register(registry):
+    registry.register("cpu_fuse_elementwise", fuse_elementwise, target="CPU", priority=10)
+    registry.register("cpu_inplace_update", inplace_update, target="CPU", priority=20)
