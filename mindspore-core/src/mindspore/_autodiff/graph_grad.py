@@ -560,10 +560,10 @@ class _GraphCallPrim:
         self.name = getattr(fn, "__name__", "graph")
 
     def bprop(self, *inputs_out_dout):
-        from mindspore._pipeline.compiler import compiled_call
         *inputs, out, dout = inputs_out_dout
         runner = _VjpRunner(self.fn, self.n_args, self.weights)
-        return compiled_call(self.cache, runner, tuple(inputs) + (dout,), name=f"{self.name}_vjp")
+        # recorded on any outer tape in turn, so gradients of gradients work
+        return _run_recorded(self.cache, runner, tuple(inputs) + (dout,), f"{self.name}_vjp")
 
 
 class _VjpRunner:
@@ -591,18 +591,26 @@ class _VjpRunner:
 
 def call_on_tape(run, fn, args, kwargs):
     """A ``@jit`` call while a PYNATIVE gradient tape is recording: run compiled, record one node."""
-    from mindspore._autodiff import tape as _tape
-    from mindspore._pipeline.compiler import cache_for, compiled_call
+    from mindspore._pipeline.compiler import cache_for
     if kwargs:
         return fn(*args, **kwargs)
-    cache = cache_for(run)
-    out = compiled_call(cache, fn, args, None, name=getattr(fn, "__name__", "jit"))
+    return _run_recorded(cache_for(run), fn, tuple(args), getattr(fn, "__name__", "jit"))
+
+
+def _run_recorded(cache, fn, args, name):
+    """Run ``fn`` compiled and, while tapes record, record the call as one node differentiated by its
+    compiled vjp (itself run through here, so each order of derivative is one more compiled graph)."""
+    from mindspore._autodiff import tape as _tape
+    from mindspore._pipeline.compiler import cache_for, compiled_call
+    out = compiled_call(cache, fn, args, None, name=name)
+    if not _tape.ACTIVE:
+        return out
     entry = _last_entry(cache, args)
     weights = tuple(entry.program.weights) if entry is not None else ()
     outs = out if isinstance(out, tuple) else (out,)
-    if not all(isinstance(o, Tensor) for o in outs):
+    if not outs or not all(isinstance(o, Tensor) for o in outs):
         return out
-    prim = _GraphCallPrim(fn, len(args), weights, cache_for(fn))
+    prim = _GraphCallPrim(fn, len(args), weights, cache_for(fn) if not isinstance(fn, _VjpRunner) else cache)
     _tape.record(prim, tuple(args) + weights, out)
     return out
 

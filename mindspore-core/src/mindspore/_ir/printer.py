@@ -44,7 +44,9 @@ def format_value(value, names=None):
     from mindspore.ops.primitive import Primitive
     if isinstance(value, Graph):
         return "@" + (names.get(value, value.name) if names else value.name)
-    if isinstance(value, (IROp, CustomCall)):
+    if isinstance(value, CustomCall):
+        return f"CustomCall[{type(value.cell).__name__}.bprop, {format_value(value.graph, names)}]"
+    if isinstance(value, IROp):
         return repr(value)
     if isinstance(value, Primitive):
         return _prim_text(value)

@@ -311,6 +311,8 @@ class Executable:
             if node is None:
                 raise
             prim = node.fn_value()
+            if prim is irops.raise_runtime:   # the user's own raise, reached at run time
+                raise locate_error(exc, [node.loc], as_runtime=False) from None
             name = getattr(prim, "name", repr(prim))
             err = MSRuntimeError(f"For '{name}', the kernel failed while running the graph: "
                                  f"{type(exc).__name__}: {exc}")
