@@ -78,6 +78,8 @@ _LOCATED_TYPES = {}
 def graph_syntax_error(message, loc, kind="syntax"):
     """A parse error at ``loc``: RuntimeError (unsupported syntax), NameError or TypeError."""
     cls = {"syntax": MSRuntimeError, "name": MSNameError, "type": MSTypeError}[kind]
+    if loc is None:
+        return cls(message)
     err = cls(_located_message(message, [loc]))
     err.ms_located = True
     return err

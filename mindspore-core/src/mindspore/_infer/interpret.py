@@ -102,8 +102,11 @@ def _lookup(node, frame):
         if t is Symbol:
             found, value = v.resolve()
             if not found:
-                from mindspore._errors import MSNameError
-                raise MSNameError(f"The name '{v.name}' is not defined, or not supported in graph mode.")
+                from mindspore._errors import graph_syntax_error
+                locs = [loc for loc in CTX.locs[:-1] if loc is not None] + [node.loc]
+                err = graph_syntax_error(f"The name '{v.name}' is not defined, or not supported in graph mode.",
+                                         None, "name")
+                raise _Located(locate_error(err, locs)) from None
             return value
         return v
     f = frame

@@ -7,7 +7,9 @@
   result has ``x``'s shape and dtype;
 * ``ZerosLike``/``OnesLike`` of a static shape -> a constant.
 
-Each rewrite only redirects uses: the apply it makes dead is left to ``dce``.
+Each rewrite only redirects uses: the apply it makes dead is left to ``dce``. In a graph with in-place
+writes (``Assign``, optimizer updates), a value is never replaced by a graph input or Parameter: reading
+``w * 1`` copies ``w`` as it is at that point, and that copy must survive a later write to ``w``.
 """
 from __future__ import annotations
 
@@ -15,8 +17,8 @@ import numpy as np
 
 from mindspore._infer.abstract import AbstractTensor
 from mindspore._ir import ops as irops
-from mindspore._ir.nodes import Constant
-from mindspore._pipeline._util import graphs, prim_of, substitute
+from mindspore._ir.nodes import Constant, Parameter
+from mindspore._pipeline._util import graphs, is_effectful_apply, prim_of, substitute
 from mindspore.common.tensor import Tensor
 
 __all__ = ["run"]
@@ -40,11 +42,15 @@ def _const_scalar(x):
     return None
 
 
-def _same(node, x):
+def _same(node, x, writes):
+    """``x`` can stand for ``node``: same abstract value, and no in-place write in the graph could change
+    ``x`` (a graph input or Parameter) after ``node`` read it."""
+    if writes and isinstance(x, Parameter):
+        return False
     return isinstance(x.abstract, AbstractTensor) and x.abstract == node.abstract
 
 
-def _rewrite(node):
+def _rewrite(node, writes):
     fn = node.fn_value()
     args = node.inputs[1:]
     if fn is irops.tuple_getitem:
@@ -58,12 +64,12 @@ def _rewrite(node):
     name = type(prim).__name__
     if name in ("Depend", "StopGradient"):
         return args[0]
-    if name in _IDENTITY_WHEN_SAME and args and _same(node, args[0]):
+    if name in _IDENTITY_WHEN_SAME and args and _same(node, args[0], writes):
         return args[0]
     if name in _NEUTRAL and len(args) == 2:
         value, side = _NEUTRAL[name]
         for keep, other, allowed in ((args[0], args[1], True), (args[1], args[0], side == "either")):
-            if allowed and _const_scalar(other) == value and _same(node, keep):
+            if allowed and _const_scalar(other) == value and _same(node, keep, writes):
                 return keep
     if name in ("ZerosLike", "OnesLike") and isinstance(node.abstract, AbstractTensor):
         ab = node.abstract
@@ -77,10 +83,11 @@ def _rewrite(node):
 
 def _simplify_graph(g):
     subst = {}
+    writes = any(is_effectful_apply(n) for n in g.nodes)
     for node in g.nodes:
         if subst:
             node.inputs = [subst.get(x, x) for x in node.inputs]
-        new = _rewrite(node)
+        new = _rewrite(node, writes)
         if new is not None:
             subst[node] = new
     substitute(g, subst)
