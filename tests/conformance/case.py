@@ -12,7 +12,9 @@ Each family has a ``cases_<family>.py`` with ``CASES = [Case(...), ...]``. The r
   every float input) against central finite differences.
 
 ``prims`` names the primitive(s) the case exercises; a coverage test requires every primitive of
-the registry to appear in some case.
+the registry to appear in some case. Every case also runs compiled by the GRAPH_MODE compiler
+(``ms.jit(op)``), unless ``modes`` says the op only makes sense eagerly (it creates a Parameter from
+its inputs, which graph mode does not allow).
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ class Case:
     grad_rtol: float = 1e-5
     grad_atol: float = 1e-6
     eps: float = 1e-6               # finite-difference step
+    modes: Sequence[str] = ("pynative", "graph")  # also run compiled (ms.jit) unless the op is eager-only
 
 
 def rand(*shape, low=-1.0, high=1.0, seed=0, dtype=np.float64):

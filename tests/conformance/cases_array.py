@@ -62,6 +62,11 @@ def _topk(x, k):
     return np.take_along_axis(x, idx, -1), idx.astype(np.int32)
 
 
+# these ops make a Parameter of their input, which a compiled graph can not (graph-mode writes to Parameters
+# are tested in mindspore-core/tests/graph)
+EAGER_ONLY = ("pynative",)
+
+
 def _assign_then_read(fn):
     def op(p, v):
         param = ms.Parameter(p, name="p")
@@ -279,7 +284,7 @@ GATHER_CASES = [
          _assign_then_read(lambda p, u: ops.ScatterNdUpdate()(p, ms.Tensor([[2], [0]]), u)),
          [rand(3, 2), rand(2, 2, seed=4)],
          oracle=lambda p, u: (_tensor_scatter(p, np.array([[2], [0]]), u, False),) * 2,
-         prims=["ScatterNdUpdate"]),
+         prims=["ScatterNdUpdate"], modes=EAGER_ONLY),
 ]
 
 SLICE_CASES = [
@@ -359,13 +364,13 @@ SORT_CASES = [
 
 STATE_CASES = [
     Case("assign", _assign_then_read(ops.assign), [rand(2, 3), rand(2, 3, seed=1)],
-         oracle=lambda p, v: (v, v), prims=["Assign"]),
+         oracle=lambda p, v: (v, v), prims=["Assign"], modes=EAGER_ONLY),
     Case("assign_prim_broadcast", _assign_then_read(lambda p, v: ops.Assign()(p, v)), [rand(2, 3), rand(3, seed=1)],
-         oracle=lambda p, v: (np.broadcast_to(v, p.shape),) * 2, prims=["Assign"]),
+         oracle=lambda p, v: (np.broadcast_to(v, p.shape),) * 2, prims=["Assign"], modes=EAGER_ONLY),
     Case("assign_add", _assign_then_read(ops.assign_add), [rand(3), rand(3, seed=1)],
-         oracle=lambda p, v: (p + v, p + v), prims=["AssignAdd"]),
+         oracle=lambda p, v: (p + v, p + v), prims=["AssignAdd"], modes=EAGER_ONLY),
     Case("assign_sub", _assign_then_read(lambda p, v: ops.AssignSub()(p, v)), [rand(3), rand(3, seed=1)],
-         oracle=lambda p, v: (p - v, p - v), prims=["AssignSub"]),
+         oracle=lambda p, v: (p - v, p - v), prims=["AssignSub"], modes=EAGER_ONLY),
 ]
 
 CASES = SHAPE_CASES + METADATA_CASES + CREATION_CASES + GATHER_CASES + SLICE_CASES + SELECT_CASES + SORT_CASES + \

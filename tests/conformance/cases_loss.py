@@ -5,6 +5,8 @@ in float64 and build the losses and gradients from it.
 """
 import numpy as np
 
+import mindspore as ms
+
 from mindspore import ops
 
 from case import Case, rand, randint
@@ -72,5 +74,4 @@ CASES = [
 
 def ms_grad_of_sce(x, y):
     """d(sum of the loss)/d(logits) through the bprop; its own gradient exercises grad-of-grad."""
-    import mindspore as ms
     return ms.grad(lambda a: ops.reduce_sum(_sce(a, y)[0]))(x)

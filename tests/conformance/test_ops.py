@@ -90,12 +90,25 @@ def _skip_without_kernels(case, target):
         pytest.skip(f"no {target} kernel for {missing}")
 
 
+MODES = ("pynative", "graph")
+
+
+def _in_mode(fn, mode):
+    """``fn`` as run in ``mode``: directly, or compiled by the GRAPH_MODE compiler (``ms.jit``), which checks
+    every kernel's output against the primitive's shape and dtype rules on its first run."""
+    return fn if mode == "pynative" else ms.jit(fn)
+
+
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("family,case", CASES, ids=IDS)
-def test_forward(target, family, case):
+def test_forward(target, family, case, mode):
     _skip_without_kernels(case, target)
+    if mode not in case.modes:
+        pytest.skip(f"{case.name} runs in {', '.join(case.modes)} mode only")
+    op = _in_mode(case.op, mode)
     for dtype in case.dtypes:
         arrays = [np.asarray(a).astype(dtype) if _is_float(a) else np.asarray(a) for a in case.inputs]
-        outs = _as_list(case.op(*_tensors(arrays)))
+        outs = _as_list(op(*_tensors(arrays)))
         if case.out_dtype is not None:
             assert outs[0].dtype == case.out_dtype, f"{case.name}: dtype {outs[0].dtype} != {case.out_dtype}"
         for o in outs:
@@ -134,9 +147,12 @@ GRAD_CASES = [(f, c) for f, c in CASES if c.grad]
 GRAD_IDS = [f"{f}-{c.name}" for f, c in GRAD_CASES]
 
 
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("family,case", GRAD_CASES, ids=GRAD_IDS)
-def test_gradient(target, family, case):
+def test_gradient(target, family, case, mode):
     _skip_without_kernels(case, target)
+    if mode not in case.modes:
+        pytest.skip(f"{case.name} runs in {', '.join(case.modes)} mode only")
     arrays = [np.asarray(a).astype(np.float64) if _is_float(a) else np.asarray(a) for a in case.inputs]
     positions = case.grad_inputs if case.grad_inputs is not None else [i for i, a in enumerate(arrays) if _is_float(a)]
     assert positions, f"{case.name}: no float input to differentiate"
@@ -145,7 +161,7 @@ def test_gradient(target, family, case):
     weights = [rng.uniform(0.5, 1.5, o.shape) if isinstance(o, ms.Tensor) and o.dtype in ms.dtype.float_type
                else None for o in outs]
     f = _weighted_sum(case, weights)
-    analytic = ms.grad(f, grad_position=tuple(positions))(*_tensors(arrays))
+    analytic = _in_mode(ms.grad(f, grad_position=tuple(positions)), mode)(*_tensors(arrays))
     analytic = _as_list(analytic)
 
     def value(arrs):

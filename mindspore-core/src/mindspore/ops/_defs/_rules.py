@@ -36,8 +36,17 @@ def scalar_shape(v):
     return () if is_scalar(v) else v
 
 
+def same_shape(a, b):
+    """Shapes equal, a dimension of -1 (known only when a graph runs) matching any size."""
+    a, b = tuple(a), tuple(b)
+    return len(a) == len(b) and all(x == y or x == -1 or y == -1 for x, y in zip(a, b))
+
+
 def broadcast_shapes(op, *shapes, names=None):
-    """NumPy broadcasting of shapes (scalars count as ``()``), raising MindSpore's ValueError."""
+    """NumPy broadcasting of shapes (scalars count as ``()``), raising MindSpore's ValueError.
+
+    A dimension of -1 (dynamic: known only when a graph runs) broadcasts with anything; a known size wins.
+    """
     shapes = [scalar_shape(s) for s in shapes]
     ndim = max((len(s) for s in shapes), default=0)
     out = []
@@ -47,6 +56,9 @@ def broadcast_shapes(op, *shapes, names=None):
             if len(s) >= -i:
                 d = s[i]
                 if d == 1:
+                    continue
+                if d == -1 or dim == -1:   # a dimension known only at run time (graph mode): it must match then
+                    dim = d if dim in (1, -1) else dim
                     continue
                 if dim != 1 and d != dim:
                     a, b = shapes[0], shapes[1] if len(shapes) > 1 else shapes[0]

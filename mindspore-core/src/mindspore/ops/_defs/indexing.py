@@ -217,7 +217,7 @@ def _index_depth(op, indices, ndim):
 def _check_updates(op, indices, updates, shape):
     k = _index_depth(op, indices, len(shape))
     want = tuple(indices[:-1]) + tuple(shape[k:])
-    if tuple(updates) != want:
+    if not rules.same_shape(updates, want):
         raise MSValueError(f"For '{op}', the shape of 'updates' must be indices.shape[:-1] + shape[indices.shape[-1]:]"
                            f" = {want}, but got {tuple(updates)}.")
 
@@ -276,6 +276,8 @@ class TensorScatterAdd(TensorScatterUpdate):
 # --- ScatterNdUpdate ------------------------------------------------------------------------
 class ScatterNdUpdate(Primitive):
     """``ScatterNdUpdate(use_locking=True)(input_x, indices, updates)``: writes into ``input_x`` in place."""
+
+    side_effect = True   # writes its input: graphs keep it, in program order
 
     @prim_attr_register
     def __init__(self, use_locking=True):
