@@ -12,6 +12,9 @@ _MODES = ("pynative", "graph")
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "both_modes: run the test in PYNATIVE_MODE and in GRAPH_MODE")
+    # every graph compiled by any test is checked by the IR verifier after every pass
+    import os
+    os.environ.setdefault("MS_VERIFY_IR", "1")
 
 
 def pytest_generate_tests(metafunc):

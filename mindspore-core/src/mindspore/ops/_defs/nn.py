@@ -74,7 +74,9 @@ class ReLU(_FloatUnary):
         return rules.check_dtype_in(self.name, "input_x", x, RELU_TYPES)
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, mask_of(fops.greater(x, 0), dout)),)
+        # out > 0 exactly where x > 0; reading the output (as MindSpore's ReluGrad does) leaves x used once,
+        # so a graph can fuse the op producing x (a bias-add) with this ReLU
+        return (fops.mul(dout, mask_of(fops.greater(out, 0), dout)),)
 
 
 # --- ReLU6 ----------------------------------------------------------------------------------
