@@ -54,7 +54,7 @@ def test_unsupported_statement_is_a_runtime_error_at_the_statement():
 def test_unsupported_expression():
     @ms.jit
     def gen(x):
-        return sum(v for v in (x,)) + (yield_ := 1) if False else {1, 2}
+        return x if False else {1, 2}
     with pytest.raises(RuntimeError, match="Unsupported expression 'Set'"):
         gen(ms.Tensor(np.ones(2, np.float32)))
 

@@ -135,7 +135,7 @@ class _Reverse:
         return self.env[x]
 
     def clone_forward(self, inputs):
-        g, b = self.graph, self.b
+        g = self.graph
         for p, v in zip(g.params, inputs):
             self.env[p] = v
         for node in g.nodes:

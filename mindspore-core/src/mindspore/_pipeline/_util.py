@@ -5,11 +5,19 @@ from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Apply, Constant, Graph, graphs_of
 from mindspore.ops.primitive import Primitive
 
-__all__ = ["substitute", "graphs", "is_effectful_apply", "prim_of"]
+__all__ = ["substitute", "graphs", "each_graph", "is_effectful_apply", "prim_of"]
 
 
 def graphs(root):
     return graphs_of(root)
+
+
+def each_graph(root, fn):
+    """Apply ``fn(graph) -> changed`` to ``root`` and every graph it reaches; whether any changed."""
+    changed = False
+    for g in graphs_of(root):
+        changed |= bool(fn(g))
+    return changed
 
 
 def substitute(graph, mapping):

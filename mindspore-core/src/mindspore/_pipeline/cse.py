@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Constant, Parameter
-from mindspore._pipeline._util import graphs, is_effectful_apply, prim_of, substitute
+from mindspore._pipeline._util import each_graph, is_effectful_apply, prim_of, substitute
 from mindspore.common.tensor import Tensor
 
 __all__ = ["run"]
@@ -75,7 +75,4 @@ def _cse_graph(g):
 
 
 def run(root):
-    changed = False
-    for g in graphs(root):
-        changed |= _cse_graph(g)
-    return changed
+    return each_graph(root, _cse_graph)

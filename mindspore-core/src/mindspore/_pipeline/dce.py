@@ -6,7 +6,7 @@ roots like the output, so the program's effects survive in their original order.
 from __future__ import annotations
 
 from mindspore._ir.nodes import Apply
-from mindspore._pipeline._util import graphs, is_effectful_apply
+from mindspore._pipeline._util import each_graph, is_effectful_apply
 
 __all__ = ["run", "dce_graph"]
 
@@ -29,7 +29,4 @@ def dce_graph(g):
 
 
 def run(root):
-    changed = False
-    for g in graphs(root):
-        changed |= dce_graph(g)
-    return changed
+    return each_graph(root, dce_graph)

@@ -10,7 +10,7 @@ from mindspore._infer.abstract import AbstractTensor
 from mindspore._infer.staging import is_effectful
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Constant
-from mindspore._pipeline._util import graphs, prim_of, substitute
+from mindspore._pipeline._util import each_graph, prim_of, substitute
 from mindspore.common.tensor import Tensor
 
 __all__ = ["run"]
@@ -46,7 +46,4 @@ def _fold_graph(g):
 
 
 def run(root):
-    changed = False
-    for g in graphs(root):
-        changed |= _fold_graph(g)
-    return changed
+    return each_graph(root, _fold_graph)

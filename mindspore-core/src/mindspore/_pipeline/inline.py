@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Apply, Constant, Graph
-from mindspore._pipeline._util import graphs, substitute
+from mindspore._pipeline._util import each_graph, substitute
 
 __all__ = ["run", "inline_graph"]
 
@@ -67,7 +67,4 @@ def inline_graph(graph, keep_custom=False):
 
 
 def run(root):
-    changed = False
-    for g in graphs(root):
-        changed |= inline_graph(g)
-    return changed
+    return each_graph(root, inline_graph)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from mindspore._infer.abstract import AbstractTensor
 from mindspore._ir.nodes import Apply
-from mindspore._pipeline._util import graphs, prim_of
+from mindspore._pipeline._util import each_graph, prim_of
 
 __all__ = ["run", "last_uses"]
 
@@ -78,7 +78,4 @@ def _aliases_input(node):
 
 
 def run(root):
-    changed = False
-    for g in graphs(root):
-        changed |= _plan_graph(g)
-    return changed
+    return each_graph(root, _plan_graph)

@@ -18,7 +18,7 @@ import numpy as np
 from mindspore._infer.abstract import AbstractTensor
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Constant, Parameter
-from mindspore._pipeline._util import graphs, is_effectful_apply, prim_of, substitute
+from mindspore._pipeline._util import each_graph, is_effectful_apply, prim_of, substitute
 from mindspore.common.tensor import Tensor
 
 __all__ = ["run"]
@@ -95,7 +95,4 @@ def _simplify_graph(g):
 
 
 def run(root):
-    changed = False
-    for g in graphs(root):
-        changed |= _simplify_graph(g)
-    return changed
+    return each_graph(root, _simplify_graph)

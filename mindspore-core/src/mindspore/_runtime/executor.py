@@ -244,7 +244,8 @@ class _Codegen:
             fixes = [i for i in range(len(np_dtype)) if (id(node), i) in self.casts]
             if fixes:
                 d = self.name("d", np_dtype)
-                items = ", ".join(f"_t[{i}].astype({d}[{i}])" if i in fixes else f"_t[{i}]" for i in range(len(np_dtype)))
+                items = ", ".join(f"_t[{i}].astype({d}[{i}])" if i in fixes else f"_t[{i}]"
+                                  for i in range(len(np_dtype)))
                 return f"_t = {call}; {out} = ({items},)"
             return f"{out} = {call}"
         if (id(node),) in self.casts:
