@@ -11,7 +11,6 @@ from __future__ import annotations
 import enum
 import os
 import threading
-import warnings
 
 from mindspore._errors import MSValueError
 
@@ -86,7 +85,6 @@ _DEFAULTS = {
 
 _lock = threading.RLock()
 _ctx = dict(_DEFAULTS)
-_graph_warned = False
 
 
 def _set_device_target(value):
@@ -104,25 +102,10 @@ def _set_device_target(value):
 
 
 def _set_mode(value):
-    global _graph_warned
     if value not in (GRAPH_MODE, PYNATIVE_MODE):
         raise MSValueError(f"For 'set_context', the 'mode' must be GRAPH_MODE(0) or PYNATIVE_MODE(1), "
                            f"but got {value!r}.")
     _ctx["mode"] = value
-    if value == GRAPH_MODE and not _graph_compiler_available() and not _graph_warned:
-        _graph_warned = True
-        warnings.warn("GRAPH_MODE was requested, but this version of mindspore-core has no graph compiler yet: "
-                      "Cells and @jit functions run op by op (PYNATIVE) with the same results. Compilation, "
-                      "graph-level optimisation and graph-mode syntax errors are not available.",
-                      RuntimeWarning, stacklevel=3)
-
-
-def _graph_compiler_available():
-    try:
-        import mindspore._pipeline  # noqa: F401
-        return True
-    except ImportError:
-        return False
 
 
 def set_context(**kwargs):

@@ -101,7 +101,17 @@ def ms_register_kernels(registry):
 
 @hookspec
 def ms_register_passes(registry):
-    """Register backend passes (fusion, lowering) of the GRAPH_MODE compile pipeline."""
+    """Register backend passes (fusion, lowering) of the GRAPH_MODE compile pipeline.
+
+    ``registry.register(name, fn, target="CPU", priority=0)``: ``fn(graph) -> bool`` receives the typed
+    graph after inference, autodiff, inlining, folding, CSE and DCE (see
+    :mod:`mindspore._pipeline.passes`) and rewrites it in place, returning whether it changed anything;
+    it runs, in priority order, only when ``target`` (or any target, for ``None``) is the device target.
+    A pass keeps the IR's invariants (:func:`mindspore._ir.verify` runs after it in tests) and program
+    order (which orders side effects). To replace applies by a kernel of its own, a pass uses
+    :class:`mindspore._pipeline.fusion.FusedOp` (and :func:`~mindspore._pipeline.fusion.fuse_chains`
+    for chains); the CPU backend's passes (``mindspore_cpu.passes``) are an example.
+    """
 
 
 @hookspec
