@@ -264,3 +264,32 @@ def test_graph_mode_switch_is_one_line():
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     np.testing.assert_array_equal(compiled, eager)
+
+
+def test_a_parameter_changing_dtype_recompiles():
+    w = ms.Parameter(T(1.0, 2.0), name="w")
+    f = ms.jit(lambda x: x * w)
+    assert f(T(3.0, 3.0)).dtype == ms.float32
+    w.set_dtype(ms.float64)
+    out = f(T(3.0, 3.0).astype(ms.float64))
+    assert out.dtype == ms.float64 and out.asnumpy().tolist() == [3.0, 6.0]
+
+
+def test_attribute_mutation_runs_while_compiling_and_strict_mode_rejects_it():
+    class Counter(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.count = 0
+
+        def construct(self, x):
+            self.count += 1          # LAX: plain Python, run while compiling
+            return x * 2
+    net = ms.jit(Counter())
+    net(T(1.0))
+    assert net.count == 1
+    ms.set_context(jit_syntax_level=ms.STRICT)
+    try:
+        with pytest.raises(TypeError, match="JIT strict mode"):
+            ms.jit(Counter())(T(1.0))
+    finally:
+        ms.set_context(jit_syntax_level=ms.LAX)

@@ -382,6 +382,10 @@ def _setitem(obj, index, value):
 
 
 def _setattr(obj, name, value):
+    from mindspore import context
+    if context._ctx["jit_syntax_level"] == context.STRICT and not staging._is_param(value):
+        raise MSTypeError(f"In JIT strict mode, an attribute set in graph mode must be of the Parameter type, but "
+                          f"'{name}' of {type(obj).__name__} is set to {type(value).__name__}.")
     if staging._is_graph_value(value) and not isinstance(value, (tuple, list)) and not staging._is_param(value):
         raise MSTypeError(f"In graph mode, a tensor computed by the graph can not be stored in the attribute '{name}' "
                           f"of {type(obj).__name__}; return it instead (or update a Parameter with ops.assign).")

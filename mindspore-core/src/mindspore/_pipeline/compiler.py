@@ -56,6 +56,15 @@ class CompiledGraph:
         self.program = program
         self.executable = executable
         self.compile_s = compile_s
+        self.weight_specs = [(w._dtype, tuple(w.shape)) for w in program.weights]
+
+    def stale(self):
+        """Whether a Parameter the graph reads changed dtype or shape since it was compiled
+        (``set_dtype``, ``set_data`` with another shape): the graph must be compiled again."""
+        for w, (dtype, shape) in zip(self.program.weights, self.weight_specs):
+            if w._dtype is not dtype or (w._data is not None and w._data.shape != shape):
+                return True
+        return False
 
     @property
     def graph(self):
@@ -103,7 +112,7 @@ def compiled_call(cache, fn, args, kwargs=None, extra_key=(), name=None):
     """Run ``fn(*args, **kwargs)`` compiled, compiling on a new signature."""
     key = (signature(args, kwargs), extra_key, id(_backend.current()), _EPOCH[0])
     entry = cache.get(key)
-    if entry is None:
+    if entry is None or entry.stale():
         entry = compile_callable(fn, args, kwargs, name)
         cache[key] = entry
     else:
