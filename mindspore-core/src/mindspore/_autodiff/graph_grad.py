@@ -28,6 +28,8 @@ is recorded as one tape node whose bprop runs the compiled vjp of the function.
 """
 from __future__ import annotations
 
+import weakref
+
 from mindspore._errors import InternalError, MSRuntimeError, MSTypeError
 from mindspore._infer import staging
 from mindspore._infer.abstract import AbstractStack, AbstractTensor, AbstractTuple
@@ -358,7 +360,7 @@ def _ab_leaves(ab):
     return [ab]
 
 
-_VJP_CACHE = {}
+_VJP_CACHE = weakref.WeakKeyDictionary()   # graph -> its vjp graph, as long as the graph lives
 
 
 def vjp_graph(g):

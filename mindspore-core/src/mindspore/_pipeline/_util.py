@@ -1,6 +1,8 @@
 """Small helpers the passes share: substituting values, cloning applies, effect queries."""
 from __future__ import annotations
 
+import weakref
+
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Apply, Constant, Graph, graphs_of
 from mindspore.ops.primitive import Primitive
@@ -50,7 +52,7 @@ def prim_of(node):
     return None
 
 
-_EFFECT_CACHE = {}
+_EFFECT_CACHE = weakref.WeakKeyDictionary()
 
 
 def graph_has_effects(g, _stack=None):
