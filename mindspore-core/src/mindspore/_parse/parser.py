@@ -34,7 +34,7 @@ from mindspore._ir.nodes import UNDEFINED, Constant, Graph, Location
 from mindspore._parse.normalize import normalize_function_body
 from mindspore._parse.resolve import Symbol, get_source_ast
 
-__all__ = ["parse", "Signature", "make_function"]
+__all__ = ["parse", "Signature"]
 
 _CACHE = weakref.WeakKeyDictionary()
 
@@ -59,12 +59,6 @@ class Signature:
         self.kwarg = kwarg
         self.n_defaults = n_defaults
         self.kw_defaults = kw_defaults     # names of keyword-only parameters with a default
-
-
-class make_function:
-    """Payload of the ``make_function`` op: a closure graph whose defaults are values of the parent."""
-
-    __ms_symbol__ = "make_function"
 
 
 MAKE_FUNCTION = irops.IROp("make_function")

@@ -12,7 +12,6 @@ import inspect
 import os
 import sys
 import textwrap
-import types
 
 from mindspore._errors import MSRuntimeError
 
@@ -129,7 +128,3 @@ def _find_lambda(fn, text, code, start, indent):
     if len(candidates) != 1:
         raise SourceUnavailable("The source of a lambda is ambiguous (several lambdas on one line).")
     return candidates[0], code.co_filename, start - 1, indent
-
-
-def is_user_function(value):
-    return isinstance(value, types.FunctionType) and not is_library_function(value)
