@@ -10,6 +10,7 @@ import numpy as np
 
 import mindspore as ms
 from mindspore import ops
+from mindspore.ops._defs.nn import GeLUGrad
 
 from case import Case, rand, randint, randpos
 
@@ -185,6 +186,12 @@ def _pixel_shuffle(x, r):
 _X = rand(3, 5, low=-3, high=3)
 _X4 = rand(2, 3, 4, 4, low=-2, high=2)
 
+def _gelu_slope_times(dy, x):
+    k, c = np.sqrt(2 / np.pi), 0.044715
+    t = np.tanh(k * x * (1 + c * x * x))
+    return dy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * c * x * x))
+
+
 CASES = [
     # --- activations ------------------------------------------------------------------------
     Case("relu", ops.relu, [_X], oracle=lambda x: np.maximum(x, 0), prims=["ReLU"], dtypes=F16, grad=True),
@@ -198,6 +205,8 @@ CASES = [
          prims=["Sigmoid"], rtol=1e-6, atol=0),
     Case("gelu_tanh_prim", ops.GeLU(), [_X], prims=["GeLU"], dtypes=F16, grad=True,
          oracle=lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))),
+    Case("gelu_grad_prim", lambda dy, x: GeLUGrad()(dy, x, x), [rand(*_X.shape, seed=5), _X], prims=["GeLUGrad"],
+         grad=True, grad_rtol=1e-4, grad_atol=1e-6, oracle=_gelu_slope_times),
     Case("gelu_exact", ops.gelu, [_X], oracle=lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2))), prims=["Mul"],
          grad=True),
     Case("gelu_tanh_functional", lambda x: ops.gelu(x, approximate="tanh"), [_X], prims=["GeLU"],

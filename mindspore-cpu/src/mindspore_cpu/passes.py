@@ -1,6 +1,6 @@
 """The CPU backend's GRAPH_MODE passes (registered through ``ms_register_passes``).
 
-* ``cpu_fuse_elementwise``: chains of elementwise applies (arithmetic, comparisons, casts, ReLU,
+* ``cpu_fuse_elementwise``: chains of elementwise applies (arithmetic, comparisons, casts, ReLU, GELU,
   tanh/exp/square, and ``BiasAdd`` followed by any of these, e.g. bias-add + activation) become one
   apply whose kernel runs NumPy ufuncs with ``out=`` into one buffer: one allocation per chain
   instead of one per op, and none at all when the memory plan lets the chain write into an input
@@ -74,12 +74,12 @@ def _plan(node):
         if any(isinstance(a, Constant) and isinstance(a.value, Tensor) and a.value.dtype != dtype for a in args):
             return None
         return (0, 1)
-    if name in _UNARY or name == "ReLU":
+    if name in _UNARY or name in ("ReLU", "GeLU"):
         ab = _tensor_ab(args[0])
         return (0,) if ab is not None and ab.dtype in _FLOATS and out.dtype == ab.dtype else None
     if name == "BiasAdd":
         x, b = _tensor_ab(args[0]), _tensor_ab(args[1])
-        if x is None or b is None or x.dtype not in _FLOATS or b.dtype != x.dtype or isinstance(args[1], Constant):
+        if x is None or b is None or x.dtype not in _FLOATS or b.dtype != x.dtype:
             return None
         return (0,)
     if name == "Cast":
@@ -116,23 +116,39 @@ def _steps(chain, inputs):
         elif name == "ReLU":
             steps.append(("ufunc", np.maximum, [_operand(args[0], prev, inputs, out_dtype),
                                                 np.zeros((), out_dtype)], out_dtype))
+        elif name == "GeLU":
+            steps.append(("gelu", None, [_operand(args[0], prev, inputs, out_dtype)], out_dtype))
         elif name == "BiasAdd":
             rank = len(node.abstract.shape)
             shape = None if prim.data_format == "NHWC" or rank < 2 else (1, -1) + (1,) * (rank - 2)
-            steps.append(("bias", shape, [_operand(args[0], prev, inputs, out_dtype), inputs.index(args[1])],
-                          out_dtype))
+            steps.append(("bias", shape, [_operand(args[0], prev, inputs, out_dtype),
+                                          _operand(args[1], prev, inputs, out_dtype)], out_dtype))
         elif name == "Cast":
             steps.append(("cast", None, [_operand(args[0], prev, inputs, out_dtype)], out_dtype))
         prev = node
     return steps
 
 
+def _gelu_native():
+    from mindspore_cpu.kernels._native import _kernels
+    return _kernels.gelu
+
+
 def _make_kernel(steps):
+    gelu = _gelu_native()
+    # a bias-add along the last axis followed by GELU is one C++ pass (the Dense + GELU of a transformer)
+    pairs = {i for i in range(len(steps) - 1) if steps[i][0] == "bias" and steps[i + 1][0] == "gelu"
+             and steps[i][1] in (None, (1, -1))}
+
     def kernel(prim, *inputs):
         acc = None
         owned = False
         into = prim.into
+        skip = False
         for i, (kind, f, specs, dtype) in enumerate(steps):
+            if skip:
+                skip = False
+                continue
             ops = [acc if s is _ACC else inputs[s] if type(s) is int else s for s in specs]
             out = None
             if into is not None:
@@ -141,7 +157,13 @@ def _make_kernel(steps):
                 out = acc
             elif i == 0 and prim.reuse is not None and inputs[prim.reuse].dtype == dtype:
                 out = inputs[prim.reuse]
-            if kind == "ufunc":
+            if i in pairs and ops[0].ndim >= 1 and ops[0].flags.c_contiguous:
+                acc = gelu(ops[0], ops[1], out)
+                skip = True
+            elif kind == "gelu":
+                acc = gelu(np.ascontiguousarray(ops[0]), None, out if out is not None and ops[0].flags.c_contiguous
+                           else None)
+            elif kind == "ufunc":
                 acc = f(*ops, out=out) if out is not None else f(*ops)
             elif kind == "bias":
                 bias = ops[1] if f is None else ops[1].reshape(f)

@@ -37,8 +37,23 @@ def _relu(prim, x):
     return np.maximum(x, np.zeros((), x.dtype))
 
 
+def _native():
+    from mindspore_cpu.kernels._native import _kernels
+    return _kernels
+
+
 def _gelu(prim, x):
-    return 0.5 * x * (1 + np.tanh(GELU_K * (x + 0.044715 * x * x * x)))
+    """GELU (tanh form) in one C++ pass; float16 computes in float32, like the other activations."""
+    src = x.astype(np.float32) if x.dtype == np.float16 else np.ascontiguousarray(x)
+    y = _native().gelu(src)
+    return y.astype(x.dtype) if y.dtype != x.dtype else y
+
+
+def _gelu_grad(prim, dy, x, y):
+    wide_x = x.astype(np.float32) if x.dtype == np.float16 else np.ascontiguousarray(x)
+    wide_dy = np.ascontiguousarray(dy, dtype=wide_x.dtype)
+    out = _native().gelu_grad(wide_dy, wide_x)
+    return out.astype(x.dtype) if out.dtype != x.dtype else out
 
 
 def _elu(prim, x):
@@ -149,7 +164,8 @@ KERNELS = {
     "ReLU": _elementwise(_relu),
     "ReLU6": _elementwise(lambda prim, x: np.clip(x, 0, 6).astype(x.dtype)),
     "Sigmoid": _elementwise(lambda prim, x: sigmoid(x)),
-    "GeLU": _elementwise(_gelu),
+    "GeLU": _gelu,
+    "GeLUGrad": _gelu_grad,
     "FastGeLU": _elementwise(lambda prim, x: x * sigmoid(1.702 * x)),
     "HSigmoid": _elementwise(lambda prim, x: np.clip(x + 3, 0, 6) / 6),
     "HSwish": _elementwise(lambda prim, x: x * np.clip(x + 3, 0, 6) / 6),

@@ -108,11 +108,43 @@ class GeLU(_FloatUnary):
     """
 
     def bprop(self, x, out, dout):
+        return (GeLUGrad()(dout, x, out),)
+
+
+class GeLUGrad(Primitive):
+    """``GeLUGrad()(dy, x, y)``: ``dy * gelu'(x)`` for the tanh-approximated GELU (``y = gelu(x)`` is unused).
+
+    Its own primitive (as in MindSpore) so that backends can compute the derivative in one pass.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def infer_shape(self, dy, x, y):
+        if tuple(dy) != tuple(x):
+            raise MSValueError(f"For '{self.name}', the shape of 'dy' {tuple(dy)} must equal the shape of 'x' "
+                               f"{tuple(x)}.")
+        return tuple(x)
+
+    def infer_dtype(self, dy, x, y):
+        rules.check_float(self.name, "x", x)
+        if dy != x:
+            raise MSTypeError(f"For '{self.name}', the dtype of 'dy' {dy} must equal the dtype of 'x' {x}.")
+        return x
+
+    def bprop(self, dy, x, y, out, dout):
+        # d/d dy = gelu'(x);  d/dx = dy * gelu''(x) with, for u = k (x + c x^3), t = tanh(u):
+        # gelu''(x) = (1 - t^2) (u' + x (u''/2 - t u'^2)),  u' = k (1 + 3 c x^2),  u'' = 6 k c x
         x2 = fops.mul(x, x)
         t = fops.tanh(fops.mul(fops.mul(x, fops.add(fops.mul(x2, _GELU_C), 1)), _GELU_K))
-        inner = fops.mul(fops.add(fops.mul(x2, 3 * _GELU_C), 1), _GELU_K)
-        dt = fops.mul(fops.mul(fops.sub(1, fops.mul(t, t)), inner), fops.mul(x, 0.5))
-        return (fops.mul(dout, fops.add(fops.mul(fops.add(t, 1), 0.5), dt)),)
+        du = fops.mul(fops.add(fops.mul(x2, 3 * _GELU_C), 1), _GELU_K)
+        slope = fops.add(fops.mul(fops.add(t, 1), 0.5), fops.mul(fops.mul(fops.sub(1, fops.mul(t, t)), du),
+                                                                  fops.mul(x, 0.5)))
+        ddu = fops.mul(x, 3 * _GELU_C * _GELU_K)
+        curvature = fops.mul(fops.sub(1, fops.mul(t, t)),
+                             fops.add(du, fops.mul(x, fops.sub(ddu, fops.mul(t, fops.mul(du, du))))))
+        return fops.mul(dout, slope), fops.mul(fops.mul(dout, dy), curvature), fops.zeros_like(y)
 
 
 # --- FastGeLU -------------------------------------------------------------------------------
@@ -557,6 +589,6 @@ class L2Normalize(Primitive):
         return (fops.mul(inv, fops.sub(dout, fops.mul(fops.mul(out, proj), over))),)
 
 
-PRIMITIVES = [ReLU, ReLU6, Sigmoid, GeLU, FastGeLU, HSigmoid, HSwish, Elu, CeLU, SeLU, Softplus, Softsign, Mish,
+PRIMITIVES = [ReLU, ReLU6, Sigmoid, GeLU, GeLUGrad, FastGeLU, HSigmoid, HSwish, Elu, CeLU, SeLU, Softplus, Softsign, Mish,
               HShrink, SoftShrink, PReLU, Softmax, LogSoftmax, BiasAdd, LayerNorm, BatchNorm, Dropout,
               L2Normalize] + nn_ext.PRIMITIVES
