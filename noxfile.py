@@ -1,5 +1,8 @@
 """Nox sessions: ``nox`` runs every test on regular installs of all distributions; ``nox -s data``
-runs one distribution's tests (with mindspore-core and the CPU backend, which computing needs)."""
+runs one distribution's tests (with mindspore-core and the CPU backend, which computing needs);
+``nox -s bench`` runs the cross-framework benchmarks (not a test, not a default session)."""
+import os
+
 import nox
 
 DISTRIBUTIONS = ("mindspore-core", "mindspore-cpu", "mindspore-gpu", "mindspore-ascend", "mindspore-data",
@@ -45,3 +48,36 @@ def conformance(session):
     """The op conformance table on every installed backend."""
     session.install("pytest", *BASE, "./mindspore-gpu")
     session.run("pytest", "tests/conformance", *session.posargs)
+
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+BENCH_VENVS = {  # peer framework: (venv, what pip installs into it)
+    "torch": (".venv-bench-torch", ("torch==2.13.0", "numpy")),
+    "mindspore": (".venv-bench-ms", ("mindspore==2.10.0", "numpy<2")),
+}
+
+
+def _bench_venv(session, venv, requirements):
+    """Create the peer framework's venv (kept between runs, git-ignored) and install into it; returns its python."""
+    location = os.path.join(ROOT, venv)
+    python = os.path.join(location, "bin", "python")
+    if not os.path.exists(python):
+        session.run("python", "-m", "venv", location)
+    session.run(python, "-m", "pip", "install", "--quiet", *requirements, external=True)
+    return python
+
+
+@nox.session
+def bench(session):
+    """Cross-framework benchmarks: ours (this session's venv), torch==2.13.0 and mindspore==2.10.0 (their own venvs).
+
+    benchmarks/harness.py runs every workload in every framework and mode with the same thread count and writes
+    benchmarks/RESULTS.md. Arguments after ``--`` go to the harness, e.g. ``nox -s bench -- --rounds 3`` or
+    ``-- --workloads mlp,lenet --skip mindspore``. PyTorch must be the CPU build: where no local wheel provides
+    it, set ``PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cpu``.
+    """
+    session.install("./mindspore-core", "./mindspore-cpu")
+    ours = os.path.join(session.virtualenv.location, "bin", "python")
+    peers = {name: _bench_venv(session, venv, requirements) for name, (venv, requirements) in BENCH_VENVS.items()}
+    session.run("python", os.path.join(ROOT, "benchmarks", "harness.py"), "--ours-python", ours,
+                "--torch-python", peers["torch"], "--mindspore-python", peers["mindspore"], *session.posargs)
