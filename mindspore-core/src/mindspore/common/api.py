@@ -95,9 +95,11 @@ def mutable(input_data, dynamic_len=False):
     of the graph (its value is read at each call).
     """
     from mindspore.common.tensor import Tensor
-    if isinstance(input_data, bool) or not isinstance(input_data, (Tensor, tuple, list, dict, int, float)):
+    if not isinstance(input_data, (Tensor, tuple, list, dict, int, float)):
         raise TypeError(f"For 'mutable', the 'input_data' must be a Tensor, tuple, list, dict or scalar, but got "
                         f"{type(input_data).__name__}.")
+    if isinstance(input_data, bool):    # bool can not be subclassed: it stays a compile-time constant
+        return input_data
     if isinstance(input_data, int):
         return _MutableInt(input_data)
     if isinstance(input_data, float):

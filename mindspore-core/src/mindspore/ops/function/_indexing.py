@@ -323,5 +323,9 @@ def tensor_setitem(x, index, value):
          [0., 0., 0.]])
     """
     result = tensor_setitem_value(x, index, value)
+    if result._data is None:   # a value computed by a graph being compiled: x (a constant) can not hold it
+        from mindspore._errors import MSRuntimeError
+        raise MSRuntimeError("In graph mode, a tensor that is a compile-time constant can not be updated in place "
+                             "with a value the graph computes; build the new tensor functionally instead.")
     x._data = result._data
     return x
