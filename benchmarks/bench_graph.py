@@ -5,7 +5,7 @@ Run: ``python benchmarks/bench_graph.py [--steps N] [--rounds R]``. Workloads (o
 ``Momentum(0.01, 0.9)``, results forced to the host every step):
 
 * ``mlp``: 784-512-512-10 with ReLU, batch 128;
-* ``lenet``: LeNet5 on 32x1x32x32.
+* ``lenet``: LeNet5 on 32x1x32x32 (the networks of ``workloads_mindspore.py``).
 
 For each workload, both modes get networks with the same initial weights. The first PYNATIVE step
 runs first (it also warms the backend: kernel libraries, thread pools), then the first GRAPH step,
@@ -15,7 +15,9 @@ passes, schedule), "first step" the whole first call. Steady state: the modes al
 two modes' first-step losses to show they compute the same thing.
 """
 import argparse
+import os
 import statistics
+import sys
 import time
 
 import numpy as np
@@ -24,49 +26,16 @@ import mindspore as ms
 from mindspore import nn
 from mindspore._pipeline import compiler
 
-
-class MLP(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Dense(784, 512)
-        self.fc2 = nn.Dense(512, 512)
-        self.fc3 = nn.Dense(512, 10)
-        self.relu = nn.ReLU()
-
-    def construct(self, x):
-        return self.fc3(self.relu(self.fc2(self.relu(self.fc1(x)))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import workloads_mindspore as workloads  # noqa: E402 - the benchmark networks, shared with the harness
 
 
-class LeNet5(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-        self.fc1 = nn.Dense(16 * 5 * 5, 120)
-        self.fc2 = nn.Dense(120, 84)
-        self.fc3 = nn.Dense(84, 10)
-        self.relu = nn.ReLU()
-        self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-
-    def construct(self, x):
-        x = self.max_pool2d(self.relu(self.conv1(x)))
-        x = self.max_pool2d(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        return self.fc3(x)
+WORKLOADS = {"mlp": (128, 784), "lenet": (32, 1, 32, 32)}   # the networks of workloads_mindspore.py
 
 
-WORKLOADS = {
-    "mlp": (MLP, (128, 784)),
-    "lenet": (LeNet5, (32, 1, 32, 32)),
-}
-
-
-def _train_step(net_cls, seed):
+def _train_step(name, seed):
     ms.set_seed(seed)
-    net = net_cls()
+    net = workloads.build(ms, name)
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.01, 0.9))
     step.set_train()
@@ -81,11 +50,11 @@ def _timed(step, x, y, mode):
 
 
 def bench(name, steps, rounds):
-    net_cls, shape = WORKLOADS[name]
+    shape = WORKLOADS[name]
     rng = np.random.default_rng(0)
     x = ms.Tensor(rng.standard_normal(shape).astype(np.float32))
     y = ms.Tensor(rng.integers(0, 10, shape[0]).astype(np.int32))
-    eager, graph = _train_step(net_cls, 1), _train_step(net_cls, 1)
+    eager, graph = _train_step(name, 1), _train_step(name, 1)
     first_eager, loss_eager = _timed(eager, x, y, ms.PYNATIVE_MODE)
     first_graph, loss_graph = _timed(graph, x, y, ms.GRAPH_MODE)
     compile_s = compiler.STATS["last_compile_s"]
