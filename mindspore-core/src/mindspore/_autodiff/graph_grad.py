@@ -100,7 +100,7 @@ def _sum_to(g, like_abstract):
 class _Like:
     """What ``sum_to`` needs of the value a gradient is for: its shape and dtype."""
 
-    __slots__ = ("shape", "dtype", "_ad", "_dtype")
+    __slots__ = ("shape", "dtype")
 
     def __init__(self, ab):
         self.shape = ab.shape
