@@ -77,12 +77,19 @@ inline std::string shape_str(const py::array& a) {
 
 enum class DType { f32, f64, i32, i64, other };
 
+// By type number and byte order, not by identity: equal dtypes need not be the same object (an
+// unpickled or file-loaded array carries its own descriptor).
 inline DType dtype_of(const py::array& a) {
     const py::dtype dt = a.dtype();
-    if (dt.is(py::dtype::of<float>())) return DType::f32;
-    if (dt.is(py::dtype::of<double>())) return DType::f64;
-    if (dt.is(py::dtype::of<int32_t>())) return DType::i32;
-    if (dt.is(py::dtype::of<int64_t>())) return DType::i64;
+    const char order = dt.byteorder();
+    const char host = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? '<' : '>';
+    const bool native = order == '=' || order == '|' || order == host;
+    if (!native) return DType::other;
+    const int num = dt.num();
+    if (num == py::dtype::of<float>().num()) return DType::f32;
+    if (num == py::dtype::of<double>().num()) return DType::f64;
+    if (num == py::dtype::of<int32_t>().num()) return DType::i32;
+    if (num == py::dtype::of<int64_t>().num()) return DType::i64;
     return DType::other;
 }
 

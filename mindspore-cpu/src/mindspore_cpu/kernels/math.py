@@ -242,7 +242,48 @@ def _is_close(prim, x, y):
 
 
 # --- products, sums, accumulations ----------------------------------------------------------
+_GEMM_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+_native_kernels = None
+
+
+def _gemm_kernels():
+    global _native_kernels
+    if _native_kernels is None:
+        from mindspore_cpu.kernels._native import _kernels
+        _native_kernels = _kernels
+    return _native_kernels
+
+
+def _gemm_operand(a, transposed):
+    """``a`` as a C-contiguous array and its transpose flag: a transposed view flips the flag instead of
+    being copied."""
+    if a.flags.c_contiguous:
+        return a, transposed
+    t = np.swapaxes(a, -1, -2)
+    if t.flags.c_contiguous:
+        return t, not transposed
+    return np.ascontiguousarray(a), transposed
+
+
+def _native_matmul(x, y, ta, tb):
+    """float32/float64 products on the C++ GEMM (one OpenMP team for every kernel, see _csrc/matmul.cpp)."""
+    x, ta = _gemm_operand(x, ta)
+    y, tb = _gemm_operand(y, tb)
+    if y.ndim == 2 and not ta and x.ndim > 2:
+        # (..., M, K) @ (K, N): the batch folds into M, one product
+        out = _gemm_kernels().matmul(x.reshape(-1, x.shape[-1]), y, False, tb)
+        return out.reshape(x.shape[:-1] + out.shape[-1:])
+    if x.ndim == 2 and y.ndim == 2:
+        return _gemm_kernels().matmul(x, y, ta, tb)
+    batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    x = np.ascontiguousarray(np.broadcast_to(x, batch + x.shape[-2:]))
+    y = np.ascontiguousarray(np.broadcast_to(y, batch + y.shape[-2:]))
+    return _gemm_kernels().matmul(x, y, ta, tb)
+
+
 def _matmul(prim, x, y):
+    if (x.dtype is y.dtype or x.dtype == y.dtype) and x.dtype in _GEMM_DTYPES and x.ndim >= 2 and y.ndim >= 2:
+        return _native_matmul(x, y, bool(prim.transpose_a), bool(prim.transpose_b))
     if prim.transpose_a:
         x = np.swapaxes(x, -1, -2)
     if prim.transpose_b:
