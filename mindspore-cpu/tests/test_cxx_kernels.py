@@ -100,6 +100,12 @@ CONV_CASES = [
     (4, 16, 8, (1, 6, 6), (1, 1, 1), (1, 1, 1), (0, 0, 0), (1, 1, 1), 1, 0),         # 1x1 direct path
     (2, 2, 3, (4, 5, 6), (2, 3, 2), (2, 1, 2), (1, 1, 0), (1, 1, 2), 1, 0),          # 3-D
     (1, 2, 2, (1, 1, 30), (1, 1, 5), (1, 1, 3), (0, 0, 4), (1, 1, 1), 1, 1),         # 1-D, asymmetric pad
+    # unit strides run on wide rows (forward, filter gradient, and the data gradient as a convolution)
+    (2, 4, 5, (3, 6, 7), (2, 3, 3), (1, 1, 1), (1, 2, 1), (2, 2, 1), 1, 0),          # 3-D, dilation, padding
+    (4, 4, 12, (1, 9, 9), (1, 3, 3), (1, 1, 1), (0, 1, 1), (1, 1, 1), 2, 0),         # groups
+    (2, 3, 4, (1, 6, 6), (1, 3, 3), (1, 1, 1), (0, 3, 3), (1, 1, 1), 1, 0),          # padding wider than the kernel
+    (3, 6, 16, (1, 14, 14), (1, 5, 5), (1, 1, 1), (0, 0, 0), (1, 1, 1), 1, 0),       # LeNet conv2 (data grad: col2im)
+    (2, 1, 6, (1, 32, 32), (1, 5, 5), (1, 1, 1), (0, 0, 0), (1, 1, 1), 1, 0),        # LeNet conv1, one channel
 ]
 
 
@@ -178,11 +184,15 @@ from mindspore_cpu import _kernels as k
 d = np.load(sys.argv[1])
 args = ((1, 2, 1), (0, 1, 1), (1, 1, 2))
 out = {"isa": np.array(k.gemm_isa())}
+unit = ((1, 1, 1), (0, 1, 1), (1, 1, 1))   # the wide-row paths and the inner-product tile
 for t in ("f32", "f64"):
-    x, w, dy = d["x_" + t], d["w_" + t], d["dy_" + t]
+    x, w, dy, dyu = d["x_" + t], d["w_" + t], d["dy_" + t], d["dyu_" + t]
     out["y_" + t] = k.conv3d_forward(x, w, *args, tuple(d["out"]), 2)
     out["dx_" + t] = k.conv3d_backward_input(dy, w, x.shape[2:], *args, 2)
     out["dw_" + t] = k.conv3d_backward_filter(dy, x, w.shape[2:], *args, 2)
+    out["yu_" + t] = k.conv3d_forward(x, w, *unit, x.shape[2:], 2)
+    out["dxu_" + t] = k.conv3d_backward_input(dyu, w, x.shape[2:], *unit, 2)
+    out["dwu_" + t] = k.conv3d_backward_filter(dyu, x, w.shape[2:], *unit, 2)
 np.savez(sys.argv[2], **out)
 """
 
@@ -198,9 +208,11 @@ def test_every_gemm_micro_kernel(isa, tmp_path):
     w = RNG.standard_normal((10, 3, 1, 3, 3))
     out = (1, 10, 19)
     dy = RNG.standard_normal((2, 10) + out)
+    dyu = RNG.standard_normal((2, 10) + x.shape[2:])
     data = {"out": np.array(out)}
     for t, dt in (("f32", np.float32), ("f64", np.float64)):
-        data.update({"x_" + t: x.astype(dt), "w_" + t: w.astype(dt), "dy_" + t: dy.astype(dt)})
+        data.update({"x_" + t: x.astype(dt), "w_" + t: w.astype(dt), "dy_" + t: dy.astype(dt),
+                     "dyu_" + t: dyu.astype(dt)})
     np.savez(tmp_path / "in.npz", **data)
     env = dict(os.environ, MINDSPORE_CPU_GEMM_ISA=isa)
     subprocess.run([sys.executable, "-c", _ISA_CHILD, str(tmp_path / "in.npz"), str(tmp_path / "out.npz")],
@@ -213,6 +225,10 @@ def test_every_gemm_micro_kernel(isa, tmp_path):
         _close(res["y_" + t], ref_conv(xt, wt, *args, out, 2), dt)
         _close(res["dx_" + t], ref_conv_backward_input(dyt, wt, x.shape[2:], *args, 2), dt)
         _close(res["dw_" + t], ref_conv_backward_filter(dyt, xt, w.shape[2:], *args, 2), dt)
+        unit, dyut = ((1, 1, 1), (0, 1, 1), (1, 1, 1)), data["dyu_" + t]
+        _close(res["yu_" + t], ref_conv(xt, wt, *unit, x.shape[2:], 2), dt)
+        _close(res["dxu_" + t], ref_conv_backward_input(dyut, wt, x.shape[2:], *unit, 2), dt)
+        _close(res["dwu_" + t], ref_conv_backward_filter(dyut, xt, w.shape[2:], *unit, 2), dt)
 
 
 # --- pooling ---------------------------------------------------------------------------------

@@ -1,22 +1,25 @@
 // Convolution kernels: forward, backward-data and backward-filter, in float32 and float64.
 //
 // Everything is 3-D (N, C, D, H, W); the Python side views 1-D and 2-D convolutions as 3-D ones
-// with unit depth (and height), which costs nothing. Per (batch item, group) the convolution is
-// im2col + GEMM (gemm.h):
+// with unit depth (and height), which costs nothing. With k running over (c, kz, ky, kx) of one
+// group and p over the output positions:
 //
 //   forward          Y[o, p]  = sum_k W[o, k] * col(X)[k, p]
-//   backward-data    dcol     = W^T dY,  dX = col2im(dcol)
-//   backward-filter  dW[o, k] += sum_p dY[o, p] * col(X)[k, p]
+//   backward-filter  dW[o, k] = sum over batch items and p of dY[o, p] * col(X)[k, p]
+//   backward-data    dX       = col2im(W^T dY), or, with unit strides, a convolution of dY
 //
-// with k running over (c, kz, ky, kx) and p over the output positions. A 1x1x1 kernel with unit
-// stride and no padding skips im2col (the input already is the column matrix).
+// The column matrix col(X) is never written out whole (see "implicit GEMM" below): windows of the
+// input are gathered straight into the packed panels of the GEMM micro-kernel (gemm.h). Unit-stride
+// convolutions, most of them, number their outputs along the padded input's rows ("wide rows"), which
+// turns every gather into one contiguous copy and lets the filter gradient run as dot products of
+// contiguous rows. Strided ones gather row runs. Backward-data with strides, or where a transposed
+// convolution would cost more, is GEMM + col2im.
 //
-// Parallelism (OpenMP): when there are at least as many (batch item, group) tasks as threads, each
-// thread takes whole tasks with its own column buffer (backward-filter sums per-thread partial
-// filters afterwards, in thread order, so results are deterministic for a given thread count);
-// otherwise the tasks run one after another and each GEMM is split into column blocks, one per
-// thread. Padding is given as the amount before each axis; the amount after is implied by the
-// output size (positions outside the input read as zero).
+// Parallelism (OpenMP): tasks are (batch item, group, block of positions or of kernel offsets),
+// split statically. Every output element is summed in one fixed order, except the filter
+// gradient, which each thread sums over its own batch items and then adds in thread order: results
+// are deterministic for a given thread count. Padding is given as the amount before each axis; the
+// amount after is implied by the output size (positions outside the input read as zero).
 #include <algorithm>
 #include <cstring>
 
@@ -48,46 +51,6 @@ inline void valid_range(int64_t off, int64_t s, int64_t in, int64_t out, int64_t
     hi = off > in - 1 ? 0 : std::min(out, (in - 1 - off) / s + 1);
     if (lo > out) lo = out;
     if (hi < lo) hi = lo;
-}
-
-// col[(c, kz, ky, kx), p] for channels [c0, c1) of one (batch item, group) slice ``x``.
-template <typename T>
-void im2col(const T* x, const Geometry& g, T* col, int64_t c0, int64_t c1) {
-    const int64_t D = g.in[0], H = g.in[1], W = g.in[2];
-    const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2], P = g.P();
-    for (int64_t c = c0; c < c1; ++c) {
-        const T* xc = x + c * D * H * W;
-        for (int64_t kz = 0; kz < g.k[0]; ++kz) {
-            for (int64_t ky = 0; ky < g.k[1]; ++ky) {
-                for (int64_t kx = 0; kx < g.k[2]; ++kx) {
-                    T* row = col + (((c * g.k[0] + kz) * g.k[1] + ky) * g.k[2] + kx) * P;
-                    const int64_t offx = kx * g.dil[2] - g.pad[2];
-                    int64_t lo, hi;
-                    valid_range(offx, g.stride[2], W, OW, lo, hi);
-                    for (int64_t oz = 0; oz < OD; ++oz) {
-                        const int64_t iz = oz * g.stride[0] - g.pad[0] + kz * g.dil[0];
-                        for (int64_t oy = 0; oy < OH; ++oy) {
-                            T* r = row + (oz * OH + oy) * OW;
-                            const int64_t iy = oy * g.stride[1] - g.pad[1] + ky * g.dil[1];
-                            if (iz < 0 || iz >= D || iy < 0 || iy >= H) {
-                                std::fill(r, r + OW, T(0));
-                                continue;
-                            }
-                            const T* xr = xc + (iz * H + iy) * W + offx;
-                            std::fill(r, r + lo, T(0));
-                            if (g.stride[2] == 1) {
-                                std::memcpy(r + lo, xr + lo, sizeof(T) * (hi - lo));
-                            } else {
-                                const int64_t s = g.stride[2];
-                                for (int64_t ox = lo; ox < hi; ++ox) r[ox] = xr[ox * s];
-                            }
-                            std::fill(r + hi, r + OW, T(0));
-                        }
-                    }
-                }
-            }
-        }
-    }
 }
 
 // dx[c] += col2im(col) for channels [c0, c1) of one slice (dx must be zeroed by the caller).
@@ -129,52 +92,420 @@ inline void split(int64_t total, int parts, int i, int64_t align, int64_t& begin
     end = std::min(total, begin + chunk);
 }
 
+// --- implicit GEMM: input windows gathered straight into packed panels ----------------------
+//
+// The GEMM micro-kernel (gemm.h) multiplies an MR-tall packed panel of one operand by an NR-wide
+// packed panel of the other. An explicit im2col writes the whole column matrix and the GEMM then
+// reads it back to pack it: with the few output channels of small networks (6 to 64) that copying
+// costs more than the arithmetic. Here each NR-wide panel of the column matrix is gathered from
+// the input directly in packed order, used at once while it sits in L1, and never stored whole.
+
+constexpr int64_t kSlice = 256;  // depth of one packed slice (as gemm.cpp's KC): both panels stay in L1
+
+// A run of consecutive output positions on one output row: positions [p, p + len) are output
+// (oz, oy, ox0 ... ox0 + len - 1) and land in panel columns [col, col + len).
+struct Run {
+    int64_t oz, oy, ox0, len, col;
+};
+
+// The rows of output positions [p0, p0 + n).
+inline void runs_of(const Geometry& g, int64_t p0, int64_t n, std::vector<Run>& runs) {
+    runs.clear();
+    const int64_t OH = g.out[1], OW = g.out[2];
+    for (int64_t p = p0; p < p0 + n;) {
+        const int64_t oz = p / (OH * OW), oy = (p / OW) % OH, ox = p % OW;
+        const int64_t len = std::min(OW - ox, p0 + n - p);
+        runs.push_back(Run{oz, oy, ox, len, p - p0});
+        p += len;
+    }
+}
+
+// Kernel offset k = (c, kz, ky, kx) of one group's column matrix, as the input element it reads for
+// output (oz, oy, ox): x[c][oz * s0 + rz][oy * s1 + ry][ox * s2 + rx] (r = offset - padding).
+struct Tap {
+    int64_t c, rz, ry, rx, lo, hi;  // [lo, hi): the output columns whose input column is inside the row
+};
+
+inline Tap tap_of(const Geometry& g, int64_t k) {
+    const int64_t kk = g.ksize(), kx = k % g.k[2], ky = (k / g.k[2]) % g.k[1], kz = (k % kk) / (g.k[1] * g.k[2]);
+    Tap t{k / kk, kz * g.dil[0] - g.pad[0], ky * g.dil[1] - g.pad[1], kx * g.dil[2] - g.pad[2], 0, 0};
+    valid_range(t.rx, g.stride[2], g.in[2], g.out[2], t.lo, t.hi);
+    return t;
+}
+
+// Copies tap ``t`` of one output run into dst[0], dst[step], ... (zeros outside the input).
 template <typename T>
-void forward(const T* x, const T* w, T* y, const Geometry& g) {
-    const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), S = g.S();
-    const int64_t tasks = g.N * g.G;
-    const bool direct = g.direct();
-    const int nt = max_threads();
-    const bool par = worth_parallel(static_cast<double>(tasks) * Og * Kg * P, kParallelFlops);
-    if (!par || tasks >= nt) {
-#pragma omp parallel if (par)
-        {
-            std::vector<T> col(direct ? 0 : static_cast<size_t>(Kg * P));
-#pragma omp for schedule(static)
-            for (int64_t t = 0; t < tasks; ++t) {
-                const int64_t n = t / g.G, gi = t % g.G;
-                const T* xg = x + (n * g.C + gi * Cg) * S;
-                const T* B = xg;
-                if (!direct) {
-                    im2col(xg, g, col.data(), 0, Cg);
-                    B = col.data();
-                }
-                gemm<T>(Og, P, Kg, w + gi * Og * Kg, Kg, 1, B, P, 1, y + (n * g.O + gi * Og) * P, P, false);
-            }
-        }
+inline void gather_run(const T* xg, const Geometry& g, const Tap& t, const Run& r, T* dst, int64_t step) {
+    const int64_t iz = r.oz * g.stride[0] + t.rz, iy = r.oy * g.stride[1] + t.ry;
+    const int64_t end = r.ox0 + r.len;
+    int64_t a = std::max(r.ox0, t.lo), b = std::min(end, t.hi);
+    if (iz < 0 || iz >= g.in[0] || iy < 0 || iy >= g.in[1] || a >= b) a = b = end;  // all zeros
+    const int64_t s = g.stride[2];
+    const T* xr = xg + ((t.c * g.in[0] + iz) * g.in[1] + iy) * g.in[2] + t.rx;
+    T* d = dst - r.ox0 * step;
+    for (int64_t ox = r.ox0; ox < a; ++ox) d[ox * step] = T(0);
+    if (step == 1 && s == 1) {
+        std::memcpy(d + a, xr + a, sizeof(T) * (b - a));
+    } else {
+        for (int64_t ox = a; ox < b; ++ox) d[ox * step] = xr[ox * s];
+    }
+    for (int64_t ox = b; ox < end; ++ox) d[ox * step] = T(0);
+}
+
+// One register tile: rows [0, mr) x columns [0, nr) of C (row stride ldc), through a scratch tile
+// when the tile is partial.
+template <typename T>
+inline void tile(const MicroKernel<T>& uk, int64_t kc, const T* a, const T* b, T* c, int64_t ldc, int64_t mr,
+                 int64_t nr, bool acc, T* scratch) {
+    if (mr == uk.mr && nr == uk.nr) {
+        uk.fn(kc, a, b, c, ldc, acc);
         return;
     }
-    std::vector<T> col(direct ? 0 : static_cast<size_t>(Kg * P));
-    for (int64_t t = 0; t < tasks; ++t) {
-        const int64_t n = t / g.G, gi = t % g.G;
-        const T* xg = x + (n * g.C + gi * Cg) * S;
-        const T* B = direct ? xg : col.data();
-        T* yg = y + (n * g.O + gi * Og) * P;
-#pragma omp parallel
-        {
-            if (!direct) {
-#pragma omp for schedule(static)
-                for (int64_t c = 0; c < Cg; ++c) im2col(xg, g, col.data(), c, c + 1);
+    uk.fn(kc, a, b, scratch, uk.nr, false);
+    for (int64_t i = 0; i < mr; ++i) {
+        for (int64_t j = 0; j < nr; ++j) c[i * ldc + j] = acc ? c[i * ldc + j] + scratch[i * uk.nr + j] : scratch[i * uk.nr + j];
+    }
+}
+
+// --- unit-stride convolutions on "wide" rows -------------------------------------------------
+//
+// With unit strides, output (oz, oy, ox) reads input (oz + az, oy + ay, ox + ax) for kernel offset
+// a. Number the outputs over the (padded) input's row width instead of the output's, p = (oz * Hp +
+// oy) * Wp + ox: then the tap at offset a reads input element p + (az * Hp + ay) * Wp + ax, so NR
+// consecutive outputs read NR consecutive inputs and a packed panel row is one memcpy, whatever the
+// output width (LeNet's 10-wide rows cost as little as ResNet's 32-wide ones). The price is the
+// Wp - OW positions per row that are not outputs: computed and dropped (a few percent for 3x3
+// kernels, 40% for 5x5 on 14-wide maps, still far cheaper than short copies). Padding is made
+// explicit once, in a zero-bordered copy of the input.
+struct Wide {
+    Dims3 pdim;       // padded input extent (Dp, Hp, Wp): every tap of every output lies inside
+    int64_t Sp;       // Dp * Hp * Wp
+    int64_t Pw;       // wide positions: up to the last output, (OD - 1, OH - 1, OW - 1), inclusive
+    bool copy;        // whether the input needs a padded copy
+};
+
+inline Wide wide_of(const Geometry& g) {
+    Wide w{};
+    w.copy = false;
+    for (int a = 0; a < 3; ++a) {
+        w.pdim[a] = std::max(g.in[a] + g.pad[a], g.out[a] + g.dil[a] * (g.k[a] - 1));
+        w.copy = w.copy || g.pad[a] != 0 || w.pdim[a] != g.in[a];
+    }
+    w.Sp = w.pdim[0] * w.pdim[1] * w.pdim[2];
+    w.Pw = ((g.out[0] - 1) * w.pdim[1] + (g.out[1] - 1)) * w.pdim[2] + g.out[2];
+    return w;
+}
+
+inline bool unit_stride(const Geometry& g) { return g.stride[0] == 1 && g.stride[1] == 1 && g.stride[2] == 1; }
+
+// The input as (N, C, Dp, Hp, Wp) with zeros around it (or the input itself when no padding is needed).
+template <typename T>
+const T* padded_input(const T* x, const Geometry& g, const Wide& w, std::vector<T>& buf, bool par) {
+    if (!w.copy) return x;
+    buf.assign(static_cast<size_t>(g.N * g.C * w.Sp), T(0));
+    T* xp = buf.data();
+    const int64_t planes = g.N * g.C, H = g.in[1], W = g.in[2];
+#pragma omp parallel for schedule(static) if (par)
+    for (int64_t pl = 0; pl < planes; ++pl) {
+        for (int64_t z = 0; z < g.in[0]; ++z) {
+            for (int64_t yy = 0; yy < H; ++yy) {
+                const T* src = x + ((pl * g.in[0] + z) * H + yy) * W;
+                T* dst = xp + pl * w.Sp + ((z + g.pad[0]) * w.pdim[1] + yy + g.pad[1]) * w.pdim[2] + g.pad[2];
+                std::memcpy(dst, src, sizeof(T) * W);
             }
-            int64_t p0, p1;
-            split(P, team_size(), thread_id(), 64, p0, p1);
-            if (p1 > p0) gemm<T>(Og, p1 - p0, Kg, w + gi * Og * Kg, Kg, 1, B + p0, P, 1, yg + p0, P, false);
+        }
+    }
+    return xp;
+}
+
+// Offset of kernel tap k = (c, kz, ky, kx) from a wide position, inside one group's padded input.
+inline std::vector<int64_t> wide_taps(const Geometry& g, const Wide& w) {
+    std::vector<int64_t> off(static_cast<size_t>(g.Kg()));
+    const int64_t kk = g.ksize();
+    for (int64_t k = 0; k < g.Kg(); ++k) {
+        const int64_t kx = k % g.k[2], ky = (k / g.k[2]) % g.k[1], kz = (k % kk) / (g.k[1] * g.k[2]);
+        off[k] = (k / kk) * w.Sp + ((kz * g.dil[0]) * w.pdim[1] + ky * g.dil[1]) * w.pdim[2] + kx * g.dil[2];
+    }
+    return off;
+}
+
+// Output index of each wide position, -1 for positions that are not outputs.
+inline std::vector<int64_t> wide_targets(const Geometry& g, const Wide& w) {
+    std::vector<int64_t> target(static_cast<size_t>(w.Pw));
+    for (int64_t p = 0; p < w.Pw; ++p) {
+        const int64_t ox = p % w.pdim[2], oy = (p / w.pdim[2]) % w.pdim[1], oz = p / (w.pdim[1] * w.pdim[2]);
+        target[p] = ox >= g.out[2] || oy >= g.out[1] ? -1 : (oz * g.out[1] + oy) * g.out[2] + ox;
+    }
+    return target;
+}
+
+template <typename T>
+void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, bool par) {
+    const MicroKernel<T>& uk = micro_kernel<T>();
+    const int64_t MR = uk.mr, NR = uk.nr;
+    const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P();
+    const Wide w = wide_of(g);
+    std::vector<T> buf;
+    const T* xp = padded_input(x, g, w, buf, par);
+    const std::vector<int64_t> taps = wide_taps(g, w), targets = wide_targets(g, w);
+    const int64_t panels = ceil_div(w.Pw, NR), tasks = g.N * g.G * panels;
+#pragma omp parallel if (par)
+    {
+        std::vector<T> bp(static_cast<size_t>(kSlice * NR)), acc(static_cast<size_t>(Mp * NR));
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < tasks; ++t) {
+            const int64_t n = t / (g.G * panels), gi = (t / panels) % g.G, p0 = (t % panels) * NR;
+            const int64_t nr = std::min(NR, w.Pw - p0);
+            const T* xg = xp + (n * g.C + gi * Cg) * w.Sp + p0;
+            for (int64_t k0 = 0; k0 < Kg; k0 += kSlice) {
+                const int64_t kc = std::min(kSlice, Kg - k0);
+                for (int64_t kk = 0; kk < kc; ++kk) {
+                    T* row = bp.data() + kk * NR;
+                    std::memcpy(row, xg + taps[k0 + kk], sizeof(T) * nr);
+                    std::fill(row + nr, row + NR, T(0));
+                }
+                const T* wk = wp + gi * Mp * Kg + k0 * Mp;
+                for (int64_t i = 0; i < Og; i += MR) uk.fn(kc, wk + i * kc, bp.data(), acc.data() + i * NR, NR, k0 > 0);
+            }
+            const int64_t* target = targets.data() + p0;
+            T* yg = y + (n * g.O + gi * Og) * P;
+            for (int64_t o = 0; o < Og; ++o) {
+                const T* a = acc.data() + o * NR;
+                T* yo = yg + o * P;
+                for (int64_t j = 0; j < nr; ++j) {
+                    if (target[j] >= 0) yo[target[j]] = a[j];
+                }
+            }
         }
     }
 }
 
+// backward-filter on wide rows: dW[o, k] = sum over batch items and positions p of dY[o, p] x[p +
+// offset(k)], a dot product along a dY row and a shifted input row, both contiguous: the
+// inner-product tile (gemm.h) reads them in place, with no transposition. dY is first laid out on the
+// wide positions (zeros at the positions that are not outputs), each row padded with zeros to a
+// multiple of the vector width so that no scalar tail remains; the input copy gets the same margin
+// at its end. Those zero dY entries meet real input values (the row's wrap-around), so an infinite
+// input there turns the gradient NaN where the exact sum would skip it; a non-finite input already
+// makes the loss non-finite.
+//
+// Tasks: (chunk of batch items, block of output channels, block of kernel offsets). A chunk's rows
+// are summed in registers before one horizontal reduction, and the chunk is sized so its dY and
+// input stay in L2 while every block of it is computed. Each thread sums into its own filter
+// gradient; those are added in thread order (deterministic for a given thread count).
+template <typename T>
+void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, bool par) {
+    const DotKernel<T>& dk = dot_kernel<T>();
+    const int64_t MO = dk.mo, NJ = dk.nj;
+    const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), wsize = g.O * Kg;
+    Wide w = wide_of(g);
+    w.copy = true;   // always: the rows are read past the last position
+    const int64_t Pr = ceil_div(w.Pw, dk.lanes) * dk.lanes;
+    std::vector<T> buf;
+    padded_input(x, g, w, buf, par);
+    buf.resize(buf.size() + static_cast<size_t>(Pr), T(0));
+    const T* xp = buf.data();
+    const std::vector<int64_t> taps = wide_taps(g, w), targets = wide_targets(g, w);
+    // dY on wide positions: (N, G, Og, Pr)
+    const int64_t items = g.N * g.G;
+    std::vector<T> dyw(static_cast<size_t>(items * Og * Pr));
+#pragma omp parallel for schedule(static) if (par)
+    for (int64_t r = 0; r < items * Og; ++r) {
+        const T* src = dy + r * P;   // (n, gi, o) rows are consecutive in dY as in dyw
+        T* row = dyw.data() + r * Pr;
+        for (int64_t p = 0; p < w.Pw; ++p) row[p] = targets[p] >= 0 ? src[targets[p]] : T(0);
+        std::fill(row + w.Pw, row + Pr, T(0));
+    }
+    // items whose rows are summed at once: about 2048 positions, in equal chunks
+    const int64_t chunks = ceil_div(g.N, std::max<int64_t>(1, 2048 / Pr)), per_chunk = ceil_div(g.N, chunks);
+    const int64_t oblocks = ceil_div(Og, MO), jblocks = ceil_div(Kg, NJ);
+    const int64_t tasks = chunks * g.G * oblocks * jblocks;
+    const int nt = par ? max_threads() : 1;
+    std::vector<std::vector<T>> partial(static_cast<size_t>(nt));
+#pragma omp parallel if (par)
+    {
+        std::vector<T>& acc = partial[thread_id()];
+        acc.assign(static_cast<size_t>(wsize), T(0));
+        std::vector<T> tile(static_cast<size_t>(MO * NJ));
+        std::vector<const T*> arows(static_cast<size_t>(MO)), brows(static_cast<size_t>(NJ));
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < tasks; ++t) {
+            const int64_t jb = t % jblocks, ob = (t / jblocks) % oblocks, gi = (t / (jblocks * oblocks)) % g.G;
+            const int64_t n0 = (t / (jblocks * oblocks * g.G)) * per_chunk, ns = std::min(per_chunk, g.N - n0);
+            const int64_t o0 = ob * MO, mo = std::min(MO, Og - o0), j0 = jb * NJ, nj = std::min(NJ, Kg - j0);
+            const T* dyg = dyw.data() + (n0 * g.G + gi) * Og * Pr;
+            const T* xg = xp + (n0 * g.C + gi * Cg) * w.Sp;
+            // partial blocks repeat their last real row (it steps through the items like the others);
+            // those results are dropped
+            for (int64_t i = 0; i < MO; ++i) arows[i] = dyg + (o0 + std::min(i, mo - 1)) * Pr;
+            for (int64_t j = 0; j < NJ; ++j) brows[j] = xg + taps[j0 + std::min(j, nj - 1)];
+            dk.fn(Pr, ns, g.G * Og * Pr, g.C * w.Sp, arows.data(), brows.data(), tile.data(), NJ, false);
+            T* dwg = acc.data() + gi * Og * Kg;
+            for (int64_t i = 0; i < mo; ++i) {
+                for (int64_t j = 0; j < nj; ++j) dwg[(o0 + i) * Kg + j0 + j] += tile[i * NJ + j];
+            }
+        }
+    }
+    std::fill(dw, dw + wsize, T(0));
+    for (const std::vector<T>& acc : partial) {
+        if (acc.empty()) continue;
+        for (int64_t i = 0; i < wsize; ++i) dw[i] += acc[i];
+    }
+}
+
+// forward: Y[o, p] = sum_k W[o, k] col[k, p]. Tasks are (batch item, group, NR output positions);
+// the weights are packed once. Each output element is summed in one fixed order (slice by slice),
+// so results do not depend on the thread count.
+template <typename T>
+void forward(const T* x, const T* w, T* y, const Geometry& g) {
+    const MicroKernel<T>& uk = micro_kernel<T>();
+    const int64_t MR = uk.mr, NR = uk.nr;
+    const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), S = g.S();
+    const int64_t Mp = ceil_div(Og, MR) * MR;   // rows of the packed weights of one group
+    std::vector<T> wp(static_cast<size_t>(g.G * Mp * Kg));
+    for (int64_t gi = 0; gi < g.G; ++gi) {
+        for (int64_t k0 = 0; k0 < Kg; k0 += kSlice) {
+            pack_a(w + gi * Og * Kg, Kg, 1, 0, k0, Og, std::min(kSlice, Kg - k0), static_cast<int>(MR),
+                   wp.data() + gi * Mp * Kg + k0 * Mp);
+        }
+    }
+    const bool par = worth_parallel(static_cast<double>(g.N) * g.O * Kg * P, kParallelFlops / 4);
+    if (unit_stride(g)) {
+        forward_wide(x, wp.data(), y, g, Mp, par);
+        return;
+    }
+    const int64_t panels = ceil_div(P, NR), tasks = g.N * g.G * panels;
+#pragma omp parallel if (par)
+    {
+        std::vector<T> bp(static_cast<size_t>(kSlice * NR)), scratch(static_cast<size_t>(MR * NR));
+        std::vector<Run> runs;
+        std::vector<Tap> taps(static_cast<size_t>(Kg));
+        for (int64_t k = 0; k < Kg; ++k) taps[k] = tap_of(g, k);
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < tasks; ++t) {
+            const int64_t n = t / (g.G * panels), gi = (t / panels) % g.G, p0 = (t % panels) * NR;
+            const int64_t nr = std::min(NR, P - p0);
+            const T* xg = x + (n * g.C + gi * Cg) * S;
+            T* yg = y + (n * g.O + gi * Og) * P + p0;
+            runs_of(g, p0, nr, runs);
+            for (int64_t k0 = 0; k0 < Kg; k0 += kSlice) {
+                const int64_t kc = std::min(kSlice, Kg - k0);
+                for (int64_t kk = 0; kk < kc; ++kk) {
+                    T* row = bp.data() + kk * NR;
+                    for (const Run& r : runs) gather_run(xg, g, taps[k0 + kk], r, row + r.col, 1);
+                    std::fill(row + nr, row + NR, T(0));
+                }
+                const T* wk = wp.data() + gi * Mp * Kg + k0 * Mp;
+                for (int64_t i = 0; i < Og; i += MR) {
+                    tile(uk, kc, wk + i * kc, bp.data(), yg + i * P, P, std::min(MR, Og - i), nr, k0 > 0,
+                         scratch.data());
+                }
+            }
+        }
+    }
+}
+
+// backward-filter: dW[o, k] = sum over (batch item, position q) of dY[o, q] col[k, q]: a GEMM with
+// the positions as its long inner dimension, cut into slices of one batch item. A = dY (packed per
+// slice), B = col^T, gathered per NR kernel offsets. Threads take whole slices and sum into their
+// own filter gradient; those are added in thread order (deterministic for a given thread count).
+template <typename T>
+void backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
+    const MicroKernel<T>& uk = micro_kernel<T>();
+    const int64_t MR = uk.mr, NR = uk.nr;
+    const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), S = g.S();
+    const int64_t wsize = g.O * Kg;
+    const int64_t Mp = ceil_div(Og, MR) * MR;
+    const bool par = worth_parallel(static_cast<double>(g.N) * g.O * Kg * P, kParallelFlops / 4);
+    if (unit_stride(g)) {
+        backward_filter_wide(dy, x, dw, g, par);
+        return;
+    }
+    const int64_t nslices = ceil_div(P, kSlice), qlen = ceil_div(P, nslices);  // balanced slices
+    const int64_t tasks = g.N * g.G * nslices;
+    const int nt = par ? max_threads() : 1;
+    std::vector<std::vector<T>> partial(static_cast<size_t>(nt));
+#pragma omp parallel if (par)
+    {
+        std::vector<T>& acc = partial[thread_id()];
+        acc.assign(static_cast<size_t>(wsize), T(0));
+        std::vector<T> ap(static_cast<size_t>(Mp * qlen)), bp(static_cast<size_t>(qlen * NR));
+        std::vector<T> scratch(static_cast<size_t>(MR * NR));
+        std::vector<Run> runs;
+        std::vector<Tap> taps(static_cast<size_t>(Kg));
+        for (int64_t k = 0; k < Kg; ++k) taps[k] = tap_of(g, k);
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < tasks; ++t) {
+            const int64_t n = t / (g.G * nslices), gi = (t / nslices) % g.G, q0 = (t % nslices) * qlen;
+            const int64_t qc = std::min(qlen, P - q0);
+            const T* xg = x + (n * g.C + gi * Cg) * S;
+            pack_a(dy + (n * g.O + gi * Og) * P, P, 1, 0, q0, Og, qc, static_cast<int>(MR), ap.data());
+            runs_of(g, q0, qc, runs);
+            T* dwg = acc.data() + gi * Og * Kg;
+            for (int64_t j0 = 0; j0 < Kg; j0 += NR) {
+                const int64_t nr = std::min(NR, Kg - j0);
+                for (int64_t jj = 0; jj < NR; ++jj) {
+                    T* col = bp.data() + jj;
+                    if (jj >= nr) {
+                        for (int64_t q = 0; q < qc; ++q) col[q * NR] = T(0);
+                        continue;
+                    }
+                    for (const Run& r : runs) gather_run(xg, g, taps[j0 + jj], r, col + r.col * NR, NR);
+                }
+                for (int64_t i = 0; i < Og; i += MR) {
+                    tile(uk, qc, ap.data() + i * qc, bp.data(), dwg + i * Kg + j0, Kg, std::min(MR, Og - i), nr, true,
+                         scratch.data());
+                }
+            }
+        }
+    }
+    std::fill(dw, dw + wsize, T(0));
+    for (const std::vector<T>& acc : partial) {
+        if (acc.empty()) continue;
+        for (int64_t i = 0; i < wsize; ++i) dw[i] += acc[i];
+    }
+}
+
+// backward-data with unit strides is itself a convolution: of dY, padded by dilation * (k - 1) - pad,
+// with the weights flipped in space and their two channel axes swapped (per group). Returns false
+// when that padding would be negative (padding wider than the kernel) or the convolution would
+// cost more than GEMM + col2im, which the caller then uses.
+template <typename T>
+bool backward_input_as_conv(const T* dy, const T* w, T* dx, const Geometry& g) {
+    if (g.stride[0] != 1 || g.stride[1] != 1 || g.stride[2] != 1) return false;
+    Dims3 pad;
+    for (int a = 0; a < 3; ++a) {
+        pad[a] = g.dil[a] * (g.k[a] - 1) - g.pad[a];
+        if (pad[a] < 0) return false;
+    }
+    const int64_t Cg = g.Cg(), Og = g.Og(), kk = g.ksize();
+    const Geometry t{g.N, g.O, g.C, g.G, g.out, g.in, g.k, g.stride, pad, g.dil};
+    // Work of each way, in multiply-adds including the padding the micro-tiles compute: the
+    // convolution runs over wide positions with Cg rounded up to MR rows; GEMM + col2im over Kg x P
+    // (a small Cg, like LeNet's 6 channels behind 4-wide padding, favours the latter).
+    const MicroKernel<T>& uk = micro_kernel<T>();
+    const double as_conv = static_cast<double>(ceil_div(Cg, uk.mr) * uk.mr) * wide_of(t).Pw * Og * kk;
+    const double as_gemm = static_cast<double>(ceil_div(g.Kg(), uk.mr) * uk.mr) * ceil_div(g.P(), uk.nr) * uk.nr *
+                           (Og + 2);
+    if (as_conv > 1.25 * as_gemm) return false;
+    std::vector<T> wf(static_cast<size_t>(g.C * Og * kk));   // (C, Og, kz, ky, kx), flipped
+    for (int64_t gi = 0; gi < g.G; ++gi) {
+        for (int64_t o = 0; o < Og; ++o) {
+            for (int64_t c = 0; c < Cg; ++c) {
+                const T* src = w + ((gi * Og + o) * Cg + c) * kk;
+                T* dst = wf.data() + ((gi * Cg + c) * Og + o) * kk;
+                for (int64_t i = 0; i < kk; ++i) dst[kk - 1 - i] = src[i];
+            }
+        }
+    }
+    forward(dy, wf.data(), dx, t);
+    return true;
+}
+
+// backward-data in general: dcol = W^T dY per (batch item, group) and dX = col2im(dcol).
 template <typename T>
 void backward_input(const T* dy, const T* w, T* dx, const Geometry& g) {
+    if (backward_input_as_conv(dy, w, dx, g)) return;
     const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), S = g.S();
     const int64_t tasks = g.N * g.G;
     const bool direct = g.direct();
@@ -217,60 +548,6 @@ void backward_input(const T* dy, const T* w, T* dx, const Geometry& g) {
                     col2im(col.data(), g, dxg, c, c + 1);
                 }
             }
-        }
-    }
-}
-
-template <typename T>
-void backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
-    const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), S = g.S();
-    const int64_t tasks = g.N * g.G;
-    const int64_t wsize = g.O * Kg;
-    const bool direct = g.direct();
-    const int nt = max_threads();
-    const bool par = worth_parallel(static_cast<double>(tasks) * Og * Kg * P, kParallelFlops);
-    std::fill(dw, dw + wsize, T(0));
-    if (!par || tasks >= nt) {
-        std::vector<std::vector<T>> partial(nt);
-#pragma omp parallel if (par)
-        {
-            std::vector<T>& acc = partial[thread_id()];
-            acc.assign(static_cast<size_t>(wsize), T(0));
-            std::vector<T> col(direct ? 0 : static_cast<size_t>(Kg * P));
-#pragma omp for schedule(static)
-            for (int64_t t = 0; t < tasks; ++t) {
-                const int64_t n = t / g.G, gi = t % g.G;
-                const T* xg = x + (n * g.C + gi * Cg) * S;
-                const T* B = xg;
-                if (!direct) {
-                    im2col(xg, g, col.data(), 0, Cg);
-                    B = col.data();
-                }
-                gemm<T>(Og, Kg, P, dy + (n * g.O + gi * Og) * P, P, 1, B, 1, P, acc.data() + gi * Og * Kg, Kg, true);
-            }
-        }
-        for (const std::vector<T>& acc : partial) {
-            if (acc.empty()) continue;
-            for (int64_t i = 0; i < wsize; ++i) dw[i] += acc[i];
-        }
-        return;
-    }
-    std::vector<T> col(direct ? 0 : static_cast<size_t>(Kg * P));
-    for (int64_t t = 0; t < tasks; ++t) {
-        const int64_t n = t / g.G, gi = t % g.G;
-        const T* xg = x + (n * g.C + gi * Cg) * S;
-        const T* B = direct ? xg : col.data();
-        const T* dyg = dy + (n * g.O + gi * Og) * P;
-        T* dwg = dw + gi * Og * Kg;
-#pragma omp parallel
-        {
-            if (!direct) {
-#pragma omp for schedule(static)
-                for (int64_t c = 0; c < Cg; ++c) im2col(xg, g, col.data(), c, c + 1);
-            }
-            int64_t k0, k1;
-            split(Kg, team_size(), thread_id(), 16, k0, k1);
-            if (k1 > k0) gemm<T>(Og, k1 - k0, P, dyg, P, 1, B + k0 * P, 1, P, dwg + k0, Kg, true);
         }
     }
 }

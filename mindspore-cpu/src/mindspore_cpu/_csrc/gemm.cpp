@@ -24,16 +24,6 @@
 namespace mscpu {
 namespace {
 
-template <typename T>
-using UkrFn = void (*)(int64_t, const T*, const T*, T*, int64_t, bool);
-
-template <typename T>
-struct Kernel {
-    UkrFn<T> fn;
-    int mr;
-    int nr;
-};
-
 // Portable micro-kernel (any architecture); the compiler vectorises the inner loop.
 template <typename T, int MR, int NR>
 void ukr_portable(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, bool acc) {
@@ -46,6 +36,21 @@ void ukr_portable(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, bool ac
     }
     for (int i = 0; i < MR; ++i) {
         for (int j = 0; j < NR; ++j) c[i * ldc + j] = acc ? c[i * ldc + j] + r[i][j] : r[i][j];
+    }
+}
+
+// Portable inner-product tile (see dot in gemm_ukr.h).
+template <typename T, int MO, int NJ>
+void dot_portable(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const T* const* a, const T* const* b, T* c,
+                  int64_t ldc, bool acc) {
+    for (int i = 0; i < MO; ++i) {
+        for (int j = 0; j < NJ; ++j) {
+            T s = T(0);
+            for (int64_t sg = 0; sg < nseg; ++sg) {
+                for (int64_t q = 0; q < len; ++q) s += a[i][sg * sa + q] * b[j][sg * sb + q];
+            }
+            c[i * ldc + j] = acc ? c[i * ldc + j] + s : s;
+        }
     }
 }
 
@@ -85,6 +90,14 @@ void f32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, bool
 void f64(int64_t kc, const double* a, const double* b, double* c, int64_t ldc, bool acc) {
     ukr<F64, 8, 2>(kc, a, b, c, ldc, acc);
 }
+void dot_f32(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const float* const* a, const float* const* b,
+             float* c, int64_t ldc, bool acc) {
+    dot<F32, 4, 6>(len, nseg, sa, sb, a, b, c, ldc, acc);
+}
+void dot_f64(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const double* const* a, const double* const* b,
+             double* c, int64_t ldc, bool acc) {
+    dot<F64, 4, 6>(len, nseg, sa, sb, a, b, c, ldc, acc);
+}
 }  // namespace isa_avx512
 #pragma GCC pop_options
 
@@ -120,6 +133,14 @@ void f32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, bool
 void f64(int64_t kc, const double* a, const double* b, double* c, int64_t ldc, bool acc) {
     ukr<F64, 6, 2>(kc, a, b, c, ldc, acc);
 }
+void dot_f32(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const float* const* a, const float* const* b,
+             float* c, int64_t ldc, bool acc) {
+    dot<F32, 3, 4>(len, nseg, sa, sb, a, b, c, ldc, acc);
+}
+void dot_f64(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const double* const* a, const double* const* b,
+             double* c, int64_t ldc, bool acc) {
+    dot<F64, 3, 4>(len, nseg, sa, sb, a, b, c, ldc, acc);
+}
 }  // namespace isa_avx2
 #pragma GCC pop_options
 
@@ -152,6 +173,14 @@ void f32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, bool
 }
 void f64(int64_t kc, const double* a, const double* b, double* c, int64_t ldc, bool acc) {
     ukr<F64, 4, 2>(kc, a, b, c, ldc, acc);
+}
+void dot_f32(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const float* const* a, const float* const* b,
+             float* c, int64_t ldc, bool acc) {
+    dot<F32, 2, 4>(len, nseg, sa, sb, a, b, c, ldc, acc);
+}
+void dot_f64(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const double* const* a, const double* const* b,
+             double* c, int64_t ldc, bool acc) {
+    dot<F64, 2, 4>(len, nseg, sa, sb, a, b, c, ldc, acc);
 }
 }  // namespace isa_sse2
 
@@ -188,10 +217,10 @@ Isa detect_isa() {
 const Isa kIsa = detect_isa();
 
 template <typename T>
-Kernel<T> select_kernel();
+MicroKernel<T> select_kernel();
 
 template <>
-Kernel<float> select_kernel<float>() {
+MicroKernel<float> select_kernel<float>() {
     switch (kIsa) {
 #ifdef MSCPU_X86_DISPATCH
         case Isa::avx512: return {isa_avx512::f32, 8, 32};
@@ -203,7 +232,7 @@ Kernel<float> select_kernel<float>() {
 }
 
 template <>
-Kernel<double> select_kernel<double>() {
+MicroKernel<double> select_kernel<double>() {
     switch (kIsa) {
 #ifdef MSCPU_X86_DISPATCH
         case Isa::avx512: return {isa_avx512::f64, 8, 16};
@@ -214,11 +243,40 @@ Kernel<double> select_kernel<double>() {
     }
 }
 
+template <typename T>
+DotKernel<T> select_dot();
+
+template <>
+DotKernel<float> select_dot<float>() {
+    switch (kIsa) {
+#ifdef MSCPU_X86_DISPATCH
+        case Isa::avx512: return {isa_avx512::dot_f32, 4, 6, 16};
+        case Isa::avx2: return {isa_avx2::dot_f32, 3, 4, 8};
+        case Isa::sse2: return {isa_sse2::dot_f32, 2, 4, 4};
+#endif
+        default: return {dot_portable<float, 2, 2>, 2, 2, 1};
+    }
+}
+
+template <>
+DotKernel<double> select_dot<double>() {
+    switch (kIsa) {
+#ifdef MSCPU_X86_DISPATCH
+        case Isa::avx512: return {isa_avx512::dot_f64, 4, 6, 8};
+        case Isa::avx2: return {isa_avx2::dot_f64, 3, 4, 4};
+        case Isa::sse2: return {isa_sse2::dot_f64, 2, 4, 2};
+#endif
+        default: return {dot_portable<double, 2, 2>, 2, 2, 1};
+    }
+}
+
 inline int64_t ceil_div_size(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 constexpr int64_t kKC = 256;   // depth of a packed slice: an A panel plus a B panel stay in L1
 constexpr int64_t kNC = 2048;  // columns of a packed B block (L2/L3 resident)
 constexpr int64_t kMCPanels = 16;  // row panels per packed A block (L2 resident)
+
+}  // namespace
 
 // Packs A[i0 : i0 + mc, p0 : p0 + kc] into MR-tall panels: dst[panel][k * MR + r].
 template <typename T>
@@ -246,6 +304,11 @@ void pack_a(const T* A, int64_t rsa, int64_t csa, int64_t i0, int64_t p0, int64_
         }
     }
 }
+
+template void pack_a<float>(const float*, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int, float*);
+template void pack_a<double>(const double*, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int, double*);
+
+namespace {
 
 // Packs B[p0 : p0 + kc, j0 : j0 + nc] into NR-wide panels: dst[panel][k * NR + c].
 template <typename T>
@@ -295,7 +358,7 @@ void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
         }
         return;
     }
-    static const Kernel<T> kernel = select_kernel<T>();
+    const MicroKernel<T>& kernel = micro_kernel<T>();
     const int MR = kernel.mr, NR = kernel.nr;
     const int64_t MC = MR * kMCPanels;
     Scratch<T>& s = scratch<T>();
@@ -344,6 +407,24 @@ template void gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, int6
                           float*, int64_t, bool);
 template void gemm<double>(int64_t, int64_t, int64_t, const double*, int64_t, int64_t, const double*, int64_t,
                            int64_t, double*, int64_t, bool);
+
+template <typename T>
+const MicroKernel<T>& micro_kernel() {
+    static const MicroKernel<T> kernel = select_kernel<T>();
+    return kernel;
+}
+
+template const MicroKernel<float>& micro_kernel<float>();
+template const MicroKernel<double>& micro_kernel<double>();
+
+template <typename T>
+const DotKernel<T>& dot_kernel() {
+    static const DotKernel<T> kernel = select_dot<T>();
+    return kernel;
+}
+
+template const DotKernel<float>& dot_kernel<float>();
+template const DotKernel<double>& dot_kernel<double>();
 
 const char* gemm_isa() {
     switch (kIsa) {

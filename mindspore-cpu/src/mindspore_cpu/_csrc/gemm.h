@@ -16,6 +16,39 @@ template <typename T>
 void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa, const T* B, int64_t rsb,
           int64_t csb, T* C, int64_t ldc, bool accumulate);
 
+// The register-tile kernel gemm() runs on this CPU, for callers that pack their own operands (the
+// convolutions gather input windows straight into packed B panels): C[MR x NR] (row stride ldc)
+// = [C +] sum over kc of a packed A panel (a[k * MR + i]) times a packed B panel (b[k * NR + j]).
+template <typename T>
+struct MicroKernel {
+    void (*fn)(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, bool acc);
+    int mr;
+    int nr;
+};
+
+template <typename T>
+const MicroKernel<T>& micro_kernel();
+
+// The inner-product tile for this CPU: c[i * ldc + j] = [c +] sum over nseg segments s and q < len of
+// a[i][s * sa + q] * b[j][s * sb + q], for MO rows a[i] and NJ rows b[j] read in place (see
+// gemm_ukr.h). ``lanes``: the vector width; a len that is a multiple of it has no scalar tail.
+template <typename T>
+struct DotKernel {
+    void (*fn)(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const T* const* a, const T* const* b, T* c,
+               int64_t ldc, bool acc);
+    int mo;
+    int nj;
+    int lanes;
+};
+
+template <typename T>
+const DotKernel<T>& dot_kernel();
+
+// Packs A[i0 : i0 + mc, p0 : p0 + kc] (A(i, k) = A[i * rsa + k * csa]) into MR-tall panels,
+// dst[panel * MR * kc + k * MR + r], zero-padding the last panel.
+template <typename T>
+void pack_a(const T* A, int64_t rsa, int64_t csa, int64_t i0, int64_t p0, int64_t mc, int64_t kc, int MR, T* dst);
+
 // The instruction set the micro-kernels use on this CPU: "avx512", "avx2", "sse2" or "portable".
 const char* gemm_isa();
 

@@ -38,3 +38,56 @@ void ukr(int64_t kc, const typename S::T* a, const typename S::T* b, typename S:
         }
     }
 }
+
+// The inner-product tile: c[i * ldc + j] = [c +] sum_{s < nseg} sum_{q < len} a[i][s * sa + q] *
+// b[j][s * sb + q] for MO rows a[i] and NJ rows b[j], read in place (no packing). Each of the MO x NJ
+// accumulators holds W partial sums along q, reduced once at the end; a tail (len % W) is summed
+// separately. Used where the reduction runs along the rows of both operands (a convolution's filter
+// gradient), over several segments (batch items) before the reduction.
+template <typename S, int MO, int NJ>
+void dot(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const typename S::T* const* a,
+         const typename S::T* const* b, typename S::T* c, int64_t ldc, bool acc) {
+    using T = typename S::T;
+    using V = typename S::V;
+    constexpr int W = S::W;
+    V r[MO][NJ];
+#pragma GCC unroll 8
+    for (int i = 0; i < MO; ++i) {
+#pragma GCC unroll 8
+        for (int j = 0; j < NJ; ++j) r[i][j] = S::zero();
+    }
+    const int64_t body = len / W * W;
+    T tail[MO][NJ] = {};
+    for (int64_t sg = 0; sg < nseg; ++sg) {
+        const T* ap[MO];
+        const T* bp[NJ];
+        for (int i = 0; i < MO; ++i) ap[i] = a[i] + sg * sa;
+        for (int j = 0; j < NJ; ++j) bp[j] = b[j] + sg * sb;
+        for (int64_t q = 0; q < body; q += W) {
+            V bv[NJ];
+#pragma GCC unroll 8
+            for (int j = 0; j < NJ; ++j) bv[j] = S::load(bp[j] + q);
+#pragma GCC unroll 8
+            for (int i = 0; i < MO; ++i) {
+                const V av = S::load(ap[i] + q);
+#pragma GCC unroll 8
+                for (int j = 0; j < NJ; ++j) r[i][j] = S::fma(av, bv[j], r[i][j]);
+            }
+        }
+        for (int64_t q = body; q < len; ++q) {
+            for (int i = 0; i < MO; ++i) {
+                for (int j = 0; j < NJ; ++j) tail[i][j] += ap[i][q] * bp[j][q];
+            }
+        }
+    }
+    alignas(64) T lanes[W];
+    for (int i = 0; i < MO; ++i) {
+        for (int j = 0; j < NJ; ++j) {
+            S::store(lanes, r[i][j]);
+            T sum = T(0);
+            for (int l = 0; l < W; ++l) sum += lanes[l];
+            sum += tail[i][j];
+            c[i * ldc + j] = acc ? c[i * ldc + j] + sum : sum;
+        }
+    }
+}
