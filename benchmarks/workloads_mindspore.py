@@ -5,7 +5,7 @@ The same script runs unchanged on our packages (mindspore-core + mindspore-cpu) 
 
 Run: ``python benchmarks/workloads_mindspore.py --workload lenet --mode graph [--steps 30] [--warmup 5]
 [--threads 2] [--launch-blocking] [--json]``. ``--launch-blocking`` calls ``mindspore.runtime.launch_blocking()``
-(synchronous execution; real MindSpore only, ours has no ``mindspore.runtime``). Workloads (see
+(synchronous execution; ours always runs that way, so there it changes nothing). Workloads (see
 ``workloads_common.WORKLOADS``):
 
 * ``mlp``: 784-512-512-10 with ReLU, batch 128, one ``TrainOneStepCell`` step with

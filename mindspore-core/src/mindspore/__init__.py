@@ -28,7 +28,7 @@ from mindspore.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRIC
                                set_ps_context)
 from mindspore import nn, ops  # noqa: E402,F401
 from mindspore._autodiff.grad import get_grad, grad, jvp, value_and_grad, vjp  # noqa: E402,F401
-from mindspore import amp, train  # noqa: E402,F401
+from mindspore import amp, device_context, runtime, train  # noqa: E402,F401
 from mindspore.train import (F1, MAE, MSE, Accuracy, Callback, CheckpointConfig, ConfusionMatrix,  # noqa: E402,F401
                              DatasetHelper, DynamicLossScaleManager, EarlyStopping, Fbeta, FixedLossScaleManager,
                              History, LambdaCallback, LearningRateScheduler, Loss, LossMonitor, LossScaleManager,

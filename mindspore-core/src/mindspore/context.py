@@ -126,6 +126,13 @@ def set_context(**kwargs):
                     raise MSValueError(f"For 'set_context', the 'jit_syntax_level' must be STRICT, COMPATIBLE or "
                                        f"LAX, but got {value!r}.")
                 _ctx[key] = value
+            elif key == "runtime_num_threads":
+                if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                    raise MSValueError(f"For 'set_context', the 'runtime_num_threads' must be a positive int, "
+                                       f"but got {value!r}.")
+                _ctx[key] = value
+                from mindspore._runtime import backend
+                backend.set_kernel_threads(value)
             elif key in _DEFAULTS:
                 _ctx[key] = value
             else:

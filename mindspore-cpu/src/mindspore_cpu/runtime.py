@@ -42,8 +42,15 @@ class CPURuntime(DeviceRuntime):
     is_host = True
 
     def __init__(self):
-        self.threads = int(os.environ.get("OMP_NUM_THREADS", os.cpu_count() or 1))
+        from mindspore_cpu.kernels._native import _kernels
+        self.threads = _kernels.num_threads()
         self.caching_allocator = _keep_freed_memory()
+
+    def set_threads(self, n):
+        """The OpenMP team size of the C++ kernels, from every thread that launches them."""
+        from mindspore_cpu.kernels._native import _kernels
+        _kernels.set_num_threads(n)
+        self.threads = _kernels.num_threads()
 
     def from_host(self, array):
         return array

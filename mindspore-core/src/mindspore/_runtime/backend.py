@@ -48,6 +48,11 @@ class DeviceRuntime:
     def synchronize(self):
         pass
 
+    def set_threads(self, n):
+        """Use ``n`` threads for kernels (``set_context(runtime_num_threads=n)``); runtimes with a
+        thread pool resize it."""
+        self.threads = n
+
 
 class Backend:
     """A selected target: its runtime and the kernel registry."""
@@ -62,6 +67,16 @@ class Backend:
 _lock = threading.RLock()
 _current: Backend | None = None
 _registry = None
+_kernel_threads: int | None = None   # set_context(runtime_num_threads=...), applied to every runtime
+
+
+def set_kernel_threads(n):
+    """Apply a kernel thread count to the current runtime and to any created later."""
+    global _kernel_threads
+    with _lock:
+        _kernel_threads = n
+        if _current is not None:
+            _current.runtime.set_threads(n)
 
 
 def invalidate():
@@ -154,6 +169,8 @@ def current() -> Backend:
                 runtime = rt
         if runtime is None:
             raise _unavailable(probe.target, _candidates())
+        if _kernel_threads is not None:
+            runtime.set_threads(_kernel_threads)
         _current = Backend(probe.target, runtime, kernel_registry(), rec.name)
         return _current
 

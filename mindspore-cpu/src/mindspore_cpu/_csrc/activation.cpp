@@ -100,7 +100,7 @@ void split(int64_t n, double work, F&& body) {
         body(0, n);
         return;
     }
-#pragma omp parallel
+#pragma omp parallel num_threads(max_threads())
     {
         const int64_t teams = team_size(), id = thread_id();
         const int64_t chunk = ceil_div(n, teams);

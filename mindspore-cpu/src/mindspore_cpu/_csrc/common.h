@@ -11,6 +11,7 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -26,9 +27,19 @@ namespace py = pybind11;
 
 using Dims3 = std::array<int64_t, 3>;
 
+// The kernels' team size: set_num_threads() (set_context(runtime_num_threads=...)) when called,
+// else OpenMP's default. Every parallel region names it (num_threads(max_threads())), so the setting
+// holds for kernels launched from any thread, not only the one that made it (omp_set_num_threads is
+// per thread).
+inline std::atomic<int>& thread_setting() {
+    static std::atomic<int> n{0};
+    return n;
+}
+
 inline int max_threads() {
 #ifdef _OPENMP
-    return omp_get_max_threads();
+    const int n = thread_setting().load(std::memory_order_relaxed);
+    return n > 0 ? n : omp_get_max_threads();
 #else
     return 1;
 #endif

@@ -205,7 +205,7 @@ const T* padded_input(const T* x, const Geometry& g, const Wide& w, std::vector<
     buf.assign(static_cast<size_t>(g.N * g.C * w.Sp), T(0));
     T* xp = buf.data();
     const int64_t planes = g.N * g.C, H = g.in[1], W = g.in[2];
-#pragma omp parallel for schedule(static) if (par)
+#pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
     for (int64_t pl = 0; pl < planes; ++pl) {
         for (int64_t z = 0; z < g.in[0]; ++z) {
             for (int64_t yy = 0; yy < H; ++yy) {
@@ -249,7 +249,7 @@ void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, 
     const T* xp = padded_input(x, g, w, buf, par);
     const std::vector<int64_t> taps = wide_taps(g, w), targets = wide_targets(g, w);
     const int64_t panels = ceil_div(w.Pw, NR), tasks = g.N * g.G * panels;
-#pragma omp parallel if (par)
+#pragma omp parallel num_threads(max_threads()) if (par)
     {
         std::vector<T> bp(static_cast<size_t>(kSlice * NR)), acc(static_cast<size_t>(Mp * NR));
 #pragma omp for schedule(static)
@@ -309,7 +309,7 @@ void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, boo
     // dY on wide positions: (N, G, Og, Pr)
     const int64_t items = g.N * g.G;
     std::vector<T> dyw(static_cast<size_t>(items * Og * Pr));
-#pragma omp parallel for schedule(static) if (par)
+#pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
     for (int64_t r = 0; r < items * Og; ++r) {
         const T* src = dy + r * P;   // (n, gi, o) rows are consecutive in dY as in dyw
         T* row = dyw.data() + r * Pr;
@@ -322,7 +322,7 @@ void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, boo
     const int64_t tasks = chunks * g.G * oblocks * jblocks;
     const int nt = par ? max_threads() : 1;
     std::vector<std::vector<T>> partial(static_cast<size_t>(nt));
-#pragma omp parallel if (par)
+#pragma omp parallel num_threads(nt) if (par)
     {
         std::vector<T>& acc = partial[thread_id()];
         acc.assign(static_cast<size_t>(wsize), T(0));
@@ -375,7 +375,7 @@ void forward(const T* x, const T* w, T* y, const Geometry& g) {
         return;
     }
     const int64_t panels = ceil_div(P, NR), tasks = g.N * g.G * panels;
-#pragma omp parallel if (par)
+#pragma omp parallel num_threads(max_threads()) if (par)
     {
         std::vector<T> bp(static_cast<size_t>(kSlice * NR)), scratch(static_cast<size_t>(MR * NR));
         std::vector<Run> runs;
@@ -425,7 +425,7 @@ void backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
     const int64_t tasks = g.N * g.G * nslices;
     const int nt = par ? max_threads() : 1;
     std::vector<std::vector<T>> partial(static_cast<size_t>(nt));
-#pragma omp parallel if (par)
+#pragma omp parallel num_threads(nt) if (par)
     {
         std::vector<T>& acc = partial[thread_id()];
         acc.assign(static_cast<size_t>(wsize), T(0));
@@ -512,7 +512,7 @@ void backward_input(const T* dy, const T* w, T* dx, const Geometry& g) {
     const int nt = max_threads();
     const bool par = worth_parallel(static_cast<double>(tasks) * Og * Kg * P, kParallelFlops);
     if (!par || tasks >= nt) {
-#pragma omp parallel if (par)
+#pragma omp parallel num_threads(max_threads()) if (par)
         {
             std::vector<T> col(direct ? 0 : static_cast<size_t>(Kg * P));
 #pragma omp for schedule(static)
@@ -535,7 +535,7 @@ void backward_input(const T* dy, const T* w, T* dx, const Geometry& g) {
         T* dxg = dx + (n * g.C + gi * Cg) * S;
         T* C = direct ? dxg : col.data();
         const T* dyg = dy + (n * g.O + gi * Og) * P;
-#pragma omp parallel
+#pragma omp parallel num_threads(max_threads())
         {
             int64_t p0, p1;
             split(P, team_size(), thread_id(), 64, p0, p1);

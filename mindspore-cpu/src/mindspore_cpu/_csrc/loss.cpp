@@ -34,7 +34,7 @@ inline void row_softmax_parts(const T* x, int64_t C, T* e, T& mx, T& sum) {
 
 template <typename T>
 void dense(const T* x, const T* labels, T* loss, T* backprop, int64_t N, int64_t C) {
-#pragma omp parallel for schedule(static) if (worth_parallel(4.0 * N * C, kParallelVisits))
+#pragma omp parallel for num_threads(max_threads()) schedule(static) if (worth_parallel(4.0 * N * C, kParallelVisits))
     for (int64_t i = 0; i < N; ++i) {
         const T* xr = x + i * C;
         const T* lr = labels + i * C;
@@ -56,7 +56,7 @@ template <typename T, typename L>
 void sparse(const T* x, const L* labels, T* out, int64_t N, int64_t C, bool is_grad) {
     if (is_grad) {
         const T scale = N > 0 ? T(1) / static_cast<T>(N) : T(0);
-#pragma omp parallel for schedule(static) if (worth_parallel(4.0 * N * C, kParallelVisits))
+#pragma omp parallel for num_threads(max_threads()) schedule(static) if (worth_parallel(4.0 * N * C, kParallelVisits))
         for (int64_t i = 0; i < N; ++i) {
             const T* xr = x + i * C;
             T* gr = out + i * C;
@@ -69,7 +69,7 @@ void sparse(const T* x, const L* labels, T* out, int64_t N, int64_t C, bool is_g
         return;
     }
     std::vector<double> row_loss(static_cast<size_t>(N));
-#pragma omp parallel if (worth_parallel(3.0 * N * C, kParallelVisits))
+#pragma omp parallel num_threads(max_threads()) if (worth_parallel(3.0 * N * C, kParallelVisits))
     {
         std::vector<T> e(static_cast<size_t>(C));
 #pragma omp for schedule(static)

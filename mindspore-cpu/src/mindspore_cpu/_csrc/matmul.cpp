@@ -55,7 +55,7 @@ void run(const T* a, const T* b, T* c, const Product& p) {
     const bool par = worth_parallel(work, kParallelFlops / 5);
     const int nt = par ? max_threads() : 1;
     if (!par || p.batch >= nt) {
-#pragma omp parallel if (par)
+#pragma omp parallel num_threads(max_threads()) if (par)
         {
             std::vector<T> scratch;
 #pragma omp for schedule(static)
@@ -70,7 +70,7 @@ void run(const T* a, const T* b, T* c, const Product& p) {
     const int64_t align = split_n ? 64 : 16;
     const int64_t chunk = ceil_div(ceil_div(total, nt), align) * align;
     const int64_t parts = ceil_div(total, chunk);
-#pragma omp parallel for schedule(static) collapse(2)
+#pragma omp parallel for num_threads(max_threads()) schedule(static) collapse(2)
     for (int64_t t = 0; t < p.batch; ++t) {
         for (int64_t i = 0; i < parts; ++i) {
             const int64_t lo = i * chunk, hi = std::min(total, lo + chunk);

@@ -3,6 +3,11 @@
 #include <pybind11/pybind11.h>
 #include <omp.h>
 
+#include <stdexcept>
+#include <string>
+
+#include "common.h"
+
 namespace py = pybind11;
 
 namespace mscpu {
@@ -15,7 +20,14 @@ void register_matmul(py::module_& m);
 
 PYBIND11_MODULE(_kernels, m) {
     m.doc() = "C++ kernels of mindspore-cpu (matrix products, convolution, pooling, fused losses, activations)";
-    m.def("num_threads", []() { return omp_get_max_threads(); }, "OpenMP threads the kernels use");
+    m.def("num_threads", []() { return mscpu::max_threads(); }, "OpenMP threads the kernels use");
+    m.def(
+        "set_num_threads",
+        [](int n) {
+            if (n < 1) throw std::invalid_argument("set_num_threads: n must be >= 1, but got " + std::to_string(n));
+            mscpu::thread_setting().store(n);
+        },
+        py::arg("n"), "Use n OpenMP threads in every kernel, whichever thread launches it.");
     mscpu::register_conv(m);
     mscpu::register_pool(m);
     mscpu::register_loss(m);

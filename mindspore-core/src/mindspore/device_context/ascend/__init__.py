@@ -1,0 +1,14 @@
+"""``mindspore.device_context.ascend``: the Ascend device."""
+from mindspore.device_context import _probe
+
+__all__ = ["is_available", "device_count"]
+
+
+def is_available():
+    """Whether a Ascend backend (mindspore-ascend) is installed and a device is present."""
+    return _probe.is_available("Ascend")
+
+
+def device_count():
+    """The number of Ascend devices the backend sees (0 when unavailable)."""
+    return _probe.device_count("Ascend")

@@ -1,0 +1,79 @@
+"""``mindspore.runtime``, ``mindspore.device_context`` and the kernel thread count reaching the CPU
+backend's C++ kernels."""
+import threading
+
+import numpy as np
+import pytest
+
+import mindspore as ms
+from mindspore import context
+
+kernels = pytest.importorskip("mindspore_cpu._kernels")
+
+
+@pytest.fixture
+def restore_threads():
+    before = kernels.num_threads()
+    saved = context.get_context("runtime_num_threads")
+    yield before
+    ms.set_context(runtime_num_threads=before)
+    context._ctx["runtime_num_threads"] = saved
+
+
+def test_thread_count_reaches_the_kernels_from_every_thread(restore_threads):
+    ms.device_context.cpu.op_tuning.threads_num(1)
+    assert context.get_context("runtime_num_threads") == 1
+    from mindspore._runtime import backend
+    backend.current()   # the setting applies when the runtime is created, or at once when it exists
+    assert kernels.num_threads() == 1
+    seen = []
+    t = threading.Thread(target=lambda: seen.append(kernels.num_threads()))
+    t.start()
+    t.join()
+    assert seen == [1]
+    assert backend.current().runtime.threads == 1
+    # the same numbers with one thread and with two (the kernels' sums do not depend on the count
+    # except the filter gradient's per-thread partials, which this size keeps serial)
+    x = ms.Tensor(np.random.default_rng(0).standard_normal((2, 3, 9, 9)).astype(np.float32))
+    conv = ms.nn.Conv2d(3, 4, 3)
+    one = conv(x).asnumpy()
+    ms.set_context(runtime_num_threads=2)
+    assert kernels.num_threads() == 2
+    np.testing.assert_array_equal(conv(x).asnumpy(), one)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2"])
+def test_thread_count_is_validated(bad, restore_threads):
+    with pytest.raises((TypeError, ValueError)):
+        ms.set_context(runtime_num_threads=bad)
+    with pytest.raises((TypeError, ValueError), match="threads_num"):
+        ms.device_context.cpu.op_tuning.threads_num(bad)
+    assert kernels.num_threads() == restore_threads
+    with pytest.raises(ValueError, match="n must be >= 1"):
+        kernels.set_num_threads(0)
+
+
+def test_device_context_reports_the_plugins_probes():
+    assert ms.device_context.cpu.is_available() is True
+    assert ms.device_context.cpu.device_count() == 1
+    from mindspore._plugin import manager
+    gpu = [p for rec in manager.plugins() if rec.status == "loaded" for p in rec.probes if p.target == "GPU"]
+    assert ms.device_context.gpu.is_available() == any(p.available for p in gpu)
+    assert ms.device_context.gpu.device_count() == (max(p.device_count for p in gpu if p.available)
+                                                    if any(p.available for p in gpu) else 0)
+    assert isinstance(ms.device_context.ascend.is_available(), bool)
+
+
+def test_runtime_controls():
+    saved = context.get_context("pynative_synchronize")
+    try:
+        ms.runtime.launch_blocking()
+        assert context.get_context("pynative_synchronize") is True
+    finally:
+        ms.set_context(pynative_synchronize=saved)
+    ms.runtime.dispatch_threads_num(4)
+    with pytest.raises(ValueError, match=r"must be in \[1, 128\]"):
+        ms.runtime.dispatch_threads_num(0)
+    with pytest.raises(TypeError, match="must be int"):
+        ms.runtime.dispatch_threads_num(2.0)
+    ms.runtime.synchronize()
