@@ -74,3 +74,55 @@ def test_a_chain_reading_its_input_twice_never_overwrites_it():
         return y * 2.0 + y
     x = _data(3, 3)
     np.testing.assert_allclose(ms.jit(f)(x).asnumpy(), f(x).asnumpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("bias,relu", [(True, True), (False, True), (True, False)])
+def test_convolution_bias_and_relu_are_one_kernel_with_identical_results(bias, relu):
+    ms.set_seed(1)
+    conv = nn.Conv2d(3, 5, 3, has_bias=bias, pad_mode="pad", padding=1)
+    strided = nn.Conv2d(5, 4, 3, stride=2, has_bias=bias)   # the strided kernel's epilogue
+
+    def f(x):
+        y = conv(x)
+        y = ops.relu(y) if relu else y
+        z = strided(y)
+        return ops.relu(z) if relu else z
+    x = _data(2, 3, 9, 9)
+    jf = ms.jit(f)
+    np.testing.assert_array_equal(jf(x).asnumpy(), f(x).asnumpy())
+    fused = [p for p in _fused(jf) if p.name == "FusedConv2D"]
+    want = ("Conv2D",) + (("BiasAdd",) if bias else ()) + (("ReLU",) if relu else ())
+    assert [p.attrs["ops"] for p in fused] == [want, want]
+
+
+def test_a_convolution_read_elsewhere_keeps_its_own_output():
+    w = _data(4, 3, 3, 3)
+
+    def f(x):
+        y = ops.conv2d(x, w)
+        return ops.relu(y) + y          # the raw output is needed too: no fusion
+    x = _data(1, 3, 6, 6)
+    jf = ms.jit(f)
+    np.testing.assert_array_equal(jf(x).asnumpy(), f(x).asnumpy())
+    assert not [p for p in _fused(jf) if p.name == "FusedConv2D"]
+
+
+def test_fused_convolution_trains_like_pynative():
+    def run(mode):
+        ms.set_context(mode=mode)
+        try:
+            ms.set_seed(3)
+            net = nn.SequentialCell([nn.Conv2d(1, 4, 3, has_bias=True), nn.ReLU(), nn.Flatten(), nn.Dense(4 * 36, 3)])
+            step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True,
+                                                                                             reduction="mean")),
+                                       nn.Momentum(net.trainable_params(), 0.1, 0.9)).set_train()
+            x, y = _data(2, 1, 6, 6), ms.Tensor(np.array([0, 2], np.int32))
+            losses = [float(step(x, y).asnumpy()) for _ in range(3)]
+            return losses, [p.asnumpy() for p in net.get_parameters()]
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+    eager_losses, eager_params = run(ms.PYNATIVE_MODE)
+    graph_losses, graph_params = run(ms.GRAPH_MODE)
+    np.testing.assert_allclose(graph_losses, eager_losses, rtol=1e-6)
+    for a, b in zip(eager_params, graph_params):
+        np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)

@@ -5,6 +5,9 @@
   apply whose kernel runs NumPy ufuncs with ``out=`` into one buffer: one allocation per chain
   instead of one per op, and none at all when the memory plan lets the chain write into an input
   that dies there (a MatMul or convolution output feeding bias-add + ReLU is updated in place).
+* ``cpu_fuse_conv_epilogue``: ``Conv2D`` followed by a ``BiasAdd`` and/or a ``ReLU`` (its only
+  user) becomes one apply whose C++ convolution adds the bias and clamps each output as it writes it:
+  no separate passes over the activation (a LeNet or VGG block's conv + bias + ReLU).
 * ``cpu_inplace_update``: ``Assign(p, chain(p, ...))`` on a network Parameter (a moment update of an
   optimizer) computes the chain directly in ``p``'s buffer, with no temporary and no copy.
 
@@ -23,7 +26,7 @@ from mindspore._pipeline.fusion import FusedOp, fuse_chains
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 
-__all__ = ["fuse_elementwise", "inplace_update", "register"]
+__all__ = ["fuse_conv_epilogue", "fuse_elementwise", "inplace_update", "register"]
 
 _FLOATS = (mstype.float32, mstype.float64)
 _BINARY = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": np.true_divide,
@@ -267,6 +270,67 @@ def _used_before(graph, value, assign, position):
     return False
 
 
+def _conv_kernel(conv, with_bias, relu):
+    from mindspore_cpu.kernels.conv import forward_with_epilogue
+
+    def kernel(prim, x, w, *bias):
+        return forward_with_epilogue(conv, x, w, bias[0] if with_bias else None, relu)
+    return kernel
+
+
+def _single_user(node, uses):
+    return isinstance(node, Apply) and uses.get(node, 0) == 1
+
+
+def fuse_conv_epilogue(graph):
+    """``ReLU(BiasAdd(Conv2D(x, w), b))`` (either of the two may be missing) -> one convolution apply."""
+    from mindspore._ir.nodes import graphs_of
+    from mindspore._pipeline.fusion import _uses
+    changed = False
+    for g in graphs_of(graph):
+        uses = _uses(g)
+        replace = {}
+        for node in g.nodes:
+            prim = prim_of(node)
+            if prim is None or type(prim).__name__ not in ("ReLU", "BiasAdd") or node in replace:
+                continue
+            chain = [node]
+            head = node.inputs[1]
+            if type(prim).__name__ == "ReLU" and type(prim_of(head)).__name__ == "BiasAdd" and \
+                    _single_user(head, uses):
+                chain.insert(0, head)
+                head = head.inputs[1]
+            conv = prim_of(head)
+            if type(conv).__name__ != "Conv2D" or not _single_user(head, uses) or head.graph is not g:
+                continue
+            out, x, w = head.abstract, _tensor_ab(head.inputs[1]), _tensor_ab(head.inputs[2])
+            if not isinstance(out, AbstractTensor) or out.dtype not in _FLOATS or x is None or w is None or \
+                    x.dtype != out.dtype or w.dtype != out.dtype or getattr(conv, "data_format", "NCHW") != "NCHW":
+                continue
+            bias_node = chain[0] if type(prim_of(chain[0])).__name__ == "BiasAdd" else None
+            if bias_node is not None:
+                b = _tensor_ab(bias_node.inputs[2])
+                if b is None or b.dtype != out.dtype or len(b.shape) != 1 or prim_of(bias_node).data_format != "NCHW":
+                    continue
+            relu = type(prim_of(chain[-1])).__name__ == "ReLU"
+            ops = ["Conv2D"] + [type(prim_of(n)).__name__ for n in chain]
+            fused = FusedOp("FusedConv2D", _conv_kernel(conv, bias_node is not None, relu), ops)
+            inputs = [head.inputs[1], head.inputs[2]] + ([bias_node.inputs[2]] if bias_node is not None else [])
+            new = Apply(g, [Constant(fused)] + inputs, chain[-1].loc)
+            new.abstract = chain[-1].abstract
+            new.debug = "fused " + "+".join(ops)
+            replace[head] = None
+            for n in chain[:-1]:
+                replace[n] = None
+            replace[chain[-1]] = new
+        if replace:
+            g.nodes = [replace.get(n, n) for n in g.nodes if replace.get(n, n) is not None]
+            substitute(g, {old: new for old, new in replace.items() if new is not None})
+            changed = True
+    return changed
+
+
 def register(registry):
+    registry.register("cpu_fuse_conv_epilogue", fuse_conv_epilogue, target="CPU", priority=5)
     registry.register("cpu_fuse_elementwise", fuse_elementwise, target="CPU", priority=10)
     registry.register("cpu_inplace_update", inplace_update, target="CPU", priority=20)

@@ -22,6 +22,7 @@
 // amount after is implied by the output size (positions outside the input read as zero).
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "common.h"
 #include "gemm.h"
@@ -239,8 +240,22 @@ inline std::vector<int64_t> wide_targets(const Geometry& g, const Wide& w) {
     return target;
 }
 
+// What the forward applies to each output on its way out: + bias[o] (a BiasAdd), then max(v, 0) (a
+// ReLU), in that order and in T, exactly as the separate kernels round. NaN passes a ReLU, as NumPy's
+// maximum lets it.
 template <typename T>
-void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, bool par) {
+struct Epilogue {
+    const T* bias = nullptr;  // (O,) or none
+    bool relu = false;
+    bool any() const { return bias != nullptr || relu; }
+    inline T apply(T v, int64_t o) const {
+        if (bias) v += bias[o];
+        return relu && v < T(0) ? T(0) : v;
+    }
+};
+
+template <typename T>
+void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, bool par, const Epilogue<T>& ep) {
     const MicroKernel<T>& uk = micro_kernel<T>();
     const int64_t MR = uk.mr, NR = uk.nr;
     const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P();
@@ -272,8 +287,14 @@ void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, 
             for (int64_t o = 0; o < Og; ++o) {
                 const T* a = acc.data() + o * NR;
                 T* yo = yg + o * P;
-                for (int64_t j = 0; j < nr; ++j) {
-                    if (target[j] >= 0) yo[target[j]] = a[j];
+                if (ep.any()) {
+                    for (int64_t j = 0; j < nr; ++j) {
+                        if (target[j] >= 0) yo[target[j]] = ep.apply(a[j], gi * Og + o);
+                    }
+                } else {
+                    for (int64_t j = 0; j < nr; ++j) {
+                        if (target[j] >= 0) yo[target[j]] = a[j];
+                    }
                 }
             }
         }
@@ -357,7 +378,7 @@ void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, boo
 // the weights are packed once. Each output element is summed in one fixed order (slice by slice),
 // so results do not depend on the thread count.
 template <typename T>
-void forward(const T* x, const T* w, T* y, const Geometry& g) {
+void forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>& ep = Epilogue<T>()) {
     const MicroKernel<T>& uk = micro_kernel<T>();
     const int64_t MR = uk.mr, NR = uk.nr;
     const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), S = g.S();
@@ -371,7 +392,7 @@ void forward(const T* x, const T* w, T* y, const Geometry& g) {
     }
     const bool par = worth_parallel(static_cast<double>(g.N) * g.O * Kg * P, kParallelFlops / 4);
     if (unit_stride(g)) {
-        forward_wide(x, wp.data(), y, g, Mp, par);
+        forward_wide(x, wp.data(), y, g, Mp, par, ep);
         return;
     }
     const int64_t panels = ceil_div(P, NR), tasks = g.N * g.G * panels;
@@ -399,6 +420,11 @@ void forward(const T* x, const T* w, T* y, const Geometry& g) {
                 for (int64_t i = 0; i < Og; i += MR) {
                     tile(uk, kc, wk + i * kc, bp.data(), yg + i * P, P, std::min(MR, Og - i), nr, k0 > 0,
                          scratch.data());
+                }
+            }
+            if (ep.any()) {
+                for (int64_t o = 0; o < Og; ++o) {
+                    for (int64_t j = 0; j < nr; ++j) yg[o * P + j] = ep.apply(yg[o * P + j], gi * Og + o);
                 }
             }
         }
@@ -571,7 +597,8 @@ Geometry make_geometry(const std::string& where, int64_t N, int64_t C, int64_t O
 }
 
 py::array conv3d_forward(const py::array& x, const py::array& w, const Dims3& stride, const Dims3& pad,
-                         const Dims3& dil, const Dims3& out, int64_t groups) {
+                         const Dims3& dil, const Dims3& out, int64_t groups, const std::optional<py::array>& bias,
+                         bool relu) {
     const std::string where = "conv3d_forward";
     check_array(where, "x", x, 5);
     check_array(where, "weight", w, 5);
@@ -582,18 +609,30 @@ py::array conv3d_forward(const py::array& x, const py::array& w, const Dims3& st
         fail(where, "weight " + shape_str(w) + " does not match input " + shape_str(x) + " with groups " +
                         std::to_string(groups));
     }
+    if (bias) {
+        check_array(where, "bias", *bias, 1);
+        if (common_float(where, {&x, &*bias}) != dt || bias->shape(0) != g.O) {
+            fail(where, "bias " + shape_str(*bias) + " must be (" + std::to_string(g.O) + ",) of the input's dtype");
+        }
+    }
     const std::vector<int64_t> shape{g.N, g.O, out[0], out[1], out[2]};
     if (dt == DType::f32) {
         auto y = empty<float>(shape);
         float* yp = mptr(y);
+        Epilogue<float> ep;
+        ep.bias = bias ? cptr<float>(*bias) : nullptr;
+        ep.relu = relu;
         py::gil_scoped_release release;
-        forward<float>(cptr<float>(x), cptr<float>(w), yp, g);
+        forward<float>(cptr<float>(x), cptr<float>(w), yp, g, ep);
         return std::move(y);
     }
     auto y = empty<double>(shape);
     double* yp = mptr(y);
+    Epilogue<double> ep;
+    ep.bias = bias ? cptr<double>(*bias) : nullptr;
+    ep.relu = relu;
     py::gil_scoped_release release;
-    forward<double>(cptr<double>(x), cptr<double>(w), yp, g);
+    forward<double>(cptr<double>(x), cptr<double>(w), yp, g, ep);
     return std::move(y);
 }
 
@@ -651,9 +690,10 @@ py::array conv3d_backward_filter(const py::array& dy, const py::array& x, const 
 void register_conv(py::module_& m) {
     using py::arg;
     m.def("conv3d_forward", &conv3d_forward, arg("x"), arg("weight"), arg("stride"), arg("pad"), arg("dilation"),
-          arg("out_size"), arg("groups"),
+          arg("out_size"), arg("groups"), arg("bias") = py::none(), arg("relu") = false,
           "Convolution (cross-correlation) of x (N, C, D, H, W) with weight (O, C/groups, kd, kh, kw); "
-          "pad = zero padding before each spatial axis, out_size = output (D, H, W).");
+          "pad = zero padding before each spatial axis, out_size = output (D, H, W); optionally + bias (O,) "
+          "then ReLU, applied as each output is written.");
     m.def("conv3d_backward_input", &conv3d_backward_input, arg("dout"), arg("weight"), arg("in_size"),
           arg("stride"), arg("pad"), arg("dilation"), arg("groups"),
           "Gradient of conv3d_forward with respect to x, of spatial size in_size.");

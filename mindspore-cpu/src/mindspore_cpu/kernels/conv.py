@@ -33,10 +33,17 @@ def lift(values, fill):
 
 
 def _forward(prim, x, w):
+    return forward_with_epilogue(prim, x, w)
+
+
+def forward_with_epilogue(prim, x, w, bias=None, relu=False):
+    """The convolution, then optionally + bias (per output channel) and ReLU, in one pass (the CPU
+    backend's GRAPH_MODE pass fuses Conv2D -> BiasAdd -> ReLU into this)."""
     dt = compute_dtype(x, w)
     kernel, stride, dilation, win = prim.geometry_for(x.shape)
     y = _kernels.conv3d_forward(as_5d(x, dt), as_5d(w, dt), lift(stride, 1), lift(win.before, 0), lift(dilation, 1),
-                                lift(win.out, 1), prim.group)
+                                lift(win.out, 1), prim.group, None if bias is None else np.ascontiguousarray(bias, dt),
+                                relu)
     return y.reshape((x.shape[0], w.shape[0]) + win.out)
 
 
