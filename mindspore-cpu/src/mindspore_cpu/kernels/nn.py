@@ -147,6 +147,23 @@ def _batch_norm(prim, x, scale, bias, mean, variance):
     return y, m, v, m.copy(), v.copy()
 
 
+def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve):
+    x, dy = wide(x), wide(dy)
+    c = x.ndim - 1 if prim.data_format == "NHWC" else 1
+    axes = tuple(i for i in range(x.ndim) if i != c)
+    stat_shape = tuple(x.shape[i] if i == c else 1 for i in range(x.ndim))
+    rstd = 1.0 / np.sqrt(wide(saved_variance) + prim.epsilon)
+    xhat = (x - wide(saved_mean).reshape(stat_shape)) * rstd.reshape(stat_shape)
+    dbias = np.sum(dy, axis=axes)
+    dscale = np.sum(dy * xhat, axis=axes)
+    a = (wide(scale) * rstd).reshape(stat_shape)
+    if not prim.is_training:
+        return dy * a, dscale, dbias
+    count = max(x.size // max(x.shape[c], 1), 1)
+    dx = a * (dy - dbias.reshape(stat_shape) / count - xhat * (dscale.reshape(stat_shape) / count))
+    return dx, dscale, dbias
+
+
 def _dropout(prim, x):
     rng = prim._random_state.generator()
     keep = prim.keep_prob
@@ -183,6 +200,7 @@ KERNELS = {
     "BiasAdd": _bias_add,
     "LayerNorm": _layer_norm,
     "BatchNorm": _batch_norm,
+    "BatchNormGrad": _batch_norm_grad,
     "Dropout": _dropout,
     "L2Normalize": _l2_normalize,
     **nn_ext.KERNELS,
