@@ -127,8 +127,9 @@ def test_batch_norm_repeated_training_steps_converge_to_batch_statistics():
 
 
 # --- second-order gradients -------------------------------------------------------------------
-def _check_grad_of_grad(fn, *arrays, pos=0, eps=1e-6, rtol=1e-4, atol=1e-6):
-    """d/dx sum(w * grad(fn)(x)) against central differences of the first gradient."""
+def _check_grad_of_grad(fn, *arrays, pos=0, eps=1e-6, rtol=1e-4, atol=1e-6, mode="pynative"):
+    """d/dx sum(w * grad(fn)(x)) against central differences of the first gradient (the analytic side
+    compiled by the GRAPH_MODE compiler when ``mode`` is "graph")."""
     arrays = [np.asarray(a, np.float64) for a in arrays]
     w = np.random.default_rng(4).uniform(0.5, 1.5, arrays[pos].shape)
 
@@ -138,7 +139,8 @@ def _check_grad_of_grad(fn, *arrays, pos=0, eps=1e-6, rtol=1e-4, atol=1e-6):
     def second_objective(*xs):
         return (first(*xs) * Tensor(w)).sum()
 
-    analytic = ms.grad(second_objective, grad_position=pos)(*[Tensor(a) for a in arrays]).asnumpy()
+    second = ms.grad(second_objective, grad_position=pos)
+    analytic = (ms.jit(second) if mode == "graph" else second)(*[Tensor(a) for a in arrays]).asnumpy()
     numeric = np.zeros_like(arrays[pos])
     for idx in np.ndindex(arrays[pos].shape):
         plus = [a.copy() for a in arrays]
@@ -186,6 +188,25 @@ def test_batch_norm_training_grad_of_grad():
         return (ops.BatchNorm(is_training=True)(x, s, b, m, v)[0] * w).sum()
 
     _check_grad_of_grad(f, np.random.default_rng(12).normal(size=(4, 2, 2)), rtol=1e-3, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("pos", [0, 1])
+def test_batch_norm_grad_of_grad_through_batch_norm_grad(pos, training, mode):
+    """Second order through BatchNorm's bprop (BatchNormGrad and its own bprop), w.r.t. x and scale, with the
+    statistics outputs used too, so that their cotangents reach the bprop."""
+    w = _weights((3, 2, 2, 2), 15)
+    b = Tensor(np.array([0.1, -0.2]))
+
+    def f(x, s):
+        m, v = Tensor(np.array([0.3, -0.1])), Tensor(np.array([0.8, 1.4]))
+        y, bm, bv, _, _ = ops.BatchNorm(is_training=training)(x, s, b, m, v)
+        return (y * w).sum() + (bm * bv).sum()
+
+    rng = np.random.default_rng(16)
+    _check_grad_of_grad(f, rng.normal(size=(3, 2, 2, 2)), np.array([1.5, 0.7]), pos=pos, rtol=1e-3, atol=1e-5,
+                        mode=mode)
 
 
 @pytest.mark.parametrize("name", ["sigmoid", "gelu_tanh", "mish", "softplus", "elu", "selu", "fast_gelu"])

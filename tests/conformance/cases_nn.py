@@ -10,7 +10,7 @@ import numpy as np
 
 import mindspore as ms
 from mindspore import ops
-from mindspore.ops._defs.nn import GeLUGrad
+from mindspore.ops._defs.nn import BatchNormGrad, GeLUGrad
 
 from case import Case, rand, randint, randpos
 
@@ -65,6 +65,31 @@ def _batch_norm(x, s, b, m, v, training, eps, momentum=0.1, nhwc=False):
         bm, bv, new_m, new_v = m, v, m, v
     y = (x - bm.reshape(shape)) / np.sqrt(bv.reshape(shape) + eps) * s.reshape(shape) + b.reshape(shape)
     return y, bm, bv, bm, bv, new_m, new_v
+
+
+def _batch_norm_grad(dy, x, s, m, v, training, eps=1e-5, nhwc=False):
+    c = x.ndim - 1 if nhwc else 1
+    axes = tuple(i for i in range(x.ndim) if i != c)
+    shape = [1] * x.ndim
+    shape[c] = -1
+    rstd = 1 / np.sqrt(v.reshape(shape) + eps)
+    xhat = (x - m.reshape(shape)) * rstd
+    dx = s.reshape(shape) * rstd * dy
+    if training:
+        proj = dy - dy.mean(axis=axes, keepdims=True) - xhat * (dy * xhat).mean(axis=axes, keepdims=True)
+        dx = s.reshape(shape) * rstd * proj
+    return dx, (dy * xhat).sum(axis=axes), dy.sum(axis=axes)
+
+
+def _bn_grad_case(name, x, training, data_format="NCHW", **kw):
+    """BatchNormGrad on ``x`` with (dy, scale, saved mean, saved variance, reserve) made to fit; the gradient
+    check (second order of BatchNorm) treats the saved statistics as independent inputs, as the op does."""
+    c = x.shape[-1] if data_format == "NHWC" else x.shape[1]
+    dy = rand(*x.shape, seed=9)
+    stats = [randpos(c, seed=1), rand(c, seed=3), randpos(c, seed=4), randpos(c, seed=5)]
+    return Case(name, BatchNormGrad(is_training=training, data_format=data_format), [dy, x] + stats,
+                oracle=lambda dy, x, s, m, v, r: _batch_norm_grad(dy, x, s, m, v, training, nhwc=data_format == "NHWC"),
+                prims=["BatchNormGrad"], rtol=1e-4, atol=1e-5, **kw)
 
 
 def _bn_training_with_stats(data_format="NCHW"):
@@ -313,6 +338,17 @@ CASES = [
          [rand(5, 3), randpos(3, seed=1), rand(3, seed=2), rand(3, seed=3), randpos(3, seed=4)],
          oracle=lambda x, s, b, m, v: _batch_norm(x, s, b, m, v, True, 1e-5, 0.3)[0], prims=["BatchNorm"],
          grad=True, grad_inputs=[0, 1, 2], rtol=1e-4, atol=1e-5),
+    _bn_grad_case("batch_norm_grad_training", _X4, True, dtypes=F16, grad=True, grad_rtol=1e-4, grad_atol=1e-6),
+    _bn_grad_case("batch_norm_grad_inference", _X4, False, dtypes=F16, grad=True, grad_rtol=1e-4, grad_atol=1e-6),
+    _bn_grad_case("batch_norm_grad_2d_training", rand(5, 3), True, grad=True, grad_rtol=1e-4, grad_atol=1e-6),
+    _bn_grad_case("batch_norm_grad_nhwc_training", rand(4, 3, 2), True, data_format="NHWC", grad=True,
+                  grad_rtol=1e-4, grad_atol=1e-6),
+    _bn_grad_case("batch_norm_grad_nhwc_inference", rand(4, 3, 2), False, data_format="NHWC"),
+    _bn_grad_case("batch_norm_grad_5d_training", rand(2, 3, 2, 2, 3), True, dtypes=(np.float32, np.float64)),
+    Case("batch_norm_5d_training", ops.BatchNorm(is_training=True),
+         [rand(2, 3, 2, 2, 3), randpos(3, seed=1), rand(3, seed=2), rand(3, seed=3), randpos(3, seed=4)],
+         oracle=lambda x, s, b, m, v: _batch_norm(x, s, b, m, v, True, 1e-5)[:5], prims=["BatchNorm"],
+         dtypes=(np.float32, np.float64), rtol=1e-4, atol=1e-5),
     # --- dropout (statistics in mindspore-core/tests/test_nn_ops.py) --------------------------
     Case("dropout_seeded", lambda x: ops.Dropout(keep_prob=0.6, Seed0=7)(x), [randpos(4, 5)], prims=["Dropout"],
          grad=True),

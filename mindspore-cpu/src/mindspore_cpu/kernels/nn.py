@@ -1,8 +1,12 @@
 """CPU kernels of the nn family: activations, softmax, bias add, normalisation, dropout.
 
-Float16 inputs are computed in float32 (the dispatcher casts results to the inferred dtype).
+Float16 inputs are computed in float32 (the dispatcher casts results to the inferred dtype). BatchNorm and
+BatchNormGrad on channel-first layouts (NC, NCHW, NCDHW) run in C++ (``_csrc/batchnorm.cpp``: two passes
+over the data instead of NumPy's six or more); NHWC and empty inputs stay in NumPy.
 Losses and resizing are in :mod:`mindspore_cpu.kernels.nn_ext`, merged into :data:`KERNELS`.
 """
+import math
+
 import numpy as np
 
 from mindspore_cpu.kernels import nn_ext
@@ -123,28 +127,88 @@ def _layer_norm(prim, x, gamma, beta):
     return centred * rstd * wide(gamma) + wide(beta), mean, rstd
 
 
-def _batch_norm(prim, x, scale, bias, mean, variance):
-    x32 = wide(x)
+def _bn_layout(prim, x):
+    """``(axes, stat_shape, count)``: the axes but the channel's, the broadcast shape of a per-channel
+    vector, and the number of values per channel."""
     c = x.ndim - 1 if prim.data_format == "NHWC" else 1
     axes = tuple(i for i in range(x.ndim) if i != c)
     stat_shape = tuple(x.shape[i] if i == c else 1 for i in range(x.ndim))
+    return axes, stat_shape, x.size // max(x.shape[c], 1)
+
+
+def _bn_native(prim, x):
+    """Whether the C++ kernels take this input: channel-first layouts with data (NHWC stays in NumPy)."""
+    return prim.data_format != "NHWC" and x.size > 0
+
+
+def _bn_dtype(x):
+    """The C++ kernels' compute dtype: float32/float64 as given, other floats (float16) in float32."""
+    return x.dtype if x.dtype in (np.float32, np.float64) else np.dtype(np.float32)
+
+
+def _as_ncs(a, dtype):
+    """``a`` (N, C, *spatial) as a C-contiguous (N, C, S) array (a free reshape when it already is one)."""
+    a = np.ascontiguousarray(a, dtype=dtype)
+    return a.reshape(a.shape[:2] + (math.prod(a.shape[2:]),))
+
+
+def _batch_norm_numpy(prim, x, scale, bias, mean, variance):
+    x32 = wide(x)
+    axes, stat_shape, count = _bn_layout(prim, x)
     if prim.is_training:
         m = np.mean(x32, axis=axes)
         centred = x32 - m.reshape(stat_shape)
-        sq = np.sum(centred * centred, axis=axes)
-        count = x.size // max(x.shape[c], 1)
-        v = sq / max(count, 1)
-        unbiased = sq / max(count - 1, 1)
-        mom = prim.momentum
-        # the moving statistics are Parameters: updated in their own buffers
-        np.copyto(mean, (1 - mom) * mean + mom * m, casting="unsafe")
-        np.copyto(variance, (1 - mom) * variance + mom * unbiased, casting="unsafe")
+        v = np.sum(centred * centred, axis=axes) / max(count, 1)
     else:
         m, v = wide(mean).copy(), wide(variance).copy()
         centred = x32 - m.reshape(stat_shape)
     rstd = 1.0 / np.sqrt(v + prim.epsilon)
     y = centred * (rstd * wide(scale)).reshape(stat_shape) + wide(bias).reshape(stat_shape)
+    return y, m, v
+
+
+def _batch_norm(prim, x, scale, bias, mean, variance):
+    if not _bn_native(prim, x):
+        y, m, v = _batch_norm_numpy(prim, x, scale, bias, mean, variance)
+    else:
+        dt = _bn_dtype(x)
+        x3, s, b = _as_ncs(x, dt), np.ascontiguousarray(scale, dt), np.ascontiguousarray(bias, dt)
+        if prim.is_training:
+            y, m, v = _native().batch_norm_training(x3, s, b, prim.epsilon)
+        else:
+            # copies: outputs 1-4 must not alias the moving statistics, which training updates in place
+            m, v = np.array(mean, dt), np.array(variance, dt)
+            y = _native().batch_norm_inference(x3, s, b, m, v, prim.epsilon)
+        y = y.reshape(x.shape)
+    if prim.is_training:
+        count = _bn_layout(prim, x)[2]
+        unbiased = v * (max(count, 1) / max(count - 1, 1))
+        mom = prim.momentum
+        # the moving statistics are Parameters: updated in their own buffers
+        np.copyto(mean, (1 - mom) * mean + mom * m, casting="unsafe")
+        np.copyto(variance, (1 - mom) * variance + mom * unbiased, casting="unsafe")
     return y, m, v, m.copy(), v.copy()
+
+
+def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve):
+    if _bn_native(prim, x):
+        dt = _bn_dtype(x)
+        dx, dscale, dbias = _native().batch_norm_grad(
+            _as_ncs(dy, dt), _as_ncs(x, dt), np.ascontiguousarray(scale, dt), np.ascontiguousarray(saved_mean, dt),
+            np.ascontiguousarray(saved_variance, dt), prim.epsilon, prim.is_training)
+        return dx.reshape(x.shape), dscale, dbias
+    x, dy = wide(x), wide(dy)
+    axes, stat_shape, count = _bn_layout(prim, x)
+    rstd = 1.0 / np.sqrt(wide(saved_variance) + prim.epsilon)
+    xhat = (x - wide(saved_mean).reshape(stat_shape)) * rstd.reshape(stat_shape)
+    dbias = np.sum(dy, axis=axes)
+    dscale = np.sum(dy * xhat, axis=axes)
+    a = (wide(scale) * rstd).reshape(stat_shape)
+    if not prim.is_training:
+        return dy * a, dscale, dbias
+    count = max(count, 1)
+    dx = a * (dy - dbias.reshape(stat_shape) / count - xhat * (dscale.reshape(stat_shape) / count))
+    return dx, dscale, dbias
 
 
 def _dropout(prim, x):
@@ -183,6 +247,7 @@ KERNELS = {
     "BiasAdd": _bias_add,
     "LayerNorm": _layer_norm,
     "BatchNorm": _batch_norm,
+    "BatchNormGrad": _batch_norm_grad,
     "Dropout": _dropout,
     "L2Normalize": _l2_normalize,
     **nn_ext.KERNELS,

@@ -454,6 +454,29 @@ class LayerNorm(Primitive):
 
 
 # --- BatchNorm ------------------------------------------------------------------------------
+def _bn_layout(data_format, x):
+    """``(axes, stat_shape, count)`` of a BatchNorm input: the reduced axes (all but the channel's), the
+    shape that broadcasts a per-channel vector against ``x``, and the number of values per channel."""
+    c = channel_axis(data_format, x.ndim)
+    axes = tuple(i for i in range(x.ndim) if i != c)
+    stat_shape = tuple(x.shape[i] if i == c else 1 for i in range(x.ndim))
+    count = 1
+    for i in axes:
+        count *= x.shape[i]
+    return axes, stat_shape, count
+
+
+def _check_channel_vectors(op, x_name, x, data_format, named_shapes):
+    """Every shape in ``named_shapes`` must be ``(C,)``, C the channel size of ``x``; returns C."""
+    c = x[channel_axis(data_format, len(x))]
+    for name, s in named_shapes:
+        rules.check_rank(op, name, s, 1)
+        if s[0] != c:
+            raise MSValueError(f"For '{op}', the shape of '{name}' must be ({c},) (the channel dimension of "
+                               f"'{x_name}'), but got {tuple(s)}.")
+    return c
+
+
 class BatchNorm(Primitive):
     """``BatchNorm(is_training=False, epsilon=1e-5, momentum=0.1, data_format='NCHW')``.
 
@@ -479,12 +502,8 @@ class BatchNorm(Primitive):
 
     def infer_shape(self, x, scale, bias, mean, variance):
         rules.check_rank(self.name, "input_x", x, range(2, 6))
-        c = x[channel_axis(self.data_format, len(x))]
-        for name, s in (("scale", scale), ("bias", bias), ("mean", mean), ("variance", variance)):
-            rules.check_rank(self.name, name, s, 1)
-            if s[0] != c:
-                raise MSValueError(f"For '{self.name}', the shape of '{name}' must be ({c},) (the channel dimension "
-                                   f"of 'input_x'), but got {tuple(s)}.")
+        c = _check_channel_vectors(self.name, "input_x", x, self.data_format,
+                                   (("scale", scale), ("bias", bias), ("mean", mean), ("variance", variance)))
         return (tuple(x),) + ((c,),) * 4
 
     def infer_dtype(self, x, scale, bias, mean, variance):
@@ -494,39 +513,111 @@ class BatchNorm(Primitive):
         return (x,) + (scale,) * 4
 
     def bprop(self, x, scale, bias, mean, variance, out, dout):
-        c = channel_axis(self.data_format, x.ndim)
-        axes = tuple(i for i in range(x.ndim) if i != c)
-        stat_shape = tuple(x.shape[i] if i == c else 1 for i in range(x.ndim))
-        dy = dout[0]
-        dstat_mean = fops.reshape(fops.add(dout[1], dout[3]), stat_shape)
-        dstat_var = fops.reshape(fops.add(dout[2], dout[4]), stat_shape)
-        s = fops.reshape(scale, stat_shape)
+        # the main terms in one BatchNormGrad, called as MindSpore does: the saved statistics out[3]/out[4]
+        # in training, the moving ones in inference, out[2] as the reserve input
         if self.is_training:
-            m, v = fops.reshape(out[1], stat_shape), fops.reshape(out[2], stat_shape)
+            saved_mean, saved_variance = out[3], out[4]
         else:
-            m, v = fops.reshape(mean, stat_shape), fops.reshape(variance, stat_shape)
-        rstd = fops.div(1, fops.sqrt(fops.add(v, self.epsilon)))
-        centred = fops.sub(x, m)
-        xhat = fops.mul(centred, rstd)
-        dscale = fops.reduce_sum(fops.mul(dy, xhat), axes)
-        dbias = fops.reduce_sum(dy, axes)
+            saved_mean, saved_variance = mean, variance
+        dx, dscale, dbias = BatchNormGrad(self.is_training, self.epsilon, self.data_format)(
+            dout[0], x, scale, saved_mean, saved_variance, out[2])
+        # the statistics outputs' own cotangents (outputs 3/4 repeat 1/2)
+        dstat_mean = fops.add(dout[1], dout[3])
+        dstat_var = fops.add(dout[2], dout[4])
         if not self.is_training:
-            g = fops.mul(fops.reduce_sum(dy, axes, keep_dims=True), fops.mul(s, rstd))
-            dmean = fops.sub(dstat_mean, g)
-            dvar_y = fops.mul(fops.reduce_sum(fops.mul(dy, centred), axes, keep_dims=True), s)
-            dvar = fops.add(dstat_var, fops.mul(dvar_y, fops.mul(fops.mul(rstd, fops.mul(rstd, rstd)), -0.5)))
-            dx = fops.mul(dy, fops.mul(s, rstd))
-            return dx, dscale, dbias, fops.reshape(dmean, mean.shape), fops.reshape(dvar, variance.shape)
-        count = 1
-        for i in axes:
-            count *= x.shape[i]
-        g = fops.mul(dy, s)
-        g_mean = fops.mul(fops.reduce_sum(g, axes, keep_dims=True), 1.0 / count)
-        gx_mean = fops.mul(fops.reduce_sum(fops.mul(g, xhat), axes, keep_dims=True), 1.0 / count)
-        dx = fops.mul(rstd, fops.sub(fops.sub(g, g_mean), fops.mul(xhat, gx_mean)))
-        dx = fops.add(dx, fops.mul(dstat_mean, 1.0 / count))
-        dx = fops.add(dx, fops.mul(fops.mul(dstat_var, centred), 2.0 / count))
+            # outputs 1-4 repeat the inputs mean/variance, and y depends on them through xhat:
+            # dL/dmean = -scale rstd sum(dout[0]) = -scale rstd dbias, and with d rstd/dvar = -rstd^3 / 2,
+            # dL/dvar = -rstd^3 / 2 scale sum(dout[0] (x - mean)) = -rstd^2 / 2 scale dscale
+            rstd = fops.div(1, fops.sqrt(fops.add(variance, self.epsilon)))
+            dmean = fops.sub(dstat_mean, fops.mul(dbias, fops.mul(scale, rstd)))
+            dvar = fops.sub(dstat_var, fops.mul(fops.mul(dscale, scale), fops.mul(fops.mul(rstd, rstd), 0.5)))
+            return dx, dscale, dbias, dmean, dvar
+        _, stat_shape, count = _bn_layout(self.data_format, x)
+        # the batch statistics are functions of x: d mean/dx = 1/n, d var/dx = 2 (x - mean) / n
+        centred = fops.sub(x, fops.reshape(out[1], stat_shape))
+        dx = fops.add(dx, fops.mul(fops.reshape(dstat_mean, stat_shape), 1.0 / count))
+        dx = fops.add(dx, fops.mul(fops.mul(fops.reshape(dstat_var, stat_shape), centred), 2.0 / count))
         return dx, dscale, dbias, None, None
+
+
+class BatchNormGrad(Primitive):
+    """``BatchNormGrad(is_training=False, epsilon=1e-5, data_format='NCHW')``: the gradient of :class:`BatchNorm`.
+
+    Called as ``(dy, x, scale, saved_mean, saved_variance, reserve)`` (MindSpore's order); returns
+    ``(dx, dscale, dbias)``. ``saved_mean``/``saved_variance`` are the statistics the forward normalised
+    with (the batch ones in training, the moving ones in inference); ``reserve`` is MindSpore's workspace
+    input and is not read. With ``rstd = 1 / sqrt(saved_variance + epsilon)``, ``xhat = (x - saved_mean)
+    rstd`` and sums over every axis but the channel's (``n`` values per channel)::
+
+        dscale = sum(dy xhat),   dbias = sum(dy)
+        dx = scale rstd (dy - dbias / n - xhat dscale / n)     (training)
+        dx = scale rstd dy                                      (inference)
+
+    Its own primitive (as in MindSpore) so that backends compute all three in two passes over the data.
+    """
+
+    @prim_attr_register
+    def __init__(self, is_training=False, epsilon=1e-5, data_format="NCHW"):
+        rules.check_bool(self.name, "is_training", is_training)
+        check_number(self.name, "epsilon", epsilon, lo=0, hi=1, lo_open=True)
+        check_str(self.name, "data_format", data_format, ("NCHW", "NHWC"))
+
+    def infer_shape(self, dy, x, scale, saved_mean, saved_variance, reserve):
+        rules.check_rank(self.name, "x", x, range(2, 6))
+        rules.check_rank(self.name, "dy", dy, len(x))
+        if tuple(dy) != tuple(x):
+            raise MSValueError(f"For '{self.name}', the shape of 'dy' {tuple(dy)} must equal the shape of 'x' "
+                               f"{tuple(x)}.")
+        c = _check_channel_vectors(self.name, "x", x, self.data_format,
+                                   (("scale", scale), ("saved_mean", saved_mean),
+                                    ("saved_variance", saved_variance), ("reserve", reserve)))
+        return tuple(x), (c,), (c,)
+
+    def infer_dtype(self, dy, x, scale, saved_mean, saved_variance, reserve):
+        rules.check_float(self.name, "x", x)
+        if dy != x:
+            raise MSTypeError(f"For '{self.name}', the dtype of 'dy' {dy} must equal the dtype of 'x' {x}.")
+        for name, d in (("scale", scale), ("saved_mean", saved_mean), ("saved_variance", saved_variance),
+                        ("reserve", reserve)):
+            rules.check_float(self.name, name, d)
+        return x, scale, scale
+
+    def bprop(self, dy, x, scale, saved_mean, saved_variance, reserve, out, dout):
+        # L = sum(g dx) + sum(g_s dscale) + sum(g_b dbias) per channel, with (g, g_s, g_b) = dout, is a
+        # function of xhat (through dscale and dx) and of rstd directly; e = dL/dxhat gives dL/dx = e rstd,
+        # dL/dmean = -rstd sum(e), and dL/dvar = -rstd^3 / 2 (dL/drstd at fixed xhat + sum(e xhat) / rstd).
+        axes, stat_shape, count = _bn_layout(self.data_format, x)
+        g, g_scale, g_bias = dout[0], fops.reshape(dout[1], stat_shape), fops.reshape(dout[2], stat_shape)
+        s = fops.reshape(scale, stat_shape)
+        rstd = fops.div(1, fops.sqrt(fops.add(fops.reshape(saved_variance, stat_shape), self.epsilon)))
+        xhat = fops.mul(fops.sub(x, fops.reshape(saved_mean, stat_shape)), rstd)
+        s_rstd = fops.mul(s, rstd)
+        # q = sum(g (dx / (scale rstd))): dL/dscale = rstd q, and dL/drstd at fixed xhat = scale q
+        q = fops.reduce_sum(fops.mul(g, dy), axes, keep_dims=True)
+        d_dy = fops.add(fops.mul(g_scale, xhat), g_bias)
+        # e = dL/dxhat: dscale = sum(dy xhat) gives g_s dy; in training, dx's term -scale rstd xhat dscale / n
+        # gives -(scale rstd / n) (dy sum(g xhat) + g dscale)
+        e = fops.mul(dy, g_scale)
+        if self.is_training:
+            dscale, dbias = fops.reshape(out[1], stat_shape), fops.reshape(out[2], stat_shape)
+            g_sum = fops.reduce_sum(g, axes, keep_dims=True)
+            g_xhat = fops.reduce_sum(fops.mul(g, xhat), axes, keep_dims=True)
+            # the projection that made dx from dy is self-adjoint: the same one acts on g
+            g_proj = fops.sub(fops.sub(g, fops.mul(g_sum, 1.0 / count)),
+                              fops.mul(xhat, fops.mul(g_xhat, 1.0 / count)))
+            d_dy = fops.add(d_dy, fops.mul(g_proj, s_rstd))
+            q = fops.sub(q, fops.mul(fops.add(fops.mul(dbias, g_sum), fops.mul(dscale, g_xhat)), 1.0 / count))
+            e = fops.sub(e, fops.mul(fops.add(fops.mul(dy, g_xhat), fops.mul(g, dscale)),
+                                     fops.mul(s_rstd, 1.0 / count)))
+        else:
+            d_dy = fops.add(d_dy, fops.mul(g, s_rstd))
+        d_x = fops.mul(e, rstd)
+        d_mean = fops.neg(fops.mul(fops.reduce_sum(e, axes, keep_dims=True), rstd))
+        d_rstd = fops.add(fops.mul(s, q), fops.div(fops.reduce_sum(fops.mul(e, xhat), axes, keep_dims=True), rstd))
+        d_var = fops.mul(d_rstd, fops.mul(fops.mul(rstd, fops.mul(rstd, rstd)), -0.5))
+        flat = saved_mean.shape
+        return (d_dy, d_x, fops.reshape(fops.mul(q, rstd), flat), fops.reshape(d_mean, flat),
+                fops.reshape(d_var, flat), None)
 
 
 # --- Dropout --------------------------------------------------------------------------------
@@ -590,5 +681,5 @@ class L2Normalize(Primitive):
 
 
 PRIMITIVES = [ReLU, ReLU6, Sigmoid, GeLU, GeLUGrad, FastGeLU, HSigmoid, HSwish, Elu, CeLU, SeLU, Softplus, Softsign, Mish,
-              HShrink, SoftShrink, PReLU, Softmax, LogSoftmax, BiasAdd, LayerNorm, BatchNorm, Dropout,
-              L2Normalize] + nn_ext.PRIMITIVES
+              HShrink, SoftShrink, PReLU, Softmax, LogSoftmax, BiasAdd, LayerNorm, BatchNorm, BatchNormGrad,
+              Dropout, L2Normalize] + nn_ext.PRIMITIVES
