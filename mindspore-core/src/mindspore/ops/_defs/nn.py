@@ -466,6 +466,15 @@ def _bn_layout(data_format, x):
     return axes, stat_shape, count
 
 
+def _known_zeros(t):
+    """Whether ``t`` holds values known now, all zero: the cotangent autodiff gives an output nobody used
+    (a concrete tensor in PYNATIVE and, as a folded constant, while a graph is compiled; a value the
+    compiled graph computes is never "known")."""
+    from mindspore._infer.staging import StagedTensor
+    from mindspore.common.tensor import Tensor
+    return isinstance(t, Tensor) and not isinstance(t, StagedTensor) and not t.asnumpy().any()
+
+
 def _check_channel_vectors(op, x_name, x, data_format, named_shapes):
     """Every shape in ``named_shapes`` must be ``(C,)``, C the channel size of ``x``; returns C."""
     c = x[channel_axis(data_format, len(x))]
@@ -532,6 +541,8 @@ class BatchNorm(Primitive):
             dmean = fops.sub(dstat_mean, fops.mul(dbias, fops.mul(scale, rstd)))
             dvar = fops.sub(dstat_var, fops.mul(fops.mul(dscale, scale), fops.mul(fops.mul(rstd, rstd), 0.5)))
             return dx, dscale, dbias, dmean, dvar
+        if _known_zeros(dstat_mean) and _known_zeros(dstat_var):
+            return dx, dscale, dbias, None, None   # nothing used the statistics: skip two full-size passes
         _, stat_shape, count = _bn_layout(self.data_format, x)
         # the batch statistics are functions of x: d mean/dx = 1/n, d var/dx = 2 (x - mean) / n
         centred = fops.sub(x, fops.reshape(out[1], stat_shape))
