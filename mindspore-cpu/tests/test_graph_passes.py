@@ -53,7 +53,7 @@ def test_training_step_updates_moments_and_weights_in_place_exactly():
         net = nn.SequentialCell([nn.Dense(6, 8), nn.ReLU(), nn.Dense(8, 3)])
         step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True,
                                                                                          reduction="mean")),
-                                   nn.Momentum(net.trainable_params(), 0.1, 0.9, use_nesterov=True))
+                                   nn.RMSProp(net.trainable_params(), 0.01, momentum=0.9))
         return net, step.set_train()
     x = _data(4, 6)
     y = ms.Tensor(np.array([0, 2, 1, 2], np.int32))
@@ -65,7 +65,7 @@ def test_training_step_updates_moments_and_weights_in_place_exactly():
     for a, b in zip(eager_net.get_parameters(), graph_net.get_parameters()):
         np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
     ops_in_place = [f for f in _fused(graph) if f.attrs.get("into") is not None]
-    assert len(ops_in_place) == 4      # the four moments, updated in their own buffers
+    assert len(ops_in_place) == 4      # the mean squares of the four parameters, updated in their own buffers
 
 
 def test_a_chain_reading_its_input_twice_never_overwrites_it():

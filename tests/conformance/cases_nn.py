@@ -217,7 +217,30 @@ def _gelu_slope_times(dy, x):
     return dy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * c * x * x))
 
 
+def _apply_momentum(nesterov):
+    """ApplyMomentum on Parameters made from the inputs; returns (result, variable, accumulation) after it."""
+    def op(var, accum, grad):
+        v, a = ms.Parameter(var, name="var"), ms.Parameter(accum, name="accum")
+        out = ops.ApplyMomentum(use_nesterov=nesterov)(v, a, 0.1, grad, ms.Tensor(0.9, ms.float32))
+        return out, ops.identity(v), ops.identity(a)
+    return op
+
+
+def _apply_momentum_oracle(nesterov):
+    def oracle(var, accum, grad):
+        lr, mu = np.float32(0.1), np.float32(0.9)
+        accum = accum * mu + grad
+        var = var - (grad * lr + accum * mu * lr if nesterov else accum * lr)
+        return var, var, accum
+    return oracle
+
+
 CASES = [
+    # --- optimizer updates (they make Parameters of their inputs: eager only) -------------------
+    Case("apply_momentum", _apply_momentum(False), [rand(3, 4), rand(3, 4, seed=1), rand(3, 4, seed=2)],
+         oracle=_apply_momentum_oracle(False), prims=["ApplyMomentum"], modes=("pynative",)),
+    Case("apply_momentum_nesterov", _apply_momentum(True), [rand(5), rand(5, seed=1), rand(5, seed=2)],
+         oracle=_apply_momentum_oracle(True), prims=["ApplyMomentum"], modes=("pynative",)),
     # --- activations ------------------------------------------------------------------------
     Case("relu", ops.relu, [_X], oracle=lambda x: np.maximum(x, 0), prims=["ReLU"], dtypes=F16, grad=True),
     Case("relu_prim_int", ops.ReLU(), [randint(3, 4, low=-5, high=5)], oracle=lambda x: np.maximum(x, 0),

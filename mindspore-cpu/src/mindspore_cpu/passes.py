@@ -21,7 +21,7 @@ import numpy as np
 
 from mindspore._infer.abstract import AbstractTensor
 from mindspore._ir.nodes import Apply, Constant, Parameter
-from mindspore._pipeline._util import prim_of, substitute
+from mindspore._pipeline._util import is_effectful_apply, prim_of, substitute
 from mindspore._pipeline.fusion import FusedOp, fuse_chains
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
@@ -242,7 +242,7 @@ def inplace_update(graph):
                     and getattr(vprim, "all_outputs_like_final", False) and value.abstract == p.abstract
                     and vprim.into is None and value.graph is g and position[value] < position[node]):
                 continue
-            if _reads_between(g, p, value, node) or _used_before(g, value, node, position):
+            if _reads_between(g, p, value, node) or _writes_to(g, p) != 1:
                 continue
             if p in value.inputs[1:] and vprim.step_users.get(value.inputs[1:].index(p), set()) - {0}:
                 continue    # a later step reads p: writing p from the first step on would clobber it
@@ -259,15 +259,11 @@ def inplace_update(graph):
     return changed
 
 
-def _used_before(graph, value, assign, position):
-    """Whether ``value`` is read between its own apply and the Assign (it would then alias ``p`` early,
-    which is harmless) - kept conservative: such a read must come after the Assign."""
-    for node in graph.nodes:
-        if node is assign:
-            return False
-        if position[node] > position[value] and value in node.inputs[1:]:
-            return True
-    return False
+def _writes_to(graph, param):
+    """How many applies of ``graph`` write ``param`` in place. Computing a value straight into ``param``
+    makes the two one buffer from then on: readers of the value (before or after the Assign; Adam reads
+    its new moments for the update) see the same numbers only if nothing else writes ``param`` later."""
+    return sum(1 for n in graph.nodes if is_effectful_apply(n) and param in n.inputs[1:])
 
 
 def _conv_kernel(conv, with_bias, relu):

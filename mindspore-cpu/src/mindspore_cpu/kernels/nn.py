@@ -211,6 +211,21 @@ def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve):
     return dx, dscale, dbias
 
 
+def _apply_momentum(prim, variable, accumulation, learning_rate, gradient, momentum):
+    """In place, in variable's dtype, in MindSpore's order of operations (see ApplyMomentum)."""
+    dt = variable.dtype
+    lr = np.asarray(learning_rate, dt).reshape(())
+    mu = np.asarray(momentum, dt).reshape(())
+    g = gradient if prim.gradient_scale == 1.0 else gradient * np.asarray(prim.gradient_scale, dt)
+    np.multiply(accumulation, mu, out=accumulation)
+    np.add(accumulation, g, out=accumulation)
+    if prim.use_nesterov:
+        np.subtract(variable, g * lr + accumulation * mu * lr, out=variable)
+    else:
+        np.subtract(variable, accumulation * lr, out=variable)
+    return variable
+
+
 def _dropout(prim, x):
     rng = prim._random_state.generator()
     keep = prim.keep_prob
@@ -247,6 +262,7 @@ KERNELS = {
     "BiasAdd": _bias_add,
     "LayerNorm": _layer_norm,
     "BatchNorm": _batch_norm,
+    "ApplyMomentum": _apply_momentum,
     "BatchNormGrad": _batch_norm_grad,
     "Dropout": _dropout,
     "L2Normalize": _l2_normalize,

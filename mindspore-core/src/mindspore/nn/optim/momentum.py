@@ -1,4 +1,4 @@
-"""Momentum: ``v = momentum * v + g; p -= lr * v`` (MindSpore's ApplyMomentum; no dampening).
+"""Momentum: ``v = momentum * v + g; p -= lr * v``, one ``ops.ApplyMomentum`` per parameter (no dampening).
 
 With ``use_nesterov``: ``p -= g * lr + v * momentum * lr``. State: ``momentum`` (a float32 Parameter) and
 ``moments.<param name>`` (zeros).
@@ -14,23 +14,6 @@ from mindspore.nn.optim import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["Momentum"]
-
-
-def _as_dtype(x, dtype):
-    return x if x.dtype == dtype else ops.cast(x, dtype)
-
-
-def _apply_momentum(weight, moment, learning_rate, gradient, momentum, use_nesterov):
-    """One ApplyMomentum: updates ``moment`` and ``weight`` in place."""
-    lr = _as_dtype(learning_rate, weight.dtype)
-    mu = _as_dtype(momentum, weight.dtype)
-    accum = ops.add(ops.mul(moment, mu), gradient)
-    ops.assign(moment, accum)
-    if use_nesterov:
-        ops.assign_sub(weight, ops.add(ops.mul(gradient, lr), ops.mul(ops.mul(accum, mu), lr)))
-    else:
-        ops.assign_sub(weight, ops.mul(accum, lr))
-    return True
 
 
 class Momentum(Optimizer):
@@ -78,10 +61,12 @@ class Momentum(Optimizer):
         self.params = self._parameters
         self.use_nesterov = validator.check_bool("use_nesterov", use_nesterov, self.cls_name)
         self.moments = self.params.clone(prefix="moments", init="zeros")
+        self.apply_momentum = ops.ApplyMomentum(use_nesterov=self.use_nesterov)
 
     def construct(self, gradients):
         gradients = self._prepare_gradients(gradients)
         lr = self.get_lr()
         self._increase_global_step()
-        return tuple(_apply_momentum(p, m, lr_i, g, self.momentum, self.use_nesterov)
-                     for lr_i, g, p, m in zip(self._lr_per_param(lr), gradients, self.params, self.moments))
+        for lr_i, g, p, m in zip(self._lr_per_param(lr), gradients, self.params, self.moments):
+            self.apply_momentum(p, m, lr_i, g, self.momentum)
+        return (True,) * len(self.params)   # MindSpore's Momentum returns a success flag per parameter

@@ -17,7 +17,7 @@ from mindspore.common.seed import OpRandomState
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs import nn_ext
 from mindspore.ops._defs._lazy import functional as fops
-from mindspore.ops.primitive import Primitive, prim_attr_register
+from mindspore.ops.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
 
 ANY_RANK = range(0, 9)
 RELU_TYPES = rules.FLOAT_TYPES + mstype.int_type + (mstype.uint8,)
@@ -691,6 +691,51 @@ class L2Normalize(Primitive):
         return (fops.mul(inv, fops.sub(dout, fops.mul(fops.mul(out, proj), over))),)
 
 
+# --- ApplyMomentum ---------------------------------------------------------------------------
+class ApplyMomentum(Primitive):
+    """``ApplyMomentum(use_locking=False, use_nesterov=False, gradient_scale=1.0)``.
+
+    Called as ``(variable, accumulation, learning_rate, gradient, momentum)``; updates the two
+    Parameters in place and returns ``variable``::
+
+        accumulation = accumulation * momentum + gradient * gradient_scale
+        variable -= learning_rate * accumulation                       (use_nesterov=False)
+        variable -= g * learning_rate + accumulation * momentum * learning_rate   (use_nesterov=True)
+
+    ``learning_rate`` and ``momentum`` are numbers or scalar tensors, used in ``variable``'s dtype.
+    ``nn.Momentum`` applies one per parameter.
+    """
+
+    side_effect = True   # writes variable and accumulation: graphs keep it, in program order
+
+    @prim_attr_register
+    def __init__(self, use_locking=False, use_nesterov=False, gradient_scale=1.0):
+        rules.check_bool(self.name, "use_locking", use_locking)
+        rules.check_bool(self.name, "use_nesterov", use_nesterov)
+        if isinstance(gradient_scale, bool) or not isinstance(gradient_scale, (int, float)):
+            raise MSTypeError(f"For '{self.name}', the 'gradient_scale' must be a float, but got "
+                              f"{type(gradient_scale).__name__}.")
+
+    def infer_shape(self, variable, accumulation, learning_rate, gradient, momentum):
+        rules.check_same_shape(self.name, ("variable", "accumulation", "gradient"), (variable, accumulation, gradient))
+        for name, v in (("learning_rate", learning_rate), ("momentum", momentum)):
+            shape = rules.scalar_shape(v)
+            if int(_pymath.prod(shape)) != 1:
+                raise MSValueError(f"For '{self.name}', the '{name}' must be a number or a tensor with one element, "
+                                   f"but got shape {tuple(shape)}.")
+        return tuple(variable)
+
+    def infer_dtype(self, variable, accumulation, learning_rate, gradient, momentum):
+        rules.check_float(self.name, "variable", variable)
+        rules.check_same_dtype(self.name, ("variable", "accumulation", "gradient"), (variable, accumulation, gradient))
+        for name, v in (("learning_rate", learning_rate), ("momentum", momentum)):
+            if not rules.is_scalar(v):
+                rules.check_dtype_in(self.name, name, v, rules.NUMBER_TYPES)
+        return variable
+
+    bprop = NON_DIFFERENTIABLE
+
+
 PRIMITIVES = [ReLU, ReLU6, Sigmoid, GeLU, GeLUGrad, FastGeLU, HSigmoid, HSwish, Elu, CeLU, SeLU, Softplus, Softsign, Mish,
               HShrink, SoftShrink, PReLU, Softmax, LogSoftmax, BiasAdd, LayerNorm, BatchNorm, BatchNormGrad,
-              Dropout, L2Normalize] + nn_ext.PRIMITIVES
+              Dropout, L2Normalize, ApplyMomentum] + nn_ext.PRIMITIVES
