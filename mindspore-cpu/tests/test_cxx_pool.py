@@ -153,6 +153,19 @@ def test_selection_rules():
     assert dx.sum() == 9 and dx.reshape(-1)[1] == 1 and dx.reshape(-1)[4] == 1
 
 
+@pytest.mark.parametrize("ins,kernel,stride,pad", [
+    ((1, 7, 9), (1, 2, 2), (1, 2, 2), (0, 0, 0)),
+    ((1, 5, 7), (1, 3, 3), (1, 2, 2), (0, 1, 1)),
+])
+def test_a_single_nan_anywhere_is_seen(ins, kernel, stride, pad):
+    """The fast path scans each plane for NaN (by quarters, then the remainder) to pick its loops."""
+    out = out_size(ins, kernel, stride, pad, (1, 1, 1), (0, 0, 0))
+    size = int(np.prod(ins))
+    x = np.repeat(RNG.standard_normal((1, 1) + ins).astype(np.float32), size, axis=1)
+    x.reshape(size, size)[np.arange(size), np.arange(size)] = np.nan  # plane i: NaN at element i
+    check(x, kernel, stride, pad, (1, 1, 1), out)
+
+
 def test_max_pool_grad_kernel_matches_argmax_scatter():
     """pooling.py's MaxPoolGrad / MaxPool3DGrad kernels against MaxPoolWithArgmax + scatter."""
     ops = pytest.importorskip("mindspore.ops")
