@@ -126,8 +126,8 @@ def test_generic_path_and_fused_gradient(ins, kernel, stride, pad, dil, dtype):
 
 
 @pytest.mark.parametrize("shape,kernel,stride,pad", [
-    ((256, 16, 1, 10, 10), (1, 2, 2), (1, 2, 2), (0, 0, 0)),      # MaxPoolGrad of LeNet at batch 256
-    ((32, 16, 1, 32, 32), (1, 3, 3), (1, 2, 2), (0, 1, 1)),
+    ((256, 16, 1, 10, 10), (1, 2, 2), (1, 2, 2), (0, 0, 0)),      # gradient on two threads
+    ((64, 16, 1, 32, 32), (1, 3, 3), (1, 2, 2), (0, 1, 1)),       # forward and gradient on two threads
 ])
 def test_fast_path_at_parallel_sizes(shape, kernel, stride, pad):
     x = RNG.standard_normal(shape).astype(np.float32)

@@ -430,11 +430,14 @@ bool fast_dispatch(const PoolGeometry& g, F&& f) {
     return true;
 }
 
-// The fast path costs a fraction of a nanosecond per window element, about a quarter of the
-// generic loops, so its work must be larger before waking the sleeping OpenMP team (tens to a
-// hundred microseconds, see common.h) pays. Measured on 2 cores: LeNet's 32x6x28x28 (1.5e5
-// visits) is faster on one thread, 256x16x10x10 MaxPoolGrad (8.2e5 visits + dx) on two.
-constexpr double kParallelFastVisits = 8.0e5;
+// Work from which the fast path splits planes across threads: window element visits (forward),
+// plus dx elements (gradient). A visit costs a fraction of a nanosecond there, a quarter of the
+// generic loops', so more must be at stake than kParallelVisits before waking the sleeping OpenMP
+// team (see common.h) pays. Measured on 2 cores: the forward ties at 1.2e6 visits (256x6x28x28
+// 2x2/2) and gains from 2.4e6 (64x16x32x32 3x3/2: 0.34 -> 0.25 ms); the gradient loses at 4e5
+// (8x16x32x32 3x3/2) and gains from 8e5 (256x16x10x10 2x2/2: 0.34 -> 0.20 ms).
+constexpr double kParallelFastForward = 1.5e6;
+constexpr double kParallelFastBackward = 8.0e5;
 
 template <typename T>
 void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g) {
@@ -442,7 +445,7 @@ void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g) {
     const bool fast = fast_dispatch(g, [&](auto k, auto s) {
         constexpr int K = decltype(k)::value, St = decltype(s)::value;
         const FastRow f = fast_row(g, K, St);
-#pragma omp parallel if (worth_parallel(g.visits(), kParallelFastVisits))
+#pragma omp parallel if (worth_parallel(g.visits(), kParallelFastForward))
         {
             std::vector<Slot<T>> slot(argmax ? static_cast<size_t>(OW) : 0);
 #pragma omp for schedule(static)
@@ -481,7 +484,7 @@ void max_pool_backward(const T* x, const T* dy, T* dx, const PoolGeometry& g) {
         constexpr int K = decltype(k)::value, St = decltype(s)::value;
         const FastRow f = fast_row(g, K, St);
         const bool tiles = St == K && f.sy >= K;
-#pragma omp parallel if (worth_parallel(work, kParallelFastVisits))
+#pragma omp parallel if (worth_parallel(work, kParallelFastBackward))
         {
             std::vector<T> ys(static_cast<size_t>(OW));
             std::vector<Slot<T>> slot(static_cast<size_t>(OW));
