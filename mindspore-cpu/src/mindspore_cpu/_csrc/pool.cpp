@@ -153,8 +153,8 @@ template <typename T>
 using Slot = T;
 
 // Whether n elements hold a NaN (the fast path's scan of each plane; without NaN the winner is
-// also the first element equal to the maximum). One unordered compare covers two elements, from
-// two quarters of the plane, and each select two compares: the select chain bounds the loop.
+// also the first element equal to the maximum). An unordered compare covers two elements and a
+// select two compares, so the loop-carried select, which bounds the loop, runs once per four.
 template <typename T>
 bool has_nan(const T* p, int64_t n) {
     const int64_t q = n / 4;
@@ -168,6 +168,7 @@ bool has_nan(const T* p, int64_t n) {
     return nan;
 }
 
+// beats(v, best), or on a plane without NaN its equivalent v > best.
 template <bool kNaN, typename T>
 __attribute__((always_inline)) inline bool wins(T v, T best) {
     if constexpr (kNaN) return beats(v, best);
