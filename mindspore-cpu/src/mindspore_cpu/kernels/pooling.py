@@ -1,9 +1,11 @@
 """CPU kernels of the pooling primitives (part of the conv family; :mod:`.conv` merges them in).
 
 Everything runs in the C++ kernels of ``mindspore_cpu._kernels``, which are 3-D: 2-D pooling is
-3-D pooling with unit depth, and an unbatched (C, H, W) input is one batch item. Max-pooling
-gradients either recompute the argmax from ``x`` (MaxPoolGrad family) or use the argmax given;
-both end in the same scatter/gather over flattened input planes.
+3-D pooling with unit depth, and an unbatched (C, H, W) input is one batch item. MaxPoolGrad and
+MaxPool3DGrad run one fused kernel (``max_pool3d_backward``) that finds each window's argmax from
+``x`` and adds ``dout`` there, with no argmax tensor in between; the other max-pooling gradients
+use an argmax (given, or recomputed for MaxPoolGradGrad) with a scatter/gather over flattened
+input planes.
 """
 import numpy as np
 
@@ -66,9 +68,12 @@ def _gather(grad, argmax, dtype):
 
 
 def _max_pool_grad(prim, x, out, dout):
-    nd = 3 if x.ndim == 5 else 2
-    _, idx = _max_pool(prim, x, out.shape[-nd:])
-    return _scatter(dout, idx, x.shape, _dtype(x, dout))
+    """dx: dout added at each window's argmax, recomputed from x (dout has the forward output's shape)."""
+    kernel, stride, dil, win = prim.geometry_for(x.shape)
+    dt = _dtype(x, dout)
+    dx = _kernels.max_pool3d_backward(_as_5d(x, dt), _as_5d(dout, dt), _lift(kernel, 1), _lift(stride, 1),
+                                      _lift(win.before, 0), _lift(dil, 1))
+    return dx.reshape(x.shape)
 
 
 def _max_pool_grad_grad(prim, x, out, grad):

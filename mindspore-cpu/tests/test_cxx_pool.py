@@ -1,0 +1,206 @@
+"""Max pooling's fast path (2x2/2, 3x3/2, 3x3/1 windows) and fused gradient (max_pool3d_backward).
+
+The reference below is written from the definition, one window element at a time in scan order:
+the first element is taken and a later one wins only when strictly larger or NaN over a number, so
+a window yields its first maximum (first NaN if any); a window entirely in the padding yields -inf
+and argmax -1. The kernels must agree bit for bit, signed zeros and NaN payloads included: values
+are compared as raw bytes, and the gradient against an in-order scatter in the same dtype.
+Planes with and without NaN take different loops in the fast path, so the data mixes both.
+"""
+import numpy as np
+import pytest
+
+k = pytest.importorskip("mindspore_cpu._kernels")
+
+RNG = np.random.default_rng(1)
+
+
+def ref_max_pool(x, kernel, stride, pad, dil, out):
+    """(y, argmax) of x (N, C, D, H, W), vectorised over planes and outputs, looping over offsets."""
+    n, c = x.shape[:2]
+    ins = x.shape[2:]
+    flat = x.reshape(n * c, -1)
+    best = np.full((n * c,) + tuple(out), -np.inf, x.dtype)
+    arg = np.full((n * c,) + tuple(out), -1, np.int64)
+    grids = np.meshgrid(*[np.arange(o) for o in out], indexing="ij")
+    for off in np.ndindex(*kernel):
+        pos = [g * s - p + o * d for g, s, p, o, d in zip(grids, stride, pad, off, dil)]
+        valid = np.ones(out, bool)
+        for q, size in zip(pos, ins):
+            valid &= (q >= 0) & (q < size)
+        idx = (np.clip(pos[0], 0, None) * ins[1] + np.clip(pos[1], 0, None)) * ins[2] + np.clip(pos[2], 0, None)
+        v = flat[:, np.where(valid, idx, 0)]
+        wins = valid & ((arg < 0) | (v > best) | (np.isnan(v) & ~np.isnan(best)))
+        best = np.where(wins, v, best)
+        arg = np.where(wins, idx, arg)
+    return best.reshape((n, c) + tuple(out)), arg.reshape((n, c) + tuple(out))
+
+
+def ref_backward(x, dy, arg):
+    """dx: dy added at each argmax, in output order (np.add.at), in dy's dtype."""
+    n, c = x.shape[:2]
+    dx = np.zeros((n * c, int(np.prod(x.shape[2:]))), dy.dtype)
+    a, g = arg.reshape(n * c, -1), dy.reshape(n * c, -1)
+    for p in range(n * c):
+        keep = a[p] >= 0
+        np.add.at(dx[p], a[p][keep], g[p][keep])
+    return dx.reshape(x.shape)
+
+
+def same_bits(a, b):
+    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+def data(shape, dtype, special=True):
+    """Ties (small integers), and in every other plane NaN (several payloads), +-inf and -0."""
+    x = RNG.integers(-2, 3, size=shape).astype(dtype)
+    if not special:
+        return x
+    planes = x.reshape(shape[0] * shape[1], -1)
+    m = RNG.random(planes.shape)
+    odd = (np.arange(planes.shape[0]) % 2 == 1)[:, None]
+    planes[(m < 0.2) & odd] = -0.0
+    planes[(m > 0.97) & odd] = -np.inf
+    planes[(m > 0.2) & (m < 0.23)] = np.inf
+    nan = (m > 0.5) & (m < 0.56) & odd
+    planes[nan] = np.nan
+    bits = planes.view(np.uint32 if dtype == np.float32 else np.uint64)
+    bits[nan] |= RNG.integers(1, 64, size=int(nan.sum())).astype(bits.dtype)
+    return x
+
+
+def out_size(ins, kernel, stride, pad, dil, extra):
+    return tuple((i + 2 * p - d * (kk - 1) - 1) // s + 1 + e
+                 for i, kk, s, p, d, e in zip(ins, kernel, stride, pad, dil, extra))
+
+
+def check(x, kernel, stride, pad, dil, out):
+    y, idx = k.max_pool3d(x, kernel, stride, pad, dil, out)
+    want_y, want_idx = ref_max_pool(x, kernel, stride, pad, dil, out)
+    np.testing.assert_array_equal(idx, want_idx)
+    assert same_bits(y, want_y)
+    assert same_bits(k.max_pool3d(x, kernel, stride, pad, dil, out, False), want_y)
+    dy = RNG.standard_normal(y.shape).astype(x.dtype)
+    dy.reshape(-1)[::7] = -0.0  # a -0 gradient lands as +0, as in a zeroed dx
+    assert same_bits(k.max_pool3d_backward(x, dy, kernel, stride, pad, dil), ref_backward(x, dy, want_idx))
+
+
+# (input D, H, W), kernel, stride, pad, extra output cells (ceil mode, or windows entirely in padding)
+FAST_CASES = [
+    ((1, 8, 8), (1, 2, 2), (1, 2, 2), (0, 0, 0), (0, 0, 0)),      # 2x2/2: windows tile
+    ((1, 7, 9), (1, 2, 2), (1, 2, 2), (0, 0, 0), (0, 0, 0)),      # odd sizes: last row/column dropped
+    ((1, 7, 9), (1, 2, 2), (1, 2, 2), (0, 0, 0), (0, 1, 1)),      # ceil mode: cut windows at the end
+    ((1, 9, 7), (1, 2, 2), (1, 2, 2), (0, 1, 1), (0, 0, 0)),      # padding before
+    ((1, 6, 6), (1, 2, 2), (1, 2, 2), (0, 1, 0), (0, 2, 0)),      # output rows entirely in the padding
+    ((1, 10, 10), (1, 2, 2), (1, 3, 2), (0, 0, 0), (0, 0, 0)),    # row stride > kernel: rows in no window
+    ((3, 8, 6), (1, 2, 2), (2, 2, 2), (0, 0, 0), (1, 0, 0)),      # depth stride 2, a slice past the end
+    ((1, 8, 8), (1, 3, 3), (1, 2, 2), (0, 1, 1), (0, 0, 0)),      # 3x3/2 pad 1 (ResNet)
+    ((1, 7, 9), (1, 3, 3), (1, 2, 2), (0, 1, 1), (0, 1, 1)),      # ... odd sizes, ceil mode
+    ((1, 2, 2), (1, 3, 3), (1, 2, 2), (0, 1, 1), (0, 0, 0)),      # every window cut
+    ((1, 7, 9), (1, 3, 3), (1, 1, 1), (0, 1, 1), (0, 0, 0)),      # 3x3/1 pad 1 ('same')
+    ((1, 5, 16), (1, 3, 3), (1, 1, 1), (0, 0, 0), (0, 0, 0)),     # 3x3/1 valid
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("ins,kernel,stride,pad,extra", FAST_CASES)
+def test_fast_path_matches_reference(ins, kernel, stride, pad, extra, dtype):
+    x = data((2, 4) + ins, dtype)
+    check(x, kernel, stride, pad, (1, 1, 1), out_size(ins, kernel, stride, pad, (1, 1, 1), extra))
+
+
+# Geometries outside the fast path: the generic loops, and the fused gradient's accumulating form.
+GENERIC_CASES = [
+    ((3, 9, 5), (2, 3, 2), (1, 2, 1), (1, 1, 0), (1, 2, 1)),
+    ((1, 9, 9), (1, 2, 2), (1, 2, 2), (0, 1, 1), (1, 2, 2)),      # dilated
+    ((1, 8, 10), (1, 2, 3), (1, 2, 2), (0, 1, 1), (1, 1, 1)),     # not square
+    ((1, 9, 9), (1, 3, 3), (1, 3, 3), (0, 0, 0), (1, 1, 1)),      # stride 3
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("ins,kernel,stride,pad,dil", GENERIC_CASES)
+def test_generic_path_and_fused_gradient(ins, kernel, stride, pad, dil, dtype):
+    x = data((2, 3) + ins, dtype)
+    check(x, kernel, stride, pad, dil, out_size(ins, kernel, stride, pad, dil, (0, 0, 0)))
+
+
+@pytest.mark.parametrize("shape,kernel,stride,pad", [
+    ((256, 16, 1, 10, 10), (1, 2, 2), (1, 2, 2), (0, 0, 0)),      # gradient on two threads
+    ((64, 16, 1, 32, 32), (1, 3, 3), (1, 2, 2), (0, 1, 1)),       # forward and gradient on two threads
+])
+def test_fast_path_at_parallel_sizes(shape, kernel, stride, pad):
+    x = RNG.standard_normal(shape).astype(np.float32)
+    x.reshape(shape[0] * shape[1], -1)[5, 17] = np.nan  # one plane through the NaN-aware loops
+    check(x, kernel, stride, pad, (1, 1, 1), out_size(shape[2:], kernel, stride, pad, (1, 1, 1), (0, 0, 0)))
+
+
+def test_selection_rules():
+    x = np.array([[1, np.nan, 7, 7, -0.0, 0.0],
+                  [np.nan, 3, 7, 7, 0.0, -0.0],
+                  [-np.inf, -np.inf, 1, 2, 5, 5],
+                  [-np.inf, -np.inf, 3, 4, 5, 5]], np.float32).reshape(1, 1, 1, 4, 6)
+    y, idx = k.max_pool3d(x, (1, 2, 2), (1, 2, 2), (0, 0, 0), (1, 1, 1), (1, 2, 3))
+    assert np.isnan(y[0, 0, 0, 0, 0]) and idx[0, 0, 0, 0, 0] == 1    # NaN wins, the first one
+    assert y[0, 0, 0, 0, 1] == 7 and idx[0, 0, 0, 0, 1] == 2         # ties: the first in scan order
+    assert np.signbit(y[0, 0, 0, 0, 2]) and idx[0, 0, 0, 0, 2] == 4  # -0 before +0 stays -0
+    assert y[0, 0, 0, 1, 0] == -np.inf and idx[0, 0, 0, 1, 0] == 12  # all -inf: its first element
+    assert y[0, 0, 0, 1, 2] == 5 and idx[0, 0, 0, 1, 2] == 16
+    # A window entirely in the padding: -inf, argmax -1, no gradient.
+    y, idx = k.max_pool3d(x, (1, 2, 2), (1, 2, 2), (0, 1, 0), (1, 1, 1), (1, 4, 3))
+    assert np.all(y[0, 0, 0, 3] == -np.inf) and np.all(idx[0, 0, 0, 3] == -1)
+    dx = k.max_pool3d_backward(x, np.ones(y.shape, np.float32), (1, 2, 2), (1, 2, 2), (0, 1, 0), (1, 1, 1))
+    assert dx.sum() == 9 and dx.reshape(-1)[1] == 1 and dx.reshape(-1)[4] == 1
+
+
+@pytest.mark.parametrize("ins,kernel,stride,pad", [
+    ((1, 7, 9), (1, 2, 2), (1, 2, 2), (0, 0, 0)),
+    ((1, 5, 7), (1, 3, 3), (1, 2, 2), (0, 1, 1)),
+])
+def test_a_single_nan_anywhere_is_seen(ins, kernel, stride, pad):
+    """The fast path scans each plane for NaN (by quarters, then the remainder) to pick its loops."""
+    out = out_size(ins, kernel, stride, pad, (1, 1, 1), (0, 0, 0))
+    size = int(np.prod(ins))
+    x = np.repeat(RNG.standard_normal((1, 1) + ins).astype(np.float32), size, axis=1)
+    x.reshape(size, size)[np.arange(size), np.arange(size)] = np.nan  # plane i: NaN at element i
+    check(x, kernel, stride, pad, (1, 1, 1), out)
+
+
+def test_max_pool_grad_kernel_matches_argmax_scatter():
+    """pooling.py's MaxPoolGrad / MaxPool3DGrad kernels against MaxPoolWithArgmax + scatter."""
+    ops = pytest.importorskip("mindspore.ops")
+    from mindspore_cpu.kernels import pooling
+    cases = [
+        (ops.MaxPool(2, 2), ops.MaxPoolGrad(2, 2), (4, 6, 28, 28)),
+        (ops.MaxPool(3, 2, "same"), ops.MaxPoolGrad(3, 2, "same"), (2, 3, 15, 16)),
+        (ops.MaxPool3D((1, 3, 3), (1, 2, 2), "pad", (0, 0, 1, 1, 1, 1)),
+         ops.MaxPool3DGrad((1, 3, 3), (1, 2, 2), "pad", (0, 0, 1, 1, 1, 1)), (2, 3, 1, 16, 16)),
+        (ops.MaxPool3D(2, 2, ceil_mode=True, pad_mode="pad"), ops.MaxPool3DGrad(2, 2, "pad"), (2, 2, 5, 7, 7)),
+    ]
+    for fwd, grad, shape in cases:
+        for dtype in (np.float32, np.float64):
+            x = data(shape, dtype)
+            out, idx = pooling._max_pool(fwd, x)
+            dout = RNG.standard_normal(out.shape).astype(dtype)
+            dx = pooling.KERNELS[type(grad).__name__](grad, x, out, dout)
+            assert same_bits(dx, pooling._scatter(dout, idx, x.shape, np.dtype(dtype)))
+
+
+def test_backward_rejects_bad_arguments():
+    x = np.zeros((1, 2, 1, 4, 4), np.float32)
+    dy = np.zeros((1, 2, 1, 2, 2), np.float32)
+    geo = ((1, 2, 2), (1, 2, 2), (0, 0, 0), (1, 1, 1))
+    with pytest.raises(ValueError, match="5-D"):
+        k.max_pool3d_backward(x[0], dy, *geo)
+    with pytest.raises(ValueError, match="same dtype"):
+        k.max_pool3d_backward(x, dy.astype(np.float64), *geo)
+    with pytest.raises(ValueError, match="float32 and float64"):
+        k.max_pool3d_backward(x.astype(np.int32), dy.astype(np.int32), *geo)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        k.max_pool3d_backward(np.zeros((1, 2, 1, 4, 8), np.float32)[..., ::2], dy, *geo)
+    with pytest.raises(ValueError, match="does not match"):
+        k.max_pool3d_backward(x, np.zeros((1, 3, 1, 2, 2), np.float32), *geo)
+    with pytest.raises(ValueError, match="stride"):
+        k.max_pool3d_backward(x, dy, (1, 2, 2), (1, 0, 2), (0, 0, 0), (1, 1, 1))
+    with pytest.raises(ValueError, match="dilation"):
+        k.max_pool3d_backward(x, dy, (1, 2, 2), (1, 2, 2), (0, 0, 0), (1, 1, 0))
