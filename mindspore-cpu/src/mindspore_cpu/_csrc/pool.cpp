@@ -446,7 +446,7 @@ void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g) {
     const bool fast = fast_dispatch(g, [&](auto k, auto s) {
         constexpr int K = decltype(k)::value, St = decltype(s)::value;
         const FastRow f = fast_row(g, K, St);
-#pragma omp parallel if (worth_parallel(g.visits(), kParallelFastForward))
+#pragma omp parallel num_threads(max_threads()) if (worth_parallel(g.visits(), kParallelFastForward))
         {
             std::vector<Slot<T>> slot(argmax ? static_cast<size_t>(OW) : 0);
 #pragma omp for schedule(static)
@@ -460,7 +460,7 @@ void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g) {
     });
     if (fast) return;
     const ColRanges cols(g);
-#pragma omp parallel if (worth_parallel(g.visits(), kParallelVisits))
+#pragma omp parallel num_threads(max_threads()) if (worth_parallel(g.visits(), kParallelVisits))
     {
         std::vector<int32_t> kid(static_cast<size_t>(OW));
 #pragma omp for schedule(static)
@@ -485,7 +485,7 @@ void max_pool_backward(const T* x, const T* dy, T* dx, const PoolGeometry& g) {
         constexpr int K = decltype(k)::value, St = decltype(s)::value;
         const FastRow f = fast_row(g, K, St);
         const bool tiles = St == K && f.sy >= K;
-#pragma omp parallel if (worth_parallel(work, kParallelFastBackward))
+#pragma omp parallel num_threads(max_threads()) if (worth_parallel(work, kParallelFastBackward))
         {
             std::vector<T> ys(static_cast<size_t>(OW));
             std::vector<Slot<T>> slot(static_cast<size_t>(OW));
@@ -505,7 +505,7 @@ void max_pool_backward(const T* x, const T* dy, T* dx, const PoolGeometry& g) {
     });
     if (fast) return;
     const ColRanges cols(g);
-#pragma omp parallel if (worth_parallel(work, kParallelVisits))
+#pragma omp parallel num_threads(max_threads()) if (worth_parallel(work, kParallelVisits))
     {
         std::vector<T> ys(static_cast<size_t>(OW));
         std::vector<int32_t> kid(static_cast<size_t>(OW));
@@ -532,7 +532,7 @@ void max_pool_backward(const T* x, const T* dy, T* dx, const PoolGeometry& g) {
 template <typename T>
 void scatter(const T* dy, const int64_t* argmax, T* dx, int64_t planes, int64_t S, int64_t Q, std::atomic<bool>& bad) {
     const bool par = worth_parallel(static_cast<double>(planes) * (S + Q), kParallelVisits);
-#pragma omp parallel for schedule(static) if (par)
+#pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
     for (int64_t pl = 0; pl < planes; ++pl) {
         T* dp = dx + pl * S;
         std::fill(dp, dp + S, T(0));
@@ -552,7 +552,7 @@ void scatter(const T* dy, const int64_t* argmax, T* dx, int64_t planes, int64_t 
 template <typename T>
 void gather(const T* g, const int64_t* argmax, T* out, int64_t planes, int64_t S, int64_t Q, std::atomic<bool>& bad) {
     const bool par = worth_parallel(static_cast<double>(planes) * Q, kParallelVisits);
-#pragma omp parallel for schedule(static) if (par)
+#pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
     for (int64_t pl = 0; pl < planes; ++pl) {
         const T* gp = g + pl * S;
         const int64_t* ap = argmax + pl * Q;
@@ -591,7 +591,7 @@ template <typename T>
 void avg_pool(const T* x, T* y, const PoolGeometry& g, bool include_pad, int64_t override_) {
     const int64_t S = g.in_size(), Q = g.out_size(), H = g.in[1], W = g.in[2], OW = g.out[2], sx = g.stride[2];
     const ColRanges cols(g);
-#pragma omp parallel for schedule(static) if (worth_parallel(g.visits(), kParallelVisits))
+#pragma omp parallel for num_threads(max_threads()) schedule(static) if (worth_parallel(g.visits(), kParallelVisits))
     for (int64_t pl = 0; pl < g.planes; ++pl) {
         const T* xp = x + pl * S;
         for (int64_t oz = 0; oz < g.out[0]; ++oz) {
@@ -632,7 +632,7 @@ void avg_pool_backward(const T* dy, T* dx, const PoolGeometry& g, bool include_p
     const int64_t S = g.in_size(), Q = g.out_size(), H = g.in[1], W = g.in[2], OW = g.out[2], sx = g.stride[2];
     const bool par = worth_parallel(g.visits() + static_cast<double>(g.planes) * S, kParallelVisits);
     const ColRanges cols(g);
-#pragma omp parallel if (par)
+#pragma omp parallel num_threads(max_threads()) if (par)
     {
         std::vector<T> share(static_cast<size_t>(OW));
 #pragma omp for schedule(static)
@@ -679,7 +679,7 @@ template <typename T>
 void adaptive(const T* x, T* y, int64_t* argmax, int64_t planes, const Dims3& in, const Dims3& out, int mode) {
     const int64_t S = in[0] * in[1] * in[2], Q = out[0] * out[1] * out[2], H = in[1], W = in[2];
     const bool par = worth_parallel(static_cast<double>(planes) * (S + Q), kParallelVisits);
-#pragma omp parallel for schedule(static) if (par)
+#pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
     for (int64_t pl = 0; pl < planes; ++pl) {
         const T* xp = x + pl * (mode == 2 ? Q : S);
         T* yp = y + pl * (mode == 2 ? S : Q);
