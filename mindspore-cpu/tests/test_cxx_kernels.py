@@ -438,3 +438,27 @@ def test_rules_reject_bad_input_with_mindspore_messages():
     with pytest.raises(TypeError, match="For 'SparseSoftmaxCrossEntropyWithLogits'"):
         ops.SparseSoftmaxCrossEntropyWithLogits()(ms.Tensor(np.zeros((2, 3), np.float32)),
                                                   ms.Tensor(np.zeros(2, np.float32)))
+
+
+@pytest.mark.parametrize("stride", [(1, 1, 1), (1, 2, 2)], ids=["wide", "strided"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_conv_epilogue_adds_bias_and_clamps_like_separate_ops(stride, dtype):
+    """bias + ReLU applied as outputs are written: NaN passes, -inf clamps to 0, like NumPy's maximum."""
+    x = RNG.standard_normal((3, 4, 1, 9, 9)).astype(dtype)
+    x[0, 1, 0, 4, 4] = np.nan
+    x[1, 2, 0, 0, 0] = -np.inf
+    w = RNG.standard_normal((5, 4, 1, 3, 3)).astype(dtype)
+    b = RNG.standard_normal(5).astype(dtype)
+    args = (stride, (0, 1, 1), (1, 1, 1))
+    out = (1, 9, 9) if stride[1] == 1 else (1, 5, 5)
+    plain = k.conv3d_forward(x, w, *args, out, 1)
+    with np.errstate(invalid="ignore"):
+        want = np.maximum(plain + b.reshape(1, 5, 1, 1, 1), np.zeros((), dtype))
+        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, 1, b, True), want)
+        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, 1, b, False),
+                                      plain + b.reshape(1, 5, 1, 1, 1))
+        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, 1, None, True),
+                                      np.maximum(plain, np.zeros((), dtype)))
+    assert np.isnan(want).any() and (want == 0).any()
+    with pytest.raises(ValueError, match="bias"):
+        k.conv3d_forward(x, w, *args, out, 1, np.ones(4, dtype), True)

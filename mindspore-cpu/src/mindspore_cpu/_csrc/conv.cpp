@@ -22,6 +22,7 @@
 // amount after is implied by the output size (positions outside the input read as zero).
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <optional>
 
 #include "common.h"
@@ -243,16 +244,28 @@ inline std::vector<int64_t> wide_targets(const Geometry& g, const Wide& w) {
 // What the forward applies to each output on its way out: + bias[o] (a BiasAdd), then max(v, 0) (a
 // ReLU), in that order and in T, exactly as the separate kernels round. NaN passes a ReLU, as NumPy's
 // maximum lets it.
+//
+// Branch-free on the value: a data-dependent branch per output (half of a ReLU's inputs are negative)
+// mispredicts so often that it cost more than the convolution. The clamp is max(v, floor) with
+// floor = 0 (ReLU) or -inf (none), written as v < floor ? floor : v so that NaN and -0 pass unchanged.
 template <typename T>
 struct Epilogue {
     const T* bias = nullptr;  // (O,) or none
     bool relu = false;
     bool any() const { return bias != nullptr || relu; }
-    inline T apply(T v, int64_t o) const {
-        if (bias) v += bias[o];
-        return relu && v < T(0) ? T(0) : v;
-    }
+    T floor() const { return relu ? T(0) : -std::numeric_limits<T>::infinity(); }
+    T shift(int64_t o) const { return bias ? bias[o] : T(0); }
 };
+
+// y[j] = clamp(a[j] + shift) for the columns j < n whose target is an output (target[j] >= 0).
+template <typename T>
+inline void write_row(const T* a, const int64_t* target, int64_t n, T* y, T shift, T lo, bool has_shift) {
+    for (int64_t j = 0; j < n; ++j) {
+        T v = has_shift ? a[j] + shift : a[j];
+        v = v < lo ? lo : v;
+        if (target[j] >= 0) y[target[j]] = v;
+    }
+}
 
 template <typename T>
 void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, bool par, const Epilogue<T>& ep) {
@@ -288,9 +301,7 @@ void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, 
                 const T* a = acc.data() + o * NR;
                 T* yo = yg + o * P;
                 if (ep.any()) {
-                    for (int64_t j = 0; j < nr; ++j) {
-                        if (target[j] >= 0) yo[target[j]] = ep.apply(a[j], gi * Og + o);
-                    }
+                    write_row(a, target, nr, yo, ep.shift(gi * Og + o), ep.floor(), ep.bias != nullptr);
                 } else {
                     for (int64_t j = 0; j < nr; ++j) {
                         if (target[j] >= 0) yo[target[j]] = a[j];
@@ -424,7 +435,12 @@ void forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>&
             }
             if (ep.any()) {
                 for (int64_t o = 0; o < Og; ++o) {
-                    for (int64_t j = 0; j < nr; ++j) yg[o * P + j] = ep.apply(yg[o * P + j], gi * Og + o);
+                    T* row = yg + o * P;
+                    const T shift = ep.shift(gi * Og + o), lo = ep.floor();
+                    for (int64_t j = 0; j < nr; ++j) {
+                        const T v = ep.bias ? row[j] + shift : row[j];
+                        row[j] = v < lo ? lo : v;
+                    }
                 }
             }
         }

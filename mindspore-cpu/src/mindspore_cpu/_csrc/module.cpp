@@ -17,11 +17,12 @@ void register_loss(py::module_& m);
 void register_activation(py::module_& m);
 void register_matmul(py::module_& m);
 void register_batchnorm(py::module_& m);
+void register_optim(py::module_& m);
 }  // namespace mscpu
 
 PYBIND11_MODULE(_kernels, m) {
     m.doc() = "C++ kernels of mindspore-cpu (matrix products, convolution, pooling, fused losses, activations, "
-              "batch normalisation)";
+              "batch normalisation, optimizer updates)";
     m.def("num_threads", []() { return mscpu::max_threads(); }, "OpenMP threads the kernels use");
     m.def(
         "set_num_threads",
@@ -36,4 +37,5 @@ PYBIND11_MODULE(_kernels, m) {
     mscpu::register_activation(m);
     mscpu::register_matmul(m);
     mscpu::register_batchnorm(m);
+    mscpu::register_optim(m);
 }

@@ -41,6 +41,9 @@ def _relu(prim, x):
     return np.maximum(x, np.zeros((), x.dtype))
 
 
+_NATIVE_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
 def _native():
     from mindspore_cpu.kernels._native import _kernels
     return _kernels
@@ -212,10 +215,16 @@ def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve):
 
 
 def _apply_momentum(prim, variable, accumulation, learning_rate, gradient, momentum):
-    """In place, in variable's dtype, in MindSpore's order of operations (see ApplyMomentum)."""
+    """In place, in variable's dtype, in MindSpore's order of operations (see ApplyMomentum): one C++
+    pass for float32/float64 buffers, NumPy otherwise."""
     dt = variable.dtype
     lr = np.asarray(learning_rate, dt).reshape(())
     mu = np.asarray(momentum, dt).reshape(())
+    if dt in _NATIVE_FLOATS and all(a.dtype == dt and a.flags.c_contiguous for a in (accumulation, gradient)) \
+            and variable.flags.c_contiguous and variable.flags.writeable and accumulation.flags.writeable:
+        _native().apply_momentum(variable, accumulation, float(lr), gradient, float(mu), bool(prim.use_nesterov),
+                                 float(np.asarray(prim.gradient_scale, dt)))
+        return variable
     g = gradient if prim.gradient_scale == 1.0 else gradient * np.asarray(prim.gradient_scale, dt)
     np.multiply(accumulation, mu, out=accumulation)
     np.add(accumulation, g, out=accumulation)
