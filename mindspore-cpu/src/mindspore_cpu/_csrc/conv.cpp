@@ -348,8 +348,9 @@ void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, boo
         for (int64_t p = 0; p < w.Pw; ++p) row[p] = targets[p] >= 0 ? src[targets[p]] : T(0);
         std::fill(row + w.Pw, row + Pr, T(0));
     }
-    // items whose rows are summed at once: about 2048 positions, in equal chunks
-    const int64_t chunks = ceil_div(g.N, std::max<int64_t>(1, 2048 / Pr)), per_chunk = ceil_div(g.N, chunks);
+    // items whose rows are summed at once: about 8192 positions (fewer horizontal reductions; the chunk of
+    // a 32x32 map still fits L2), in equal chunks
+    const int64_t chunks = ceil_div(g.N, std::max<int64_t>(1, 8192 / Pr)), per_chunk = ceil_div(g.N, chunks);
     const int64_t oblocks = ceil_div(Og, MO), jblocks = ceil_div(Kg, NJ);
     const int64_t tasks = chunks * g.G * oblocks * jblocks;
     const int nt = par ? max_threads() : 1;
