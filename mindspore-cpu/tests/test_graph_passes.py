@@ -126,3 +126,40 @@ def test_fused_convolution_trains_like_pynative():
     np.testing.assert_allclose(graph_losses, eager_losses, rtol=1e-6)
     for a, b in zip(eager_params, graph_params):
         np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("training", [True, False], ids=["training", "inference"])
+def test_batchnorm_then_relu_is_one_kernel_with_identical_results(training):
+    def run(mode):
+        ms.set_context(mode=mode)
+        try:
+            ms.set_seed(4)
+            net = nn.SequentialCell([nn.Conv2d(2, 3, 3), nn.BatchNorm2d(3), nn.ReLU(), nn.Flatten(), nn.Dense(3 * 25, 2)])
+            step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True,
+                                                                                             reduction="mean")),
+                                       nn.Momentum(net.trainable_params(), 0.1, 0.9))
+            step.set_train(training)
+            x, y = _data(4, 2, 5, 5), ms.Tensor(np.array([0, 1, 1, 0], np.int32))
+            losses = [float(step(x, y).asnumpy()) for _ in range(3)]
+            return losses, [p.asnumpy() for p in net.get_parameters()], step
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+    eager_losses, eager_params, _ = run(ms.PYNATIVE_MODE)
+    graph_losses, graph_params, step = run(ms.GRAPH_MODE)
+    np.testing.assert_array_equal(graph_losses, eager_losses)
+    for a, b in zip(eager_params, graph_params):      # moving statistics included
+        np.testing.assert_array_equal(b, a)
+    assert [f.attrs["ops"] for f in _fused(step) if f.name == "FusedBatchNormReLU"] == [("BatchNorm", "ReLU")]
+
+
+def test_batchnorm_output_read_elsewhere_keeps_its_own_relu():
+    bn = nn.BatchNorm2d(3)
+    bn.set_train(False)
+
+    def f(x):
+        y = bn(x)
+        return ops.relu(y) * y
+    x = _data(2, 3, 4, 4)
+    jf = ms.jit(f)
+    np.testing.assert_array_equal(jf(x).asnumpy(), f(x).asnumpy())
+    assert not [p for p in _fused(jf) if p.name == "FusedBatchNormReLU"]

@@ -8,6 +8,8 @@
 * ``cpu_fuse_conv_epilogue``: ``Conv2D`` followed by a ``BiasAdd`` and/or a ``ReLU`` (its only
   user) becomes one apply whose C++ convolution adds the bias and clamps each output as it writes it:
   no separate passes over the activation (a LeNet or VGG block's conv + bias + ReLU).
+* ``cpu_fuse_batchnorm_relu``: a ``ReLU`` that is the only reader of a ``BatchNorm``'s output ``y`` is
+  applied by the BatchNorm kernel as it writes ``y`` (ResNet's conv -> BN -> ReLU).
 * ``cpu_inplace_update``: ``Assign(p, chain(p, ...))`` on a network Parameter (a moment update of an
   optimizer) computes the chain directly in ``p``'s buffer, with no temporary and no copy.
 
@@ -26,7 +28,7 @@ from mindspore._pipeline.fusion import FusedOp, fuse_chains
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 
-__all__ = ["fuse_conv_epilogue", "fuse_elementwise", "inplace_update", "register"]
+__all__ = ["fuse_batchnorm_relu", "fuse_conv_epilogue", "fuse_elementwise", "inplace_update", "register"]
 
 _FLOATS = (mstype.float32, mstype.float64)
 _BINARY = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": np.true_divide,
@@ -326,7 +328,56 @@ def fuse_conv_epilogue(graph):
     return changed
 
 
+def _batch_norm_kernel():
+    from mindspore_cpu.kernels.nn import batch_norm_with_relu
+
+    def kernel(prim, *inputs):
+        return batch_norm_with_relu(prim.batch_norm, *inputs, True)
+    return kernel
+
+
+def fuse_batchnorm_relu(graph):
+    """``ReLU(tuple_getitem(BatchNorm(...), 0))``, the ReLU the only reader of ``y``: one BatchNorm apply
+    whose output 0 is already clamped; the ReLU's readers read that output instead."""
+    from mindspore._ir import ops as irops
+    from mindspore._ir.nodes import graphs_of
+    from mindspore._pipeline.fusion import _uses
+    changed = False
+    for g in graphs_of(graph):
+        uses = _uses(g)
+        replace = {}
+        for node in g.nodes:
+            if type(prim_of(node)).__name__ != "ReLU":
+                continue
+            item = node.inputs[1]
+            if not (isinstance(item, Apply) and item.fn_value() is irops.tuple_getitem and item.graph is g
+                    and _single_user(item, uses) and isinstance(item.inputs[2], Constant) and item.inputs[2].value == 0):
+                continue
+            bn = item.inputs[1]
+            bn_prim = prim_of(bn)
+            if type(bn_prim).__name__ != "BatchNorm" or bn in replace or bn.graph is not g:
+                continue
+            y = _tensor_ab(item)
+            if y is None or y.dtype not in _FLOATS or node.abstract != item.abstract:
+                continue
+            fused = FusedOp("FusedBatchNormReLU", _batch_norm_kernel(), ["BatchNorm", "ReLU"])
+            fused.batch_norm = bn_prim
+            fused.side_effect = bn_prim.side_effect     # training updates the moving statistics in place
+            new = Apply(g, [Constant(fused)] + list(bn.inputs[1:]), bn.loc)
+            new.abstract = bn.abstract
+            new.debug = "fused BatchNorm+ReLU"
+            replace[bn] = new
+            replace[node] = item          # the ReLU's readers read the (clamped) output 0
+        if replace:
+            relus = {n for n in replace if type(prim_of(n)).__name__ == "ReLU"}
+            g.nodes = [replace.get(n, n) for n in g.nodes if n not in relus]
+            substitute(g, replace)
+            changed = True
+    return changed
+
+
 def register(registry):
     registry.register("cpu_fuse_conv_epilogue", fuse_conv_epilogue, target="CPU", priority=5)
+    registry.register("cpu_fuse_batchnorm_relu", fuse_batchnorm_relu, target="CPU", priority=6)
     registry.register("cpu_fuse_elementwise", fuse_elementwise, target="CPU", priority=10)
     registry.register("cpu_inplace_update", inplace_update, target="CPU", priority=20)

@@ -24,6 +24,7 @@
 // way each value is computed by one thread in a fixed order: results do not depend on the thread count.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "common.h"
@@ -50,6 +51,9 @@ struct Problem {
     T* out1;         // per-channel outputs: training forward mean and variance, backward dscale and dbias
     T* out2;
     double eps;
+    // forward: outputs below this are raised to it; 0 fuses a following ReLU, -inf (no ReLU) changes
+    // nothing. Branch-free, and NaN and -0 pass unchanged, as through NumPy's maximum.
+    T floor = -std::numeric_limits<T>::infinity();
     double count() const { return static_cast<double>(N) * static_cast<double>(S); }
 };
 
@@ -74,7 +78,11 @@ MSCPU_INLINE void channel_affine(const Problem<T>& p, const T* x, T* y, T m, T a
     for (int64_t n = 0; n < p.N; ++n) {
         const T* xr = x + n * p.C * p.S;
         T* yr = y + n * p.C * p.S;
-        for (int64_t i = 0; i < p.S; ++i) yr[i] = (xr[i] - m) * a + b;
+        const T lo = p.floor;
+        for (int64_t i = 0; i < p.S; ++i) {
+            const T v = (xr[i] - m) * a + b;
+            yr[i] = v < lo ? lo : v;
+        }
     }
 }
 
@@ -196,7 +204,10 @@ MSCPU_CLONES void forward_rows(const Problem<T>& p, bool training, Columns<T>& c
     for (int64_t n = 0; n < p.N; ++n) {
         const T* row = p.x + n * p.C;
         T* out = p.y + n * p.C;
-        for (int64_t c = c0; c < c1; ++c) out[c] = (row[c] - m[c]) * a[c] + p.bias[c];
+        for (int64_t c = c0; c < c1; ++c) {
+            const T v = (row[c] - m[c]) * a[c] + p.bias[c];
+            out[c] = v < p.floor ? p.floor : v;
+        }
     }
 }
 
@@ -310,7 +321,8 @@ py::array like(const py::array& a) {
     return py::array(a.dtype(), std::vector<py::ssize_t>(a.shape(), a.shape() + a.ndim()));
 }
 
-py::tuple batch_norm_training(const py::array& x, const py::array& scale, const py::array& bias, double epsilon) {
+py::tuple batch_norm_training(const py::array& x, const py::array& scale, const py::array& bias, double epsilon,
+                              bool relu) {
     const std::string where = "batch_norm_training";
     check_array(where, "x", x, 3);
     const DType dt = common_float(where, {&x, &scale, &bias});
@@ -324,6 +336,7 @@ py::tuple batch_norm_training(const py::array& x, const py::array& scale, const 
         p.y = static_cast<T*>(y.mutable_data());
         p.out1 = static_cast<T*>(mean.mutable_data());
         p.out2 = static_cast<T*>(var.mutable_data());
+        if (relu) p.floor = T(0);
         py::gil_scoped_release release;
         run<false>(p, true);
     };
@@ -333,7 +346,7 @@ py::tuple batch_norm_training(const py::array& x, const py::array& scale, const 
 }
 
 py::array batch_norm_inference(const py::array& x, const py::array& scale, const py::array& bias,
-                               const py::array& mean, const py::array& var, double epsilon) {
+                               const py::array& mean, const py::array& var, double epsilon, bool relu) {
     const std::string where = "batch_norm_inference";
     check_array(where, "x", x, 3);
     const DType dt = common_float(where, {&x, &scale, &bias, &mean, &var});
@@ -347,6 +360,7 @@ py::array batch_norm_inference(const py::array& x, const py::array& scale, const
         p.mean = cptr<T>(mean);
         p.var = cptr<T>(var);
         p.y = static_cast<T*>(y.mutable_data());
+        if (relu) p.floor = T(0);
         py::gil_scoped_release release;
         run<false>(p, false);
     };
@@ -392,9 +406,12 @@ py::tuple batch_norm_grad(const py::array& dy, const py::array& x, const py::arr
 void register_batchnorm(py::module_& m) {
     using py::arg;
     m.def("batch_norm_training", &batch_norm_training, arg("x"), arg("scale"), arg("bias"), arg("epsilon"),
-          "BatchNorm of x (N, C, S) with its batch statistics: returns (y, mean, biased variance).");
+          arg("relu") = false,
+          "BatchNorm of x (N, C, S) with its batch statistics: returns (y, mean, biased variance); relu: y is "
+          "max(y, 0).");
     m.def("batch_norm_inference", &batch_norm_inference, arg("x"), arg("scale"), arg("bias"), arg("mean"),
-          arg("variance"), arg("epsilon"), "BatchNorm of x (N, C, S) with the given statistics: returns y.");
+          arg("variance"), arg("epsilon"), arg("relu") = false,
+          "BatchNorm of x (N, C, S) with the given statistics: returns y (max(y, 0) with relu).");
     m.def("batch_norm_grad", &batch_norm_grad, arg("dy"), arg("x"), arg("scale"), arg("mean"), arg("variance"),
           arg("epsilon"), arg("is_training"),
           "Gradient of BatchNorm over x (N, C, S) given the statistics it used: returns (dx, dscale, dbias).");

@@ -171,17 +171,25 @@ def _batch_norm_numpy(prim, x, scale, bias, mean, variance):
 
 
 def _batch_norm(prim, x, scale, bias, mean, variance):
+    return batch_norm_with_relu(prim, x, scale, bias, mean, variance, False)
+
+
+def batch_norm_with_relu(prim, x, scale, bias, mean, variance, relu):
+    """BatchNorm's kernel; with ``relu`` output 0 is max(y, 0), written in the same pass (the CPU backend's
+    GRAPH_MODE pass fuses BatchNorm -> ReLU into this when nothing else reads y)."""
     if not _bn_native(prim, x):
         y, m, v = _batch_norm_numpy(prim, x, scale, bias, mean, variance)
+        if relu:
+            y = np.maximum(y, np.zeros((), y.dtype))
     else:
         dt = _bn_dtype(x)
         x3, s, b = _as_ncs(x, dt), np.ascontiguousarray(scale, dt), np.ascontiguousarray(bias, dt)
         if prim.is_training:
-            y, m, v = _native().batch_norm_training(x3, s, b, prim.epsilon)
+            y, m, v = _native().batch_norm_training(x3, s, b, prim.epsilon, relu)
         else:
             # copies: outputs 1-4 must not alias the moving statistics, which training updates in place
             m, v = np.array(mean, dt), np.array(variance, dt)
-            y = _native().batch_norm_inference(x3, s, b, m, v, prim.epsilon)
+            y = _native().batch_norm_inference(x3, s, b, m, v, prim.epsilon, relu)
         y = y.reshape(x.shape)
     if prim.is_training:
         count = _bn_layout(prim, x)[2]
