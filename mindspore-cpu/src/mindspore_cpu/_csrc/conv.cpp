@@ -154,6 +154,17 @@ inline void gather_run(const T* xg, const Geometry& g, const Tap& t, const Run& 
     for (int64_t ox = b; ox < end; ++ox) d[ox * step] = T(0);
 }
 
+// dw = the sum of the threads' partial filter gradients, in thread order (deterministic for a given
+// thread count); threads that took no task left theirs empty.
+template <typename T>
+void sum_partials(const std::vector<std::vector<T>>& partial, T* dw, int64_t wsize) {
+    std::fill(dw, dw + wsize, T(0));
+    for (const std::vector<T>& acc : partial) {
+        if (acc.empty()) continue;
+        for (int64_t i = 0; i < wsize; ++i) dw[i] += acc[i];
+    }
+}
+
 // One register tile: rows [0, mr) x columns [0, nr) of C (row stride ldc), through a scratch tile
 // when the tile is partial.
 template <typename T>
@@ -300,13 +311,7 @@ void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, 
             for (int64_t o = 0; o < Og; ++o) {
                 const T* a = acc.data() + o * NR;
                 T* yo = yg + o * P;
-                if (ep.any()) {
-                    write_row(a, target, nr, yo, ep.shift(gi * Og + o), ep.floor(), ep.bias != nullptr);
-                } else {
-                    for (int64_t j = 0; j < nr; ++j) {
-                        if (target[j] >= 0) yo[target[j]] = a[j];
-                    }
-                }
+                write_row(a, target, nr, yo, ep.shift(gi * Og + o), ep.floor(), ep.bias != nullptr);
             }
         }
     }
@@ -379,11 +384,7 @@ void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, boo
             }
         }
     }
-    std::fill(dw, dw + wsize, T(0));
-    for (const std::vector<T>& acc : partial) {
-        if (acc.empty()) continue;
-        for (int64_t i = 0; i < wsize; ++i) dw[i] += acc[i];
-    }
+    sum_partials(partial, dw, wsize);
 }
 
 // forward: Y[o, p] = sum_k W[o, k] col[k, p]. Tasks are (batch item, group, NR output positions);
@@ -502,11 +503,7 @@ void backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
             }
         }
     }
-    std::fill(dw, dw + wsize, T(0));
-    for (const std::vector<T>& acc : partial) {
-        if (acc.empty()) continue;
-        for (int64_t i = 0; i < wsize; ++i) dw[i] += acc[i];
-    }
+    sum_partials(partial, dw, wsize);
 }
 
 // backward-data with unit strides is itself a convolution: of dY, padded by dilation * (k - 1) - pad,

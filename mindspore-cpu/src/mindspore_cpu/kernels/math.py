@@ -12,6 +12,7 @@ import numpy as np
 from scipy import special as scipy_special
 
 from mindspore.common import dtype as mstype
+from mindspore_cpu.kernels._native import _kernels
 
 _SCALARS = (bool, int, float, complex)
 _HALF = (np.dtype(np.float16), np.dtype(mstype.bfloat16.to_numpy()))
@@ -243,15 +244,6 @@ def _is_close(prim, x, y):
 
 # --- products, sums, accumulations ----------------------------------------------------------
 _GEMM_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
-_native_kernels = None
-
-
-def _gemm_kernels():
-    global _native_kernels
-    if _native_kernels is None:
-        from mindspore_cpu.kernels._native import _kernels
-        _native_kernels = _kernels
-    return _native_kernels
 
 
 def _gemm_operand(a, transposed):
@@ -271,14 +263,14 @@ def _native_matmul(x, y, ta, tb):
     y, tb = _gemm_operand(y, tb)
     if y.ndim == 2 and not ta and x.ndim > 2:
         # (..., M, K) @ (K, N): the batch folds into M, one product
-        out = _gemm_kernels().matmul(x.reshape(-1, x.shape[-1]), y, False, tb)
+        out = _kernels.matmul(x.reshape(-1, x.shape[-1]), y, False, tb)
         return out.reshape(x.shape[:-1] + out.shape[-1:])
     if x.ndim == 2 and y.ndim == 2:
-        return _gemm_kernels().matmul(x, y, ta, tb)
+        return _kernels.matmul(x, y, ta, tb)
     batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
     x = np.ascontiguousarray(np.broadcast_to(x, batch + x.shape[-2:]))
     y = np.ascontiguousarray(np.broadcast_to(y, batch + y.shape[-2:]))
-    return _gemm_kernels().matmul(x, y, ta, tb)
+    return _kernels.matmul(x, y, ta, tb)
 
 
 def _matmul(prim, x, y):
