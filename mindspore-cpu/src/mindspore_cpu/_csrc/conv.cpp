@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 
 #include "common.h"
@@ -211,23 +212,29 @@ inline Wide wide_of(const Geometry& g) {
 
 inline bool unit_stride(const Geometry& g) { return g.stride[0] == 1 && g.stride[1] == 1 && g.stride[2] == 1; }
 
-// The input as (N, C, Dp, Hp, Wp) with zeros around it (or the input itself when no padding is needed).
+// The input as (N, C, Dp, Hp, Wp) with zeros around it, followed by ``tail`` zeros (or the input itself
+// when no padding and no tail is needed). ``buf`` is left uninitialised by the allocation: every plane
+// is zeroed and filled by the thread that copies it, while it sits in that thread's cache.
 template <typename T>
-const T* padded_input(const T* x, const Geometry& g, const Wide& w, std::vector<T>& buf, bool par) {
-    if (!w.copy) return x;
-    buf.assign(static_cast<size_t>(g.N * g.C * w.Sp), T(0));
-    T* xp = buf.data();
+const T* padded_input(const T* x, const Geometry& g, const Wide& w, int64_t tail, std::unique_ptr<T[]>& buf,
+                      bool par) {
+    if (!w.copy && tail == 0) return x;
     const int64_t planes = g.N * g.C, H = g.in[1], W = g.in[2];
+    buf.reset(new T[static_cast<size_t>(planes * w.Sp + tail)]);
+    T* xp = buf.get();
 #pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
     for (int64_t pl = 0; pl < planes; ++pl) {
+        T* plane = xp + pl * w.Sp;
+        if (w.copy) std::fill(plane, plane + w.Sp, T(0));
         for (int64_t z = 0; z < g.in[0]; ++z) {
             for (int64_t yy = 0; yy < H; ++yy) {
                 const T* src = x + ((pl * g.in[0] + z) * H + yy) * W;
-                T* dst = xp + pl * w.Sp + ((z + g.pad[0]) * w.pdim[1] + yy + g.pad[1]) * w.pdim[2] + g.pad[2];
+                T* dst = plane + ((z + g.pad[0]) * w.pdim[1] + yy + g.pad[1]) * w.pdim[2] + g.pad[2];
                 std::memcpy(dst, src, sizeof(T) * W);
             }
         }
     }
+    std::fill(xp + planes * w.Sp, xp + planes * w.Sp + tail, T(0));
     return xp;
 }
 
@@ -268,13 +275,36 @@ struct Epilogue {
     T shift(int64_t o) const { return bias ? bias[o] : T(0); }
 };
 
-// y[j] = clamp(a[j] + shift) for the columns j < n whose target is an output (target[j] >= 0).
+// A run of panel columns [col, col + len) whose outputs are consecutive, from y[out] on.
+struct Span {
+    int64_t col, len, out;
+};
+
+// The spans of the first n columns of a panel (target: each column's output, -1 for none).
+inline void spans_of(const int64_t* target, int64_t n, std::vector<Span>& spans) {
+    spans.clear();
+    for (int64_t j = 0; j < n;) {
+        if (target[j] < 0) {
+            ++j;
+            continue;
+        }
+        int64_t e = j + 1;
+        while (e < n && target[e] == target[e - 1] + 1) ++e;
+        spans.push_back(Span{j, e - j, target[j]});
+        j = e;
+    }
+}
+
+// y[s.out + q] = clamp(a[s.col + q] + shift) over the spans: contiguous loops the compiler vectorises.
 template <typename T>
-inline void write_row(const T* a, const int64_t* target, int64_t n, T* y, T shift, T lo, bool has_shift) {
-    for (int64_t j = 0; j < n; ++j) {
-        T v = has_shift ? a[j] + shift : a[j];
-        v = v < lo ? lo : v;
-        if (target[j] >= 0) y[target[j]] = v;
+inline void write_row(const T* a, const std::vector<Span>& spans, T* y, T shift, T lo, bool has_shift) {
+    for (const Span& s : spans) {
+        const T* src = a + s.col;
+        T* dst = y + s.out;
+        for (int64_t q = 0; q < s.len; ++q) {
+            T v = has_shift ? src[q] + shift : src[q];
+            dst[q] = v < lo ? lo : v;
+        }
     }
 }
 
@@ -284,13 +314,14 @@ void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, 
     const int64_t MR = uk.mr, NR = uk.nr;
     const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P();
     const Wide w = wide_of(g);
-    std::vector<T> buf;
-    const T* xp = padded_input(x, g, w, buf, par);
+    std::unique_ptr<T[]> buf;
+    const T* xp = padded_input(x, g, w, 0, buf, par);
     const std::vector<int64_t> taps = wide_taps(g, w), targets = wide_targets(g, w);
     const int64_t panels = ceil_div(w.Pw, NR), tasks = g.N * g.G * panels;
 #pragma omp parallel num_threads(max_threads()) if (par)
     {
         std::vector<T> bp(static_cast<size_t>(kSlice * NR)), acc(static_cast<size_t>(Mp * NR));
+        std::vector<Span> spans;
 #pragma omp for schedule(static)
         for (int64_t t = 0; t < tasks; ++t) {
             const int64_t n = t / (g.G * panels), gi = (t / panels) % g.G, p0 = (t % panels) * NR;
@@ -298,20 +329,24 @@ void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, 
             const T* xg = xp + (n * g.C + gi * Cg) * w.Sp + p0;
             for (int64_t k0 = 0; k0 < Kg; k0 += kSlice) {
                 const int64_t kc = std::min(kSlice, Kg - k0);
-                for (int64_t kk = 0; kk < kc; ++kk) {
+                const T* wk = wp + gi * Mp * Kg + k0 * Mp;
+                if (nr == NR) {   // a full panel: its rows are read in place, no copy at all
+                    for (int64_t i = 0; i < Og; i += MR) {
+                        uk.rows(kc, wk + i * kc, xg, taps.data() + k0, acc.data() + i * NR, NR, k0 > 0);
+                    }
+                    continue;
+                }
+                for (int64_t kk = 0; kk < kc; ++kk) {   // the last, partial panel: copied, zero-filled
                     T* row = bp.data() + kk * NR;
                     std::memcpy(row, xg + taps[k0 + kk], sizeof(T) * nr);
                     std::fill(row + nr, row + NR, T(0));
                 }
-                const T* wk = wp + gi * Mp * Kg + k0 * Mp;
                 for (int64_t i = 0; i < Og; i += MR) uk.fn(kc, wk + i * kc, bp.data(), acc.data() + i * NR, NR, k0 > 0);
             }
-            const int64_t* target = targets.data() + p0;
+            spans_of(targets.data() + p0, nr, spans);
             T* yg = y + (n * g.O + gi * Og) * P;
             for (int64_t o = 0; o < Og; ++o) {
-                const T* a = acc.data() + o * NR;
-                T* yo = yg + o * P;
-                write_row(a, target, nr, yo, ep.shift(gi * Og + o), ep.floor(), ep.bias != nullptr);
+                write_row(acc.data() + o * NR, spans, yg + o * P, ep.shift(gi * Og + o), ep.floor(), ep.bias != nullptr);
             }
         }
     }
@@ -335,23 +370,22 @@ void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, boo
     const DotKernel<T>& dk = dot_kernel<T>();
     const int64_t MO = dk.mo, NJ = dk.nj;
     const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), wsize = g.O * Kg;
-    Wide w = wide_of(g);
-    w.copy = true;   // always: the rows are read past the last position
+    const Wide w = wide_of(g);
     const int64_t Pr = ceil_div(w.Pw, dk.lanes) * dk.lanes;
-    std::vector<T> buf;
-    padded_input(x, g, w, buf, par);
-    buf.resize(buf.size() + static_cast<size_t>(Pr), T(0));
-    const T* xp = buf.data();
+    std::unique_ptr<T[]> buf;
+    const T* xp = padded_input(x, g, w, Pr, buf, par);   // the rows are read up to Pr past the last position
     const std::vector<int64_t> taps = wide_taps(g, w), targets = wide_targets(g, w);
+    std::vector<Span> spans;
+    spans_of(targets.data(), w.Pw, spans);
     // dY on wide positions: (N, G, Og, Pr)
     const int64_t items = g.N * g.G;
-    std::vector<T> dyw(static_cast<size_t>(items * Og * Pr));
+    std::unique_ptr<T[]> dyw(new T[static_cast<size_t>(items * Og * Pr)]);
 #pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
     for (int64_t r = 0; r < items * Og; ++r) {
         const T* src = dy + r * P;   // (n, gi, o) rows are consecutive in dY as in dyw
-        T* row = dyw.data() + r * Pr;
-        for (int64_t p = 0; p < w.Pw; ++p) row[p] = targets[p] >= 0 ? src[targets[p]] : T(0);
-        std::fill(row + w.Pw, row + Pr, T(0));
+        T* row = dyw.get() + r * Pr;
+        std::fill(row, row + Pr, T(0));
+        for (const Span& sp : spans) std::memcpy(row + sp.col, src + sp.out, sizeof(T) * sp.len);
     }
     // items whose rows are summed at once: about 8192 positions (fewer horizontal reductions; the chunk of
     // a 32x32 map still fits L2), in equal chunks
@@ -371,7 +405,7 @@ void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, boo
             const int64_t jb = t % jblocks, ob = (t / jblocks) % oblocks, gi = (t / (jblocks * oblocks)) % g.G;
             const int64_t n0 = (t / (jblocks * oblocks * g.G)) * per_chunk, ns = std::min(per_chunk, g.N - n0);
             const int64_t o0 = ob * MO, mo = std::min(MO, Og - o0), j0 = jb * NJ, nj = std::min(NJ, Kg - j0);
-            const T* dyg = dyw.data() + (n0 * g.G + gi) * Og * Pr;
+            const T* dyg = dyw.get() + (n0 * g.G + gi) * Og * Pr;
             const T* xg = xp + (n0 * g.C + gi * Cg) * w.Sp;
             // partial blocks repeat their last real row (it steps through the items like the others);
             // those results are dropped

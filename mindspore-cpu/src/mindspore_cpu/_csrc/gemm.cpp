@@ -24,19 +24,31 @@
 namespace mscpu {
 namespace {
 
-// Portable micro-kernel (any architecture); the compiler vectorises the inner loop.
+// Portable micro-kernel (any architecture); the compiler vectorises the inner loop. B rows are packed
+// (b[k * NR + j]) or, with ``off``, read in place at b + off[k].
 template <typename T, int MR, int NR>
-void ukr_portable(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, bool acc) {
+void ukr_portable_any(int64_t kc, const T* a, const T* b, const int64_t* off, T* c, int64_t ldc, bool acc) {
     T r[MR][NR] = {};
     for (int64_t k = 0; k < kc; ++k) {
+        const T* bk = off ? b + off[k] : b + k * NR;
         for (int i = 0; i < MR; ++i) {
             const T av = a[k * MR + i];
-            for (int j = 0; j < NR; ++j) r[i][j] += av * b[k * NR + j];
+            for (int j = 0; j < NR; ++j) r[i][j] += av * bk[j];
         }
     }
     for (int i = 0; i < MR; ++i) {
         for (int j = 0; j < NR; ++j) c[i * ldc + j] = acc ? c[i * ldc + j] + r[i][j] : r[i][j];
     }
+}
+
+template <typename T, int MR, int NR>
+void ukr_portable(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, bool acc) {
+    ukr_portable_any<T, MR, NR>(kc, a, b, nullptr, c, ldc, acc);
+}
+
+template <typename T, int MR, int NR>
+void ukr_portable_rows(int64_t kc, const T* a, const T* b, const int64_t* off, T* c, int64_t ldc, bool acc) {
+    ukr_portable_any<T, MR, NR>(kc, a, b, off, c, ldc, acc);
 }
 
 // Portable inner-product tile (see dot in gemm_ukr.h).
@@ -90,6 +102,12 @@ void f32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, bool
 void f64(int64_t kc, const double* a, const double* b, double* c, int64_t ldc, bool acc) {
     ukr<F64, 8, 2>(kc, a, b, c, ldc, acc);
 }
+void f32_rows(int64_t kc, const float* a, const float* b, const int64_t* off, float* c, int64_t ldc, bool acc) {
+    ukr_rows<F32, 8, 2>(kc, a, b, off, c, ldc, acc);
+}
+void f64_rows(int64_t kc, const double* a, const double* b, const int64_t* off, double* c, int64_t ldc, bool acc) {
+    ukr_rows<F64, 8, 2>(kc, a, b, off, c, ldc, acc);
+}
 void dot_f32(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const float* const* a, const float* const* b,
              float* c, int64_t ldc, bool acc) {
     dot<F32, 4, 6>(len, nseg, sa, sb, a, b, c, ldc, acc);
@@ -133,6 +151,12 @@ void f32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, bool
 void f64(int64_t kc, const double* a, const double* b, double* c, int64_t ldc, bool acc) {
     ukr<F64, 6, 2>(kc, a, b, c, ldc, acc);
 }
+void f32_rows(int64_t kc, const float* a, const float* b, const int64_t* off, float* c, int64_t ldc, bool acc) {
+    ukr_rows<F32, 6, 2>(kc, a, b, off, c, ldc, acc);
+}
+void f64_rows(int64_t kc, const double* a, const double* b, const int64_t* off, double* c, int64_t ldc, bool acc) {
+    ukr_rows<F64, 6, 2>(kc, a, b, off, c, ldc, acc);
+}
 void dot_f32(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const float* const* a, const float* const* b,
              float* c, int64_t ldc, bool acc) {
     dot<F32, 3, 4>(len, nseg, sa, sb, a, b, c, ldc, acc);
@@ -173,6 +197,12 @@ void f32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, bool
 }
 void f64(int64_t kc, const double* a, const double* b, double* c, int64_t ldc, bool acc) {
     ukr<F64, 4, 2>(kc, a, b, c, ldc, acc);
+}
+void f32_rows(int64_t kc, const float* a, const float* b, const int64_t* off, float* c, int64_t ldc, bool acc) {
+    ukr_rows<F32, 4, 2>(kc, a, b, off, c, ldc, acc);
+}
+void f64_rows(int64_t kc, const double* a, const double* b, const int64_t* off, double* c, int64_t ldc, bool acc) {
+    ukr_rows<F64, 4, 2>(kc, a, b, off, c, ldc, acc);
 }
 void dot_f32(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const float* const* a, const float* const* b,
              float* c, int64_t ldc, bool acc) {
@@ -223,11 +253,11 @@ template <>
 MicroKernel<float> select_kernel<float>() {
     switch (kIsa) {
 #ifdef MSCPU_X86_DISPATCH
-        case Isa::avx512: return {isa_avx512::f32, 8, 32};
-        case Isa::avx2: return {isa_avx2::f32, 6, 16};
-        case Isa::sse2: return {isa_sse2::f32, 4, 8};
+        case Isa::avx512: return {isa_avx512::f32, isa_avx512::f32_rows, 8, 32};
+        case Isa::avx2: return {isa_avx2::f32, isa_avx2::f32_rows, 6, 16};
+        case Isa::sse2: return {isa_sse2::f32, isa_sse2::f32_rows, 4, 8};
 #endif
-        default: return {ukr_portable<float, 4, 8>, 4, 8};
+        default: return {ukr_portable<float, 4, 8>, ukr_portable_rows<float, 4, 8>, 4, 8};
     }
 }
 
@@ -235,11 +265,11 @@ template <>
 MicroKernel<double> select_kernel<double>() {
     switch (kIsa) {
 #ifdef MSCPU_X86_DISPATCH
-        case Isa::avx512: return {isa_avx512::f64, 8, 16};
-        case Isa::avx2: return {isa_avx2::f64, 6, 8};
-        case Isa::sse2: return {isa_sse2::f64, 4, 4};
+        case Isa::avx512: return {isa_avx512::f64, isa_avx512::f64_rows, 8, 16};
+        case Isa::avx2: return {isa_avx2::f64, isa_avx2::f64_rows, 6, 8};
+        case Isa::sse2: return {isa_sse2::f64, isa_sse2::f64_rows, 4, 4};
 #endif
-        default: return {ukr_portable<double, 4, 4>, 4, 4};
+        default: return {ukr_portable<double, 4, 4>, ukr_portable_rows<double, 4, 4>, 4, 4};
     }
 }
 

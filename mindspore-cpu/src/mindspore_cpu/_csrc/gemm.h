@@ -18,10 +18,12 @@ void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
 
 // The register-tile kernel gemm() runs on this CPU, for callers that pack their own operands (the
 // convolutions gather input windows straight into packed B panels): C[MR x NR] (row stride ldc)
-// = [C +] sum over kc of a packed A panel (a[k * MR + i]) times a packed B panel (b[k * NR + j]).
+// = [C +] sum over kc of a packed A panel (a[k * MR + i]) times a packed B panel (b[k * NR + j]);
+// ``rows`` reads B's rows in place instead, row k being the NR values at b + off[k].
 template <typename T>
 struct MicroKernel {
     void (*fn)(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, bool acc);
+    void (*rows)(int64_t kc, const T* a, const T* b, const int64_t* off, T* c, int64_t ldc, bool acc);
     int mr;
     int nr;
 };

@@ -3,9 +3,11 @@
 // add); this template is then compiled for that region's target.
 //
 // Computes a MR x (NV * W) tile: C = [C +] sum_k a[k] (MR values) x b[k] (NV * W values), where
-// ``a`` and ``b`` are packed panels (a[k * MR + i], b[k * NR + j]).
-template <typename S, int MR, int NV>
-void ukr(int64_t kc, const typename S::T* a, const typename S::T* b, typename S::T* c, int64_t ldc, bool acc) {
+// ``a`` is a packed panel (a[k * MR + i]) and b[k] is either row k of a packed panel (b[k * NR + j])
+// or, with Rows, the NR values at b + off[k] (rows read in place, e.g. shifted rows of an image).
+template <typename S, int MR, int NV, bool Rows>
+void ukr_any(int64_t kc, const typename S::T* a, const typename S::T* b, const int64_t* off, typename S::T* c,
+             int64_t ldc, bool acc) {
     using V = typename S::V;
     constexpr int W = S::W;
     V r[MR][NV];
@@ -15,9 +17,10 @@ void ukr(int64_t kc, const typename S::T* a, const typename S::T* b, typename S:
         for (int v = 0; v < NV; ++v) r[i][v] = S::zero();
     }
     for (int64_t k = 0; k < kc; ++k) {
+        const typename S::T* bk = Rows ? b + off[k] : b;
         V bv[NV];
 #pragma GCC unroll 4
-        for (int v = 0; v < NV; ++v) bv[v] = S::load(b + v * W);
+        for (int v = 0; v < NV; ++v) bv[v] = S::load(bk + v * W);
 #pragma GCC unroll 16
         for (int i = 0; i < MR; ++i) {
             const V av = S::set1(a[i]);
@@ -25,7 +28,7 @@ void ukr(int64_t kc, const typename S::T* a, const typename S::T* b, typename S:
             for (int v = 0; v < NV; ++v) r[i][v] = S::fma(av, bv[v], r[i][v]);
         }
         a += MR;
-        b += NV * W;
+        if (!Rows) b += NV * W;
     }
 #pragma GCC unroll 16
     for (int i = 0; i < MR; ++i) {
@@ -37,6 +40,17 @@ void ukr(int64_t kc, const typename S::T* a, const typename S::T* b, typename S:
             S::store(p, x);
         }
     }
+}
+
+template <typename S, int MR, int NV>
+void ukr(int64_t kc, const typename S::T* a, const typename S::T* b, typename S::T* c, int64_t ldc, bool acc) {
+    ukr_any<S, MR, NV, false>(kc, a, b, nullptr, c, ldc, acc);
+}
+
+template <typename S, int MR, int NV>
+void ukr_rows(int64_t kc, const typename S::T* a, const typename S::T* b, const int64_t* off, typename S::T* c,
+              int64_t ldc, bool acc) {
+    ukr_any<S, MR, NV, true>(kc, a, b, off, c, ldc, acc);
 }
 
 // The inner-product tile: c[i * ldc + j] = [c +] sum_{s < nseg} sum_{q < len} a[i][s * sa + q] *
