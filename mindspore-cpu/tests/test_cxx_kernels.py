@@ -106,6 +106,11 @@ CONV_CASES = [
     (2, 3, 4, (1, 6, 6), (1, 3, 3), (1, 1, 1), (0, 3, 3), (1, 1, 1), 1, 0),          # padding wider than the kernel
     (3, 6, 16, (1, 14, 14), (1, 5, 5), (1, 1, 1), (0, 0, 0), (1, 1, 1), 1, 0),       # LeNet conv2 (data grad: col2im)
     (2, 1, 6, (1, 32, 32), (1, 5, 5), (1, 1, 1), (0, 0, 0), (1, 1, 1), 1, 0),        # LeNet conv1, one channel
+    # strides run on wide rows of a polyphase copy, unless that wastes too much
+    (2, 8, 16, (1, 16, 16), (1, 3, 3), (1, 2, 2), (0, 1, 1), (1, 1, 1), 1, 0),       # ResNet downsampling 3x3
+    (2, 8, 16, (1, 16, 16), (1, 1, 1), (1, 2, 2), (0, 0, 0), (1, 1, 1), 1, 0),       # ResNet 1x1 shortcut
+    (2, 3, 4, (5, 15, 16), (2, 3, 3), (2, 3, 2), (1, 2, 1), (2, 2, 2), 1, 0),        # 3-D, strides 2/3, dilation
+    (2, 3, 4, (1, 4, 4), (1, 7, 7), (1, 2, 2), (0, 3, 3), (1, 1, 1), 1, 0),          # wide kernel, small map: runs
 ]
 
 

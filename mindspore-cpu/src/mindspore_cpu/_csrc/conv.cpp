@@ -181,70 +181,119 @@ inline void tile(const MicroKernel<T>& uk, int64_t kc, const T* a, const T* b, T
     }
 }
 
-// --- unit-stride convolutions on "wide" rows -------------------------------------------------
+// --- convolutions on "wide" rows ---------------------------------------------------------------
 //
 // With unit strides, output (oz, oy, ox) reads input (oz + az, oy + ay, ox + ax) for kernel offset
 // a. Number the outputs over the (padded) input's row width instead of the output's, p = (oz * Hp +
 // oy) * Wp + ox: then the tap at offset a reads input element p + (az * Hp + ay) * Wp + ax, so NR
-// consecutive outputs read NR consecutive inputs and a packed panel row is one memcpy, whatever the
-// output width (LeNet's 10-wide rows cost as little as ResNet's 32-wide ones). The price is the
-// Wp - OW positions per row that are not outputs: computed and dropped (a few percent for 3x3
-// kernels, 40% for 5x5 on 14-wide maps, still far cheaper than short copies). Padding is made
-// explicit once, in a zero-bordered copy of the input.
+// consecutive outputs read NR consecutive inputs: a packed panel row is a row of the input, read in
+// place, whatever the output width (LeNet's 10-wide rows cost as little as ResNet's 32-wide ones). The
+// price is the Wp - OW positions per row that are not outputs: computed and dropped (a few percent for
+// 3x3 kernels, 40% for 5x5 on 14-wide maps, still far cheaper than short copies).
+//
+// Strided convolutions become unit-stride ones on a polyphase copy of the input: along an axis of
+// stride s, padded input index u = o * s + a * d splits into phase u % s and index u / s, and every
+// tap of the kernel reads one phase plane at a fixed shift, (a * d) / s. Each channel keeps the phase
+// planes its taps read (a 3x3 kernel of stride 2 reads all four, a 1x1 only one), all of one extent
+// (Dp, Hp, Wp), so the tap offsets and wide positions work as with unit strides, and the copy costs
+// what the padded copy costs. Padding is made explicit in the same copy (zeros).
 struct Wide {
-    Dims3 pdim;       // padded input extent (Dp, Hp, Wp): every tap of every output lies inside
-    int64_t Sp;       // Dp * Hp * Wp
-    int64_t Pw;       // wide positions: up to the last output, (OD - 1, OH - 1, OW - 1), inclusive
-    bool copy;        // whether the input needs a padded copy
+    Dims3 pdim;               // extent of a phase plane (Dp, Hp, Wp): every tap of every output lies inside
+    int64_t Sp;               // Dp * Hp * Wp
+    int64_t nslot;            // phase planes kept per channel
+    std::vector<int64_t> slot;  // plane of each phase (pz * s1 + py) * s2 + px, -1 where no tap reads it
+    int64_t Pw;               // wide positions: up to the last output, (OD - 1, OH - 1, OW - 1), inclusive
+    bool copy;                // whether the input needs a copy (padding or strides)
+    int64_t Cs() const { return nslot * Sp; }   // elements per channel
 };
 
 inline Wide wide_of(const Geometry& g) {
     Wide w{};
     w.copy = false;
     for (int a = 0; a < 3; ++a) {
-        w.pdim[a] = std::max(g.in[a] + g.pad[a], g.out[a] + g.dil[a] * (g.k[a] - 1));
-        w.copy = w.copy || g.pad[a] != 0 || w.pdim[a] != g.in[a];
+        w.pdim[a] = g.out[a] + g.dil[a] * (g.k[a] - 1) / g.stride[a];
+        if (g.stride[a] == 1) w.pdim[a] = std::max(w.pdim[a], g.in[a] + g.pad[a]);
+        w.copy = w.copy || g.pad[a] != 0 || g.stride[a] != 1 || w.pdim[a] != g.in[a];
     }
     w.Sp = w.pdim[0] * w.pdim[1] * w.pdim[2];
+    w.slot.assign(static_cast<size_t>(g.stride[0] * g.stride[1] * g.stride[2]), -1);
+    w.nslot = 0;
+    for (int64_t kz = 0; kz < g.k[0]; ++kz) {
+        for (int64_t ky = 0; ky < g.k[1]; ++ky) {
+            for (int64_t kx = 0; kx < g.k[2]; ++kx) {
+                const int64_t ph = ((kz * g.dil[0] % g.stride[0]) * g.stride[1] + ky * g.dil[1] % g.stride[1]) *
+                                       g.stride[2] + kx * g.dil[2] % g.stride[2];
+                if (w.slot[ph] < 0) w.slot[ph] = w.nslot++;
+            }
+        }
+    }
     w.Pw = ((g.out[0] - 1) * w.pdim[1] + (g.out[1] - 1)) * w.pdim[2] + g.out[2];
     return w;
 }
 
 inline bool unit_stride(const Geometry& g) { return g.stride[0] == 1 && g.stride[1] == 1 && g.stride[2] == 1; }
 
-// The input as (N, C, Dp, Hp, Wp) with zeros around it, followed by ``tail`` zeros (or the input itself
-// when no padding and no tail is needed). ``buf`` is left uninitialised by the allocation: every plane
-// is zeroed and filled by the thread that copies it, while it sits in that thread's cache.
+// Whether the wide form pays: always with unit strides; with strides, unless the positions that are
+// not outputs would add more than half (a wide kernel on a small map).
+inline bool use_wide(const Geometry& g, const Wide& w) {
+    return unit_stride(g) || 2 * w.Pw <= 3 * g.P();
+}
+
+// The input as (N, C, phase planes, Dp, Hp, Wp) with zeros where padding is, followed by ``tail``
+// zeros (or the input itself when it needs no copy and no tail). ``buf`` is left uninitialised by the
+// allocation: every plane is zeroed and filled by the thread that copies it, while it sits in that
+// thread's cache.
 template <typename T>
 const T* padded_input(const T* x, const Geometry& g, const Wide& w, int64_t tail, std::unique_ptr<T[]>& buf,
                       bool par) {
     if (!w.copy && tail == 0) return x;
-    const int64_t planes = g.N * g.C, H = g.in[1], W = g.in[2];
-    buf.reset(new T[static_cast<size_t>(planes * w.Sp + tail)]);
+    const int64_t channels = g.N * g.C, D = g.in[0], H = g.in[1], W = g.in[2];
+    const int64_t s0 = g.stride[0], s1 = g.stride[1], s2 = g.stride[2];
+    buf.reset(new T[static_cast<size_t>(channels * w.Cs() + tail)]);
     T* xp = buf.get();
 #pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
-    for (int64_t pl = 0; pl < planes; ++pl) {
-        T* plane = xp + pl * w.Sp;
-        if (w.copy) std::fill(plane, plane + w.Sp, T(0));
-        for (int64_t z = 0; z < g.in[0]; ++z) {
-            for (int64_t yy = 0; yy < H; ++yy) {
-                const T* src = x + ((pl * g.in[0] + z) * H + yy) * W;
-                T* dst = plane + ((z + g.pad[0]) * w.pdim[1] + yy + g.pad[1]) * w.pdim[2] + g.pad[2];
-                std::memcpy(dst, src, sizeof(T) * W);
+    for (int64_t ch = 0; ch < channels; ++ch) {
+        const T* src = x + ch * D * H * W;
+        for (int64_t ph = 0; ph < static_cast<int64_t>(w.slot.size()); ++ph) {
+            if (w.slot[ph] < 0) continue;
+            T* plane = xp + ch * w.Cs() + w.slot[ph] * w.Sp;
+            if (w.copy) std::fill(plane, plane + w.Sp, T(0));
+            const int64_t pz = ph / (s1 * s2), py = (ph / s2) % s1, px = ph % s2;
+            // phase index v reads input index v * s + phase - pad: the valid v along x
+            int64_t xlo = 0, xhi = w.pdim[2];
+            while (xlo < xhi && xlo * s2 + px - g.pad[2] < 0) ++xlo;
+            while (xhi > xlo && (xhi - 1) * s2 + px - g.pad[2] >= W) --xhi;
+            for (int64_t vz = 0; vz < w.pdim[0]; ++vz) {
+                const int64_t iz = vz * s0 + pz - g.pad[0];
+                if (iz < 0 || iz >= D) continue;
+                for (int64_t vy = 0; vy < w.pdim[1]; ++vy) {
+                    const int64_t iy = vy * s1 + py - g.pad[1];
+                    if (iy < 0 || iy >= H) continue;
+                    const T* row = src + (iz * H + iy) * W + px - g.pad[2];
+                    T* dst = plane + (vz * w.pdim[1] + vy) * w.pdim[2];
+                    if (s2 == 1) {
+                        std::memcpy(dst + xlo, row + xlo, sizeof(T) * (xhi - xlo));
+                    } else {
+                        for (int64_t vx = xlo; vx < xhi; ++vx) dst[vx] = row[vx * s2];
+                    }
+                }
             }
         }
     }
-    std::fill(xp + planes * w.Sp, xp + planes * w.Sp + tail, T(0));
+    std::fill(xp + channels * w.Cs(), xp + channels * w.Cs() + tail, T(0));
     return xp;
 }
 
-// Offset of kernel tap k = (c, kz, ky, kx) from a wide position, inside one group's padded input.
+// Offset of kernel tap k = (c, kz, ky, kx) from a wide position, inside one group's (polyphase) input.
 inline std::vector<int64_t> wide_taps(const Geometry& g, const Wide& w) {
     std::vector<int64_t> off(static_cast<size_t>(g.Kg()));
     const int64_t kk = g.ksize();
     for (int64_t k = 0; k < g.Kg(); ++k) {
         const int64_t kx = k % g.k[2], ky = (k / g.k[2]) % g.k[1], kz = (k % kk) / (g.k[1] * g.k[2]);
-        off[k] = (k / kk) * w.Sp + ((kz * g.dil[0]) * w.pdim[1] + ky * g.dil[1]) * w.pdim[2] + kx * g.dil[2];
+        const int64_t az = kz * g.dil[0], ay = ky * g.dil[1], ax = kx * g.dil[2];
+        const int64_t ph = ((az % g.stride[0]) * g.stride[1] + ay % g.stride[1]) * g.stride[2] + ax % g.stride[2];
+        off[k] = (k / kk) * w.Cs() + w.slot[ph] * w.Sp +
+                 ((az / g.stride[0]) * w.pdim[1] + ay / g.stride[1]) * w.pdim[2] + ax / g.stride[2];
     }
     return off;
 }
@@ -309,11 +358,11 @@ inline void write_row(const T* a, const std::vector<Span>& spans, T* y, T shift,
 }
 
 template <typename T>
-void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, bool par, const Epilogue<T>& ep) {
+void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, const Wide& w, int64_t Mp, bool par,
+                  const Epilogue<T>& ep) {
     const MicroKernel<T>& uk = micro_kernel<T>();
     const int64_t MR = uk.mr, NR = uk.nr;
     const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P();
-    const Wide w = wide_of(g);
     std::unique_ptr<T[]> buf;
     const T* xp = padded_input(x, g, w, 0, buf, par);
     const std::vector<int64_t> taps = wide_taps(g, w), targets = wide_targets(g, w);
@@ -326,7 +375,7 @@ void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, 
         for (int64_t t = 0; t < tasks; ++t) {
             const int64_t n = t / (g.G * panels), gi = (t / panels) % g.G, p0 = (t % panels) * NR;
             const int64_t nr = std::min(NR, w.Pw - p0);
-            const T* xg = xp + (n * g.C + gi * Cg) * w.Sp + p0;
+            const T* xg = xp + (n * g.C + gi * Cg) * w.Cs() + p0;
             for (int64_t k0 = 0; k0 < Kg; k0 += kSlice) {
                 const int64_t kc = std::min(kSlice, Kg - k0);
                 const T* wk = wp + gi * Mp * Kg + k0 * Mp;
@@ -366,11 +415,10 @@ void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, 
 // input stay in L2 while every block of it is computed. Each thread sums into its own filter
 // gradient; those are added in thread order (deterministic for a given thread count).
 template <typename T>
-void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, bool par) {
+void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, const Wide& w, bool par) {
     const DotKernel<T>& dk = dot_kernel<T>();
     const int64_t MO = dk.mo, NJ = dk.nj;
     const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), wsize = g.O * Kg;
-    const Wide w = wide_of(g);
     const int64_t Pr = ceil_div(w.Pw, dk.lanes) * dk.lanes;
     std::unique_ptr<T[]> buf;
     const T* xp = padded_input(x, g, w, Pr, buf, par);   // the rows are read up to Pr past the last position
@@ -406,12 +454,12 @@ void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, boo
             const int64_t n0 = (t / (jblocks * oblocks * g.G)) * per_chunk, ns = std::min(per_chunk, g.N - n0);
             const int64_t o0 = ob * MO, mo = std::min(MO, Og - o0), j0 = jb * NJ, nj = std::min(NJ, Kg - j0);
             const T* dyg = dyw.get() + (n0 * g.G + gi) * Og * Pr;
-            const T* xg = xp + (n0 * g.C + gi * Cg) * w.Sp;
+            const T* xg = xp + (n0 * g.C + gi * Cg) * w.Cs();
             // partial blocks repeat their last real row (it steps through the items like the others);
             // those results are dropped
             for (int64_t i = 0; i < MO; ++i) arows[i] = dyg + (o0 + std::min(i, mo - 1)) * Pr;
             for (int64_t j = 0; j < NJ; ++j) brows[j] = xg + taps[j0 + std::min(j, nj - 1)];
-            dk.fn(Pr, ns, g.G * Og * Pr, g.C * w.Sp, arows.data(), brows.data(), tile.data(), NJ, false);
+            dk.fn(Pr, ns, g.G * Og * Pr, g.C * w.Cs(), arows.data(), brows.data(), tile.data(), NJ, false);
             T* dwg = acc.data() + gi * Og * Kg;
             for (int64_t i = 0; i < mo; ++i) {
                 for (int64_t j = 0; j < nj; ++j) dwg[(o0 + i) * Kg + j0 + j] += tile[i * NJ + j];
@@ -438,8 +486,9 @@ void forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>&
         }
     }
     const bool par = worth_parallel(static_cast<double>(g.N) * g.O * Kg * P, kParallelFlops / 4);
-    if (unit_stride(g)) {
-        forward_wide(x, wp.data(), y, g, Mp, par, ep);
+    const Wide wide = wide_of(g);
+    if (use_wide(g, wide)) {
+        forward_wide(x, wp.data(), y, g, wide, Mp, par, ep);
         return;
     }
     const int64_t panels = ceil_div(P, NR), tasks = g.N * g.G * panels;
@@ -495,8 +544,9 @@ void backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
     const int64_t wsize = g.O * Kg;
     const int64_t Mp = ceil_div(Og, MR) * MR;
     const bool par = worth_parallel(static_cast<double>(g.N) * g.O * Kg * P, kParallelFlops / 4);
-    if (unit_stride(g)) {
-        backward_filter_wide(dy, x, dw, g, par);
+    const Wide wide = wide_of(g);
+    if (use_wide(g, wide)) {
+        backward_filter_wide(dy, x, dw, g, wide, par);
         return;
     }
     const int64_t nslices = ceil_div(P, kSlice), qlen = ceil_div(P, nslices);  // balanced slices
