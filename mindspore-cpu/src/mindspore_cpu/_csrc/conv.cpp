@@ -469,6 +469,172 @@ void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, con
     sum_partials(partial, dw, wsize);
 }
 
+// backward-filter on wide rows, channels last: the outer-product (GEMM micro-kernel) form, for
+// layers with many channels, where the dot products above have short rows (8x8 maps) and read ten
+// rows per 24 multiply-add vectors. With the input copied channels-last, Xt[q][c] (q a wide position,
+// polyphase planes one after the other), kernel taps that differ only in their x shift read
+// neighbouring rows of Xt, so for fixed (phase, z and y shifts) the columns (x shift, c) of the
+// column matrix at position q are one contiguous run of Xt: a "line". Then
+//
+//   dW[o, line column j] = sum over q of dY[o, q] * Xt[line row + q][j]
+//
+// is a GEMM whose B rows are read in place (the micro-kernel's row form, row k at k * Cg) and whose A
+// is dY packed once in MR-tall panels (a transposition of dY onto the wide positions, zeros where a
+// position is not an output). Items are concatenated along q (each keeps its whole phase planes, so
+// a tap reads the same item); only each item's first Pw positions are summed. Tasks are (group, batch
+// item, slice of positions); each thread sums into its own (padded) filter gradient, added in thread
+// order at the end (deterministic for a given thread count).
+struct Line {
+    int64_t row;                // row offset in Xt from a position (phase plane, z/y/x shift)
+    int64_t len;                // columns: taps * Cg
+    int64_t col;                // first column in the padded gradient (multiple of NR)
+    std::vector<int64_t> taps;  // spatial tap (kz, ky, kx) of each Cg-wide part of the line
+};
+
+// The lines of a kernel, and the total of their widths rounded up to NR each.
+inline std::vector<Line> lines_of(const Geometry& g, const Wide& w, int64_t NR, int64_t& width) {
+    std::vector<Line> lines;
+    const int64_t Q = g.N * w.Sp;   // rows of one phase plane's block (all items)
+    for (int64_t kz = 0; kz < g.k[0]; ++kz) {
+        for (int64_t ky = 0; ky < g.k[1]; ++ky) {
+            const int64_t az = kz * g.dil[0], ay = ky * g.dil[1];
+            for (int64_t px = 0; px < g.stride[2]; ++px) {   // taps of one x phase, in order of x shift
+                int64_t last = -2;
+                for (int64_t kx = 0; kx < g.k[2]; ++kx) {
+                    const int64_t ax = kx * g.dil[2];
+                    if (ax % g.stride[2] != px) continue;
+                    const int64_t ph = ((az % g.stride[0]) * g.stride[1] + ay % g.stride[1]) * g.stride[2] + px;
+                    const int64_t shx = ax / g.stride[2];
+                    if (shx != last + 1) {
+                        const int64_t row = w.slot[ph] * Q + ((az / g.stride[0]) * w.pdim[1] + ay / g.stride[1]) * w.pdim[2] + shx;
+                        lines.push_back(Line{row, 0, 0, {}});
+                    }
+                    lines.back().len += g.Cg();
+                    lines.back().taps.push_back((kz * g.k[1] + ky) * g.k[2] + kx);
+                    last = shx;
+                }
+            }
+        }
+    }
+    width = 0;
+    for (Line& ln : lines) {
+        ln.col = width;
+        width += ceil_div(ln.len, NR) * NR;
+    }
+    return lines;
+}
+
+// Whether the channels-last form pays: its lines waste little of the NR-wide tiles (many channels).
+inline bool channels_last_pays(const Geometry& g, const Wide& w, int64_t NR) {
+    int64_t width = 0;
+    lines_of(g, w, NR, width);
+    return 8 * width <= 9 * g.Kg();
+}
+
+template <typename T>
+void backward_filter_cl(const T* dy, const T* x, T* dw, const Geometry& g, const Wide& w, bool par) {
+    const MicroKernel<T>& uk = micro_kernel<T>();
+    const int64_t MR = uk.mr, NR = uk.nr;
+    const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), kk = g.ksize();
+    const int64_t D = g.in[0], H = g.in[1], W = g.in[2], S = g.S();
+    const int64_t Q = g.N * w.Sp, nop = ceil_div(Og, MR), Mp = nop * MR;
+    int64_t width = 0;
+    const std::vector<Line> lines = lines_of(g, w, NR, width);
+    const int64_t nphase = static_cast<int64_t>(w.slot.size());
+    // Xt: (G, phase planes, N, Dp, Hp, Wp, Cg), then NR zeros (tiles read up to NR past a line's end)
+    const int64_t xblock = w.nslot * Q * Cg;
+    std::unique_ptr<T[]> xt(new T[static_cast<size_t>(g.G * xblock + NR)]);
+    std::fill(xt.get() + g.G * xblock, xt.get() + g.G * xblock + NR, T(0));
+    const int64_t fills = g.G * nphase * g.N;
+#pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
+    for (int64_t f = 0; f < fills; ++f) {
+        const int64_t gi = f / (nphase * g.N), ph = (f / g.N) % nphase, n = f % g.N;
+        if (w.slot[ph] < 0) continue;
+        const int64_t pz = ph / (g.stride[1] * g.stride[2]), py = (ph / g.stride[2]) % g.stride[1], px = ph % g.stride[2];
+        T* plane = xt.get() + gi * xblock + (w.slot[ph] * Q + n * w.Sp) * Cg;
+        const T* xn = x + (n * g.C + gi * Cg) * S;
+        for (int64_t vz = 0; vz < w.pdim[0]; ++vz) {
+            const int64_t iz = vz * g.stride[0] + pz - g.pad[0];
+            for (int64_t vy = 0; vy < w.pdim[1]; ++vy) {
+                const int64_t iy = vy * g.stride[1] + py - g.pad[1];
+                T* dst = plane + (vz * w.pdim[1] + vy) * w.pdim[2] * Cg;
+                std::fill(dst, dst + w.pdim[2] * Cg, T(0));
+                if (iz < 0 || iz >= D || iy < 0 || iy >= H) continue;
+                for (int64_t c = 0; c < Cg; ++c) {
+                    const T* src = xn + c * S + (iz * H + iy) * W;
+                    for (int64_t vx = 0; vx < w.pdim[2]; ++vx) {
+                        const int64_t ix = vx * g.stride[2] + px - g.pad[2];
+                        if (ix >= 0 && ix < W) dst[vx * Cg + c] = src[ix];
+                    }
+                }
+            }
+        }
+    }
+    // A: dY on the wide positions in MR-tall panels, (G, panel, Q, MR); positions past Pw are never read
+    const std::vector<int64_t> targets = wide_targets(g, w);
+    std::unique_ptr<T[]> ap(new T[static_cast<size_t>(g.G * nop * Q * MR)]);
+#pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
+    for (int64_t f = 0; f < g.G * nop * g.N; ++f) {
+        const int64_t gi = f / (nop * g.N), op = (f / g.N) % nop, n = f % g.N;
+        T* dst = ap.get() + ((gi * nop + op) * Q + n * w.Sp) * MR;
+        const T* rows[64];
+        const int64_t mr = std::min(MR, Og - op * MR);
+        for (int64_t i = 0; i < mr; ++i) rows[i] = dy + (n * g.O + gi * Og + op * MR + i) * P;
+        for (int64_t p = 0; p < w.Pw; ++p) {
+            T* d = dst + p * MR;
+            const int64_t t = targets[p];
+            if (t < 0) {
+                std::fill(d, d + MR, T(0));
+                continue;
+            }
+            for (int64_t i = 0; i < mr; ++i) d[i] = rows[i][t];
+            for (int64_t i = mr; i < MR; ++i) d[i] = T(0);
+        }
+    }
+    // the products
+    const int64_t qslices = ceil_div(w.Pw, kSlice), tasks = g.G * g.N * qslices, part = g.G * Mp * width;
+    std::vector<int64_t> offs(static_cast<size_t>(kSlice));
+    for (int64_t k = 0; k < kSlice; ++k) offs[k] = k * Cg;
+    const int nt = par ? max_threads() : 1;
+    std::vector<std::vector<T>> partial(static_cast<size_t>(nt));
+#pragma omp parallel num_threads(nt) if (par)
+    {
+        std::vector<T>& acc = partial[thread_id()];
+        acc.assign(static_cast<size_t>(part), T(0));
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < tasks; ++t) {
+            const int64_t gi = t / (g.N * qslices), n = (t / qslices) % g.N, q0 = (t % qslices) * kSlice;
+            const int64_t kc = std::min(kSlice, w.Pw - q0), q = n * w.Sp + q0;
+            const T* xg = xt.get() + gi * xblock;
+            for (const Line& ln : lines) {
+                for (int64_t j0 = 0; j0 < ln.len; j0 += NR) {
+                    const T* b = xg + (ln.row + q) * Cg + j0;
+                    for (int64_t op = 0; op < nop; ++op) {
+                        T* c = acc.data() + (gi * Mp + op * MR) * width + ln.col + j0;
+                        uk.rows(kc, ap.get() + ((gi * nop + op) * Q + q) * MR, b, offs.data(), c, width, true);
+                    }
+                }
+            }
+        }
+    }
+    std::vector<T> sum(static_cast<size_t>(part), T(0));
+    for (const std::vector<T>& a : partial) {
+        if (a.empty()) continue;
+        for (int64_t i = 0; i < part; ++i) sum[i] += a[i];
+    }
+    for (int64_t gi = 0; gi < g.G; ++gi) {
+        for (int64_t o = 0; o < Og; ++o) {
+            const T* row = sum.data() + (gi * Mp + o) * width;
+            T* dwo = dw + (gi * Og + o) * Kg;
+            for (const Line& ln : lines) {
+                for (size_t m = 0; m < ln.taps.size(); ++m) {
+                    for (int64_t c = 0; c < Cg; ++c) dwo[c * kk + ln.taps[m]] = row[ln.col + m * Cg + c];
+                }
+            }
+        }
+    }
+}
+
 // forward: Y[o, p] = sum_k W[o, k] col[k, p]. Tasks are (batch item, group, NR output positions);
 // the weights are packed once. Each output element is summed in one fixed order (slice by slice),
 // so results do not depend on the thread count.
@@ -546,7 +712,11 @@ void backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
     const bool par = worth_parallel(static_cast<double>(g.N) * g.O * Kg * P, kParallelFlops / 4);
     const Wide wide = wide_of(g);
     if (use_wide(g, wide)) {
-        backward_filter_wide(dy, x, dw, g, wide, par);
+        if (MR <= 64 && channels_last_pays(g, wide, NR)) {
+            backward_filter_cl(dy, x, dw, g, wide, par);
+        } else {
+            backward_filter_wide(dy, x, dw, g, wide, par);
+        }
         return;
     }
     const int64_t nslices = ceil_div(P, kSlice), qlen = ceil_div(P, nslices);  // balanced slices
