@@ -4,12 +4,14 @@ Inputs are first cast to the dtype MindSpore computes in (its promotion, see ``c
 NumPy never widens: ``int32 + float16`` runs in float16, ``int32 / int32`` in float32. Python scalar
 operands stay Python scalars, which NumPy 2 treats as weakly typed, as MindSpore does. Half
 precision products and accumulations run in float32 and are rounded once at the end. ``erf``,
-``erfc`` and ``erfinv`` come from SciPy's special functions (NumPy has none of them).
+``erfc`` and ``erfinv`` come from SciPy's special functions (NumPy has none of them), imported on
+first use: importing ``scipy.special`` takes about 0.2 s and starts a second OpenBLAS thread pool.
 """
+
+import functools
 
 import ml_dtypes
 import numpy as np
-from scipy import special as scipy_special
 
 from mindspore.common import dtype as mstype
 from mindspore_cpu.kernels._native import _kernels
@@ -192,10 +194,17 @@ def _rsqrt(prim, x):
 
 
 # --- erf / erfc (SciPy's special functions: vectorised C, accurate to a few ulps) ---------------
+@functools.cache
+def _scipy_special():
+    from scipy import special
+
+    return special
+
+
 def _erf_erfc(x):
     """(erf(|x|), erfc(|x|)) in float64, each accurate where it is small."""
     a = np.abs(np.asarray(x, np.float64))
-    return scipy_special.erf(a), scipy_special.erfc(a)
+    return _scipy_special().erf(a), _scipy_special().erfc(a)
 
 
 def _erf(prim, x):
@@ -215,7 +224,7 @@ def _erfc(prim, x):
 def _erfinv(prim, x):
     x = _as_float(x)
     with np.errstate(all="ignore"):
-        return np.asarray(scipy_special.erfinv(np.asarray(x, np.float64)).astype(x.dtype))
+        return np.asarray(_scipy_special().erfinv(np.asarray(x, np.float64)).astype(x.dtype))
 
 
 def _sinc(prim, x):
