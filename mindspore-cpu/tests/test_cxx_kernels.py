@@ -471,3 +471,19 @@ def test_conv_epilogue_adds_bias_and_clamps_like_separate_ops(stride, dtype):
     assert np.isnan(want).any() and (want == 0).any()
     with pytest.raises(ValueError, match="bias"):
         k.conv3d_forward(x, w, *args, out, 1, np.ones(4, dtype), True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [7, 300_001])   # one thread, and split across threads
+def test_relu_grad_selects_and_writes_in_place(dtype, n):
+    dy = RNG.standard_normal(n).astype(dtype)
+    y = RNG.standard_normal(n).astype(dtype)
+    dy[:3] = [np.nan, np.inf, np.nan]
+    y[:3] = [-1.0, 0.0, 2.0]
+    expect = np.where(y > 0, dy, 0).astype(dtype)
+    np.testing.assert_array_equal(k.relu_grad(dy, y), expect)
+    out = dy.copy()
+    assert k.relu_grad(out, y, out) is not None
+    np.testing.assert_array_equal(out, expect)
+    with pytest.raises(ValueError, match="relu_grad"):
+        k.relu_grad(dy, y[:-1])

@@ -33,6 +33,25 @@ def test_elementwise_chain_is_one_kernel_with_identical_results():
     assert fused.attrs["ops"] == ("Mul", "Add", "ReLU", "Sub")
 
 
+def test_relu_gradient_after_a_sum_of_gradients_is_one_kernel():
+    """A residual block's backward: (the two branches' gradients summed) -> ReluGrad, one pass; a NaN
+    where the ReLU was off gives 0, as the unfused kernel and MindSpore's ReluGrad do."""
+    from mindspore.ops._defs.nn import ReluGrad
+
+    def f(a, b, y):
+        return ReluGrad()(a + b, y) * 2.0
+    a, b, y = _data(6, 32), _data(6, 32, seed=1), _data(6, 32, seed=2)
+    a[0, 0] = float("nan")
+    y[0, 0] = -1.0
+    jf = ms.jit(f)
+    got = jf(a, b, y).asnumpy()
+    np.testing.assert_array_equal(got, f(a, b, y).asnumpy())
+    expect = np.where(y.asnumpy() > 0, a.asnumpy() + b.asnumpy(), 0) * 2.0
+    np.testing.assert_array_equal(got, expect.astype(np.float32))
+    (fused,) = _fused(jf)
+    assert fused.attrs["ops"] == ("Add", "ReluGrad", "Mul")
+
+
 @pytest.mark.parametrize("act", [ops.relu, ops.gelu, ops.tanh], ids=["relu", "gelu", "tanh"])
 def test_bias_add_and_activation_fuse_into_the_matmul_output(act):
     w, b = _data(8, 4), _data(8, seed=2)

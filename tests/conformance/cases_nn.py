@@ -10,7 +10,7 @@ import numpy as np
 
 import mindspore as ms
 from mindspore import ops
-from mindspore.ops._defs.nn import BatchNormGrad, GeLUGrad
+from mindspore.ops._defs.nn import BatchNormGrad, GeLUGrad, ReluGrad
 
 from case import Case, rand, randint, randpos
 
@@ -245,6 +245,11 @@ CASES = [
     Case("relu", ops.relu, [_X], oracle=lambda x: np.maximum(x, 0), prims=["ReLU"], dtypes=F16, grad=True),
     Case("relu_prim_int", ops.ReLU(), [randint(3, 4, low=-5, high=5)], oracle=lambda x: np.maximum(x, 0),
          prims=["ReLU"], out_dtype=ms.int32),
+    Case("relu_grad_prim", ReluGrad(), [rand(*_X.shape, seed=5), _X], prims=["ReluGrad"], dtypes=F16, grad=True,
+         oracle=lambda dy, x: np.where(x > 0, dy, 0)),
+    Case("relu_grad_prim_nonfinite", ReluGrad(), [np.array([np.nan, np.inf, -np.inf, 2.0, np.nan], np.float32),
+                                                  np.array([-1.0, 0.0, -2.0, 3.0, 1.0], np.float32)],
+         prims=["ReluGrad"], oracle=lambda dy, x: np.array([0, 0, 0, 2.0, np.nan], np.float32)),
     Case("relu6", ops.ReLU6(), [rand(4, 5, low=-3, high=9)], oracle=lambda x: np.clip(x, 0, 6), prims=["ReLU6"],
          dtypes=F16, grad=True),
     Case("sigmoid", ops.Sigmoid(), [rand(3, 4, low=-6, high=6)], oracle=_sigmoid, prims=["Sigmoid"], dtypes=F16,

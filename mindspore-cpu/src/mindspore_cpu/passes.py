@@ -1,7 +1,7 @@
 """The CPU backend's GRAPH_MODE passes (registered through ``ms_register_passes``).
 
-* ``cpu_fuse_elementwise``: chains of elementwise applies (arithmetic, comparisons, casts, ReLU, GELU,
-  tanh/exp/square, and ``BiasAdd`` followed by any of these, e.g. bias-add + activation) become one
+* ``cpu_fuse_elementwise``: chains of elementwise applies (arithmetic, comparisons, casts, ReLU and its
+  gradient, GELU, tanh/exp/square, and ``BiasAdd`` followed by any of these, e.g. bias-add + activation) become one
   apply whose kernel runs NumPy ufuncs with ``out=`` into one buffer: one allocation per chain
   instead of one per op, and none at all when the memory plan lets the chain write into an input
   that dies there (a MatMul or convolution output feeding bias-add + ReLU is updated in place).
@@ -79,6 +79,11 @@ def _plan(node):
         if any(isinstance(a, Constant) and isinstance(a.value, Tensor) and a.value.dtype != dtype for a in args):
             return None
         return (0, 1)
+    if name == "ReluGrad":
+        dy, y = _tensor_ab(args[0]), _tensor_ab(args[1])
+        ok = (dy is not None and y is not None and dy.dtype in _FLOATS and y.dtype == dy.dtype
+              and not any(isinstance(a, Constant) for a in args))
+        return (0,) if ok else None
     if name in _UNARY or name in ("ReLU", "GeLU"):
         ab = _tensor_ab(args[0])
         return (0,) if ab is not None and ab.dtype in _FLOATS and out.dtype == ab.dtype else None
@@ -123,6 +128,8 @@ def _steps(chain, inputs):
                                                 np.zeros((), out_dtype)], out_dtype))
         elif name == "GeLU":
             steps.append(("gelu", None, [_operand(args[0], prev, inputs, out_dtype)], out_dtype))
+        elif name == "ReluGrad":
+            steps.append(("relu_grad", None, [_operand(a, prev, inputs, out_dtype) for a in args], out_dtype))
         elif name == "BiasAdd":
             rank = len(node.abstract.shape)
             shape = None if prim.data_format == "NHWC" or rank < 2 else (1, -1) + (1,) * (rank - 2)
@@ -134,13 +141,13 @@ def _steps(chain, inputs):
     return steps
 
 
-def _gelu_native():
+def _native():
     from mindspore_cpu.kernels._native import _kernels
-    return _kernels.gelu
+    return _kernels
 
 
 def _make_kernel(steps):
-    gelu = _gelu_native()
+    gelu, relu_grad = _native().gelu, _native().relu_grad
     # a bias-add along the last axis followed by GELU is one C++ pass (the Dense + GELU of a transformer)
     pairs = {i for i in range(len(steps) - 1) if steps[i][0] == "bias" and steps[i + 1][0] == "gelu"
              and steps[i][1] in (None, (1, -1))}
@@ -168,6 +175,9 @@ def _make_kernel(steps):
             elif kind == "gelu":
                 acc = gelu(np.ascontiguousarray(ops[0]), None, out if out is not None and ops[0].flags.c_contiguous
                            else None)
+            elif kind == "relu_grad":
+                dy, y = np.ascontiguousarray(ops[0]), np.ascontiguousarray(ops[1])
+                acc = relu_grad(dy, y, out if out is not None and out.flags.c_contiguous else None)
             elif kind == "ufunc":
                 acc = f(*ops, out=out) if out is not None else f(*ops)
             elif kind == "bias":

@@ -1,4 +1,5 @@
-// GELU (tanh approximation, MindSpore's GeLU primitive) and its derivative, float32 and float64.
+// GELU (tanh approximation, MindSpore's GeLU primitive) and its derivative, and ReLU's derivative
+// (ReluGrad), float32 and float64.
 //
 //   u = k (x + c x^3),  t = tanh(u),  k = sqrt(2/pi),  c = 0.044715
 //   gelu(x)   = 0.5 x (1 + t)
@@ -182,6 +183,52 @@ py::array gelu_grad(const py::array& dy, const py::array& x) {
     return dx;
 }
 
+// ReluGrad: dx = y > 0 ? dy : 0, with y the ReLU's output (or input: same sign). A select, as
+// MindSpore's and PyTorch's kernels compute it: a NaN or infinite dy where y <= 0 gives 0. Branch-free
+// so that it vectorises; ``out`` may be dy itself.
+template <typename T>
+void relu_grad_span(const T* dy, const T* y, T* dx, int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) dx[i] = y[i] > T(0) ? dy[i] : T(0);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void relu_grad_span_f32(const float* dy, const float* y, float* dx, int64_t begin, int64_t end) {
+    relu_grad_span(dy, y, dx, begin, end);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void relu_grad_span_f64(const double* dy, const double* y, double* dx, int64_t begin, int64_t end) {
+    relu_grad_span(dy, y, dx, begin, end);
+}
+
+py::array relu_grad(const py::array& dy, const py::array& y, const py::object& out) {
+    const std::string where = "relu_grad";
+    check_array(where, "dy", dy, -1);
+    check_array(where, "y", y, -1);
+    const DType dt = common_float(where, {&dy, &y});
+    if (dy.size() != y.size()) fail(where, "'dy' " + shape_str(dy) + " and 'y' " + shape_str(y) + " differ");
+    py::array dx;
+    if (out.is_none()) {
+        dx = py::array(dy.dtype(), std::vector<py::ssize_t>(dy.shape(), dy.shape() + dy.ndim()));
+    } else {
+        dx = py::reinterpret_borrow<py::array>(out);
+        check_array(where, "out", dx, -1);
+        if (!dx.dtype().is(dy.dtype()) || dx.size() != dy.size() || !dx.writeable()) {
+            fail(where, "'out' must be a writeable array of the size and dtype of 'dy'");
+        }
+    }
+    const int64_t n = dy.size();
+    py::gil_scoped_release release;
+    split(n, 2.0 * n, [&](int64_t b, int64_t e) {
+        if (dt == DType::f32) {
+            relu_grad_span_f32(cptr<float>(dy), cptr<float>(y), static_cast<float*>(dx.mutable_data()), b, e);
+        } else {
+            relu_grad_span_f64(cptr<double>(dy), cptr<double>(y), static_cast<double*>(dx.mutable_data()), b, e);
+        }
+    });
+    return dx;
+}
+
 }  // namespace
 
 void register_activation(py::module_& m) {
@@ -189,6 +236,8 @@ void register_activation(py::module_& m) {
     m.def("gelu", &gelu, arg("x"), arg("bias") = py::none(), arg("out") = py::none(),
           "GELU (tanh approximation) of x (+ bias along the last axis), into 'out' when given.");
     m.def("gelu_grad", &gelu_grad, arg("dy"), arg("x"), "dy * GELU'(x) (tanh approximation).");
+    m.def("relu_grad", &relu_grad, arg("dy"), arg("y"), arg("out") = py::none(),
+          "y > 0 ? dy : 0 (ReLU's gradient from its output y), into 'out' when given (it may be dy).");
 }
 
 }  // namespace mscpu

@@ -63,6 +63,13 @@ def _gelu_grad(prim, dy, x, y):
     return out.astype(x.dtype) if out.dtype != x.dtype else out
 
 
+def _relu_grad(prim, dy, y):
+    """y > 0 ? dy : 0; float32/float64 in one C++ pass."""
+    if dy.dtype in _NATIVE_FLOATS and dy.dtype == y.dtype:
+        return _native().relu_grad(np.ascontiguousarray(dy), np.ascontiguousarray(y))
+    return np.where(y > 0, dy, np.zeros((), dy.dtype))
+
+
 def _elu(prim, x):
     return np.where(x > 0, x, prim.alpha * np.expm1(np.minimum(x, 0)))
 
@@ -262,6 +269,7 @@ KERNELS = {
     "Sigmoid": _elementwise(lambda prim, x: sigmoid(x)),
     "GeLU": _gelu,
     "GeLUGrad": _gelu_grad,
+    "ReluGrad": _relu_grad,
     "FastGeLU": _elementwise(lambda prim, x: x * sigmoid(1.702 * x)),
     "HSigmoid": _elementwise(lambda prim, x: np.clip(x + 3, 0, 6) / 6),
     "HSwish": _elementwise(lambda prim, x: x * np.clip(x + 3, 0, 6) / 6),

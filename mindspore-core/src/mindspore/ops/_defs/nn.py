@@ -76,7 +76,38 @@ class ReLU(_FloatUnary):
     def bprop(self, x, out, dout):
         # out > 0 exactly where x > 0; reading the output (as MindSpore's ReluGrad does) leaves x used once,
         # so a graph can fuse the op producing x (a bias-add) with this ReLU
-        return (fops.mul(dout, mask_of(fops.greater(out, 0), dout)),)
+        return (ReluGrad()(dout, out),)
+
+
+class ReluGrad(Primitive):
+    """``ReluGrad()(y_backprop, x)``: ``y_backprop`` where ``x > 0``, else 0 (``x`` is the ReLU's output
+    or input: same sign). A select, as MindSpore's kernel computes it: a NaN or infinite ``y_backprop``
+    where ``x <= 0`` gives 0.
+
+    Its own primitive (as in MindSpore) so that backends compute it in one pass instead of a compare, a
+    cast and a multiply.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def infer_shape(self, y_backprop, x):
+        if tuple(y_backprop) != tuple(x):
+            raise MSValueError(f"For '{self.name}', the shape of 'y_backprop' {tuple(y_backprop)} must equal the "
+                               f"shape of 'x' {tuple(x)}.")
+        return tuple(x)
+
+    def infer_dtype(self, y_backprop, x):
+        rules.check_dtype_in(self.name, "x", x, RELU_TYPES)
+        if y_backprop != x:
+            raise MSTypeError(f"For '{self.name}', the dtype of 'y_backprop' {y_backprop} must equal the dtype of "
+                              f"'x' {x}.")
+        return x
+
+    def bprop(self, y_backprop, x, out, dout):
+        # linear in y_backprop with the same mask; piecewise constant in x
+        return ReluGrad()(dout, x), None
 
 
 # --- ReLU6 ----------------------------------------------------------------------------------
@@ -736,6 +767,6 @@ class ApplyMomentum(Primitive):
     bprop = NON_DIFFERENTIABLE
 
 
-PRIMITIVES = [ReLU, ReLU6, Sigmoid, GeLU, GeLUGrad, FastGeLU, HSigmoid, HSwish, Elu, CeLU, SeLU, Softplus, Softsign, Mish,
+PRIMITIVES = [ReLU, ReluGrad, ReLU6, Sigmoid, GeLU, GeLUGrad, FastGeLU, HSigmoid, HSwish, Elu, CeLU, SeLU, Softplus, Softsign, Mish,
               HShrink, SoftShrink, PReLU, Softmax, LogSoftmax, BiasAdd, LayerNorm, BatchNorm, BatchNormGrad,
               Dropout, L2Normalize, ApplyMomentum] + nn_ext.PRIMITIVES
