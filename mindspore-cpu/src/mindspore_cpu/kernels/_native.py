@@ -1,15 +1,28 @@
-"""The C++ kernel extension (``mindspore_cpu._kernels``), loaded with libgomp's passive wait policy.
+"""The C++ kernel extension (``mindspore_cpu._kernels``), loaded with a bounded OpenMP spin-wait.
 
-Why: by default idle OpenMP threads spin for a while after each parallel region, and NumPy's
-OpenBLAS threads spin after each matmul. On a machine with few cores the two runtimes then starve
-each other: a conv followed by a matmul followed by a conv took 18 ms instead of 1 ms on 2 cores.
-With ``OMP_WAIT_POLICY=PASSIVE`` idle OpenMP threads sleep, and the kernels only wake them for work
-worth the wake-up (see ``_csrc/common.h``). The policy is read once, when libgomp loads, so it is
-set here, before the extension is imported; a value the user exported is left alone.
+Idle OpenMP threads either sleep (``OMP_WAIT_POLICY=PASSIVE``) or spin for a while before they do
+(``GOMP_SPINCOUNT`` iterations of a pause, about 25 ns each on a current x86 core). Both extremes
+cost:
+
+* Sleeping makes every parallel region pay a wake-up of the other threads, tens of microseconds,
+  more in a virtual machine. A training step runs a few hundred regions, spaced by the executor's
+  few microseconds: on 2 cores the ResNet benchmark step took about 30 ms with sleeping threads
+  against 25 ms with spinning ones, LeNet's 1.6 ms against 1.24 ms.
+* Spinning threads starve other thread pools that run in between, and NumPy's OpenBLAS workers spin
+  too: a LeNet convolution, a ``numpy.matmul`` and a convolution again took 6.6 ms with this module's
+  spin (and 8 ms with libgomp's default of about 300,000 iterations, ~7 ms) against 2.2 ms with
+  sleeping threads, while two convolutions alone took 1.1 ms against 2.1 ms.
+
+So the default here spins about 0.75 ms (``GOMP_SPINCOUNT=30000``), longer than the gaps inside a
+training step. Code that interleaves NumPy BLAS calls with these kernels should export
+``OMP_WAIT_POLICY=PASSIVE`` (never spin). libgomp reads both variables once, when it loads, so the
+default is set here, before the extension is imported, and only when the user exported neither. The
+kernels wake the team only for work worth it (see ``_csrc/common.h``).
 """
 import os
 
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+    os.environ["GOMP_SPINCOUNT"] = "30000"
 
 from mindspore_cpu import _kernels  # noqa: E402  (must follow the environment default above)
 
