@@ -12,7 +12,9 @@
 
 #include <array>
 #include <atomic>
+#include <cctype>
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -54,15 +56,37 @@ inline int team_size() {
 #endif
 }
 
-// Work below which a kernel runs on one thread. mindspore-cpu loads this extension with libgomp's
-// passive wait policy (kernels/_native.py): idle OpenMP threads sleep instead of spinning, because
-// spinning threads and NumPy's OpenBLAS threads (which spin after every matmul) starve each other
-// on small machines, turning sub-millisecond ops into multi-millisecond stalls. Waking a sleeping
-// team costs up to a few hundred microseconds, so only work worth more than that is split.
+// Work below which a kernel runs on one thread (scaled by parallel_scale()). Splitting pays only when
+// the second thread's share outweighs handing it the work: a few microseconds when the idle thread
+// spins (mindspore-cpu's default, kernels/_native.py), tens to hundreds when it sleeps and must be
+// woken (OMP_WAIT_POLICY=PASSIVE; more in a virtual machine). The thresholds are set for sleeping
+// threads; spinning ones take a quarter of them (LeNet's batch-32 convolutions then split: its
+// training step went from 0.98 to 0.71 ms on 2 cores, LeNet inference from 1.95 to 1.54 ms).
 constexpr double kParallelFlops = 2.0e7;   // GEMM multiply-adds (a few hundred microseconds)
 constexpr double kParallelVisits = 3.0e5;  // element visits of the pooling / loss loops
 
-inline bool worth_parallel(double work, double threshold) { return work >= threshold && max_threads() > 1; }
+// 1 when libgomp's idle threads sleep at once, 1/4 when they spin first: read from the same variables
+// libgomp read when it loaded (GOMP_SPINCOUNT wins over OMP_WAIT_POLICY, as in libgomp).
+inline double parallel_scale() {
+    static const double scale = [] {
+        const char* spin = std::getenv("GOMP_SPINCOUNT");
+        const char* policy = std::getenv("OMP_WAIT_POLICY");
+        bool sleeps = false;   // libgomp's default spins
+        if (spin != nullptr && *spin != '\0') {
+            sleeps = std::strtod(spin, nullptr) < 10000.0;   // under ~0.25 ms of spinning
+        } else if (policy != nullptr) {
+            std::string p(policy);
+            for (char& ch : p) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            sleeps = p == "passive";
+        }
+        return sleeps ? 1.0 : 0.25;
+    }();
+    return scale;
+}
+
+inline bool worth_parallel(double work, double threshold) {
+    return work >= threshold * parallel_scale() && max_threads() > 1;
+}
 
 inline int thread_id() {
 #ifdef _OPENMP
