@@ -111,6 +111,7 @@ CONV_CASES = [
     (2, 8, 16, (1, 16, 16), (1, 1, 1), (1, 2, 2), (0, 0, 0), (1, 1, 1), 1, 0),       # ResNet 1x1 shortcut
     (2, 3, 4, (5, 15, 16), (2, 3, 3), (2, 3, 2), (1, 2, 1), (2, 2, 2), 1, 0),        # 3-D, strides 2/3, dilation
     (2, 3, 4, (1, 4, 4), (1, 7, 7), (1, 2, 2), (0, 3, 3), (1, 1, 1), 1, 0),          # wide kernel, small map: runs
+    (2, 3, 4, (1, 9, 9), (1, 3, 3), (1, 2, 2), (0, 3, 3), (1, 1, 1), 1, 0),          # stride 2, padding past the reach
     # many channels: the filter gradient runs channels-last (lines of taps that differ in x shift)
     (2, 64, 32, (1, 12, 12), (1, 3, 3), (1, 2, 2), (0, 1, 1), (1, 1, 1), 2, 0),      # stride 2, groups
     (1, 32, 16, (1, 10, 10), (1, 3, 3), (1, 1, 1), (0, 2, 2), (1, 2, 2), 1, 0),      # dilation: one tap per line
