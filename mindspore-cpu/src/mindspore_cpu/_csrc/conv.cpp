@@ -1034,45 +1034,100 @@ void dw_fill(const T* x, const Geometry& g, const DwPlanes& L, int64_t r0, int64
     }
 }
 
-// y[i] = (first ? 0 : y[i]) + w[0] * src[0][i] + ... + w[NT - 1] * src[NT - 1][i], added in tap order.
+
+// Prefetches (into L2) the part of [p, p + n) from element ``from`` up to ``to``: the next task's
+// input, a share per block of the current one, so that the memory stays busy while the blocks compute.
+template <typename T>
+inline void dw_prefetch(const T* p, int64_t from, int64_t to) {
+    constexpr int64_t line = 64 / static_cast<int64_t>(sizeof(T));
+    for (int64_t k = from - from % line; k < to; k += line) __builtin_prefetch(p + k, 0, 2);
+}
+
+// The NT taps' sum at position i in chains: tap t is added to chain t % 3 in tap order, and the
+// chains are added in order ((a0 + a1) + a2): short dependency chains, and a fixed order.
 template <typename T, int NT>
-MSCPU_DW_INLINE void dw_pass(T* __restrict y, const T* const* src, const T* w, int64_t n, bool first) {
+MSCPU_DW_INLINE T dw_taps_at(const T* const* s, const T* c, int64_t i) {
+    constexpr int NC = NT < 3 ? NT : 3;
+    T a[NC];
+    for (int j = 0; j < NC; ++j) a[j] = c[j] * s[j][i];
+    for (int t = NC; t < NT; ++t) a[t % NC] += c[t] * s[t][i];
+    T r = a[0];
+    for (int j = 1; j < NC; ++j) r += a[j];
+    return r;
+}
+
+template <typename T, int NT>
+MSCPU_DW_INLINE void dw_taps_vec(typename DwVec<T>::vec& r, const T* const* s, const typename DwVec<T>::vec* c,
+                                 int64_t i) {
+    constexpr int NC = NT < 3 ? NT : 3;
+    typename DwVec<T>::vec a[NC], v;
+    for (int j = 0; j < NC; ++j) {
+        dw_load(v, s[j] + i);
+        a[j] = c[j] * v;
+    }
+    for (int t = NC; t < NT; ++t) {
+        dw_load(v, s[t] + i);
+        a[t % NC] += c[t] * v;
+    }
+    r = a[0];
+    for (int j = 1; j < NC; ++j) r += a[j];
+}
+
+// y[i] (first: =, else +=) the sum of w[t] * src[t][i] over NT taps, for i < n, whole vectors at a
+// time (a first pass's last vector overlaps the one before; later passes finish element by element,
+// with the same arithmetic).
+template <typename T, int NT>
+MSCPU_DW_INLINE void dw_pass(T* y, const T* const* src, const T* w, int64_t n, bool first) {
+    using vec = typename DwVec<T>::vec;
+    constexpr int V = DwVec<T>::lanes;
     const T* s[NT];
-    T c[NT];
+    T cs[NT];
+    vec c[NT];
     for (int t = 0; t < NT; ++t) {
         s[t] = src[t];
-        c[t] = w[t];
+        cs[t] = w[t];
+        c[t] = vec{} + w[t];
     }
+    vec r, v;
+    int64_t i = 0;
     if (first) {
-#pragma GCC ivdep
-        for (int64_t i = 0; i < n; ++i) {
-            T a = c[0] * s[0][i];
-            for (int t = 1; t < NT; ++t) a += c[t] * s[t][i];
-            y[i] = a;
+        for (; i + V <= n; i += V) {
+            dw_taps_vec<T, NT>(r, s, c, i);
+            dw_store_vec(y + i, r);
         }
+        if (i < n && n >= V) {
+            dw_taps_vec<T, NT>(r, s, c, n - V);
+            dw_store_vec(y + n - V, r);
+            i = n;
+        }
+        for (; i < n; ++i) y[i] = dw_taps_at<T, NT>(s, cs, i);
     } else {
-#pragma GCC ivdep
-        for (int64_t i = 0; i < n; ++i) {
-            T a = y[i];
-            for (int t = 0; t < NT; ++t) a += c[t] * s[t][i];
-            y[i] = a;
+        for (; i + V <= n; i += V) {
+            dw_taps_vec<T, NT>(r, s, c, i);
+            dw_load(v, y + i);
+            dw_store_vec(y + i, v + r);
         }
+        for (; i < n; ++i) y[i] += dw_taps_at<T, NT>(s, cs, i);
     }
 }
 
-// y[i] = sum over the taps t (in order) of w[t] * src[t][i], for i < n (zeros without taps).
+// y[i] = the sum over the taps (in passes of at most 9) of w[t] * src[t][i], for i < n (zeros
+// without taps).
 template <typename T>
 MSCPU_DW_INLINE void dw_taps_body(T* y, const T* const* src, const T* w, int64_t ntaps, int64_t n) {
     if (ntaps == 0) std::fill(y, y + n, T(0));
     for (int64_t t = 0; t < ntaps;) {
-        const int64_t m = dw_pass_size(ntaps - t, kDwPass);
+        const int64_t m = dw_pass_size(ntaps - t, 9);
         switch (m) {
             case 1: dw_pass<T, 1>(y, src + t, w + t, n, t == 0); break;
             case 2: dw_pass<T, 2>(y, src + t, w + t, n, t == 0); break;
             case 3: dw_pass<T, 3>(y, src + t, w + t, n, t == 0); break;
             case 4: dw_pass<T, 4>(y, src + t, w + t, n, t == 0); break;
             case 5: dw_pass<T, 5>(y, src + t, w + t, n, t == 0); break;
-            default: dw_pass<T, 6>(y, src + t, w + t, n, t == 0); break;
+            case 6: dw_pass<T, 6>(y, src + t, w + t, n, t == 0); break;
+            case 7: dw_pass<T, 7>(y, src + t, w + t, n, t == 0); break;
+            case 8: dw_pass<T, 8>(y, src + t, w + t, n, t == 0); break;
+            default: dw_pass<T, 9>(y, src + t, w + t, n, t == 0); break;
         }
         t += m;
     }
@@ -1149,19 +1204,21 @@ void dw_interleave(double* d, const double* const* a, const int64_t* len, int64_
 }
 
 // acc[t][l] += the products dy[r][i] * src[t][r][i] over rows r < rows and i < n with i % lanes == l,
-// for NT taps (rows ldd apart in dy, lds apart in every src[t]). A row's last partial vector takes
-// dY from a zero-padded copy and src masked to zero, so that no value beyond the row enters (0 * inf);
-// it reads up to a vector past the row in src, which the caller's copy has room for.
+// for NT taps (rows ldd apart in dy, lds apart in every src[t]); two partial sums per tap (alternate
+// vectors of a row) keep two dependency chains going, added at the end. A row's last partial vector
+// takes dY from a zero-padded copy and src masked to zero, so that no value beyond the row enters
+// (0 * inf); it reads up to a vector past the row in src, which the caller's copy has room for.
 template <typename T, int NT>
 MSCPU_DW_INLINE void dw_dots_n(const T* dy, int64_t ldd, const T* const* src, int64_t lds, int64_t rows, int64_t n,
                                T* acc) {
     using vec = typename DwVec<T>::vec;
     using mask = typename DwVec<T>::mask;
     constexpr int V = DwVec<T>::lanes;
-    vec a[NT];
+    vec a[NT], b[NT], dv, ev, sv;
     const T* s[NT];
     for (int t = 0; t < NT; ++t) {
-        std::memcpy(&a[t], acc + t * V, sizeof(vec));
+        dw_load(a[t], acc + t * V);
+        b[t] = vec{};
         s[t] = src[t];
     }
     const int64_t rem = n % V, full = n - rem;
@@ -1170,29 +1227,36 @@ MSCPU_DW_INLINE void dw_dots_n(const T* dy, int64_t ldd, const T* const* src, in
     for (int64_t r = 0; r < rows; ++r) {
         const T* d = dy + r * ldd;
         const int64_t so = r * lds;
-        for (int64_t i = 0; i < full; i += V) {
-            vec dv;
-            std::memcpy(&dv, d + i, sizeof(vec));
+        int64_t i = 0;
+        for (; i + 2 * V <= full; i += 2 * V) {
+            dw_load(dv, d + i);
+            dw_load(ev, d + i + V);
             for (int t = 0; t < NT; ++t) {
-                vec sv;
-                std::memcpy(&sv, s[t] + so + i, sizeof(vec));
+                dw_load(sv, s[t] + so + i);
+                a[t] += dv * sv;
+                dw_load(sv, s[t] + so + i + V);
+                b[t] += ev * sv;
+            }
+        }
+        if (i < full) {
+            dw_load(dv, d + i);
+            for (int t = 0; t < NT; ++t) {
+                dw_load(sv, s[t] + so + i);
                 a[t] += dv * sv;
             }
         }
         if (rem != 0) {
             T tail[V] = {};
             std::memcpy(tail, d + full, sizeof(T) * rem);
-            vec dv;
-            std::memcpy(&dv, tail, sizeof(vec));
+            dw_load(dv, tail);
             for (int t = 0; t < NT; ++t) {
-                vec sv;
-                std::memcpy(&sv, s[t] + so + full, sizeof(vec));
+                dw_load(sv, s[t] + so + full);
                 sv = reinterpret_cast<vec>(reinterpret_cast<mask>(sv) & keep);
-                a[t] += dv * sv;
+                b[t] += dv * sv;
             }
         }
     }
-    for (int t = 0; t < NT; ++t) std::memcpy(acc + t * V, &a[t], sizeof(vec));
+    for (int t = 0; t < NT; ++t) dw_store_vec(acc + t * V, vec(a[t] + b[t]));
 }
 
 template <typename T>
@@ -1279,10 +1343,18 @@ void depthwise_forward(const T* x, const T* w, T* y, const Geometry& g, const Ep
             int64_t Q0, Q1;   // output rows (oz, oy), numbered oz * OH + oy
             split(OD * OH, static_cast<int>(blocks), static_cast<int>(task % blocks), 1, Q0, Q1);
             const T* xc = x + plane * S;
+            // whole planes: the next one is prefetched a share per block
+            const T* next = blocks == 1 && task + 1 < tasks ? xc + S : nullptr;
+            int64_t fetched = 0;
             win.reset();
             for (int64_t q = Q0; q < Q1;) {
                 const int64_t oz = q / OH, oy0 = q % OH, oy1 = std::min(OH, oy0 + std::min(brows, Q1 - q));
                 q += oy1 - oy0;
+                if (next) {
+                    const int64_t to = S * (q - Q0) / (Q1 - Q0);
+                    dw_prefetch(next, fetched, to);
+                    fetched = to;
+                }
                 const int64_t r0 = oz * Hp + oy0, rows = oy1 - oy0;   // wide rows [r0, r0 + rows)
                 const T* B = xc;
                 int64_t base = 0;   // the plane's row at the copy's first row
@@ -1405,10 +1477,18 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
             int64_t Q0, Q1;   // grid rows (jz, jy), numbered jz * MY + jy
             split(MZ * MY, static_cast<int>(blocks), static_cast<int>(task % blocks), 1, Q0, Q1);
             T* dxp = dx + plane * S;
+            // whole planes: the next one's dY planes are prefetched a share per block
+            const T* next = blocks == 1 && task + 1 < tasks ? dy + ((plane + 1) / g.C * g.O + (plane + 1) % g.C * Og) * P : nullptr;
+            int64_t fetched = 0;
             win.reset();
             for (int64_t q = Q0; q < Q1;) {
                 const int64_t jz = q / MY, jy0 = q % MY, jy1 = std::min(MY, jy0 + std::min(brows, Q1 - q));
                 q += jy1 - jy0;
+                if (next) {
+                    const int64_t to = Og * P * (q - Q0) / (Q1 - Q0);
+                    dw_prefetch(next, fetched, to);
+                    fetched = to;
+                }
                 const int64_t r0 = jz * EY + jy0;
                 // the zero-padded copies of the Og dY planes: the rows this block reads
                 const int64_t end = std::min(r0 + (jy1 - jy0) - 1 + rhi + 1, total);
@@ -1495,10 +1575,21 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
             for (int64_t n = 0; n < g.N; ++n) {
                 const T* xc = x + (n * g.C + c) * S;
                 const T* dyo = dy + (n * g.O + o) * P;
+                // the next batch item's planes (or the next channel's first) are prefetched a share per block
+                const bool last = n + 1 == g.N;
+                const T* nx = !last ? xc + g.C * S : o + 1 < g.O ? x + (o + 1) / Og * S : nullptr;
+                const T* ndy = !last ? dyo + g.O * P : o + 1 < g.O ? dy + (o + 1) * P : nullptr;
+                int64_t fetched = 0;
                 win.reset();
                 for (int64_t oz = 0; oz < OD; ++oz) {
                     for (int64_t oy0 = 0; oy0 < OH; oy0 += brows) {
                         const int64_t rows = std::min(brows, OH - oy0), r0 = oz * Hp + oy0;
+                        if (nx) {
+                            const int64_t to = (oz * OH + oy0 + rows);
+                            dw_prefetch(nx, fetched * S / (OD * OH), to * S / (OD * OH));
+                            dw_prefetch(ndy, fetched * P / (OD * OH), to * P / (OD * OH));
+                            fetched = to;
+                        }
                         const int64_t end = std::min(r0 + rows + L.reach, total);
                         int64_t base;
                         const int64_t from = win.need(copy.data(), L.nslot, stride, Wp, r0, end, base);
