@@ -116,6 +116,22 @@ CONV_CASES = [
     (2, 64, 32, (1, 12, 12), (1, 3, 3), (1, 2, 2), (0, 1, 1), (1, 1, 1), 2, 0),      # stride 2, groups
     (1, 32, 16, (1, 10, 10), (1, 3, 3), (1, 1, 1), (0, 2, 2), (1, 2, 2), 1, 0),      # dilation: one tap per line
     (3, 64, 64, (1, 8, 8), (1, 3, 3), (1, 1, 1), (0, 1, 1), (1, 1, 1), 1, 0),        # ResNet stage 3
+    # depthwise (groups == C): direct kernels; rows wider than a vector, so vector loops and tails run
+    (2, 3, 3, (1, 9, 70), (1, 3, 3), (1, 1, 1), (0, 1, 1), (1, 1, 1), 3, 0),         # stride 1, pad 1
+    (2, 4, 4, (1, 13, 37), (1, 3, 3), (1, 2, 2), (0, 1, 1), (1, 1, 1), 4, 0),        # stride 2, pad 1
+    (2, 3, 3, (1, 12, 40), (1, 3, 3), (1, 1, 1), (0, 2, 2), (1, 2, 2), 3, 0),        # dilation 2
+    (2, 3, 6, (1, 10, 21), (1, 3, 3), (1, 1, 1), (0, 1, 1), (1, 1, 1), 3, 0),        # channel multiplier 2
+    (2, 2, 4, (1, 11, 19), (1, 5, 5), (1, 2, 2), (0, 2, 2), (1, 1, 1), 2, 0),        # multiplier 2, stride 2, 5x5
+    (2, 3, 3, (5, 8, 9), (3, 3, 3), (1, 1, 1), (1, 1, 1), (1, 1, 1), 3, 0),          # 3-D
+    (2, 2, 4, (6, 9, 10), (3, 3, 2), (2, 2, 1), (1, 1, 0), (1, 2, 1), 2, 1),         # 3-D, strides, dilation
+    (2, 3, 3, (1, 9, 20), (1, 3, 3), (1, 2, 2), (0, 0, 0), (1, 1, 1), 3, 1),         # padding after only
+    (1, 2, 2, (1, 10, 17), (1, 3, 3), (1, 3, 3), (0, 1, 1), (1, 1, 1), 2, 0),        # stride 3
+    (2, 2, 2, (1, 4, 5), (1, 5, 5), (1, 1, 1), (0, 3, 3), (1, 1, 1), 2, 0),          # padding wider than the kernel
+    (2, 3, 3, (1, 1, 50), (1, 1, 7), (1, 1, 2), (0, 0, 3), (1, 1, 1), 3, 1),         # 1-D
+    (2, 2, 2, (1, 6, 64), (1, 3, 3), (1, 1, 1), (0, 0, 0), (1, 1, 1), 2, 0),         # no padding: no copy
+    (4, 4, 4, (1, 70, 80), (1, 3, 3), (1, 1, 1), (0, 1, 1), (1, 1, 1), 4, 0),        # 16 planes, rows in blocks
+    (4, 4, 4, (1, 90, 66), (1, 3, 3), (1, 2, 2), (0, 1, 1), (1, 1, 1), 4, 0),        # the same, stride 2
+    (3, 1, 5, (1, 12, 12), (1, 5, 5), (1, 1, 1), (0, 0, 0), (1, 1, 1), 1, 0),        # one input channel, groups 1
 ]
 
 
@@ -472,6 +488,55 @@ def test_conv_epilogue_adds_bias_and_clamps_like_separate_ops(stride, dtype):
     assert np.isnan(want).any() and (want == 0).any()
     with pytest.raises(ValueError, match="bias"):
         k.conv3d_forward(x, w, *args, out, 1, np.ones(4, dtype), True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("stride", [(1, 1, 1), (1, 2, 2)], ids=["unit", "strided"])
+def test_depthwise_conv_epilogue_matches_separate_ops(stride, dtype):
+    """The depthwise kernels apply the same epilogue: bias + ReLU equal to the separate operations, bit for bit."""
+    x = RNG.standard_normal((2, 6, 1, 11, 37)).astype(dtype)
+    x[0, 1, 0, 4, 4] = np.nan
+    x[1, 2, 0, 0, 0] = -np.inf
+    w = RNG.standard_normal((12, 1, 1, 3, 3)).astype(dtype)   # channel multiplier 2
+    b = RNG.standard_normal(12).astype(dtype)
+    args = (stride, (0, 1, 1), (1, 1, 1))
+    out = (1, 11, 37) if stride[1] == 1 else (1, 6, 19)
+    plain = k.conv3d_forward(x, w, *args, out, 6)
+    _close(np.nan_to_num(plain, nan=0.0, posinf=0.0, neginf=0.0),
+           np.nan_to_num(ref_conv(x, w, *args, out, 6), nan=0.0, posinf=0.0, neginf=0.0), dtype)
+    with np.errstate(invalid="ignore"):
+        want = np.maximum(plain + b.reshape(1, 12, 1, 1, 1), np.zeros((), dtype))
+        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, 6, b, True), want)
+        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, 6, b, False),
+                                      plain + b.reshape(1, 12, 1, 1, 1))
+        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, 6, None, True),
+                                      np.maximum(plain, np.zeros((), dtype)))
+    assert np.isnan(want).any() and (want == 0).any()
+
+
+@pytest.mark.parametrize("stride", [(1, 1, 1), (1, 2, 2)], ids=["unit", "strided"])
+def test_depthwise_conv_results_do_not_depend_on_the_thread_count(stride):
+    """Large enough to be split across threads; every direction gives the same bits on 1, 2 or 3 threads."""
+    size = 80 * stride[1]   # outputs 80 x 80: 7e6 multiply-adds
+    x = RNG.standard_normal((4, 32, 1, size, size)).astype(np.float32)
+    w = RNG.standard_normal((32, 1, 1, 3, 3)).astype(np.float32)
+    args = (stride, (0, 1, 1), (1, 1, 1))
+    out = (1, 80, 80)
+    dy = RNG.standard_normal((4, 32) + out).astype(np.float32)
+    before = k.num_threads()
+    runs = []
+    try:
+        for n in (1, 2, 3):
+            k.set_num_threads(n)
+            runs.append((k.conv3d_forward(x, w, *args, out, 32),
+                         k.conv3d_backward_input(dy, w, (1, size, size), *args, 32),
+                         k.conv3d_backward_filter(dy, x, (1, 3, 3), *args, 32)))
+    finally:
+        k.set_num_threads(before)
+    for got in runs[1:]:
+        for a, b in zip(runs[0], got):
+            np.testing.assert_array_equal(a, b)
+    _close(runs[0][2], ref_conv_backward_filter(dy, x, (1, 3, 3), *args, 32), np.float32)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

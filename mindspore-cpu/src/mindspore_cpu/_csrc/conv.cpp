@@ -717,11 +717,905 @@ void backward_filter_cl(const T* dy, const T* x, T* dw, const Geometry& g, const
     }
 }
 
+// --- depthwise convolutions ---------------------------------------------------------------------
+//
+// groups == C with one input channel per group (MobileNet's depthwise layers; Og = O / G output
+// channels per group, the channel multiplier). A group's GEMM would be Og (usually 1) rows tall, so
+// the micro-kernel's 8-row tiles would waste 7/8 of their work: these run directly instead, one
+// (batch item, channel) plane at a time, vectorised along the positions.
+//
+// forward          The plane is laid out as in the wide-row path (zeros where padding is, one phase
+//                  plane per stride phase a tap reads), so that every tap of every output reads it at
+//                  a fixed offset from the output's wide position: a block of rows of wide positions
+//                  is sum_t w[t] * copy[p + offset(t)], a few taps per pass over the block, and its
+//                  output rows are then stored (with the epilogue). The copy is a window of rows that
+//                  slides down the plane with the blocks and stays in L1; it is skipped where it would
+//                  equal the input (unit strides, no padding).
+// backward-data    The gather form, split by stride phase: dX elements j * s + q of phase q receive
+//                  the taps k with (q + pad - k * dil) % s == 0, from dY at j + (q + pad - k * dil) / s,
+//                  so each phase is a unit-stride correlation of a zero-padded copy of dY (again a
+//                  sliding window) with that part of the kernel, computed like the forward on wide
+//                  positions; the phases' rows are then interleaved into dX's rows.
+// backward-filter  dW[o, t] = sum over batch items and outputs of dY[o, p] * copy[p + offset(t)], on
+//                  the forward's copy: per output row, dot products of the dY row with the taps'
+//                  rows, kept as 64-byte vectors of lane partial sums (a reduction the compiler cannot
+//                  vectorise without reassociating), only over real outputs (a row's last partial
+//                  vector is masked), reduced lane by lane at the end.
+//
+// Tasks: forward and backward-data take (batch item, channel, block of rows) tasks; the blocks are
+// set by the problem, not by the thread count, and each element is summed in tap order whatever its
+// block, so results do not depend on the thread count. The filter gradient takes one output channel
+// per task, summed over the whole batch in a fixed order.
+
+inline bool depthwise(const Geometry& g) { return g.G == g.C && g.Cg() == 1; }
+
+constexpr int64_t kDwWindowBytes = 24576;  // a block's copied rows and its outputs: half of L1
+constexpr int64_t kDwPass = 6;             // taps per pass (registers: the weights)
+constexpr int64_t kDwTasks = 16;           // fewer planes than this are split into row blocks
+
+// Taps in the next pass: ``left`` taps in passes of at most ``most``, balanced (9 taps: 5 + 4).
+inline int64_t dw_pass_size(int64_t left, int64_t most) { return ceil_div(left, ceil_div(left, most)); }
+
+// Row blocks per plane: one when there are enough planes to share out, else enough for about
+// kDwTasks tasks (never more blocks than rows).
+inline int64_t dw_blocks(int64_t planes, int64_t rows) {
+    if (planes >= kDwTasks) return 1;
+    return std::max<int64_t>(1, std::min(rows, ceil_div(kDwTasks, planes)));
+}
+
+// Rows per block when a block of R rows keeps copies * (R + reach) + outs * R rows of ``width``.
+inline int64_t dw_block_rows(int64_t width, int64_t bytes, int64_t copies, int64_t outs, int64_t reach) {
+    const int64_t fit = kDwWindowBytes / (width * bytes) - copies * reach;
+    return std::max<int64_t>(1, fit / (copies + outs));
+}
+
+// The forward's copy of one channel: per axis, kernel offset a * dil reads phase (a * dil) % s at
+// shift (a * dil) / s; phase line element v is input element v * s + phase - pad (zero outside). The
+// phase planes all have extent ext = out + the largest shift, so a tap of every output stays inside.
+struct DwPlanes {
+    Dims3 ext;                                    // (Dp, Hp, Wp)
+    int64_t Sp = 0, nslot = 0;                    // elements of one phase plane, phase planes kept
+    std::array<std::vector<int64_t>, 3> phases;   // per axis: the phases read, in slot order
+    std::vector<int64_t> slot, row, col;          // per tap (kz, ky, kx): phase plane, row and column shift
+    int64_t reach = 0;                            // the largest row shift
+    int64_t rows = 0;                             // wide rows up to the last output row: (OD - 1) * Hp + OH
+    bool copy = false;                            // false: the copy would equal the input plane
+    // offset of tap t from a position, in a copy whose phase planes are ``stride`` apart
+    int64_t off(int64_t t, int64_t stride) const { return slot[t] * stride + row[t] * ext[2] + col[t]; }
+};
+
+inline DwPlanes dw_planes(const Geometry& g) {
+    DwPlanes L;
+    std::array<std::vector<int64_t>, 3> idx, shift;
+    for (int a = 0; a < 3; ++a) {
+        int64_t most = 0;
+        for (int64_t k = 0; k < g.k[a]; ++k) {
+            const int64_t u = k * g.dil[a], ph = u % g.stride[a];
+            auto it = std::find(L.phases[a].begin(), L.phases[a].end(), ph);
+            if (it == L.phases[a].end()) it = L.phases[a].insert(L.phases[a].end(), ph);
+            idx[a].push_back(it - L.phases[a].begin());
+            shift[a].push_back(u / g.stride[a]);
+            most = std::max(most, u / g.stride[a]);
+        }
+        L.ext[a] = g.out[a] + most;
+        L.copy = L.copy || g.stride[a] != 1 || g.pad[a] != 0 || L.ext[a] != g.in[a];
+    }
+    L.Sp = L.ext[0] * L.ext[1] * L.ext[2];
+    const int64_t ny = static_cast<int64_t>(L.phases[1].size()), nx = static_cast<int64_t>(L.phases[2].size());
+    L.nslot = static_cast<int64_t>(L.phases[0].size()) * ny * nx;
+    for (int64_t kz = 0; kz < g.k[0]; ++kz) {
+        for (int64_t ky = 0; ky < g.k[1]; ++ky) {
+            for (int64_t kx = 0; kx < g.k[2]; ++kx) {
+                L.slot.push_back((idx[0][kz] * ny + idx[1][ky]) * nx + idx[2][kx]);
+                L.row.push_back(shift[0][kz] * L.ext[1] + shift[1][ky]);
+                L.col.push_back(shift[2][kx]);
+                L.reach = std::max(L.reach, L.row.back());
+            }
+        }
+    }
+    L.rows = (g.out[0] - 1) * L.ext[1] + g.out[1];
+    return L;
+}
+
+// [lo, hi): the elements v < ext of a phase line whose input index v * s + phase - pad is inside [0, n).
+inline void dw_inside(int64_t phase, int64_t s, int64_t pad, int64_t n, int64_t ext, int64_t& lo, int64_t& hi) {
+    lo = pad > phase ? ceil_div(pad - phase, s) : 0;
+    hi = n - 1 + pad - phase >= 0 ? std::min(ext, (n - 1 + pad - phase) / s + 1) : 0;
+    lo = std::min(lo, ext);
+    hi = std::max(hi, lo);
+}
+
+// A window of rows [lo, hi) held at the front of ``count`` buffers ``stride`` apart (rows ``width``
+// long) moves to [nlo, nhi) (never backwards): the rows both hold move to the front. Returns the
+// first row still to fill.
+template <typename T>
+int64_t dw_slide(T* buf, int64_t count, int64_t stride, int64_t width, int64_t& lo, int64_t& hi, int64_t nlo,
+                 int64_t nhi) {
+    int64_t from = nlo;
+    if (nlo >= lo && nlo < hi) {
+        const int64_t keep = std::min(hi, nhi) - nlo;
+        if (nlo > lo) {
+            for (int64_t i = 0; i < count; ++i) {
+                T* b = buf + i * stride;
+                std::memmove(b, b + (nlo - lo) * width, sizeof(T) * keep * width);
+            }
+        }
+        from = nlo + keep;
+    }
+    lo = nlo;
+    hi = nhi;
+    return from;
+}
+
+#define MSCPU_DW_INLINE __attribute__((always_inline)) inline
+
+// 64-byte vectors (one AVX-512 register, two AVX2 or four SSE2 ones): the copies' unit, and the lanes
+// of the filter gradient's partial sums (the same on every instruction set).
+typedef float dw_f32x16 __attribute__((vector_size(64)));
+typedef double dw_f64x8 __attribute__((vector_size(64)));
+typedef int32_t dw_i32x16 __attribute__((vector_size(64)));
+typedef int64_t dw_i64x8 __attribute__((vector_size(64)));
+
+template <typename T>
+struct DwVec;
+template <>
+struct DwVec<float> {
+    using vec = dw_f32x16;
+    using mask = dw_i32x16;
+    static constexpr int lanes = 16;
+    static constexpr mask even = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
+    static constexpr mask odd = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
+};
+template <>
+struct DwVec<double> {
+    using vec = dw_f64x8;
+    using mask = dw_i64x8;
+    static constexpr int lanes = 8;
+    static constexpr mask even = {0, 2, 4, 6, 8, 10, 12, 14};
+    static constexpr mask odd = {1, 3, 5, 7, 9, 11, 13, 15};
+};
+
+
+template <typename T>
+MSCPU_DW_INLINE void dw_load(typename DwVec<T>::vec& v, const T* p) {
+    std::memcpy(&v, p, sizeof(v));
+}
+
+template <typename T>
+MSCPU_DW_INLINE void dw_store_vec(T* p, const typename DwVec<T>::vec& v) {
+    std::memcpy(p, &v, sizeof(v));
+}
+
+// d[i] = s[i], i < n, in whole vectors (the last one overlapping the one before).
+template <typename T>
+MSCPU_DW_INLINE void dw_copy(T* d, const T* s, int64_t n) {
+    constexpr int V = DwVec<T>::lanes;
+    if (n < V) {
+        for (int64_t i = 0; i < n; ++i) d[i] = s[i];
+        return;
+    }
+    int64_t i = 0;
+    typename DwVec<T>::vec v;
+    for (; i + V <= n; i += V) {
+        dw_load(v, s + i);
+        dw_store_vec(d + i, v);
+    }
+    if (i < n) {
+        dw_load(v, s + n - V);
+        dw_store_vec(d + n - V, v);
+    }
+}
+
+// e[u] = s[2 u] and o[u] = s[2 u + 1], u < n: a row split into its even and odd elements.
+template <typename T>
+MSCPU_DW_INLINE void dw_split2(T* e, T* o, const T* s, int64_t n) {
+    using W = DwVec<T>;
+    constexpr int V = W::lanes;
+    if (n < V) {
+        for (int64_t u = 0; u < n; ++u) {
+            e[u] = s[2 * u];
+            o[u] = s[2 * u + 1];
+        }
+        return;
+    }
+    auto block = [&](int64_t u) {
+        typename W::vec a, b;
+        dw_load(a, s + 2 * u);
+        dw_load(b, s + 2 * u + V);
+        dw_store_vec(e + u, typename W::vec(__builtin_shuffle(a, b, W::even)));
+        dw_store_vec(o + u, typename W::vec(__builtin_shuffle(a, b, W::odd)));
+    };
+    int64_t u = 0;
+    for (; u + V <= n; u += V) block(u);
+    if (u < n) block(n - V);
+}
+
+// Input rows row0 + i * ld (i < rows) into their phase rows dst[p] + i * Wp (phase line element v =
+// input element v * s + phase[p] - pad, for v in [lo[p], hi[p]); the padding around is zero already
+// and stays so). Stride 2 with both phases (a 3x3 kernel's) splits each row into its even and odd
+// elements in one pass.
+template <typename T>
+MSCPU_DW_INLINE void dw_fill_rows_body(const T* row0, int64_t ld, int64_t rows, T* const* dst, const int64_t* phase,
+                                       const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad,
+                                       int64_t Wp) {
+    int64_t split = 0;   // phases copied by the two-phase split
+    int64_t k[2] = {0, 0}, ua = 0, ub = 0, ev = 0;
+    if (s == 2 && nph == 2 && phase[0] != phase[1]) {
+        // phase p holds input elements 2 v + phase[p] - pad = 2 u + e, e in {0, 1}: v = u + k[p]
+        ub = std::numeric_limits<int64_t>::max();
+        for (int p = 0; p < 2; ++p) {
+            const int64_t a = phase[p] - pad, e = ((a % 2) + 2) % 2;
+            if (e == 0) ev = p;
+            k[p] = -(a - e) / 2;
+            ua = std::max(ua, lo[p] - k[p]);
+            ub = std::min(ub, hi[p] - k[p]);
+        }
+        ub = std::max(ua, ub);
+        split = 2;
+    }
+    for (int64_t i = 0; i < rows; ++i) {
+        const T* row = row0 + i * ld;
+        if (split) {
+            dw_split2(dst[ev] + i * Wp + k[ev] + ua, dst[1 - ev] + i * Wp + k[1 - ev] + ua, row + 2 * ua, ub - ua);
+            for (int p = 0; p < 2; ++p) {   // the ends the split did not cover
+                T* d = dst[p] + i * Wp;
+                const T* src = row + phase[p] - pad;
+                const int64_t a = std::min(hi[p], std::max(lo[p], ua + k[p])), b = std::max(a, ub + k[p]);
+                for (int64_t v = lo[p]; v < a; ++v) d[v] = src[2 * v];
+                for (int64_t v = b; v < hi[p]; ++v) d[v] = src[2 * v];
+            }
+        }
+        for (int64_t p = split; p < nph; ++p) {
+            T* d = dst[p] + i * Wp;
+            const T* src = row + phase[p] - pad;
+            if (s == 1) {
+                dw_copy(d + lo[p], src + lo[p], hi[p] - lo[p]);
+            } else {
+                for (int64_t v = lo[p]; v < hi[p]; ++v) d[v] = src[v * s];
+            }
+        }
+    }
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void dw_fill_rows(const float* row0, int64_t ld, int64_t rows, float* const* dst, const int64_t* phase,
+                  const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad, int64_t Wp) {
+    dw_fill_rows_body(row0, ld, rows, dst, phase, lo, hi, nph, s, pad, Wp);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void dw_fill_rows(const double* row0, int64_t ld, int64_t rows, double* const* dst, const int64_t* phase,
+                  const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad, int64_t Wp) {
+    dw_fill_rows_body(row0, ld, rows, dst, phase, lo, hi, nph, s, pad, Wp);
+}
+
+// Rows [r0, r1) (r = vz * Hp + vy) of every phase plane of channel plane ``x``, row r at row r - base
+// of phase planes ``stride`` apart in ``B``. ``scratch`` and ``dst`` are the caller's, reused.
+template <typename T>
+void dw_fill(const T* x, const Geometry& g, const DwPlanes& L, int64_t r0, int64_t r1, T* B, int64_t stride,
+             int64_t base, std::vector<int64_t>& scratch, std::vector<T*>& dst) {
+    const int64_t D = g.in[0], H = g.in[1], W = g.in[2], Hp = L.ext[1], Wp = L.ext[2];
+    const int64_t nx = static_cast<int64_t>(L.phases[2].size()), sy = g.stride[1];
+    scratch.resize(static_cast<size_t>(3 * nx));
+    dst.resize(static_cast<size_t>(nx));
+    int64_t* lo = scratch.data();
+    int64_t* hi = lo + nx;
+    int64_t* ph = hi + nx;
+    for (int64_t i = 0; i < nx; ++i) {
+        ph[i] = L.phases[2][i];
+        dw_inside(ph[i], g.stride[2], g.pad[2], W, Wp, lo[i], hi[i]);
+    }
+    for (int64_t r = r0; r < r1;) {   // runs of rows of one depth slice vz
+        const int64_t vz = r / Hp, vy0 = r % Hp, vy1 = std::min(Hp, vy0 + (r1 - r));
+        int64_t slot = 0;
+        for (int64_t pz : L.phases[0]) {
+            const int64_t iz = vz * g.stride[0] + pz - g.pad[0];
+            for (int64_t py : L.phases[1]) {
+                // rows vy of the run whose input row vy * sy + py - pad is inside: [va, vb)
+                int64_t va = vy0, vb = vy0;
+                if (iz >= 0 && iz < D) {
+                    int64_t ilo, ihi;
+                    dw_inside(py, sy, g.pad[1], H, Hp, ilo, ihi);
+                    va = std::min(vy1, std::max(vy0, ilo));
+                    vb = std::max(va, std::min(vy1, ihi));
+                }
+                for (int64_t i = 0; i < nx; ++i) {
+                    T* plane = B + (slot + i) * stride + (vz * Hp - base) * Wp;
+                    std::fill(plane + vy0 * Wp, plane + va * Wp, T(0));
+                    std::fill(plane + vb * Wp, plane + vy1 * Wp, T(0));
+                    dst[i] = plane + va * Wp;
+                }
+                slot += nx;
+                if (vb > va) {
+                    dw_fill_rows(x + (iz * H + va * sy + py - g.pad[1]) * W, sy * W, vb - va, dst.data(), ph, lo, hi,
+                                 nx, g.stride[2], g.pad[2], Wp);
+                }
+            }
+        }
+        r += vy1 - vy0;
+    }
+}
+
+
+// Prefetches (into L2) the part of [p, p + n) from element ``from`` up to ``to``: the next task's
+// input, a share per block of the current one, so that the memory stays busy while the blocks compute.
+template <typename T>
+inline void dw_prefetch(const T* p, int64_t from, int64_t to) {
+    constexpr int64_t line = 64 / static_cast<int64_t>(sizeof(T));
+    for (int64_t k = from - from % line; k < to; k += line) __builtin_prefetch(p + k, 0, 2);
+}
+
+// The NT taps' sum at position i in chains: tap t is added to chain t % 3 in tap order, and the
+// chains are added in order ((a0 + a1) + a2): short dependency chains, and a fixed order.
+template <typename T, int NT>
+MSCPU_DW_INLINE T dw_taps_at(const T* const* s, const T* c, int64_t i) {
+    constexpr int NC = NT < 3 ? NT : 3;
+    T a[NC];
+    for (int j = 0; j < NC; ++j) a[j] = c[j] * s[j][i];
+    for (int t = NC; t < NT; ++t) a[t % NC] += c[t] * s[t][i];
+    T r = a[0];
+    for (int j = 1; j < NC; ++j) r += a[j];
+    return r;
+}
+
+template <typename T, int NT>
+MSCPU_DW_INLINE void dw_taps_vec(typename DwVec<T>::vec& r, const T* const* s, const typename DwVec<T>::vec* c,
+                                 int64_t i) {
+    constexpr int NC = NT < 3 ? NT : 3;
+    typename DwVec<T>::vec a[NC], v;
+    for (int j = 0; j < NC; ++j) {
+        dw_load(v, s[j] + i);
+        a[j] = c[j] * v;
+    }
+    for (int t = NC; t < NT; ++t) {
+        dw_load(v, s[t] + i);
+        a[t % NC] += c[t] * v;
+    }
+    r = a[0];
+    for (int j = 1; j < NC; ++j) r += a[j];
+}
+
+// y[i] (first: =, else +=) the sum of w[t] * src[t][i] over NT taps, for i < n, whole vectors at a
+// time (a first pass's last vector overlaps the one before; later passes finish element by element,
+// with the same arithmetic).
+template <typename T, int NT>
+MSCPU_DW_INLINE void dw_pass(T* y, const T* const* src, const T* w, int64_t n, bool first) {
+    using vec = typename DwVec<T>::vec;
+    constexpr int V = DwVec<T>::lanes;
+    const T* s[NT];
+    T cs[NT];
+    vec c[NT];
+    for (int t = 0; t < NT; ++t) {
+        s[t] = src[t];
+        cs[t] = w[t];
+        c[t] = vec{} + w[t];
+    }
+    vec r, v;
+    int64_t i = 0;
+    if (first) {
+        for (; i + V <= n; i += V) {
+            dw_taps_vec<T, NT>(r, s, c, i);
+            dw_store_vec(y + i, r);
+        }
+        if (i < n && n >= V) {
+            dw_taps_vec<T, NT>(r, s, c, n - V);
+            dw_store_vec(y + n - V, r);
+            i = n;
+        }
+        for (; i < n; ++i) y[i] = dw_taps_at<T, NT>(s, cs, i);
+    } else {
+        for (; i + V <= n; i += V) {
+            dw_taps_vec<T, NT>(r, s, c, i);
+            dw_load(v, y + i);
+            dw_store_vec(y + i, v + r);
+        }
+        for (; i < n; ++i) y[i] += dw_taps_at<T, NT>(s, cs, i);
+    }
+}
+
+// y[i] = the sum over the taps (in passes of at most 9) of w[t] * src[t][i], for i < n (zeros
+// without taps).
+template <typename T>
+MSCPU_DW_INLINE void dw_taps_body(T* y, const T* const* src, const T* w, int64_t ntaps, int64_t n) {
+    if (ntaps == 0) std::fill(y, y + n, T(0));
+    for (int64_t t = 0; t < ntaps;) {
+        const int64_t m = dw_pass_size(ntaps - t, 9);
+        switch (m) {
+            case 1: dw_pass<T, 1>(y, src + t, w + t, n, t == 0); break;
+            case 2: dw_pass<T, 2>(y, src + t, w + t, n, t == 0); break;
+            case 3: dw_pass<T, 3>(y, src + t, w + t, n, t == 0); break;
+            case 4: dw_pass<T, 4>(y, src + t, w + t, n, t == 0); break;
+            case 5: dw_pass<T, 5>(y, src + t, w + t, n, t == 0); break;
+            case 6: dw_pass<T, 6>(y, src + t, w + t, n, t == 0); break;
+            case 7: dw_pass<T, 7>(y, src + t, w + t, n, t == 0); break;
+            case 8: dw_pass<T, 8>(y, src + t, w + t, n, t == 0); break;
+            default: dw_pass<T, 9>(y, src + t, w + t, n, t == 0); break;
+        }
+        t += m;
+    }
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void dw_taps(float* y, const float* const* src, const float* w, int64_t ntaps, int64_t n) {
+    dw_taps_body(y, src, w, ntaps, n);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void dw_taps(double* y, const double* const* src, const double* w, int64_t ntaps, int64_t n) {
+    dw_taps_body(y, src, w, ntaps, n);
+}
+
+// y[i] = max(a[i] + shift, lo) (without the shift when there is no bias): the forward's Epilogue,
+// branch-free as in write_row.
+template <typename T>
+MSCPU_DW_INLINE void dw_store_body(const T* __restrict a, T* __restrict y, int64_t n, T shift, T lo, bool has_shift) {
+    if (has_shift) {
+        for (int64_t i = 0; i < n; ++i) {
+            const T v = a[i] + shift;
+            y[i] = v < lo ? lo : v;
+        }
+    } else {
+        for (int64_t i = 0; i < n; ++i) {
+            const T v = a[i];
+            y[i] = v < lo ? lo : v;
+        }
+    }
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void dw_store(const float* a, float* y, int64_t n, float shift, float lo, bool has_shift) {
+    dw_store_body(a, y, n, shift, lo, has_shift);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void dw_store(const double* a, double* y, int64_t n, double shift, double lo, bool has_shift) {
+    dw_store_body(a, y, n, shift, lo, has_shift);
+}
+
+// d[j * s + q] = a[q][j] for j < len[q], q < s: the stride phases of a row interleaved (s = 2, a
+// strided layer's, vectorises with permutes).
+template <typename T>
+MSCPU_DW_INLINE void dw_interleave_body(T* __restrict d, const T* const* a, const int64_t* len, int64_t s) {
+    if (s == 1) {
+        std::memcpy(d, a[0], sizeof(T) * len[0]);
+    } else if (s == 2) {
+        const T* __restrict a0 = a[0];
+        const T* __restrict a1 = a[1];
+        const int64_t n = len[1];
+        for (int64_t j = 0; j < n; ++j) {
+            d[2 * j] = a0[j];
+            d[2 * j + 1] = a1[j];
+        }
+        if (len[0] > n) d[2 * n] = a0[n];
+    } else {
+        for (int64_t q = 0; q < s; ++q) {
+            const T* __restrict aq = a[q];
+            for (int64_t j = 0; j < len[q]; ++j) d[j * s + q] = aq[j];
+        }
+    }
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void dw_interleave(float* d, const float* const* a, const int64_t* len, int64_t s) {
+    dw_interleave_body(d, a, len, s);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void dw_interleave(double* d, const double* const* a, const int64_t* len, int64_t s) {
+    dw_interleave_body(d, a, len, s);
+}
+
+// acc[t][l] += the products dy[r][i] * src[t][r][i] over rows r < rows and i < n with i % lanes == l,
+// for NT taps (rows ldd apart in dy, lds apart in every src[t]); two partial sums per tap (alternate
+// vectors of a row) keep two dependency chains going, added at the end. A row's last partial vector
+// takes dY from a zero-padded copy and src masked to zero, so that no value beyond the row enters
+// (0 * inf); it reads up to a vector past the row in src, which the caller's copy has room for.
+template <typename T, int NT>
+MSCPU_DW_INLINE void dw_dots_n(const T* dy, int64_t ldd, const T* const* src, int64_t lds, int64_t rows, int64_t n,
+                               T* acc) {
+    using vec = typename DwVec<T>::vec;
+    using mask = typename DwVec<T>::mask;
+    constexpr int V = DwVec<T>::lanes;
+    vec a[NT], b[NT], dv, ev, sv;
+    const T* s[NT];
+    for (int t = 0; t < NT; ++t) {
+        dw_load(a[t], acc + t * V);
+        b[t] = vec{};
+        s[t] = src[t];
+    }
+    const int64_t rem = n % V, full = n - rem;
+    mask keep;
+    for (int l = 0; l < V; ++l) keep[l] = l < rem ? -1 : 0;
+    for (int64_t r = 0; r < rows; ++r) {
+        const T* d = dy + r * ldd;
+        const int64_t so = r * lds;
+        int64_t i = 0;
+        for (; i + 2 * V <= full; i += 2 * V) {
+            dw_load(dv, d + i);
+            dw_load(ev, d + i + V);
+            for (int t = 0; t < NT; ++t) {
+                dw_load(sv, s[t] + so + i);
+                a[t] += dv * sv;
+                dw_load(sv, s[t] + so + i + V);
+                b[t] += ev * sv;
+            }
+        }
+        if (i < full) {
+            dw_load(dv, d + i);
+            for (int t = 0; t < NT; ++t) {
+                dw_load(sv, s[t] + so + i);
+                a[t] += dv * sv;
+            }
+        }
+        if (rem != 0) {
+            T tail[V] = {};
+            std::memcpy(tail, d + full, sizeof(T) * rem);
+            dw_load(dv, tail);
+            for (int t = 0; t < NT; ++t) {
+                dw_load(sv, s[t] + so + full);
+                sv = reinterpret_cast<vec>(reinterpret_cast<mask>(sv) & keep);
+                b[t] += dv * sv;
+            }
+        }
+    }
+    for (int t = 0; t < NT; ++t) dw_store_vec(acc + t * V, vec(a[t] + b[t]));
+}
+
+template <typename T>
+MSCPU_DW_INLINE void dw_dots_body(const T* dy, int64_t ldd, const T* const* src, int64_t lds, int64_t ntaps,
+                                  int64_t rows, int64_t n, T* acc) {
+    constexpr int V = DwVec<T>::lanes;
+    for (int64_t t = 0; t < ntaps;) {
+        const int64_t m = dw_pass_size(ntaps - t, kDwPass);
+        T* at = acc + t * V;
+        switch (m) {
+            case 1: dw_dots_n<T, 1>(dy, ldd, src + t, lds, rows, n, at); break;
+            case 2: dw_dots_n<T, 2>(dy, ldd, src + t, lds, rows, n, at); break;
+            case 3: dw_dots_n<T, 3>(dy, ldd, src + t, lds, rows, n, at); break;
+            case 4: dw_dots_n<T, 4>(dy, ldd, src + t, lds, rows, n, at); break;
+            case 5: dw_dots_n<T, 5>(dy, ldd, src + t, lds, rows, n, at); break;
+            default: dw_dots_n<T, 6>(dy, ldd, src + t, lds, rows, n, at); break;
+        }
+        t += m;
+    }
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void dw_dots(const float* dy, int64_t ldd, const float* const* src, int64_t lds, int64_t ntaps, int64_t rows,
+             int64_t n, float* acc) {
+    dw_dots_body(dy, ldd, src, lds, ntaps, rows, n, acc);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void dw_dots(const double* dy, int64_t ldd, const double* const* src, int64_t lds, int64_t ntaps, int64_t rows,
+             int64_t n, double* acc) {
+    dw_dots_body(dy, ldd, src, lds, ntaps, rows, n, acc);
+}
+
+
+#undef MSCPU_DW_INLINE
+
+// The rows a block reads from a copy: a window of rows that slides down the plane with the blocks
+// (2-D), or the whole plane, filled as the blocks first reach its rows (3-D, where a block's rows
+// lie in several depth slices).
+struct DwWindow {
+    bool whole = false;
+    int64_t lo = 0, hi = 0;   // the rows held (whole: [0, hi) are filled)
+    void reset() { lo = hi = 0; }
+    // Makes rows [r0, r1) available; returns the first row to fill and sets ``base`` (the row held at
+    // the copy's first row).
+    template <typename T>
+    int64_t need(T* buf, int64_t count, int64_t stride, int64_t width, int64_t r0, int64_t r1, int64_t& base) {
+        if (whole) {
+            base = 0;
+            const int64_t from = std::max(r0, hi);
+            hi = std::max(hi, r1);
+            return from;
+        }
+        base = r0;
+        return dw_slide(buf, count, stride, width, lo, hi, r0, r1);
+    }
+};
+
+template <typename T>
+void depthwise_forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>& ep) {
+    const int64_t P = g.P(), S = g.S(), Og = g.Og(), kk = g.ksize();
+    if (g.N == 0 || g.O == 0 || P == 0) return;
+    const DwPlanes L = dw_planes(g);
+    const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2], Hp = L.ext[1], Wp = L.ext[2];
+    const int64_t total = L.ext[0] * Hp;
+    DwWindow win0;
+    win0.whole = L.ext[0] > 1;
+    const int64_t brows = win0.whole ? std::max<int64_t>(1, kDwWindowBytes / (Wp * static_cast<int64_t>(sizeof(T))))
+                                     : dw_block_rows(Wp, sizeof(T), L.copy ? L.nslot : 0, 1, L.reach);
+    // rows of a phase plane in the copy
+    const int64_t stride = !L.copy ? L.Sp : win0.whole ? L.Sp : (brows + L.reach) * Wp;
+    const int64_t planes = g.N * g.C, blocks = dw_blocks(planes, OD * OH), tasks = planes * blocks;
+    const bool par = worth_parallel(static_cast<double>(g.N) * g.O * kk * P, kParallelFlops / 4);
+#pragma omp parallel num_threads(max_threads()) if (par)
+    {
+        std::vector<T> copy(static_cast<size_t>(L.copy ? L.nslot * stride : 0)), acc(static_cast<size_t>(brows * Wp));
+        std::vector<const T*> src(static_cast<size_t>(kk));
+        std::vector<int64_t> scratch;
+        std::vector<T*> dst;
+        DwWindow win = win0;
+#pragma omp for schedule(static)
+        for (int64_t task = 0; task < tasks; ++task) {
+            const int64_t plane = task / blocks, n = plane / g.C, c = plane % g.C;
+            int64_t Q0, Q1;   // output rows (oz, oy), numbered oz * OH + oy
+            split(OD * OH, static_cast<int>(blocks), static_cast<int>(task % blocks), 1, Q0, Q1);
+            const T* xc = x + plane * S;
+            // whole planes: the next one is prefetched a share per block
+            const T* next = blocks == 1 && task + 1 < tasks ? xc + S : nullptr;
+            int64_t fetched = 0;
+            win.reset();
+            for (int64_t q = Q0; q < Q1;) {
+                const int64_t oz = q / OH, oy0 = q % OH, oy1 = std::min(OH, oy0 + std::min(brows, Q1 - q));
+                q += oy1 - oy0;
+                if (next) {
+                    const int64_t to = S * (q - Q0) / (Q1 - Q0);
+                    dw_prefetch(next, fetched, to);
+                    fetched = to;
+                }
+                const int64_t r0 = oz * Hp + oy0, rows = oy1 - oy0;   // wide rows [r0, r0 + rows)
+                const T* B = xc;
+                int64_t base = 0;   // the plane's row at the copy's first row
+                if (L.copy) {
+                    const int64_t end = std::min(r0 + rows + L.reach, total);
+                    const int64_t from = win.need(copy.data(), L.nslot, stride, Wp, r0, end, base);
+                    dw_fill(xc, g, L, from, end, copy.data(), stride, base, scratch, dst);
+                    B = copy.data();
+                }
+                for (int64_t t = 0; t < kk; ++t) src[t] = B + L.off(t, stride) + (r0 - base) * Wp;
+                for (int64_t m = 0; m < Og; ++m) {
+                    const int64_t o = c * Og + m;
+                    dw_taps(acc.data(), src.data(), w + o * kk, kk, (rows - 1) * Wp + OW);
+                    T* yr = y + (n * g.O + o) * P + (oz * OH + oy0) * OW;
+                    for (int64_t i = 0; i < rows; ++i, yr += OW) {
+                        if (ep.any()) {
+                            dw_store(acc.data() + i * Wp, yr, OW, ep.shift(o), ep.floor(), ep.bias != nullptr);
+                        } else {
+                            std::memcpy(yr, acc.data() + i * Wp, sizeof(T) * OW);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+// backward-data geometry along one axis: dX index j * s + q (phase q) receives kernel offset k where
+// (q + pad - k * dil) % s == 0, from dY index j + (q + pad - k * dil) / s, read from a copy of dY
+// with ``lead`` zeros before it, ``ext`` long in all.
+struct DwBackAxis {
+    int64_t lead = 0, ext = 0, most = 0;                    // most: the longest phase
+    std::vector<int64_t> len;                               // per phase: its dX indices j < len[q]
+    std::vector<std::vector<std::array<int64_t, 2>>> taps;  // per phase: (k, offset of j in the copy)
+};
+
+inline DwBackAxis dw_back_axis(int64_t in, int64_t out, int64_t k, int64_t s, int64_t pad, int64_t dil) {
+    DwBackAxis A;
+    A.len.assign(static_cast<size_t>(s), 0);
+    A.taps.resize(static_cast<size_t>(s));
+    int64_t lo = 0, hi = out;
+    for (int64_t q = 0; q < s; ++q) {
+        A.len[q] = in > q ? ceil_div(in - q, s) : 0;
+        A.most = std::max(A.most, A.len[q]);
+        if (A.len[q] == 0) continue;
+        for (int64_t a = 0; a < k; ++a) {
+            const int64_t num = q + pad - a * dil;
+            if (num % s != 0) continue;
+            A.taps[q].push_back({a, num / s});
+            lo = std::min(lo, num / s);
+            hi = std::max(hi, A.len[q] + num / s);
+        }
+    }
+    A.lead = -lo;
+    A.ext = hi - lo;
+    for (auto& list : A.taps) {
+        for (auto& t : list) t[1] += A.lead;
+    }
+    return A;
+}
+
+struct DwBackTap {
+    int64_t m, t, row, col;   // channel multiplier index, kernel tap (kz, ky, kx), shift in the copy
+};
+
+template <typename T>
+void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g) {
+    const int64_t P = g.P(), S = g.S(), Og = g.Og(), kk = g.ksize();
+    if (g.N == 0 || S == 0) return;
+    if (P == 0 || g.O == 0) {
+        std::fill(dx, dx + g.N * g.C * S, T(0));
+        return;
+    }
+    std::array<DwBackAxis, 3> A;
+    for (int a = 0; a < 3; ++a) A[a] = dw_back_axis(g.in[a], g.out[a], g.k[a], g.stride[a], g.pad[a], g.dil[a]);
+    const int64_t sz = g.stride[0], sy = g.stride[1], sx = g.stride[2];
+    const int64_t EY = A[1].ext, EX = A[2].ext, total = A[0].ext * EY;
+    const int64_t H = g.in[1], W = g.in[2], OD = g.out[0], OH = g.out[1], OW = g.out[2];
+    // the taps of each phase (qz, qy, qx), channel multiplier outermost, and the rows they reach
+    std::vector<std::vector<DwBackTap>> taps(static_cast<size_t>(sz * sy * sx));
+    int64_t rlo = std::numeric_limits<int64_t>::max(), rhi = 0;
+    for (int64_t qz = 0; qz < sz; ++qz) {
+        for (int64_t qy = 0; qy < sy; ++qy) {
+            for (int64_t qx = 0; qx < sx; ++qx) {
+                auto& list = taps[(qz * sy + qy) * sx + qx];
+                for (int64_t m = 0; m < Og; ++m) {
+                    for (const auto& tz : A[0].taps[qz]) {
+                        for (const auto& ty : A[1].taps[qy]) {
+                            for (const auto& tx : A[2].taps[qx]) {
+                                const int64_t row = tz[1] * EY + ty[1];
+                                list.push_back({m, (tz[0] * g.k[1] + ty[0]) * g.k[2] + tx[0], row, tx[1]});
+                                rlo = std::min(rlo, row);
+                                rhi = std::max(rhi, row);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (rlo > rhi) rlo = rhi = 0;
+    // the phases' common grid of rows (jz, jy), jz < MZ, jy < MY; grid row r = jz * EY + jy
+    const int64_t MZ = A[0].most, MY = A[1].most;
+    DwWindow win0;
+    win0.whole = A[0].ext > 1;
+    const int64_t brows = win0.whole ? std::max<int64_t>(1, kDwWindowBytes / (EX * static_cast<int64_t>(sizeof(T)) * sx))
+                                     : dw_block_rows(EX, sizeof(T), Og, sx, rhi - rlo);
+    const int64_t stride = win0.whole ? total * EX : (brows + rhi - rlo) * EX;   // between the Og copies
+    const int64_t planes = g.N * g.C, blocks = dw_blocks(planes, MZ * MY), tasks = planes * blocks;
+    const bool par = worth_parallel(static_cast<double>(g.N) * g.O * kk * P, kParallelFlops / 4);
+#pragma omp parallel num_threads(max_threads()) if (par)
+    {
+        std::vector<T> copy(static_cast<size_t>(Og * stride)), acc(static_cast<size_t>(sx * brows * EX));
+        std::vector<const T*> src(static_cast<size_t>(Og * kk)), phase_rows(static_cast<size_t>(sx));
+        std::vector<T> wts(static_cast<size_t>(Og * kk));
+        DwWindow win = win0;
+#pragma omp for schedule(static)
+        for (int64_t task = 0; task < tasks; ++task) {
+            const int64_t plane = task / blocks, n = plane / g.C, c = plane % g.C;
+            int64_t Q0, Q1;   // grid rows (jz, jy), numbered jz * MY + jy
+            split(MZ * MY, static_cast<int>(blocks), static_cast<int>(task % blocks), 1, Q0, Q1);
+            T* dxp = dx + plane * S;
+            // whole planes: the next one's dY planes are prefetched a share per block
+            const T* next = blocks == 1 && task + 1 < tasks ? dy + ((plane + 1) / g.C * g.O + (plane + 1) % g.C * Og) * P : nullptr;
+            int64_t fetched = 0;
+            win.reset();
+            for (int64_t q = Q0; q < Q1;) {
+                const int64_t jz = q / MY, jy0 = q % MY, jy1 = std::min(MY, jy0 + std::min(brows, Q1 - q));
+                q += jy1 - jy0;
+                if (next) {
+                    const int64_t to = Og * P * (q - Q0) / (Q1 - Q0);
+                    dw_prefetch(next, fetched, to);
+                    fetched = to;
+                }
+                const int64_t r0 = jz * EY + jy0;
+                // the zero-padded copies of the Og dY planes: the rows this block reads
+                const int64_t end = std::min(r0 + (jy1 - jy0) - 1 + rhi + 1, total);
+                int64_t base;
+                const int64_t from = win.need(copy.data(), Og, stride, EX, r0 + rlo, end, base);
+                for (int64_t m = 0; m < Og; ++m) {
+                    const T* dyo = dy + (n * g.O + c * Og + m) * P;
+                    int64_t uz = from / EY - A[0].lead, uy = from % EY - A[1].lead;
+                    T* d = copy.data() + m * stride + (from - base) * EX;
+                    for (int64_t r = from; r < end; ++r, d += EX) {
+                        if (uz < 0 || uz >= OD || uy < 0 || uy >= OH) {
+                            std::fill(d, d + EX, T(0));
+                        } else {
+                            std::fill(d, d + A[2].lead, T(0));
+                            std::memcpy(d + A[2].lead, dyo + (uz * OH + uy) * OW, sizeof(T) * OW);
+                            std::fill(d + A[2].lead + OW, d + EX, T(0));
+                        }
+                        if (++uy == EY - A[1].lead) {
+                            uy = -A[1].lead;
+                            ++uz;
+                        }
+                    }
+                }
+                for (int64_t qz = 0; qz < sz; ++qz) {
+                    if (jz >= A[0].len[qz]) continue;
+                    for (int64_t qy = 0; qy < sy; ++qy) {
+                        const int64_t e = std::min(jy1, A[1].len[qy]);   // this phase's rows: [jy0, e)
+                        if (e <= jy0) continue;
+                        for (int64_t qx = 0; qx < sx; ++qx) {
+                            if (A[2].len[qx] == 0) continue;
+                            const auto& list = taps[(qz * sy + qy) * sx + qx];
+                            const int64_t nt = static_cast<int64_t>(list.size());
+                            for (int64_t i = 0; i < nt; ++i) {
+                                const DwBackTap& t = list[i];
+                                src[i] = copy.data() + t.m * stride + (t.row + r0 - base) * EX + t.col;
+                                wts[i] = w[(c * Og + t.m) * kk + t.t];
+                            }
+                            dw_taps(acc.data() + qx * brows * EX, src.data(), wts.data(), nt,
+                                    (e - jy0 - 1) * EX + A[2].len[qx]);
+                        }
+                        for (int64_t jy = jy0; jy < e; ++jy) {
+                            for (int64_t qx = 0; qx < sx; ++qx) {
+                                phase_rows[qx] = acc.data() + (qx * brows + jy - jy0) * EX;
+                            }
+                            const int64_t iz = jz * sz + qz, iy = jy * sy + qy;
+                            dw_interleave(dxp + (iz * H + iy) * W, phase_rows.data(), A[2].len.data(), sx);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+template <typename T>
+void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
+    const int64_t P = g.P(), S = g.S(), Og = g.Og(), kk = g.ksize();
+    if (g.N == 0 || P == 0) {
+        std::fill(dw, dw + g.O * kk, T(0));
+        return;
+    }
+    constexpr int64_t V = DwVec<T>::lanes;
+    const DwPlanes L = dw_planes(g);
+    const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2], Hp = L.ext[1], Wp = L.ext[2];
+    const int64_t total = L.ext[0] * Hp;
+    DwWindow win0;
+    win0.whole = L.ext[0] > 1;
+    const int64_t brows = win0.whole ? OH : dw_block_rows(Wp, sizeof(T), L.nslot, 0, L.reach);
+    const int64_t stride = win0.whole ? L.Sp : (brows + L.reach) * Wp;
+    const bool par = worth_parallel(static_cast<double>(g.N) * g.O * kk * P, kParallelFlops / 4);
+#pragma omp parallel num_threads(max_threads()) if (par)
+    {
+        // copied even where the copy would equal the input: a row's last partial vector reads up to a
+        // vector past the row, inside the copy (or its zero margin)
+        std::vector<T> copy(static_cast<size_t>(L.nslot * stride + V), T(0)), acc(static_cast<size_t>(kk * V));
+        std::vector<const T*> src(static_cast<size_t>(kk));
+        std::vector<int64_t> scratch;
+        std::vector<T*> dst;
+        DwWindow win = win0;
+#pragma omp for schedule(static)
+        for (int64_t o = 0; o < g.O; ++o) {
+            const int64_t c = o / Og;
+            std::fill(acc.begin(), acc.end(), T(0));
+            for (int64_t n = 0; n < g.N; ++n) {
+                const T* xc = x + (n * g.C + c) * S;
+                const T* dyo = dy + (n * g.O + o) * P;
+                // the next batch item's planes (or the next channel's first) are prefetched a share per block
+                const bool last = n + 1 == g.N;
+                const T* nx = !last ? xc + g.C * S : o + 1 < g.O ? x + (o + 1) / Og * S : nullptr;
+                const T* ndy = !last ? dyo + g.O * P : o + 1 < g.O ? dy + (o + 1) * P : nullptr;
+                int64_t fetched = 0;
+                win.reset();
+                for (int64_t oz = 0; oz < OD; ++oz) {
+                    for (int64_t oy0 = 0; oy0 < OH; oy0 += brows) {
+                        const int64_t rows = std::min(brows, OH - oy0), r0 = oz * Hp + oy0;
+                        if (nx) {
+                            const int64_t to = (oz * OH + oy0 + rows);
+                            dw_prefetch(nx, fetched * S / (OD * OH), to * S / (OD * OH));
+                            dw_prefetch(ndy, fetched * P / (OD * OH), to * P / (OD * OH));
+                            fetched = to;
+                        }
+                        const int64_t end = std::min(r0 + rows + L.reach, total);
+                        int64_t base;
+                        const int64_t from = win.need(copy.data(), L.nslot, stride, Wp, r0, end, base);
+                        dw_fill(xc, g, L, from, end, copy.data(), stride, base, scratch, dst);
+                        for (int64_t t = 0; t < kk; ++t) src[t] = copy.data() + L.off(t, stride) + (r0 - base) * Wp;
+                        dw_dots(dyo + (oz * OH + oy0) * OW, OW, src.data(), Wp, kk, rows, OW, acc.data());
+                    }
+                }
+            }
+            for (int64_t t = 0; t < kk; ++t) {
+                T s = T(0);
+                for (int64_t l = 0; l < V; ++l) s += acc[t * V + l];
+                dw[o * kk + t] = s;
+            }
+        }
+    }
+}
+
 // forward: Y[o, p] = sum_k W[o, k] col[k, p]. Tasks are (batch item, group, NR output positions);
 // the weights are packed once. Each output element is summed in one fixed order (slice by slice),
 // so results do not depend on the thread count.
 template <typename T>
 void forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>& ep = Epilogue<T>()) {
+    if (depthwise(g)) { depthwise_forward(x, w, y, g, ep); return; }
     const MicroKernel<T>& uk = micro_kernel<T>();
     const int64_t MR = uk.mr, NR = uk.nr;
     const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), S = g.S();
@@ -786,6 +1680,7 @@ void forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>&
 // own filter gradient; those are added in thread order (deterministic for a given thread count).
 template <typename T>
 void backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
+    if (depthwise(g)) { depthwise_backward_filter(dy, x, dw, g); return; }
     const MicroKernel<T>& uk = micro_kernel<T>();
     const int64_t MR = uk.mr, NR = uk.nr;
     const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), S = g.S();
@@ -881,6 +1776,7 @@ bool backward_input_as_conv(const T* dy, const T* w, T* dx, const Geometry& g) {
 // backward-data in general: dcol = W^T dY per (batch item, group) and dX = col2im(dcol).
 template <typename T>
 void backward_input(const T* dy, const T* w, T* dx, const Geometry& g) {
+    if (depthwise(g)) { depthwise_backward_input(dy, w, dx, g); return; }
     if (backward_input_as_conv(dy, w, dx, g)) return;
     const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), S = g.S();
     const int64_t tasks = g.N * g.G;
