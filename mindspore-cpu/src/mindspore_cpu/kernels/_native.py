@@ -1,4 +1,4 @@
-"""The C++ kernel extension (``mindspore_cpu._kernels``), loaded with a bounded OpenMP spin-wait.
+"""The C++ kernel extension (``mindspore_cpu._kernels``), loaded with OpenMP threads that sleep when idle.
 
 Idle OpenMP threads either sleep (``OMP_WAIT_POLICY=PASSIVE``) or spin for a while before they do
 (``GOMP_SPINCOUNT`` iterations of a pause, about 25 ns each on a current x86 core). Both extremes
@@ -13,17 +13,17 @@ cost:
   spin (and 8 ms with libgomp's default of about 300,000 iterations, ~7 ms) against 2.2 ms with
   sleeping threads, while two convolutions alone took 1.1 ms against 2.1 ms.
 
-So the default here spins about 0.75 ms (``GOMP_SPINCOUNT=30000``), longer than the gaps inside a
-training step. Code that interleaves NumPy BLAS calls with these kernels should export
-``OMP_WAIT_POLICY=PASSIVE`` (never spin). libgomp reads both variables once, when it loads, so the
-default is set here, before the extension is imported, and only when the user exported neither. The
-kernels wake the team only for work worth it (see ``_csrc/common.h``).
+* Spinning is catastrophic when other processes want the cores: two ResNet trainings sharing 2 cores
+  ran 285 ms per step with spinning threads against 90 ms with sleeping ones.
+
+So the default is ``OMP_WAIT_POLICY=PASSIVE``, the robust choice; a single process on an otherwise idle
+machine may export ``GOMP_SPINCOUNT=30000`` (spin ~0.75 ms). libgomp reads both variables once, when it
+loads, so the default is set here, before the extension is imported, and only when the user exported
+neither. The kernels wake the team only for work worth it, with thresholds that follow the policy
+(``parallel_scale()`` in ``_csrc/common.h``).
 """
 import os
 
-# Measured after the spin default was first chosen: two training processes sharing the 2 cores ran a
-# ResNet step 14x slower with spinning threads (285 ms) than with sleeping ones (90 ms), so the robust
-# policy stays the default; a single process on an otherwise idle machine may export GOMP_SPINCOUNT=30000.
 if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
     os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
 
