@@ -58,8 +58,8 @@ inline int team_size() {
 
 // Work below which a kernel runs on one thread (scaled by parallel_scale()). Splitting pays only when
 // the second thread's share outweighs handing it the work: a few microseconds when the idle thread
-// spins (mindspore-cpu's default, kernels/_native.py), tens to hundreds when it sleeps and must be
-// woken (OMP_WAIT_POLICY=PASSIVE; more in a virtual machine). The thresholds are set for sleeping
+// spins (GOMP_SPINCOUNT exported, see kernels/_native.py), tens to hundreds when it sleeps and must be
+// woken (OMP_WAIT_POLICY=PASSIVE, the default; more in a virtual machine). The thresholds are set for sleeping
 // threads; spinning ones take a quarter of them (LeNet's batch-32 convolutions then split: its
 // training step went from 0.98 to 0.71 ms on 2 cores, LeNet inference from 1.95 to 1.54 ms).
 constexpr double kParallelFlops = 2.0e7;   // GEMM multiply-adds (a few hundred microseconds)
