@@ -963,40 +963,45 @@ template <typename T>
 MSCPU_DW_INLINE void dw_fill_rows_body(const T* row0, int64_t ld, int64_t rows, T* const* dst, const int64_t* phase,
                                        const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad,
                                        int64_t Wp) {
-    int64_t split = 0;   // phases copied by the two-phase split
-    int64_t k[2] = {0, 0}, ua = 0, ub = 0, ev = 0;
+    int64_t p0 = 0;   // phases copied by the two-phase split
     if (s == 2 && nph == 2 && phase[0] != phase[1]) {
-        // phase p holds input elements 2 v + phase[p] - pad = 2 u + e, e in {0, 1}: v = u + k[p]
-        ub = std::numeric_limits<int64_t>::max();
+        // phase p holds input elements 2 v + phase[p] - pad = 2 u + e, e in {0, 1}: v = u + k[p]; the
+        // split covers the u both phases hold, [ua, ub), the rest (if any) is copied element by element
+        int64_t k[2], e[2], ua = 0, ub = std::numeric_limits<int64_t>::max();
         for (int p = 0; p < 2; ++p) {
-            const int64_t a = phase[p] - pad, e = ((a % 2) + 2) % 2;
-            if (e == 0) ev = p;
-            k[p] = -(a - e) / 2;
+            const int64_t a = phase[p] - pad;
+            e[p] = ((a % 2) + 2) % 2;
+            k[p] = -(a - e[p]) / 2;
             ua = std::max(ua, lo[p] - k[p]);
             ub = std::min(ub, hi[p] - k[p]);
         }
         ub = std::max(ua, ub);
-        split = 2;
-    }
-    for (int64_t i = 0; i < rows; ++i) {
-        const T* row = row0 + i * ld;
-        if (split) {
-            dw_split2(dst[ev] + i * Wp + k[ev] + ua, dst[1 - ev] + i * Wp + k[1 - ev] + ua, row + 2 * ua, ub - ua);
-            for (int p = 0; p < 2; ++p) {   // the ends the split did not cover
+        const int ev = e[0] == 0 ? 0 : 1;
+        T* de = dst[ev] + k[ev] + ua;
+        T* dd = dst[1 - ev] + k[1 - ev] + ua;
+        const T* src = row0 + 2 * ua;
+        for (int64_t i = 0; i < rows; ++i) dw_split2(de + i * Wp, dd + i * Wp, src + i * ld, ub - ua);
+        for (int p = 0; p < 2; ++p) {
+            const int64_t a = std::min(hi[p], std::max(lo[p], ua + k[p])), b = std::max(a, ub + k[p]);
+            if (a == lo[p] && b == hi[p]) continue;
+            for (int64_t i = 0; i < rows; ++i) {
                 T* d = dst[p] + i * Wp;
-                const T* src = row + phase[p] - pad;
-                const int64_t a = std::min(hi[p], std::max(lo[p], ua + k[p])), b = std::max(a, ub + k[p]);
-                for (int64_t v = lo[p]; v < a; ++v) d[v] = src[2 * v];
-                for (int64_t v = b; v < hi[p]; ++v) d[v] = src[2 * v];
+                const T* r = row0 + i * ld + phase[p] - pad;
+                for (int64_t v = lo[p]; v < a; ++v) d[v] = r[2 * v];
+                for (int64_t v = b; v < hi[p]; ++v) d[v] = r[2 * v];
             }
         }
-        for (int64_t p = split; p < nph; ++p) {
-            T* d = dst[p] + i * Wp;
-            const T* src = row + phase[p] - pad;
+        p0 = 2;
+    }
+    for (int64_t p = p0; p < nph; ++p) {
+        T* d = dst[p] + lo[p];
+        const T* r = row0 + lo[p] * s + phase[p] - pad;
+        const int64_t n = hi[p] - lo[p];
+        for (int64_t i = 0; i < rows; ++i) {
             if (s == 1) {
-                dw_copy(d + lo[p], src + lo[p], hi[p] - lo[p]);
+                dw_copy(d + i * Wp, r + i * ld, n);
             } else {
-                for (int64_t v = lo[p]; v < hi[p]; ++v) d[v] = src[v * s];
+                for (int64_t v = 0; v < n; ++v) d[i * Wp + v] = r[i * ld + v * s];
             }
         }
     }
