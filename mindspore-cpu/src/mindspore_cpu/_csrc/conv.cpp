@@ -890,6 +890,8 @@ struct DwVec<float> {
     static constexpr int lanes = 16;
     static constexpr mask even = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
     static constexpr mask odd = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
+    static constexpr mask zip_lo = {0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23};
+    static constexpr mask zip_hi = {8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
 };
 template <>
 struct DwVec<double> {
@@ -898,6 +900,8 @@ struct DwVec<double> {
     static constexpr int lanes = 8;
     static constexpr mask even = {0, 2, 4, 6, 8, 10, 12, 14};
     static constexpr mask odd = {1, 3, 5, 7, 9, 11, 13, 15};
+    static constexpr mask zip_lo = {0, 8, 1, 9, 2, 10, 3, 11};
+    static constexpr mask zip_hi = {4, 12, 5, 13, 6, 14, 7, 15};
 };
 
 
@@ -1219,46 +1223,70 @@ void dw_store(const double* a, int64_t lda, double* y, int64_t ldy, int64_t rows
     dw_store_body(a, lda, y, ldy, rows, n, shift, lo, has_shift);
 }
 
-// d[j * s + q] = a[q][j] for j < len[q], q < s: the stride phases of a row interleaved (s = 2, a
-// strided layer's, vectorises with permutes).
+// d[r * ldd + j * s + q] = a[q * ps + r * lda + j] for j < len[q], q < s, r < rows: the stride phases of
+// dX's rows interleaved (s = 2, a strided layer's, in whole vectors, the last overlapping the one
+// before).
 template <typename T>
-MSCPU_DW_INLINE void dw_interleave_body(T* __restrict d, const T* const* a, const int64_t* len, int64_t s) {
-    if (s == 1) {
-        std::memcpy(d, a[0], sizeof(T) * len[0]);
-    } else if (s == 2) {
-        const T* __restrict a0 = a[0];
-        const T* __restrict a1 = a[1];
-        const int64_t n = len[1];
-        for (int64_t j = 0; j < n; ++j) {
-            d[2 * j] = a0[j];
-            d[2 * j + 1] = a1[j];
-        }
-        if (len[0] > n) d[2 * n] = a0[n];
-    } else {
-        for (int64_t q = 0; q < s; ++q) {
-            const T* __restrict aq = a[q];
-            for (int64_t j = 0; j < len[q]; ++j) d[j * s + q] = aq[j];
+MSCPU_DW_INLINE void dw_interleave_body(T* d, int64_t ldd, const T* a, int64_t lda, int64_t ps, const int64_t* len,
+                                        int64_t s, int64_t rows) {
+    using W = DwVec<T>;
+    constexpr int V = W::lanes;
+    for (int64_t r = 0; r < rows; ++r) {
+        T* dr = d + r * ldd;
+        const T* ar = a + r * lda;
+        if (s == 1) {
+            dw_copy(dr, ar, len[0]);
+        } else if (s == 2) {
+            const T* a0 = ar;
+            const T* a1 = ar + ps;
+            const int64_t n = len[1];
+            auto block = [&](int64_t j) {
+                typename W::vec u, v;
+                dw_load(u, a0 + j);
+                dw_load(v, a1 + j);
+                dw_store_vec(dr + 2 * j, typename W::vec(__builtin_shuffle(u, v, W::zip_lo)));
+                dw_store_vec(dr + 2 * j + V, typename W::vec(__builtin_shuffle(u, v, W::zip_hi)));
+            };
+            int64_t j = 0;
+            if (n >= V) {
+                for (; j + V <= n; j += V) block(j);
+                if (j < n) block(n - V);
+            } else {
+                for (; j < n; ++j) {
+                    dr[2 * j] = a0[j];
+                    dr[2 * j + 1] = a1[j];
+                }
+            }
+            if (len[0] > n) dr[2 * n] = a0[n];
+        } else {
+            for (int64_t q = 0; q < s; ++q) {
+                for (int64_t j = 0; j < len[q]; ++j) dr[j * s + q] = ar[q * ps + j];
+            }
         }
     }
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void dw_interleave(float* d, const float* const* a, const int64_t* len, int64_t s) {
-    dw_interleave_body(d, a, len, s);
+void dw_interleave(float* d, int64_t ldd, const float* a, int64_t lda, int64_t ps, const int64_t* len, int64_t s,
+                   int64_t rows) {
+    dw_interleave_body(d, ldd, a, lda, ps, len, s, rows);
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void dw_interleave(double* d, const double* const* a, const int64_t* len, int64_t s) {
-    dw_interleave_body(d, a, len, s);
+void dw_interleave(double* d, int64_t ldd, const double* a, int64_t lda, int64_t ps, const int64_t* len, int64_t s,
+                   int64_t rows) {
+    dw_interleave_body(d, ldd, a, lda, ps, len, s, rows);
 }
 
 // acc[t][l] += the products d[r][i] * src[t][r][i] over rows r < rows and i < n with i % lanes == l, for
-// NT taps: rows ld apart in d and in every src[t] (a whole number of vectors; d is zero past n). A
+// NT taps: rows ldd apart in d (zeros past n where n is not a whole number of vectors), ld apart in
+// every src[t]. A
 // row's last, partial vector masks src to zero past n, so that no value beyond the row enters (0 *
 // inf); it reads up to a vector past the row, which the caller's copy has room for. With few taps,
 // alternate rows go to two partial sums (two dependency chains), added at the end.
 template <typename T, int NT>
-MSCPU_DW_INLINE void dw_dots_n(const T* d, const T* const* src, int64_t ld, int64_t rows, int64_t n, T* acc) {
+MSCPU_DW_INLINE void dw_dots_n(const T* d, int64_t ldd, const T* const* src, int64_t ld, int64_t rows, int64_t n,
+                               T* acc) {
     using vec = typename DwVec<T>::vec;
     using mask = typename DwVec<T>::mask;
     constexpr int V = DwVec<T>::lanes;
@@ -1275,16 +1303,17 @@ MSCPU_DW_INLINE void dw_dots_n(const T* d, const T* const* src, int64_t ld, int6
     for (int l = 0; l < V; ++l) keep[l] = l < rem ? -1 : 0;
     for (int64_t r = 0; r < rows; ++r) {
         const int64_t o = r * ld;
+        const T* dr = d + r * ldd;
         vec* c = two && (r & 1) ? b : a;
         for (int64_t i = 0; i < full; i += V) {
-            dw_load(dv, d + o + i);
+            dw_load(dv, dr + i);
             for (int t = 0; t < NT; ++t) {
                 dw_load(sv, s[t] + o + i);
                 c[t] += dv * sv;
             }
         }
         if (rem != 0) {
-            dw_load(dv, d + o + full);
+            dw_load(dv, dr + full);
             for (int t = 0; t < NT; ++t) {
                 dw_load(sv, s[t] + o + full);
                 sv = reinterpret_cast<vec>(reinterpret_cast<mask>(sv) & keep);
@@ -1296,37 +1325,37 @@ MSCPU_DW_INLINE void dw_dots_n(const T* d, const T* const* src, int64_t ld, int6
 }
 
 template <typename T>
-MSCPU_DW_INLINE void dw_dots_body(const T* d, const T* const* src, int64_t ld, int64_t rows, int64_t n,
+MSCPU_DW_INLINE void dw_dots_body(const T* d, int64_t ldd, const T* const* src, int64_t ld, int64_t rows, int64_t n,
                                   int64_t ntaps, T* acc) {
     constexpr int V = DwVec<T>::lanes;
     for (int64_t t = 0; t < ntaps;) {
         const int64_t m = dw_pass_size(ntaps - t, 9);
         T* at = acc + t * V;
         switch (m) {
-            case 1: dw_dots_n<T, 1>(d, src + t, ld, rows, n, at); break;
-            case 2: dw_dots_n<T, 2>(d, src + t, ld, rows, n, at); break;
-            case 3: dw_dots_n<T, 3>(d, src + t, ld, rows, n, at); break;
-            case 4: dw_dots_n<T, 4>(d, src + t, ld, rows, n, at); break;
-            case 5: dw_dots_n<T, 5>(d, src + t, ld, rows, n, at); break;
-            case 6: dw_dots_n<T, 6>(d, src + t, ld, rows, n, at); break;
-            case 7: dw_dots_n<T, 7>(d, src + t, ld, rows, n, at); break;
-            case 8: dw_dots_n<T, 8>(d, src + t, ld, rows, n, at); break;
-            default: dw_dots_n<T, 9>(d, src + t, ld, rows, n, at); break;
+            case 1: dw_dots_n<T, 1>(d, ldd, src + t, ld, rows, n, at); break;
+            case 2: dw_dots_n<T, 2>(d, ldd, src + t, ld, rows, n, at); break;
+            case 3: dw_dots_n<T, 3>(d, ldd, src + t, ld, rows, n, at); break;
+            case 4: dw_dots_n<T, 4>(d, ldd, src + t, ld, rows, n, at); break;
+            case 5: dw_dots_n<T, 5>(d, ldd, src + t, ld, rows, n, at); break;
+            case 6: dw_dots_n<T, 6>(d, ldd, src + t, ld, rows, n, at); break;
+            case 7: dw_dots_n<T, 7>(d, ldd, src + t, ld, rows, n, at); break;
+            case 8: dw_dots_n<T, 8>(d, ldd, src + t, ld, rows, n, at); break;
+            default: dw_dots_n<T, 9>(d, ldd, src + t, ld, rows, n, at); break;
         }
         t += m;
     }
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void dw_dots(const float* d, const float* const* src, int64_t ld, int64_t rows, int64_t n, int64_t ntaps,
-             float* acc) {
-    dw_dots_body(d, src, ld, rows, n, ntaps, acc);
+void dw_dots(const float* d, int64_t ldd, const float* const* src, int64_t ld, int64_t rows, int64_t n,
+             int64_t ntaps, float* acc) {
+    dw_dots_body(d, ldd, src, ld, rows, n, ntaps, acc);
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void dw_dots(const double* d, const double* const* src, int64_t ld, int64_t rows, int64_t n, int64_t ntaps,
-             double* acc) {
-    dw_dots_body(d, src, ld, rows, n, ntaps, acc);
+void dw_dots(const double* d, int64_t ldd, const double* const* src, int64_t ld, int64_t rows, int64_t n,
+             int64_t ntaps, double* acc) {
+    dw_dots_body(d, ldd, src, ld, rows, n, ntaps, acc);
 }
 
 
@@ -1523,7 +1552,7 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
         std::vector<T> copy_buf, acc_buf;
         T* copy = dw_aligned(copy_buf, Og * stride);
         T* acc = dw_aligned(acc_buf, sx * brows * ld);
-        std::vector<const T*> src(static_cast<size_t>(Og * kk)), phase_rows(static_cast<size_t>(sx));
+        std::vector<const T*> src(static_cast<size_t>(Og * kk));
         std::vector<T> wts(static_cast<size_t>(Og * kk));
         DwWindow win = win0;
 #pragma omp for schedule(static)
@@ -1588,13 +1617,8 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
                             }
                         }
                         if (by_rows) continue;
-                        for (int64_t jy = jy0; jy < e; ++jy) {
-                            for (int64_t qx = 0; qx < sx; ++qx) {
-                                phase_rows[qx] = acc + (qx * brows + jy - jy0) * ld;
-                            }
-                            const int64_t iz = jz * sz + qz, iy = jy * sy + qy;
-                            dw_interleave(dxp + (iz * H + iy) * W, phase_rows.data(), A[2].len.data(), sx);
-                        }
+                        dw_interleave(dxp + (jz * sz + qz) * H * W + (jy0 * sy + qy) * W, sy * W, acc, ld, brows * ld,
+                                      A[2].len.data(), sx, e - jy0);
                     }
                 }
             }
@@ -1602,8 +1626,9 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
     }
 }
 
-// The filter gradient: per block of output rows, dY's rows are copied ld apart with zeros after each
-// (aligned, and safe to read a whole vector at a time), and dotted with the taps' rows of the copy.
+// The filter gradient: per block of output rows, dY's rows are dotted with the taps' rows of the
+// copy; rows that end in a partial vector are first copied ld apart with zeros after each (safe to
+// read a whole vector at a time).
 template <typename T>
 void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
     const int64_t P = g.P(), S = g.S(), Og = g.Og(), kk = g.ksize();
@@ -1658,9 +1683,15 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
                         const int64_t from = win.need(copy, L.nslot, stride, ld, r0, end, base);
                         dw_fill(xc, g, L, from, end, copy, stride, base, scratch, dst);
                         const T* d = dyo + (oz * OH + oy0) * OW;
-                        for (int64_t i = 0; i < rows; ++i) std::memcpy(dyw + i * ld, d + i * OW, sizeof(T) * OW);
+                        if (OW % V != 0) {   // rows end in a partial vector: read from a copy zero past them
+                            for (int64_t i = 0; i < rows; ++i) std::memcpy(dyw + i * ld, d + i * OW, sizeof(T) * OW);
+                        }
                         for (int64_t t = 0; t < kk; ++t) src[t] = copy + L.off(t, stride) + (r0 - base) * ld;
-                        dw_dots(dyw, src.data(), ld, rows, OW, kk, acc.data());
+                        if (OW % V != 0) {
+                            dw_dots(dyw, ld, src.data(), ld, rows, OW, kk, acc.data());
+                        } else {
+                            dw_dots(d, OW, src.data(), ld, rows, OW, kk, acc.data());
+                        }
                     }
                 }
             }
