@@ -1541,7 +1541,7 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
     DwWindow win0;
     win0.whole = A[0].ext > 1;
     const int64_t brows = win0.whole ? std::max<int64_t>(1, kDwWindowBytes / (ld * static_cast<int64_t>(sizeof(T)) * sx))
-                                     : dw_block_rows(ld, sizeof(T), Og, sx, rhi - rlo);
+                                     : std::max<int64_t>(8, dw_block_rows(ld, sizeof(T), Og, sx, rhi - rlo));
     const int64_t stride = win0.whole ? total * ld : (brows + rhi - rlo) * ld;   // between the Og copies
     const int64_t planes = g.N * g.C, blocks = dw_blocks(planes, MZ * MY), tasks = planes * blocks;
     // unit x stride and rows of four vectors or more: summed straight into dX's rows, as the forward
@@ -1628,7 +1628,9 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
 
 // The filter gradient: per block of output rows, dY's rows are dotted with the taps' rows of the
 // copy; rows that end in a partial vector are first copied ld apart with zeros after each (safe to
-// read a whole vector at a time).
+// read a whole vector at a time). Tasks are (channel, run of batch items): the runs are set by the
+// problem (a few channels get several), each task sums its own lane partials, and these are added
+// in a fixed order at the end: results do not depend on the thread count.
 template <typename T>
 void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
     const int64_t P = g.P(), S = g.S(), Og = g.Og(), kk = g.ksize();
@@ -1645,11 +1647,14 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
     const int64_t brows = win0.whole ? std::max<int64_t>(1, kDwWindowBytes / (ld * static_cast<int64_t>(sizeof(T))))
                                      : dw_block_rows(ld, sizeof(T), L.nslot, 1, L.reach);
     const int64_t stride = win0.whole ? L.Sp : (brows + L.reach) * ld;
+    const int64_t runs = std::min(g.N, ceil_div(kDwTasks, g.C)), tasks = g.C * runs;
+    const int64_t part = Og * kk * V;   // a task's lane partials
+    std::vector<T> partial(static_cast<size_t>(tasks * part));
     const bool par = worth_parallel(static_cast<double>(g.N) * g.O * kk * P, kParallelFlops / 4);
 #pragma omp parallel num_threads(max_threads()) if (par)
     {
         // the copy has a vector's room past its end: a row's last partial vector reads past the row
-        std::vector<T> copy_buf, dyw_buf, acc(static_cast<size_t>(kk * V));
+        std::vector<T> copy_buf, dyw_buf;
         T* copy = dw_aligned(copy_buf, L.nslot * stride + V);
         T* dyw = dw_aligned(dyw_buf, brows * ld);
         std::vector<const T*> src(static_cast<size_t>(kk));
@@ -1657,16 +1662,17 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
         std::vector<T*> dst;
         DwWindow win = win0;
 #pragma omp for schedule(static)
-        for (int64_t o = 0; o < g.O; ++o) {
-            const int64_t c = o / Og;
-            std::fill(acc.begin(), acc.end(), T(0));
-            for (int64_t n = 0; n < g.N; ++n) {
+        for (int64_t task = 0; task < tasks; ++task) {
+            const int64_t c = task / runs;
+            int64_t n0, n1;
+            split(g.N, static_cast<int>(runs), static_cast<int>(task % runs), 1, n0, n1);
+            T* acc = partial.data() + task * part;
+            for (int64_t n = n0; n < n1; ++n) {
                 const T* xc = x + (n * g.C + c) * S;
-                const T* dyo = dy + (n * g.O + o) * P;
-                // the next batch item's planes (or the next channel's first) are prefetched a share per block
-                const bool last = n + 1 == g.N;
-                const T* nx = !last ? xc + g.C * S : o + 1 < g.O ? x + (o + 1) / Og * S : nullptr;
-                const T* ndy = !last ? dyo + g.O * P : o + 1 < g.O ? dy + (o + 1) * P : nullptr;
+                const T* dyc = dy + (n * g.O + c * Og) * P;
+                // the next batch item's planes are prefetched a share per block
+                const T* nx = n + 1 < n1 ? xc + g.C * S : nullptr;
+                const T* ndy = dyc + g.O * P;
                 int64_t fetched = 0;
                 win.reset();
                 for (int64_t oz = 0; oz < OD; ++oz) {
@@ -1675,29 +1681,37 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
                         if (nx) {
                             const int64_t to = (oz * OH + oy0 + rows);
                             dw_prefetch(nx, fetched * S / (OD * OH), to * S / (OD * OH));
-                            dw_prefetch(ndy, fetched * P / (OD * OH), to * P / (OD * OH));
+                            dw_prefetch(ndy, fetched * Og * P / (OD * OH), to * Og * P / (OD * OH));
                             fetched = to;
                         }
                         const int64_t end = std::min(r0 + rows + L.reach, total);
                         int64_t base;
                         const int64_t from = win.need(copy, L.nslot, stride, ld, r0, end, base);
                         dw_fill(xc, g, L, from, end, copy, stride, base, scratch, dst);
-                        const T* d = dyo + (oz * OH + oy0) * OW;
-                        if (OW % V != 0) {   // rows end in a partial vector: read from a copy zero past them
-                            for (int64_t i = 0; i < rows; ++i) std::memcpy(dyw + i * ld, d + i * OW, sizeof(T) * OW);
-                        }
                         for (int64_t t = 0; t < kk; ++t) src[t] = copy + L.off(t, stride) + (r0 - base) * ld;
-                        if (OW % V != 0) {
-                            dw_dots(dyw, ld, src.data(), ld, rows, OW, kk, acc.data());
-                        } else {
-                            dw_dots(d, OW, src.data(), ld, rows, OW, kk, acc.data());
+                        for (int64_t m = 0; m < Og; ++m) {
+                            const T* d = dyc + m * P + (oz * OH + oy0) * OW;
+                            if (OW % V != 0) {   // rows end in a partial vector: read from a copy zero past them
+                                for (int64_t i = 0; i < rows; ++i) std::memcpy(dyw + i * ld, d + i * OW, sizeof(T) * OW);
+                                dw_dots(dyw, ld, src.data(), ld, rows, OW, kk, acc + m * kk * V);
+                            } else {
+                                dw_dots(d, OW, src.data(), ld, rows, OW, kk, acc + m * kk * V);
+                            }
                         }
                     }
                 }
             }
+        }
+        // dW[o, t]: the lanes of the runs' partials, added in order
+#pragma omp for schedule(static)
+        for (int64_t o = 0; o < g.O; ++o) {
+            const int64_t c = o / Og, m = o % Og;
             for (int64_t t = 0; t < kk; ++t) {
                 T s = T(0);
-                for (int64_t l = 0; l < V; ++l) s += acc[t * V + l];
+                for (int64_t r = 0; r < runs; ++r) {
+                    const T* a = partial.data() + (c * runs + r) * part + (m * kk + t) * V;
+                    for (int64_t l = 0; l < V; ++l) s += a[l];
+                }
                 dw[o * kk + t] = s;
             }
         }
