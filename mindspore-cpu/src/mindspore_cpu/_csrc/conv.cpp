@@ -717,39 +717,45 @@ void backward_filter_cl(const T* dy, const T* x, T* dw, const Geometry& g, const
 
 // --- depthwise convolutions ---------------------------------------------------------------------
 //
-// groups == C with one input channel per group (MobileNet's depthwise layers; Og = O / G output
-// channels per group, the channel multiplier). A group's GEMM would be Og (usually 1) rows tall, so
-// the micro-kernel's 8-row tiles would waste 7/8 of their work: these run directly instead, one
-// (batch item, channel) plane at a time, vectorised along the positions.
+// groups == C, one input channel per group (MobileNet's depthwise layers; Og = O / G output channels
+// per group, the channel multiplier; any strides, dilations, padding, 3-D). A group's GEMM would be
+// Og (usually 1) rows tall, so that the micro-kernel's 8-row tiles would waste 7/8 of their work:
+// these run directly instead, one (batch item, channel) plane at a time, vectorised along the
+// positions in 64-byte vectors (an AVX-512 register; two AVX2 or four SSE2 ones in the other clones).
 //
-// forward          The plane is laid out as in the wide-row path (zeros where padding is, one phase
-//                  plane per stride phase a tap reads), so that every tap of every output reads it at
-//                  a fixed offset from the output's wide position: a block of rows of wide positions
-//                  is sum_t w[t] * copy[p + offset(t)], a few taps per pass over the block, and its
-//                  output rows are then stored (with the epilogue). The copy is a window of rows that
-//                  slides down the plane with the blocks and stays in L1; it is skipped where it would
-//                  equal the input (unit strides, no padding).
+// forward          The plane is copied as in the wide-row path (zeros where padding is, one phase
+//                  plane per stride phase a tap reads), so that every tap of every output reads the
+//                  copy at a fixed offset from the output's position: an output row is
+//                  sum_t w[t] * copy[p + offset(t)], up to 9 taps per pass. The copy is a window of
+//                  rows that slides down the plane with blocks of output rows and stays in L1 (3-D:
+//                  the whole plane, filled as the blocks reach its rows); it is skipped where it would
+//                  equal the input (unit strides, no padding). Long rows are summed straight into y,
+//                  short ones as one run of wide positions (their ends included) into a buffer, then
+//                  copied. The Epilogue (bias, ReLU) is applied as rows are stored.
 // backward-data    The gather form, split by stride phase: dX elements j * s + q of phase q receive
 //                  the taps k with (q + pad - k * dil) % s == 0, from dY at j + (q + pad - k * dil) / s,
-//                  so each phase is a unit-stride correlation of a zero-padded copy of dY (again a
-//                  sliding window) with that part of the kernel, computed like the forward on wide
-//                  positions; the phases' rows are then interleaved into dX's rows.
+//                  so that each phase is a unit-stride correlation of a zero-padded copy of dY (again
+//                  a sliding window) with part of the kernel, computed like the forward; a strided
+//                  layer's phases are then interleaved into dX's rows.
 // backward-filter  dW[o, t] = sum over batch items and outputs of dY[o, p] * copy[p + offset(t)], on
 //                  the forward's copy: per output row, dot products of the dY row with the taps'
-//                  rows, kept as 64-byte vectors of lane partial sums (a reduction the compiler cannot
-//                  vectorise without reassociating), only over real outputs (a row's last partial
+//                  rows, kept as vectors of lane partial sums (the compiler does not vectorise a
+//                  reduction without reassociating it), over real outputs only (a row's last partial
 //                  vector is masked), reduced lane by lane at the end.
 //
-// Tasks: forward and backward-data take (batch item, channel, block of rows) tasks; the blocks are
-// set by the problem, not by the thread count, and each element is summed in tap order whatever its
-// block, so results do not depend on the thread count. The filter gradient takes one output channel
-// per task, summed over the whole batch in a fixed order.
+// These layers move far more data than they compute on: each thread prefetches its next plane into
+// L2 a share per block, so that memory streams while the blocks compute.
+//
+// Tasks: forward and backward-data take (batch item, channel, block of rows) tasks, the filter
+// gradient (channel, run of batch items) tasks whose partials are added in a fixed order. Blocks and
+// runs are set by the problem, not by the thread count, and each element is summed in one order
+// whatever its block (passes of up to 9 taps, each in three chains, taps t % 3, added at the end; not
+// the GEMM path's order), so results do not depend on the thread count.
 
 inline bool depthwise(const Geometry& g) { return g.G == g.C && g.Cg() == 1; }
 
 constexpr int64_t kDwWindowBytes = 24576;  // a block's copied rows and its outputs: half of L1
-constexpr int64_t kDwPass = 6;             // taps per pass (registers: the weights)
-constexpr int64_t kDwTasks = 16;           // fewer planes than this are split into row blocks
+constexpr int64_t kDwTasks = 16;           // fewer planes (channels) than this are split into blocks (runs)
 
 // Taps in the next pass: ``left`` taps in passes of at most ``most``, balanced (9 taps: 5 + 4).
 inline int64_t dw_pass_size(int64_t left, int64_t most) { return ceil_div(left, ceil_div(left, most)); }
@@ -789,7 +795,6 @@ struct DwPlanes {
     std::vector<int64_t> lead;                    // per x phase: the column of its element 0
     std::vector<int64_t> slot, row, col;          // per tap (kz, ky, kx): phase plane, row shift, column
     int64_t reach = 0;                            // the largest row shift
-    int64_t rows = 0;                             // wide rows up to the last output row: (OD - 1) * Hp + OH
     bool copy = false;                            // false: the copy would equal the input plane
     // offset of tap t from a position, in a copy whose phase planes are ``stride`` apart
     int64_t off(int64_t t, int64_t stride) const { return slot[t] * stride + row[t] * ld + col[t]; }
@@ -838,7 +843,6 @@ inline DwPlanes dw_planes(const Geometry& g, int64_t lanes, bool always_copy = f
             }
         }
     }
-    L.rows = (g.out[0] - 1) * L.ext[1] + g.out[1];
     return L;
 }
 
@@ -904,7 +908,6 @@ struct DwVec<double> {
     static constexpr mask zip_hi = {4, 12, 5, 13, 6, 14, 7, 15};
 };
 
-
 template <typename T>
 MSCPU_DW_INLINE void dw_load(typename DwVec<T>::vec& v, const T* p) {
     std::memcpy(&v, p, sizeof(v));
@@ -959,14 +962,14 @@ MSCPU_DW_INLINE void dw_split2(T* e, T* o, const T* s, int64_t n) {
     if (u < n) block(n - V);
 }
 
-// Input rows row0 + i * ld (i < rows) into their phase rows dst[p] + i * Wp (phase line element v =
+// Input rows row0 + i * ld (i < rows) into their phase rows dst[p] + i * ldd (phase line element v =
 // input element v * s + phase[p] - pad, for v in [lo[p], hi[p]); the padding around is zero already
 // and stays so). Stride 2 with both phases (a 3x3 kernel's) splits each row into its even and odd
 // elements in one pass.
 template <typename T>
 MSCPU_DW_INLINE void dw_fill_rows_body(const T* row0, int64_t ld, int64_t rows, T* const* dst, const int64_t* phase,
                                        const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad,
-                                       int64_t Wp) {
+                                       int64_t ldd) {
     int64_t p0 = 0;   // phases copied by the two-phase split
     if (s == 2 && nph == 2 && phase[0] != phase[1]) {
         // phase p holds input elements 2 v + phase[p] - pad = 2 u + e, e in {0, 1}: v = u + k[p]; the
@@ -984,12 +987,12 @@ MSCPU_DW_INLINE void dw_fill_rows_body(const T* row0, int64_t ld, int64_t rows, 
         T* de = dst[ev] + k[ev] + ua;
         T* dd = dst[1 - ev] + k[1 - ev] + ua;
         const T* src = row0 + 2 * ua;
-        for (int64_t i = 0; i < rows; ++i) dw_split2(de + i * Wp, dd + i * Wp, src + i * ld, ub - ua);
+        for (int64_t i = 0; i < rows; ++i) dw_split2(de + i * ldd, dd + i * ldd, src + i * ld, ub - ua);
         for (int p = 0; p < 2; ++p) {
             const int64_t a = std::min(hi[p], std::max(lo[p], ua + k[p])), b = std::max(a, ub + k[p]);
             if (a == lo[p] && b == hi[p]) continue;
             for (int64_t i = 0; i < rows; ++i) {
-                T* d = dst[p] + i * Wp;
+                T* d = dst[p] + i * ldd;
                 const T* r = row0 + i * ld + phase[p] - pad;
                 for (int64_t v = lo[p]; v < a; ++v) d[v] = r[2 * v];
                 for (int64_t v = b; v < hi[p]; ++v) d[v] = r[2 * v];
@@ -1003,9 +1006,9 @@ MSCPU_DW_INLINE void dw_fill_rows_body(const T* row0, int64_t ld, int64_t rows, 
         const int64_t n = hi[p] - lo[p];
         for (int64_t i = 0; i < rows; ++i) {
             if (s == 1) {
-                dw_copy(d + i * Wp, r + i * ld, n);
+                dw_copy(d + i * ldd, r + i * ld, n);
             } else {
-                for (int64_t v = 0; v < n; ++v) d[i * Wp + v] = r[i * ld + v * s];
+                for (int64_t v = 0; v < n; ++v) d[i * ldd + v] = r[i * ld + v * s];
             }
         }
     }
@@ -1013,14 +1016,14 @@ MSCPU_DW_INLINE void dw_fill_rows_body(const T* row0, int64_t ld, int64_t rows, 
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
 void dw_fill_rows(const float* row0, int64_t ld, int64_t rows, float* const* dst, const int64_t* phase,
-                  const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad, int64_t Wp) {
-    dw_fill_rows_body(row0, ld, rows, dst, phase, lo, hi, nph, s, pad, Wp);
+                  const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad, int64_t ldd) {
+    dw_fill_rows_body(row0, ld, rows, dst, phase, lo, hi, nph, s, pad, ldd);
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
 void dw_fill_rows(const double* row0, int64_t ld, int64_t rows, double* const* dst, const int64_t* phase,
-                  const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad, int64_t Wp) {
-    dw_fill_rows_body(row0, ld, rows, dst, phase, lo, hi, nph, s, pad, Wp);
+                  const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad, int64_t ldd) {
+    dw_fill_rows_body(row0, ld, rows, dst, phase, lo, hi, nph, s, pad, ldd);
 }
 
 // Rows [r0, r1) (r = vz * Hp + vy) of every phase plane of channel plane ``x``, row r at row r - base
@@ -1070,7 +1073,6 @@ void dw_fill(const T* x, const Geometry& g, const DwPlanes& L, int64_t r0, int64
         r += vy1 - vy0;
     }
 }
-
 
 // Prefetches (into L2) the part of [p, p + n) from element ``from`` up to ``to``: the next task's
 // input, a share per block of the current one, so that the memory stays busy while the blocks compute.
@@ -1280,10 +1282,9 @@ void dw_interleave(double* d, int64_t ldd, const double* a, int64_t lda, int64_t
 
 // acc[t][l] += the products d[r][i] * src[t][r][i] over rows r < rows and i < n with i % lanes == l, for
 // NT taps: rows ldd apart in d (zeros past n where n is not a whole number of vectors), ld apart in
-// every src[t]. A
-// row's last, partial vector masks src to zero past n, so that no value beyond the row enters (0 *
-// inf); it reads up to a vector past the row, which the caller's copy has room for. With few taps,
-// alternate rows go to two partial sums (two dependency chains), added at the end.
+// every src[t]. A row's last, partial vector masks src to zero past n, so that no value beyond the
+// row enters (0 * inf); it reads up to a vector past the row, which the caller's copy has room for.
+// With few taps, alternate rows go to two partial sums (two dependency chains), added at the end.
 template <typename T, int NT>
 MSCPU_DW_INLINE void dw_dots_n(const T* d, int64_t ldd, const T* const* src, int64_t ld, int64_t rows, int64_t n,
                                T* acc) {
@@ -1301,10 +1302,9 @@ MSCPU_DW_INLINE void dw_dots_n(const T* d, int64_t ldd, const T* const* src, int
     const int64_t rem = n % V, full = n - rem;
     mask keep;
     for (int l = 0; l < V; ++l) keep[l] = l < rem ? -1 : 0;
-    for (int64_t r = 0; r < rows; ++r) {
+    auto row = [&](int64_t r, vec(&c)[NT]) {
         const int64_t o = r * ld;
         const T* dr = d + r * ldd;
-        vec* c = two && (r & 1) ? b : a;
         for (int64_t i = 0; i < full; i += V) {
             dw_load(dv, dr + i);
             for (int t = 0; t < NT; ++t) {
@@ -1319,6 +1319,13 @@ MSCPU_DW_INLINE void dw_dots_n(const T* d, int64_t ldd, const T* const* src, int
                 sv = reinterpret_cast<vec>(reinterpret_cast<mask>(sv) & keep);
                 c[t] += dv * sv;
             }
+        }
+    };
+    for (int64_t r = 0; r < rows; ++r) {
+        if (two && (r & 1)) {
+            row(r, b);
+        } else {
+            row(r, a);
         }
     }
     for (int t = 0; t < NT; ++t) dw_store_vec(acc + t * V, two ? vec(a[t] + b[t]) : a[t]);
@@ -1357,8 +1364,6 @@ void dw_dots(const double* d, int64_t ldd, const double* const* src, int64_t ld,
              int64_t ntaps, double* acc) {
     dw_dots_body(d, ldd, src, ld, rows, n, ntaps, acc);
 }
-
-
 
 #undef MSCPU_DW_INLINE
 
@@ -1540,8 +1545,9 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
     const int64_t MZ = A[0].most, MY = A[1].most;
     DwWindow win0;
     win0.whole = A[0].ext > 1;
-    const int64_t brows = win0.whole ? std::max<int64_t>(1, kDwWindowBytes / (ld * static_cast<int64_t>(sizeof(T)) * sx))
-                                     : std::max<int64_t>(8, dw_block_rows(ld, sizeof(T), Og, sx, rhi - rlo));
+    const int64_t bytes = sizeof(T);
+    const int64_t brows = win0.whole ? std::max<int64_t>(1, kDwWindowBytes / (ld * bytes * sx))
+                                     : std::max<int64_t>(8, dw_block_rows(ld, bytes, Og, sx, rhi - rlo));
     const int64_t stride = win0.whole ? total * ld : (brows + rhi - rlo) * ld;   // between the Og copies
     const int64_t planes = g.N * g.C, blocks = dw_blocks(planes, MZ * MY), tasks = planes * blocks;
     // unit x stride and rows of four vectors or more: summed straight into dX's rows, as the forward
@@ -1562,7 +1568,8 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
             split(MZ * MY, static_cast<int>(blocks), static_cast<int>(task % blocks), 1, Q0, Q1);
             T* dxp = dx + plane * S;
             // whole planes: the next one's dY planes are prefetched a share per block
-            const T* next = blocks == 1 && task + 1 < tasks ? dy + ((plane + 1) / g.C * g.O + (plane + 1) % g.C * Og) * P : nullptr;
+            const int64_t np = plane + 1;
+            const T* next = blocks == 1 && task + 1 < tasks ? dy + (np / g.C * g.O + np % g.C * Og) * P : nullptr;
             int64_t fetched = 0;
             win.reset();
             for (int64_t q = Q0; q < Q1;) {
@@ -1692,7 +1699,9 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
                         for (int64_t m = 0; m < Og; ++m) {
                             const T* d = dyc + m * P + (oz * OH + oy0) * OW;
                             if (OW % V != 0) {   // rows end in a partial vector: read from a copy zero past them
-                                for (int64_t i = 0; i < rows; ++i) std::memcpy(dyw + i * ld, d + i * OW, sizeof(T) * OW);
+                                for (int64_t i = 0; i < rows; ++i) {
+                                    std::memcpy(dyw + i * ld, d + i * OW, sizeof(T) * OW);
+                                }
                                 dw_dots(dyw, ld, src.data(), ld, rows, OW, kk, acc + m * kk * V);
                             } else {
                                 dw_dots(d, OW, src.data(), ld, rows, OW, kk, acc + m * kk * V);
