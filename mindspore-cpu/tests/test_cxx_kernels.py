@@ -132,6 +132,7 @@ CONV_CASES = [
     (4, 4, 4, (1, 70, 80), (1, 3, 3), (1, 1, 1), (0, 1, 1), (1, 1, 1), 4, 0),        # 16 planes, rows in blocks
     (4, 4, 4, (1, 90, 66), (1, 3, 3), (1, 2, 2), (0, 1, 1), (1, 1, 1), 4, 0),        # the same, stride 2
     (3, 1, 5, (1, 12, 12), (1, 5, 5), (1, 1, 1), (0, 0, 0), (1, 1, 1), 1, 0),        # one input channel, groups 1
+    (2, 3, 3, (1, 7, 32), (1, 3, 3), (1, 1, 1), (0, 1, 1), (1, 1, 1), 3, 0),         # rows of whole vectors
 ]
 
 
@@ -514,29 +515,34 @@ def test_depthwise_conv_epilogue_matches_separate_ops(stride, dtype):
     assert np.isnan(want).any() and (want == 0).any()
 
 
-@pytest.mark.parametrize("stride", [(1, 1, 1), (1, 2, 2)], ids=["unit", "strided"])
-def test_depthwise_conv_results_do_not_depend_on_the_thread_count(stride):
-    """Large enough to be split across threads; every direction gives the same bits on 1, 2 or 3 threads."""
-    size = 80 * stride[1]   # outputs 80 x 80: 7e6 multiply-adds
-    x = RNG.standard_normal((4, 32, 1, size, size)).astype(np.float32)
-    w = RNG.standard_normal((32, 1, 1, 3, 3)).astype(np.float32)
+@pytest.mark.parametrize("n,c,o,stride,size", [
+    (4, 32, 32, (1, 1, 1), 80),    # whole planes per task
+    (4, 32, 32, (1, 2, 2), 160),
+    (3, 2, 4, (1, 1, 1), 240),     # few planes: row blocks, and runs of batch items for the filter gradient
+], ids=["unit", "strided", "few-channels"])
+def test_depthwise_conv_results_do_not_depend_on_the_thread_count(n, c, o, stride, size):
+    """Large enough to be split across threads (over 5e6 multiply-adds); every direction gives the same
+    bits on 1, 2 or 3 threads."""
+    x = RNG.standard_normal((n, c, 1, size, size)).astype(np.float32)
+    w = RNG.standard_normal((o, 1, 1, 3, 3)).astype(np.float32)
     args = (stride, (0, 1, 1), (1, 1, 1))
-    out = (1, 80, 80)
-    dy = RNG.standard_normal((4, 32) + out).astype(np.float32)
+    out = (1, size // stride[1], size // stride[2])
+    dy = RNG.standard_normal((n, o) + out).astype(np.float32)
     before = k.num_threads()
     runs = []
     try:
-        for n in (1, 2, 3):
-            k.set_num_threads(n)
-            runs.append((k.conv3d_forward(x, w, *args, out, 32),
-                         k.conv3d_backward_input(dy, w, (1, size, size), *args, 32),
-                         k.conv3d_backward_filter(dy, x, (1, 3, 3), *args, 32)))
+        for threads in (1, 2, 3):
+            k.set_num_threads(threads)
+            runs.append((k.conv3d_forward(x, w, *args, out, c),
+                         k.conv3d_backward_input(dy, w, (1, size, size), *args, c),
+                         k.conv3d_backward_filter(dy, x, (1, 3, 3), *args, c)))
     finally:
         k.set_num_threads(before)
     for got in runs[1:]:
         for a, b in zip(runs[0], got):
             np.testing.assert_array_equal(a, b)
-    _close(runs[0][2], ref_conv_backward_filter(dy, x, (1, 3, 3), *args, 32), np.float32)
+    _close(runs[0][0], ref_conv(x, w, *args, out, c), np.float32)
+    _close(runs[0][2], ref_conv_backward_filter(dy, x, (1, 3, 3), *args, c), np.float32)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -719,39 +719,45 @@ void backward_filter_cl(const T* dy, const T* x, T* dw, const Geometry& g, const
 
 // --- depthwise convolutions ---------------------------------------------------------------------
 //
-// groups == C with one input channel per group (MobileNet's depthwise layers; Og = O / G output
-// channels per group, the channel multiplier). A group's GEMM would be Og (usually 1) rows tall, so
-// the micro-kernel's 8-row tiles would waste 7/8 of their work: these run directly instead, one
-// (batch item, channel) plane at a time, vectorised along the positions.
+// groups == C, one input channel per group (MobileNet's depthwise layers; Og = O / G output channels
+// per group, the channel multiplier; any strides, dilations, padding, 3-D). A group's GEMM would be
+// Og (usually 1) rows tall, so that the micro-kernel's 8-row tiles would waste 7/8 of their work:
+// these run directly instead, one (batch item, channel) plane at a time, vectorised along the
+// positions in 64-byte vectors (an AVX-512 register; two AVX2 or four SSE2 ones in the other clones).
 //
-// forward          The plane is laid out as in the wide-row path (zeros where padding is, one phase
-//                  plane per stride phase a tap reads), so that every tap of every output reads it at
-//                  a fixed offset from the output's wide position: a block of rows of wide positions
-//                  is sum_t w[t] * copy[p + offset(t)], a few taps per pass over the block, and its
-//                  output rows are then stored (with the epilogue). The copy is a window of rows that
-//                  slides down the plane with the blocks and stays in L1; it is skipped where it would
-//                  equal the input (unit strides, no padding).
+// forward          The plane is copied as in the wide-row path (zeros where padding is, one phase
+//                  plane per stride phase a tap reads), so that every tap of every output reads the
+//                  copy at a fixed offset from the output's position: an output row is
+//                  sum_t w[t] * copy[p + offset(t)], up to 9 taps per pass. The copy is a window of
+//                  rows that slides down the plane with blocks of output rows and stays in L1 (3-D:
+//                  the whole plane, filled as the blocks reach its rows); it is skipped where it would
+//                  equal the input (unit strides, no padding). Long rows are summed straight into y,
+//                  short ones as one run of wide positions (their ends included) into a buffer, then
+//                  copied. The Epilogue (bias, ReLU) is applied as rows are stored.
 // backward-data    The gather form, split by stride phase: dX elements j * s + q of phase q receive
 //                  the taps k with (q + pad - k * dil) % s == 0, from dY at j + (q + pad - k * dil) / s,
-//                  so each phase is a unit-stride correlation of a zero-padded copy of dY (again a
-//                  sliding window) with that part of the kernel, computed like the forward on wide
-//                  positions; the phases' rows are then interleaved into dX's rows.
+//                  so that each phase is a unit-stride correlation of a zero-padded copy of dY (again
+//                  a sliding window) with part of the kernel, computed like the forward; a strided
+//                  layer's phases are then interleaved into dX's rows.
 // backward-filter  dW[o, t] = sum over batch items and outputs of dY[o, p] * copy[p + offset(t)], on
 //                  the forward's copy: per output row, dot products of the dY row with the taps'
-//                  rows, kept as 64-byte vectors of lane partial sums (a reduction the compiler cannot
-//                  vectorise without reassociating), only over real outputs (a row's last partial
+//                  rows, kept as vectors of lane partial sums (the compiler does not vectorise a
+//                  reduction without reassociating it), over real outputs only (a row's last partial
 //                  vector is masked), reduced lane by lane at the end.
 //
-// Tasks: forward and backward-data take (batch item, channel, block of rows) tasks; the blocks are
-// set by the problem, not by the thread count, and each element is summed in tap order whatever its
-// block, so results do not depend on the thread count. The filter gradient takes one output channel
-// per task, summed over the whole batch in a fixed order.
+// These layers move far more data than they compute on: each thread prefetches its next plane into
+// L2 a share per block, so that memory streams while the blocks compute.
+//
+// Tasks: forward and backward-data take (batch item, channel, block of rows) tasks, the filter
+// gradient (channel, run of batch items) tasks whose partials are added in a fixed order. Blocks and
+// runs are set by the problem, not by the thread count, and each element is summed in one order
+// whatever its block (passes of up to 9 taps, each in three chains, taps t % 3, added at the end; not
+// the GEMM path's order), so results do not depend on the thread count.
 
 inline bool depthwise(const Geometry& g) { return g.G == g.C && g.Cg() == 1; }
 
 constexpr int64_t kDwWindowBytes = 24576;  // a block's copied rows and its outputs: half of L1
-constexpr int64_t kDwPass = 6;             // taps per pass (registers: the weights)
-constexpr int64_t kDwTasks = 16;           // fewer planes than this are split into row blocks
+constexpr int64_t kDwTasks = 16;           // fewer planes (channels) than this are split into blocks (runs)
 
 // Taps in the next pass: ``left`` taps in passes of at most ``most``, balanced (9 taps: 5 + 4).
 inline int64_t dw_pass_size(int64_t left, int64_t most) { return ceil_div(left, ceil_div(left, most)); }
@@ -769,23 +775,37 @@ inline int64_t dw_block_rows(int64_t width, int64_t bytes, int64_t copies, int64
     return std::max<int64_t>(1, fit / (copies + outs));
 }
 
+// [lo, hi): the elements v < ext of a phase line whose input index v * s + phase - pad is inside [0, n).
+inline void dw_inside(int64_t phase, int64_t s, int64_t pad, int64_t n, int64_t ext, int64_t& lo, int64_t& hi) {
+    lo = pad > phase ? ceil_div(pad - phase, s) : 0;
+    hi = n - 1 + pad - phase >= 0 ? std::min(ext, (n - 1 + pad - phase) / s + 1) : 0;
+    lo = std::min(lo, ext);
+    hi = std::max(hi, lo);
+}
+
 // The forward's copy of one channel: per axis, kernel offset a * dil reads phase (a * dil) % s at
 // shift (a * dil) / s; phase line element v is input element v * s + phase - pad (zero outside). The
 // phase planes all have extent ext = out + the largest shift, so a tap of every output stays inside.
+// In the copy, rows are ``ld`` apart, a whole number of vectors, and element v of an x phase sits at
+// column lead + v, so that the copy's stores of input rows are aligned (as are the loads of the taps
+// whose column is a whole number of vectors).
 struct DwPlanes {
     Dims3 ext;                                    // (Dp, Hp, Wp)
-    int64_t Sp = 0, nslot = 0;                    // elements of one phase plane, phase planes kept
+    int64_t ld = 0;                               // row stride (Wp where there is no copy)
+    int64_t Sp = 0, nslot = 0;                    // elements of one phase plane (Dp * Hp * ld), phase planes
     std::array<std::vector<int64_t>, 3> phases;   // per axis: the phases read, in slot order
-    std::vector<int64_t> slot, row, col;          // per tap (kz, ky, kx): phase plane, row and column shift
+    std::vector<int64_t> lead;                    // per x phase: the column of its element 0
+    std::vector<int64_t> slot, row, col;          // per tap (kz, ky, kx): phase plane, row shift, column
     int64_t reach = 0;                            // the largest row shift
-    int64_t rows = 0;                             // wide rows up to the last output row: (OD - 1) * Hp + OH
     bool copy = false;                            // false: the copy would equal the input plane
     // offset of tap t from a position, in a copy whose phase planes are ``stride`` apart
-    int64_t off(int64_t t, int64_t stride) const { return slot[t] * stride + row[t] * ext[2] + col[t]; }
+    int64_t off(int64_t t, int64_t stride) const { return slot[t] * stride + row[t] * ld + col[t]; }
 };
 
-inline DwPlanes dw_planes(const Geometry& g) {
+// ``always_copy``: as if the copy were needed (the filter gradient's reads go past rows' ends).
+inline DwPlanes dw_planes(const Geometry& g, int64_t lanes, bool always_copy = false) {
     DwPlanes L;
+    L.copy = always_copy;
     std::array<std::vector<int64_t>, 3> idx, shift;
     for (int a = 0; a < 3; ++a) {
         int64_t most = 0;
@@ -800,29 +820,40 @@ inline DwPlanes dw_planes(const Geometry& g) {
         L.ext[a] = g.out[a] + most;
         L.copy = L.copy || g.stride[a] != 1 || g.pad[a] != 0 || L.ext[a] != g.in[a];
     }
-    L.Sp = L.ext[0] * L.ext[1] * L.ext[2];
     const int64_t ny = static_cast<int64_t>(L.phases[1].size()), nx = static_cast<int64_t>(L.phases[2].size());
+    L.ld = L.ext[2];
+    L.lead.assign(static_cast<size_t>(nx), 0);
+    if (L.copy) {
+        int64_t width = 0;
+        for (int64_t i = 0; i < nx; ++i) {
+            int64_t lo, hi;
+            dw_inside(L.phases[2][i], g.stride[2], g.pad[2], g.in[2], L.ext[2], lo, hi);
+            L.lead[i] = (lanes - lo % lanes) % lanes;
+            width = std::max(width, L.lead[i] + L.ext[2]);
+        }
+        L.ld = ceil_div(width, lanes) * lanes;
+    }
+    L.Sp = L.ext[0] * L.ext[1] * L.ld;
     L.nslot = static_cast<int64_t>(L.phases[0].size()) * ny * nx;
     for (int64_t kz = 0; kz < g.k[0]; ++kz) {
         for (int64_t ky = 0; ky < g.k[1]; ++ky) {
             for (int64_t kx = 0; kx < g.k[2]; ++kx) {
                 L.slot.push_back((idx[0][kz] * ny + idx[1][ky]) * nx + idx[2][kx]);
                 L.row.push_back(shift[0][kz] * L.ext[1] + shift[1][ky]);
-                L.col.push_back(shift[2][kx]);
+                L.col.push_back(L.lead[idx[2][kx]] + shift[2][kx]);
                 L.reach = std::max(L.reach, L.row.back());
             }
         }
     }
-    L.rows = (g.out[0] - 1) * L.ext[1] + g.out[1];
     return L;
 }
 
-// [lo, hi): the elements v < ext of a phase line whose input index v * s + phase - pad is inside [0, n).
-inline void dw_inside(int64_t phase, int64_t s, int64_t pad, int64_t n, int64_t ext, int64_t& lo, int64_t& hi) {
-    lo = pad > phase ? ceil_div(pad - phase, s) : 0;
-    hi = n - 1 + pad - phase >= 0 ? std::min(ext, (n - 1 + pad - phase) / s + 1) : 0;
-    lo = std::min(lo, ext);
-    hi = std::max(hi, lo);
+// ``n`` elements, the first 64-byte aligned, in ``buf`` (zeros).
+template <typename T>
+T* dw_aligned(std::vector<T>& buf, int64_t n) {
+    buf.assign(static_cast<size_t>(n) + 64 / sizeof(T), T(0));
+    const uintptr_t p = reinterpret_cast<uintptr_t>(buf.data());
+    return buf.data() + ((64 - p % 64) % 64) / sizeof(T);
 }
 
 // A window of rows [lo, hi) held at the front of ``count`` buffers ``stride`` apart (rows ``width``
@@ -865,6 +896,8 @@ struct DwVec<float> {
     static constexpr int lanes = 16;
     static constexpr mask even = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
     static constexpr mask odd = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
+    static constexpr mask zip_lo = {0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23};
+    static constexpr mask zip_hi = {8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
 };
 template <>
 struct DwVec<double> {
@@ -873,8 +906,9 @@ struct DwVec<double> {
     static constexpr int lanes = 8;
     static constexpr mask even = {0, 2, 4, 6, 8, 10, 12, 14};
     static constexpr mask odd = {1, 3, 5, 7, 9, 11, 13, 15};
+    static constexpr mask zip_lo = {0, 8, 1, 9, 2, 10, 3, 11};
+    static constexpr mask zip_hi = {4, 12, 5, 13, 6, 14, 7, 15};
 };
-
 
 template <typename T>
 MSCPU_DW_INLINE void dw_load(typename DwVec<T>::vec& v, const T* p) {
@@ -930,48 +964,53 @@ MSCPU_DW_INLINE void dw_split2(T* e, T* o, const T* s, int64_t n) {
     if (u < n) block(n - V);
 }
 
-// Input rows row0 + i * ld (i < rows) into their phase rows dst[p] + i * Wp (phase line element v =
+// Input rows row0 + i * ld (i < rows) into their phase rows dst[p] + i * ldd (phase line element v =
 // input element v * s + phase[p] - pad, for v in [lo[p], hi[p]); the padding around is zero already
 // and stays so). Stride 2 with both phases (a 3x3 kernel's) splits each row into its even and odd
 // elements in one pass.
 template <typename T>
 MSCPU_DW_INLINE void dw_fill_rows_body(const T* row0, int64_t ld, int64_t rows, T* const* dst, const int64_t* phase,
                                        const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad,
-                                       int64_t Wp) {
-    int64_t split = 0;   // phases copied by the two-phase split
-    int64_t k[2] = {0, 0}, ua = 0, ub = 0, ev = 0;
+                                       int64_t ldd) {
+    int64_t p0 = 0;   // phases copied by the two-phase split
     if (s == 2 && nph == 2 && phase[0] != phase[1]) {
-        // phase p holds input elements 2 v + phase[p] - pad = 2 u + e, e in {0, 1}: v = u + k[p]
-        ub = std::numeric_limits<int64_t>::max();
+        // phase p holds input elements 2 v + phase[p] - pad = 2 u + e, e in {0, 1}: v = u + k[p]; the
+        // split covers the u both phases hold, [ua, ub), the rest (if any) is copied element by element
+        int64_t k[2], e[2], ua = 0, ub = std::numeric_limits<int64_t>::max();
         for (int p = 0; p < 2; ++p) {
-            const int64_t a = phase[p] - pad, e = ((a % 2) + 2) % 2;
-            if (e == 0) ev = p;
-            k[p] = -(a - e) / 2;
+            const int64_t a = phase[p] - pad;
+            e[p] = ((a % 2) + 2) % 2;
+            k[p] = -(a - e[p]) / 2;
             ua = std::max(ua, lo[p] - k[p]);
             ub = std::min(ub, hi[p] - k[p]);
         }
         ub = std::max(ua, ub);
-        split = 2;
-    }
-    for (int64_t i = 0; i < rows; ++i) {
-        const T* row = row0 + i * ld;
-        if (split) {
-            dw_split2(dst[ev] + i * Wp + k[ev] + ua, dst[1 - ev] + i * Wp + k[1 - ev] + ua, row + 2 * ua, ub - ua);
-            for (int p = 0; p < 2; ++p) {   // the ends the split did not cover
-                T* d = dst[p] + i * Wp;
-                const T* src = row + phase[p] - pad;
-                const int64_t a = std::min(hi[p], std::max(lo[p], ua + k[p])), b = std::max(a, ub + k[p]);
-                for (int64_t v = lo[p]; v < a; ++v) d[v] = src[2 * v];
-                for (int64_t v = b; v < hi[p]; ++v) d[v] = src[2 * v];
+        const int ev = e[0] == 0 ? 0 : 1;
+        T* de = dst[ev] + k[ev] + ua;
+        T* dd = dst[1 - ev] + k[1 - ev] + ua;
+        const T* src = row0 + 2 * ua;
+        for (int64_t i = 0; i < rows; ++i) dw_split2(de + i * ldd, dd + i * ldd, src + i * ld, ub - ua);
+        for (int p = 0; p < 2; ++p) {
+            const int64_t a = std::min(hi[p], std::max(lo[p], ua + k[p])), b = std::max(a, ub + k[p]);
+            if (a == lo[p] && b == hi[p]) continue;
+            for (int64_t i = 0; i < rows; ++i) {
+                T* d = dst[p] + i * ldd;
+                const T* r = row0 + i * ld + phase[p] - pad;
+                for (int64_t v = lo[p]; v < a; ++v) d[v] = r[2 * v];
+                for (int64_t v = b; v < hi[p]; ++v) d[v] = r[2 * v];
             }
         }
-        for (int64_t p = split; p < nph; ++p) {
-            T* d = dst[p] + i * Wp;
-            const T* src = row + phase[p] - pad;
+        p0 = 2;
+    }
+    for (int64_t p = p0; p < nph; ++p) {
+        T* d = dst[p] + lo[p];
+        const T* r = row0 + lo[p] * s + phase[p] - pad;
+        const int64_t n = hi[p] - lo[p];
+        for (int64_t i = 0; i < rows; ++i) {
             if (s == 1) {
-                dw_copy(d + lo[p], src + lo[p], hi[p] - lo[p]);
+                dw_copy(d + i * ldd, r + i * ld, n);
             } else {
-                for (int64_t v = lo[p]; v < hi[p]; ++v) d[v] = src[v * s];
+                for (int64_t v = 0; v < n; ++v) d[i * ldd + v] = r[i * ld + v * s];
             }
         }
     }
@@ -979,22 +1018,23 @@ MSCPU_DW_INLINE void dw_fill_rows_body(const T* row0, int64_t ld, int64_t rows, 
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
 void dw_fill_rows(const float* row0, int64_t ld, int64_t rows, float* const* dst, const int64_t* phase,
-                  const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad, int64_t Wp) {
-    dw_fill_rows_body(row0, ld, rows, dst, phase, lo, hi, nph, s, pad, Wp);
+                  const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad, int64_t ldd) {
+    dw_fill_rows_body(row0, ld, rows, dst, phase, lo, hi, nph, s, pad, ldd);
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
 void dw_fill_rows(const double* row0, int64_t ld, int64_t rows, double* const* dst, const int64_t* phase,
-                  const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad, int64_t Wp) {
-    dw_fill_rows_body(row0, ld, rows, dst, phase, lo, hi, nph, s, pad, Wp);
+                  const int64_t* lo, const int64_t* hi, int64_t nph, int64_t s, int64_t pad, int64_t ldd) {
+    dw_fill_rows_body(row0, ld, rows, dst, phase, lo, hi, nph, s, pad, ldd);
 }
 
 // Rows [r0, r1) (r = vz * Hp + vy) of every phase plane of channel plane ``x``, row r at row r - base
-// of phase planes ``stride`` apart in ``B``. ``scratch`` and ``dst`` are the caller's, reused.
+// of phase planes ``stride`` apart in ``B`` (rows L.ld apart, elements from L.lead on). ``scratch``
+// and ``dst`` are the caller's, reused.
 template <typename T>
 void dw_fill(const T* x, const Geometry& g, const DwPlanes& L, int64_t r0, int64_t r1, T* B, int64_t stride,
              int64_t base, std::vector<int64_t>& scratch, std::vector<T*>& dst) {
-    const int64_t D = g.in[0], H = g.in[1], W = g.in[2], Hp = L.ext[1], Wp = L.ext[2];
+    const int64_t D = g.in[0], H = g.in[1], W = g.in[2], Hp = L.ext[1], Wp = L.ext[2], ld = L.ld;
     const int64_t nx = static_cast<int64_t>(L.phases[2].size()), sy = g.stride[1];
     scratch.resize(static_cast<size_t>(3 * nx));
     dst.resize(static_cast<size_t>(nx));
@@ -1020,22 +1060,21 @@ void dw_fill(const T* x, const Geometry& g, const DwPlanes& L, int64_t r0, int64
                     vb = std::max(va, std::min(vy1, ihi));
                 }
                 for (int64_t i = 0; i < nx; ++i) {
-                    T* plane = B + (slot + i) * stride + (vz * Hp - base) * Wp;
-                    std::fill(plane + vy0 * Wp, plane + va * Wp, T(0));
-                    std::fill(plane + vb * Wp, plane + vy1 * Wp, T(0));
-                    dst[i] = plane + va * Wp;
+                    T* plane = B + (slot + i) * stride + (vz * Hp - base) * ld;
+                    std::fill(plane + vy0 * ld, plane + va * ld, T(0));
+                    std::fill(plane + vb * ld, plane + vy1 * ld, T(0));
+                    dst[i] = plane + va * ld + L.lead[i];
                 }
                 slot += nx;
                 if (vb > va) {
                     dw_fill_rows(x + (iz * H + va * sy + py - g.pad[1]) * W, sy * W, vb - va, dst.data(), ph, lo, hi,
-                                 nx, g.stride[2], g.pad[2], Wp);
+                                 nx, g.stride[2], g.pad[2], ld);
                 }
             }
         }
         r += vy1 - vy0;
     }
 }
-
 
 // Prefetches (into L2) the part of [p, p + n) from element ``from`` up to ``to``: the next task's
 // input, a share per block of the current one, so that the memory stays busy while the blocks compute.
@@ -1075,148 +1114,187 @@ MSCPU_DW_INLINE void dw_taps_vec(typename DwVec<T>::vec& r, const T* const* s, c
     for (int j = 1; j < NC; ++j) r += a[j];
 }
 
-// y[i] (first: =, else +=) the sum of w[t] * src[t][i] over NT taps, for i < n, whole vectors at a
-// time (a first pass's last vector overlaps the one before; later passes finish element by element,
-// with the same arithmetic).
+// y[r * ldy + i] (first: =, else +=) the sum of w[t] * src[t][r * lds + i] over NT taps, for rows
+// r < rows and i < n, whole vectors at a time (a first pass's last vector overlaps the one before;
+// later passes finish element by element, with the same arithmetic).
 template <typename T, int NT>
-MSCPU_DW_INLINE void dw_pass(T* y, const T* const* src, const T* w, int64_t n, bool first) {
+MSCPU_DW_INLINE void dw_pass(T* y, int64_t ldy, const T* const* src, int64_t lds, const T* w, int64_t rows, int64_t n,
+                             bool first) {
     using vec = typename DwVec<T>::vec;
     constexpr int V = DwVec<T>::lanes;
     const T* s[NT];
     T cs[NT];
     vec c[NT];
     for (int t = 0; t < NT; ++t) {
-        s[t] = src[t];
         cs[t] = w[t];
         c[t] = vec{} + w[t];
     }
     vec r, v;
-    int64_t i = 0;
-    if (first) {
-        for (; i + V <= n; i += V) {
-            dw_taps_vec<T, NT>(r, s, c, i);
-            dw_store_vec(y + i, r);
+    for (int64_t row = 0; row < rows; ++row) {
+        T* yr = y + row * ldy;
+        for (int t = 0; t < NT; ++t) s[t] = src[t] + row * lds;
+        int64_t i = 0;
+        if (first) {
+            for (; i + V <= n; i += V) {
+                dw_taps_vec<T, NT>(r, s, c, i);
+                dw_store_vec(yr + i, r);
+            }
+            if (i < n && n >= V) {
+                dw_taps_vec<T, NT>(r, s, c, n - V);
+                dw_store_vec(yr + n - V, r);
+                i = n;
+            }
+            for (; i < n; ++i) yr[i] = dw_taps_at<T, NT>(s, cs, i);
+        } else {
+            for (; i + V <= n; i += V) {
+                dw_taps_vec<T, NT>(r, s, c, i);
+                dw_load(v, yr + i);
+                dw_store_vec(yr + i, v + r);
+            }
+            for (; i < n; ++i) yr[i] += dw_taps_at<T, NT>(s, cs, i);
         }
-        if (i < n && n >= V) {
-            dw_taps_vec<T, NT>(r, s, c, n - V);
-            dw_store_vec(y + n - V, r);
-            i = n;
-        }
-        for (; i < n; ++i) y[i] = dw_taps_at<T, NT>(s, cs, i);
-    } else {
-        for (; i + V <= n; i += V) {
-            dw_taps_vec<T, NT>(r, s, c, i);
-            dw_load(v, y + i);
-            dw_store_vec(y + i, v + r);
-        }
-        for (; i < n; ++i) y[i] += dw_taps_at<T, NT>(s, cs, i);
     }
 }
 
-// y[i] = the sum over the taps (in passes of at most 9) of w[t] * src[t][i], for i < n (zeros
-// without taps).
+// y[r * ldy + i] = the sum over the taps (in passes of at most 9) of w[t] * src[t][r * lds + i], for
+// rows r < rows and i < n (zeros without taps).
 template <typename T>
-MSCPU_DW_INLINE void dw_taps_body(T* y, const T* const* src, const T* w, int64_t ntaps, int64_t n) {
-    if (ntaps == 0) std::fill(y, y + n, T(0));
+MSCPU_DW_INLINE void dw_taps_body(T* y, int64_t ldy, const T* const* src, int64_t lds, const T* w, int64_t ntaps,
+                                  int64_t rows, int64_t n) {
+    if (ntaps == 0) {
+        for (int64_t r = 0; r < rows; ++r) std::fill(y + r * ldy, y + r * ldy + n, T(0));
+    }
     for (int64_t t = 0; t < ntaps;) {
         const int64_t m = dw_pass_size(ntaps - t, 9);
         switch (m) {
-            case 1: dw_pass<T, 1>(y, src + t, w + t, n, t == 0); break;
-            case 2: dw_pass<T, 2>(y, src + t, w + t, n, t == 0); break;
-            case 3: dw_pass<T, 3>(y, src + t, w + t, n, t == 0); break;
-            case 4: dw_pass<T, 4>(y, src + t, w + t, n, t == 0); break;
-            case 5: dw_pass<T, 5>(y, src + t, w + t, n, t == 0); break;
-            case 6: dw_pass<T, 6>(y, src + t, w + t, n, t == 0); break;
-            case 7: dw_pass<T, 7>(y, src + t, w + t, n, t == 0); break;
-            case 8: dw_pass<T, 8>(y, src + t, w + t, n, t == 0); break;
-            default: dw_pass<T, 9>(y, src + t, w + t, n, t == 0); break;
+            case 1: dw_pass<T, 1>(y, ldy, src + t, lds, w + t, rows, n, t == 0); break;
+            case 2: dw_pass<T, 2>(y, ldy, src + t, lds, w + t, rows, n, t == 0); break;
+            case 3: dw_pass<T, 3>(y, ldy, src + t, lds, w + t, rows, n, t == 0); break;
+            case 4: dw_pass<T, 4>(y, ldy, src + t, lds, w + t, rows, n, t == 0); break;
+            case 5: dw_pass<T, 5>(y, ldy, src + t, lds, w + t, rows, n, t == 0); break;
+            case 6: dw_pass<T, 6>(y, ldy, src + t, lds, w + t, rows, n, t == 0); break;
+            case 7: dw_pass<T, 7>(y, ldy, src + t, lds, w + t, rows, n, t == 0); break;
+            case 8: dw_pass<T, 8>(y, ldy, src + t, lds, w + t, rows, n, t == 0); break;
+            default: dw_pass<T, 9>(y, ldy, src + t, lds, w + t, rows, n, t == 0); break;
         }
         t += m;
     }
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void dw_taps(float* y, const float* const* src, const float* w, int64_t ntaps, int64_t n) {
-    dw_taps_body(y, src, w, ntaps, n);
+void dw_taps(float* y, int64_t ldy, const float* const* src, int64_t lds, const float* w, int64_t ntaps, int64_t rows,
+             int64_t n) {
+    dw_taps_body(y, ldy, src, lds, w, ntaps, rows, n);
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void dw_taps(double* y, const double* const* src, const double* w, int64_t ntaps, int64_t n) {
-    dw_taps_body(y, src, w, ntaps, n);
+void dw_taps(double* y, int64_t ldy, const double* const* src, int64_t lds, const double* w, int64_t ntaps,
+             int64_t rows, int64_t n) {
+    dw_taps_body(y, ldy, src, lds, w, ntaps, rows, n);
 }
 
-// y[i] = max(a[i] + shift, lo) (without the shift when there is no bias): the forward's Epilogue,
-// branch-free as in write_row.
+// y[r * ldy + i] = max(a[r * lda + i] + shift, lo) (without the shift when there is no bias), r < rows,
+// i < n: the forward's Epilogue, branch-free as in write_row (in place when a == y).
 template <typename T>
-MSCPU_DW_INLINE void dw_store_body(const T* __restrict a, T* __restrict y, int64_t n, T shift, T lo, bool has_shift) {
-    if (has_shift) {
-        for (int64_t i = 0; i < n; ++i) {
-            const T v = a[i] + shift;
-            y[i] = v < lo ? lo : v;
-        }
-    } else {
-        for (int64_t i = 0; i < n; ++i) {
-            const T v = a[i];
-            y[i] = v < lo ? lo : v;
+MSCPU_DW_INLINE void dw_store_body(const T* a, int64_t lda, T* y, int64_t ldy, int64_t rows, int64_t n, T shift,
+                                   T lo, bool has_shift) {
+    for (int64_t r = 0; r < rows; ++r) {
+        const T* ar = a + r * lda;
+        T* yr = y + r * ldy;
+        if (has_shift) {
+            for (int64_t i = 0; i < n; ++i) {
+                const T v = ar[i] + shift;
+                yr[i] = v < lo ? lo : v;
+            }
+        } else {
+            for (int64_t i = 0; i < n; ++i) {
+                const T v = ar[i];
+                yr[i] = v < lo ? lo : v;
+            }
         }
     }
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void dw_store(const float* a, float* y, int64_t n, float shift, float lo, bool has_shift) {
-    dw_store_body(a, y, n, shift, lo, has_shift);
+void dw_store(const float* a, int64_t lda, float* y, int64_t ldy, int64_t rows, int64_t n, float shift, float lo,
+              bool has_shift) {
+    dw_store_body(a, lda, y, ldy, rows, n, shift, lo, has_shift);
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void dw_store(const double* a, double* y, int64_t n, double shift, double lo, bool has_shift) {
-    dw_store_body(a, y, n, shift, lo, has_shift);
+void dw_store(const double* a, int64_t lda, double* y, int64_t ldy, int64_t rows, int64_t n, double shift, double lo,
+              bool has_shift) {
+    dw_store_body(a, lda, y, ldy, rows, n, shift, lo, has_shift);
 }
 
-// d[j * s + q] = a[q][j] for j < len[q], q < s: the stride phases of a row interleaved (s = 2, a
-// strided layer's, vectorises with permutes).
+// d[r * ldd + j * s + q] = a[q * ps + r * lda + j] for j < len[q], q < s, r < rows: the stride phases of
+// dX's rows interleaved (s = 2, a strided layer's, in whole vectors, the last overlapping the one
+// before).
 template <typename T>
-MSCPU_DW_INLINE void dw_interleave_body(T* __restrict d, const T* const* a, const int64_t* len, int64_t s) {
-    if (s == 1) {
-        std::memcpy(d, a[0], sizeof(T) * len[0]);
-    } else if (s == 2) {
-        const T* __restrict a0 = a[0];
-        const T* __restrict a1 = a[1];
-        const int64_t n = len[1];
-        for (int64_t j = 0; j < n; ++j) {
-            d[2 * j] = a0[j];
-            d[2 * j + 1] = a1[j];
-        }
-        if (len[0] > n) d[2 * n] = a0[n];
-    } else {
-        for (int64_t q = 0; q < s; ++q) {
-            const T* __restrict aq = a[q];
-            for (int64_t j = 0; j < len[q]; ++j) d[j * s + q] = aq[j];
+MSCPU_DW_INLINE void dw_interleave_body(T* d, int64_t ldd, const T* a, int64_t lda, int64_t ps, const int64_t* len,
+                                        int64_t s, int64_t rows) {
+    using W = DwVec<T>;
+    constexpr int V = W::lanes;
+    for (int64_t r = 0; r < rows; ++r) {
+        T* dr = d + r * ldd;
+        const T* ar = a + r * lda;
+        if (s == 1) {
+            dw_copy(dr, ar, len[0]);
+        } else if (s == 2) {
+            const T* a0 = ar;
+            const T* a1 = ar + ps;
+            const int64_t n = len[1];
+            auto block = [&](int64_t j) {
+                typename W::vec u, v;
+                dw_load(u, a0 + j);
+                dw_load(v, a1 + j);
+                dw_store_vec(dr + 2 * j, typename W::vec(__builtin_shuffle(u, v, W::zip_lo)));
+                dw_store_vec(dr + 2 * j + V, typename W::vec(__builtin_shuffle(u, v, W::zip_hi)));
+            };
+            int64_t j = 0;
+            if (n >= V) {
+                for (; j + V <= n; j += V) block(j);
+                if (j < n) block(n - V);
+            } else {
+                for (; j < n; ++j) {
+                    dr[2 * j] = a0[j];
+                    dr[2 * j + 1] = a1[j];
+                }
+            }
+            if (len[0] > n) dr[2 * n] = a0[n];
+        } else {
+            for (int64_t q = 0; q < s; ++q) {
+                for (int64_t j = 0; j < len[q]; ++j) dr[j * s + q] = ar[q * ps + j];
+            }
         }
     }
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void dw_interleave(float* d, const float* const* a, const int64_t* len, int64_t s) {
-    dw_interleave_body(d, a, len, s);
+void dw_interleave(float* d, int64_t ldd, const float* a, int64_t lda, int64_t ps, const int64_t* len, int64_t s,
+                   int64_t rows) {
+    dw_interleave_body(d, ldd, a, lda, ps, len, s, rows);
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void dw_interleave(double* d, const double* const* a, const int64_t* len, int64_t s) {
-    dw_interleave_body(d, a, len, s);
+void dw_interleave(double* d, int64_t ldd, const double* a, int64_t lda, int64_t ps, const int64_t* len, int64_t s,
+                   int64_t rows) {
+    dw_interleave_body(d, ldd, a, lda, ps, len, s, rows);
 }
 
-// acc[t][l] += the products dy[r][i] * src[t][r][i] over rows r < rows and i < n with i % lanes == l,
-// for NT taps (rows ldd apart in dy, lds apart in every src[t]); two partial sums per tap (alternate
-// vectors of a row) keep two dependency chains going, added at the end. A row's last partial vector
-// takes dY from a zero-padded copy and src masked to zero, so that no value beyond the row enters
-// (0 * inf); it reads up to a vector past the row in src, which the caller's copy has room for.
+// acc[t][l] += the products d[r][i] * src[t][r][i] over rows r < rows and i < n with i % lanes == l, for
+// NT taps: rows ldd apart in d (zeros past n where n is not a whole number of vectors), ld apart in
+// every src[t]. A row's last, partial vector masks src to zero past n, so that no value beyond the
+// row enters (0 * inf); it reads up to a vector past the row, which the caller's copy has room for.
+// With few taps, alternate rows go to two partial sums (two dependency chains), added at the end.
 template <typename T, int NT>
-MSCPU_DW_INLINE void dw_dots_n(const T* dy, int64_t ldd, const T* const* src, int64_t lds, int64_t rows, int64_t n,
+MSCPU_DW_INLINE void dw_dots_n(const T* d, int64_t ldd, const T* const* src, int64_t ld, int64_t rows, int64_t n,
                                T* acc) {
     using vec = typename DwVec<T>::vec;
     using mask = typename DwVec<T>::mask;
     constexpr int V = DwVec<T>::lanes;
-    vec a[NT], b[NT], dv, ev, sv;
+    constexpr bool two = NT <= 4;
+    vec a[NT], b[NT], dv, sv;
     const T* s[NT];
     for (int t = 0; t < NT; ++t) {
         dw_load(a[t], acc + t * V);
@@ -1226,72 +1304,68 @@ MSCPU_DW_INLINE void dw_dots_n(const T* dy, int64_t ldd, const T* const* src, in
     const int64_t rem = n % V, full = n - rem;
     mask keep;
     for (int l = 0; l < V; ++l) keep[l] = l < rem ? -1 : 0;
-    for (int64_t r = 0; r < rows; ++r) {
-        const T* d = dy + r * ldd;
-        const int64_t so = r * lds;
-        int64_t i = 0;
-        for (; i + 2 * V <= full; i += 2 * V) {
-            dw_load(dv, d + i);
-            dw_load(ev, d + i + V);
+    auto row = [&](int64_t r, vec(&c)[NT]) {
+        const int64_t o = r * ld;
+        const T* dr = d + r * ldd;
+        for (int64_t i = 0; i < full; i += V) {
+            dw_load(dv, dr + i);
             for (int t = 0; t < NT; ++t) {
-                dw_load(sv, s[t] + so + i);
-                a[t] += dv * sv;
-                dw_load(sv, s[t] + so + i + V);
-                b[t] += ev * sv;
-            }
-        }
-        if (i < full) {
-            dw_load(dv, d + i);
-            for (int t = 0; t < NT; ++t) {
-                dw_load(sv, s[t] + so + i);
-                a[t] += dv * sv;
+                dw_load(sv, s[t] + o + i);
+                c[t] += dv * sv;
             }
         }
         if (rem != 0) {
-            T tail[V] = {};
-            std::memcpy(tail, d + full, sizeof(T) * rem);
-            dw_load(dv, tail);
+            dw_load(dv, dr + full);
             for (int t = 0; t < NT; ++t) {
-                dw_load(sv, s[t] + so + full);
+                dw_load(sv, s[t] + o + full);
                 sv = reinterpret_cast<vec>(reinterpret_cast<mask>(sv) & keep);
-                b[t] += dv * sv;
+                c[t] += dv * sv;
             }
         }
+    };
+    for (int64_t r = 0; r < rows; ++r) {
+        if (two && (r & 1)) {
+            row(r, b);
+        } else {
+            row(r, a);
+        }
     }
-    for (int t = 0; t < NT; ++t) dw_store_vec(acc + t * V, vec(a[t] + b[t]));
+    for (int t = 0; t < NT; ++t) dw_store_vec(acc + t * V, two ? vec(a[t] + b[t]) : a[t]);
 }
 
 template <typename T>
-MSCPU_DW_INLINE void dw_dots_body(const T* dy, int64_t ldd, const T* const* src, int64_t lds, int64_t ntaps,
-                                  int64_t rows, int64_t n, T* acc) {
+MSCPU_DW_INLINE void dw_dots_body(const T* d, int64_t ldd, const T* const* src, int64_t ld, int64_t rows, int64_t n,
+                                  int64_t ntaps, T* acc) {
     constexpr int V = DwVec<T>::lanes;
     for (int64_t t = 0; t < ntaps;) {
-        const int64_t m = dw_pass_size(ntaps - t, kDwPass);
+        const int64_t m = dw_pass_size(ntaps - t, 9);
         T* at = acc + t * V;
         switch (m) {
-            case 1: dw_dots_n<T, 1>(dy, ldd, src + t, lds, rows, n, at); break;
-            case 2: dw_dots_n<T, 2>(dy, ldd, src + t, lds, rows, n, at); break;
-            case 3: dw_dots_n<T, 3>(dy, ldd, src + t, lds, rows, n, at); break;
-            case 4: dw_dots_n<T, 4>(dy, ldd, src + t, lds, rows, n, at); break;
-            case 5: dw_dots_n<T, 5>(dy, ldd, src + t, lds, rows, n, at); break;
-            default: dw_dots_n<T, 6>(dy, ldd, src + t, lds, rows, n, at); break;
+            case 1: dw_dots_n<T, 1>(d, ldd, src + t, ld, rows, n, at); break;
+            case 2: dw_dots_n<T, 2>(d, ldd, src + t, ld, rows, n, at); break;
+            case 3: dw_dots_n<T, 3>(d, ldd, src + t, ld, rows, n, at); break;
+            case 4: dw_dots_n<T, 4>(d, ldd, src + t, ld, rows, n, at); break;
+            case 5: dw_dots_n<T, 5>(d, ldd, src + t, ld, rows, n, at); break;
+            case 6: dw_dots_n<T, 6>(d, ldd, src + t, ld, rows, n, at); break;
+            case 7: dw_dots_n<T, 7>(d, ldd, src + t, ld, rows, n, at); break;
+            case 8: dw_dots_n<T, 8>(d, ldd, src + t, ld, rows, n, at); break;
+            default: dw_dots_n<T, 9>(d, ldd, src + t, ld, rows, n, at); break;
         }
         t += m;
     }
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void dw_dots(const float* dy, int64_t ldd, const float* const* src, int64_t lds, int64_t ntaps, int64_t rows,
-             int64_t n, float* acc) {
-    dw_dots_body(dy, ldd, src, lds, ntaps, rows, n, acc);
+void dw_dots(const float* d, int64_t ldd, const float* const* src, int64_t ld, int64_t rows, int64_t n,
+             int64_t ntaps, float* acc) {
+    dw_dots_body(d, ldd, src, ld, rows, n, ntaps, acc);
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void dw_dots(const double* dy, int64_t ldd, const double* const* src, int64_t lds, int64_t ntaps, int64_t rows,
-             int64_t n, double* acc) {
-    dw_dots_body(dy, ldd, src, lds, ntaps, rows, n, acc);
+void dw_dots(const double* d, int64_t ldd, const double* const* src, int64_t ld, int64_t rows, int64_t n,
+             int64_t ntaps, double* acc) {
+    dw_dots_body(d, ldd, src, ld, rows, n, ntaps, acc);
 }
-
 
 #undef MSCPU_DW_INLINE
 
@@ -1321,20 +1395,25 @@ template <typename T>
 void depthwise_forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>& ep) {
     const int64_t P = g.P(), S = g.S(), Og = g.Og(), kk = g.ksize();
     if (g.N == 0 || g.O == 0 || P == 0) return;
-    const DwPlanes L = dw_planes(g);
-    const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2], Hp = L.ext[1], Wp = L.ext[2];
+    const DwPlanes L = dw_planes(g, DwVec<T>::lanes);
+    const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2], Hp = L.ext[1], ld = L.ld;
     const int64_t total = L.ext[0] * Hp;
     DwWindow win0;
     win0.whole = L.ext[0] > 1;
-    const int64_t brows = win0.whole ? std::max<int64_t>(1, kDwWindowBytes / (Wp * static_cast<int64_t>(sizeof(T))))
-                                     : dw_block_rows(Wp, sizeof(T), L.copy ? L.nslot : 0, 1, L.reach);
-    // rows of a phase plane in the copy
-    const int64_t stride = !L.copy ? L.Sp : win0.whole ? L.Sp : (brows + L.reach) * Wp;
+    const int64_t brows = win0.whole ? std::max<int64_t>(1, kDwWindowBytes / (ld * static_cast<int64_t>(sizeof(T))))
+                                     : dw_block_rows(ld, sizeof(T), L.copy ? L.nslot : 0, 1, L.reach);
+    // between the copy's phase planes
+    const int64_t stride = !L.copy ? L.Sp : win0.whole ? L.Sp : (brows + L.reach) * ld;
     const int64_t planes = g.N * g.C, blocks = dw_blocks(planes, OD * OH), tasks = planes * blocks;
+    // rows of four vectors or more are summed row by row straight into y; shorter ones as one run of
+    // wide positions (their ends included) into a buffer, then copied (faster where rows are short)
+    const bool by_rows = OW >= 4 * DwVec<T>::lanes;
     const bool par = worth_parallel(static_cast<double>(g.N) * g.O * kk * P, kParallelFlops / 4);
 #pragma omp parallel num_threads(max_threads()) if (par)
     {
-        std::vector<T> copy(static_cast<size_t>(L.copy ? L.nslot * stride : 0)), acc(static_cast<size_t>(brows * Wp));
+        std::vector<T> copy_buf, acc_buf;
+        T* copy = dw_aligned(copy_buf, L.copy ? L.nslot * stride : 0);
+        T* acc = dw_aligned(acc_buf, brows * ld);
         std::vector<const T*> src(static_cast<size_t>(kk));
         std::vector<int64_t> scratch;
         std::vector<T*> dst;
@@ -1362,21 +1441,24 @@ void depthwise_forward(const T* x, const T* w, T* y, const Geometry& g, const Ep
                 int64_t base = 0;   // the plane's row at the copy's first row
                 if (L.copy) {
                     const int64_t end = std::min(r0 + rows + L.reach, total);
-                    const int64_t from = win.need(copy.data(), L.nslot, stride, Wp, r0, end, base);
-                    dw_fill(xc, g, L, from, end, copy.data(), stride, base, scratch, dst);
-                    B = copy.data();
+                    const int64_t from = win.need(copy, L.nslot, stride, ld, r0, end, base);
+                    dw_fill(xc, g, L, from, end, copy, stride, base, scratch, dst);
+                    B = copy;
                 }
-                for (int64_t t = 0; t < kk; ++t) src[t] = B + L.off(t, stride) + (r0 - base) * Wp;
+                for (int64_t t = 0; t < kk; ++t) src[t] = B + L.off(t, stride) + (r0 - base) * ld;
                 for (int64_t m = 0; m < Og; ++m) {
                     const int64_t o = c * Og + m;
-                    dw_taps(acc.data(), src.data(), w + o * kk, kk, (rows - 1) * Wp + OW);
                     T* yr = y + (n * g.O + o) * P + (oz * OH + oy0) * OW;
-                    for (int64_t i = 0; i < rows; ++i, yr += OW) {
-                        if (ep.any()) {
-                            dw_store(acc.data() + i * Wp, yr, OW, ep.shift(o), ep.floor(), ep.bias != nullptr);
-                        } else {
-                            std::memcpy(yr, acc.data() + i * Wp, sizeof(T) * OW);
-                        }
+                    if (by_rows) {   // straight into y's rows
+                        dw_taps(yr, OW, src.data(), ld, w + o * kk, kk, rows, OW);
+                        if (ep.any()) dw_store(yr, OW, yr, OW, rows, OW, ep.shift(o), ep.floor(), ep.bias != nullptr);
+                        continue;
+                    }
+                    dw_taps(acc, 0, src.data(), 0, w + o * kk, kk, 1, (rows - 1) * ld + OW);
+                    if (ep.any()) {
+                        dw_store(acc, ld, yr, OW, rows, OW, ep.shift(o), ep.floor(), ep.bias != nullptr);
+                    } else {
+                        for (int64_t i = 0; i < rows; ++i) std::memcpy(yr + i * OW, acc + i * ld, sizeof(T) * OW);
                     }
                 }
             }
@@ -1433,7 +1515,10 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
     std::array<DwBackAxis, 3> A;
     for (int a = 0; a < 3; ++a) A[a] = dw_back_axis(g.in[a], g.out[a], g.k[a], g.stride[a], g.pad[a], g.dil[a]);
     const int64_t sz = g.stride[0], sy = g.stride[1], sx = g.stride[2];
-    const int64_t EY = A[1].ext, EX = A[2].ext, total = A[0].ext * EY;
+    constexpr int64_t V = DwVec<T>::lanes;
+    // rows of the copies ld apart, a whole number of vectors, dY's elements from an aligned column on
+    const int64_t EY = A[1].ext, total = A[0].ext * EY, shift = (V - A[2].lead % V) % V;
+    const int64_t ld = ceil_div(A[2].ext + shift, V) * V, lead = A[2].lead + shift;
     const int64_t H = g.in[1], W = g.in[2], OD = g.out[0], OH = g.out[1], OW = g.out[2];
     // the taps of each phase (qz, qy, qx), channel multiplier outermost, and the rows they reach
     std::vector<std::vector<DwBackTap>> taps(static_cast<size_t>(sz * sy * sx));
@@ -1447,7 +1532,7 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
                         for (const auto& ty : A[1].taps[qy]) {
                             for (const auto& tx : A[2].taps[qx]) {
                                 const int64_t row = tz[1] * EY + ty[1];
-                                list.push_back({m, (tz[0] * g.k[1] + ty[0]) * g.k[2] + tx[0], row, tx[1]});
+                                list.push_back({m, (tz[0] * g.k[1] + ty[0]) * g.k[2] + tx[0], row, tx[1] + shift});
                                 rlo = std::min(rlo, row);
                                 rhi = std::max(rhi, row);
                             }
@@ -1462,15 +1547,20 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
     const int64_t MZ = A[0].most, MY = A[1].most;
     DwWindow win0;
     win0.whole = A[0].ext > 1;
-    const int64_t brows = win0.whole ? std::max<int64_t>(1, kDwWindowBytes / (EX * static_cast<int64_t>(sizeof(T)) * sx))
-                                     : dw_block_rows(EX, sizeof(T), Og, sx, rhi - rlo);
-    const int64_t stride = win0.whole ? total * EX : (brows + rhi - rlo) * EX;   // between the Og copies
+    const int64_t bytes = sizeof(T);
+    const int64_t brows = win0.whole ? std::max<int64_t>(1, kDwWindowBytes / (ld * bytes * sx))
+                                     : std::max<int64_t>(8, dw_block_rows(ld, bytes, Og, sx, rhi - rlo));
+    const int64_t stride = win0.whole ? total * ld : (brows + rhi - rlo) * ld;   // between the Og copies
     const int64_t planes = g.N * g.C, blocks = dw_blocks(planes, MZ * MY), tasks = planes * blocks;
+    // unit x stride and rows of four vectors or more: summed straight into dX's rows, as the forward
+    const bool by_rows = sx == 1 && W >= 4 * V;
     const bool par = worth_parallel(static_cast<double>(g.N) * g.O * kk * P, kParallelFlops / 4);
 #pragma omp parallel num_threads(max_threads()) if (par)
     {
-        std::vector<T> copy(static_cast<size_t>(Og * stride)), acc(static_cast<size_t>(sx * brows * EX));
-        std::vector<const T*> src(static_cast<size_t>(Og * kk)), phase_rows(static_cast<size_t>(sx));
+        std::vector<T> copy_buf, acc_buf;
+        T* copy = dw_aligned(copy_buf, Og * stride);
+        T* acc = dw_aligned(acc_buf, sx * brows * ld);
+        std::vector<const T*> src(static_cast<size_t>(Og * kk));
         std::vector<T> wts(static_cast<size_t>(Og * kk));
         DwWindow win = win0;
 #pragma omp for schedule(static)
@@ -1480,7 +1570,8 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
             split(MZ * MY, static_cast<int>(blocks), static_cast<int>(task % blocks), 1, Q0, Q1);
             T* dxp = dx + plane * S;
             // whole planes: the next one's dY planes are prefetched a share per block
-            const T* next = blocks == 1 && task + 1 < tasks ? dy + ((plane + 1) / g.C * g.O + (plane + 1) % g.C * Og) * P : nullptr;
+            const int64_t np = plane + 1;
+            const T* next = blocks == 1 && task + 1 < tasks ? dy + (np / g.C * g.O + np % g.C * Og) * P : nullptr;
             int64_t fetched = 0;
             win.reset();
             for (int64_t q = Q0; q < Q1;) {
@@ -1495,18 +1586,16 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
                 // the zero-padded copies of the Og dY planes: the rows this block reads
                 const int64_t end = std::min(r0 + (jy1 - jy0) - 1 + rhi + 1, total);
                 int64_t base;
-                const int64_t from = win.need(copy.data(), Og, stride, EX, r0 + rlo, end, base);
+                const int64_t from = win.need(copy, Og, stride, ld, r0 + rlo, end, base);
                 for (int64_t m = 0; m < Og; ++m) {
                     const T* dyo = dy + (n * g.O + c * Og + m) * P;
                     int64_t uz = from / EY - A[0].lead, uy = from % EY - A[1].lead;
-                    T* d = copy.data() + m * stride + (from - base) * EX;
-                    for (int64_t r = from; r < end; ++r, d += EX) {
+                    T* d = copy + m * stride + (from - base) * ld;
+                    for (int64_t r = from; r < end; ++r, d += ld) {   // the zeros around dY's rows stay put
                         if (uz < 0 || uz >= OD || uy < 0 || uy >= OH) {
-                            std::fill(d, d + EX, T(0));
+                            std::fill(d, d + ld, T(0));
                         } else {
-                            std::fill(d, d + A[2].lead, T(0));
-                            std::memcpy(d + A[2].lead, dyo + (uz * OH + uy) * OW, sizeof(T) * OW);
-                            std::fill(d + A[2].lead + OW, d + EX, T(0));
+                            std::memcpy(d + lead, dyo + (uz * OH + uy) * OW, sizeof(T) * OW);
                         }
                         if (++uy == EY - A[1].lead) {
                             uy = -A[1].lead;
@@ -1525,19 +1614,20 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
                             const int64_t nt = static_cast<int64_t>(list.size());
                             for (int64_t i = 0; i < nt; ++i) {
                                 const DwBackTap& t = list[i];
-                                src[i] = copy.data() + t.m * stride + (t.row + r0 - base) * EX + t.col;
+                                src[i] = copy + t.m * stride + (t.row + r0 - base) * ld + t.col;
                                 wts[i] = w[(c * Og + t.m) * kk + t.t];
                             }
-                            dw_taps(acc.data() + qx * brows * EX, src.data(), wts.data(), nt,
-                                    (e - jy0 - 1) * EX + A[2].len[qx]);
-                        }
-                        for (int64_t jy = jy0; jy < e; ++jy) {
-                            for (int64_t qx = 0; qx < sx; ++qx) {
-                                phase_rows[qx] = acc.data() + (qx * brows + jy - jy0) * EX;
+                            if (by_rows) {   // unit x stride: straight into dX's rows of this phase
+                                dw_taps(dxp + (jz * sz + qz) * H * W + (jy0 * sy + qy) * W, sy * W, src.data(), ld,
+                                        wts.data(), nt, e - jy0, W);
+                            } else {
+                                dw_taps(acc + qx * brows * ld, 0, src.data(), 0, wts.data(), nt, 1,
+                                        (e - jy0 - 1) * ld + A[2].len[qx]);
                             }
-                            const int64_t iz = jz * sz + qz, iy = jy * sy + qy;
-                            dw_interleave(dxp + (iz * H + iy) * W, phase_rows.data(), A[2].len.data(), sx);
                         }
+                        if (by_rows) continue;
+                        dw_interleave(dxp + (jz * sz + qz) * H * W + (jy0 * sy + qy) * W, sy * W, acc, ld, brows * ld,
+                                      A[2].len.data(), sx, e - jy0);
                     }
                 }
             }
@@ -1545,6 +1635,11 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
     }
 }
 
+// The filter gradient: per block of output rows, dY's rows are dotted with the taps' rows of the
+// copy; rows that end in a partial vector are first copied ld apart with zeros after each (safe to
+// read a whole vector at a time). Tasks are (channel, run of batch items): the runs are set by the
+// problem (a few channels get several), each task sums its own lane partials, and these are added
+// in a fixed order at the end: results do not depend on the thread count.
 template <typename T>
 void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
     const int64_t P = g.P(), S = g.S(), Og = g.Og(), kk = g.ksize();
@@ -1553,34 +1648,40 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
         return;
     }
     constexpr int64_t V = DwVec<T>::lanes;
-    const DwPlanes L = dw_planes(g);
-    const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2], Hp = L.ext[1], Wp = L.ext[2];
+    const DwPlanes L = dw_planes(g, V, true);
+    const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2], Hp = L.ext[1], ld = L.ld;
     const int64_t total = L.ext[0] * Hp;
     DwWindow win0;
     win0.whole = L.ext[0] > 1;
-    const int64_t brows = win0.whole ? OH : dw_block_rows(Wp, sizeof(T), L.nslot, 0, L.reach);
-    const int64_t stride = win0.whole ? L.Sp : (brows + L.reach) * Wp;
+    const int64_t brows = win0.whole ? std::max<int64_t>(1, kDwWindowBytes / (ld * static_cast<int64_t>(sizeof(T))))
+                                     : dw_block_rows(ld, sizeof(T), L.nslot, 1, L.reach);
+    const int64_t stride = win0.whole ? L.Sp : (brows + L.reach) * ld;
+    const int64_t runs = std::min(g.N, ceil_div(kDwTasks, g.C)), tasks = g.C * runs;
+    const int64_t part = Og * kk * V;   // a task's lane partials
+    std::vector<T> partial(static_cast<size_t>(tasks * part));
     const bool par = worth_parallel(static_cast<double>(g.N) * g.O * kk * P, kParallelFlops / 4);
 #pragma omp parallel num_threads(max_threads()) if (par)
     {
-        // copied even where the copy would equal the input: a row's last partial vector reads up to a
-        // vector past the row, inside the copy (or its zero margin)
-        std::vector<T> copy(static_cast<size_t>(L.nslot * stride + V), T(0)), acc(static_cast<size_t>(kk * V));
+        // the copy has a vector's room past its end: a row's last partial vector reads past the row
+        std::vector<T> copy_buf, dyw_buf;
+        T* copy = dw_aligned(copy_buf, L.nslot * stride + V);
+        T* dyw = dw_aligned(dyw_buf, brows * ld);
         std::vector<const T*> src(static_cast<size_t>(kk));
         std::vector<int64_t> scratch;
         std::vector<T*> dst;
         DwWindow win = win0;
 #pragma omp for schedule(static)
-        for (int64_t o = 0; o < g.O; ++o) {
-            const int64_t c = o / Og;
-            std::fill(acc.begin(), acc.end(), T(0));
-            for (int64_t n = 0; n < g.N; ++n) {
+        for (int64_t task = 0; task < tasks; ++task) {
+            const int64_t c = task / runs;
+            int64_t n0, n1;
+            split(g.N, static_cast<int>(runs), static_cast<int>(task % runs), 1, n0, n1);
+            T* acc = partial.data() + task * part;
+            for (int64_t n = n0; n < n1; ++n) {
                 const T* xc = x + (n * g.C + c) * S;
-                const T* dyo = dy + (n * g.O + o) * P;
-                // the next batch item's planes (or the next channel's first) are prefetched a share per block
-                const bool last = n + 1 == g.N;
-                const T* nx = !last ? xc + g.C * S : o + 1 < g.O ? x + (o + 1) / Og * S : nullptr;
-                const T* ndy = !last ? dyo + g.O * P : o + 1 < g.O ? dy + (o + 1) * P : nullptr;
+                const T* dyc = dy + (n * g.O + c * Og) * P;
+                // the next batch item's planes are prefetched a share per block
+                const T* nx = n + 1 < n1 ? xc + g.C * S : nullptr;
+                const T* ndy = dyc + g.O * P;
                 int64_t fetched = 0;
                 win.reset();
                 for (int64_t oz = 0; oz < OD; ++oz) {
@@ -1589,21 +1690,39 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
                         if (nx) {
                             const int64_t to = (oz * OH + oy0 + rows);
                             dw_prefetch(nx, fetched * S / (OD * OH), to * S / (OD * OH));
-                            dw_prefetch(ndy, fetched * P / (OD * OH), to * P / (OD * OH));
+                            dw_prefetch(ndy, fetched * Og * P / (OD * OH), to * Og * P / (OD * OH));
                             fetched = to;
                         }
                         const int64_t end = std::min(r0 + rows + L.reach, total);
                         int64_t base;
-                        const int64_t from = win.need(copy.data(), L.nslot, stride, Wp, r0, end, base);
-                        dw_fill(xc, g, L, from, end, copy.data(), stride, base, scratch, dst);
-                        for (int64_t t = 0; t < kk; ++t) src[t] = copy.data() + L.off(t, stride) + (r0 - base) * Wp;
-                        dw_dots(dyo + (oz * OH + oy0) * OW, OW, src.data(), Wp, kk, rows, OW, acc.data());
+                        const int64_t from = win.need(copy, L.nslot, stride, ld, r0, end, base);
+                        dw_fill(xc, g, L, from, end, copy, stride, base, scratch, dst);
+                        for (int64_t t = 0; t < kk; ++t) src[t] = copy + L.off(t, stride) + (r0 - base) * ld;
+                        for (int64_t m = 0; m < Og; ++m) {
+                            const T* d = dyc + m * P + (oz * OH + oy0) * OW;
+                            if (OW % V != 0) {   // rows end in a partial vector: read from a copy zero past them
+                                for (int64_t i = 0; i < rows; ++i) {
+                                    std::memcpy(dyw + i * ld, d + i * OW, sizeof(T) * OW);
+                                }
+                                dw_dots(dyw, ld, src.data(), ld, rows, OW, kk, acc + m * kk * V);
+                            } else {
+                                dw_dots(d, OW, src.data(), ld, rows, OW, kk, acc + m * kk * V);
+                            }
+                        }
                     }
                 }
             }
+        }
+        // dW[o, t]: the lanes of the runs' partials, added in order
+#pragma omp for schedule(static)
+        for (int64_t o = 0; o < g.O; ++o) {
+            const int64_t c = o / Og, m = o % Og;
             for (int64_t t = 0; t < kk; ++t) {
                 T s = T(0);
-                for (int64_t l = 0; l < V; ++l) s += acc[t * V + l];
+                for (int64_t r = 0; r < runs; ++r) {
+                    const T* a = partial.data() + (c * runs + r) * part + (m * kk + t) * V;
+                    for (int64_t l = 0; l < V; ++l) s += a[l];
+                }
                 dw[o * kk + t] = s;
             }
         }
