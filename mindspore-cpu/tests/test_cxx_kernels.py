@@ -467,52 +467,38 @@ def test_rules_reject_bad_input_with_mindspore_messages():
                                                   ms.Tensor(np.zeros(2, np.float32)))
 
 
-@pytest.mark.parametrize("stride", [(1, 1, 1), (1, 2, 2)], ids=["wide", "strided"])
+# (input shape, output channels, groups): a dense convolution (wide-row and polyphase paths) and a
+# depthwise one with channel multiplier 2 (direct kernels)
+EPILOGUE_CONVS = {"dense": ((3, 4, 1, 9, 9), 5, 1), "depthwise": ((2, 6, 1, 11, 37), 12, 6)}
+
+
+@pytest.mark.parametrize("stride", [(1, 1, 1), (1, 2, 2)], ids=["unit", "strided"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_conv_epilogue_adds_bias_and_clamps_like_separate_ops(stride, dtype):
-    """bias + ReLU applied as outputs are written: NaN passes, -inf clamps to 0, like NumPy's maximum."""
-    x = RNG.standard_normal((3, 4, 1, 9, 9)).astype(dtype)
+@pytest.mark.parametrize("conv", list(EPILOGUE_CONVS))
+def test_conv_epilogue_adds_bias_and_clamps_like_separate_ops(conv, stride, dtype):
+    """bias + ReLU applied as outputs are written: NaN passes, -inf clamps to 0, like NumPy's maximum,
+    bit for bit equal to the separate operations."""
+    shape, o, groups = EPILOGUE_CONVS[conv]
+    x = RNG.standard_normal(shape).astype(dtype)
     x[0, 1, 0, 4, 4] = np.nan
     x[1, 2, 0, 0, 0] = -np.inf
-    w = RNG.standard_normal((5, 4, 1, 3, 3)).astype(dtype)
-    b = RNG.standard_normal(5).astype(dtype)
+    w = RNG.standard_normal((o, shape[1] // groups, 1, 3, 3)).astype(dtype)
+    b = RNG.standard_normal(o).astype(dtype)
     args = (stride, (0, 1, 1), (1, 1, 1))
-    out = (1, 9, 9) if stride[1] == 1 else (1, 5, 5)
-    plain = k.conv3d_forward(x, w, *args, out, 1)
+    out = (1,) + tuple((n - 1) // stride[1] + 1 for n in shape[3:])
+    plain = k.conv3d_forward(x, w, *args, out, groups)
+    finite = dict(nan=0.0, posinf=0.0, neginf=0.0)
+    _close(np.nan_to_num(plain, **finite), np.nan_to_num(ref_conv(x, w, *args, out, groups), **finite), dtype)
+    bias = b.reshape(1, o, 1, 1, 1)
     with np.errstate(invalid="ignore"):
-        want = np.maximum(plain + b.reshape(1, 5, 1, 1, 1), np.zeros((), dtype))
-        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, 1, b, True), want)
-        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, 1, b, False),
-                                      plain + b.reshape(1, 5, 1, 1, 1))
-        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, 1, None, True),
+        want = np.maximum(plain + bias, np.zeros((), dtype))
+        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, groups, b, True), want)
+        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, groups, b, False), plain + bias)
+        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, groups, None, True),
                                       np.maximum(plain, np.zeros((), dtype)))
     assert np.isnan(want).any() and (want == 0).any()
     with pytest.raises(ValueError, match="bias"):
-        k.conv3d_forward(x, w, *args, out, 1, np.ones(4, dtype), True)
-
-
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("stride", [(1, 1, 1), (1, 2, 2)], ids=["unit", "strided"])
-def test_depthwise_conv_epilogue_matches_separate_ops(stride, dtype):
-    """The depthwise kernels apply the same epilogue: bias + ReLU equal to the separate operations, bit for bit."""
-    x = RNG.standard_normal((2, 6, 1, 11, 37)).astype(dtype)
-    x[0, 1, 0, 4, 4] = np.nan
-    x[1, 2, 0, 0, 0] = -np.inf
-    w = RNG.standard_normal((12, 1, 1, 3, 3)).astype(dtype)   # channel multiplier 2
-    b = RNG.standard_normal(12).astype(dtype)
-    args = (stride, (0, 1, 1), (1, 1, 1))
-    out = (1, 11, 37) if stride[1] == 1 else (1, 6, 19)
-    plain = k.conv3d_forward(x, w, *args, out, 6)
-    _close(np.nan_to_num(plain, nan=0.0, posinf=0.0, neginf=0.0),
-           np.nan_to_num(ref_conv(x, w, *args, out, 6), nan=0.0, posinf=0.0, neginf=0.0), dtype)
-    with np.errstate(invalid="ignore"):
-        want = np.maximum(plain + b.reshape(1, 12, 1, 1, 1), np.zeros((), dtype))
-        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, 6, b, True), want)
-        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, 6, b, False),
-                                      plain + b.reshape(1, 12, 1, 1, 1))
-        np.testing.assert_array_equal(k.conv3d_forward(x, w, *args, out, 6, None, True),
-                                      np.maximum(plain, np.zeros((), dtype)))
-    assert np.isnan(want).any() and (want == 0).any()
+        k.conv3d_forward(x, w, *args, out, groups, np.ones(o - 1, dtype), True)
 
 
 @pytest.mark.parametrize("n,c,o,stride,size", [
