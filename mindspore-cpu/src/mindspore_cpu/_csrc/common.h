@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #ifdef _OPENMP
@@ -168,6 +169,28 @@ inline py::array_t<T> empty(const std::vector<int64_t>& shape) {
 template <typename T>
 inline T* mptr(py::array_t<T>& a) {
     return static_cast<T*>(a.mutable_data());
+}
+
+// A new float32 or float64 array (dt) of `shape`, written by fill(T* data) with the GIL released: the
+// one place the bindings branch on the float type. fill is generic, e.g.
+//   [&](auto* y) { using T = element_of<decltype(y)>; kernel<T>(cptr<T>(x), y, n); }
+template <typename P>
+using element_of = std::remove_pointer_t<P>;
+
+template <typename F>
+py::array new_float_array(DType dt, const std::vector<int64_t>& shape, F&& fill) {
+    auto make = [&](auto* tag) -> py::array {
+        using T = element_of<decltype(tag)>;
+        auto out = empty<T>(shape);
+        T* data = mptr(out);
+        {
+            py::gil_scoped_release release;
+            fill(data);
+        }
+        return std::move(out);
+    };
+    if (dt == DType::f32) return make(static_cast<float*>(nullptr));
+    return make(static_cast<double*>(nullptr));
 }
 
 inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }

@@ -1984,24 +1984,13 @@ py::array conv3d_forward(const py::array& x, const py::array& w, const Dims3& st
         }
     }
     const std::vector<int64_t> shape{g.N, g.O, out[0], out[1], out[2]};
-    if (dt == DType::f32) {
-        auto y = empty<float>(shape);
-        float* yp = mptr(y);
-        Epilogue<float> ep;
-        ep.bias = bias ? cptr<float>(*bias) : nullptr;
+    return new_float_array(dt, shape, [&](auto* y) {
+        using T = element_of<decltype(y)>;
+        Epilogue<T> ep;
+        ep.bias = bias ? cptr<T>(*bias) : nullptr;
         ep.relu = relu;
-        py::gil_scoped_release release;
-        forward<float>(cptr<float>(x), cptr<float>(w), yp, g, ep);
-        return std::move(y);
-    }
-    auto y = empty<double>(shape);
-    double* yp = mptr(y);
-    Epilogue<double> ep;
-    ep.bias = bias ? cptr<double>(*bias) : nullptr;
-    ep.relu = relu;
-    py::gil_scoped_release release;
-    forward<double>(cptr<double>(x), cptr<double>(w), yp, g, ep);
-    return std::move(y);
+        forward<T>(cptr<T>(x), cptr<T>(w), y, g, ep);
+    });
 }
 
 py::array conv3d_backward_input(const py::array& dy, const py::array& w, const Dims3& in, const Dims3& stride,
@@ -2015,18 +2004,10 @@ py::array conv3d_backward_input(const py::array& dy, const py::array& w, const D
     const Geometry g = make_geometry(where, dy.shape(0), C, w.shape(0), groups, in, out, k, stride, pad, dil);
     if (dy.shape(1) != g.O) fail(where, "dout " + shape_str(dy) + " does not match weight " + shape_str(w));
     const std::vector<int64_t> shape{g.N, C, in[0], in[1], in[2]};
-    if (dt == DType::f32) {
-        auto dx = empty<float>(shape);
-        float* p = mptr(dx);
-        py::gil_scoped_release release;
-        backward_input<float>(cptr<float>(dy), cptr<float>(w), p, g);
-        return std::move(dx);
-    }
-    auto dx = empty<double>(shape);
-    double* p = mptr(dx);
-    py::gil_scoped_release release;
-    backward_input<double>(cptr<double>(dy), cptr<double>(w), p, g);
-    return std::move(dx);
+    return new_float_array(dt, shape, [&](auto* dx) {
+        using T = element_of<decltype(dx)>;
+        backward_input<T>(cptr<T>(dy), cptr<T>(w), dx, g);
+    });
 }
 
 py::array conv3d_backward_filter(const py::array& dy, const py::array& x, const Dims3& k, const Dims3& stride,
@@ -2039,18 +2020,10 @@ py::array conv3d_backward_filter(const py::array& dy, const py::array& x, const 
     const Geometry g = make_geometry(where, x.shape(0), x.shape(1), dy.shape(1), groups, in, out, k, stride, pad, dil);
     if (dy.shape(0) != g.N) fail(where, "dout " + shape_str(dy) + " does not match x " + shape_str(x));
     const std::vector<int64_t> shape{g.O, g.Cg(), k[0], k[1], k[2]};
-    if (dt == DType::f32) {
-        auto dw = empty<float>(shape);
-        float* p = mptr(dw);
-        py::gil_scoped_release release;
-        backward_filter<float>(cptr<float>(dy), cptr<float>(x), p, g);
-        return std::move(dw);
-    }
-    auto dw = empty<double>(shape);
-    double* p = mptr(dw);
-    py::gil_scoped_release release;
-    backward_filter<double>(cptr<double>(dy), cptr<double>(x), p, g);
-    return std::move(dw);
+    return new_float_array(dt, shape, [&](auto* dw) {
+        using T = element_of<decltype(dw)>;
+        backward_filter<T>(cptr<T>(dy), cptr<T>(x), dw, g);
+    });
 }
 
 }  // namespace

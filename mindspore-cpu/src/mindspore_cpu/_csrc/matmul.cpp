@@ -116,18 +116,10 @@ py::array matmul(const py::array& a, const py::array& b, bool transpose_a, bool 
               transpose_b ? bc : 1, ar * ac, br * bc};
     shape.push_back(M);
     shape.push_back(N);
-    if (dt == DType::f32) {
-        auto c = empty<float>(shape);
-        float* cp = mptr(c);
-        py::gil_scoped_release release;
-        run<float>(cptr<float>(a), cptr<float>(b), cp, p);
-        return std::move(c);
-    }
-    auto c = empty<double>(shape);
-    double* cp = mptr(c);
-    py::gil_scoped_release release;
-    run<double>(cptr<double>(a), cptr<double>(b), cp, p);
-    return std::move(c);
+    return new_float_array(dt, shape, [&](auto* c) {
+        using T = element_of<decltype(c)>;
+        run<T>(cptr<T>(a), cptr<T>(b), c, p);
+    });
 }
 
 }  // namespace
