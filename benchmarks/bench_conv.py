@@ -15,8 +15,8 @@ threads in NumPy's ``matmul``.
 OpenBLAS worker threads busy-wait for a while (about 0.1 s) after each NumPy matmul; C++ kernels
 timed inside that window share the cores with them and run up to 3x slower on a 2-core machine.
 So each C++ timing starts after a short pause (``--settle``), measuring the kernels themselves;
-``--settle 0`` shows the contended numbers. (The C++ side loads libgomp with the passive wait
-policy, so it never slows NumPy down in the same way.)
+``--settle 0`` shows the contended numbers. (The C++ side's OpenMP threads spin only a few
+microseconds, ``GOMP_SPINCOUNT=300``, so they do not slow NumPy down in the same way.)
 """
 import argparse
 import time

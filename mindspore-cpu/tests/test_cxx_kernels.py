@@ -547,8 +547,9 @@ def test_relu_grad_selects_and_writes_in_place(dtype, n):
         k.relu_grad(dy, y[:-1])
 
 
-@pytest.mark.parametrize("user_env, expect", [({}, None), ({"OMP_WAIT_POLICY": "PASSIVE"}, None),
-                                              ({"GOMP_SPINCOUNT": "5"}, "5")])
+@pytest.mark.parametrize("user_env, expect", [({}, "None 300"), ({"OMP_WAIT_POLICY": "PASSIVE"}, "PASSIVE None"),
+                                              ({"GOMP_SPINCOUNT": "5"}, "None 5"),
+                                              ({"OMP_WAIT_POLICY": "active"}, "active None")])
 def test_openmp_spin_default_leaves_the_users_choice_alone(user_env, expect):
     """A bounded spin by default (set before libgomp loads); a policy or count the user exported wins."""
     import os
@@ -556,6 +557,7 @@ def test_openmp_spin_default_leaves_the_users_choice_alone(user_env, expect):
     import sys
     env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
     env.update(user_env)
-    code = "import os, mindspore_cpu.kernels._native; print(os.environ.get('GOMP_SPINCOUNT'))"
+    code = ("import os, mindspore_cpu.kernels._native; "
+            "print(os.environ.get('OMP_WAIT_POLICY'), os.environ.get('GOMP_SPINCOUNT'))")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == str(expect)
+    assert out.stdout.strip() == expect

@@ -59,14 +59,15 @@ inline int team_size() {
 
 // Work below which a kernel runs on one thread (scaled by parallel_scale()). Splitting pays only when
 // the second thread's share outweighs handing it the work: a few microseconds when the idle thread
-// spins (GOMP_SPINCOUNT exported, see kernels/_native.py), tens to hundreds when it sleeps and must be
-// woken (OMP_WAIT_POLICY=PASSIVE, the default; more in a virtual machine). The thresholds are set for sleeping
-// threads; spinning ones take a quarter of them (LeNet's batch-32 convolutions then split: its
-// training step went from 0.98 to 0.71 ms on 2 cores, LeNet inference from 1.95 to 1.54 ms).
+// is still spinning, tens to hundreds when it sleeps and must be woken (more in a virtual machine).
+// The default spin (GOMP_SPINCOUNT=300, see kernels/_native.py) lasts a few microseconds, shorter
+// than the gaps between most kernels, so the thresholds are set for sleeping threads; long spins
+// (GOMP_SPINCOUNT >= 10000 or an active policy) take a quarter of them (LeNet's batch-32
+// convolutions then split: its training step went from 0.98 to 0.71 ms on 2 cores).
 constexpr double kParallelFlops = 2.0e7;   // GEMM multiply-adds (a few hundred microseconds)
 constexpr double kParallelVisits = 3.0e5;  // element visits of the pooling / loss loops
 
-// 1 when libgomp's idle threads sleep at once, 1/4 when they spin first: read from the same variables
+// 1 when libgomp's idle threads sleep at once or after a short spin, 1/4 when they spin long: read from the same variables
 // libgomp read when it loaded (GOMP_SPINCOUNT wins over OMP_WAIT_POLICY, as in libgomp).
 inline double parallel_scale() {
     static const double scale = [] {
