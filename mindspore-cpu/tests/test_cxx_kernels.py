@@ -561,3 +561,31 @@ def test_openmp_spin_default_leaves_the_users_choice_alone(user_env, expect):
             "print(os.environ.get('OMP_WAIT_POLICY'), os.environ.get('GOMP_SPINCOUNT'))")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == expect
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("c,o,stride,pad", [
+    (4, 8, (1, 1, 1), (0, 1, 1)),      # wide rows, dot products
+    (64, 64, (1, 1, 1), (0, 1, 1)),    # wide rows, channels-last lines
+    (4, 8, (1, 2, 2), (0, 1, 1)),      # polyphase copy
+    (4, 8, (1, 1, 1), (0, 0, 0)),      # no padding: rows read in place
+    (3, 3, (1, 1, 1), (0, 1, 1)),      # depthwise (groups 3)
+], ids=["dot", "channels-last", "strided", "unpadded", "depthwise"])
+def test_conv_filter_gradient_with_infinite_inputs_matches_the_exact_sum(c, o, stride, pad, dtype):
+    """An infinite input at a row's first or last column makes NaN / inf only the taps whose windows
+    read it; the wide-row paths, which meet it at the wrap-around positions, agree with the reference."""
+    groups = 3 if (c, o) == (3, 3) else 1
+    x = RNG.standard_normal((2, c, 1, 10, 12)).astype(dtype)
+    x[0, 1, 0, 3, 0] = np.inf
+    x[1, 2, 0, 6, 11] = -np.inf
+    kernel, dil = (1, 3, 3), (1, 1, 1)
+    out = (1,) + tuple((n + 2 * p - 3) // s + 1 for n, p, s in zip((10, 12), pad[1:], stride[1:]))
+    dy = RNG.standard_normal((2, o) + out).astype(dtype)
+    got = k.conv3d_backward_filter(dy, x, kernel, stride, pad, dil, groups)
+    with np.errstate(invalid="ignore"):
+        want = ref_conv_backward_filter(dy, x, kernel, stride, pad, dil, groups)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+    assert np.isfinite(want).any() and not np.isfinite(want).all()
+    finite = np.isfinite(want)
+    _close(got[finite], want[finite].astype(dtype), dtype)

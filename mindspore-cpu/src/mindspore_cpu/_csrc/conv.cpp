@@ -468,8 +468,8 @@ void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, const Wide& 
 // wide positions (zeros at the positions that are not outputs), each row padded with zeros to a
 // multiple of the vector width so that no scalar tail remains; the input copy gets the same margin
 // at its end. Those zero dY entries meet real input values (the row's wrap-around), so an infinite
-// input there turns the gradient NaN where the exact sum would skip it; a non-finite input already
-// makes the loss non-finite.
+// input there turns the gradient NaN where the exact sum would skip it: backward_filter then runs the
+// gather path instead (see there).
 //
 // Tasks: (chunk of batch items, block of output channels, block of kernel offsets). A chunk's rows
 // are summed in registers before one horizontal reduction, and the chunk is sized so its dY and
@@ -1796,28 +1796,18 @@ void forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>&
     }
 }
 
-// backward-filter: dW[o, k] = sum over (batch item, position q) of dY[o, q] col[k, q]: a GEMM with
+// backward-filter by gathering (the wide rows' fallback, and exact for non-finite inputs):
+// dW[o, k] = sum over (batch item, position q) of dY[o, q] col[k, q]: a GEMM with
 // the positions as its long inner dimension, cut into slices of one batch item. A = dY (packed per
 // slice), B = col^T, gathered per NR kernel offsets. Threads take whole slices and sum into their
 // own filter gradient; those are added in thread order (deterministic for a given thread count).
 template <typename T>
-void backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
-    if (depthwise(g)) { depthwise_backward_filter(dy, x, dw, g); return; }
+void backward_filter_gather(const T* dy, const T* x, T* dw, const Geometry& g, bool par) {
     const MicroKernel<T>& uk = micro_kernel<T>();
     const int64_t MR = uk.mr, NR = uk.nr;
     const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), S = g.S();
     const int64_t wsize = g.O * Kg;
     const int64_t Mp = ceil_div(Og, MR) * MR;
-    const bool par = worth_parallel(static_cast<double>(g.N) * g.O * Kg * P, kParallelFlops / 4);
-    const Wide wide = wide_of(g);
-    if (use_wide(g, wide)) {
-        if (MR <= 64 && channels_last_pays(g, wide, NR)) {
-            backward_filter_cl(dy, x, dw, g, wide, par);
-        } else {
-            backward_filter_wide(dy, x, dw, g, wide, par);
-        }
-        return;
-    }
     const int64_t nslices = ceil_div(P, kSlice), qlen = ceil_div(P, nslices);  // balanced slices
     const int64_t tasks = g.N * g.G * nslices;
     const int nt = par ? max_threads() : 1;
@@ -1857,6 +1847,35 @@ void backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
         }
     }
     sum_partials(partial, dw, wsize);
+}
+
+template <typename T>
+bool any_nan(const T* v, int64_t n) {
+    bool nan = false;
+    for (int64_t i = 0; i < n; ++i) nan |= v[i] != v[i];
+    return nan;
+}
+
+// The wide-row paths also multiply the zero dY of the positions that are not outputs by the input
+// values a row's wrap-around meets (its first and last columns): an infinite one there gives NaN
+// (0 * inf) in taps whose true windows never read it. Only a NaN can come of that, so a NaN in their
+// result (checked over dW, small) sends the filter gradient to the gather path, which reads exactly
+// the windows: non-finite inputs then give the reference's NaN / inf pattern, finite ones never pay.
+template <typename T>
+void backward_filter(const T* dy, const T* x, T* dw, const Geometry& g) {
+    if (depthwise(g)) { depthwise_backward_filter(dy, x, dw, g); return; }
+    const MicroKernel<T>& uk = micro_kernel<T>();
+    const bool par = worth_parallel(static_cast<double>(g.N) * g.O * g.Kg() * g.P(), kParallelFlops / 4);
+    const Wide wide = wide_of(g);
+    if (use_wide(g, wide)) {
+        if (uk.mr <= 64 && channels_last_pays(g, wide, uk.nr)) {
+            backward_filter_cl(dy, x, dw, g, wide, par);
+        } else {
+            backward_filter_wide(dy, x, dw, g, wide, par);
+        }
+        if (!any_nan(dw, g.O * g.Kg())) return;
+    }
+    backward_filter_gather(dy, x, dw, g, par);
 }
 
 // backward-data with unit strides is itself a convolution: of dY, padded by dilation * (k - 1) - pad,
