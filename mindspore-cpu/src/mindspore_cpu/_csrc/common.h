@@ -67,8 +67,9 @@ inline int team_size() {
 constexpr double kParallelFlops = 2.0e7;   // GEMM multiply-adds (a few hundred microseconds)
 constexpr double kParallelVisits = 3.0e5;  // element visits of the pooling / loss loops
 
-// 1 when libgomp's idle threads sleep at once or after a short spin, 1/4 when they spin long: read from the same variables
-// libgomp read when it loaded (GOMP_SPINCOUNT wins over OMP_WAIT_POLICY, as in libgomp).
+// 1 when libgomp's idle threads sleep at once or after a short spin, 1/4 when they spin long: read
+// from the same variables libgomp read when it loaded (GOMP_SPINCOUNT wins over OMP_WAIT_POLICY, as
+// in libgomp).
 inline double parallel_scale() {
     static const double scale = [] {
         const char* spin = std::getenv("GOMP_SPINCOUNT");
