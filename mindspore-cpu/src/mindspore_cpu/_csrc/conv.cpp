@@ -1394,6 +1394,20 @@ struct DwWindow {
     }
 };
 
+// The window over the copy of planes L (forward and filter gradient): whole planes in 3-D, else
+// ``brows`` output rows per block with the copied rows they read; ``stride`` elements between its
+// phase planes.
+template <typename T>
+DwWindow dw_window(const DwPlanes& L, int64_t& brows, int64_t& stride) {
+    DwWindow win;
+    win.whole = L.ext[0] > 1;
+    const int64_t bytes = sizeof(T);
+    brows = win.whole ? std::max<int64_t>(1, kDwWindowBytes / (L.ld * bytes))
+                      : dw_block_rows(L.ld, bytes, L.copy ? L.nslot : 0, 1, L.reach);
+    stride = win.whole || !L.copy ? L.Sp : (brows + L.reach) * L.ld;
+    return win;
+}
+
 template <typename T>
 void depthwise_forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>& ep) {
     const int64_t P = g.P(), S = g.S(), Og = g.Og(), kk = g.ksize();
@@ -1401,12 +1415,8 @@ void depthwise_forward(const T* x, const T* w, T* y, const Geometry& g, const Ep
     const DwPlanes L = dw_planes(g, DwVec<T>::lanes);
     const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2], Hp = L.ext[1], ld = L.ld;
     const int64_t total = L.ext[0] * Hp;
-    DwWindow win0;
-    win0.whole = L.ext[0] > 1;
-    const int64_t brows = win0.whole ? std::max<int64_t>(1, kDwWindowBytes / (ld * static_cast<int64_t>(sizeof(T))))
-                                     : dw_block_rows(ld, sizeof(T), L.copy ? L.nslot : 0, 1, L.reach);
-    // between the copy's phase planes
-    const int64_t stride = !L.copy ? L.Sp : win0.whole ? L.Sp : (brows + L.reach) * ld;
+    int64_t brows = 0, stride = 0;
+    const DwWindow win0 = dw_window<T>(L, brows, stride);
     const int64_t planes = g.N * g.C, blocks = dw_blocks(planes, OD * OH), tasks = planes * blocks;
     // rows of four vectors or more are summed row by row straight into y; shorter ones as one run of
     // wide positions (their ends included) into a buffer, then copied (faster where rows are short)
@@ -1654,11 +1664,8 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
     const DwPlanes L = dw_planes(g, V, true);
     const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2], Hp = L.ext[1], ld = L.ld;
     const int64_t total = L.ext[0] * Hp;
-    DwWindow win0;
-    win0.whole = L.ext[0] > 1;
-    const int64_t brows = win0.whole ? std::max<int64_t>(1, kDwWindowBytes / (ld * static_cast<int64_t>(sizeof(T))))
-                                     : dw_block_rows(ld, sizeof(T), L.nslot, 1, L.reach);
-    const int64_t stride = win0.whole ? L.Sp : (brows + L.reach) * ld;
+    int64_t brows = 0, stride = 0;
+    const DwWindow win0 = dw_window<T>(L, brows, stride);
     const int64_t runs = std::min(g.N, ceil_div(kDwTasks, g.C)), tasks = g.C * runs;
     const int64_t part = Og * kk * V;   // a task's lane partials
     std::vector<T> partial(static_cast<size_t>(tasks * part));
