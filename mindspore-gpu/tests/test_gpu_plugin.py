@@ -7,10 +7,10 @@ import pytest
 
 import mindspore as ms
 from mindspore import ops
+from mindspore import _generation
 from mindspore._plugin import manager
-from mindspore._runtime import backend
-from mindspore._runtime.kernels import KernelRegistry
 from mindspore.ops import _registry as op_registry
+from mindspore.plugin import KernelRegistry, TensorSpec
 
 from mindspore_gpu import plugin
 
@@ -108,10 +108,17 @@ def test_kernel_table_with_numpy_standing_in_for_cupy(monkeypatch):
     x = rng.standard_normal((3, 4)).astype(np.float32)
     y = rng.uniform(0.5, 2.0, (4,)).astype(np.float32)
     expected = {"Add": x + y, "Sub": x - y, "Mul": x * y, "RealDiv": x / y}
+    spec = TensorSpec(x.shape, ms.float32)
     for name, want in expected.items():
-        got = registry.lookup(name, "GPU").fn(None, x, y)
+        got = registry.lookup(name, "GPU").fn(None, x, y, out=spec)
+        assert got.dtype == np.float32
         np.testing.assert_allclose(got, want, rtol=1e-6, err_msg=name)
-    np.testing.assert_array_equal(registry.lookup("Neg", "GPU").fn(None, x), -x)
+    np.testing.assert_array_equal(registry.lookup("Neg", "GPU").fn(None, x, out=spec), -x)
+    # the arithmetic computes in the inferred dtype: int32 + float16 is float16, not float64
+    xi = np.arange(4, dtype=np.int32)
+    got = registry.lookup("Add", "GPU").fn(None, xi, 0.5, out=TensorSpec((4,), ms.float16))
+    assert got.dtype == np.float16
+    np.testing.assert_array_equal(got, xi + np.float16(0.5))
 
 
 @pytest.fixture
@@ -119,8 +126,8 @@ def on_gpu():
     before = ms.get_context("device_target_requested")
     ms.set_context(device_target="GPU")
     yield
-    ms.context._ctx["device_target"] = before
-    backend.invalidate()
+    ms.context.store("device_target", before)
+    _generation.bump()
 
 
 @needs_gpu

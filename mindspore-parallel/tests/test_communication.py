@@ -12,7 +12,7 @@ import pytest
 import mindspore as ms
 import mindspore.parallel
 from mindspore import ops
-from mindspore._runtime import collective
+from mindspore.plugin import process_group
 from mindspore._plugin import manager
 import mindspore.communication as communication
 from mindspore.communication import (HCCL_WORLD_COMM_GROUP, MCCL_WORLD_COMM_GROUP, NCCL_WORLD_COMM_GROUP, GlobalComm,
@@ -30,10 +30,10 @@ def fresh_world(monkeypatch):
         monkeypatch.delenv(var, raising=False)
     saved = dict(vars(GlobalComm))
     management._world = None
-    management._publish_group_sizes()
+    management._publish_groups()
     yield
     management._world = None
-    management._publish_group_sizes()
+    management._publish_groups()
     for key in ("BACKEND", "WORLD_COMM_GROUP", "INITED"):
         setattr(GlobalComm, key, saved[key])
 
@@ -85,7 +85,7 @@ def test_backend_name_checks():
         init("gloo")
     init("nccl")
     assert GlobalComm.WORLD_COMM_GROUP == NCCL_WORLD_COMM_GROUP
-    assert collective.world_size(NCCL_WORLD_COMM_GROUP) == 1
+    assert process_group(NCCL_WORLD_COMM_GROUP).size == 1
     with pytest.raises(RuntimeError, match="already initialized with backend 'nccl'"):
         init("hccl")
 
@@ -152,11 +152,12 @@ def test_launched_world_with_groups(monkeypatch):
         get_world_rank_from_group_rank(MCCL_WORLD_COMM_GROUP, 0)
     with pytest.raises(ValueError, match=r"in \[0, 2\)"):
         get_world_rank_from_group_rank("low", 2)
-    assert collective.world_size(MCCL_WORLD_COMM_GROUP) == collective.world_size(HCCL_WORLD_COMM_GROUP) == 4
-    assert collective.world_size("odd-even") == 2
+    assert process_group(MCCL_WORLD_COMM_GROUP).size == process_group(HCCL_WORLD_COMM_GROUP).size == 4
+    assert process_group("odd-even").size == 2
+    assert process_group("odd-even").rank == 1 and process_group("odd-even").communicator is comm
     destroy_group("odd-even")
     assert comm.freed == 1
-    assert collective.world_size("odd-even") == 1  # unknown again
+    assert process_group("odd-even").size == 1  # unknown again
     release()
     assert comm.finalized
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import mindspore as ms
+from mindspore import _generation
 from mindspore._plugin import manager
 from mindspore._runtime import backend
 from mindspore.ops import _registry
@@ -53,8 +54,8 @@ def target(request):
     before = ms.get_context("device_target_requested")
     ms.set_context(device_target=request.param)
     yield request.param
-    ms.context._ctx["device_target"] = before
-    backend.invalidate()
+    ms.context.store("device_target", before)
+    _generation.bump()
 
 
 def _is_float(a):

@@ -22,8 +22,7 @@ raise RuntimeError("this plugin is broken on purpose")
 """
 
 FUTURE = """
-from mindspore._plugin.hookspecs import hookimpl
-from mindspore._plugin.manager import BackendProbe
+from mindspore.plugin import BackendProbe, hookimpl
 
 @hookimpl
 def ms_plugin_info():
@@ -35,11 +34,11 @@ def ms_backend_probe():
 """
 
 FLAKY = """
-from mindspore._plugin.hookspecs import hookimpl
+from mindspore.plugin import hookimpl
 
 @hookimpl
 def ms_plugin_info():
-    return {"name": "flaky", "version": "1.0", "api_version": (1, 0)}
+    return {"name": "flaky", "version": "1.0", "api_version": (2, 0)}
 
 @hookimpl
 def ms_backend_probe():
@@ -113,7 +112,7 @@ def test_info_reports_failed_and_incompatible_plugins(fake_site):
     assert "import failed: RuntimeError: this plugin is broken on purpose" in broken["error"]
     assert "this plugin is broken on purpose" in broken["traceback"]
     assert future["status"] == "incompatible"
-    assert "9.0" in future["error"] and "1.0" in future["error"]
+    assert "9.0" in future["error"] and "provides 2.0" in future["error"]
     assert future["targets"] == []  # no hook of an incompatible plugin is called
     assert flaky["status"] == "failed" and "ms_backend_probe failed: ValueError: probe exploded" in flaky["error"]
     assert plugins["blockme"]["status"] == "blocked"
@@ -170,21 +169,23 @@ def test_autoload_off_leaves_no_backend(fake_site):
 
 EARLY_OVERRIDE = """
 import numpy as np
-from mindspore._plugin.hookspecs import hookimpl
+from mindspore.plugin import hookimpl
 
 @hookimpl
 def ms_plugin_info():
-    return {"name": "aaa", "version": "1.0", "api_version": (1, 0)}
+    return {"name": "aaa", "version": "1.0", "api_version": (2, 0)}
 
 @hookimpl
 def ms_register_kernels(registry):
-    registry.register("Add", "CPU", lambda prim, x, y: np.asarray(np.add(x, y) + 100), priority=10, override=True)
+    registry.register("Add", "CPU", lambda prim, x, y, out: np.asarray(np.add(x, y) + 100, out.dtype.to_numpy()),
+                      priority=10, override=OVERRIDE)
 """
 
 
 def test_override_is_reported_whatever_the_plugin_order(tmp_path):
-    # Entry points load in name order: 'aaa' registers its override of Add before 'cpu' registers Add.
-    write_distribution(tmp_path, "aaa-plugin", "1.0", "aaa", "ms_test_aaa_plugin", EARLY_OVERRIDE)
+    # 'aaa' sorts before 'cpu', but MindSpore's own plugins register first: the override replaces 'cpu's kernel.
+    write_distribution(tmp_path, "aaa-plugin", "1.0", "aaa", "ms_test_aaa_plugin",
+                       EARLY_OVERRIDE.replace("OVERRIDE)", "True)"))
     env = _env(tmp_path)
     code = "import mindspore as ms; from mindspore import ops; print(ops.add(ms.Tensor([1.0]), ms.Tensor([2.0])))"
     out = run_python(["-c", code], env=env)
@@ -194,3 +195,18 @@ def test_override_is_reported_whatever_the_plugin_order(tmp_path):
     assert [o for o in report["kernel_overrides"] if o["primitive"] == "Add"] == [
         {"primitive": "Add", "target": "CPU", "plugin": "aaa", "replaces": ["cpu"], "dtypes": "all"}]
     assert not [r for r in report["rejected_kernels"] if r["primitive"] == "Add"]
+
+
+def test_a_kernel_without_override_never_replaces_a_first_party_one(tmp_path):
+    # Without override=True the third-party Add is refused, even though its plugin name sorts first.
+    write_distribution(tmp_path, "aaa-plugin", "1.0", "aaa", "ms_test_aaa_plugin",
+                       EARLY_OVERRIDE.replace("OVERRIDE)", "False)"))
+    env = _env(tmp_path)
+    code = "import mindspore as ms; from mindspore import ops; print(ops.add(ms.Tensor([1.0]), ms.Tensor([2.0])))"
+    out = run_python(["-c", code], env=env)
+    assert out.returncode == 0, out.stderr
+    assert "[3.]" in out.stdout and "103" not in out.stdout
+    report = info_json(env=env)
+    assert not [o for o in report["kernel_overrides"] if o["primitive"] == "Add"]
+    (rejected,) = [r for r in report["rejected_kernels"] if r["primitive"] == "Add"]
+    assert rejected["plugin"] == "aaa" and "already provided by 'cpu'" in rejected["reason"]

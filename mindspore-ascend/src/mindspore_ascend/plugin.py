@@ -9,8 +9,7 @@ used only when the user asks for it, never silently made the default where no op
 """
 import importlib
 
-from mindspore._plugin.hookspecs import PLUGIN_API_VERSION, hookimpl
-from mindspore._plugin.manager import BackendProbe
+from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe, hookimpl
 
 from mindspore_ascend import __version__
 

@@ -6,8 +6,7 @@ contiguous host array (addressed through ``ndarray.ctypes.data``, which every py
 """
 import numpy as np
 
-from mindspore._errors import MSRuntimeError, MSValueError
-from mindspore._runtime.backend import DeviceRuntime
+from mindspore.plugin import DeviceRuntime, MSRuntimeError, MSValueError
 
 ACL_MEM_MALLOC_HUGE_FIRST = 0
 ACL_MEMCPY_HOST_TO_DEVICE = 1

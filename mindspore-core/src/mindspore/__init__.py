@@ -22,6 +22,7 @@ from mindspore.common.parameter import Parameter, ParameterTuple  # noqa: E402,F
 from mindspore.common.seed import get_seed, set_seed  # noqa: E402,F401
 from mindspore.common.api import JitConfig, jit, mutable  # noqa: E402,F401
 from mindspore.common.tensor import Tensor, from_numpy, is_tensor, tensor  # noqa: E402,F401
+from mindspore._runtime import dispatch as _dispatch  # noqa: E402,F401 - the eager interpreter, base of the stack
 from mindspore.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT, ParallelMode,  # noqa: E402,F401
                                get_auto_parallel_context, get_context, get_current_device, get_ps_context,
                                reset_auto_parallel_context, set_auto_parallel_context, set_context, set_device,
@@ -37,5 +38,5 @@ from mindspore.train import (F1, MAE, MSE, Accuracy, Callback, CheckpointConfig,
                              async_ckpt_thread_status, build_train_network, ckpt_to_safetensors,
                              connect_network_with_dataset, get_metric_fn, load_checkpoint, load_checkpoint_async,
                              load_param_into_net, names, rearrange_inputs, safetensors_to_ckpt, save_checkpoint)
-from mindspore._plugin.hookspecs import PLUGIN_API_VERSION  # noqa: E402,F401
-from mindspore._plugin.manager import BackendProbe  # noqa: E402,F401
+from mindspore import plugin  # noqa: E402,F401
+from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe  # noqa: E402,F401

@@ -9,7 +9,6 @@ does not know raises ``ValueError`` as MindSpore does.
 from __future__ import annotations
 
 import enum
-import os
 import threading
 
 from mindspore._errors import MSValueError
@@ -87,18 +86,19 @@ _lock = threading.RLock()
 _ctx = dict(_DEFAULTS)
 
 
-def _set_device_target(value):
-    from mindspore._runtime import backend
-    target = backend.normalize_target(value)
-    old = _ctx.get("device_target")
-    _ctx["device_target"] = target
-    backend.invalidate()
-    try:
-        backend.current()
-    except Exception:
-        _ctx["device_target"] = old
-        backend.invalidate()
-        raise
+_handlers = {}   # key -> (setter, getter): settings acted on by a layer above (the backend)
+
+
+def register_handler(key, setter=None, getter=None):
+    """Let the layer that acts on setting ``key`` validate and apply it (``setter(value)``, which
+    stores it with :func:`store`) and resolve it (``getter()``). Called by those layers at import,
+    so that this module, at the bottom, imports none of them."""
+    _handlers[key] = (setter, getter)
+
+
+def store(key, value):
+    """Store a setting as given (for handlers, after they validated it)."""
+    _ctx[key] = value
 
 
 def _set_mode(value):
@@ -106,6 +106,11 @@ def _set_mode(value):
         raise MSValueError(f"For 'set_context', the 'mode' must be GRAPH_MODE(0) or PYNATIVE_MODE(1), "
                            f"but got {value!r}.")
     _ctx["mode"] = value
+
+
+def _check_threads(value):
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise MSValueError(f"For 'set_context', the 'runtime_num_threads' must be a positive int, but got {value!r}.")
 
 
 def set_context(**kwargs):
@@ -117,45 +122,31 @@ def set_context(**kwargs):
     """
     with _lock:
         for key, value in kwargs.items():
-            if key == "mode":
-                _set_mode(value)
-            elif key == "device_target":
-                _set_device_target(value)
-            elif key == "jit_syntax_level":
-                if value not in (STRICT, COMPATIBLE, LAX):
-                    raise MSValueError(f"For 'set_context', the 'jit_syntax_level' must be STRICT, COMPATIBLE or "
-                                       f"LAX, but got {value!r}.")
-                _ctx[key] = value
-            elif key == "runtime_num_threads":
-                if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                    raise MSValueError(f"For 'set_context', the 'runtime_num_threads' must be a positive int, "
-                                       f"but got {value!r}.")
-                _ctx[key] = value
-                from mindspore._runtime import backend
-                backend.set_kernel_threads(value)
-            elif key in _DEFAULTS:
-                _ctx[key] = value
-            else:
+            if key not in _DEFAULTS:
                 raise MSValueError(f"For 'set_context', the keyword argument '{key}' is not recognized! "
                                    f"Supported keys: {', '.join(sorted(_DEFAULTS))}.")
+            if key == "mode":
+                _set_mode(value)
+                continue
+            if key == "jit_syntax_level" and value not in (STRICT, COMPATIBLE, LAX):
+                raise MSValueError(f"For 'set_context', the 'jit_syntax_level' must be STRICT, COMPATIBLE or "
+                                   f"LAX, but got {value!r}.")
+            if key == "runtime_num_threads":
+                _check_threads(value)
+            setter = _handlers.get(key, (None, None))[0]
+            if setter is not None:
+                setter(value)
+            else:
+                _ctx[key] = value
 
 
 def get_context(attr_key):
     """The value of one setting; ``device_target`` resolves to the backend in use."""
     if attr_key == "device_target_requested":
         return _ctx.get("device_target")
-    if attr_key == "device_target":
-        if _ctx.get("device_target"):
-            return _ctx["device_target"]
-        env = os.environ.get("MINDSPORE_DEVICE_TARGET")
-        if env:
-            from mindspore._runtime import backend
-            return backend.normalize_target(env)
-        from mindspore._runtime import backend
-        try:
-            return backend.current().target
-        except Exception:  # noqa: BLE001 - no backend installed: report MindSpore's default
-            return "CPU"
+    getter = _handlers.get(attr_key, (None, None))[1]
+    if getter is not None:
+        return getter()
     if attr_key not in _ctx:
         raise MSValueError(f"For 'get_context', the attribute '{attr_key}' is not supported.")
     return _ctx[attr_key]

@@ -21,12 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from mindspore._infer.abstract import AbstractTensor
-from mindspore._ir.nodes import Apply, Constant, Parameter
-from mindspore._pipeline._util import is_effectful_apply, prim_of, substitute
-from mindspore._pipeline.fusion import FusedOp, fuse_chains
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
+from mindspore.plugin import (TUPLE_GETITEM, Apply, Constant, FusedOp, Parameter, TensorSpec, fuse_chains, graphs_of,
+                              is_effectful_apply, prim_of, substitute, use_counts)
 
 __all__ = ["fuse_batchnorm_relu", "fuse_conv_epilogue", "fuse_elementwise", "inplace_update", "register"]
 
@@ -40,7 +38,7 @@ _ACC = object()
 
 def _tensor_ab(x):
     ab = x.abstract
-    return ab if isinstance(ab, AbstractTensor) else None
+    return ab if isinstance(ab, TensorSpec) else None
 
 
 def _scalar_const(x):
@@ -60,7 +58,7 @@ def _plan(node):
         return None
     name = type(prim).__name__
     out = node.abstract
-    if not isinstance(out, AbstractTensor):
+    if not isinstance(out, TensorSpec):
         return None
     args = node.inputs[1:]
     if name in _BINARY or name in _COMPARE:
@@ -152,7 +150,7 @@ def _make_kernel(steps):
     pairs = {i for i in range(len(steps) - 1) if steps[i][0] == "bias" and steps[i + 1][0] == "gelu"
              and steps[i][1] in (None, (1, -1))}
 
-    def kernel(prim, *inputs):
+    def kernel(prim, *inputs, out=None):
         acc = None
         owned = False
         into = prim.into
@@ -217,7 +215,6 @@ def _build(chain, inputs):
 
 
 def fuse_elementwise(graph):
-    from mindspore._ir.nodes import graphs_of
     changed = False
     for g in graphs_of(graph):
         changed |= fuse_chains(g, _plan, _build)
@@ -239,7 +236,6 @@ def _reads_between(graph, param, start, end):
 
 def inplace_update(graph):
     """``Assign(p, fused(...))`` on a Parameter ``p``: the fused kernel writes into ``p`` directly."""
-    from mindspore._ir.nodes import graphs_of
     changed = False
     for g in graphs_of(graph):
         subst, drop = {}, set()
@@ -281,7 +277,7 @@ def _writes_to(graph, param):
 def _conv_kernel(conv, with_bias, relu):
     from mindspore_cpu.kernels.conv import forward_with_epilogue
 
-    def kernel(prim, x, w, *bias):
+    def kernel(prim, x, w, *bias, out=None):
         return forward_with_epilogue(conv, x, w, bias[0] if with_bias else None, relu)
     return kernel
 
@@ -292,11 +288,9 @@ def _single_user(node, uses):
 
 def fuse_conv_epilogue(graph):
     """``ReLU(BiasAdd(Conv2D(x, w), b))`` (either of the two may be missing) -> one convolution apply."""
-    from mindspore._ir.nodes import graphs_of
-    from mindspore._pipeline.fusion import _uses
     changed = False
     for g in graphs_of(graph):
-        uses = _uses(g)
+        uses = use_counts(g)
         replace = {}
         for node in g.nodes:
             prim = prim_of(node)
@@ -312,7 +306,7 @@ def fuse_conv_epilogue(graph):
             if type(conv).__name__ != "Conv2D" or not _single_user(head, uses) or head.graph is not g:
                 continue
             out, x, w = head.abstract, _tensor_ab(head.inputs[1]), _tensor_ab(head.inputs[2])
-            if not isinstance(out, AbstractTensor) or out.dtype not in _FLOATS or x is None or w is None or \
+            if not isinstance(out, TensorSpec) or out.dtype not in _FLOATS or x is None or w is None or \
                     x.dtype != out.dtype or w.dtype != out.dtype or getattr(conv, "data_format", "NCHW") != "NCHW":
                 continue
             bias_node = chain[0] if type(prim_of(chain[0])).__name__ == "BiasAdd" else None
@@ -341,7 +335,7 @@ def fuse_conv_epilogue(graph):
 def _batch_norm_kernel():
     from mindspore_cpu.kernels.nn import batch_norm_with_relu
 
-    def kernel(prim, *inputs):
+    def kernel(prim, *inputs, out=None):
         return batch_norm_with_relu(prim.batch_norm, *inputs, True)
     return kernel
 
@@ -349,18 +343,15 @@ def _batch_norm_kernel():
 def fuse_batchnorm_relu(graph):
     """``ReLU(tuple_getitem(BatchNorm(...), 0))``, the ReLU the only reader of ``y``: one BatchNorm apply
     whose output 0 is already clamped; the ReLU's readers read that output instead."""
-    from mindspore._ir import ops as irops
-    from mindspore._ir.nodes import graphs_of
-    from mindspore._pipeline.fusion import _uses
     changed = False
     for g in graphs_of(graph):
-        uses = _uses(g)
+        uses = use_counts(g)
         replace = {}
         for node in g.nodes:
             if type(prim_of(node)).__name__ != "ReLU":
                 continue
             item = node.inputs[1]
-            if not (isinstance(item, Apply) and item.fn_value() is irops.tuple_getitem and item.graph is g
+            if not (isinstance(item, Apply) and item.fn_value() is TUPLE_GETITEM and item.graph is g
                     and _single_user(item, uses) and isinstance(item.inputs[2], Constant) and item.inputs[2].value == 0):
                 continue
             bn = item.inputs[1]

@@ -2,8 +2,7 @@
 import os
 import platform
 
-from mindspore._plugin.hookspecs import PLUGIN_API_VERSION, hookimpl
-from mindspore._plugin.manager import BackendProbe
+from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe, hookimpl
 
 from mindspore_cpu import __version__
 from mindspore_cpu.kernels import FAMILIES

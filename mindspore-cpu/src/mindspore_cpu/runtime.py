@@ -11,7 +11,7 @@ import ctypes
 import ctypes.util
 import os
 
-from mindspore._runtime.backend import DeviceRuntime
+from mindspore.plugin import DeviceRuntime
 
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3

@@ -7,8 +7,7 @@ only when the ``GPU`` target is selected.
 """
 import importlib
 
-from mindspore._plugin.hookspecs import PLUGIN_API_VERSION, hookimpl
-from mindspore._plugin.manager import BackendProbe
+from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe, hookimpl
 
 from mindspore_gpu import __version__
 
@@ -80,13 +79,11 @@ def ms_register_kernels(registry):
     cupy, _ = import_cupy()
     if cupy is None:
         return
-    from mindspore.ops import _registry as op_registry
     from mindspore_gpu.kernels import families
-    known = op_registry.primitive_names()
     for family in families():
         for name, fn in family.KERNELS.items():
             # The table covers elementwise ops core may not define yet; register only those it has.
-            if name in known:
+            if registry.knows(name):
                 registry.register(name, TARGET, fn)
 
 

@@ -5,8 +5,7 @@ device; transfers (``from_host``/``to_host``) are synchronous copies.
 """
 import cupy
 
-from mindspore._errors import MSTypeError, MSValueError
-from mindspore._runtime.backend import DeviceRuntime
+from mindspore.plugin import DeviceRuntime, MSTypeError, MSValueError
 
 # NumPy dtypes CuPy has no kernels for (ml_dtypes' extension types).
 _UNSUPPORTED = ("bfloat16", "float8_e4m3fn", "float8_e5m2")

@@ -1,11 +1,11 @@
 """The plugin's hooks (entry point ``squareplus`` in the ``mindspore.plugins`` group)."""
-from mindspore._plugin.hookspecs import hookimpl
+from mindspore.plugin import hookimpl
 
 from ms_squareplus_plugin import kernels
 from ms_squareplus_plugin.primitives import SquarePlus
 
 # The plugin API this plugin was written against (mindspore.PLUGIN_API_VERSION of that core).
-API_VERSION = (1, 0)
+API_VERSION = (2, 0)
 
 
 @hookimpl

@@ -15,6 +15,7 @@ nothing beyond reverse mode, which already supports higher order.
 from __future__ import annotations
 
 from mindspore._autodiff import tape as _tape
+from mindspore._core import interpreters as _interpreters
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore._infer import staging as _staging
 from mindspore.common.tensor import Tensor
@@ -66,7 +67,7 @@ def _differentiate(fn, args, positions, weights, has_aux, sens=None):
     for p in positions:
         if p >= len(args) or p < -len(args):
             raise MSValueError(f"For 'grad', the 'grad_position' {p} is out of range for {len(args)} inputs.")
-    if _staging.ACTIVE:
+    if _staging.active():
         from mindspore._autodiff.graph_grad import differentiate
         return differentiate(fn, args, tuple(p % len(args) for p in positions), weights, has_aux, sens)
     with _tape.Tape() as tp:
@@ -143,7 +144,7 @@ def _graph_call(fn, body, args, key):
     """In GRAPH_MODE, a gradient function called from Python runs compiled (forward, backward and
     whatever else ``body`` does in one graph), cached per differentiated function and settings."""
     from mindspore import context
-    if _staging.ACTIVE or _tape.ACTIVE or context._ctx["mode"] != context.GRAPH_MODE:
+    if _interpreters.current().kind != "eager" or context.get_context("mode") != context.GRAPH_MODE:
         return None
     from mindspore._pipeline.compiler import cache_for, compiled_call
     owner = getattr(fn, "__func__", fn)

@@ -33,12 +33,12 @@ import weakref
 from mindspore._errors import InternalError, MSRuntimeError, MSTypeError
 from mindspore._infer import staging
 from mindspore._infer.abstract import AbstractStack, AbstractTensor, AbstractTuple
-from mindspore._infer.staging import ACTIVE, Builder, StagedTensor
+from mindspore._infer.staging import Builder, StagedTensor, current as _current_builder
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Constant
 from mindspore._parse.resolve import SourceUnavailable
 from mindspore.common.tensor import Tensor
-from mindspore.ops.primitive import NON_DIFFERENTIABLE, Primitive
+from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive
 
 __all__ = ["differentiate", "reverse", "vjp_graph", "stage_custom_bprop_call", "call_on_tape"]
 
@@ -392,7 +392,7 @@ def vjp_graph(g):
 def reverse(graph, inputs, wrt, sens):
     """Clone ``graph`` into the current builder on ``inputs`` and backpropagate ``sens`` from its
     output; returns (output value, {parameter: gradient or None} for ``wrt``)."""
-    rev = _Reverse(graph, ACTIVE[-1])
+    rev = _Reverse(graph, _current_builder())
     out = rev.clone_forward(inputs)
     rev.seed(graph.output, sens)
     rev.backward(set(wrt))
@@ -409,7 +409,7 @@ def _param_input(builder, v):
 def differentiate(fn, args, positions, weights, has_aux, sens):
     """The graph-mode counterpart of the tape's ``_differentiate``: (output, input grads, weight grads)."""
     from mindspore._infer.interpret import call_value
-    cur = ACTIVE[-1]
+    cur = _current_builder()
     fwd = Builder("grad_forward", cur)
     new_args = list(args)
     explicit = []                  # (position, element index or None, param node)
@@ -530,7 +530,7 @@ def stage_custom_bprop_call(cell, args, kwargs):
     if kwargs:
         raise MSTypeError(f"For '{type(cell).__name__}', a Cell with a custom bprop takes positional inputs only in "
                           f"graph mode.")
-    cur = ACTIVE[-1]
+    cur = _current_builder()
     b = Builder(f"{type(cell).__name__}_forward", cur)
     new_args = []
     with b:
@@ -605,7 +605,7 @@ def _run_recorded(cache, fn, args, name):
     from mindspore._autodiff import tape as _tape
     from mindspore._pipeline.compiler import cache_for, compiled_call
     out = compiled_call(cache, fn, args, None, name=name)
-    if not _tape.ACTIVE:
+    if not _tape.active():
         return out
     entry = _last_entry(cache, args)
     weights = tuple(entry.program.weights) if entry is not None else ()

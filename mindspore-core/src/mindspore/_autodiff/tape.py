@@ -2,28 +2,37 @@
 
 Algorithm
 ---------
-A :class:`Tape` is pushed on :data:`ACTIVE` for the duration of one ``grad``/``value_and_grad``
-call. The tensors we differentiate with respect to are *watched* (``t._ad[tape] = None``, a leaf).
-Every primitive application with at least one input tracked by an active tape is recorded on that
-tape as a :class:`Node` (primitive, the input objects, the output Tensors), and its outputs become
-tracked (``out._ad[tape] = (node, index)``). Primitives marked ``NON_DIFFERENTIABLE`` are never
-recorded, which is also how ``stop_gradient`` cuts the graph.
+A :class:`Tape` is an interpreter (:mod:`mindspore._core.interpreters`) pushed for the duration of one
+``grad``/``value_and_grad`` call. The tensors we differentiate with respect to are *watched*
+(``t._ad[tape] = None``, a leaf). The tape hands every primitive application to the interpreter below
+it and, when one of its inputs is tracked by the tape, records it as a :class:`Node` (primitive, the
+input objects, the output Tensors); its outputs become tracked (``out._ad[tape] = (node, index)``).
+Primitives marked ``NON_DIFFERENTIABLE`` are never recorded, which is also how ``stop_gradient`` cuts
+the graph.
 
 :func:`backward` walks the nodes in reverse recording order (a valid reverse topological order,
 since a node is recorded after all its inputs exist), calls each primitive's ``bprop(*inputs, out,
 dout)`` and accumulates the input gradients. Gradients are summed back to each input's shape over
 broadcast axes and cast to the input's dtype here, once, so no bprop handles broadcasting.
 
-Higher order: the tape being differentiated is taken off :data:`ACTIVE` while its bprops run, but
-outer tapes stay active, so the bprop computations are themselves recorded on the outer tapes:
+Higher order: the tape being differentiated is taken off the stack while its bprops run, but outer
+tapes stay on it, so the bprop computations are themselves recorded on the outer tapes:
 ``grad(grad(f))`` needs nothing more.
 """
 from __future__ import annotations
 
-__all__ = ["ACTIVE", "Tape", "Node", "record", "backward", "tracked"]
+from mindspore._core import interpreters as _interpreters
+from mindspore._core.primitive import NON_DIFFERENTIABLE
+from mindspore.ops._defs import array as _array_defs
+from mindspore.ops._defs import math as _math_defs
+from mindspore.ops._defs import reduce as _reduce_defs
 
-#: Active tapes, innermost last. Mutated in place: the dispatcher holds a reference to this list.
-ACTIVE: list = []
+__all__ = ["Tape", "Node", "record", "backward", "tracked", "active", "sum_to"]
+
+
+def active():
+    """The tapes on the interpreter stack, innermost last (empty: nothing records)."""
+    return [i for i in _interpreters.STACK if i.kind == "tape"]
 
 
 class Node:
@@ -36,14 +45,33 @@ class Node:
         self.multi = multi
 
 
-class Tape:
-    """One differentiation scope."""
+class Tape(_interpreters.Interpreter):
+    """One differentiation scope: an interpreter that records what the one below it runs."""
 
-    __slots__ = ("nodes", "watched", "__weakref__")
+    kind = "tape"
 
     def __init__(self):
         self.nodes = []
         self.watched = []
+
+    def apply(self, prim, args):
+        result = self.below.apply(prim, args)
+        if prim.bprop is not NON_DIFFERENTIABLE:
+            for a in _iter_tensors(args):
+                ad = a._ad
+                if ad and self in ad:
+                    self._record(Node(prim, tuple(args), result if type(result) is tuple else (result,),
+                                      type(result) is tuple))
+                    break
+        return result
+
+    def _record(self, node):
+        self.nodes.append(node)
+        for i, o in enumerate(node.outputs):
+            if _is_tensor(o):
+                if o._ad is None:
+                    o._ad = {}
+                o._ad[self] = (node, i)
 
     def watch(self, t):
         if t._ad is None:
@@ -52,15 +80,14 @@ class Tape:
             t._ad[self] = None
             self.watched.append(t)
 
-    def __enter__(self):
-        ACTIVE.append(self)
-        return self
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        return self is other
 
     def __exit__(self, *exc):
-        if ACTIVE and ACTIVE[-1] is self:
-            ACTIVE.pop()
-        elif self in ACTIVE:
-            ACTIVE.remove(self)
+        _interpreters.pop(self)
         self.release()
 
     def release(self):
@@ -96,47 +123,39 @@ def _iter_tensors(args):
 
 
 def record(prim, args, result):
-    """Record ``prim(*args) -> result`` on every active tape that tracks one of ``args``."""
+    """Record ``prim(*args) -> result`` (already computed) on every tape that tracks one of ``args``."""
     multi = type(result) is tuple
     outputs = result if multi else (result,)
-    node = None
-    for tape in ACTIVE:
+    for tape in active():
         for a in _iter_tensors(args):
             ad = a._ad
             if ad and tape in ad:
+                tape._record(Node(prim, tuple(args), outputs, multi))
                 break
-        else:
-            continue
-        if node is None:
-            node = Node(prim, tuple(args), outputs, multi)
-        tape.nodes.append(node)
-        for i, o in enumerate(outputs):
-            if _is_tensor(o):
-                if o._ad is None:
-                    o._ad = {}
-                o._ad[tape] = (node, i)
 
 
-def _functional():
-    from mindspore.ops import functional
-    return functional
+_reduce_sum = _reduce_defs.ReduceSum(keep_dims=True)
+_reshape = _array_defs.Reshape()
+_cast = _array_defs.Cast()
+_fill = _array_defs.Fill()
+_add = _math_defs.Add()
+_zeros_like = _array_defs.ZerosLike()
 
 
 def sum_to(grad, like):
     """``grad`` summed over the axes broadcasting added to ``like``, reshaped and cast to ``like``."""
-    F = _functional()
     if not _is_tensor(grad):
-        grad = F.fill(like.dtype, like.shape, grad)
+        grad = _fill(like.dtype, tuple(like.shape), grad)
     shape, gshape = tuple(like.shape), tuple(grad.shape)
     if gshape != shape:
         lead = len(gshape) - len(shape)
         axes = tuple(range(lead)) + tuple(
             i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1)
         if axes:
-            grad = F.reduce_sum(grad, axes, keep_dims=True)
-        grad = F.reshape(grad, shape)
+            grad = _reduce_sum(grad, axes)
+        grad = _reshape(grad, shape)
     if grad.dtype != like.dtype:
-        grad = F.cast(grad, like.dtype)
+        grad = _cast(grad, like.dtype)
     return grad
 
 
@@ -146,7 +165,7 @@ def _accumulate(grads, t, g):
     g = sum_to(g, t)
     k = id(t)
     prev = grads.get(k)
-    grads[k] = g if prev is None else _functional().add(prev, g)
+    grads[k] = g if prev is None else _add(prev, g)
 
 
 def backward(tape, outputs, sens):
@@ -154,12 +173,8 @@ def backward(tape, outputs, sens):
 
     Returns a dict ``id(tensor) -> gradient``; callers look up their watched tensors.
     """
-    F = _functional()
-    was_active = tape in ACTIVE
-    if was_active:
-        ACTIVE.remove(tape)
     grads = {}
-    try:
+    with _interpreters.suspended(tape):
         for o, s in zip(outputs, sens):
             if _is_tensor(o) and tracked(o, tape):
                 _accumulate(grads, o, s)
@@ -168,7 +183,7 @@ def backward(tape, outputs, sens):
             if all(d is None for d in douts):
                 continue
             if node.multi:
-                dout = tuple(d if d is not None else F.zeros_like(o) for d, o in zip(douts, node.outputs))
+                dout = tuple(d if d is not None else _zeros_like(o) for d, o in zip(douts, node.outputs))
                 out = node.outputs
             else:
                 dout, out = douts[0], node.outputs[0]
@@ -183,7 +198,4 @@ def backward(tape, outputs, sens):
                     for x, gx in zip(inp, g):
                         if _is_tensor(x) and tracked(x, tape):
                             _accumulate(grads, x, gx)
-    finally:
-        if was_active:
-            ACTIVE.append(tape)
     return grads

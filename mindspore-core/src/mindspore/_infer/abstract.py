@@ -1,7 +1,7 @@
 """Abstract values: what inference knows of a value without computing it.
 
-* :class:`AbstractTensor` - a tensor's shape and dtype (the IR is statically shaped: one compiled
-  specialisation per input signature);
+* :class:`AbstractTensor` - a tensor's shape and dtype, the same :class:`~mindspore._core.primitive.TensorSpec`
+  rules and kernels see (the IR is statically shaped: one compiled specialisation per input signature);
 * :class:`AbstractTuple` - a tuple of abstract values (multi-output primitives, graph outputs);
 * :class:`AbstractStack` - the per-iteration states a differentiated ``While`` keeps for its
   backward loop (an executor-private object).
@@ -12,40 +12,13 @@ compile-cache key, as MindSpore does (API.md 5.9).
 """
 from __future__ import annotations
 
+from mindspore._core.primitive import TensorSpec, short_dtype
 from mindspore.common import dtype as mstype
 
 __all__ = ["AbstractTensor", "AbstractTuple", "AbstractStack", "short_dtype", "signature"]
 
-_SHORT = {
-    "Float16": "f16", "Float32": "f32", "Float64": "f64", "BFloat16": "bf16", "Int8": "i8", "Int16": "i16",
-    "Int32": "i32", "Int64": "i64", "UInt8": "u8", "UInt16": "u16", "UInt32": "u32", "UInt64": "u64",
-    "Bool": "bool", "Complex64": "c64", "Complex128": "c128",
-}
-
-
-def short_dtype(dtype):
-    name = str(dtype)
-    return _SHORT.get(name, name)
-
-
-class AbstractTensor:
-    __slots__ = ("shape", "dtype")
-
-    def __init__(self, shape, dtype):
-        self.shape = tuple(shape)
-        self.dtype = dtype
-
-    def short(self):
-        return f"{short_dtype(self.dtype)}[{','.join(str(s) for s in self.shape)}]"
-
-    def __eq__(self, other):
-        return isinstance(other, AbstractTensor) and self.shape == other.shape and self.dtype == other.dtype
-
-    def __hash__(self):
-        return hash((self.shape, self.dtype))
-
-    def __repr__(self):
-        return f"AbstractTensor({self.short()})"
+#: A tensor's abstract value is its spec (shape and dtype): one class for rules, kernels and the IR.
+AbstractTensor = TensorSpec
 
 
 class AbstractTuple:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 
-from mindspore._autodiff import tape as _tape
 from mindspore._infer import staging
 from mindspore._infer.abstract import AbstractTensor, AbstractTuple
 from mindspore._infer.interpret import _Located
@@ -38,9 +37,8 @@ class Program:
 
 @contextlib.contextmanager
 def session():
-    """Compile-time isolation: no gradient tape records while staging, and a fresh position stack."""
-    saved_tapes = list(_tape.ACTIVE)
-    _tape.ACTIVE.clear()
+    """Compile-time isolation: a fresh position stack (no gradient tape records while staging: the builders
+    sit above the tapes on the interpreter stack and hand constants to the eager base)."""
     saved_locs, saved_depth = CTX.locs, CTX.branch_depth
     CTX.locs, CTX.branch_depth = [], 0
     try:
@@ -50,7 +48,6 @@ def session():
     except StagedRaise as r:
         raise r.exc from None
     finally:
-        _tape.ACTIVE[:] = saved_tapes
         CTX.locs, CTX.branch_depth = saved_locs, saved_depth
 
 

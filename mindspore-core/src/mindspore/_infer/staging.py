@@ -7,10 +7,12 @@ is not known at compile time, only its shape and dtype, and which stands for one
 graph being built by a :class:`Builder`. Everything else stays an ordinary Python value and is
 computed at compile time (MindSpore's constant folding and "JIT Fallback").
 
-Primitive applications reach :func:`emit` from the dispatcher: when an argument is a staged tensor
-or a network Parameter (whose value changes between runs), the primitive's pure shape and dtype
-rules give the output's abstract value and an apply is appended to the current graph; when all
-arguments are constants and the primitive is pure, the dispatcher computes it right away (constant
+A builder entered (``with builder:``) pushes a staging interpreter on the interpreter stack
+(:mod:`mindspore._core.interpreters`), so primitive applications reach :func:`emit`: when an
+argument is a staged tensor or a network Parameter (whose value changes between runs), the one
+abstract evaluation (:func:`mindspore._core.evaluate.evaluate`, the same as eager dispatch) gives the
+output's abstract value and an apply is appended to the current graph; when all arguments are
+constants and the primitive is pure, the bottom (eager) interpreter computes it right away (constant
 folding at compile time). Side-effecting and random primitives are always staged.
 
 Builders nest: the branches of an ``if`` on a tensor and the condition and body of a ``while``
@@ -28,6 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from mindspore._core import interpreters as _interpreters
+from mindspore._core.evaluate import abstract_args, evaluate
 from mindspore._errors import InternalError, MSRuntimeError, MSTypeError, MSValueError
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import UNDEFINED, Apply, Constant, Graph
@@ -35,13 +39,24 @@ from mindspore._infer.abstract import AbstractTensor, AbstractTuple
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 
-__all__ = ["ACTIVE", "Builder", "StagedTensor", "emit", "EAGER", "build_if", "build_while", "current",
+__all__ = ["Builder", "StagedTensor", "emit", "build_if", "build_while", "current", "active",
            "StagedRaise", "Conflict", "flatten", "unflatten", "CTX", "is_effectful"]
 
-#: The builder stack, innermost last; the dispatcher holds a reference and tests it for emptiness.
-ACTIVE: list = []
-EAGER = object()
 MAX_UNROLL = 100000
+
+
+class _Staging(_interpreters.Interpreter):
+    """The interpreter a builder pushes: primitive applications are staged into its graph."""
+
+    kind = "staging"
+
+    def __init__(self, builder):
+        self.builder = builder
+
+    def apply(self, prim, args):
+        if not _is_graph_value(args) and not is_effectful(prim):
+            return _interpreters.STACK[0].apply(prim, args)   # constants: computed now (folded)
+        return emit(prim, args, self.builder)
 
 
 class _Context:
@@ -62,7 +77,13 @@ CTX = _Context()
 
 
 def current():
-    return ACTIVE[-1]
+    """The innermost builder (a compilation is in progress)."""
+    return _interpreters.STACK[-1].builder
+
+
+def active():
+    """Whether a graph is being built: the top interpreter stages."""
+    return _interpreters.STACK[-1].kind == "staging"
 
 
 class StagedRaise(Exception):
@@ -148,9 +169,9 @@ class StagedTensor(Tensor):
     def __array__(self, dtype=None, copy=None):
         raise _compile_time_only("Converting a tensor to NumPy")
 
-    def __setitem__(self, index, value):
-        from mindspore.ops.function._indexing import tensor_setitem_value
-        new = tensor_setitem_value(self, index, value)
+    def rebind(self, new):
+        """Make this value stand for ``new``'s node (item assignment ``x[i] = v`` in graph mode: the
+        functional update's result takes the variable's place; ``ops`` installs ``__setitem__``)."""
         self._node, self._builder, self._shape, self._dtype = new._node, new._builder, new._shape, new._dtype
 
     def assign_value(self, value):
@@ -204,13 +225,16 @@ class Builder:
         self.weights = {}       # id(Parameter) -> weight parameter node (outermost builder only)
         self.consts = {}        # id(Tensor) -> Constant node
         self._const_refs = []
+        self._interps = []      # the staging interpreters this builder pushed, innermost last
 
     def __enter__(self):
-        ACTIVE.append(self)
+        interp = _Staging(self)
+        self._interps.append(interp)      # a builder may be entered again while it is active
+        _interpreters.push(interp)
         return self
 
     def __exit__(self, *exc):
-        ACTIVE.pop()
+        _interpreters.pop(self._interps.pop())
 
     # -- values <-> nodes ----------------------------------------------------------------------------
     def add_param(self, abstract, name="x"):
@@ -314,34 +338,14 @@ def _abstract_of_node(node):
 
 
 # --- primitives --------------------------------------------------------------------------------------
-def emit(prim, args):
-    """Stage ``prim(*args)`` in the current builder, or return :data:`EAGER` to compute it now."""
-    if not _is_graph_value(args) and not is_effectful(prim):
-        return EAGER
-    from mindspore._runtime.dispatch import _abstract
-    b = ACTIVE[-1]
-    infer_value = getattr(prim, "infer_value", None)
-    if infer_value is not None:
-        value = infer_value(*_abstract(args, "spec"))
-        if value is not None:
-            return value
-    out_dtype = prim.infer_dtype(*_abstract(args, "dtype"))
-    out_shape = prim.infer_shape(*_abstract(args, "shape"))
-    targets = getattr(prim, "device_targets", None)
-    if targets is not None:
-        from mindspore._runtime import backend
-        target = backend.current().target
-        if target not in targets:
-            raise MSRuntimeError(f"For '{prim.name}', the operator runs only on {', '.join(targets)}, but the "
-                                 f"device target is '{target}': {getattr(prim, 'device_only_reason', '')}.")
-    if isinstance(out_dtype, (tuple, list)):
-        if out_shape is None or len(out_shape) != len(out_dtype):
-            raise InternalError(f"For '{prim.name}', the shape rule gave {out_shape!r} for {len(out_dtype)} outputs.")
-        abstract = AbstractTuple(AbstractTensor(s, d) for s, d in zip(out_shape, out_dtype))
-    else:
-        if out_shape is None:
-            raise InternalError(f"For '{prim.name}', the shape rule gave no shape: graph mode needs static shapes.")
-        abstract = AbstractTensor(out_shape, out_dtype)
+def emit(prim, args, b):
+    """Stage ``prim(*args)`` in builder ``b``: an apply of the primitive, its output's abstract value
+    from the one abstract evaluation; a compile-time value (``infer_value``) is returned as it is."""
+    from mindspore._runtime import backend
+    ev = evaluate(prim, abstract_args(args), backend.current().target, need_shape=True)
+    if ev.has_value:
+        return ev.value
+    abstract = AbstractTuple(ev.out) if ev.multi else ev.out
     node = b.apply(prim, [b.localize(a) for a in args], abstract)
     return b.wrap(node)
 
@@ -509,7 +513,7 @@ def _run_branch(builder, thunk):
 
 def build_if(cond, then_thunk, else_thunk):
     """``then_thunk() if cond else else_thunk()`` for a staged tensor ``cond``: an ``If`` apply."""
-    parent = ACTIVE[-1]
+    parent = current()
     loc = CTX.loc()
     cond_node = _cond_node(parent, cond)
     bt, bf = Builder("if_true", parent), Builder("if_false", parent)
@@ -553,7 +557,7 @@ def _to_tensor_leaf(v):
 
 def build_while(cond_fn, body_fn, state):
     """The loop ``while cond_fn(*s): s = body_fn(*s)`` from ``state``, for a tensor condition."""
-    parent = ACTIVE[-1]
+    parent = current()
     loc = CTX.loc()
     leaves, tree = flatten(tuple(state))
     variable = [_tensor_like(v) for v in leaves]

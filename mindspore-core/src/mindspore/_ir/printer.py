@@ -41,7 +41,7 @@ def _prim_text(prim):
 def format_value(value, names=None):
     """A constant's text (``names`` maps graphs to their printed names)."""
     from mindspore.common.tensor import Tensor
-    from mindspore.ops.primitive import Primitive
+    from mindspore._core.primitive import Primitive
     if isinstance(value, Graph):
         return "@" + (names.get(value, value.name) if names else value.name)
     if isinstance(value, CustomCall):

@@ -5,7 +5,7 @@ import weakref
 
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Apply, Constant, Graph, graphs_of
-from mindspore.ops.primitive import Primitive
+from mindspore._core.primitive import Primitive
 
 __all__ = ["substitute", "graphs", "each_graph", "is_effectful_apply", "prim_of"]
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from mindspore._infer.abstract import AbstractTensor
 from mindspore._ir.nodes import Apply, Constant
 from mindspore._pipeline._util import prim_of, substitute
-from mindspore.ops.primitive import NON_DIFFERENTIABLE, Primitive
+from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive
 
-__all__ = ["FusedOp", "fuse_chains"]
+__all__ = ["FusedOp", "fuse_chains", "use_counts"]
 
 
 class FusedOp(Primitive):
@@ -43,7 +43,8 @@ class FusedOp(Primitive):
         return self.kernel(self, *[a._buffer() if hasattr(a, "_buffer") else a for a in args])
 
 
-def _uses(graph):
+def use_counts(graph):
+    """How many times each value of ``graph`` is used (the output counts twice: never a chain's inner value)."""
     count = {}
     for node in graph.nodes:
         for x in node.inputs[1:]:
@@ -59,7 +60,7 @@ def fuse_chains(graph, plan, build, min_length=2):
     chain (``None``: it can not be in one). ``build(chain, outer_inputs) -> FusedOp``.
     Returns whether anything was fused.
     """
-    uses = _uses(graph)
+    uses = use_counts(graph)
     chain_of = {}           # node -> the chain (list) it ends
     chains = []
     for node in graph.nodes:

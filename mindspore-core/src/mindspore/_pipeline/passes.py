@@ -22,8 +22,14 @@ from __future__ import annotations
 
 import os
 
+from mindspore import _generation, context
 from mindspore._ir.printer import print_module
 from mindspore._ir.verifier import verify
+from mindspore._plugin import manager
+from mindspore._plugin.registry import PassRegistry
+from mindspore._runtime import backend
+
+_GEN = _generation.GENERATION
 
 __all__ = ["PASSES", "run_pipeline", "VERIFY", "pass_names", "backend_passes"]
 
@@ -60,37 +66,24 @@ def pass_names():
     return [n for n, _ in PASSES()]
 
 
-class PassRegistry:
-    """What ``ms_register_passes(registry)`` receives: ``registry.register(name, fn, target=...)``.
-
-    A backend pass is ``fn(graph) -> bool`` (whether it changed anything) over a typed graph; it runs
-    only when its target is the current device target.
-    """
-
-    def __init__(self):
-        self.passes = []
-
-    def register(self, name, fn, target=None, priority=0):
-        self.passes.append((priority, name, fn, target))
-        self.passes.sort(key=lambda p: p[0])
-
-
-_BACKEND = None
+_BACKEND = [None, None]   # [plugin generation, [(name, fn, target)]]
 
 
 def backend_passes():
-    """The passes registered by plugins, as (name, fn, target)."""
-    global _BACKEND
-    if _BACKEND is None:
-        from mindspore._plugin.manager import call_each
+    """The passes registered by plugins, as (name, fn, target) (collected again when plugins change)."""
+    if _BACKEND[0] != _GEN[0]:
+        gen = _GEN[0]
         registry = PassRegistry()
-        call_each("ms_register_passes", registry=registry)
-        _BACKEND = [(name, fn, target) for _, name, fn, target in registry.passes]
-    return _BACKEND
+        for rec, fn in manager.hookimpls("ms_register_passes"):
+            try:
+                fn(registry=registry.for_plugin(rec.name))
+            except Exception as exc:  # noqa: BLE001 - isolation: the plugin is reported failed
+                rec.fail("failed", exc, "ms_register_passes failed")
+        _BACKEND[:] = [gen, [(name, fn, target) for _, name, fn, target in registry.passes]]
+    return _BACKEND[1]
 
 
 def _run_backend_passes(graph):
-    from mindspore._runtime import backend
     target = backend.current().target
     changed = False
     for name, fn, t in backend_passes():
@@ -120,7 +113,6 @@ def run_pipeline(graph, upto=None, save_dir=None):
 
 
 def _save_dir():
-    from mindspore import context
     if not context.get_context("save_graphs"):
         return None
     return context.get_context("save_graphs_path") or "."

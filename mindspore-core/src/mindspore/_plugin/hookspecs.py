@@ -10,7 +10,7 @@ Core finds plugins lazily, once, on the first computation (never at ``import min
 hook of each plugin is called on its own, so a plugin that raises is reported by
 ``python -m mindspore.info`` and never breaks ``import mindspore`` or the other plugins. The
 first-party backends (``mindspore-cpu``, ``mindspore-gpu``, ``mindspore-ascend``) use exactly these
-hooks, no private ones.
+hooks and the public names of :mod:`mindspore.plugin`, nothing private.
 
 Lifecycle, in call order:
 
@@ -35,7 +35,9 @@ ENTRY_POINT_GROUP = "mindspore.plugins"
 
 #: The plugin API version of this core, ``(major, minor)``. A plugin built for the same major and
 #: an equal or older minor is compatible; anything else is reported as incompatible.
-PLUGIN_API_VERSION = (1, 0)
+#: 2.0: kernels receive the inferred output specs (``fn(prim, *inputs, out)``) and are chosen on the
+#: dtypes of all tensor inputs; the contract is the public module :mod:`mindspore.plugin`.
+PLUGIN_API_VERSION = (2, 0)
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
@@ -71,9 +73,9 @@ def ms_backend_probe():
     target and when ``python -m mindspore.info`` lists plugins.
 
     Returns:
-        list[mindspore.BackendProbe]: one per target (``"CPU"``, ``"GPU"``, ``"Ascend"``), with
-        ``available`` and, when unavailable, a human ``reason`` (``"no CUDA device"``); the usable
-        target with the highest ``priority`` is the default.
+        list[mindspore.plugin.BackendProbe]: one per target (``"CPU"``, ``"GPU"``, ``"Ascend"`` or a
+        name of the plugin's own), with ``available`` and, when unavailable, a human ``reason``
+        (``"no CUDA device"``); the usable target with the highest ``priority`` is the default.
     """
 
 
@@ -82,20 +84,23 @@ def ms_backend_create(target):
     """Create the device runtime for ``target``, or return ``None`` if this plugin does not offer it.
 
     Returns:
-        mindspore._runtime.backend.DeviceRuntime: converts host arrays to device buffers
-        (``from_host``) and back (``to_host``), and synchronises.
+        mindspore.plugin.DeviceRuntime: converts host arrays to device buffers (``from_host``) and
+        back (``to_host``), and synchronises.
     """
 
 
 @hookspec
 def ms_register_kernels(registry):
-    """Register kernels into ``registry`` (a :class:`mindspore._runtime.kernels.KernelRegistry`).
+    """Register kernels into ``registry`` (a :class:`mindspore.plugin.KernelRegistry`).
 
     Call ``registry.register(primitive_name, target, fn, dtypes=None, priority=0, override=False)``.
-    ``fn(prim, *inputs)`` receives device buffers for tensor inputs (tuples of buffers for tuple
-    inputs) and Python values for the others, and returns a buffer (or a tuple of buffers) of the
-    inferred shape and dtype. Replacing a kernel another plugin registered requires
-    ``override=True``; overrides are listed by ``python -m mindspore.info``.
+    ``fn(prim, *inputs, out)`` receives device buffers for tensor inputs (tuples of buffers for tuple
+    inputs), Python values for the others, and ``out``, the inferred output
+    :class:`~mindspore.plugin.TensorSpec` (a tuple of them for several outputs); it returns a buffer
+    (or a tuple of buffers) of exactly that shape and dtype. ``dtypes`` selects the kernel by the
+    dtypes of all tensor inputs (see :class:`mindspore.plugin.KernelRegistry`). Replacing a kernel
+    another plugin registered requires ``override=True``; overrides are listed by
+    ``python -m mindspore.info``.
     """
 
 
@@ -104,13 +109,15 @@ def ms_register_passes(registry):
     """Register backend passes (fusion, lowering) of the GRAPH_MODE compile pipeline.
 
     ``registry.register(name, fn, target="CPU", priority=0)``: ``fn(graph) -> bool`` receives the typed
-    graph after inference, autodiff, inlining, folding, CSE and DCE (see
-    :mod:`mindspore._pipeline.passes`) and rewrites it in place, returning whether it changed anything;
-    it runs, in priority order, only when ``target`` (or any target, for ``None``) is the device target.
-    A pass keeps the IR's invariants (:func:`mindspore._ir.verify` runs after it in tests) and program
-    order (which orders side effects). To replace applies by a kernel of its own, a pass uses
-    :class:`mindspore._pipeline.fusion.FusedOp` (and :func:`~mindspore._pipeline.fusion.fuse_chains`
-    for chains); the CPU backend's passes (``mindspore_cpu.passes``) are an example.
+    graph after inference, autodiff, inlining, folding, CSE and DCE and rewrites it in place, returning
+    whether it changed anything; it runs, in priority order, only when ``target`` (or any target, for
+    ``None``) is the device target. The IR a pass sees, and the helpers it may use, are the public
+    names of :mod:`mindspore.plugin` (``Graph``, ``Apply``, ``Constant``, ``Parameter``,
+    ``TensorSpec``, ``substitute``, ``use_counts``, ...). A pass keeps the IR's invariants (the
+    verifier runs after it in tests) and program order (which orders side effects). To replace applies
+    by a kernel of its own, a pass uses :class:`mindspore.plugin.FusedOp` (and
+    :func:`mindspore.plugin.fuse_chains` for chains); the CPU backend's passes
+    (``mindspore_cpu.passes``) are an example.
     """
 
 
@@ -119,7 +126,8 @@ def ms_collective_backends():
     """Collective communication backends offered (for mindspore-parallel).
 
     Returns:
-        dict[str, object]: backend name (``"mpi"``, ``"nccl"``) -> factory.
+        dict[str, object]: backend name (``"mpi"``, ``"nccl"``) -> factory; read through
+        :func:`mindspore.plugin.collective_backends`.
     """
 
 

@@ -13,6 +13,14 @@ Environment variables:
   :func:`register_plugin`).
 * ``MINDSPORE_DISABLE_PLUGINS=name,name`` -- block these plugins (entry-point names).
 * ``MINDSPORE_DEVICE_TARGET=CPU|GPU|Ascend`` -- pin the default target (see ``mindspore.context``).
+
+Order: plugins of MindSpore's own distributions (``mindspore-*``) come first, then the others by
+entry-point name, and every hook is called in that order; so a third-party kernel can only replace a
+first-party one explicitly (``override=True``), whatever the names.
+
+Caches built from plugins live above this module (the backend, the kernel and operator registries,
+the backend passes); they check :data:`mindspore._generation.GENERATION`, which discovery changes, instead
+of being reset from here.
 """
 from __future__ import annotations
 
@@ -24,20 +32,15 @@ from importlib import metadata
 
 import pluggy
 
+from mindspore import _generation
 from mindspore._plugin import hookspecs
 
-__all__ = ["PluginRecord", "BackendProbe", "plugin_manager", "plugins", "register_plugin", "call_each", "reset"]
+__all__ = ["PluginRecord", "plugin_manager", "plugins", "register_plugin", "call_each", "hookimpls", "reset",
+           "record", "FIRST_PARTY"]
 
-
-@dataclasses.dataclass
-class BackendProbe:
-    """What a plugin says about one device target it offers."""
-
-    target: str
-    available: bool
-    reason: str = ""
-    priority: int = 0
-    device_count: int = 0
+#: Distributions whose plugins are MindSpore's own: they register first.
+FIRST_PARTY = frozenset({"mindspore-core", "mindspore-cpu", "mindspore-gpu", "mindspore-ascend", "mindspore-data",
+                         "mindspore-parallel"})
 
 
 @dataclasses.dataclass
@@ -86,10 +89,7 @@ def _reset():
     global _pm
     _pm = None
     _records.clear()
-    from mindspore._runtime import backend
-    from mindspore.ops import _registry
-    _registry.reset_plugin_primitives()
-    backend.invalidate()
+    _generation.bump()
 
 
 def _env_list(var):
@@ -119,10 +119,13 @@ def _core_version():
 
 def _load_entry_points(pm, blocked):
     eps = metadata.entry_points(group=hookspecs.ENTRY_POINT_GROUP)
-    for ep in sorted(eps, key=lambda e: e.name):
+    found = []
+    for ep in eps:
         dist = getattr(ep, "dist", None)
-        rec = PluginRecord(name=ep.name, distribution=dist.metadata["Name"] if dist else "",
-                           version=dist.version if dist else "")
+        found.append((ep, dist.metadata["Name"] if dist else "", dist.version if dist else ""))
+    found.sort(key=lambda item: (item[1].lower() not in FIRST_PARTY, item[0].name))
+    for ep, dist_name, dist_version in found:
+        rec = PluginRecord(name=ep.name, distribution=dist_name, version=dist_version)
         _records[ep.name] = rec
         if ep.name in blocked:
             rec.status = "blocked"
@@ -184,23 +187,38 @@ def _probe_all():
         rec.probes = [p for p in (probes or [])]
 
 
+def hookimpls(hook_name):
+    """``(record, function)`` of each loaded plugin implementing ``hook_name``, in plugin order."""
+    pm = _pm if _pm is not None else plugin_manager()
+    impls = {impl.plugin_name: impl for impl in getattr(pm.hook, hook_name).get_hookimpls()}
+    out = []
+    for name, rec in list(_records.items()):
+        impl = impls.get(name)
+        if impl is not None and rec.status == "loaded":
+            out.append((rec, impl.function))
+    return out
+
+
 def call_each(hook_name, **kwargs):
     """Call ``hook_name`` on each loaded plugin separately; returns a list of ``(record, result)``.
 
     A plugin whose hook raises is marked failed (and skipped) instead of breaking the others.
     """
-    pm = _pm if _pm is not None else plugin_manager()
-    caller = getattr(pm.hook, hook_name)
     results = []
-    for impl in caller.get_hookimpls():
-        rec = _records.get(impl.plugin_name)
-        if rec is None or rec.status != "loaded":
+    for rec, fn in hookimpls(hook_name):
+        if rec.status != "loaded":
             continue
         try:
-            results.append((rec, impl.function(**kwargs)))
+            results.append((rec, fn(**kwargs)))
         except Exception as exc:  # noqa: BLE001
             rec.fail("failed", exc, f"{hook_name} failed")
     return results
+
+
+def record(name) -> PluginRecord | None:
+    """The record of the plugin ``name`` (after discovery), or ``None``."""
+    plugin_manager()
+    return _records.get(name)
 
 
 def plugins() -> list[PluginRecord]:

@@ -1,72 +1,142 @@
 """Device targets: choosing one, creating its runtime, and its kernels.
 
-:func:`current` resolves the active target once (then caches it until the context or the plugin set
-changes): the target pinned by ``set_context(device_target=...)``/``set_device`` or by the
-``MINDSPORE_DEVICE_TARGET`` variable, else the usable target of highest priority. A target that no
-plugin can serve raises :class:`BackendUnavailableError` naming each candidate's reason and the
-``pip install`` that provides it, with the failing plugin's own exception chained.
+:func:`current` resolves the active target (then caches it until the plugin set or the requested
+target changes, which :data:`mindspore._generation.GENERATION` tells): the target pinned by
+``set_context(device_target=...)``/``set_device`` or by the ``MINDSPORE_DEVICE_TARGET`` variable,
+else the usable target of highest priority. A target that no plugin can serve raises
+:class:`BackendUnavailableError` naming each candidate's reason and the ``pip install`` that
+provides it, with the failing plugin's own exception chained.
+
+Target names are those the plugins' probes offer (``CPU``, ``GPU``, ``Ascend`` and any third
+party's), matched case-insensitively; ``cuda`` and ``npu`` are aliases of ``GPU`` and ``Ascend``.
+
+Kernels: :meth:`Backend.kernel` picks the kernel of a primitive for the dtypes of its tensor inputs.
+When the selected target has none (a third-party primitive with only a CPU kernel, say), the CPU
+kernel runs with explicit copies to and from the host, and a warning names the primitive once, as
+MindSpore's GPU backend does; :func:`fallbacks` lists them for ``python -m mindspore.info``.
 """
 from __future__ import annotations
 
 import os
 import threading
+import warnings
 
-import numpy as np
+from mindspore import _generation, context
+from mindspore._errors import BackendUnavailableError, MSValueError
+from mindspore._plugin import manager
+from mindspore._plugin.device import DeviceRuntime
+from mindspore._plugin.registry import KernelRegistry
 
-from mindspore._errors import BackendUnavailableError
-
-__all__ = ["DeviceRuntime", "Backend", "current", "invalidate", "from_host", "to_host", "kernel_registry",
-           "INSTALL_HINT"]
+__all__ = ["DeviceRuntime", "Backend", "current", "from_host", "to_host", "kernel_registry", "normalize_target",
+           "known_targets", "fallbacks", "INSTALL_HINT"]
 
 INSTALL_HINT = {"CPU": "pip install mindspore-cpu", "GPU": "pip install mindspore-gpu",
                 "Ascend": "pip install mindspore-ascend"}
-_TARGET_ALIASES = {"cpu": "CPU", "gpu": "GPU", "cuda": "GPU", "ascend": "Ascend", "npu": "Ascend"}
+_BUILTIN = ("CPU", "GPU", "Ascend")
+_ALIASES = {"cpu": "CPU", "gpu": "GPU", "cuda": "GPU", "ascend": "Ascend", "npu": "Ascend"}
+_GEN = _generation.GENERATION
+
+#: Filled by the operator registry (a layer above) at import: ``() -> set of primitive names``, so that
+#: kernels for unknown primitives are refused. Without it every name is accepted.
+PRIMITIVE_NAMES = [None]
+
+
+def _probes():
+    for rec in manager.plugins():
+        for p in rec.probes:
+            yield rec, p
+
+
+def known_targets():
+    """Every target name some plugin offers, plus the built-in three."""
+    names = list(_BUILTIN)
+    for _rec, p in _probes():
+        if p.target not in names:
+            names.append(p.target)
+    return names
 
 
 def normalize_target(target):
+    """The canonical spelling of ``target`` (``None`` stays ``None``); raises for an unknown name."""
     if target is None:
         return None
-    t = _TARGET_ALIASES.get(str(target).split(":")[0].lower())
-    if t is None:
-        raise ValueError(f"For 'set_context', the 'device_target' must be one of 'CPU', 'GPU', 'Ascend', "
-                         f"but got '{target}'.")
-    return t
-
-
-class DeviceRuntime:
-    """A device runtime. Host-memory runtimes (CPU) keep NumPy arrays as buffers."""
-
-    target = "CPU"
-    is_host = True
-
-    def from_host(self, array):
-        return array
-
-    def to_host(self, buffer):
-        return buffer
-
-    def synchronize(self):
-        pass
-
-    def set_threads(self, n):
-        """Use ``n`` threads for kernels (``set_context(runtime_num_threads=n)``); runtimes with a
-        thread pool resize it."""
-        self.threads = n
+    raw = str(target).split(":")[0]
+    t = _ALIASES.get(raw.lower())
+    if t is not None:
+        return t
+    for name in known_targets():
+        if name.lower() == raw.lower():
+            return name
+    raise MSValueError(f"For 'set_context', the 'device_target' must be one of "
+                       f"{', '.join(repr(n) for n in known_targets())}, but got '{target}'.")
 
 
 class Backend:
-    """A selected target: its runtime and the kernel registry."""
+    """A selected target: its runtime, the kernel registry and the plugin that offers it."""
 
-    def __init__(self, target, runtime, registry, plugin):
+    def __init__(self, target, runtime, registry, plugin, generation):
         self.target = target
         self.runtime = runtime
         self.registry = registry
         self.plugin = plugin
+        self.generation = generation
+
+    def kernel(self, name, dtypes=(), tensor_inputs=None):
+        """The kernel of primitive ``name`` for tensor inputs of ``dtypes`` on this target.
+
+        ``tensor_inputs`` (per argument: ``True`` for a tensor, a tuple of bools for a tuple, ``False``
+        otherwise) is needed only to run a CPU fallback, which copies exactly those arguments.
+        """
+        entry = self.registry.find(name, self.target, dtypes)
+        if entry is not None:
+            return entry.fn
+        if self.target != "CPU" and tensor_inputs is not None:
+            cpu = self.registry.find(name, "CPU", dtypes)
+            if cpu is not None:
+                return _fallback(self, name, cpu.fn, tensor_inputs)
+        return self.registry.lookup(name, self.target, dtypes).fn   # raises KernelNotFoundError
+
+
+_fallback_log: dict[tuple[str, str], str] = {}
+
+
+def fallbacks():
+    """``[(target, primitive, plugin of the CPU kernel)]`` for every kernel that ran on the CPU instead."""
+    return [(t, p, plugin) for (t, p), plugin in sorted(_fallback_log.items())]
+
+
+def _fallback(backend, name, fn, tensor_inputs):
+    runtime = backend.runtime
+    key = (backend.target, name)
+    if key not in _fallback_log:
+        entry = backend.registry.find(name, "CPU")
+        _fallback_log[key] = entry.plugin if entry is not None else "?"
+        warnings.warn(f"For '{name}', the device target '{backend.target}' has no kernel: it runs on the CPU, with "
+                      f"its inputs and outputs copied between the devices (slower).", RuntimeWarning, stacklevel=4)
+    to_host, from_host = runtime.to_host, runtime.from_host
+
+    def down(x, kind):
+        if kind is True:
+            return to_host(x)
+        if type(kind) is tuple:
+            return tuple(down(e, k) for e, k in zip(x, kind))
+        return x
+
+    def up(y):
+        return tuple(up(e) for e in y) if type(y) is tuple else from_host(y)
+
+    def run_on_cpu(prim, *inputs, out=None):
+        host = [down(x, k) for x, k in zip(inputs, tensor_inputs)]
+        return up(fn(prim, *host, out=out))
+
+    run_on_cpu.__name__ = f"cpu_fallback_{name}"
+    run_on_cpu.__qualname__ = run_on_cpu.__name__
+    return run_on_cpu
 
 
 _lock = threading.RLock()
 _current: Backend | None = None
-_registry = None
+_registry: tuple[int, KernelRegistry] | None = None
 _kernel_threads: int | None = None   # set_context(runtime_num_threads=...), applied to every runtime
 
 
@@ -75,59 +145,43 @@ def set_kernel_threads(n):
     global _kernel_threads
     with _lock:
         _kernel_threads = n
-        if _current is not None:
+        if _current is not None and _current.generation == _GEN[0]:
             _current.runtime.set_threads(n)
 
 
-def invalidate():
-    """Forget the resolved backend and registry (context or plugin set changed)."""
-    global _current, _registry
-    with _lock:
-        _current = None
-        _registry = None
-
-
 def kernel_registry():
-    """The kernel registry, filled by every loaded plugin's ``ms_register_kernels``."""
+    """The kernel registry, filled by every loaded plugin's ``ms_register_kernels`` (plugin order)."""
     global _registry
+    reg = _registry
+    if reg is not None and reg[0] == _GEN[0]:
+        return reg[1]
     with _lock:
-        if _registry is None:
-            from mindspore._plugin import manager
-            from mindspore._runtime.kernels import KernelRegistry
-            from mindspore.ops import _registry as op_registry
-            manager.plugin_manager()
-            op_registry.load_plugin_primitives()
-            reg = KernelRegistry(known_primitives=op_registry.primitive_names())
-            pm = manager.plugin_manager()
-            for impl in pm.hook.ms_register_kernels.get_hookimpls():
-                rec = manager._records.get(impl.plugin_name)
-                if rec is None or rec.status != "loaded":
-                    continue
-                try:
-                    impl.function(registry=reg.for_plugin(impl.plugin_name))
-                except Exception as exc:  # noqa: BLE001
-                    rec.fail("failed", exc, "ms_register_kernels failed")
-            _registry = reg
-        return _registry
+        manager.plugin_manager()
+        gen = _GEN[0]
+        names = PRIMITIVE_NAMES[0]
+        reg = KernelRegistry(known_primitives=names() if names is not None else None)
+        for rec, fn in manager.hookimpls("ms_register_kernels"):
+            try:
+                fn(registry=reg.for_plugin(rec.name))
+            except Exception as exc:  # noqa: BLE001 - isolation: the plugin is reported failed
+                rec.fail("failed", exc, "ms_register_kernels failed")
+        _registry = (gen, reg)
+        return reg
 
 
 def _requested_target():
-    from mindspore import context
     return normalize_target(context.get_context("device_target_requested")
                             or os.environ.get("MINDSPORE_DEVICE_TARGET") or None)
 
 
-def _candidates():
-    from mindspore._plugin import manager
-    found = []
-    for rec in manager.plugins():
-        for p in rec.probes:
-            found.append((rec, p))
-    return found
+def _install_hint(target, candidates):
+    for _rec, p in candidates:
+        if p.target == target and p.install_hint:
+            return p.install_hint
+    return INSTALL_HINT.get(target, "pip install mindspore-cpu") if target else "pip install mindspore-cpu"
 
 
 def _unavailable(target, candidates):
-    from mindspore._plugin import manager
     lines, cause = [], None
     for rec, p in candidates:
         if p.target == target:
@@ -136,7 +190,7 @@ def _unavailable(target, candidates):
         if rec.status != "loaded":
             lines.append(f"  - plugin '{rec.name}' ({rec.distribution}): {rec.status}: {rec.error}")
             cause = cause or rec.exception
-    hint = INSTALL_HINT.get(target, "pip install mindspore-cpu") if target else "pip install mindspore-cpu"
+    hint = _install_hint(target, candidates)
     what = f"device target '{target}'" if target else "any device target"
     msg = (f"No usable backend for {what}. Install one with '{hint}'"
            + (" (and check the reasons below)." if lines else ".")
@@ -150,44 +204,95 @@ def current() -> Backend:
     """The backend computations run on now."""
     global _current
     b = _current
-    if b is not None:
+    if b is not None and b.generation == _GEN[0]:
         return b
     with _lock:
-        if _current is not None:
-            return _current
-        from mindspore._plugin import manager
+        b = _current
+        if b is not None and b.generation == _GEN[0]:
+            return b
+        manager.plugin_manager()
+        gen = _GEN[0]
         target = _requested_target()
-        cands = [(r, p) for r, p in _candidates() if r.status == "loaded" and p.available]
+        candidates = list(_probes())
+        usable = [(r, p) for r, p in candidates if r.status == "loaded" and p.available]
         if target is not None:
-            cands = [(r, p) for r, p in cands if p.target == target]
-        if not cands:
-            raise _unavailable(target, _candidates())
-        rec, probe = max(cands, key=lambda rp: rp[1].priority)
+            usable = [(r, p) for r, p in usable if p.target == target]
+        if not usable:
+            raise _unavailable(target, candidates)
+        rec, probe = max(usable, key=lambda rp: rp[1].priority)
         runtime = None
         for r, rt in manager.call_each("ms_backend_create", target=probe.target):
             if r is rec and rt is not None:
                 runtime = rt
         if runtime is None:
-            raise _unavailable(probe.target, _candidates())
+            raise _unavailable(probe.target, list(_probes()))
         if _kernel_threads is not None:
             runtime.set_threads(_kernel_threads)
-        _current = Backend(probe.target, runtime, kernel_registry(), rec.name)
+        registry = kernel_registry()
+        _current = Backend(probe.target, runtime, registry, rec.name, gen)
         return _current
+
+
+def selected():
+    """The backend if one is resolved and current, else ``None`` (never resolves one)."""
+    b = _current
+    return b if b is not None and b.generation == _GEN[0] else None
+
+
+_HOST = DeviceRuntime()   # plain host memory: where tensors live while no backend is installed
+
+
+def data_runtime():
+    """The runtime tensor data lives on: the current backend's, or host memory when no backend can be
+    used at all (creating and reading tensors still works; the first computation names what to install)."""
+    b = _current
+    if b is not None and b.generation == _GEN[0]:
+        return b.runtime
+    try:
+        return current().runtime
+    except BackendUnavailableError:
+        return _HOST
 
 
 def from_host(array):
     """Move a host NumPy array to the current device (no copy on host-memory backends)."""
-    b = _current
-    if b is None or b.runtime.is_host:
-        return array
-    return b.runtime.from_host(array)
+    return data_runtime().from_host(array)
 
 
 def to_host(buffer):
-    """A host NumPy view/copy of a device buffer."""
-    if isinstance(buffer, np.ndarray):
-        return buffer
-    b = _current
-    if b is not None:
-        return b.runtime.to_host(buffer)
-    return np.asarray(buffer)
+    """A host NumPy array with the data of a device buffer of the current backend."""
+    return data_runtime().to_host(buffer)
+
+
+# -- settings owned here: context stores them, this module acts on them --------------------------
+def _set_device_target(value):
+    target = normalize_target(value)
+    old = context.get_context("device_target_requested")
+    context.store("device_target", target)
+    _generation.bump()
+    try:
+        current()
+    except Exception:
+        context.store("device_target", old)
+        _generation.bump()
+        raise
+
+
+def _get_device_target():
+    requested = context.get_context("device_target_requested")
+    if requested:
+        return requested
+    env = os.environ.get("MINDSPORE_DEVICE_TARGET")
+    if env:
+        return normalize_target(env)
+    try:
+        return current().target
+    except Exception:  # noqa: BLE001 - no backend installed: report MindSpore's default
+        return "CPU"
+
+
+context.register_handler("device_target", setter=_set_device_target, getter=_get_device_target)
+context.register_handler("runtime_num_threads", setter=lambda n: (context.store("runtime_num_threads", n),
+                                                                  set_kernel_threads(n)))
+
+__all__ += ["selected", "data_runtime", "PRIMITIVE_NAMES"]

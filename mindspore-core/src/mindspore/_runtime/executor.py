@@ -17,9 +17,9 @@ so running a graph costs one Python call per kernel and nothing else: no shape i
 dispatch, no tape. Values that die are released right after their last use (the memory plan of
 :mod:`mindspore._pipeline.memory`).
 
-The first run of an executable is *checked*: every kernel's output is compared with the shape and
-dtype inference gave (a kernel returning another dtype is cast, as the eager dispatcher does, and
-that cast is then compiled into the fast function); later runs use the unchecked function. A kernel
+Every kernel is called with the inferred output spec (``out=``). The first run of an executable is
+*checked*: every kernel's output is compared with the shape and dtype inference gave, and a kernel
+that returns anything else is reported by name; later runs use the unchecked function. A kernel
 failure is reported with the primitive's name and the user's source position of the node.
 """
 from __future__ import annotations
@@ -27,30 +27,50 @@ from __future__ import annotations
 import linecache
 import sys
 
-import numpy as np
+import math
 
 from mindspore._errors import InternalError, MindSporeError, MSRuntimeError, locate_error
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Constant, Graph
 from mindspore._ir.ops import CustomCall
 from mindspore._infer.abstract import AbstractTensor, AbstractTuple
+from mindspore._core.evaluate import check_target
+from mindspore._core.primitive import Primitive
 from mindspore._runtime import backend as _backend
 from mindspore.common.tensor import Tensor
-from mindspore.ops.primitive import Primitive
+from mindspore.ops._defs.array import ZerosLike
+from mindspore.ops._defs.math import Add
+
+#: Primitives the executor itself runs (through the backend's kernels) to sum and zero loop gradients.
+_ELEMENTWISE = {"Add": Add(), "ZerosLike": ZerosLike()}
 
 __all__ = ["Executable"]
 
 _SIMPLE = (int, float, bool, type(None), str)
 
 
-def _first_dtype(node):
+def _input_layout(node):
+    """(dtypes of all tensor inputs in order, per-input tensor mask) of an apply, from the abstract values."""
+    dtypes, mask = [], []
     for x in node.inputs[1:]:
         ab = x.abstract
         if isinstance(ab, AbstractTensor):
-            return ab.dtype
-        if isinstance(ab, AbstractTuple) and ab.elements and isinstance(ab.elements[0], AbstractTensor):
-            return ab.elements[0].dtype
-    return None
+            dtypes.append(ab.dtype)
+            mask.append(True)
+        elif isinstance(ab, AbstractTuple) and any(isinstance(e, AbstractTensor) for e in ab.elements):
+            inner = tuple(isinstance(e, AbstractTensor) for e in ab.elements)
+            dtypes.extend(e.dtype for e in ab.elements if isinstance(e, AbstractTensor))
+            mask.append(inner)
+        else:
+            mask.append(False)
+    return tuple(dtypes), tuple(mask)
+
+
+def _out_spec(ab):
+    """What a kernel receives as ``out``: the TensorSpec, or a tuple of them."""
+    if isinstance(ab, AbstractTuple):
+        return tuple(_out_spec(e) for e in ab.elements)
+    return ab
 
 
 def _np_dtype(ab):
@@ -75,45 +95,51 @@ def _run_while_stack(cond, body, n_state, state, inv):
     return tuple(state) + (stack,)
 
 
-def _add_grads(a, b):
-    if a is None:
-        return b
-    return a + b
-
-
-def _run_while_grad(vjp_body, n_state, stack, dstate, inv):
-    """Backward of a loop: ``vjp_body(*state, *inv, *dnext) -> (*dstate, *dinv)`` per saved state."""
+def _run_while_grad(vjp_body, n_state, stack, dstate, inv, adds, zeros):
+    """Backward of a loop: ``vjp_body(*state, *inv, *dnext) -> (*dstate, *dinv)`` per saved state; the
+    loop-invariant inputs' gradients are summed over iterations with ``adds`` (the backend's Add kernel
+    per input) and are ``zeros`` (its ZerosLike) when the loop ran no iteration."""
     dstate = tuple(dstate)
     dinv = None
     for state in reversed(stack):
         grads = vjp_body(*state, *inv, *dstate)
         dstate = tuple(grads[:n_state])
         step = grads[n_state:]
-        dinv = tuple(step) if dinv is None else tuple(_add_grads(a, b) for a, b in zip(dinv, step))
+        dinv = tuple(step) if dinv is None else tuple(b if a is None else add(a, b)
+                                                      for a, b, add in zip(dinv, step, adds))
     if dinv is None:
-        dinv = tuple(np.zeros_like(x) for x in inv)
+        dinv = tuple(zero(x) for x, zero in zip(inv, zeros))
     return dstate + tuple(dinv)
 
 
 class _Checker:
-    """The first run's check of each kernel output against inference, recording needed casts."""
+    """The first run's check of each kernel output against inference: a kernel must return exactly the
+    ``out`` spec it is given (later runs trust it)."""
 
-    def __init__(self):
-        self.casts = set()
-
-    def __call__(self, key, value, np_dtype, shape, prim_name, node):
+    def __call__(self, key, value, np_dtype, shape, prim_name, node, kernel):
         if isinstance(np_dtype, tuple):
-            out = []
-            for i, (v, d) in enumerate(zip(value, np_dtype)):
-                out.append(self(key + (i,), v, d, shape[i] if shape else None, prim_name, node))
-            return tuple(out)
-        if value.dtype != np_dtype:
-            self.casts.add(key)
-            value = value.astype(np_dtype)
+            if type(value) is not tuple or len(value) != len(np_dtype):
+                raise self._bad(prim_name, node, kernel, "", type(value).__name__, f"a tuple of {len(np_dtype)}")
+            return tuple(self(key + (i,), v, d, shape[i] if shape else None, prim_name, node, kernel)
+                         for i, (v, d) in enumerate(zip(value, np_dtype)))
+        dt = getattr(value, "dtype", None)
+        if dt is None:
+            raise self._bad(prim_name, node, kernel, "an object of type", type(value).__name__, "a device buffer")
+        if dt != np_dtype:
+            raise self._bad(prim_name, node, kernel, "dtype", dt, np_dtype)
         if shape is not None and tuple(value.shape) != tuple(shape) and -1 not in shape:
-            raise InternalError(f"For '{prim_name}', the kernel returned shape {tuple(value.shape)} but the shape rule "
-                                f"inferred {tuple(shape)} (at {node.loc}).")
+            raise self._bad(prim_name, node, kernel, "shape", tuple(value.shape), tuple(shape))
         return value
+
+    @staticmethod
+    def _bad(prim_name, node, kernel, what, got, expected):
+        return MSRuntimeError(f"For '{prim_name}', the kernel '{_kernel_name(kernel)}' returned {what} {got}, but the "
+                              f"inferred output is {expected} (at {node.loc}; a kernel must return exactly the 'out' "
+                              f"spec it is given).")
+
+
+def _kernel_name(fn):
+    return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
 
 
 def _shapes(ab):
@@ -125,12 +151,11 @@ def _shapes(ab):
 
 
 class _Codegen:
-    def __init__(self, backend, checker, casts):
+    def __init__(self, backend, checker):
         self.backend = backend
         self.env = {"_while": _run_while, "_while_stack": _run_while_stack, "_while_grad": _run_while_grad,
-                    "_chk": checker, "_np": np}
+                    "_chk": checker}
         self.checker = checker
-        self.casts = casts
         self.functions = {}
         self.counter = 0
         self.lines_to_node = {}
@@ -177,7 +202,7 @@ class _Codegen:
             v = x.value
             if isinstance(v, Tensor):
                 return self.name("c", v._buffer())
-            if type(v) in _SIMPLE and (not isinstance(v, float) or np.isfinite(v)):
+            if type(v) in _SIMPLE and (not isinstance(v, float) or math.isfinite(v)):
                 return repr(v)
             if isinstance(v, Graph):
                 return self.graph_fn(v)
@@ -209,8 +234,11 @@ class _Codegen:
             n = node.inputs[2].value
             n_inv = len(args) - 3 - n
             dstate, inv = args[3:3 + n], args[3 + n:3 + n + n_inv]
+            specs = [x.abstract for x in node.inputs[4 + n:4 + n + n_inv]]
+            adds = self.name("adds", tuple(self.elementwise("Add", s, 2) for s in specs))
+            zeros = self.name("zeros", tuple(self.elementwise("ZerosLike", s, 1) for s in specs))
             return (f"{out} = _while_grad({args[0]}, {n}, {args[2]}, ({''.join(a + ', ' for a in dstate)}), "
-                    f"({''.join(a + ', ' for a in inv)}))")
+                    f"({''.join(a + ', ' for a in inv)}), {adds}, {zeros})")
         if fn is irops.raise_runtime:
             return f"raise {args[0]}"
         if isinstance(fn, Graph):
@@ -221,36 +249,32 @@ class _Codegen:
             raise InternalError(f"the executor can not run IR op '{fn.name}' (it should have been lowered)")
         return f"{out} = {self.ref(node.inputs[0], names)}({', '.join(args)})"
 
+    def elementwise(self, name, spec, arity):
+        """A function running the backend's kernel of primitive ``name`` on ``arity`` buffers of ``spec``."""
+        prim = _ELEMENTWISE[name]
+        kernel = self.backend.kernel(name, (spec.dtype,) * arity, (True,) * arity)
+
+        def run(*buffers):
+            return kernel(prim, *buffers, out=spec)
+        return run
+
     def primitive(self, node, prim, out, args):
         b = self.backend
-        targets = getattr(prim, "device_targets", None)
-        if targets is not None and b.target not in targets:
-            raise MSRuntimeError(f"For '{prim.name}', the operator runs only on {', '.join(targets)}, but the device "
-                                 f"target is '{b.target}'.")
+        check_target(prim, b.target)
         kernel = getattr(prim, "kernel", None)   # a backend pass's fused apply carries its own kernel
         if kernel is None:
-            kernel = b.registry.lookup(type(prim).__name__, b.target, _first_dtype(node)).fn
+            dtypes, mask = _input_layout(node)
+            kernel = b.kernel(type(prim).__name__, dtypes, mask)
         k = self.name("k", kernel)
         p = self.name("p", prim)
-        call = f"{k}({p}{''.join(', ' + a for a in args)})"
-        np_dtype = _np_dtype(node.abstract)
+        o = self.name("o", _out_spec(node.abstract))
+        call = f"{k}({p}{''.join(', ' + a for a in args)}, out={o})"
         if self.checker is not None:
             key = (id(node),)
-            d = self.name("d", np_dtype)
+            d = self.name("d", _np_dtype(node.abstract))
             s = self.name("s", _shapes(node.abstract))
             nd = self.name("n", node)
-            return f"{out} = _chk({key!r}, {call}, {d}, {s}, {prim.name!r}, {nd})"
-        if isinstance(np_dtype, tuple):
-            fixes = [i for i in range(len(np_dtype)) if (id(node), i) in self.casts]
-            if fixes:
-                d = self.name("d", np_dtype)
-                items = ", ".join(f"_t[{i}].astype({d}[{i}])" if i in fixes else f"_t[{i}]"
-                                  for i in range(len(np_dtype)))
-                return f"_t = {call}; {out} = ({items},)"
-            return f"{out} = {call}"
-        if (id(node),) in self.casts:
-            d = self.name("d", np_dtype)
-            return f"{out} = {call}.astype({d})"
+            return f"{out} = _chk({key!r}, {call}, {d}, {s}, {prim.name!r}, {nd}, {k})"
         return f"{out} = {call}"
 
 
@@ -284,7 +308,7 @@ class Executable:
         self._fast = None
 
     def _generate(self, checker):
-        gen = _Codegen(self.backend, checker, self._checker.casts)
+        gen = _Codegen(self.backend, checker)
         name = gen.graph_fn(self.graph)
         self._gens.append(gen)
         return gen.env[name]

@@ -45,11 +45,11 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
         @functools.wraps(fn)
         def run(*args, **kwargs):
             from mindspore._infer import staging
-            if staging.ACTIVE:
+            if staging.active():
                 from mindspore._infer.interpret import call_value
                 return call_value(fn, args, kwargs)
             from mindspore._autodiff import tape
-            if tape.ACTIVE:
+            if tape.active():
                 from mindspore._autodiff.graph_grad import call_on_tape
                 return call_on_tape(run, fn, args, kwargs)
             from mindspore._pipeline.compiler import cache_for, compiled_call

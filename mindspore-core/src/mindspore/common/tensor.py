@@ -6,8 +6,10 @@ A Tensor holds ``_data`` (the backend's buffer: a ``numpy.ndarray`` on the CPU b
 (a :class:`mindspore.common.dtype.Type`) and ``_ad`` (``None``, or a dict mapping each active tape
 that tracks this tensor to the node that produced it; see :mod:`mindspore._autodiff.tape`).
 Core code never computes on ``_data`` with NumPy: every computation goes through a primitive and
-the dispatcher, which picks the backend's kernel. NumPy is used here only for host-side data
-(construction from Python/NumPy values, ``asnumpy``, printing).
+the interpreters, which pick the backend's kernel. NumPy is used here only for host-side data
+(construction from Python/NumPy values, ``asnumpy``, printing), and buffers move only through the
+backend runtime's ``from_host``/``to_host``. This module imports no operator: the methods that
+compute are installed by :mod:`mindspore.ops.tensor_methods`.
 
 Construction follows MindSpore 2.10 dtype inference: Python ``float`` -> Float32, ``int`` -> Int64,
 ``bool`` -> Bool, NumPy input keeps its dtype, ``2**63`` -> UInt64, ``Tensor(None)`` -> TypeError.
@@ -19,22 +21,11 @@ import numbers
 
 import numpy as np
 
-from mindspore.common import dtype as mstype
 from mindspore._errors import MSTypeError, MSValueError
+from mindspore._runtime import backend as _backend
+from mindspore.common import dtype as mstype
 
 __all__ = ["Tensor", "tensor", "from_numpy", "is_tensor"]
-
-_functional = None
-
-
-def _F():
-    """The functional ops module, imported on first use (tensor.py sits below ops in the layering)."""
-    global _functional
-    if _functional is None:
-        from mindspore.ops import functional
-        _functional = functional
-    return _functional
-
 
 def _infer_list_dtype(arr: np.ndarray, data):
     """MindSpore's dtype for a Python (nested) list/tuple already converted by NumPy."""
@@ -104,6 +95,9 @@ class Tensor:
     """
 
     __slots__ = ("_data", "_dtype", "_ad", "_init", "_init_shape", "__weakref__")
+
+    #: Marks tensor types for the layers below (abstract evaluation recognises tensors by it).
+    __ms_tensor__ = True
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None,
                  internal=False):
@@ -193,14 +187,6 @@ class Tensor:
         return tuple(self.asnumpy().strides)
 
     @property
-    def T(self):
-        return self.transpose()
-
-    @property
-    def mT(self):
-        return self.swapaxes(-1, -2)
-
-    @property
     def has_init(self):
         return self._data is None
 
@@ -277,184 +263,9 @@ class Tensor:
     def __repr__(self):
         return _tensor_repr(self)
 
-    # -- conversion -----------------------------------------------------------------------------
-    def astype(self, dtype, copy=True):
-        """This tensor cast to ``dtype``."""
-        return _F().cast(self, mstype.to_ms_dtype(dtype))
-
-    def to(self, dtype):
-        return self.astype(dtype)
-
-    def float(self):
-        return self.astype(mstype.float32)
-
-    def half(self):
-        return self.astype(mstype.float16)
-
-    def int(self):
-        return self.astype(mstype.int32)
-
-    def long(self):
-        return self.astype(mstype.int64)
-
-    def bool(self):
-        return self.astype(mstype.bool_)
-
-    def double(self):
-        return self.astype(mstype.float64)
-
-    def copy(self):
-        return _F().identity(self)
-
-    def clone(self):
-        return _F().identity(self)
-
-    def assign_value(self, value):
-        """Replace this tensor's data with ``value``'s (same shape and dtype); returns ``self``."""
-        if not isinstance(value, Tensor):
-            value = Tensor(value, dtype=self._dtype)
-        data = value._buffer()
-        if value._dtype is not self._dtype:
-            data = _F().cast(value, self._dtype)._data
-        self._data = data
-        return self
-
-    def set_dtype(self, dtype):
-        self._data = _F().cast(self, mstype.to_ms_dtype(dtype))._data
-        self._dtype = mstype.to_ms_dtype(dtype)
-        return self
-
-    # -- operators: each is one functional op -------------------------------------------------
-    def __add__(self, other):
-        return _F().add(self, other)
-
-    def __radd__(self, other):
-        return _F().add(other, self)
-
-    def __sub__(self, other):
-        return _F().sub(self, other)
-
-    def __rsub__(self, other):
-        return _F().sub(other, self)
-
-    def __mul__(self, other):
-        return _F().mul(self, other)
-
-    def __rmul__(self, other):
-        return _F().mul(other, self)
-
-    def __truediv__(self, other):
-        return _F().div(self, other)
-
-    def __rtruediv__(self, other):
-        return _F().div(other, self)
-
-    def __floordiv__(self, other):
-        return _F().floor_divide(self, other)
-
-    def __rfloordiv__(self, other):
-        return _F().floor_divide(other, self)
-
-    def __mod__(self, other):
-        return _F().floor_mod(self, other)
-
-    def __rmod__(self, other):
-        return _F().floor_mod(other, self)
-
-    def __pow__(self, other):
-        return _F().pow(self, other)
-
-    def __rpow__(self, other):
-        return _F().pow(other, self)
-
-    def __matmul__(self, other):
-        return _F().matmul(self, other)
-
-    def __rmatmul__(self, other):
-        return _F().matmul(other, self)
-
-    def __neg__(self):
-        return _F().neg(self)
-
-    def __pos__(self):
-        return self
-
-    def __abs__(self):
-        return _F().abs(self)
-
-    def __invert__(self):
-        if self._dtype is mstype.bool_:
-            return _F().logical_not(self)
-        return _F().bitwise_not(self)
-
-    def __and__(self, other):
-        return _F().bitwise_and(self, other) if self._dtype is not mstype.bool_ else _F().logical_and(self, other)
-
-    def __rand__(self, other):
-        return self.__and__(other)
-
-    def __or__(self, other):
-        return _F().bitwise_or(self, other) if self._dtype is not mstype.bool_ else _F().logical_or(self, other)
-
-    def __ror__(self, other):
-        return self.__or__(other)
-
-    def __xor__(self, other):
-        return _F().bitwise_xor(self, other) if self._dtype is not mstype.bool_ else _F().logical_xor(self, other)
-
-    def __rxor__(self, other):
-        return self.__xor__(other)
-
-    def __eq__(self, other):
-        if other is None:
-            return False
-        return _F().equal(self, other)
-
-    def __ne__(self, other):
-        if other is None:
-            return True
-        return _F().not_equal(self, other)
-
-    def __lt__(self, other):
-        return _F().less(self, other)
-
-    def __le__(self, other):
-        return _F().less_equal(self, other)
-
-    def __gt__(self, other):
-        return _F().greater(self, other)
-
-    def __ge__(self, other):
-        return _F().greater_equal(self, other)
-
-    def __getitem__(self, index):
-        return _F()._tensor_getitem(self, index)
-
-    def __setitem__(self, index, value):
-        _F()._tensor_setitem(self, index, value)
-
-    def __iadd__(self, other):
-        return self.__add__(other)
-
-    def __isub__(self, other):
-        return self.__sub__(other)
-
-    def __imul__(self, other):
-        return self.__mul__(other)
-
-    def __itruediv__(self, other):
-        return self.__truediv__(other)
-
-    def __getattr__(self, name):
-        # Tensor methods that are plain functional ops (x.exp(), x.sum(axis)...) come from one table
-        # in mindspore.ops.tensor_methods, so the Tensor class does not re-spell every op.
-        if name.startswith("__"):
-            raise AttributeError(name)
-        from mindspore.ops.tensor_methods import lookup_method
-        method = lookup_method(name)
-        if method is None:
-            raise AttributeError(f"'Tensor' object has no attribute '{name}'")
-        return method.__get__(self, type(self))
+    # Methods that compute (operators, ``astype``, indexing, ``x.exp()``...) are not spelled here: this
+    # module sits below the operators, and :mod:`mindspore.ops.tensor_methods` installs them onto the
+    # class when ``mindspore.ops`` is imported.
 
 
 _EDGE = 3               # MindSpore's kThreshold >> 1: items kept at each end of a summarised dimension
@@ -554,13 +365,11 @@ def _tensor_repr(t, str_form=False):
 
 
 def _from_host(arr):
-    from mindspore._runtime import backend
-    return backend.from_host(arr)
+    return _backend.data_runtime().from_host(arr)
 
 
 def _to_host(buf):
-    from mindspore._runtime import backend
-    return backend.to_host(buf)
+    return _backend.data_runtime().to_host(buf)
 
 
 def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from mindspore._autodiff import tape as _tape
+from mindspore._core import interpreters as _interpreters
 from mindspore._infer import staging as _staging
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common.parameter import Parameter, ParameterTuple
@@ -272,8 +273,8 @@ class Cell:
                      else a for a in args)
 
     def __call__(self, *args, **kwargs):
-        if not _staging.ACTIVE and not _tape.ACTIVE and \
-                (self.__dict__.get("_jit") or _context._ctx["mode"] == _context.GRAPH_MODE):
+        if _interpreters.STACK[-1].kind == "eager" and \
+                (self.__dict__.get("_jit") or _context.get_context("mode") == _context.GRAPH_MODE):
             return self._graph_call(args, kwargs)
         return self._call_eagerly_or_staged(*args, **kwargs)
 
@@ -301,16 +302,12 @@ class Cell:
         return self._call_construct(args, kwargs)
 
     def _call_construct(self, args, kwargs):
-        if _staging.ACTIVE:
+        if _staging.active():
             from mindspore._infer.interpret import stage_construct
             return stage_construct(self, args, kwargs)
-        if _tape.ACTIVE and "bprop" in type(self).__dict__:
-            saved = list(_tape.ACTIVE)
-            _tape.ACTIVE.clear()
-            try:
+        if "bprop" in type(self).__dict__ and _tape.active():
+            with _interpreters.untraced():
                 out = self.construct(*args, **kwargs)
-            finally:
-                _tape.ACTIVE.extend(saved)
             outs = out if isinstance(out, tuple) else (out,)
             fresh = tuple(Tensor._make(o._data, o._dtype) if isinstance(o, Tensor) else o for o in outs)
             _tape.record(_CellBprop(self), args, fresh if isinstance(out, tuple) else fresh[0])

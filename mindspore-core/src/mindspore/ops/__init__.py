@@ -1,5 +1,7 @@
 """``mindspore.ops``: the functional API, the Primitive classes and the gradient transforms."""
 from mindspore.ops import composite, functional, operations  # noqa: F401
+from mindspore.ops import tensor_methods as _tensor_methods  # noqa: F401 - installs Tensor's computing methods
+from mindspore.ops import _registry  # noqa: F401 - the operator registry (tells the kernel registry the names)
 from mindspore.ops.functional import *  # noqa: F401,F403
 from mindspore.ops.operations import *  # noqa: F401,F403
 from mindspore.ops.primitive import (Primitive, PrimitiveWithCheck, PrimitiveWithInfer, constexpr,  # noqa: F401

@@ -1,27 +1,33 @@
 """The operator registry: every primitive class by name.
 
 Built from the explicit family list in :mod:`mindspore.ops._defs` plus the primitives that plugins
-contribute through the ``ms_register_primitives`` hook. Kernels may only be registered for names
-found here.
+contribute through the ``ms_register_primitives`` hook (collected again when the plugin generation
+moves). Kernels may only be registered for names found here: this module hands the backend layer
+below a function listing them when it is imported.
 """
 from __future__ import annotations
 
 import threading
 
-from mindspore.ops.primitive import Primitive
+from mindspore import _generation
+from mindspore._core.primitive import Primitive
+from mindspore._plugin import manager
+from mindspore._runtime import backend as _backend
+from mindspore.ops._defs import FAMILIES
 
-__all__ = ["primitive_classes", "primitive_names", "load_plugin_primitives", "lookup"]
+_GEN = _generation.GENERATION
+
+__all__ = ["primitive_classes", "primitive_names", "plugin_primitives", "load_plugin_primitives", "lookup"]
 
 _lock = threading.RLock()
 _core = None
 _plugin_prims: dict[str, tuple[type, str]] = {}
-_plugins_loaded = False
+_loaded_at = [None]   # the plugin generation the plugin primitives were collected at
 
 
 def _core_classes():
     global _core
     if _core is None:
-        from mindspore.ops._defs import FAMILIES
         table = {}
         for family in FAMILIES:
             for cls in family.PRIMITIVES:
@@ -34,35 +40,34 @@ def _core_classes():
 
 
 def load_plugin_primitives():
-    """Collect the primitives plugins add (once per plugin discovery)."""
-    global _plugins_loaded
+    """Collect the primitives plugins add (again whenever the plugin set changed)."""
+    if _loaded_at[0] == _GEN[0]:
+        return
     with _lock:
-        if _plugins_loaded:
+        manager.plugin_manager()
+        gen = _GEN[0]
+        if _loaded_at[0] == gen:
             return
-        from mindspore._plugin import manager
         core = _core_classes()
+        found = {}
         for rec, classes in manager.call_each("ms_register_primitives"):
             for cls in classes or ():
                 if not (isinstance(cls, type) and issubclass(cls, Primitive)):
                     rec.fail("failed", TypeError(f"{cls!r} is not a Primitive subclass"), "ms_register_primitives")
                     continue
-                if cls.__name__ in core or cls.__name__ in _plugin_prims:
+                if cls.__name__ in core or cls.__name__ in found:
                     rec.fail("failed", ValueError(f"primitive name '{cls.__name__}' already exists"),
                              "ms_register_primitives")
                     continue
-                _plugin_prims[cls.__name__] = (cls, rec.name)
-        _plugins_loaded = True
-
-
-def reset_plugin_primitives():
-    global _plugins_loaded
-    with _lock:
+                found[cls.__name__] = (cls, rec.name)
         _plugin_prims.clear()
-        _plugins_loaded = False
+        _plugin_prims.update(found)
+        _loaded_at[0] = gen
 
 
 def primitive_classes():
     """Name -> class for core primitives and those added by plugins."""
+    load_plugin_primitives()
     table = dict(_core_classes())
     table.update({n: c for n, (c, _) in _plugin_prims.items()})
     return table
@@ -70,6 +75,7 @@ def primitive_classes():
 
 def plugin_primitives():
     """Name -> plugin name, for the primitives plugins added."""
+    load_plugin_primitives()
     return {n: plugin for n, (_, plugin) in sorted(_plugin_prims.items())}
 
 
@@ -79,3 +85,6 @@ def primitive_names():
 
 def lookup(name):
     return primitive_classes()[name]
+
+
+_backend.PRIMITIVE_NAMES[0] = primitive_names   # the kernel registry refuses kernels for unknown names

@@ -1,4 +1,7 @@
 """``mindspore.ops.functional``: every functional op, re-exported from ``ops.function``."""
+import sys
+
+from mindspore.ops._defs import _lazy
 from mindspore.ops.function import (array_func, conv_func, debug_func, loss_func, math_func, nn_func, random_func,
                                     reduce_func)
 
@@ -13,3 +16,5 @@ del _m, _name
 
 tensor_add = add  # noqa: F821 - MindSpore's legacy alias
 __all__.append("tensor_add")
+
+_lazy.functional.bind(sys.modules[__name__])   # bprops call functional ops through this slot

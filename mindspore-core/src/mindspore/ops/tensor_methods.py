@@ -27,8 +27,10 @@ import numpy as np
 
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
+from mindspore._infer.staging import StagedTensor
 from mindspore.common.tensor import Tensor
 from mindspore.ops import functional as F
+from mindspore.ops.function._indexing import tensor_setitem_value
 
 __all__ = ["lookup_method", "method_names"]
 
@@ -1065,3 +1067,136 @@ def _stride(self, dim=None):
 @_register("storage_offset")
 def _storage_offset(self):
     return 0
+
+
+# -- methods installed onto the Tensor class ---------------------------------------------------------------
+# Tensor (mindspore.common.tensor) sits below the operators and defines only what needs no kernel; the
+# operators, conversions and indexing below are put on the class when mindspore.ops is imported.
+def _astype(self, dtype, copy=True):
+    """This tensor cast to ``dtype``."""
+    return F.cast(self, mstype.to_ms_dtype(dtype))
+
+
+def _to(self, dtype):
+    return _astype(self, dtype)
+
+
+def _caster(dtype):
+    def method(self):
+        return _astype(self, dtype)
+    return method
+
+
+def _copy(self):
+    return F.identity(self)
+
+
+def _assign_value(self, value):
+    """Replace this tensor's data with ``value``'s (same shape and dtype); returns ``self``."""
+    if not isinstance(value, Tensor):
+        value = Tensor(value, dtype=self._dtype)
+    data = value._buffer()
+    if value._dtype is not self._dtype:
+        data = F.cast(value, self._dtype)._data
+    self._data = data
+    return self
+
+
+def _set_dtype(self, dtype):
+    dtype = mstype.to_ms_dtype(dtype)
+    self._data = F.cast(self, dtype)._data
+    self._dtype = dtype
+    return self
+
+
+def _invert(self):
+    if self._dtype is mstype.bool_:
+        return F.logical_not(self)
+    return F.bitwise_not(self)
+
+
+def _bitwise(logical, bitwise):
+    def method(self, other):
+        return (logical if self._dtype is mstype.bool_ else bitwise)(self, other)
+    return method
+
+
+def _eq(self, other):
+    if other is None:
+        return False
+    return F.equal(self, other)
+
+
+def _ne(self, other):
+    if other is None:
+        return True
+    return F.not_equal(self, other)
+
+
+def _getitem(self, index):
+    return F._tensor_getitem(self, index)
+
+
+def _setitem(self, index, value):
+    F._tensor_setitem(self, index, value)
+
+
+def _getattr(self, name):
+    # Tensor methods that are plain functional ops (x.exp(), x.sum(axis)...) come from the tables above,
+    # so the Tensor class does not re-spell every op.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    method = lookup_method(name)
+    if method is None:
+        raise AttributeError(f"'Tensor' object has no attribute '{name}'")
+    return method.__get__(self, type(self))
+
+
+def _binary(fn, reflected=False):
+    if reflected:
+        def method(self, other):
+            return fn(other, self)
+    else:
+        def method(self, other):
+            return fn(self, other)
+    return method
+
+
+_INSTALLED = {
+    "astype": _astype, "to": _to, "float": _caster(mstype.float32), "half": _caster(mstype.float16),
+    "int": _caster(mstype.int32), "long": _caster(mstype.int64), "bool": _caster(mstype.bool_),
+    "double": _caster(mstype.float64), "copy": _copy, "clone": _copy, "assign_value": _assign_value,
+    "set_dtype": _set_dtype,
+    "T": property(lambda self: self.transpose()), "mT": property(lambda self: self.swapaxes(-1, -2)),
+    "__add__": _binary(F.add), "__radd__": _binary(F.add, True), "__sub__": _binary(F.sub),
+    "__rsub__": _binary(F.sub, True), "__mul__": _binary(F.mul), "__rmul__": _binary(F.mul, True),
+    "__truediv__": _binary(F.div), "__rtruediv__": _binary(F.div, True),
+    "__floordiv__": _binary(F.floor_divide), "__rfloordiv__": _binary(F.floor_divide, True),
+    "__mod__": _binary(F.floor_mod), "__rmod__": _binary(F.floor_mod, True), "__pow__": _binary(F.pow),
+    "__rpow__": _binary(F.pow, True), "__matmul__": _binary(F.matmul), "__rmatmul__": _binary(F.matmul, True),
+    "__neg__": F.neg, "__pos__": lambda self: self, "__abs__": F.abs, "__invert__": _invert,
+    "__and__": _bitwise(F.logical_and, F.bitwise_and), "__rand__": _bitwise(F.logical_and, F.bitwise_and),
+    "__or__": _bitwise(F.logical_or, F.bitwise_or), "__ror__": _bitwise(F.logical_or, F.bitwise_or),
+    "__xor__": _bitwise(F.logical_xor, F.bitwise_xor), "__rxor__": _bitwise(F.logical_xor, F.bitwise_xor),
+    "__eq__": _eq, "__ne__": _ne, "__lt__": _binary(F.less), "__le__": _binary(F.less_equal),
+    "__gt__": _binary(F.greater), "__ge__": _binary(F.greater_equal),
+    "__getitem__": _getitem, "__setitem__": _setitem,
+    "__iadd__": _binary(F.add), "__isub__": _binary(F.sub), "__imul__": _binary(F.mul),
+    "__itruediv__": _binary(F.div),
+    "__getattr__": _getattr,
+}
+
+
+def _staged_setitem(self, index, value):
+    self.rebind(tensor_setitem_value(self, index, value))
+
+
+def install(cls=Tensor):
+    """Put the computing methods onto ``cls`` (Tensor; done once, when this module is imported)."""
+    for name, fn in _INSTALLED.items():
+        setattr(cls, name, fn)
+    cls.__hash__ = object.__hash__
+    StagedTensor.__setitem__ = _staged_setitem   # graph mode: x[i] = v rebinds x to the updated value
+
+
+install()

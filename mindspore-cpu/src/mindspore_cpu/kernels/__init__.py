@@ -1,8 +1,11 @@
 """CPU kernels, one module per primitive family (same names as ``mindspore/ops/_defs``).
 
-Each module has ``KERNELS = {primitive_name: fn}``; ``fn(prim, *inputs)`` gets NumPy arrays for
-tensors and Python values for constants, and returns a NumPy array (never a NumPy scalar) or a
-tuple of arrays.
+Each module has ``KERNELS = {primitive_name: fn}``; ``fn(prim, *inputs, out)`` gets NumPy arrays for
+tensors, Python values for constants and the inferred output spec ``out`` (a
+:class:`mindspore.plugin.TensorSpec`, or a tuple of them), and returns a NumPy array (never a NumPy
+scalar) or a tuple of arrays of exactly that shape and dtype (:mod:`._out` casts where a kernel
+computes wider). Kernels that do not need ``out`` accept it as ``out=None``, so that they can also be
+called from other kernels.
 """
 import warnings
 

@@ -5,24 +5,27 @@ modify), except the in-place ``Assign*`` kernels, which write into and return th
 """
 import numpy as np
 
+from mindspore_cpu.kernels._out import fit
 
-def _cast(prim, x, dtype):
+
+def _cast(prim, x, dtype, out=None):
     return x.astype(dtype.to_numpy())
 
 
-def _reshape(prim, x, shape):
+def _reshape(prim, x, shape, out=None):
     return x.reshape(prim.infer_shape(x.shape, shape))
 
 
-def _fill(prim, dtype, shape, value):
+def _fill(prim, dtype, shape, value, out=None):
     return np.full(shape, np.asarray(value), dtype=dtype.to_numpy())
 
 
-def _broadcast_to(prim, x):
-    return np.ascontiguousarray(np.broadcast_to(x, prim.infer_shape(x.shape)))
+def _broadcast_to(prim, x, out=None):
+    shape = out.shape if out is not None else prim.infer_shape(x.shape)
+    return np.broadcast_to(x, shape).copy()   # (np.ascontiguousarray would make a 0-d result 1-d)
 
 
-def _transpose(prim, x, perm):
+def _transpose(prim, x, perm, out=None):
     return np.ascontiguousarray(np.transpose(x, _perm(perm, x.ndim)))
 
 
@@ -30,95 +33,96 @@ def _perm(perm, ndim):
     return tuple(p % ndim for p in perm) if ndim else ()
 
 
-def _concat(prim, xs):
+def _concat(prim, xs, out=None):
     return np.concatenate(xs, axis=prim.axis % xs[0].ndim)
 
 
-def _split_v(prim, x):
+def _split_v(prim, x, out=None):
     shapes = prim.infer_shape(x.shape)
     axis = prim.split_dim % x.ndim
     bounds = np.cumsum([s[axis] for s in shapes])[:-1]
     return tuple(np.ascontiguousarray(p) for p in np.split(x, bounds, axis=axis))
 
 
-def _split(prim, x):
+def _split(prim, x, out=None):
     return tuple(np.ascontiguousarray(p) for p in np.split(x, prim.output_num, axis=prim.axis % x.ndim))
 
 
-def _stack(prim, xs):
+def _stack(prim, xs, out=None):
     return np.stack(xs, axis=prim.axis % (xs[0].ndim + 1))
 
 
-def _unstack(prim, x):
+def _unstack(prim, x, out=None):
     axis = prim.axis % x.ndim
     return tuple(np.ascontiguousarray(p) for p in np.moveaxis(x, axis, 0))
 
 
-def _expand_dims(prim, x, axis):
+def _expand_dims(prim, x, axis, out=None):
     return x.reshape(prim.infer_shape(x.shape, axis))
 
 
-def _squeeze(prim, x):
+def _squeeze(prim, x, out=None):
     return x.reshape(prim.infer_shape(x.shape))
 
 
-def _flatten(prim, x):
+def _flatten(prim, x, out=None):
     return x.reshape(prim.infer_shape(x.shape))
 
 
-def _tile(prim, x, multiples):
+def _tile(prim, x, multiples, out=None):
     return np.tile(x, multiples)
 
 
-def _zeros(prim, size, dtype):
+def _zeros(prim, size, dtype, out=None):
     return np.zeros(size, dtype=dtype.to_numpy())
 
 
-def _ones(prim, size, dtype):
+def _ones(prim, size, dtype, out=None):
     return np.ones(size, dtype=dtype.to_numpy())
 
 
-def _eye(prim, n, m, dtype):
+def _eye(prim, n, m, dtype, out=None):
     return np.eye(n, m, dtype=dtype.to_numpy())
 
 
-def _range(prim, start, limit, delta):
+def _range(prim, start, limit, delta, out=None):
     start, limit, delta = (np.asarray(v).item() for v in (start, limit, delta))
     n = prim.infer_shape(start, limit, delta)[0]  # validates delta and the sign, and the length
-    return np.asarray(start + delta * np.arange(n, dtype=np.float64 if isinstance(delta, float) else np.int64))
+    result = np.asarray(start + delta * np.arange(n, dtype=np.float64 if isinstance(delta, float) else np.int64))
+    return fit(result, out)
 
 
-def _linspace(prim, start, stop, num):
-    return np.linspace(np.asarray(start).item(), np.asarray(stop).item(), int(np.asarray(num).item()))
+def _linspace(prim, start, stop, num, out=None):
+    return fit(np.linspace(np.asarray(start).item(), np.asarray(stop).item(), int(np.asarray(num).item())), out)
 
 
-def _depend(prim, value, expr):
+def _depend(prim, value, expr, out=None):
     return value
 
 
-def _reverse(prim, x):
+def _reverse(prim, x, out=None):
     return np.flip(x, prim.axis).copy() if prim.axis else x.copy()
 
 
-def _pad(prim, x):
+def _pad(prim, x, out=None):
     return np.pad(x, prim.paddings)
 
 
-def _meshgrid(prim, xs):
+def _meshgrid(prim, xs, out=None):
     return tuple(np.ascontiguousarray(g) for g in np.meshgrid(*xs, indexing=prim.indexing))
 
 
-def _assign(prim, variable, value):
+def _assign(prim, variable, value, out=None):
     np.copyto(variable, value, casting="unsafe")
     return variable
 
 
-def _assign_add(prim, variable, value):
+def _assign_add(prim, variable, value, out=None):
     np.add(variable, value, out=variable, casting="unsafe")
     return variable
 
 
-def _assign_sub(prim, variable, value):
+def _assign_sub(prim, variable, value, out=None):
     np.subtract(variable, value, out=variable, casting="unsafe")
     return variable
 
@@ -137,22 +141,22 @@ KERNELS = {
     "Flatten": _flatten,
     "Tile": _tile,
     "BroadcastTo": _broadcast_to,
-    "ZerosLike": lambda prim, x: np.zeros_like(x),
-    "OnesLike": lambda prim, x: np.ones_like(x),
+    "ZerosLike": lambda prim, x, out=None: np.zeros_like(x),
+    "OnesLike": lambda prim, x, out=None: np.ones_like(x),
     "Fill": _fill,
     "Zeros": _zeros,
     "Ones": _ones,
     "Eye": _eye,
     "Range": _range,
     "LinSpace": _linspace,
-    "StopGradient": lambda prim, x: x,
-    "Identity": lambda prim, x: x.copy(),
+    "StopGradient": lambda prim, x, out=None: x,
+    "Identity": lambda prim, x, out=None: x.copy(),
     "Depend": _depend,
     "ReverseV2": _reverse,
     "Pad": _pad,
     "Meshgrid": _meshgrid,
-    "Tril": lambda prim, x: np.tril(x, prim.diagonal),
-    "Triu": lambda prim, x: np.triu(x, prim.diagonal),
+    "Tril": lambda prim, x, out=None: np.tril(x, prim.diagonal),
+    "Triu": lambda prim, x, out=None: np.triu(x, prim.diagonal),
     "Assign": _assign,
     "AssignAdd": _assign_add,
     "AssignSub": _assign_sub,

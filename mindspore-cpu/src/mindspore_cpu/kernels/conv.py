@@ -2,12 +2,13 @@
 :mod:`.pooling`, the pooling kernels.
 
 The C++ functions are 3-D; 2-D convolutions are passed as 3-D ones with unit depth (a free reshape).
-Inputs are made C-contiguous in float32 or float64 (float16/bfloat16 compute in float32; the
-dispatcher casts the result back to the inferred dtype). Output sizes and padding come from the
+Inputs are made C-contiguous in float32 or float64 (float16/bfloat16 compute in float32, and the
+result is cast to the inferred ``out`` dtype). Output sizes and padding come from the
 primitive's own geometry (:meth:`geometry_for`), the same the shape rule used.
 """
 import numpy as np
 
+from mindspore_cpu.kernels._out import fits_out
 from mindspore_cpu.kernels._native import _kernels
 from mindspore_cpu.kernels import pooling
 
@@ -32,7 +33,8 @@ def lift(values, fill):
     return (fill,) + values if len(values) == 2 else values
 
 
-def _forward(prim, x, w):
+@fits_out
+def _forward(prim, x, w, out=None):
     return forward_with_epilogue(prim, x, w)
 
 
@@ -47,7 +49,7 @@ def forward_with_epilogue(prim, x, w, bias=None, relu=False):
     return y.reshape((x.shape[0], w.shape[0]) + win.out)
 
 
-def _backward_input(prim, dout, w, input_size):
+def _backward_input(prim, dout, w, input_size, out=None):
     dt = compute_dtype(dout, w)
     input_size = tuple(input_size)
     kernel, stride, dilation, win = prim.geometry_for(input_size)
@@ -56,7 +58,7 @@ def _backward_input(prim, dout, w, input_size):
     return dx.reshape(input_size)
 
 
-def _backward_filter(prim, dout, x, filter_size):
+def _backward_filter(prim, dout, x, filter_size, out=None):
     dt = compute_dtype(dout, x)
     filter_size = tuple(filter_size)
     kernel, stride, dilation, win = prim.geometry_for(x.shape)
@@ -71,7 +73,7 @@ KERNELS = {
     "Conv2DTranspose": _backward_input,
     "Conv2DBackpropFilter": _backward_filter,
     "Conv3D": _forward,
-    "Conv3DBackpropInput": lambda prim, w, dout, input_size: _backward_input(prim, dout, w, input_size),
-    "Conv3DBackpropFilter": lambda prim, x, dout, w_size: _backward_filter(prim, dout, x, w_size),
+    "Conv3DBackpropInput": lambda prim, w, dout, input_size, out=None: _backward_input(prim, dout, w, input_size),
+    "Conv3DBackpropFilter": lambda prim, x, dout, w_size, out=None: _backward_filter(prim, dout, x, w_size),
     **pooling.KERNELS,
 }

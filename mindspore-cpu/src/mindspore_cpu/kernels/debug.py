@@ -3,8 +3,10 @@ import sys
 
 import numpy as np
 
+from mindspore.plugin import process_group
 
-def _print(prim, *inputs):
+
+def _print(prim, *inputs, out=None):
     parts = []
     for x in inputs:
         if isinstance(x, np.ndarray):
@@ -16,15 +18,14 @@ def _print(prim, *inputs):
     return np.zeros((), np.int32)
 
 
-def _all_reduce(prim, x):
-    from mindspore._runtime.collective import world_size
-    if world_size(prim.group) == 1:
+def _all_reduce(prim, x, out=None):
+    group = process_group(prim.group)
+    if group.size == 1:
         return x.copy()
-    from mindspore.communication.management import group_communicator
-    return group_communicator(prim.group).allreduce(x, prim.op)
+    return group.communicator.allreduce(x, prim.op)
 
 
-def _float_status(prim, x):
+def _float_status(prim, x, out=None):
     return np.array([0.0 if np.isfinite(x).all() else 1.0], np.float32)
 
 

@@ -8,7 +8,9 @@ import math
 
 import numpy as np
 
-from mindspore.ops._defs.indexing import MSIndexError, padv3_pairs
+from mindspore.plugin import MSIndexError
+from mindspore_cpu.kernels._out import fits_out
+
 
 
 def _check_bounds(op, idx, n, dim):
@@ -46,7 +48,7 @@ def _scatter_add_nd(out, indices, updates):
 
 
 # --- gathers ----------------------------------------------------------------------------------
-def _gather(prim, params, indices, axis):
+def _gather(prim, params, indices, axis, out=None):
     axis %= params.ndim
     b = prim.batch_dims + indices.ndim if prim.batch_dims < 0 else prim.batch_dims
     _check_bounds(prim.name, indices, params.shape[axis], axis)
@@ -63,14 +65,14 @@ def _gather(prim, params, indices, axis):
     return np.ascontiguousarray(np.transpose(g, perm))
 
 
-def _gather_d(prim, x, dim, index):
+def _gather_d(prim, x, dim, index, out=None):
     dim %= x.ndim
     _check_bounds(prim.name, index, x.shape[dim], dim)
     window = tuple(slice(None) if d == dim else slice(0, s) for d, s in enumerate(index.shape))
     return np.ascontiguousarray(np.take_along_axis(x[window], index.astype(np.int64), axis=dim))
 
 
-def _gather_nd(prim, x, indices):
+def _gather_nd(prim, x, indices, out=None):
     _check_nd(prim.name, indices, x.shape)
     if indices.shape[-1] == 0:
         return np.broadcast_to(x, indices.shape[:-1] + x.shape).copy()
@@ -84,7 +86,7 @@ def _elementwise_coords(indices, axis):
     return tuple(coords)
 
 
-def _tensor_scatter_elements(prim, x, indices, updates):
+def _tensor_scatter_elements(prim, x, indices, updates, out=None):
     axis = prim.axis % x.ndim
     _check_bounds(prim.name, indices, x.shape[axis], axis)
     out = x.copy()
@@ -96,7 +98,7 @@ def _tensor_scatter_elements(prim, x, indices, updates):
     return out
 
 
-def _scatter_nd(prim, indices, updates, shape):
+def _scatter_nd(prim, indices, updates, shape, out=None):
     _check_nd(prim.name, indices, shape)
     return _scatter_add_nd(np.zeros(shape, dtype=updates.dtype), indices, updates)
 
@@ -110,35 +112,35 @@ def _write_nd(out, indices, updates):
     return out
 
 
-def _tensor_scatter_update(prim, x, indices, updates):
+def _tensor_scatter_update(prim, x, indices, updates, out=None):
     _check_nd(prim.name, indices, x.shape)
     return _write_nd(x.copy(), indices, updates)
 
 
-def _tensor_scatter_add(prim, x, indices, updates):
+def _tensor_scatter_add(prim, x, indices, updates, out=None):
     _check_nd(prim.name, indices, x.shape)
     return _scatter_add_nd(x.copy(), indices, updates)
 
 
-def _scatter_nd_update(prim, x, indices, updates):
+def _scatter_nd_update(prim, x, indices, updates, out=None):
     _check_nd(prim.name, indices, x.shape)
     return _write_nd(x, indices, updates)  # in place: x is the Parameter's own buffer
 
 
 # --- slicing and padding ------------------------------------------------------------------------
-def _strided_slice(prim, x, begin, end, strides):
+def _strided_slice(prim, x, begin, end, strides, out=None):
     index, _ = prim.plan(x.shape, begin, end, strides)
     return np.array(x[index], copy=True)
 
 
-def _strided_slice_grad(prim, dy, shapex, begin, end, strides):
+def _strided_slice_grad(prim, dy, shapex, begin, end, strides, out=None):
     index, _ = prim.plan(shapex, begin, end, strides)
     out = np.zeros(shapex, dtype=dy.dtype)
     out[index] = dy
     return out
 
 
-def _slice(prim, x, begin, size):
+def _slice(prim, x, begin, size, out=None):
     size = prim.infer_shape(x.shape, begin, size)
     return np.array(x[tuple(slice(b, b + s) for b, s in zip(begin, size))], copy=True)
 
@@ -146,8 +148,8 @@ def _slice(prim, x, begin, size):
 _NP_PAD_MODE = {"constant": "constant", "reflect": "reflect", "edge": "edge", "circular": "wrap"}
 
 
-def _pad_v3(prim, x, paddings, value):
-    pairs = padv3_pairs(prim.name, paddings, x.ndim)
+def _pad_v3(prim, x, paddings, value, out=None):
+    pairs = prim.pad_pairs(paddings, x.ndim)
     crop = tuple(slice(max(-a, 0), s - max(-b, 0)) for s, (a, b) in zip(x.shape, pairs))
     widths = tuple((max(a, 0), max(b, 0)) for a, b in pairs)
     x = x[crop]
@@ -157,24 +159,24 @@ def _pad_v3(prim, x, paddings, value):
 
 
 # --- selection ----------------------------------------------------------------------------------
-def _select(prim, cond, x, y):
+def _select(prim, cond, x, y, out=None):
     return np.asarray(np.where(cond, x, y))
 
 
-def _masked_fill(prim, x, mask, value):
+def _masked_fill(prim, x, mask, value, out=None):
     return np.where(mask, np.asarray(value).astype(x.dtype), x)
 
 
-def _masked_select(prim, x, mask):
+def _masked_select(prim, x, mask, out=None):
     xb, mb = np.broadcast_arrays(x, mask)
     return xb[mb]
 
 
-def _non_zero(prim, x):
+def _non_zero(prim, x, out=None):
     return np.argwhere(x).astype(np.int64)
 
 
-def _one_hot(prim, indices, depth, on_value, off_value):
+def _one_hot(prim, indices, depth, on_value, off_value, out=None):
     depth = int(np.asarray(depth).item())
     hot = indices[..., None] == np.arange(depth)
     out = np.where(hot, np.asarray(on_value), np.asarray(off_value))
@@ -192,18 +194,19 @@ def _argsort(x, axis, descending):
     return x.shape[axis] - 1 - idx
 
 
-def _sort(prim, x):
+def _sort(prim, x, out=None):
     axis = prim.axis % x.ndim
     idx = _argsort(x, axis, prim.descending)
     return np.take_along_axis(x, idx, axis), idx.astype(np.int32)
 
 
-def _top_k(prim, x, k):
+def _top_k(prim, x, k, out=None):
     idx = _argsort(x, -1, True)[..., :k]
     return np.take_along_axis(x, idx, -1), idx.astype(np.int32)
 
 
-def _unique(prim, x):
+@fits_out
+def _unique(prim, x, out=None):
     y, idx = np.unique(x.reshape(-1), return_inverse=True)
     return y, idx.reshape(x.shape)
 

@@ -1,6 +1,7 @@
 """CPU kernels of the loss family: the fused softmax cross-entropies (C++, ``mindspore_cpu._kernels``)."""
 import numpy as np
 
+from mindspore_cpu.kernels._out import fits_out
 from mindspore_cpu.kernels._native import _kernels
 
 _NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
@@ -12,11 +13,13 @@ def _as_float(*arrays):
     return [np.ascontiguousarray(a, dtype=dt) for a in arrays]
 
 
-def _softmax_cross_entropy(prim, logits, labels):
+@fits_out
+def _softmax_cross_entropy(prim, logits, labels, out=None):
     return _kernels.softmax_cross_entropy(*_as_float(logits, labels))
 
 
-def _sparse_softmax_cross_entropy(prim, logits, labels):
+@fits_out
+def _sparse_softmax_cross_entropy(prim, logits, labels, out=None):
     (logits,) = _as_float(logits)
     return _kernels.sparse_softmax_cross_entropy(logits, np.ascontiguousarray(labels), prim.is_grad)
 

@@ -89,7 +89,7 @@ def _as_float(x):
 
 
 def _binary(ufunc, floating=False):
-    def kernel(prim, x, y):
+    def kernel(prim, x, y, out=None):
         # fast path (the eager hot loop): two arrays of one inexact dtype need no promotion; NumPy's
         # floating-point warnings from this module are silenced once in kernels/__init__.py
         if type(x) is np.ndarray and type(y) is np.ndarray and x.dtype == y.dtype and x.dtype.kind == "f":
@@ -102,13 +102,13 @@ def _binary(ufunc, floating=False):
 
 
 def _unary(ufunc):
-    def kernel(prim, x):
+    def kernel(prim, x, out=None):
         return np.asarray(ufunc(x))
     return kernel
 
 
 def _unary_float(ufunc):
-    def kernel(prim, x):
+    def kernel(prim, x, out=None):
         with np.errstate(all="ignore"):
             return np.asarray(ufunc(_as_float(x)))
     return kernel
@@ -116,7 +116,7 @@ def _unary_float(ufunc):
 
 def _integral_identity(ufunc):
     """Rounding functions: the identity on integers (no round trip through float64)."""
-    def kernel(prim, x):
+    def kernel(prim, x, out=None):
         if not _inexact(x.dtype):
             return x.copy()
         return np.asarray(ufunc(x))
@@ -125,7 +125,7 @@ def _integral_identity(ufunc):
 
 def _float_test(ufunc, default):
     """IsNan/IsInf/IsFinite: integers are never NaN or infinite."""
-    def kernel(prim, x):
+    def kernel(prim, x, out=None):
         if not _inexact(x.dtype):
             return np.full(x.shape, default, np.bool_)
         return np.asarray(ufunc(x))
@@ -133,13 +133,13 @@ def _float_test(ufunc, default):
 
 
 # --- arithmetic -----------------------------------------------------------------------------
-def _div_no_nan(prim, x, y):
+def _div_no_nan(prim, x, y, out=None):
     x, y, t = _operands(x, y, floating=True)
     with np.errstate(all="ignore"):
         return np.asarray(np.where(np.equal(y, 0), np.zeros((), t), np.true_divide(x, y)))
 
 
-def _truncate_div(prim, x, y):
+def _truncate_div(prim, x, y, out=None):
     x, y, t = _operands(x, y)
     with np.errstate(all="ignore"):
         if t.kind in "iu":
@@ -149,7 +149,7 @@ def _truncate_div(prim, x, y):
         return np.asarray(np.trunc(np.true_divide(x, y)))
 
 
-def _pow(prim, x, y):
+def _pow(prim, x, y, out=None):
     x, y, t = _operands(x, y)
     with np.errstate(all="ignore"):
         if t.kind in "iu" and np.any(np.less(y, 0)):
@@ -159,35 +159,35 @@ def _pow(prim, x, y):
         return np.asarray(np.power(x, y))
 
 
-def _squared_difference(prim, x, y):
+def _squared_difference(prim, x, y, out=None):
     x, y, _ = _operands(x, y)
     return np.asarray(np.square(np.subtract(x, y)))
 
 
-def _xlogy(prim, x, y):
+def _xlogy(prim, x, y, out=None):
     x, y, t = _operands(x, y, floating=True)
     with np.errstate(all="ignore"):
         out = np.multiply(x, np.log(y))
         return np.asarray(np.where(np.equal(x, 0), np.zeros((), t), out))
 
 
-def _round(prim, x, decimals=0):
+def _round(prim, x, decimals=0, out=None):
     if not _inexact(x.dtype) and decimals >= 0:
         return x.copy()
     return np.asarray(np.round(x, decimals))
 
 
-def _sign(prim, x):
+def _sign(prim, x, out=None):
     return np.asarray(np.sign(x))
 
 
-def _reciprocal(prim, x):
+def _reciprocal(prim, x, out=None):
     x = _as_float(x)
     with np.errstate(all="ignore"):
         return np.asarray(np.true_divide(np.ones((), x.dtype), x))
 
 
-def _rsqrt(prim, x):
+def _rsqrt(prim, x, out=None):
     x = _as_float(x)
     with np.errstate(all="ignore"):
         return np.asarray(np.true_divide(np.ones((), x.dtype), np.sqrt(x)))
@@ -207,34 +207,34 @@ def _erf_erfc(x):
     return _scipy_special().erf(a), _scipy_special().erfc(a)
 
 
-def _erf(prim, x):
+def _erf(prim, x, out=None):
     x = _as_float(x)
     with np.errstate(all="ignore"):
         erf, _ = _erf_erfc(x)
         return np.asarray(np.copysign(erf, x.astype(np.float64)).astype(x.dtype))
 
 
-def _erfc(prim, x):
+def _erfc(prim, x, out=None):
     x = _as_float(x)
     with np.errstate(all="ignore"):
         erf, erfc = _erf_erfc(x)
         return np.asarray(np.where(x < 0, 1.0 + erf, erfc).astype(x.dtype))
 
 
-def _erfinv(prim, x):
+def _erfinv(prim, x, out=None):
     x = _as_float(x)
     with np.errstate(all="ignore"):
         return np.asarray(_scipy_special().erfinv(np.asarray(x, np.float64)).astype(x.dtype))
 
 
-def _sinc(prim, x):
+def _sinc(prim, x, out=None):
     x = _as_float(x)
     if x.dtype in _HALF:
         return np.sinc(x.astype(np.float32)).astype(x.dtype)
     return np.asarray(np.sinc(x))
 
 
-def _nan_to_num(prim, x):
+def _nan_to_num(prim, x, out=None):
     if not _inexact(x.dtype):
         return x.copy()
     limit = ml_dtypes.finfo(x.dtype)
@@ -246,7 +246,7 @@ def _nan_to_num(prim, x):
     return np.asarray(out.astype(x.dtype))
 
 
-def _is_close(prim, x, y):
+def _is_close(prim, x, y, out=None):
     x, y, _ = _operands(x, y)
     return np.asarray(np.isclose(x, y, rtol=prim.rtol, atol=prim.atol, equal_nan=prim.equal_nan))
 
@@ -282,7 +282,7 @@ def _native_matmul(x, y, ta, tb):
     return _kernels.matmul(x, y, ta, tb)
 
 
-def _matmul(prim, x, y):
+def _matmul(prim, x, y, out=None):
     if (x.dtype is y.dtype or x.dtype == y.dtype) and x.dtype in _GEMM_DTYPES and x.ndim >= 2 and y.ndim >= 2:
         return _native_matmul(x, y, bool(prim.transpose_a), bool(prim.transpose_b))
     if prim.transpose_a:
@@ -295,31 +295,31 @@ def _matmul(prim, x, y):
         return np.asarray(np.matmul(x, y))
 
 
-def _add_n(prim, x):
+def _add_n(prim, x, out=None):
     out = np.array(x[0], copy=True)
     for t in x[1:]:
         np.add(out, t, out=out)
     return out
 
 
-def _addcmul(prim, input_data, x1, x2, value):
+def _addcmul(prim, input_data, x1, x2, value, out=None):
     input_data, x1, x2, value = _common(input_data, x1, x2, value)
     return np.asarray(input_data + value * x1 * x2)
 
 
-def _addcdiv(prim, input_data, x1, x2, value):
+def _addcdiv(prim, input_data, x1, x2, value, out=None):
     input_data, x1, x2, value = _common(input_data, x1, x2, value, floating=True)
     with np.errstate(all="ignore"):
         return np.asarray(input_data + value * x1 / x2)
 
 
-def _lerp(prim, start, end, weight):
+def _lerp(prim, start, end, weight, out=None):
     start, end, weight = _common(start, end, weight, floating=True)
     return np.asarray(start + weight * (end - start))
 
 
 def _cumulative(ufunc, identity):
-    def kernel(prim, x, axis):
+    def kernel(prim, x, axis, out=None):
         if x.ndim == 0:
             return np.full((), identity, x.dtype) if prim.exclusive else x.copy()
         axis = axis % x.ndim
@@ -336,7 +336,7 @@ def _cumulative(ufunc, identity):
     return kernel
 
 
-def _einsum(prim, x):
+def _einsum(prim, x, out=None):
     dtype = x[0].dtype
     if dtype in _HALF:
         x = [t.astype(np.float32) for t in x]
@@ -410,9 +410,9 @@ KERNELS = {
     "GreaterEqual": _binary(np.greater_equal),
     "Less": _binary(np.less),
     "LessEqual": _binary(np.less_equal),
-    "LogicalAnd": lambda prim, x, y: np.asarray(np.logical_and(x, y)),
-    "LogicalOr": lambda prim, x, y: np.asarray(np.logical_or(x, y)),
-    "LogicalXor": lambda prim, x, y: np.asarray(np.logical_xor(x, y)),
+    "LogicalAnd": lambda prim, x, y, out=None: np.asarray(np.logical_and(x, y)),
+    "LogicalOr": lambda prim, x, y, out=None: np.asarray(np.logical_or(x, y)),
+    "LogicalXor": lambda prim, x, y, out=None: np.asarray(np.logical_xor(x, y)),
     "LogicalNot": _unary(np.logical_not),
     "BitwiseAnd": _binary(np.bitwise_and),
     "BitwiseOr": _binary(np.bitwise_or),

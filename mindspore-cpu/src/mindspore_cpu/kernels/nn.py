@@ -1,6 +1,6 @@
 """CPU kernels of the nn family: activations, softmax, bias add, normalisation, dropout.
 
-Float16 inputs are computed in float32 (the dispatcher casts results to the inferred dtype). BatchNorm and
+Float16 inputs are computed in float32 (results are cast to the inferred ``out`` dtype). BatchNorm and
 BatchNormGrad on channel-first layouts (NC, NCHW, NCDHW) run in C++ (``_csrc/batchnorm.cpp``: two passes
 over the data instead of NumPy's six or more); NHWC and empty inputs stay in NumPy.
 Losses and resizing are in :mod:`mindspore_cpu.kernels.nn_ext`, merged into :data:`KERNELS`.
@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from mindspore_cpu.kernels._out import fit, fits_out
 from mindspore_cpu.kernels import nn_ext
 
 SELU_ALPHA = 1.67326324235437728481704299
@@ -31,9 +32,9 @@ def softplus(x):
 
 
 def _elementwise(fn):
-    def kernel(prim, x):
+    def kernel(prim, x, out=None):
         with np.errstate(over="ignore", under="ignore"):
-            return np.asarray(fn(prim, wide(x)))
+            return fit(np.asarray(fn(prim, wide(x))), out)
     return kernel
 
 
@@ -49,21 +50,21 @@ def _native():
     return _kernels
 
 
-def _gelu(prim, x):
+def _gelu(prim, x, out=None):
     """GELU (tanh form) in one C++ pass; float16 computes in float32, like the other activations."""
     src = x.astype(np.float32) if x.dtype == np.float16 else np.ascontiguousarray(x)
     y = _native().gelu(src)
     return y.astype(x.dtype) if y.dtype != x.dtype else y
 
 
-def _gelu_grad(prim, dy, x, y):
+def _gelu_grad(prim, dy, x, y, out=None):
     wide_x = x.astype(np.float32) if x.dtype == np.float16 else np.ascontiguousarray(x)
     wide_dy = np.ascontiguousarray(dy, dtype=wide_x.dtype)
     out = _native().gelu_grad(wide_dy, wide_x)
     return out.astype(x.dtype) if out.dtype != x.dtype else out
 
 
-def _relu_grad(prim, dy, y):
+def _relu_grad(prim, dy, y, out=None):
     """y > 0 ? dy : 0; float32/float64 in one C++ pass."""
     if dy.dtype in _NATIVE_FLOATS and dy.dtype == y.dtype:
         return _native().relu_grad(np.ascontiguousarray(dy), np.ascontiguousarray(y))
@@ -96,7 +97,7 @@ def _softshrink(prim, x):
     return np.where(x > lam, x - lam, np.where(x < -lam, x + lam, 0)).astype(x.dtype)
 
 
-def _prelu(prim, x, weight):
+def _prelu(prim, x, weight, out=None):
     x, w = wide(x), wide(weight)
     if x.ndim >= 2 and w.size > 1:
         w = w.reshape((1, w.size) + (1,) * (x.ndim - 2))
@@ -107,26 +108,29 @@ def _axes(axis):
     return tuple(axis) if isinstance(axis, (tuple, list)) else axis
 
 
-def _softmax(prim, x):
+@fits_out
+def _softmax(prim, x, out=None):
     x = wide(x)
     axis = _axes(prim.axis)
     e = np.exp(x - np.max(x, axis=axis, keepdims=True))
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
-def _log_softmax(prim, x):
+@fits_out
+def _log_softmax(prim, x, out=None):
     x = wide(x)
     shifted = x - np.max(x, axis=prim.axis, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=prim.axis, keepdims=True))
 
 
-def _bias_add(prim, x, bias):
+def _bias_add(prim, x, bias, out=None):
     if prim.data_format == "NHWC":
         return np.asarray(x + bias)
     return np.asarray(x + bias.reshape((1, bias.size) + (1,) * (x.ndim - 2)))
 
 
-def _layer_norm(prim, x, gamma, beta):
+@fits_out
+def _layer_norm(prim, x, gamma, beta, out=None):
     x = wide(x)
     bna = prim.begin_norm_axis % x.ndim
     axes = tuple(range(bna, x.ndim))
@@ -177,7 +181,8 @@ def _batch_norm_numpy(prim, x, scale, bias, mean, variance):
     return y, m, v
 
 
-def _batch_norm(prim, x, scale, bias, mean, variance):
+@fits_out
+def _batch_norm(prim, x, scale, bias, mean, variance, out=None):
     return batch_norm_with_relu(prim, x, scale, bias, mean, variance, False)
 
 
@@ -208,7 +213,8 @@ def batch_norm_with_relu(prim, x, scale, bias, mean, variance, relu):
     return y, m, v, m.copy(), v.copy()
 
 
-def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve):
+@fits_out
+def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve, out=None):
     if _bn_native(prim, x):
         dt = _bn_dtype(x)
         dx, dscale, dbias = _native().batch_norm_grad(
@@ -229,7 +235,7 @@ def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve):
     return dx, dscale, dbias
 
 
-def _apply_momentum(prim, variable, accumulation, learning_rate, gradient, momentum):
+def _apply_momentum(prim, variable, accumulation, learning_rate, gradient, momentum, out=None):
     """In place, in variable's dtype, in MindSpore's order of operations (see ApplyMomentum): one C++
     pass for float32/float64 buffers, NumPy otherwise."""
     dt = variable.dtype
@@ -250,14 +256,14 @@ def _apply_momentum(prim, variable, accumulation, learning_rate, gradient, momen
     return variable
 
 
-def _dropout(prim, x):
+def _dropout(prim, x, out=None):
     rng = prim._random_state.generator()
     keep = prim.keep_prob
     mask = (rng.random(x.shape) < keep).astype(x.dtype)
     return np.asarray(x * mask * np.asarray(1.0 / keep, x.dtype)), mask
 
 
-def _l2_normalize(prim, x):
+def _l2_normalize(prim, x, out=None):
     x = wide(x)
     sq = np.sum(x * x, axis=_axes(prim.axis), keepdims=True)
     return x / np.sqrt(np.maximum(sq, prim.epsilon))

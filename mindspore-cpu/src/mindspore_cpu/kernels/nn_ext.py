@@ -6,6 +6,8 @@ indices with weights. The gradients run the same passes in reverse, scattering w
 """
 import numpy as np
 
+from mindspore_cpu.kernels._out import fits_out
+
 BCE_EPS = 1e-12
 
 
@@ -26,12 +28,12 @@ def _softplus(x):
 
 
 # --- losses ---------------------------------------------------------------------------------
-def _sigmoid_ce(prim, logits, label):
+def _sigmoid_ce(prim, logits, label, out=None):
     x, z = _wide(logits), _wide(label)
     return np.asarray(np.maximum(x, 0) - x * z + np.log1p(np.exp(-np.abs(x))))
 
 
-def _bce_with_logits(prim, logits, label, weight, pos_weight):
+def _bce_with_logits(prim, logits, label, weight, pos_weight, out=None):
     x, y = _wide(logits), _wide(label)
     pos = y if pos_weight is None else _wide(pos_weight) * y
     loss = pos * _softplus(-x) + (1 - y) * _softplus(x)
@@ -40,7 +42,7 @@ def _bce_with_logits(prim, logits, label, weight, pos_weight):
     return _reduce(loss, prim.reduction)
 
 
-def _binary_cross_entropy(prim, logits, labels, weight=None):
+def _binary_cross_entropy(prim, logits, labels, weight=None, out=None):
     x, y = _wide(logits), _wide(labels)
     with np.errstate(divide="ignore", invalid="ignore"):
         loss = -(y * np.log(np.maximum(x, BCE_EPS)) + (1 - y) * np.log(np.maximum(1 - x, BCE_EPS)))
@@ -49,7 +51,7 @@ def _binary_cross_entropy(prim, logits, labels, weight=None):
     return _reduce(loss, prim.reduction)
 
 
-def _nll_loss(prim, logits, labels, weight):
+def _nll_loss(prim, logits, labels, weight, out=None):
     x = _wide(logits)
     x2 = x.reshape(-1, x.shape[-1])
     t = labels.reshape(-1).astype(np.int64)
@@ -71,13 +73,14 @@ def _nll_loss(prim, logits, labels, weight):
     return np.asarray(out), total
 
 
-def _smooth_l1(prim, logits, labels):
+def _smooth_l1(prim, logits, labels, out=None):
     d = np.abs(_wide(logits) - _wide(labels))
     beta = prim.beta
     return _reduce(np.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), prim.reduction)
 
 
-def _kl_div(prim, logits, labels):
+@fits_out
+def _kl_div(prim, logits, labels, out=None):
     x, y = _wide(logits), _wide(labels)
     with np.errstate(divide="ignore", invalid="ignore"):
         ylogy = np.where(y > 0, y * np.log(np.where(y > 0, y, 1)), np.where(y == 0, 0, np.nan))
@@ -153,14 +156,14 @@ def interp_axis_adjoint(g, axis, lo, hi, lam, n):
     return scatter_axis(g * (1 - w), axis, lo, n) + scatter_axis(g * w, axis, hi, n)
 
 
-def _resize_nearest(prim, x):
+def _resize_nearest(prim, x, out=None):
     h, w = prim.size
     ih = nearest_index(x.shape[2], h, prim.align_corners)
     iw = nearest_index(x.shape[3], w, prim.align_corners)
     return np.ascontiguousarray(np.take(np.take(x, ih, axis=2), iw, axis=3))
 
 
-def _resize_nearest_grad(prim, g, size):
+def _resize_nearest_grad(prim, g, size, out=None):
     h, w = size
     ih = nearest_index(h, g.shape[2], prim.align_corners)
     iw = nearest_index(w, g.shape[3], prim.align_corners)
@@ -171,13 +174,14 @@ def _bilinear_coords(prim, in_hw, out_hw):
     return [linear_coords(i, o, prim.align_corners, prim.half_pixel_centers) for i, o in zip(in_hw, out_hw)]
 
 
-def _resize_bilinear(prim, x, size):
+@fits_out
+def _resize_bilinear(prim, x, size, out=None):
     x = _wide(x)
     (lo_h, hi_h, lam_h), (lo_w, hi_w, lam_w) = _bilinear_coords(prim, x.shape[2:], size)
     return interp_axis(interp_axis(x, 2, lo_h, hi_h, lam_h), 3, lo_w, hi_w, lam_w)
 
 
-def _resize_bilinear_grad(prim, g, size):
+def _resize_bilinear_grad(prim, g, size, out=None):
     g = _wide(g)
     (lo_h, hi_h, lam_h), (lo_w, hi_w, lam_w) = _bilinear_coords(prim, size, g.shape[2:])
     gw = interp_axis_adjoint(g, 3, lo_w, hi_w, lam_w, size[1])

@@ -9,6 +9,7 @@ input planes.
 """
 import numpy as np
 
+from mindspore_cpu.kernels._out import fits_out
 from mindspore_cpu.kernels._native import _kernels
 
 _NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
@@ -41,7 +42,7 @@ def _lift(values, fill):
     return (fill,) + values if len(values) == 2 else values
 
 
-def _max_pool(prim, x, out_spatial=None, with_argmax=True):
+def _max_pool(prim, x, out_spatial=None, with_argmax=True, out=None):
     """(output, argmax) for x, optionally with the output size fixed by a forward result."""
     kernel, stride, dil, win = prim.geometry_for(x.shape)
     out = win.out if out_spatial is None else tuple(out_spatial)
@@ -53,7 +54,8 @@ def _max_pool(prim, x, out_spatial=None, with_argmax=True):
     return res[0].reshape(shape), res[1].reshape(shape)
 
 
-def _max_pool_out(prim, x):
+@fits_out
+def _max_pool_out(prim, x, out=None):
     return _max_pool(prim, x, with_argmax=False)
 
 
@@ -67,7 +69,7 @@ def _gather(grad, argmax, dtype):
     return _kernels.argmax_gather(_as_planes(grad, dtype), _as_planes(argmax, np.int64)).reshape(argmax.shape)
 
 
-def _max_pool_grad(prim, x, out, dout):
+def _max_pool_grad(prim, x, y, dout, out=None):
     """dx: dout added at each window's argmax, recomputed from x (dout has the forward output's shape)."""
     kernel, stride, dil, win = prim.geometry_for(x.shape)
     dt = _dtype(x, dout)
@@ -76,17 +78,17 @@ def _max_pool_grad(prim, x, out, dout):
     return dx.reshape(x.shape)
 
 
-def _max_pool_grad_grad(prim, x, out, grad):
+def _max_pool_grad_grad(prim, x, y, grad, out=None):
     nd = 3 if x.ndim == 5 else 2
-    _, idx = _max_pool(prim, x, out.shape[-nd:])
+    _, idx = _max_pool(prim, x, y.shape[-nd:])
     return _gather(grad, idx, _dtype(x, grad))
 
 
-def _scatter_kernel(prim, x, grad, argmax):
+def _scatter_kernel(prim, x, grad, argmax, out=None):
     return _scatter(grad, argmax, x.shape, _dtype(x, grad))
 
 
-def _gather_kernel(prim, x, grad, argmax):
+def _gather_kernel(prim, x, grad, argmax, out=None):
     return _gather(grad, argmax, _dtype(x, grad))
 
 
@@ -96,7 +98,8 @@ def _avg_options(prim):
     return bool(prim.count_include_pad), int(prim.divisor_override)
 
 
-def _avg_pool(prim, x):
+@fits_out
+def _avg_pool(prim, x, out=None):
     kernel, stride, _, win = prim.geometry_for(x.shape)
     include_pad, divisor = _avg_options(prim)
     y = _kernels.avg_pool3d(_as_5d(x, _dtype(x)), _lift(kernel, 1), _lift(stride, 1), _lift(win.before, 0),
@@ -104,7 +107,7 @@ def _avg_pool(prim, x):
     return y.reshape(x.shape[:-len(win.out)] + win.out)
 
 
-def _avg_pool_backward(prim, x_shape, dout):
+def _avg_pool_backward(prim, x_shape, dout, out=None):
     x_shape = tuple(x_shape)
     kernel, stride, _, win = prim.geometry_for(x_shape)
     include_pad, divisor = _avg_options(prim)
@@ -115,19 +118,19 @@ def _avg_pool_backward(prim, x_shape, dout):
     return dx.reshape(x_shape)
 
 
-def _adaptive_avg(prim, x):
+def _adaptive_avg(prim, x, out=None):
     out = prim.infer_shape(x.shape)
     y = _kernels.adaptive_pool3d(_as_5d(x, _dtype(x)), _lift(out[-2:], 1), False)
     return y.reshape(out)
 
 
-def _adaptive_max(prim, x):
+def _adaptive_max(prim, x, out=None):
     out = prim.infer_shape(x.shape)[0]
     y, idx = _kernels.adaptive_pool3d(_as_5d(x, _dtype(x)), _lift(out[-2:], 1), True)
     return y.reshape(out), idx.reshape(out)
 
 
-def _adaptive_avg_grad(prim, input_grad, orig_input_shape):
+def _adaptive_avg_grad(prim, input_grad, orig_input_shape, out=None):
     shape = tuple(orig_input_shape)
     dx = _kernels.adaptive_avg_pool3d_backward(_as_5d(input_grad, _dtype(input_grad)), _lift(shape[-2:], 1))
     return dx.reshape(shape)
@@ -138,8 +141,8 @@ KERNELS = {
     "MaxPoolGrad": _max_pool_grad,
     "MaxPoolGradGrad": _max_pool_grad_grad,
     "AvgPool": _avg_pool,
-    "AvgPoolGrad": lambda prim, x, out, dout: _avg_pool_backward(prim, x.shape, dout),
-    "MaxPoolWithArgmax": _max_pool,
+    "AvgPoolGrad": lambda prim, x, y, dout, out=None: _avg_pool_backward(prim, x.shape, dout),
+    "MaxPoolWithArgmax": fits_out(_max_pool),
     "MaxPoolGradWithArgmax": _scatter_kernel,
     "MaxPoolGradGradWithArgmax": _gather_kernel,
     "MaxPoolWithArgmaxV2": _max_pool,
@@ -154,5 +157,5 @@ KERNELS = {
     "AdaptiveAvgPool2D": _adaptive_avg,
     "AdaptiveAvgPool2DGrad": _adaptive_avg_grad,
     "AdaptiveMaxPool2D": _adaptive_max,
-    "AdaptiveMaxPool2DGrad": lambda prim, y_grad, x, argmax: _scatter(y_grad, argmax, x.shape, _dtype(x, y_grad)),
+    "AdaptiveMaxPool2DGrad": lambda prim, y_grad, x, argmax, out=None: _scatter(y_grad, argmax, x.shape, _dtype(x, y_grad)),
 }

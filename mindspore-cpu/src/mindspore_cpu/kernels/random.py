@@ -6,7 +6,9 @@ those values.
 """
 import numpy as np
 
-from mindspore._errors import MSValueError
+from mindspore.plugin import MSValueError
+from mindspore_cpu.kernels._out import fit, fits_out
+
 
 
 def _fixed_or_stream(prim, seed, offset, random_seed):
@@ -17,19 +19,19 @@ def _fixed_or_stream(prim, seed, offset, random_seed):
     return np.random.default_rng([seed % (1 << 64), offset % (1 << 64)])
 
 
-def _uniform_real(prim, shape):
+def _uniform_real(prim, shape, out=None):
     return np.asarray(prim.generator().random(shape, dtype=np.float32))
 
 
-def _standard_normal(prim, shape):
+def _standard_normal(prim, shape, out=None):
     return np.asarray(prim.generator().standard_normal(shape, dtype=np.float32))
 
 
-def _standard_laplace(prim, shape):
+def _standard_laplace(prim, shape, out=None):
     return np.asarray(prim.generator().laplace(0.0, 1.0, shape), dtype=np.float32)
 
 
-def _uniform_int(prim, shape, minval, maxval):
+def _uniform_int(prim, shape, minval, maxval, out=None):
     lo, hi = int(np.asarray(minval).reshape(-1)[0]), int(np.asarray(maxval).reshape(-1)[0])
     if lo >= hi:
         raise MSValueError(f"For '{prim.name}', the 'minval' must be less than 'maxval', but got minval {lo} and "
@@ -41,18 +43,19 @@ def _out_shape(*shapes):
     return np.broadcast_shapes(*shapes)
 
 
-def _gamma(prim, shape, alpha, beta):
+def _gamma(prim, shape, alpha, beta, out=None):
     out = _out_shape(tuple(shape), alpha.shape, beta.shape)
     return np.asarray(prim.generator().gamma(np.broadcast_to(alpha, out), np.broadcast_to(beta, out)),
                       dtype=alpha.dtype)
 
 
-def _poisson(prim, shape, mean):
+def _poisson(prim, shape, mean, out=None):
     out = _out_shape(tuple(shape), mean.shape)
     return np.asarray(prim.generator().poisson(np.broadcast_to(mean.astype(np.float64), out))).astype(np.int32)
 
 
-def _random_categorical(prim, logits, num_sample, seed=0):
+@fits_out
+def _random_categorical(prim, logits, num_sample, seed=0, out=None):
     rng = _fixed_or_stream(prim, seed, 0, 0)
     logits = logits.astype(np.float64)
     # Gumbel-max: argmax(logits + Gumbel noise) is a draw from softmax(logits).
@@ -89,12 +92,13 @@ def _draw_without_replacement(rng, x, num):
     return np.ascontiguousarray(order[..., :num])
 
 
-def _multinomial(prim, x, num_samples):
+@fits_out
+def _multinomial(prim, x, num_samples, out=None):
     _check_weights(prim, x)
     return _draw_with_replacement(prim.generator(), x, num_samples)
 
 
-def _multinomial_with_replacement(prim, x, seed, offset):
+def _multinomial_with_replacement(prim, x, seed, offset, out=None):
     _check_weights(prim, x)
     rng = _fixed_or_stream(prim, seed, offset, -1)
     if prim.replacement:
@@ -102,14 +106,14 @@ def _multinomial_with_replacement(prim, x, seed, offset):
     return _draw_without_replacement(rng, x, prim.numsamples)
 
 
-def _bernoulli(prim, x, p):
+def _bernoulli(prim, x, p, out=None):
     p = np.asarray(p, dtype=np.float64)
     if p.size and (np.any(p < 0) or np.any(p > 1)):
         raise MSValueError(f"For '{prim.name}', the 'p' must be in range [0, 1].")
     return np.asarray(prim.generator().random(x.shape) < p).astype(x.dtype)
 
 
-def _random_choice_with_mask(prim, x):
+def _random_choice_with_mask(prim, x, out=None):
     count = prim.count
     positions = np.argwhere(x).astype(np.int32)
     chosen = positions[prim.generator().permutation(len(positions))[:count]]
@@ -120,24 +124,25 @@ def _random_choice_with_mask(prim, x):
     return index, mask
 
 
-def _randperm(prim, n):
+def _randperm(prim, n, out=None):
     n = int(np.asarray(n).reshape(-1)[0])
     if n < 0 or n > prim.max_length:
         raise MSValueError(f"For '{prim.name}', the 'n' must be in range [0, max_length={prim.max_length}], "
                            f"but got {n}.")
-    out = np.full((prim.max_length,), prim.pad, dtype=np.int64)
-    out[:n] = prim.generator().permutation(n)
-    return out
+    perm = np.full((prim.max_length,), prim.pad, dtype=np.int64)
+    perm[:n] = prim.generator().permutation(n)
+    return fit(perm, out)
 
 
-def _randperm_v2(prim, n, seed=0, offset=0):
+@fits_out
+def _randperm_v2(prim, n, seed=0, offset=0, out=None):
     n = int(np.asarray(n).reshape(-1)[0])
     if n < 0:
         raise MSValueError(f"For '{prim.name}', the 'n' must be non-negative, but got {n}.")
     return _fixed_or_stream(prim, seed, offset, -1).permutation(n)
 
 
-def _random_shuffle(prim, x):
+def _random_shuffle(prim, x, out=None):
     if x.ndim == 0:
         return x.copy()
     return x[prim.generator().permutation(x.shape[0])]

@@ -1,6 +1,8 @@
 """CPU kernels of the reduce family (NumPy, vectorised)."""
 import numpy as np
 
+from mindspore_cpu.kernels._out import fit, fits_out
+
 
 def _axes(x, axis):
     """NumPy's ``axis`` for MindSpore's: ``()``/``None`` (or a 0-d input) reduce everything."""
@@ -10,20 +12,22 @@ def _axes(x, axis):
 
 
 def _reducer(fn):
-    def kernel(prim, x, axis=()):
+    def kernel(prim, x, axis=(), out=None):
         with np.errstate(invalid="ignore", over="ignore"):
-            return np.asarray(fn(x, axis=_axes(x, axis), keepdims=prim.keep_dims))
+            return fit(np.asarray(fn(x, axis=_axes(x, axis), keepdims=prim.keep_dims)), out)
     return kernel
 
 
-def _reduce_mean(prim, x, axis=()):
+@fits_out
+def _reduce_mean(prim, x, axis=(), out=None):
     if x.dtype.kind in "iub":
         return np.asarray(np.trunc(np.mean(x, axis=_axes(x, axis), keepdims=prim.keep_dims, dtype=np.float64)))
     with np.errstate(invalid="ignore"):
         return np.asarray(np.mean(x, axis=_axes(x, axis), keepdims=prim.keep_dims))
 
 
-def _reduce_sum(prim, x, axis=()):
+@fits_out
+def _reduce_sum(prim, x, axis=(), out=None):
     if prim.skip_mode and (axis is None or axis == () or axis == []):
         return x.copy()
     if x.dtype == np.bool_:
@@ -32,27 +36,27 @@ def _reduce_sum(prim, x, axis=()):
 
 
 def _arg(fn):
-    def kernel(prim, x):
+    def kernel(prim, x, out=None):
         if x.ndim == 0:
-            return np.zeros((), np.int64)
-        return np.asarray(fn(x, axis=prim.axis))
+            return fit(np.zeros((), np.int64), out)
+        return fit(np.asarray(fn(x, axis=prim.axis)), out)
     return kernel
 
 
 def _arg_with_value(fn):
-    def kernel(prim, x):
+    def kernel(prim, x, out=None):
         if x.ndim == 0:
-            return np.zeros((), np.int32), x.copy()
+            return fit((np.zeros((), np.int32), x.copy()), out)
         axis = prim.axis % x.ndim
         idx = np.expand_dims(fn(x, axis=axis), axis)
         values = np.take_along_axis(x, idx, axis=axis)
         if not prim.keep_dims:
             idx, values = np.squeeze(idx, axis), np.squeeze(values, axis)
-        return np.asarray(idx), np.asarray(values)
+        return fit((np.asarray(idx), np.asarray(values)), out)
     return kernel
 
 
-def _median(prim, x):
+def _median(prim, x, out=None):
     if prim.global_median or x.ndim == 0:
         flat = x.reshape(-1)
         order = np.argsort(flat, kind="stable")
@@ -70,7 +74,7 @@ def _median(prim, x):
 
 def _cumulative(better):
     """Running extremum and its index along ``prim.axis``; ties move the index to the latest position."""
-    def kernel(prim, x):
+    def kernel(prim, x, out=None):
         if x.ndim == 0:
             return x.copy(), np.zeros((), np.int64)
         axis = prim.axis % x.ndim
@@ -87,7 +91,7 @@ def _cumulative(better):
     return kernel
 
 
-def _lp_norm(prim, x):
+def _lp_norm(prim, x, out=None):
     axis = _axes(x, prim.axis)
     a = np.abs(x)
     if prim.p == 0:
@@ -102,11 +106,11 @@ def _lp_norm(prim, x):
     return np.asarray(out)
 
 
-def _l2_loss(prim, x):
+def _l2_loss(prim, x, out=None):
     return np.asarray(np.sum(x * x) / 2)
 
 
-def _reduce_std(prim, x):
+def _reduce_std(prim, x, out=None):
     axis = _axes(x, prim.axis)
     mean = np.mean(x, axis=axis, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -6,7 +6,7 @@ settings as environment facts.
 import multiprocessing
 import os
 
-from mindspore._plugin.hookspecs import PLUGIN_API_VERSION, hookimpl
+from mindspore.plugin import PLUGIN_API_VERSION, hookimpl
 
 __version__ = "2.10.0"
 

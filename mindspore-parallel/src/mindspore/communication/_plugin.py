@@ -7,7 +7,7 @@ import mpi4py, and so does not initialise MPI.
 import importlib.util
 import os
 
-from mindspore._plugin.hookspecs import PLUGIN_API_VERSION, hookimpl
+from mindspore.plugin import PLUGIN_API_VERSION, hookimpl
 
 __version__ = "2.10.0"
 

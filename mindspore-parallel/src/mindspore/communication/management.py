@@ -21,6 +21,8 @@ from __future__ import annotations
 import os
 import threading
 
+from mindspore.plugin import ProcessGroup, collective_backends, set_process_groups
+
 __all__ = ["GlobalComm", "init", "release", "get_rank", "get_local_rank", "get_group_size", "get_local_rank_size",
            "get_world_rank_from_group_rank", "get_group_rank_from_world_rank", "create_group", "destroy_group",
            "get_process_group_ranks", "get_comm_name", "HCCL_WORLD_COMM_GROUP", "NCCL_WORLD_COMM_GROUP",
@@ -59,14 +61,17 @@ _lock = threading.RLock()
 _world: _World | None = None
 
 
-def _publish_group_sizes():
-    """Tell core's collective kernels how many ranks each group has (an empty table: one process)."""
-    from mindspore._runtime import collective
-    table = {}
+def _publish_groups():
+    """Tell the backends' collective kernels each group's size, this process's rank in it and its
+    communicator (no groups: one process)."""
+    groups = []
     if _world is not None:
-        table = {name: _world.size for name in _WORLD_GROUPS}
-        table.update({name: len(ranks) for name, ranks in _world.groups.items()})
-    collective.set_group_sizes(table)
+        for name in _WORLD_GROUPS:
+            groups.append(ProcessGroup(name, _world.size, _world.rank, _world.collective))
+        for name, ranks in _world.groups.items():
+            rank = ranks.index(_world.rank) if _world.rank in ranks else -1
+            groups.append(ProcessGroup(name, len(ranks), rank, _world.group_comms.get(name)))
+    set_process_groups(groups)
 
 
 def launcher_world_size():
@@ -82,12 +87,7 @@ def launcher_world_size():
 
 
 def _collective_factory(name):
-    from mindspore._plugin import manager
-    found = {}
-    for _rec, backends in manager.call_each("ms_collective_backends"):
-        for key, factory in (backends or {}).items():
-            found.setdefault(key, factory)
-    return found.get(name)
+    return collective_backends().get(name)
 
 
 def _join_processes(size):
@@ -162,7 +162,7 @@ def init(backend_name=None):
         GlobalComm.BACKEND = name
         GlobalComm.WORLD_COMM_GROUP = f"{name}_world_group"
         GlobalComm.INITED = True
-        _publish_group_sizes()
+        _publish_groups()
 
 
 def release():
@@ -181,7 +181,7 @@ def release():
             world.collective.finalize()
         _world = None
         GlobalComm.INITED = False
-        _publish_group_sizes()
+        _publish_groups()
 
 
 def _check_inited(api):
@@ -374,7 +374,7 @@ def create_group(group, rank_ids, options=None):
             comm = world.collective.create_group(list(rank_ids))
         world.groups[group] = tuple(rank_ids)
         world.group_comms[group] = comm
-        _publish_group_sizes()
+        _publish_groups()
 
 
 def destroy_group(group):
@@ -396,7 +396,7 @@ def destroy_group(group):
         del world.groups[group]
         if comm is not None:
             comm.free()
-        _publish_group_sizes()
+        _publish_groups()
 
 
 def group_communicator(group=GlobalComm.WORLD_COMM_GROUP):

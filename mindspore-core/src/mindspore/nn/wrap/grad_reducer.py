@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from mindspore import context, ops
 from mindspore._errors import MSTypeError, MSValueError
-from mindspore._runtime import collective
+from mindspore._plugin.collective import process_group
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
@@ -64,7 +64,7 @@ class DistributedGradReducer(Cell):
         if not isinstance(mean, bool):
             raise MSTypeError(f"For 'DistributedGradReducer', the 'mean' must be a bool, but got {type(mean)}.")
         if degree is None:
-            degree = collective.world_size(group)
+            degree = process_group(group).size
         if isinstance(degree, bool) or not isinstance(degree, int) or degree <= 0:
             raise MSValueError(f"For 'DistributedGradReducer', the 'degree' must be a positive int, but got "
                                f"{degree!r}.")

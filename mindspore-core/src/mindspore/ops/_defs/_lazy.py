@@ -1,25 +1,35 @@
-"""A lazily imported module handle, so that bprops can call functional ops without an import cycle.
+"""The functional namespace as bprops (and sibling functional modules) see it, without importing it.
 
-Family files are imported by ``mindspore.ops.functional``; their bprops in turn need functional
-ops. ``functional`` below resolves on first attribute access, long after both modules exist.
+Primitive blocks sit below the functional API (which is built from them), yet their bprops are
+written with functional ops. Instead of an import that would close a cycle, bprops call through
+:data:`functional`, a slot that :mod:`mindspore.ops.functional` fills with itself when it is imported
+(``import mindspore`` always imports it, before any bprop can run). Dependency points one way: the
+layer above registers itself with the layer below.
 """
-import importlib
+from mindspore._errors import InternalError
+
+__all__ = ["Slot", "functional"]
 
 
-class LazyModule:
-    __slots__ = ("_name", "_module")
+class Slot:
+    """A namespace filled from above: attribute reads go to the object :meth:`bind` installed."""
 
     def __init__(self, name):
-        self._name = name
-        self._module = None
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_target", None)
+
+    def bind(self, target):
+        object.__setattr__(self, "_target", target)
 
     def __getattr__(self, attr):
-        module = self._module
-        if module is None:
-            module = importlib.import_module(self._name)
-            object.__setattr__(self, "_module", module)
-        return getattr(module, attr)
+        target = self._target
+        if target is None:
+            raise InternalError(f"'{self._name}' is used before it was imported (import mindspore first).")
+        return getattr(target, attr)
+
+    def __repr__(self):
+        return f"<slot {self._name}: {'bound' if self._target is not None else 'unbound'}>"
 
 
 #: ``mindspore.ops.functional``, for use inside bprops.
-functional = LazyModule("mindspore.ops.functional")
+functional = Slot("mindspore.ops.functional")

@@ -19,7 +19,7 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.ops._defs import _conv_geometry as geo
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs import pooling as _pooling
-from mindspore.ops.primitive import Primitive, prim_attr_register
+from mindspore._core.primitive import Primitive, prim_attr_register
 
 
 class _Conv(Primitive):

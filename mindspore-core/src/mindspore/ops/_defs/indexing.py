@@ -18,7 +18,7 @@ from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs._lazy import functional as fops
 from mindspore.ops._defs.array import Pad, cached_prim, check_shape_arg
-from mindspore.ops.primitive import NON_DIFFERENTIABLE, Primitive, constexpr, prim_attr_register
+from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, constexpr, prim_attr_register
 
 _ANY_RANK = range(0, 9)
 _INDEX_TYPES = (mstype.int8, mstype.int16, mstype.int32, mstype.int64, mstype.uint8)
@@ -488,6 +488,10 @@ class PadV3(Primitive):
                                    f"{tuple(x)}.")
             out.append(s + a + b)
         return tuple(out)
+
+    def pad_pairs(self, paddings, ndim):
+        """Per-axis ``(before, after)`` from the flat, last-axis-first ``paddings`` (for kernels)."""
+        return padv3_pairs(self.name, paddings, ndim)
 
     def infer_dtype(self, x, paddings, value):
         if not (rules.is_scalar(value) or isinstance(value, mstype.Type)):

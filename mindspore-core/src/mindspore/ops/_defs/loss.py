@@ -21,7 +21,7 @@ from mindspore._errors import MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs._lazy import functional as fops
-from mindspore.ops.primitive import Primitive, prim_attr_register
+from mindspore._core.primitive import Primitive, prim_attr_register
 
 
 def _softmax_vjp(p, g):

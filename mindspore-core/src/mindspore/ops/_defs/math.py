@@ -20,7 +20,7 @@ from mindspore._errors import MSTypeError
 from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs._lazy import functional as fops
-from mindspore.ops.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
+from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
 
 _INT_OR_BOOL = (mstype.bool_,) + rules.INT_TYPES
 _REAL_TYPES = (mstype.bool_,) + rules.INT_TYPES + rules.FLOAT_TYPES

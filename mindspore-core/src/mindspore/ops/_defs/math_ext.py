@@ -17,7 +17,7 @@ from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs._lazy import functional as fops
 from mindspore.ops._defs.math import to_float
-from mindspore.ops.primitive import Primitive, constexpr, prim_attr_register
+from mindspore._core.primitive import Primitive, constexpr, prim_attr_register
 
 _MATMUL_TYPES = rules.NUMBER_TYPES
 

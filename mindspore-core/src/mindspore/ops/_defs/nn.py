@@ -17,7 +17,7 @@ from mindspore.common.seed import OpRandomState
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs import nn_ext
 from mindspore.ops._defs._lazy import functional as fops
-from mindspore.ops.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
+from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
 
 ANY_RANK = range(0, 9)
 RELU_TYPES = rules.FLOAT_TYPES + mstype.int_type + (mstype.uint8,)

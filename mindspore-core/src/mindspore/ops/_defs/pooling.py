@@ -23,7 +23,7 @@ from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _conv_geometry as geo
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs._lazy import functional as fops
-from mindspore.ops.primitive import Primitive, prim_attr_register
+from mindspore._core.primitive import Primitive, prim_attr_register
 
 
 class _Pool(Primitive):

@@ -17,7 +17,7 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.seed import OpRandomState
 from mindspore.ops._defs import _rules as rules
-from mindspore.ops.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
+from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
 
 _FLOATS = (mstype.float16, mstype.float32, mstype.float64)
 _SEED_BITS = 32

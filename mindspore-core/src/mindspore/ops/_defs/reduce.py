@@ -18,7 +18,7 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs._lazy import functional as fops
-from mindspore.ops.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
+from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
 
 _REAL_TYPES = mstype.int_type + mstype.uint_type + mstype.float_type
 _INDEX_TYPES = (mstype.int32, mstype.int64)

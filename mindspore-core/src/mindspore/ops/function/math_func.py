@@ -12,9 +12,8 @@ from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import math as math_defs
 from mindspore.ops._defs import math_ext as ext_defs
-from mindspore.ops._defs._lazy import LazyModule
+from mindspore.ops._defs._lazy import functional as _functional
 
-_functional = LazyModule("mindspore.ops.functional")
 
 __all__ = [
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "floor_div",

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from mindspore._errors import MSTypeError
+from mindspore.plugin import MSTypeError
 from mindspore.common import dtype as mstype
 from mindspore.dataset.transforms._base import (
     TensorOperation, check_bool, check_int, check_pos_int, check_type, runtime_error, to_array)

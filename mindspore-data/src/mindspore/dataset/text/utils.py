@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
+from mindspore.plugin import MSRuntimeError, MSTypeError, MSValueError
 from mindspore.dataset.transforms._base import check_bool, check_pos_int, check_type
 
 __all__ = ["Vocab", "to_bytes", "to_str"]

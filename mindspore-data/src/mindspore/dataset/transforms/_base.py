@@ -19,7 +19,7 @@ import sys
 
 import numpy as np
 
-from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
+from mindspore.plugin import MSRuntimeError, MSTypeError, MSValueError
 from mindspore.dataset import config
 
 INT32_MAX = 2147483647

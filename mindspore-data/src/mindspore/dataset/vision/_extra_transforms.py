@@ -5,7 +5,7 @@ colour-space conversion of float arrays, a linear transformation, and UniformAug
 import numpy as np
 from PIL import Image
 
-from mindspore._errors import MSTypeError, MSValueError
+from mindspore.plugin import MSTypeError, MSValueError
 from mindspore.dataset.transforms._base import (
     TensorOperation, as_hw, check_bool, check_callable_list, check_float, check_non_neg_int, check_pos_int,
     check_sequence, check_size, check_type, is_pil, runtime_error, single_or_tuple, transform_rng)

@@ -18,7 +18,7 @@ mask) get the same crop or flip.
 import numpy as np
 from PIL import Image, ImageEnhance
 
-from mindspore._errors import MSTypeError
+from mindspore.plugin import MSTypeError
 from mindspore.dataset.transforms._base import TensorOperation, is_pil, runtime_error, single_or_tuple
 from mindspore.dataset.vision.utils import Border, Inter
 

@@ -13,7 +13,7 @@ import numbers
 import numpy as np
 from PIL import Image, ImageEnhance, ImageOps
 
-from mindspore._errors import MSTypeError, MSValueError
+from mindspore.plugin import MSTypeError, MSValueError
 from mindspore.dataset.transforms._base import (
     TensorOperation, as_hw, check_bool, check_float, check_int, check_min_max, check_pos_int, check_prob,
     check_sequence, check_size, check_type, runtime_error, single_or_tuple, transform_rng)

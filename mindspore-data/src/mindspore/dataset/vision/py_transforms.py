@@ -18,7 +18,7 @@ Examples:
 """
 import numpy as np
 
-from mindspore._errors import MSTypeError, MSValueError
+from mindspore.plugin import MSTypeError, MSValueError
 from mindspore.dataset.transforms._base import (
     TensorOperation, check_float, check_pos_int, check_sequence, check_type, is_pil, transform_rng)
 from mindspore.dataset.vision import transforms as _unified

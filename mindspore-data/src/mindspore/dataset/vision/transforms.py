@@ -11,7 +11,7 @@ import numbers
 import numpy as np
 from PIL import Image, ImageEnhance, ImageOps
 
-from mindspore._errors import MSTypeError, MSValueError
+from mindspore.plugin import MSTypeError, MSValueError
 from mindspore.dataset.transforms._base import (
     TensorOperation, as_hw, check_bool, check_float, check_int, check_non_neg_int, check_sequence, check_size,
     check_type, runtime_error, to_array)

@@ -9,7 +9,7 @@ from enum import Enum, IntEnum
 
 import numpy as np
 
-from mindspore._errors import MSRuntimeError, MSTypeError
+from mindspore.plugin import MSRuntimeError, MSTypeError
 
 __all__ = ["AutoAugmentPolicy", "Border", "ConvertMode", "ImageBatchFormat", "ImageReadMode", "Inter", "SliceMode",
            "encode_jpeg", "encode_png", "get_image_num_channels", "get_image_size", "read_file", "read_image",

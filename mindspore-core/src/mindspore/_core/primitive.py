@@ -1,0 +1,210 @@
+"""The Primitive: the unit the registry, the interpreters and autodiff know about.
+
+A primitive class is one contiguous block in a family file (``ops/_defs/<family>.py``)::
+
+    class Mul(Primitive):
+        '''docstring'''
+        @prim_attr_register
+        def __init__(self): ...
+        def infer_shape(self, x, y): ...       # pure: shapes (or constant values) in, shape out
+        def infer_dtype(self, x, y): ...       # pure: dtypes (or constant values) in, dtype out
+        def bprop(self, x, y, out, dout): ...  # one gradient per input, in the graph-mode subset
+
+Conventions the interpreters rely on:
+
+* **Inputs** are tensors or constants (Python scalars, tuples, dtypes). ``infer_shape`` receives a
+  tensor's shape tuple and a constant's value; ``infer_dtype`` a tensor's dtype and a constant's
+  value; a tuple of tensors arrives as a tuple of shapes/dtypes.
+* **Outputs**: ``infer_dtype`` returns a dtype for one output, a tuple of dtypes for several.
+  A primitive whose result is a compile-time value (``Shape``, ``DType``) defines
+  ``infer_value(self, *specs)`` returning it (tensors arrive as :class:`TensorSpec`), and needs no
+  kernel.
+* **Gradients**: ``bprop(self, *inputs, out, dout)`` returns one entry per input (anything for a
+  constant input); the autodiff engine, not the bprop, sums gradients back over broadcast axes and
+  casts them to the input's dtype. ``bprop = NON_DIFFERENTIABLE`` marks an op no gradient flows
+  through.
+* **Errors** are raised in MindSpore's form, ``For 'Mul', ... but got ...``, by the rules.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+
+from mindspore._core.interpreters import TOP as _TOP
+
+__all__ = ["Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "constexpr",
+           "NON_DIFFERENTIABLE", "TensorSpec", "short_dtype"]
+
+_SHORT = {
+    "Float16": "f16", "Float32": "f32", "Float64": "f64", "BFloat16": "bf16", "Int8": "i8", "Int16": "i16",
+    "Int32": "i32", "Int64": "i64", "UInt8": "u8", "UInt16": "u16", "UInt32": "u32", "UInt64": "u64",
+    "Bool": "bool", "Complex64": "c64", "Complex128": "c128",
+}
+
+
+def short_dtype(dtype):
+    """``f32`` for Float32: the dtype as the IR printer writes it."""
+    name = str(dtype)
+    return _SHORT.get(name, name)
+
+
+class _NonDifferentiable:
+    """Marker: no gradient flows through this primitive (its outputs are not recorded on tapes)."""
+
+    def __repr__(self):
+        return "NON_DIFFERENTIABLE"
+
+    def __bool__(self):
+        return False
+
+
+NON_DIFFERENTIABLE = _NonDifferentiable()
+
+
+class TensorSpec:
+    """The abstract value of a tensor: its shape and dtype.
+
+    What ``infer_value`` receives for a tensor argument, what a kernel receives as ``out`` (the
+    inferred output), and the abstract value of a tensor node in the graph IR. A ``-1`` in ``shape``
+    is a dimension only known when the kernel has run; ``shape`` is ``None`` when the rule could
+    not tell even the rank (eager mode only: graph mode needs static shapes).
+    """
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape = tuple(shape) if shape is not None else None
+        self.dtype = dtype
+
+    def short(self):
+        """``f32[2,3]``: the form the IR printer uses."""
+        return f"{short_dtype(self.dtype)}[{','.join(str(s) for s in self.shape)}]"
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype})"
+
+    def __eq__(self, other):
+        return isinstance(other, TensorSpec) and self.shape == other.shape and self.dtype == other.dtype
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype))
+
+
+class Primitive:
+    """Base class of MindSpore operators: attributes in ``__init__``, data in ``__call__``.
+
+    Examples:
+        >>> import mindspore as ms
+        >>> from mindspore import ops
+        >>> ops.Mul()(ms.Tensor([1.0, 2.0]), ms.Tensor([3.0, 4.0]))
+        Tensor(shape=[2], dtype=Float32, value= [ 3.00000000e+00,  8.00000000e+00])
+    """
+
+    _eager_cache_limit = 512
+    bprop = NON_DIFFERENTIABLE
+
+    def __init__(self, name=None):
+        self.name = name or type(self).__name__
+        self.attrs = {}
+        self.instance_name = ""
+        self._eager_cache = {}
+        self.input_names = None
+        self.output_names = None
+
+    def add_prim_attr(self, name, value):
+        """Set attribute ``name`` (visible in IR and ``attrs``); returns ``self``."""
+        self.__dict__[name] = value
+        self.attrs[name] = value
+        self._eager_cache = {}
+        return self
+
+    def del_prim_attr(self, name):
+        self.attrs.pop(name, None)
+        self.__dict__.pop(name, None)
+        self._eager_cache = {}
+        return self
+
+    def set_prim_instance_name(self, instance_name):
+        self.instance_name = instance_name
+        return self
+
+    def init_prim_io_names(self, inputs, outputs):
+        self.input_names = list(inputs)
+        self.output_names = list(outputs)
+
+    def add_prim_attrs(self, **attrs):
+        for k, v in attrs.items():
+            self.add_prim_attr(k, v)
+        return self
+
+    def shard(self, in_strategy=None, out_strategy=None):
+        """Record a parallel sharding strategy (used by mindspore-parallel); returns ``self``."""
+        self.add_prim_attr("in_strategy", in_strategy)
+        self.add_prim_attr("out_strategy", out_strategy)
+        return self
+
+    def recompute(self, mode=True):
+        self.add_prim_attr("recompute", mode)
+        return self
+
+    def set_device(self, device_target):
+        return self.add_prim_attr("primitive_target", device_target)
+
+    def __call__(self, *args):
+        return _TOP[0](self, args)
+
+    def __repr__(self):
+        shown = {k: v for k, v in self.attrs.items() if k not in ("input_names", "output_names")}
+        if not shown:
+            return f"Prim[{self.name}]"
+        inner = ", ".join(f"{k}={v}" for k, v in shown.items())
+        return f"Prim[{self.name}]<{inner}>"
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_eager_cache"] = {}
+        return state
+
+
+class PrimitiveWithInfer(Primitive):
+    """A primitive with Python ``infer_shape``/``infer_dtype`` (the legacy user-facing base class)."""
+
+
+class PrimitiveWithCheck(Primitive):
+    """A primitive with ``check_shape``/``check_dtype`` hooks; output shape/dtype equal the first input's."""
+
+    def infer_shape(self, *shapes):
+        if hasattr(self, "check_shape"):
+            self.check_shape(*shapes)
+        return shapes[0]
+
+    def infer_dtype(self, *dtypes):
+        if hasattr(self, "check_dtype"):
+            self.check_dtype(*dtypes)
+        return dtypes[0]
+
+
+def prim_attr_register(fn):
+    """Decorator for ``Primitive.__init__``: records every constructor argument as a primitive attribute."""
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(self, *args, **kwargs):
+        bound = sig.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        Primitive.__init__(self, type(self).__name__)
+        for name, value in list(bound.arguments.items())[1:]:
+            if sig.parameters[name].kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+                continue
+            self.add_prim_attr(name, value)
+        fn(self, *args, **kwargs)
+
+    return wrapper
+
+
+def constexpr(fn=None, *, get_instance=True, reuse_result=True, check=True):
+    """Mark a function as evaluated on constants (it runs as plain Python in both modes)."""
+    if fn is None:
+        return lambda f: constexpr(f, get_instance=get_instance, reuse_result=reuse_result, check=check)
+    fn.__ms_constexpr__ = True
+    return fn

@@ -1,0 +1,52 @@
+"""Process groups as the kernels of collective primitives see them.
+
+mindspore-parallel (or any plugin that joins processes) installs one :class:`ProcessGroup` per group
+name with :func:`set_process_groups` after ``communication.init()`` / ``create_group``; a backend's
+kernel of ``AllReduce`` and friends asks :func:`process_group` for its ``prim.group``. Before that
+(or without mindspore-parallel) every group is this process alone: ``size == 1``, no communicator.
+
+A communicator is the object a collective backend (``ms_collective_backends``) made for the group.
+Core only hands it over; its methods (``allreduce(array, op)``, ``allgather(array)``,
+``broadcast(array, root)``, ``barrier()``) are agreed between that backend and the kernels using it.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+__all__ = ["ProcessGroup", "set_process_groups", "process_group", "process_groups"]
+
+
+@dataclasses.dataclass(frozen=True)
+class ProcessGroup:
+    """One communication group as this process takes part in it."""
+
+    name: str
+    size: int = 1
+    rank: int = 0
+    communicator: object = None
+
+
+_groups: dict[str, ProcessGroup] = {}
+
+
+def set_process_groups(groups):
+    """Install the table of process groups (an iterable of :class:`ProcessGroup`); an empty one
+    means a single process."""
+    table = {}
+    for g in groups:
+        if not isinstance(g, ProcessGroup):
+            raise TypeError(f"set_process_groups expects ProcessGroup objects, but got {type(g).__name__}.")
+        table[g.name] = g
+    _groups.clear()
+    _groups.update(table)
+
+
+def process_group(name):
+    """The group ``name``: what was installed, or this process alone."""
+    g = _groups.get(name)
+    return g if g is not None else ProcessGroup(name)
+
+
+def process_groups():
+    """Every installed group, by name."""
+    return dict(_groups)

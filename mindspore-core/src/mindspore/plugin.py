@@ -1,0 +1,112 @@
+"""``mindspore.plugin``: the public contract between MindSpore's core and its backends and add-ons.
+
+Everything a backend (``mindspore-cpu``, ``mindspore-gpu``, ``mindspore-ascend``, or a third party's)
+or an add-on (``mindspore-data``, ``mindspore-parallel``) needs from core is named here, and nothing
+else of core's is theirs to import: the first-party distributions use exactly this module, and a test
+keeps it so. It is versioned with :data:`PLUGIN_API_VERSION`.
+
+A plugin is a module with functions decorated by :data:`hookimpl`, published under the
+``mindspore.plugins`` entry-point group of its distribution::
+
+    [project.entry-points."mindspore.plugins"]
+    mybackend = "my_backend.plugin"
+
+Core finds plugins lazily, once, on the first computation (never at ``import mindspore``); a plugin
+that fails to import, is built for another API version, or raises in a hook is reported by
+``python -m mindspore.info`` and never breaks ``import mindspore`` or the other plugins.
+
+**Hooks** (``hookspec``s; see :mod:`mindspore._plugin.hookspecs` for each one's documentation), in
+call order: ``ms_plugin_info`` (name, version, ``api_version``), ``ms_register_primitives``
+(new :class:`Primitive` classes), ``ms_backend_probe`` (a :class:`BackendProbe` per target offered),
+``ms_backend_create`` (the :class:`DeviceRuntime` of a selected target), ``ms_register_kernels``
+(into a :class:`KernelRegistry`), ``ms_register_passes`` (into a :class:`PassRegistry`),
+``ms_collective_backends`` and ``ms_environment_info``.
+
+**Kernels**::
+
+    def my_add(prim, x, y, *, out):      # device buffers in, the inferred TensorSpec as ``out``
+        return backend_add(x, y, dtype=out.dtype)
+
+    registry.register("Add", "MYDEV", my_add, dtypes={ms.float32, ms.float16})
+
+A kernel returns a buffer (a tuple for several outputs) of exactly ``out.shape`` and ``out.dtype``; it
+is chosen on the dtypes of all tensor inputs (see :class:`KernelRegistry`). Buffers are the runtime's
+own arrays; core reads only their ``shape`` and ``dtype`` and moves data with
+:meth:`DeviceRuntime.from_host`/:meth:`DeviceRuntime.to_host`. When the selected target lacks a
+kernel, the CPU kernel runs with copies and a warning names the primitive once.
+
+**Backend passes** see the typed graph IR through the names below: a :class:`Graph` has ``params``,
+``nodes`` (its :class:`Apply` nodes in program order, which orders side effects) and ``output``; an
+:class:`Apply` has ``inputs`` (``inputs[0]`` the callee, a :class:`Constant` holding a primitive),
+``abstract`` (a :class:`TensorSpec` or an :class:`AbstractTuple`) and ``loc``; a :class:`Parameter`
+is a graph input (``weight`` set for a network Parameter). Helpers: :func:`graphs_of`,
+:func:`prim_of`, :func:`use_counts`, :func:`substitute`, :func:`is_effectful_apply`, :class:`FusedOp`,
+:func:`fuse_chains`, and the structural IR ops :data:`MAKE_TUPLE` and :data:`TUPLE_GETITEM`.
+
+**Collectives**: :func:`set_process_groups` (for the add-on that joins processes) and
+:func:`process_group` (for the kernels of collective primitives); :func:`collective_backends` gathers
+what plugins offer through ``ms_collective_backends``.
+
+**Errors** kernels and add-ons raise: :class:`MSTypeError`, :class:`MSValueError`,
+:class:`MSRuntimeError`, :class:`MSIndexError` (subclasses of the builtins MindSpore raises).
+"""
+from __future__ import annotations
+
+from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, TensorSpec, prim_attr_register
+from mindspore._errors import (BackendUnavailableError, KernelNotFoundError, MindSporeError, MSIndexError,
+                               MSRuntimeError, MSTypeError, MSValueError)
+from mindspore._infer.abstract import AbstractTuple
+from mindspore._ir import ops as _irops
+from mindspore._ir.nodes import Apply, Constant, Graph, Parameter, graphs_of
+from mindspore._pipeline._util import is_effectful_apply, prim_of, substitute
+from mindspore._pipeline.fusion import FusedOp, fuse_chains, use_counts
+from mindspore._plugin import manager as _manager
+from mindspore._plugin.collective import ProcessGroup, process_group, set_process_groups
+from mindspore._plugin.device import BackendProbe, DeviceRuntime
+from mindspore._plugin.hookspecs import ENTRY_POINT_GROUP, PLUGIN_API_VERSION, hookimpl, hookspec
+from mindspore._plugin.registry import KernelRegistry, PassRegistry
+from mindspore._runtime import backend as _backend
+
+__all__ = [
+    # version and hooks
+    "PLUGIN_API_VERSION", "ENTRY_POINT_GROUP", "hookspec", "hookimpl",
+    # backends
+    "BackendProbe", "DeviceRuntime", "KernelRegistry", "PassRegistry", "TensorSpec",
+    # operators (for ms_register_primitives)
+    "Primitive", "prim_attr_register", "NON_DIFFERENTIABLE",
+    # the IR backend passes see
+    "Graph", "Apply", "Constant", "Parameter", "AbstractTuple", "graphs_of", "prim_of", "use_counts",
+    "substitute", "is_effectful_apply", "FusedOp", "fuse_chains", "MAKE_TUPLE", "TUPLE_GETITEM",
+    # collectives
+    "ProcessGroup", "process_group", "set_process_groups", "collective_backends",
+    # errors
+    "MindSporeError", "MSTypeError", "MSValueError", "MSRuntimeError", "MSIndexError", "KernelNotFoundError",
+    "BackendUnavailableError",
+    # the running installation
+    "current_target", "register_plugin",
+]
+
+#: The IR op building a tuple of values (``Apply(MAKE_TUPLE, *items)``).
+MAKE_TUPLE = _irops.make_tuple
+#: The IR op taking item ``i`` of a tuple value (``Apply(TUPLE_GETITEM, value, Constant(i))``).
+TUPLE_GETITEM = _irops.tuple_getitem
+
+
+def collective_backends():
+    """Every collective backend the loaded plugins offer: ``{name: factory}`` (first offer wins)."""
+    found = {}
+    for _rec, backends in _manager.call_each("ms_collective_backends"):
+        for key, factory in (backends or {}).items():
+            found.setdefault(key, factory)
+    return found
+
+
+def current_target():
+    """The device target computations run on now (resolving the default one if needed)."""
+    return _backend.current().target
+
+
+def register_plugin(obj, name=None):
+    """Register a plugin object by hand (tests, notebooks); it takes effect at the next use, as if its
+    distribution had been installed."""
+    _manager.register_plugin(obj, name)

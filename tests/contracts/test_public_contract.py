@@ -1,0 +1,82 @@
+"""The plugin contract is public, and the distributions keep to it.
+
+* Every distribution other than mindspore-core, and every example, reaches core only through public
+  names: no ``mindspore._...`` module, no ``_private`` name of a core module (``mindspore.plugin`` is
+  where a backend or add-on finds what it needs).
+* No add-on or backend imports another one (mindspore-cpu must not import mindspore-parallel's
+  ``mindspore.communication``, for instance): they meet only through core's contract.
+"""
+import pathlib
+import sys
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+
+from imports import DISTRIBUTIONS, REPO, is_private, module_table, owner, sources, uses  # noqa: E402
+
+TABLE = module_table()
+ADDONS = [d for d in DISTRIBUTIONS if d != "mindspore-core"]
+
+
+def _private_core_uses(path, module_name=""):
+    bad = []
+    for use in uses(path, module_name, TABLE):
+        if owner(use.module, TABLE) != "mindspore-core":
+            continue
+        if is_private(use.module) or (use.name and is_private(use.name)):
+            bad.append(str(use))
+    return bad
+
+
+@pytest.mark.parametrize("dist", ADDONS)
+def test_distributions_use_only_public_core_names(dist):
+    bad = []
+    for path, name in sources(dist):
+        bad += _private_core_uses(path, name)
+    assert not bad, "private names of mindspore-core used outside it:\n" + "\n".join(bad)
+
+
+def test_examples_use_only_public_core_names():
+    bad = []
+    for path in sorted((REPO / "examples").rglob("*.py")):
+        bad += _private_core_uses(path)
+    assert not bad, "private names of mindspore-core used by examples:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("dist", ADDONS)
+def test_no_addon_imports_another(dist):
+    bad = []
+    for path, name in sources(dist):
+        for use in uses(path, name, TABLE):
+            other = owner(use.module, TABLE)
+            if other is not None and other not in (dist, "mindspore-core"):
+                bad.append(f"{use} (of {other})")
+    assert not bad, f"{dist} imports other add-ons:\n" + "\n".join(bad)
+
+
+def test_the_checks_see_late_dynamic_and_attribute_imports(tmp_path):
+    """The analysis must not be fooled by imports inside functions, import_module or attribute reads."""
+    src = tmp_path / "probe.py"
+    src.write_text(
+        "import importlib\n"
+        "import mindspore as ms\n"
+        "def f():\n"
+        "    from mindspore._runtime import backend\n"
+        "    importlib.import_module('mindspore._plugin.manager')\n"
+        "    return ms.context._ctx, ms.plugin.hookimpl\n"
+        "from mindspore.plugin import _manager\n")
+    found = _private_core_uses(src)
+    assert any("import mindspore._runtime.backend" in u for u in found)
+    assert any("dynamic mindspore._plugin.manager" in u for u in found)
+    assert any("attribute mindspore.context._ctx" in u for u in found)
+    assert any("import mindspore.plugin._manager" in u for u in found)
+    assert not any("hookimpl" in u for u in found)
+
+
+def test_addon_modules_are_attributed_to_their_distribution():
+    assert owner("mindspore.dataset.transforms._base", TABLE) == "mindspore-data"
+    assert owner("mindspore.communication.management", TABLE) == "mindspore-parallel"
+    assert owner("mindspore.plugin", TABLE) == "mindspore-core"
+    assert owner("mindspore_cpu.kernels.math", TABLE) == "mindspore-cpu"
+    assert owner("numpy", TABLE) is None
