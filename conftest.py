@@ -1,5 +1,10 @@
 """Repository-wide test switches.
 
+``MS_TEST_DEVICE_TARGET=STRICT`` runs the session on the test-only ``STRICT`` device
+(``tests/strict_device``): buffers that refuse implicit conversion to NumPy, as CuPy's do, so the
+suites run that way prove core computes only through kernels and moves data only through the
+runtime (``.ci/run`` does this for the conformance, nn, optimizer, Model, amp and LeNet suites).
+
 ``pytestmark = pytest.mark.both_modes`` in a test module (or the marker on one test) runs each of its
 tests twice, in PYNATIVE_MODE and in GRAPH_MODE: one parametrised switch instead of copies of tests.
 A test can read the mode it runs in from the ``ms_mode`` fixture. In GRAPH_MODE the IR verifier runs
@@ -12,9 +17,38 @@ _MODES = ("pynative", "graph")
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "both_modes: run the test in PYNATIVE_MODE and in GRAPH_MODE")
+    config.addinivalue_line("markers", "cpu_backend: checks the CPU backend's own behaviour (host-memory buffers, "
+                                       "its fusion passes, its threads): skipped when the session runs on another "
+                                       "device (MS_TEST_DEVICE_TARGET)")
     # every graph compiled by any test is checked by the IR verifier after every pass
     import os
     os.environ.setdefault("MS_VERIFY_IR", "1")
+    target = os.environ.get("MS_TEST_DEVICE_TARGET")
+    if target:
+        _use_test_target(target)
+
+
+def _use_test_target(target):
+    """Make ``target`` the device of the whole session (``STRICT``: register the test-only plugin first)."""
+    import pathlib
+    import sys
+    import mindspore as ms
+    if target.upper() == "STRICT":
+        sys.path.insert(0, str(pathlib.Path(__file__).parent / "tests" / "strict_device"))
+        import ms_strict_device
+        ms.plugin.register_plugin(ms_strict_device, "strict")
+    ms.set_context(device_target=target)
+
+
+def pytest_collection_modifyitems(config, items):
+    import os
+    target = os.environ.get("MS_TEST_DEVICE_TARGET")
+    if not target or target.upper() == "CPU":
+        return
+    skip = pytest.mark.skip(reason=f"checks the CPU backend itself; this session runs on {target}")
+    for item in items:
+        if item.get_closest_marker("cpu_backend") is not None:
+            item.add_marker(skip)
 
 
 def pytest_generate_tests(metafunc):

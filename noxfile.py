@@ -50,6 +50,15 @@ def conformance(session):
     session.run("pytest", "tests/conformance", *session.posargs)
 
 
+@nox.session
+def strict(session):
+    """Core, the op conformance suite and the LeNet fixture on the test-only STRICT device (buffers that refuse
+    implicit NumPy conversion, as CuPy's do): proves core stays device-resident without a GPU."""
+    session.install("pytest", *BASE)
+    session.run("pytest", "mindspore-core/tests", "tests/conformance", "tests/e2e/test_lenet_fixture.py", "tests/autodiff",
+                "tests/ops", *session.posargs, env={"MS_TEST_DEVICE_TARGET": "STRICT"})
+
+
 ROOT = os.path.dirname(os.path.abspath(__file__))
 BENCH_VENVS = {  # peer framework: (venv, what pip installs into it)
     "torch": (".venv-bench-torch", ("torch==2.13.0", "numpy")),

@@ -79,6 +79,7 @@ def test_unsupported_input_type():
         Tensor({"a": 1})
 
 
+@pytest.mark.cpu_backend
 def test_copy_share_view_semantics():
     a = np.array([1.0, 2.0], np.float32)
     t = Tensor(a)                      # Tensor(ndarray) copies

@@ -160,7 +160,11 @@ def test_random_resized_crop_output_is_a_resized_valid_box():
         out = op(image)
         found = [box for box, value in resized.items() if same(out, value)]
         assert found
-        assert any(0.25 <= h * w / 80 <= 0.85 and 0.4 <= w / h <= 2.5 for _, _, h, w in found)
+        # a box of the sampled area fraction and aspect (widened for the rounding of the box's sides to
+        # whole pixels: 0.8 of 8x10 can come out 8x9, 0.9), or, after max_attempts misses, MindSpore's
+        # fallback, the centre crop: here the whole image, its aspect 1.25 being inside the ratio range
+        assert any(0.2 <= h * w / 80 <= 0.95 and 0.4 <= w / h <= 2.5 for _, _, h, w in found) or \
+            (0, 0, 8, 10) in found
 
 
 def test_random_crop_decode_resize():

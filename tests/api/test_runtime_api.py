@@ -20,6 +20,7 @@ def restore_threads():
     context._ctx["runtime_num_threads"] = saved
 
 
+@pytest.mark.cpu_backend
 def test_thread_count_reaches_the_kernels_from_every_thread(restore_threads):
     ms.device_context.cpu.op_tuning.threads_num(1)
     assert context.get_context("runtime_num_threads") == 1

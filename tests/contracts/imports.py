@@ -129,3 +129,82 @@ def sources(dist):
     """(path, dotted module name) of a distribution's own modules."""
     src = REPO / dist / "src"
     return [(p, _module_name(p, src)) for p in sorted(src.rglob("*.py"))]
+
+
+def import_graph(dist="mindspore-core"):
+    """``{module: {modules it imports}}`` among one distribution's modules (every import counts)."""
+    table = module_table()
+    own = {name for name, (d, _) in table.items() if d == dist}
+    graph = {}
+    for path, name in sources(dist):
+        targets = set()
+        for use in uses(path, name, table):
+            if use.kind == "attribute":
+                continue
+            module = use.module
+            if use.name and f"{module}.{use.name}" in own:
+                module = f"{module}.{use.name}"
+            if module in own and module != name:
+                targets.add(module)
+        graph[name] = targets
+    return graph
+
+
+def cycles(graph):
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    import sys
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10000))
+    try:
+        for v in sorted(graph):
+            if v not in index:
+                visit(v)
+    finally:
+        sys.setrecursionlimit(limit)
+    return found
+
+
+def a_cycle(graph, component):
+    """One concrete import loop inside ``component``, as a list of modules (for the failure message)."""
+    members = set(component)
+    start = component[0]
+    path, seen = [start], {start}
+
+    def walk(v):
+        for w in sorted(graph[v]):
+            if w == start:
+                return path + [start]
+            if w in members and w not in seen:
+                seen.add(w)
+                path.append(w)
+                found = walk(w)
+                if found:
+                    return found
+                path.pop()
+        return None
+    return walk(start)

@@ -51,6 +51,27 @@ def _kernels(report):
     report["rejected_kernels"] = [dict(r) for r in registry.rejected]
 
 
+def _fallbacks(report):
+    """Primitives each usable non-CPU target has no kernel for, but the CPU has: they run on the CPU with
+    copies (a warning names each once). Also any that already fell back in this process."""
+    from mindspore._plugin import manager
+    from mindspore._runtime import backend
+    registry = backend.kernel_registry()
+    targets = sorted({p.target for rec in manager.plugins() if rec.status == "loaded" for p in rec.probes
+                      if p.available and p.target != "CPU"})
+    found = []
+    for target in targets:
+        for name in registry.primitives("CPU"):
+            if not registry.has(name, target):
+                cpu = registry.find(name, "CPU")
+                found.append({"target": target, "primitive": name, "cpu_kernel_plugin": cpu.plugin if cpu else "?"})
+    seen = {(f["target"], f["primitive"]) for f in found}
+    for target, name, plugin in backend.fallbacks():
+        if (target, name) not in seen:
+            found.append({"target": target, "primitive": name, "cpu_kernel_plugin": plugin})
+    report["cpu_fallbacks"] = found
+
+
 def _plugin_primitives():
     """Primitives added by plugins through ``ms_register_primitives``: name -> plugin."""
     from mindspore.ops import _registry as op_registry
@@ -127,6 +148,7 @@ def collect():
         "kernels": {},
         "kernel_overrides": [],
         "rejected_kernels": [],
+        "cpu_fallbacks": [],
         "default_target": None,
         "errors": [],
     }
@@ -141,6 +163,7 @@ def collect():
     _step(report, "requested target", requested)
     _step(report, "kernel registry", _kernels, report)
     _step(report, "plugin primitives", primitives)
+    _step(report, "CPU fallbacks", _fallbacks, report)
     _step(report, "default target", _default_target, report)
     _step(report, "environment info", _environment, report)
 
@@ -196,6 +219,14 @@ def _kernels_text(report):
     for r in report["rejected_kernels"]:
         lines.append(f"  {r['primitive']} on {r['target']} from plugin '{r['plugin']}': {r['reason']}")
     if not report["rejected_kernels"]:
+        lines.append("  none")
+    lines.append("Primitives that run on the CPU, with copies, because a target has no kernel for them:")
+    by_target = {}
+    for f in report["cpu_fallbacks"]:
+        by_target.setdefault(f["target"], []).append(f["primitive"])
+    for target, names in sorted(by_target.items()):
+        lines.append(f"  {target} ({len(names)}): " + ", ".join(sorted(names)))
+    if not by_target:
         lines.append("  none")
     return lines
 

@@ -83,7 +83,7 @@ __all__ = [
     "MindSporeError", "MSTypeError", "MSValueError", "MSRuntimeError", "MSIndexError", "KernelNotFoundError",
     "BackendUnavailableError",
     # the running installation
-    "current_target", "register_plugin",
+    "current_target", "register_plugin", "unregister_plugin",
 ]
 
 #: The IR op building a tuple of values (``Apply(MAKE_TUPLE, *items)``).
@@ -108,5 +108,10 @@ def current_target():
 
 def register_plugin(obj, name=None):
     """Register a plugin object by hand (tests, notebooks); it takes effect at the next use, as if its
-    distribution had been installed."""
+    distribution had been installed (registering the same name again replaces it)."""
     _manager.register_plugin(obj, name)
+
+
+def unregister_plugin(name):
+    """Forget a plugin registered with :func:`register_plugin`; takes effect at the next use."""
+    _manager.unregister_plugin(name)

@@ -44,7 +44,8 @@ def both(fn, *args, **kwargs):
 
 
 def test_the_docs_example_prints_like_mindspore(capsys):
-    ms.set_context(mode=ms.GRAPH_MODE, device_target="CPU")
+    target = ms.get_context("device_target")   # the session's (a STRICT run keeps its own device)
+    ms.set_context(mode=ms.GRAPH_MODE, device_target=target)
     try:
         class Net(nn.Cell):
             def __init__(self):
@@ -236,6 +237,7 @@ def test_jit_on_a_cell_and_on_a_method():
     assert len(compiler.cache_for(plain)) == 1
 
 
+@pytest.mark.cpu_backend
 def test_save_graphs_writes_the_ir_after_each_pass(tmp_path):
     ms.set_context(save_graphs=True, save_graphs_path=str(tmp_path))
     try:

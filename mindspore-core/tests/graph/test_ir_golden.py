@@ -77,6 +77,7 @@ def test_autodiff_graph_of_a_cell():
     check_golden("grad_block", print_module(program.graph))
 
 
+@pytest.mark.cpu_backend
 def test_each_pass(tmp_path):
     program = specialize(S.pass_sample, (_x(2, 2), _x(2, 2)), name="pass_sample")
     passes.run_pipeline(program.graph, save_dir=str(tmp_path))
@@ -86,6 +87,7 @@ def test_each_pass(tmp_path):
         check_golden(name[:-3], (tmp_path / name).read_text())
 
 
+@pytest.mark.cpu_backend
 def test_each_pass_changes_what_it_owns(tmp_path):
     """Each pass of the sample is not a no-op: consecutive dumps differ where the pass has work."""
     program = specialize(S.pass_sample, (_x(2, 2), _x(2, 2)), name="pass_sample")

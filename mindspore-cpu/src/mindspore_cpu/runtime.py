@@ -11,6 +11,8 @@ import ctypes
 import ctypes.util
 import os
 
+import numpy as np
+
 from mindspore.plugin import DeviceRuntime
 
 _M_TRIM_THRESHOLD = -1
@@ -40,6 +42,7 @@ def _keep_freed_memory():
 class CPURuntime(DeviceRuntime):
     target = "CPU"
     is_host = True
+    buffer_types = (np.ndarray,)
 
     def __init__(self):
         from mindspore_cpu.kernels._native import _kernels

@@ -14,6 +14,7 @@ _UNSUPPORTED = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
 class GPURuntime(DeviceRuntime):
     target = "GPU"
     is_host = False
+    buffer_types = (cupy.ndarray,)
 
     def __init__(self, device_id=0):
         n = cupy.cuda.runtime.getDeviceCount()

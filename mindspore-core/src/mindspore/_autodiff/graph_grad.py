@@ -33,14 +33,15 @@ import weakref
 from mindspore._errors import InternalError, MSRuntimeError, MSTypeError
 from mindspore._infer import staging
 from mindspore._infer.abstract import AbstractStack, AbstractTensor, AbstractTuple
+from mindspore._infer.interpret import Closure, call_graph, call_value, construct_cell, custom_bprop
 from mindspore._infer.staging import Builder, StagedTensor, current as _current_builder
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Constant
 from mindspore._parse.resolve import SourceUnavailable
 from mindspore.common.tensor import Tensor
-from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive
+from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, mark_zero
 
-__all__ = ["differentiate", "reverse", "vjp_graph", "stage_custom_bprop_call", "call_on_tape"]
+__all__ = ["differentiate", "reverse", "vjp_graph", "stage_construct", "stage_custom_bprop_call"]
 
 
 def _F():
@@ -67,7 +68,6 @@ def _bprop_graph(func):
 
 def run_bprop(prim, inputs, out, dout):
     """``prim``'s bprop on staged values, evaluated from its parsed graph."""
-    from mindspore._infer.interpret import Closure, call_graph
     func = getattr(type(prim), "bprop", None)
     if func is None or func is NON_DIFFERENTIABLE:
         return None
@@ -84,7 +84,7 @@ def run_bprop(prim, inputs, out, dout):
 # --- value helpers ---------------------------------------------------------------------------------------
 def _zeros_like_abstract(ab):
     if isinstance(ab, AbstractTensor):
-        return _F().zeros(ab.shape, ab.dtype)
+        return mark_zero(_F().zeros(ab.shape, ab.dtype))
     if isinstance(ab, AbstractTuple):
         return tuple(_zeros_like_abstract(e) for e in ab.elements)
     raise InternalError(f"no zero for {ab!r}")
@@ -297,7 +297,6 @@ class _Reverse:
         self.spread(list(state_in) + list(inv), res, active)
 
     def backprop_custom(self, call, node, inputs, dout, active):
-        from mindspore._infer.interpret import call_value
         n = call.n_args
         args = [self.value(x) for x in inputs[:n]]
         out = self.value(node)
@@ -408,7 +407,6 @@ def _param_input(builder, v):
 
 def differentiate(fn, args, positions, weights, has_aux, sens):
     """The graph-mode counterpart of the tape's ``_differentiate``: (output, input grads, weight grads)."""
-    from mindspore._infer.interpret import call_value
     cur = _current_builder()
     fwd = Builder("grad_forward", cur)
     new_args = list(args)
@@ -526,7 +524,6 @@ def _input_grads(args, positions, explicit, grads):
 # --- Cells with a user bprop ---------------------------------------------------------------------------------
 def stage_custom_bprop_call(cell, args, kwargs):
     """A Cell with ``bprop`` called in compiled code: one ``CustomCall`` apply (forward = its construct)."""
-    from mindspore._infer.interpret import _construct
     if kwargs:
         raise MSTypeError(f"For '{type(cell).__name__}', a Cell with a custom bprop takes positional inputs only in "
                           f"graph mode.")
@@ -537,7 +534,7 @@ def stage_custom_bprop_call(cell, args, kwargs):
         for a in args:
             s = _param_input(b, a)
             new_args.append(s if s is not None else a)
-        out = _construct(cell, tuple(new_args), None)
+        out = construct_cell(cell, tuple(new_args), None)
         single = not isinstance(out, tuple)
         outs = (out,) if single else out
         nodes = [b.localize(o) for o in outs]
@@ -550,76 +547,9 @@ def stage_custom_bprop_call(cell, args, kwargs):
     return res[0] if single else res
 
 
-# --- @jit functions under a PYNATIVE tape ---------------------------------------------------------------------
-class _GraphCallPrim:
-    """Stands in for a primitive on the tape: one compiled call, differentiated by its compiled vjp."""
-
-    def __init__(self, fn, n_args, weights, cache):
-        self.fn = fn
-        self.n_args = n_args
-        self.weights = weights
-        self.cache = cache
-        self.name = getattr(fn, "__name__", "graph")
-
-    def bprop(self, *inputs_out_dout):
-        *inputs, out, dout = inputs_out_dout
-        runner = _VjpRunner(self.fn, self.n_args, self.weights)
-        # recorded on any outer tape in turn, so gradients of gradients work
-        return _run_recorded(self.cache, runner, tuple(inputs) + (dout,), f"{self.name}_vjp")
-
-
-class _VjpRunner:
-    """``(*args, *weights, dout) -> grads``: the function the compiled vjp of a @jit call is made of."""
-
-    def __init__(self, fn, n_args, weights):
-        self.fn, self.n_args, self.weights = fn, n_args, weights
-        self.__name__ = "vjp"
-
-    def __eq__(self, other):
-        return isinstance(other, _VjpRunner) and (self.fn, self.n_args) == (other.fn, other.n_args)
-
-    def __hash__(self):
-        return hash((id(self.fn), self.n_args))
-
-    def __call__(self, *inputs):
-        from mindspore._autodiff.grad import _differentiate
-        args = inputs[:self.n_args]
-        dout = inputs[-1]
-        positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
-        _, ig, wg = _differentiate(self.fn, args, positions, self.weights, False, dout)
-        by_pos = dict(zip(positions, ig))
-        return tuple(by_pos.get(i) for i in range(self.n_args)) + tuple(wg or ())
-
-
-def call_on_tape(run, fn, args, kwargs):
-    """A ``@jit`` call while a PYNATIVE gradient tape is recording: run compiled, record one node."""
-    from mindspore._pipeline.compiler import cache_for
-    if kwargs:
-        return fn(*args, **kwargs)
-    return _run_recorded(cache_for(run), fn, tuple(args), getattr(fn, "__name__", "jit"))
-
-
-def _run_recorded(cache, fn, args, name):
-    """Run ``fn`` compiled and, while tapes record, record the call as one node differentiated by its
-    compiled vjp (itself run through here, so each order of derivative is one more compiled graph)."""
-    from mindspore._autodiff import tape as _tape
-    from mindspore._pipeline.compiler import cache_for, compiled_call
-    out = compiled_call(cache, fn, args, None, name=name)
-    if not _tape.active():
-        return out
-    entry = _last_entry(cache, args)
-    weights = tuple(entry.program.weights) if entry is not None else ()
-    outs = out if isinstance(out, tuple) else (out,)
-    if not outs or not all(isinstance(o, Tensor) for o in outs):
-        return out
-    prim = _GraphCallPrim(fn, len(args), weights, cache_for(fn) if not isinstance(fn, _VjpRunner) else cache)
-    _tape.record(prim, tuple(args) + weights, out)
-    return out
-
-
-def _last_entry(cache, args):
-    from mindspore._infer.abstract import signature
-    from mindspore._runtime import backend
-    from mindspore._pipeline.compiler import _EPOCH
-    return cache.get((signature(args, None), (), id(backend.current()), _EPOCH[0]))
-
+def stage_construct(cell, args, kwargs):
+    """A Cell called during inference: its ``construct`` evaluated from its parsed graph if it is user
+    code (custom ``bprop`` cells become one call autodiff differentiates with that bprop)."""
+    if custom_bprop(cell) is not None:
+        return stage_custom_bprop_call(cell, args, kwargs)
+    return construct_cell(cell, args, kwargs)

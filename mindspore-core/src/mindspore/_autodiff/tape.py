@@ -22,7 +22,7 @@ tapes stay on it, so the bprop computations are themselves recorded on the outer
 from __future__ import annotations
 
 from mindspore._core import interpreters as _interpreters
-from mindspore._core.primitive import NON_DIFFERENTIABLE
+from mindspore._core.primitive import NON_DIFFERENTIABLE, mark_zero
 from mindspore.ops._defs import array as _array_defs
 from mindspore.ops._defs import math as _math_defs
 from mindspore.ops._defs import reduce as _reduce_defs
@@ -183,7 +183,7 @@ def backward(tape, outputs, sens):
             if all(d is None for d in douts):
                 continue
             if node.multi:
-                dout = tuple(d if d is not None else _zeros_like(o) for d, o in zip(douts, node.outputs))
+                dout = tuple(d if d is not None else mark_zero(_zeros_like(o)) for d, o in zip(douts, node.outputs))
                 out = node.outputs
             else:
                 dout, out = douts[0], node.outputs[0]

@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import functools
 import inspect
+import weakref
 
 from mindspore._core.interpreters import TOP as _TOP
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "constexpr",
-           "NON_DIFFERENTIABLE", "TensorSpec", "short_dtype"]
+           "NON_DIFFERENTIABLE", "TensorSpec", "short_dtype", "mark_zero", "is_known_zero"]
 
 _SHORT = {
     "Float16": "f16", "Float32": "f32", "Float64": "f64", "BFloat16": "bf16", "Int8": "i8", "Int16": "i16",
@@ -59,6 +60,22 @@ class _NonDifferentiable:
 
 
 NON_DIFFERENTIABLE = _NonDifferentiable()
+
+_zeros = {}   # id(tensor) -> weak reference: the cotangents autodiff made as zeros
+
+
+def mark_zero(t):
+    """Mark ``t`` as a cotangent autodiff made as zeros (of an output nothing used); returns ``t``."""
+    key = id(t)
+    _zeros[key] = weakref.ref(t, lambda _ref, key=key: _zeros.pop(key, None))
+    return t
+
+
+def is_known_zero(t):
+    """Whether ``t`` is a cotangent autodiff made as zeros: a bprop may skip the work it would feed,
+    without reading the tensor's values (which would cost a device synchronisation)."""
+    ref = _zeros.get(id(t))
+    return ref is not None and ref() is t
 
 
 class TensorSpec:

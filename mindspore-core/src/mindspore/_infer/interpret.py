@@ -39,7 +39,7 @@ from mindspore._parse import parser as _parser
 from mindspore._parse.resolve import SourceUnavailable, Symbol, is_library_function
 from mindspore.common.tensor import Tensor
 
-__all__ = ["Closure", "call_value", "call_graph", "stage_construct", "parseable"]
+__all__ = ["Closure", "call_value", "call_graph", "construct_cell", "custom_bprop", "parseable"]
 
 _MAX_ITERATIONS = staging.MAX_UNROLL
 
@@ -268,16 +268,8 @@ def call_value(fn, args, kwargs=None):
     return fn(*args, **(kwargs or {}))
 
 
-def stage_construct(cell, args, kwargs):
-    """A Cell called during inference: its ``construct`` evaluated from its parsed graph if it is user
-    code (custom ``bprop`` cells become one call autodiff differentiates with that bprop)."""
-    if _custom_bprop(cell) is not None:
-        from mindspore._autodiff.graph_grad import stage_custom_bprop_call
-        return stage_custom_bprop_call(cell, args, kwargs)
-    return _construct(cell, args, kwargs)
-
-
-def _construct(cell, args, kwargs):
+def construct_cell(cell, args, kwargs):
+    """A Cell's ``construct`` on staged values: evaluated from its parsed graph if it is user code."""
     construct = getattr(type(cell), "construct", None)
     if isinstance(construct, types.FunctionType) and (parseable(construct) or
                                                       getattr(type(cell), "_ms_parse_construct", False)):
@@ -287,7 +279,8 @@ def _construct(cell, args, kwargs):
     return cell.construct(*args, **(kwargs or {}))
 
 
-def _custom_bprop(cell):
+def custom_bprop(cell):
+    """The ``bprop`` a Cell class defines (``None``: autodiff differentiates its construct)."""
     for klass in type(cell).__mro__:
         if "bprop" in klass.__dict__:
             return klass.__dict__["bprop"]

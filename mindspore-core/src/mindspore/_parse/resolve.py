@@ -63,8 +63,10 @@ _LIB_ROOTS = None
 def _library_roots():
     global _LIB_ROOTS
     if _LIB_ROOTS is None:
-        import mindspore
-        roots = {os.path.dirname(os.path.abspath(mindspore.__file__)) + os.sep}
+        # the mindspore package's folders (core's and the add-ons', one per install location): read from
+        # the package itself, which is being imported or is imported already, not imported from here
+        package = sys.modules["mindspore"]
+        roots = {os.path.abspath(p) + os.sep for p in getattr(package, "__path__", ())}
         for p in set(sys.path) | {sys.prefix, sys.base_prefix, sys.exec_prefix}:
             if p and ("site-packages" in p or "dist-packages" in p):
                 roots.add(os.path.abspath(p) + os.sep)

@@ -110,7 +110,7 @@ def _name_of(fn):
 
 def compiled_call(cache, fn, args, kwargs=None, extra_key=(), name=None):
     """Run ``fn(*args, **kwargs)`` compiled, compiling on a new signature."""
-    key = (signature(args, kwargs), extra_key, id(_backend.current()), _EPOCH[0])
+    key = (signature(args, kwargs), extra_key, _backend.current().generation, _EPOCH[0])
     entry = cache.get(key)
     if entry is None or entry.stale():
         entry = compile_callable(fn, args, kwargs, name)

@@ -51,6 +51,10 @@ class DeviceRuntime:
     target = "CPU"
     #: Whether buffers are host ``numpy.ndarray`` objects (transfers are then free).
     is_host = True
+    #: The classes of the buffers this runtime makes (``(numpy.ndarray,)``, ``(cupy.ndarray,)``): core reads a
+    #: tensor made on another target (before ``set_context(device_target=...)`` changed it) through the
+    #: runtime that made it. Empty: every buffer is taken to be the current runtime's.
+    buffer_types = ()
 
     def from_host(self, array):
         """A device buffer holding a copy of (or, for host runtimes, sharing) the NumPy ``array``."""

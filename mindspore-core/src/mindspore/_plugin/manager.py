@@ -35,7 +35,8 @@ import pluggy
 from mindspore import _generation
 from mindspore._plugin import hookspecs
 
-__all__ = ["PluginRecord", "plugin_manager", "plugins", "register_plugin", "call_each", "hookimpls", "reset",
+__all__ = ["PluginRecord", "plugin_manager", "plugins", "register_plugin", "unregister_plugin", "call_each",
+           "hookimpls", "reset",
            "record", "FIRST_PARTY"]
 
 #: Distributions whose plugins are MindSpore's own: they register first.
@@ -78,10 +79,19 @@ def reset():
 
 
 def register_plugin(obj, name=None):
-    """Register a plugin object by hand (tests, notebooks); takes effect at the next discovery."""
+    """Register a plugin object by hand (tests, notebooks); takes effect at the next discovery. A plugin
+    registered again under the same name replaces the earlier one."""
     name = name or getattr(obj, "__name__", repr(obj))
     with _lock:
+        _explicit[:] = [(n, o) for n, o in _explicit if n != name]
         _explicit.append((name, obj))
+        _reset()
+
+
+def unregister_plugin(name):
+    """Forget a plugin registered by hand; takes effect at the next discovery."""
+    with _lock:
+        _explicit[:] = [(n, o) for n, o in _explicit if n != name]
         _reset()
 
 

@@ -228,6 +228,8 @@ def current() -> Backend:
             raise _unavailable(probe.target, list(_probes()))
         if _kernel_threads is not None:
             runtime.set_threads(_kernel_threads)
+        if runtime not in _made:
+            _made.append(runtime)
         registry = kernel_registry()
         _current = Backend(probe.target, runtime, registry, rec.name, gen)
         return _current
@@ -254,14 +256,29 @@ def data_runtime():
         return _HOST
 
 
+_made: list = []   # every runtime created in this process, to read buffers made before the target changed
+
+
+def owner_of(buffer):
+    """The runtime that made ``buffer``: the current one unless the buffer's class says otherwise."""
+    rt = data_runtime()
+    types = rt.buffer_types
+    if not types or isinstance(buffer, types):
+        return rt
+    for other in _made:
+        if other.buffer_types and isinstance(buffer, other.buffer_types):
+            return other
+    return rt
+
+
 def from_host(array):
     """Move a host NumPy array to the current device (no copy on host-memory backends)."""
     return data_runtime().from_host(array)
 
 
 def to_host(buffer):
-    """A host NumPy array with the data of a device buffer of the current backend."""
-    return data_runtime().to_host(buffer)
+    """A host NumPy array with the data of a device buffer (read through the runtime that made it)."""
+    return owner_of(buffer).to_host(buffer)
 
 
 # -- settings owned here: context stores them, this module acts on them --------------------------

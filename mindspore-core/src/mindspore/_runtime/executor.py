@@ -81,15 +81,15 @@ def _np_dtype(ab):
     return None
 
 
-def _run_while(cond, body, n_state, state, inv):
-    while cond(*state, *inv):
+def _run_while(truth, cond, body, n_state, state, inv):
+    while truth(cond(*state, *inv)):
         state = body(*state, *inv)
     return state
 
 
-def _run_while_stack(cond, body, n_state, state, inv):
+def _run_while_stack(truth, cond, body, n_state, state, inv):
     stack = []
-    while cond(*state, *inv):
+    while truth(cond(*state, *inv)):
         stack.append(state)
         state = body(*state, *inv)
     return tuple(state) + (stack,)
@@ -153,8 +153,12 @@ def _shapes(ab):
 class _Codegen:
     def __init__(self, backend, checker):
         self.backend = backend
+        runtime = backend.runtime
+        # a condition computed on the device decides Python control flow: one explicit transfer of its
+        # (0-d, bool) value, or NumPy's own truth value on a host-memory backend
+        truth = bool if runtime.is_host else (lambda buffer: bool(runtime.to_host(buffer)))
         self.env = {"_while": _run_while, "_while_stack": _run_while_stack, "_while_grad": _run_while_grad,
-                    "_chk": checker}
+                    "_chk": checker, "_truth": truth}
         self.checker = checker
         self.functions = {}
         self.counter = 0
@@ -223,12 +227,12 @@ class _Codegen:
         if fn is irops.tuple_getitem:
             return f"{out} = {args[0]}[{args[1]}]"
         if fn is irops.If:
-            return f"{out} = ({args[1]} if {args[0]} else {args[2]})({', '.join(args[3:])})"
+            return f"{out} = ({args[1]} if _truth({args[0]}) else {args[2]})({', '.join(args[3:])})"
         if fn in (irops.While, irops.while_stack):
             n = node.inputs[3].value
             state, inv = args[3:3 + n], args[3 + n:]
             helper = "_while" if fn is irops.While else "_while_stack"
-            return (f"{out} = {helper}({args[0]}, {args[1]}, {n}, ({''.join(a + ', ' for a in state)}), "
+            return (f"{out} = {helper}(_truth, {args[0]}, {args[1]}, {n}, ({''.join(a + ', ' for a in state)}), "
                     f"({''.join(a + ', ' for a in inv)}))")
         if fn is irops.while_grad:
             n = node.inputs[2].value

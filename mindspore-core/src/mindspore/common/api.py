@@ -50,7 +50,7 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
                 return call_value(fn, args, kwargs)
             from mindspore._autodiff import tape
             if tape.active():
-                from mindspore._autodiff.graph_grad import call_on_tape
+                from mindspore._autodiff.recorded import call_on_tape
                 return call_on_tape(run, fn, args, kwargs)
             from mindspore._pipeline.compiler import cache_for, compiled_call
             return compiled_call(cache_for(run), fn, args, kwargs, name=getattr(fn, "__name__", "jit"))

@@ -369,7 +369,7 @@ def _from_host(arr):
 
 
 def _to_host(buf):
-    return _backend.data_runtime().to_host(buf)
+    return _backend.to_host(buf)
 
 
 def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):

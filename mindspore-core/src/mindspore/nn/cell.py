@@ -303,7 +303,7 @@ class Cell:
 
     def _call_construct(self, args, kwargs):
         if _staging.active():
-            from mindspore._infer.interpret import stage_construct
+            from mindspore._autodiff.graph_grad import stage_construct
             return stage_construct(self, args, kwargs)
         if "bprop" in type(self).__dict__ and _tape.active():
             with _interpreters.untraced():

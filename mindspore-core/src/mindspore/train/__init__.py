@@ -1,6 +1,7 @@
 """``mindspore.train``: training utilities and checkpoint serialization."""
-from mindspore.train.serialization import (async_ckpt_thread_status, ckpt_to_safetensors, load_checkpoint,
-                                           load_checkpoint_async, load_param_into_net, safetensors_to_ckpt,
+from mindspore.train._converters import ckpt_to_safetensors, safetensors_to_ckpt
+from mindspore.train.serialization import (async_ckpt_thread_status, load_checkpoint,
+                                           load_checkpoint_async, load_param_into_net,
                                            save_checkpoint)
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_checkpoint_async", "load_param_into_net",

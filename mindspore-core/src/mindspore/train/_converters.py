@@ -13,6 +13,8 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 
 from mindspore._errors import MSTypeError, MSValueError
+from mindspore.train import _safetensors_format
+from mindspore.train.serialization import _atomic_write, load_checkpoint, save_checkpoint
 
 __all__ = ["ckpt_to_safetensors", "safetensors_to_ckpt"]
 
@@ -93,8 +95,6 @@ def ckpt_to_safetensors(file_path, save_path=None, name_map=None, file_name_rege
         >>> import mindspore as ms
         >>> ms.ckpt_to_safetensors("./lenet.ckpt", "./safetensors_dir")  # doctest: +SKIP
     """
-    from mindspore.train import _safetensors_format
-    from mindspore.train.serialization import _atomic_write, load_checkpoint
 
     func = "ckpt_to_safetensors"
     file_path, save_path = _check_args(func, file_path, save_path, name_map, file_name_regex, processes_num)
@@ -129,7 +129,6 @@ def safetensors_to_ckpt(file_path, save_path=None, name_map=None, file_name_rege
         >>> import mindspore as ms
         >>> ms.safetensors_to_ckpt("./model.safetensors", "./ckpt_dir")  # doctest: +SKIP
     """
-    from mindspore.train.serialization import load_checkpoint, save_checkpoint
 
     func = "safetensors_to_ckpt"
     file_path, save_path = _check_args(func, file_path, save_path, name_map, file_name_regex, processes_num)

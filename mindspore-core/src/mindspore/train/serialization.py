@@ -47,11 +47,10 @@ from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 from mindspore.train import _ckpt_crypto, _safetensors_format
 from mindspore.train._checkpoint_pb2 import Checkpoint
-from mindspore.train._converters import ckpt_to_safetensors, safetensors_to_ckpt
 from mindspore.train._param_loading import load_param_into_net
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_checkpoint_async", "load_param_into_net",
-           "ckpt_to_safetensors", "safetensors_to_ckpt", "async_ckpt_thread_status"]
+           "async_ckpt_thread_status"]
 
 logger = logging.getLogger("mindspore")
 

@@ -17,7 +17,7 @@ from mindspore.common.seed import OpRandomState
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs import nn_ext
 from mindspore.ops._defs._lazy import functional as fops
-from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
+from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, is_known_zero, prim_attr_register
 
 ANY_RANK = range(0, 9)
 RELU_TYPES = rules.FLOAT_TYPES + mstype.int_type + (mstype.uint8,)
@@ -497,15 +497,6 @@ def _bn_layout(data_format, x):
     return axes, stat_shape, count
 
 
-def _known_zeros(t):
-    """Whether ``t`` holds values known now, all zero: the cotangent autodiff gives an output nobody used
-    (a concrete tensor in PYNATIVE and, as a folded constant, while a graph is compiled; a value the
-    compiled graph computes is never "known")."""
-    from mindspore._infer.staging import StagedTensor
-    from mindspore.common.tensor import Tensor
-    return isinstance(t, Tensor) and not isinstance(t, StagedTensor) and not t.asnumpy().any()
-
-
 def _check_channel_vectors(op, x_name, x, data_format, named_shapes):
     """Every shape in ``named_shapes`` must be ``(C,)``, C the channel size of ``x``; returns C."""
     c = x[channel_axis(data_format, len(x))]
@@ -561,6 +552,9 @@ class BatchNorm(Primitive):
             saved_mean, saved_variance = mean, variance
         dx, dscale, dbias = BatchNormGrad(self.is_training, self.epsilon, self.data_format)(
             dout[0], x, scale, saved_mean, saved_variance, out[2])
+        if self.is_training and all(is_known_zero(d) for d in dout[1:]):
+            # nothing used the statistics (autodiff made their cotangents as zeros): skip two full-size passes
+            return dx, dscale, dbias, None, None
         # the statistics outputs' own cotangents (outputs 3/4 repeat 1/2)
         dstat_mean = fops.add(dout[1], dout[3])
         dstat_var = fops.add(dout[2], dout[4])
@@ -572,8 +566,6 @@ class BatchNorm(Primitive):
             dmean = fops.sub(dstat_mean, fops.mul(dbias, fops.mul(scale, rstd)))
             dvar = fops.sub(dstat_var, fops.mul(fops.mul(dscale, scale), fops.mul(fops.mul(rstd, rstd), 0.5)))
             return dx, dscale, dbias, dmean, dvar
-        if _known_zeros(dstat_mean) and _known_zeros(dstat_var):
-            return dx, dscale, dbias, None, None   # nothing used the statistics: skip two full-size passes
         _, stat_shape, count = _bn_layout(self.data_format, x)
         # the batch statistics are functions of x: d mean/dx = 1/n, d var/dx = 2 (x - mean) / n
         centred = fops.sub(x, fops.reshape(out[1], stat_shape))

@@ -1,0 +1,54 @@
+"""mindspore-core is layered: no import cycle among its modules, late and dynamic imports included.
+
+An edge A -> B is any import of B written in A: at module level, inside a function, or as
+``importlib.import_module("B")``. (Importing a submodule also runs its packages' ``__init__``; those
+implicit edges are not counted, only what the code says.) The layers, bottom up: errors, dtypes,
+settings -> the plugin contract and registries -> the backend -> primitives, specs, their abstract
+evaluation and the interpreter stack (``mindspore._core``) -> Tensor -> the interpreters (eager
+dispatch, the gradient tape, graph staging) -> operators and the functional API -> the compiler ->
+nn, train, amp. Where a lower layer needs something from a higher one (bprops calling functional ops,
+``set_context(device_target=...)`` acting on the backend), the higher layer registers itself below.
+"""
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+
+from imports import a_cycle, cycles, import_graph  # noqa: E402
+
+
+def test_no_import_cycle_in_core():
+    graph = import_graph("mindspore-core")
+    assert len(graph) > 100
+    loops = [" -> ".join(a_cycle(graph, comp) or comp) for comp in cycles(graph)]
+    assert not loops, "import cycles among mindspore-core's modules:\n" + "\n".join(loops)
+
+
+def test_the_cycle_check_sees_late_imports(tmp_path):
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    (comp,) = cycles(graph)
+    assert comp == ["a", "b", "c"]
+    assert a_cycle(graph, comp) == ["a", "b", "c", "a"]
+    core = import_graph("mindspore-core")
+    # a function-level import is an edge (jit's wrapper imports staging when it is called)
+    assert "mindspore._infer.staging" in core["mindspore.common.api"]
+
+
+def test_tensor_and_primitive_sit_below_the_operators():
+    graph = import_graph("mindspore-core")
+
+    def reaches(start, target):
+        seen, todo = set(), [start]
+        while todo:
+            v = todo.pop()
+            if v == target:
+                return True
+            if v not in seen:
+                seen.add(v)
+                todo.extend(graph.get(v, ()))
+        return False
+    for low in ("mindspore.common.tensor", "mindspore._core.primitive", "mindspore._core.interpreters",
+                "mindspore._runtime.backend", "mindspore.context", "mindspore._plugin.manager"):
+        for high in ("mindspore.ops.functional", "mindspore.ops.tensor_methods", "mindspore.nn.cell",
+                     "mindspore._runtime.dispatch"):
+            assert not reaches(low, high), f"{low} imports (through others) {high}"
