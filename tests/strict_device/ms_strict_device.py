@@ -72,6 +72,9 @@ class StrictRuntime(DeviceRuntime):
             raise TypeError(f"to_host of a {type(buffer).__name__}: not a buffer of the STRICT device")
         return buffer._array.copy()
 
+    def copy(self, buffer):
+        return StrictBuffer(buffer._array.copy())
+
 
 def _down(x, where):
     if isinstance(x, StrictBuffer):

@@ -61,5 +61,8 @@ class CPURuntime(DeviceRuntime):
     def to_host(self, buffer):
         return buffer
 
+    def copy(self, buffer):
+        return buffer.copy()
+
     def synchronize(self):
         pass

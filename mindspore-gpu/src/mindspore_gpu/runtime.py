@@ -35,5 +35,9 @@ class GPURuntime(DeviceRuntime):
     def to_host(self, buffer):
         return cupy.asnumpy(buffer)
 
+    def copy(self, buffer):
+        with self.device:
+            return cupy.array(buffer, copy=True)
+
     def synchronize(self):
         self.device.synchronize()

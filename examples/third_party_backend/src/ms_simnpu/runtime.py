@@ -97,5 +97,9 @@ class SimNPURuntime(DeviceRuntime):
         self.transfers["to_host"] += 1
         return device_array(buffer).copy()
 
+    def copy(self, buffer):
+        """A device-side copy (a Parameter made from a tensor): no trip through the host."""
+        return SimBuffer(device_array(buffer).copy())
+
     def synchronize(self):
         """Kernels run synchronously on the simulated device: nothing to wait for."""

@@ -64,6 +64,11 @@ class DeviceRuntime:
         """A ``numpy.ndarray`` with the data of ``buffer`` (may share memory on host runtimes)."""
         return buffer
 
+    def copy(self, buffer):
+        """A new buffer on this device with the data of ``buffer`` (a Parameter made from a tensor, a clone).
+        Override with a device-side copy; this default goes through the host."""
+        return self.from_host(self.to_host(buffer).copy())
+
     def synchronize(self):
         """Wait until every kernel launched on this runtime has finished."""
 

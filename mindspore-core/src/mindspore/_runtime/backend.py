@@ -271,6 +271,16 @@ def owner_of(buffer):
     return rt
 
 
+def copy_buffer(buffer):
+    """A copy of ``buffer`` on the current device: a device-side copy when the current runtime made it, else
+    through the host from the runtime that did."""
+    rt = data_runtime()
+    owner = owner_of(buffer)
+    if owner is rt:
+        return rt.copy(buffer)
+    return rt.from_host(owner.to_host(buffer))
+
+
 def from_host(array):
     """Move a host NumPy array to the current device (no copy on host-memory backends)."""
     return data_runtime().from_host(array)
@@ -312,4 +322,4 @@ context.register_handler("device_target", setter=_set_device_target, getter=_get
 context.register_handler("runtime_num_threads", setter=lambda n: (context.store("runtime_num_threads", n),
                                                                   set_kernel_threads(n)))
 
-__all__ += ["selected", "data_runtime", "PRIMITIVE_NAMES"]
+__all__ += ["selected", "data_runtime", "owner_of", "copy_buffer", "PRIMITIVE_NAMES"]

@@ -59,8 +59,10 @@ class Parameter(Tensor):
             # inside nn.no_init_parameters(): keep the initializer, draw on first use or init_data()
             Tensor.__init__(self, None, default_input.dtype, default_input.shape, default_input._init)
         elif isinstance(default_input, Tensor):
-            # like MindSpore, an initializer's data is drawn now, so seeded draws follow creation order
-            Tensor.__init__(self, default_input.init_data().asnumpy(), default_input.dtype)
+            # like MindSpore, an initializer's data is drawn now, so seeded draws follow creation order; the
+            # parameter owns a copy, made on the device
+            source = default_input.init_data()._copy()
+            Tensor._init_from(self, source)
         elif isinstance(default_input, int):
             Tensor.__init__(self, default_input, mstype.int32)
         elif isinstance(default_input, float):
@@ -115,7 +117,7 @@ class Parameter(Tensor):
 
     def value(self):
         """A plain Tensor with this parameter's current value (a copy)."""
-        return Tensor(self.asnumpy(), self.dtype)
+        return self._copy()
 
     def set_data(self, data, slice_shape=False):
         """Replace the value with ``data`` (a Tensor, NumPy array or number), in place; returns ``self``.
@@ -147,8 +149,7 @@ class Parameter(Tensor):
     def clone(self, init="same"):
         """A new Parameter with this one's name and flags, holding a copy of the value (``init='same'``) or data from
         ``init`` (an initializer name, Initializer, number or Tensor of the same shape)."""
-        p = Parameter(Tensor(self.asnumpy().copy(), self.dtype), self.name, self.requires_grad,
-                      self.layerwise_parallel, self.parallel_optimizer)
+        p = Parameter(self._copy(), self.name, self.requires_grad, self.layerwise_parallel, self.parallel_optimizer)
         p._user_named = self._user_named
         if not (isinstance(init, str) and init == "same"):
             from mindspore.common.initializer import initializer

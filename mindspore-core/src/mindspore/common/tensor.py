@@ -119,6 +119,14 @@ class Tensor:
             arr = arr.reshape(shape)
         self._data = _from_host(arr)
 
+    def _init_from(self, other):
+        """Initialise this (new) tensor to hold ``other``'s buffer and dtype (subclasses' constructors)."""
+        self._ad = None
+        self._init = None
+        self._init_shape = None
+        self._data = other._data
+        self._dtype = other._dtype
+
     @classmethod
     def _make(cls, data, dtype):
         """Wrap a backend buffer without copying (the dispatcher's fast path)."""
@@ -144,6 +152,10 @@ class Tensor:
             self._data = _from_host(arr)
             self._init = None
         return self
+
+    def _copy(self):
+        """A new Tensor holding a copy of this one's data, copied on the device (no host round trip)."""
+        return Tensor._make(_backend.copy_buffer(self._buffer()), self._dtype)
 
     def _buffer(self):
         if self._data is None:
