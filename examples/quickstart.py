@@ -54,9 +54,14 @@ def main():
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--mode", choices=("pynative", "graph"), default="pynative")
     parser.add_argument("--ckpt-dir", default=None, help="where checkpoints go (default: a temporary folder)")
+    parser.add_argument("--device-target", default="CPU",
+                        help="CPU, GPU, ... (default: CPU; 'auto' for the best installed backend)")
     args = parser.parse_args()
 
-    ms.set_context(mode=ms.GRAPH_MODE if args.mode == "graph" else ms.PYNATIVE_MODE, device_target="CPU")
+    ms.set_context(mode=ms.GRAPH_MODE if args.mode == "graph" else ms.PYNATIVE_MODE)
+    if args.device_target != "auto":
+        ms.set_context(device_target=args.device_target)
+    print(f"device target: {ms.get_context('device_target')}, mode: {args.mode}")
     ms.set_seed(1)
     ds.config.set_seed(1)
 

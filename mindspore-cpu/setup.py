@@ -2,8 +2,11 @@
 import os
 import sys
 
-from pybind11.setup_helpers import Pybind11Extension, build_ext
+from pybind11.setup_helpers import ParallelCompile, Pybind11Extension, build_ext
 from setuptools import setup
+
+# The C++ files compile in parallel, one per core (NPY_NUM_BUILD_JOBS=N to choose).
+ParallelCompile("NPY_NUM_BUILD_JOBS").install()
 
 _here = os.path.dirname(os.path.abspath(__file__))
 _csrc = os.path.join("src", "mindspore_cpu", "_csrc")

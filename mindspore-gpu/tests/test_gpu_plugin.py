@@ -1,4 +1,5 @@
 """The GPU plugin: probe reasons without a GPU, kernel registration, and (with CuPy and a GPU) real runs."""
+import pathlib
 import sys
 import types
 
@@ -13,6 +14,9 @@ from mindspore.ops import _registry as op_registry
 from mindspore.plugin import KernelRegistry, TensorSpec
 
 from mindspore_gpu import plugin
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import cupy_sim  # noqa: E402
 
 GPU_USABLE = plugin.probe().available
 needs_gpu = pytest.mark.skipif(not GPU_USABLE, reason=f"GPU target unavailable: {plugin.probe().reason}")
@@ -94,31 +98,36 @@ def test_no_kernels_without_cupy(monkeypatch):
     assert registry.entries() == []
 
 
-def test_kernel_table_with_numpy_standing_in_for_cupy(monkeypatch):
-    """The kernels are written against CuPy's NumPy-compatible API: check them with NumPy in its place."""
-    monkeypatch.setitem(sys.modules, "cupy", np)
-    monkeypatch.delitem(sys.modules, "mindspore_gpu.kernels.math", raising=False)
+def test_kernel_table_with_numpy_standing_in_for_cupy():
+    """The kernels are written against CuPy's NumPy-compatible API: check them with the NumPy stand-in for
+    CuPy (``cupy_sim.py``; the whole table runs the conformance suite in ``test_gpu_kernels_sim.py``)."""
     registry = KernelRegistry(known_primitives=op_registry.primitive_names())
-    plugin.ms_register_kernels(registry=registry.for_plugin("gpu"))
-    monkeypatch.delitem(sys.modules, "mindspore_gpu.kernels.math", raising=False)
+    with cupy_sim.standing_in() as stand_ins:
+        plugin.ms_register_kernels(registry=registry.for_plugin("gpu"))
+    # the stand-in-backed kernel modules do not outlive the block
+    assert not getattr(getattr(sys.modules.get("mindspore_gpu.kernels.math"), "cupy", None), "__sim__", False)
     assert registry.rejected == []
     names = set(registry.primitives("GPU"))
-    assert {"Add", "Sub", "Mul", "RealDiv", "Neg"} <= names
+    assert {"Add", "Sub", "Mul", "RealDiv", "Neg", "Conv2D", "MaxPool", "SoftmaxCrossEntropyWithLogits"} <= names
+    dev = stand_ins["cupy"].asarray
     rng = np.random.default_rng(0)
     x = rng.standard_normal((3, 4)).astype(np.float32)
     y = rng.uniform(0.5, 2.0, (4,)).astype(np.float32)
     expected = {"Add": x + y, "Sub": x - y, "Mul": x * y, "RealDiv": x / y}
     spec = TensorSpec(x.shape, ms.float32)
     for name, want in expected.items():
-        got = registry.lookup(name, "GPU").fn(None, x, y, out=spec)
-        assert got.dtype == np.float32
-        np.testing.assert_allclose(got, want, rtol=1e-6, err_msg=name)
-    np.testing.assert_array_equal(registry.lookup("Neg", "GPU").fn(None, x, out=spec), -x)
+        got = registry.lookup(name, "GPU").fn(None, dev(x), dev(y), out=spec)
+        assert isinstance(got, cupy_sim.DeviceArray) and got.dtype == np.float32
+        np.testing.assert_allclose(cupy_sim.asnumpy(got), want, rtol=1e-6, err_msg=name)
+    np.testing.assert_array_equal(cupy_sim.asnumpy(registry.lookup("Neg", "GPU").fn(None, dev(x), out=spec)), -x)
+    # a host array is moved to the device first
+    got = registry.lookup("Add", "GPU").fn(None, x, dev(y), out=spec)
+    assert isinstance(got, cupy_sim.DeviceArray)
     # the arithmetic computes in the inferred dtype: int32 + float16 is float16, not float64
     xi = np.arange(4, dtype=np.int32)
-    got = registry.lookup("Add", "GPU").fn(None, xi, 0.5, out=TensorSpec((4,), ms.float16))
+    got = registry.lookup("Add", "GPU").fn(None, dev(xi), 0.5, out=TensorSpec((4,), ms.float16))
     assert got.dtype == np.float16
-    np.testing.assert_array_equal(got, xi + np.float16(0.5))
+    np.testing.assert_array_equal(cupy_sim.asnumpy(got), xi + np.float16(0.5))
 
 
 @pytest.fixture
@@ -159,3 +168,74 @@ def test_gpu_runtime_roundtrip():
 def test_environment_info_never_raises():
     info = plugin.ms_environment_info()
     assert "cupy" in info
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fused_kernels_match_their_plain_paths(monkeypatch, dtype):
+    """The fused ElementwiseKernels (ReluGrad, GeLU, GeLUGrad, the dense softmax cross-entropy, ApplyMomentum)
+    against their plain-CuPy twins, which the conformance suite also runs on the CPU's stand-in."""
+    import cupy
+    from mindspore_gpu.kernels import _common, families
+    fams = {f.__name__.rsplit(".", 1)[-1]: f for f in families()}
+    rng = np.random.default_rng(3)
+    shape = (64, 33)
+    x, dy = (cupy.asarray(rng.standard_normal(shape).astype(dtype)) for _ in range(2))
+    labels = cupy.asarray(rng.dirichlet(np.ones(shape[1]), shape[0]).astype(dtype))
+    labels[:, 0] = 0
+    spec = TensorSpec(shape, ms.dtype.float32 if dtype == np.float32 else ms.dtype.float64)
+    loss_spec = (TensorSpec((shape[0],), spec.dtype), spec)
+    cases = [("nn", "ReluGrad", (dy, x), spec), ("nn", "GeLU", (x,), spec), ("nn", "GeLUGrad", (dy, x, x), spec),
+             ("loss", "SoftmaxCrossEntropyWithLogits", (x, labels), loss_spec)]
+    assert fams["nn"]._RELU_GRAD.usable(dy, x)
+    for family, name, args, out in cases:
+        fn = fams[family].KERNELS[name]
+        fused = fn(None, *args, out=out)
+        monkeypatch.setattr(_common, "FUSED", False)
+        plain = fn(None, *args, out=out)
+        monkeypatch.setattr(_common, "FUSED", True)
+        as_tuple = (lambda r: r if isinstance(r, tuple) else (r,))
+        for a, b in zip(as_tuple(fused), as_tuple(plain)):
+            assert a.dtype == b.dtype == dtype
+            np.testing.assert_allclose(cupy.asnumpy(a), cupy.asnumpy(b), rtol=2e-6, atol=2e-6, err_msg=name)
+    for nesterov in (False, True):
+        prim = ops.ApplyMomentum(use_nesterov=nesterov, gradient_scale=0.5)
+        results = []
+        for fused in (True, False):
+            monkeypatch.setattr(_common, "FUSED", fused)
+            var, acc = x.copy(), dy.copy()
+            ret = fams["nn"].KERNELS["ApplyMomentum"](prim, var, acc, 0.1, labels, 0.9, out=spec)
+            assert ret is var
+            results.append((cupy.asnumpy(var), cupy.asnumpy(acc)))
+        monkeypatch.setattr(_common, "FUSED", True)
+        for a, b in zip(*results):
+            np.testing.assert_allclose(a, b, rtol=2e-6, atol=2e-6, err_msg=f"ApplyMomentum nesterov={nesterov}")
+
+
+@needs_gpu
+def test_gpu_random_streams_are_reproducible(on_gpu):
+    def draws():
+        ms.set_seed(7)
+        op = ops.UniformReal(seed=2)
+        return op((16,)).asnumpy(), op((16,)).asnumpy()
+    a1, a2 = draws()
+    b1, b2 = draws()
+    np.testing.assert_array_equal(a1, b1)
+    np.testing.assert_array_equal(a2, b2)
+    assert not np.array_equal(a1, a2)
+
+
+@needs_gpu
+def test_gpu_conv_pool_train_step_runs_on_device(on_gpu):
+    import cupy
+    rng = np.random.default_rng(5)
+    x = ms.Tensor(rng.standard_normal((2, 3, 9, 9)).astype(np.float32))
+    w = ms.Tensor(rng.standard_normal((4, 3, 3, 3)).astype(np.float32))
+
+    def f(x, w):
+        y = ops.Conv2D(4, 3, pad_mode="pad", pad=1)(x, w)
+        return ops.ReduceSum()(ops.MaxPool(2, 2)(ops.ReLU()(y)), ())
+    loss, (gx, gw) = ms.value_and_grad(f, grad_position=(0, 1))(x, w)
+    assert isinstance(gw._data, cupy.ndarray) and gw.shape == w.shape and gx.shape == x.shape
+    assert np.isfinite(loss.asnumpy()) and np.isfinite(gw.asnumpy()).all()
+

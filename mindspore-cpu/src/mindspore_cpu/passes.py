@@ -160,27 +160,27 @@ def _make_kernel(steps):
                 skip = False
                 continue
             ops = [acc if s is _ACC else inputs[s] if type(s) is int else s for s in specs]
-            out = None
+            res = None
             if into is not None:
-                out = inputs[into]
+                res = inputs[into]
             elif owned and acc.dtype == dtype and acc.ndim:
-                out = acc
+                res = acc
             elif i == 0 and prim.reuse is not None and inputs[prim.reuse].dtype == dtype:
-                out = inputs[prim.reuse]
+                res = inputs[prim.reuse]
             if i in pairs and ops[0].ndim >= 1 and ops[0].flags.c_contiguous:
-                acc = gelu(ops[0], ops[1], out)
+                acc = gelu(ops[0], ops[1], res)
                 skip = True
             elif kind == "gelu":
-                acc = gelu(np.ascontiguousarray(ops[0]), None, out if out is not None and ops[0].flags.c_contiguous
+                acc = gelu(np.ascontiguousarray(ops[0]), None, res if res is not None and ops[0].flags.c_contiguous
                            else None)
             elif kind == "relu_grad":
                 dy, y = np.ascontiguousarray(ops[0]), np.ascontiguousarray(ops[1])
-                acc = relu_grad(dy, y, out if out is not None and out.flags.c_contiguous else None)
+                acc = relu_grad(dy, y, res if res is not None and res.flags.c_contiguous else None)
             elif kind == "ufunc":
-                acc = f(*ops, out=out) if out is not None else f(*ops)
+                acc = f(*ops, out=res) if res is not None else f(*ops)
             elif kind == "bias":
                 bias = ops[1] if f is None else ops[1].reshape(f)
-                acc = np.add(ops[0], bias, out=out) if out is not None else np.add(ops[0], bias)
+                acc = np.add(ops[0], bias, out=res) if res is not None else np.add(ops[0], bias)
             else:
                 acc = ops[0].astype(dtype)
             if type(acc) is not np.ndarray:   # ufuncs on 0-d arrays give NumPy scalars

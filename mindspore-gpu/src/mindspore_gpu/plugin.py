@@ -82,7 +82,8 @@ def ms_register_kernels(registry):
     from mindspore_gpu.kernels import families
     for family in families():
         for name, fn in family.KERNELS.items():
-            # The table covers elementwise ops core may not define yet; register only those it has.
+            # The tables follow the CPU backend's (every primitive it has a kernel for); a primitive this
+            # core does not define is skipped rather than registered and refused.
             if registry.knows(name):
                 registry.register(name, TARGET, fn)
 

@@ -89,13 +89,13 @@ def _elementwise_coords(indices, axis):
 def _tensor_scatter_elements(prim, x, indices, updates, out=None):
     axis = prim.axis % x.ndim
     _check_bounds(prim.name, indices, x.shape[axis], axis)
-    out = x.copy()
+    res = x.copy()
     coords = _elementwise_coords(indices, axis)
     if prim.reduction == "add":
-        np.add.at(out, coords, updates)
+        np.add.at(res, coords, updates)
     else:
-        out[coords] = updates
-    return out
+        res[coords] = updates
+    return res
 
 
 def _scatter_nd(prim, indices, updates, shape, out=None):
@@ -135,9 +135,9 @@ def _strided_slice(prim, x, begin, end, strides, out=None):
 
 def _strided_slice_grad(prim, dy, shapex, begin, end, strides, out=None):
     index, _ = prim.plan(shapex, begin, end, strides)
-    out = np.zeros(shapex, dtype=dy.dtype)
-    out[index] = dy
-    return out
+    res = np.zeros(shapex, dtype=dy.dtype)
+    res[index] = dy
+    return res
 
 
 def _slice(prim, x, begin, size, out=None):
@@ -179,10 +179,10 @@ def _non_zero(prim, x, out=None):
 def _one_hot(prim, indices, depth, on_value, off_value, out=None):
     depth = int(np.asarray(depth).item())
     hot = indices[..., None] == np.arange(depth)
-    out = np.where(hot, np.asarray(on_value), np.asarray(off_value))
+    res = np.where(hot, np.asarray(on_value), np.asarray(off_value))
     if prim.axis != -1:
-        out = np.moveaxis(out, -1, prim.axis)
-    return np.ascontiguousarray(out)
+        res = np.moveaxis(res, -1, prim.axis)
+    return np.ascontiguousarray(res)
 
 
 # --- sorting ------------------------------------------------------------------------------------

@@ -93,8 +93,8 @@ def _binary(ufunc, floating=False):
         # fast path (the eager hot loop): two arrays of one inexact dtype need no promotion; NumPy's
         # floating-point warnings from this module are silenced once in kernels/__init__.py
         if type(x) is np.ndarray and type(y) is np.ndarray and x.dtype == y.dtype and x.dtype.kind == "f":
-            out = ufunc(x, y)
-            return out if type(out) is np.ndarray else np.asarray(out)  # 0-d inputs give a NumPy scalar
+            res = ufunc(x, y)
+            return res if type(res) is np.ndarray else np.asarray(res)  # 0-d inputs give a NumPy scalar
         x, y, _ = _operands(x, y, floating)
         with np.errstate(all="ignore"):
             return np.asarray(ufunc(x, y))
@@ -154,8 +154,8 @@ def _pow(prim, x, y, out=None):
     with np.errstate(all="ignore"):
         if t.kind in "iu" and np.any(np.less(y, 0)):
             # integer powers with negative exponents truncate towards zero instead of raising
-            out = np.power(np.asarray(x, np.float64), np.asarray(y, np.float64))
-            return np.asarray(np.trunc(np.nan_to_num(out)).astype(t))
+            res = np.power(np.asarray(x, np.float64), np.asarray(y, np.float64))
+            return np.asarray(np.trunc(np.nan_to_num(res)).astype(t))
         return np.asarray(np.power(x, y))
 
 
@@ -167,8 +167,8 @@ def _squared_difference(prim, x, y, out=None):
 def _xlogy(prim, x, y, out=None):
     x, y, t = _operands(x, y, floating=True)
     with np.errstate(all="ignore"):
-        out = np.multiply(x, np.log(y))
-        return np.asarray(np.where(np.equal(x, 0), np.zeros((), t), out))
+        res = np.multiply(x, np.log(np.asarray(y, dtype=t)))   # a Python scalar y: its log in t, not float64
+        return np.asarray(np.where(np.equal(x, 0), np.zeros((), t), res), dtype=t)
 
 
 def _round(prim, x, decimals=0, out=None):
@@ -240,10 +240,10 @@ def _nan_to_num(prim, x, out=None):
     limit = ml_dtypes.finfo(x.dtype)
     posinf = limit.max if prim.posinf is None else prim.posinf
     neginf = limit.min if prim.neginf is None else prim.neginf
-    out = np.where(np.isnan(x), prim.nan, x)
-    out = np.where(np.isposinf(x), posinf, out)
-    out = np.where(np.isneginf(x), neginf, out)
-    return np.asarray(out.astype(x.dtype))
+    res = np.where(np.isnan(x), prim.nan, x)
+    res = np.where(np.isposinf(x), posinf, res)
+    res = np.where(np.isneginf(x), neginf, res)
+    return np.asarray(res.astype(x.dtype))
 
 
 def _is_close(prim, x, y, out=None):
@@ -296,10 +296,10 @@ def _matmul(prim, x, y, out=None):
 
 
 def _add_n(prim, x, out=None):
-    out = np.array(x[0], copy=True)
+    res = np.array(x[0], copy=True)
     for t in x[1:]:
-        np.add(out, t, out=out)
-    return out
+        np.add(res, t, out=res)
+    return res
 
 
 def _addcmul(prim, input_data, x1, x2, value, out=None):
@@ -326,13 +326,13 @@ def _cumulative(ufunc, identity):
         acc = np.float32 if x.dtype in _HALF else x.dtype
         if prim.reverse:
             x = np.flip(x, axis)
-        out = ufunc.accumulate(x, axis=axis, dtype=acc)
+        res = ufunc.accumulate(x, axis=axis, dtype=acc)
         if prim.exclusive:
-            lead = np.full(out.shape[:axis] + (1,) + out.shape[axis + 1:], identity, out.dtype)
-            out = np.concatenate([lead, np.delete(out, -1, axis=axis)], axis=axis)
+            lead = np.full(res.shape[:axis] + (1,) + res.shape[axis + 1:], identity, res.dtype)
+            res = np.concatenate([lead, np.delete(res, -1, axis=axis)], axis=axis)
         if prim.reverse:
-            out = np.flip(out, axis)
-        return np.ascontiguousarray(out, dtype=x.dtype)
+            res = np.flip(res, axis)
+        return np.ascontiguousarray(res, dtype=x.dtype)
     return kernel
 
 
@@ -340,8 +340,8 @@ def _einsum(prim, x, out=None):
     dtype = x[0].dtype
     if dtype in _HALF:
         x = [t.astype(np.float32) for t in x]
-    out = np.einsum(prim.equation, *x, optimize=len(x) > 2)
-    return np.asarray(out, dtype=dtype)
+    res = np.einsum(prim.equation, *x, optimize=len(x) > 2)
+    return np.asarray(res, dtype=dtype)
 
 
 KERNELS = {

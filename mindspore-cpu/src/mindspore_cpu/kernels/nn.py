@@ -60,8 +60,8 @@ def _gelu(prim, x, out=None):
 def _gelu_grad(prim, dy, x, y, out=None):
     wide_x = x.astype(np.float32) if x.dtype == np.float16 else np.ascontiguousarray(x)
     wide_dy = np.ascontiguousarray(dy, dtype=wide_x.dtype)
-    out = _native().gelu_grad(wide_dy, wide_x)
-    return out.astype(x.dtype) if out.dtype != x.dtype else out
+    res = _native().gelu_grad(wide_dy, wide_x)
+    return res.astype(x.dtype) if res.dtype != x.dtype else res
 
 
 def _relu_grad(prim, dy, y, out=None):
@@ -257,7 +257,7 @@ def _apply_momentum(prim, variable, accumulation, learning_rate, gradient, momen
 
 
 def _dropout(prim, x, out=None):
-    rng = prim._random_state.generator()
+    rng = prim.generator()
     keep = prim.keep_prob
     mask = (rng.random(x.shape) < keep).astype(x.dtype)
     return np.asarray(x * mask * np.asarray(1.0 / keep, x.dtype)), mask

@@ -64,13 +64,13 @@ def _nll_loss(prim, logits, labels, weight, out=None):
     loss = -w * x2[np.arange(x2.shape[0]), safe]
     total = np.asarray(np.sum(w), dtype=weight.dtype)
     if prim.reduction == "none":
-        out = loss.reshape(labels.shape) if logits.ndim == 2 else loss.reshape(())
+        res = loss.reshape(labels.shape) if logits.ndim == 2 else loss.reshape(())
     elif prim.reduction == "sum":
-        out = np.asarray(np.sum(loss))
+        res = np.asarray(np.sum(loss))
     else:
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.asarray(np.sum(loss) / np.sum(w))
-    return np.asarray(out), total
+            res = np.asarray(np.sum(loss) / np.sum(w))
+    return np.asarray(res), total
 
 
 def _smooth_l1(prim, logits, labels, out=None):

@@ -45,10 +45,10 @@ def _lift(values, fill):
 def _max_pool(prim, x, out_spatial=None, with_argmax=True, out=None):
     """(output, argmax) for x, optionally with the output size fixed by a forward result."""
     kernel, stride, dil, win = prim.geometry_for(x.shape)
-    out = win.out if out_spatial is None else tuple(out_spatial)
+    result = win.out if out_spatial is None else tuple(out_spatial)
     res = _kernels.max_pool3d(_as_5d(x, _dtype(x)), _lift(kernel, 1), _lift(stride, 1), _lift(win.before, 0),
-                              _lift(dil, 1), _lift(out, 1), with_argmax)
-    shape = x.shape[:-len(out)] + out
+                              _lift(dil, 1), _lift(result, 1), with_argmax)
+    shape = x.shape[:-len(result)] + result
     if not with_argmax:
         return res.reshape(shape)
     return res[0].reshape(shape), res[1].reshape(shape)
@@ -119,15 +119,15 @@ def _avg_pool_backward(prim, x_shape, dout, out=None):
 
 
 def _adaptive_avg(prim, x, out=None):
-    out = prim.infer_shape(x.shape)
-    y = _kernels.adaptive_pool3d(_as_5d(x, _dtype(x)), _lift(out[-2:], 1), False)
-    return y.reshape(out)
+    res = prim.infer_shape(x.shape)
+    y = _kernels.adaptive_pool3d(_as_5d(x, _dtype(x)), _lift(res[-2:], 1), False)
+    return y.reshape(res)
 
 
 def _adaptive_max(prim, x, out=None):
-    out = prim.infer_shape(x.shape)[0]
-    y, idx = _kernels.adaptive_pool3d(_as_5d(x, _dtype(x)), _lift(out[-2:], 1), True)
-    return y.reshape(out), idx.reshape(out)
+    res = prim.infer_shape(x.shape)[0]
+    y, idx = _kernels.adaptive_pool3d(_as_5d(x, _dtype(x)), _lift(res[-2:], 1), True)
+    return y.reshape(res), idx.reshape(res)
 
 
 def _adaptive_avg_grad(prim, input_grad, orig_input_shape, out=None):

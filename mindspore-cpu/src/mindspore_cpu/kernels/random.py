@@ -44,14 +44,14 @@ def _out_shape(*shapes):
 
 
 def _gamma(prim, shape, alpha, beta, out=None):
-    out = _out_shape(tuple(shape), alpha.shape, beta.shape)
-    return np.asarray(prim.generator().gamma(np.broadcast_to(alpha, out), np.broadcast_to(beta, out)),
+    res = _out_shape(tuple(shape), alpha.shape, beta.shape)
+    return np.asarray(prim.generator().gamma(np.broadcast_to(alpha, res), np.broadcast_to(beta, res)),
                       dtype=alpha.dtype)
 
 
 def _poisson(prim, shape, mean, out=None):
-    out = _out_shape(tuple(shape), mean.shape)
-    return np.asarray(prim.generator().poisson(np.broadcast_to(mean.astype(np.float64), out))).astype(np.int32)
+    res = _out_shape(tuple(shape), mean.shape)
+    return np.asarray(prim.generator().poisson(np.broadcast_to(mean.astype(np.float64), res))).astype(np.int32)
 
 
 @fits_out

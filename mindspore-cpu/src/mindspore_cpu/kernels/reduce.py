@@ -95,15 +95,15 @@ def _lp_norm(prim, x, out=None):
     axis = _axes(x, prim.axis)
     a = np.abs(x)
     if prim.p == 0:
-        out = np.sum(a != 0, axis=axis, keepdims=prim.keep_dims).astype(x.dtype)
+        res = np.sum(a != 0, axis=axis, keepdims=prim.keep_dims).astype(x.dtype)
     elif prim.p == 1:
-        out = np.sum(a, axis=axis, keepdims=prim.keep_dims)
+        res = np.sum(a, axis=axis, keepdims=prim.keep_dims)
     elif prim.p == 2:
-        out = np.sqrt(np.sum(a * a, axis=axis, keepdims=prim.keep_dims))
+        res = np.sqrt(np.sum(a * a, axis=axis, keepdims=prim.keep_dims))
     else:
         with np.errstate(over="ignore"):
-            out = np.power(np.sum(np.power(a, prim.p), axis=axis, keepdims=prim.keep_dims), 1.0 / prim.p)
-    return np.asarray(out)
+            res = np.power(np.sum(np.power(a, prim.p), axis=axis, keepdims=prim.keep_dims), 1.0 / prim.p)
+    return np.asarray(res)
 
 
 def _l2_loss(prim, x, out=None):

@@ -1,15 +1,21 @@
-"""GPU kernels on CuPy, one module per primitive family (same names as ``mindspore/ops/_defs``).
+"""GPU kernels on CuPy, one module per primitive family (the CPU backend's families: ``nn_ext`` holds
+the losses and resizing of the nn family, ``pooling`` the pooling primitives of the conv family).
 
 Each module has ``KERNELS = {primitive_name: fn}``; ``fn(prim, *inputs, out)`` gets CuPy arrays for
 tensors (a host array is moved to the device first, so tensors created before the GPU target was
 selected still work), Python values for constants, and the inferred output spec ``out``, and returns
-a CuPy array (or a tuple of them) of exactly that shape and dtype.
-The modules import CuPy at the top: import them only through :func:`families`, after checking
-that CuPy imports.
+a CuPy array (or a tuple of them) of exactly that shape and dtype. Together the tables cover every
+primitive the CPU backend has a kernel for.
+
+The modules import CuPy (and ``cupyx``) at the top: import them only through :func:`families`, after
+checking that CuPy imports. What is CuPy-only (fused ``ElementwiseKernel``s, atomic scatter-add, cuRAND
+streams) sits behind the helpers of :mod:`._common`, each with a plain path, so the tables also run
+with NumPy standing in for CuPy (the test suite's stand-in, ``tests/cupy_sim.py``).
 """
 
 
 def families():
     """The kernel modules (imports CuPy)."""
-    from mindspore_gpu.kernels import math
-    return (math,)
+    from mindspore_gpu.kernels import (array, conv, debug, indexing, loss, math, nn, nn_ext, pooling, random,
+                                       reduce)
+    return (math, array, indexing, reduce, nn, nn_ext, conv, pooling, loss, random, debug)

@@ -671,6 +671,10 @@ class Dropout(Primitive):
         # both seeds 0: the stream follows the global seed (see mindspore.common.seed)
         self._random_state = OpRandomState((Seed1 << 32) | Seed0)
 
+    def generator(self):
+        """The NumPy ``Generator`` of this instance's stream (advanced by every draw; kernels seed from it)."""
+        return self._random_state.generator()
+
     def infer_shape(self, x):
         rules.check_rank(self.name, "x", x, ANY_RANK)
         return tuple(x), tuple(x)

@@ -1,0 +1,229 @@
+"""What the GPU kernel modules share: moving operands to the device, fitting results to the ``out``
+spec, MindSpore's promotion for kernels whose output dtype is not the compute dtype, and the few
+CuPy-only features, each behind a helper with a plain path:
+
+* :class:`Fused`: a ``cupy.ElementwiseKernel`` used only for float32/float64 CuPy arrays when
+  :data:`FUSED` is on; every caller has a plain-CuPy path for everything else (and the test stand-in
+  for CuPy, which has no ``ElementwiseKernel``, always takes it);
+* :func:`scatter_add`: ``cupyx.scatter_add`` (CUDA's atomic add) for every dtype, by widening or
+  reinterpreting the ones atomics do not cover;
+* :func:`device_rng` / :func:`fixed_rng`: ``cupy.random.RandomState`` streams seeded from the
+  primitive's own NumPy stream, so draws are reproducible run to run after ``set_seed``.
+
+Everything CuPy-specific is reached through the module objects bound at import (``cupy``, ``cupyx``,
+``special``); nothing is imported at call time.
+"""
+import functools
+import os
+import weakref
+
+import cupy
+import cupyx
+import cupyx.scipy.special as special  # noqa: F401  (erf, erfc, erfinv for the math kernels)
+import numpy
+
+from mindspore.common import dtype as mstype
+
+__all__ = ["dev", "fit", "fits_out", "wide", "compute_dtype", "is_array", "scalar_of", "store", "promoted",
+           "float_of", "is_inexact", "Fused", "FUSED", "scatter_add", "device_rng", "fixed_rng", "special", "scan"]
+
+dev = cupy.asarray  # no copy for a CuPy array already on the current device; a host array is moved
+
+F16 = numpy.dtype(numpy.float16)
+F32 = numpy.dtype(numpy.float32)
+F64 = numpy.dtype(numpy.float64)
+_SCALARS = (bool, int, float, complex)
+
+
+def is_array(v):
+    """Whether ``v`` is an array (a device buffer, or a host array not moved yet)."""
+    return isinstance(v, (cupy.ndarray, numpy.ndarray))
+
+
+def is_inexact(dt):
+    return numpy.dtype(dt).kind in "fc"
+
+
+def float_of(dt):
+    """``dt`` if it is a float (or complex) dtype, else float32 (MindSpore's float of integers)."""
+    dt = numpy.dtype(dt)
+    return dt if dt.kind in "fc" else F32
+
+
+def wide(x):
+    """``x`` in a precision fit for reductions and transcendental functions (float16 -> float32)."""
+    return x.astype(F32) if x.dtype == F16 else x
+
+
+def compute_dtype(*arrays):
+    """float32/float64 as the arrays' common dtype is; any other float (float16) computes in float32."""
+    dt = numpy.result_type(*[a.dtype for a in arrays])
+    return dt if dt in (F32, F64) else F32
+
+
+def fit(result, out):
+    """``result`` (an array or a tuple of arrays) in the dtype(s) of the inferred ``out`` spec(s)."""
+    if out is None:
+        return result
+    if type(result) is tuple:
+        return tuple(fit(r, o) for r, o in zip(result, out))
+    dt = out.dtype.to_numpy()
+    return result if result.dtype == dt else result.astype(dt)
+
+
+def fits_out(kernel):
+    """Decorate a kernel whose result may come out in a wider dtype: it is cast to ``out``'s dtype(s)."""
+    @functools.wraps(kernel)
+    def fitted(prim, *inputs, out=None):
+        return fit(kernel(prim, *inputs, out=out), out)
+    return fitted
+
+
+def scalar_of(v):
+    """A Python scalar from a scalar argument: a Python/NumPy scalar, or a one-element array (a device
+    array is read back, which synchronises)."""
+    if is_array(v) or isinstance(v, numpy.generic):
+        return v.reshape(-1)[0].item() if getattr(v, "ndim", 0) else v.item()
+    return v
+
+
+def store(dst, value):
+    """Write ``value`` into the buffer ``dst`` in place, cast to its dtype (``casting='unsafe'``).
+
+    The in-place kernels (Assign, optimizer updates, moving statistics) write into a Parameter's own
+    buffer: a device array, or a host array when the tensor was made before the GPU target was chosen.
+    """
+    if isinstance(dst, cupy.ndarray):
+        if is_array(value):
+            value = dev(value)
+            if value.dtype != dst.dtype:
+                value = value.astype(dst.dtype)
+        cupy.copyto(dst, value, casting="unsafe")
+    else:
+        host = cupy.asnumpy(value) if isinstance(value, cupy.ndarray) else value
+        numpy.copyto(dst, host, casting="unsafe")
+    return dst
+
+
+# --- MindSpore's promotion (for kernels whose output dtype is not the dtype they compute in) ----
+def _key(v):
+    return v.dtype if is_array(v) else type(v)
+
+
+@functools.lru_cache(maxsize=None)
+def _promote_key(kx, ky):
+    xa, ya = isinstance(kx, numpy.dtype), isinstance(ky, numpy.dtype)
+    if xa and ya:
+        t = mstype.promote_types(mstype.to_ms_dtype(kx), mstype.to_ms_dtype(ky))
+    elif xa:
+        t = mstype.promote_with_scalar(mstype.to_ms_dtype(kx), ky(0))
+    elif ya:
+        t = mstype.promote_with_scalar(mstype.to_ms_dtype(ky), kx(0))
+    else:
+        t = mstype.promote_types(mstype.default_scalar_dtype(kx(0)), mstype.default_scalar_dtype(ky(0)))
+    return numpy.dtype(t.to_numpy())
+
+
+def promoted(x, y):
+    """The NumPy dtype MindSpore computes ``x op y`` in (each an array or a scalar, as the CPU kernels
+    see them)."""
+    return _promote_key(_key(x), _key(y))
+
+
+# --- fused elementwise kernels --------------------------------------------------------------------
+def _env_flag(name, default="1"):
+    return os.environ.get(name, default).strip().lower() not in ("0", "false", "no", "off")
+
+
+#: Whether the fused CUDA elementwise kernels run (``MS_GPU_FUSED_KERNELS=0``: the plain-CuPy paths).
+FUSED = _env_flag("MS_GPU_FUSED_KERNELS")
+_FUSABLE = (F32, F64)
+
+
+class Fused:
+    """A ``cupy.ElementwiseKernel`` with its plain-CuPy twin: ``usable(*arrays)`` says whether the fused
+    kernel takes these operands (float32/float64 CuPy arrays of one dtype, fusion on, the kernel
+    available); otherwise the caller runs its plain path. Compiled by CuPy on first use."""
+
+    def __init__(self, name, in_params, out_params, operation):
+        make = getattr(cupy, "ElementwiseKernel", None)
+        self.name = name
+        self.kernel = make(in_params, out_params, operation, name) if make is not None else None
+
+    def usable(self, *arrays):
+        if not FUSED or self.kernel is None:
+            return False
+        dt = arrays[0].dtype
+        return dt in _FUSABLE and all(isinstance(a, cupy.ndarray) and a.dtype == dt for a in arrays)
+
+    def __call__(self, *args, **kwargs):
+        return self.kernel(*args, **kwargs)
+
+
+# --- scatter-add for every dtype ----------------------------------------------------------------
+# cupyx.scatter_add (CUDA atomicAdd) takes int32, uint32, uint64, float16, float32 and float64.
+_ATOMIC = frozenset(numpy.dtype(t) for t in (numpy.int32, numpy.uint32, numpy.uint64, numpy.float32, numpy.float64))
+
+
+def scatter_add(target, index, values):
+    """``target[index] += values`` in place, repeated indices summed (``numpy.add.at``'s semantics).
+
+    float16 accumulates in float32 (more accurate than half-precision atomics), int64 adds as uint64
+    (the same two's-complement bits), narrower integers and bool in int32 (wrapping like NumPy when
+    cast back; bool as a logical or). The order of the additions is not fixed, so float sums may
+    differ in the last bits from run to run.
+    """
+    dt = target.dtype
+    values = dev(values)
+    if dt in _ATOMIC:
+        cupyx.scatter_add(target, index, values.astype(dt, copy=False))
+        return target
+    if dt == numpy.int64:
+        cupyx.scatter_add(target.view(numpy.uint64), index, values.astype(numpy.int64).view(numpy.uint64))
+        return target
+    if dt.kind == "f":
+        acc = target.astype(F32)
+        cupyx.scatter_add(acc, index, values.astype(F32))
+    elif dt.kind == "c":
+        raise TypeError(f"scatter_add does not support {dt} on the GPU")
+    else:
+        acc = target.astype(numpy.int32)
+        cupyx.scatter_add(acc, index, values.astype(numpy.int32))
+        if dt == numpy.bool_:
+            acc = acc != 0
+    target[...] = acc.astype(dt)
+    return target
+
+
+# --- prefix scans --------------------------------------------------------------------------------
+def scan(op, a):
+    """Inclusive prefix ``op`` (an associative binary ufunc such as ``cupy.maximum``) along axis 0 in
+    ``ceil(log2(n))`` vectorised steps (CuPy's ufuncs accumulate only add and multiply)."""
+    a = a.copy()
+    n, step = a.shape[0], 1
+    while step < n:
+        a[step:] = op(a[step:], a[:-step])
+        step *= 2
+    return a
+
+
+# --- random streams ------------------------------------------------------------------------------
+_STREAMS = weakref.WeakKeyDictionary()   # primitive -> (the NumPy stream it was seeded from, RandomState)
+_SEED_RANGE = 1 << 63
+
+
+def device_rng(prim, host_generator):
+    """The device random stream of primitive ``prim``: a ``cupy.random.RandomState`` seeded once from
+    ``host_generator`` (the primitive's NumPy stream, ``prim.generator()``) and advanced by every draw.
+    ``set_seed`` gives the primitive a new NumPy stream, and so a new device stream."""
+    entry = _STREAMS.get(prim)
+    if entry is None or entry[0] is not host_generator:
+        entry = (host_generator, cupy.random.RandomState(int(host_generator.integers(0, _SEED_RANGE))))
+        _STREAMS[prim] = entry
+    return entry[1]
+
+
+def fixed_rng(seed, offset):
+    """A fresh device stream for an explicit ``(seed, offset)`` pair (the same draws at every call)."""
+    key = numpy.random.default_rng([int(seed) % (1 << 64), int(offset) % (1 << 64)])
+    return cupy.random.RandomState(int(key.integers(0, _SEED_RANGE)))

@@ -1,0 +1,185 @@
+"""GPU kernels of the array family: casts, shapes, joining/splitting, creation, in-place assignment.
+
+Like the CPU kernels they return fresh C-contiguous arrays, except the reshapes (views, as on the
+CPU) and the in-place ``Assign*`` kernels, which write into and return their first input.
+"""
+import cupy
+import numpy
+
+from mindspore.plugin import MSTypeError
+from mindspore_gpu.kernels._common import fit, scalar_of, store
+
+_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+
+# NumPy dtypes CuPy has no kernels for (ml_dtypes' extension types), as the GPU runtime refuses them.
+_UNSUPPORTED = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
+
+
+def _np_dtype(dtype):
+    dt = numpy.dtype(dtype.to_numpy())
+    if dt.name in _UNSUPPORTED:
+        raise MSTypeError(f"For 'Cast', the GPU backend does not support dtype {dt.name} (CuPy has no kernels for "
+                          f"it); use float16 or float32.")
+    return dt
+
+
+def _cast(prim, x, dtype, *, out):
+    return _dev(x).astype(_np_dtype(dtype))
+
+
+def _reshape(prim, x, shape, *, out):
+    x = _dev(x)
+    return x.reshape(prim.infer_shape(x.shape, shape))
+
+
+def _fill(prim, dtype, shape, value, *, out):
+    r = cupy.empty(tuple(shape) if isinstance(shape, (tuple, list)) else shape, dtype=_np_dtype(dtype))
+    r[...] = value if not isinstance(value, (cupy.ndarray, numpy.ndarray)) else _dev(value)
+    return r
+
+
+def _broadcast_to(prim, x, *, out):
+    x = _dev(x)
+    shape = out.shape if out is not None else prim.infer_shape(x.shape)
+    return cupy.broadcast_to(x, shape).copy()
+
+
+def _perm(perm, ndim):
+    return tuple(p % ndim for p in perm) if ndim else ()
+
+
+def _transpose(prim, x, perm, *, out):
+    x = _dev(x)
+    return cupy.ascontiguousarray(cupy.transpose(x, _perm(perm, x.ndim)))
+
+
+def _concat(prim, xs, *, out):
+    dt = out.dtype.to_numpy()
+    xs = [_dev(a).astype(dt, copy=False) for a in xs]
+    return cupy.concatenate(xs, axis=prim.axis % xs[0].ndim)
+
+
+def _split_v(prim, x, *, out):
+    x = _dev(x)
+    shapes = prim.infer_shape(x.shape)
+    axis = prim.split_dim % x.ndim
+    bounds = numpy.cumsum([s[axis] for s in shapes])[:-1].tolist()
+    return tuple(cupy.ascontiguousarray(p) for p in cupy.split(x, bounds, axis=axis))
+
+
+def _split(prim, x, *, out):
+    x = _dev(x)
+    return tuple(cupy.ascontiguousarray(p) for p in cupy.split(x, prim.output_num, axis=prim.axis % x.ndim))
+
+
+def _stack(prim, xs, *, out):
+    dt = out.dtype.to_numpy()
+    xs = [_dev(a).astype(dt, copy=False) for a in xs]
+    return cupy.stack(xs, axis=prim.axis % (xs[0].ndim + 1))
+
+
+def _unstack(prim, x, *, out):
+    x = _dev(x)
+    moved = cupy.moveaxis(x, prim.axis % x.ndim, 0)
+    return tuple(cupy.ascontiguousarray(moved[i]) for i in range(moved.shape[0]))
+
+
+def _expand_dims(prim, x, axis, *, out):
+    x = _dev(x)
+    return x.reshape(prim.infer_shape(x.shape, axis))
+
+
+def _squeeze(prim, x, *, out):
+    x = _dev(x)
+    return x.reshape(prim.infer_shape(x.shape))
+
+
+def _tile(prim, x, multiples, *, out):
+    return cupy.tile(_dev(x), tuple(multiples))
+
+
+def _zeros(prim, size, dtype, *, out):
+    return cupy.zeros(size, dtype=_np_dtype(dtype))
+
+
+def _ones(prim, size, dtype, *, out):
+    return cupy.ones(size, dtype=_np_dtype(dtype))
+
+
+def _eye(prim, n, m, dtype, *, out):
+    return cupy.eye(n, m, dtype=_np_dtype(dtype))
+
+
+def _range(prim, start, limit, delta, *, out):
+    start, limit, delta = (scalar_of(v) for v in (start, limit, delta))
+    n = prim.infer_shape(start, limit, delta)[0]  # validates delta and the sign, and the length
+    steps = cupy.arange(n, dtype=numpy.float64 if isinstance(delta, float) else numpy.int64)
+    return fit(start + delta * steps, out)
+
+
+def _linspace(prim, start, stop, num, *, out):
+    start, stop, num = scalar_of(start), scalar_of(stop), int(scalar_of(num))
+    return fit(cupy.linspace(start, stop, num, dtype=numpy.float64), out)
+
+
+def _reverse(prim, x, *, out):
+    x = _dev(x)
+    return cupy.flip(x, tuple(prim.axis)).copy() if prim.axis else x.copy()
+
+
+def _pad(prim, x, *, out):
+    return cupy.pad(_dev(x), [tuple(p) for p in prim.paddings])
+
+
+def _meshgrid(prim, xs, *, out):
+    return tuple(cupy.ascontiguousarray(g) for g in cupy.meshgrid(*[_dev(a) for a in xs], indexing=prim.indexing))
+
+
+def _assign(prim, variable, value, *, out):
+    return store(variable, value)
+
+
+def _assign_add(prim, variable, value, *, out):
+    v = _dev(variable)
+    return store(variable, v + (_dev(value) if isinstance(value, (cupy.ndarray, numpy.ndarray)) else value))
+
+
+def _assign_sub(prim, variable, value, *, out):
+    v = _dev(variable)
+    return store(variable, v - (_dev(value) if isinstance(value, (cupy.ndarray, numpy.ndarray)) else value))
+
+
+KERNELS = {
+    "Cast": _cast,
+    "Reshape": _reshape,
+    "Transpose": _transpose,
+    "Concat": _concat,
+    "SplitV": _split_v,
+    "Split": _split,
+    "Stack": _stack,
+    "Unstack": _unstack,
+    "ExpandDims": _expand_dims,
+    "Squeeze": _squeeze,
+    "Flatten": _squeeze,
+    "Tile": _tile,
+    "BroadcastTo": _broadcast_to,
+    "ZerosLike": lambda prim, x, *, out: cupy.zeros_like(_dev(x)),
+    "OnesLike": lambda prim, x, *, out: cupy.ones_like(_dev(x)),
+    "Fill": _fill,
+    "Zeros": _zeros,
+    "Ones": _ones,
+    "Eye": _eye,
+    "Range": _range,
+    "LinSpace": _linspace,
+    "StopGradient": lambda prim, x, *, out: _dev(x),
+    "Identity": lambda prim, x, *, out: _dev(x).copy(),
+    "Depend": lambda prim, value, expr, *, out: _dev(value),
+    "ReverseV2": _reverse,
+    "Pad": _pad,
+    "Meshgrid": _meshgrid,
+    "Tril": lambda prim, x, *, out: cupy.tril(_dev(x), prim.diagonal),
+    "Triu": lambda prim, x, *, out: cupy.triu(_dev(x), prim.diagonal),
+    "Assign": _assign,
+    "AssignAdd": _assign_add,
+    "AssignSub": _assign_sub,
+}

@@ -1,0 +1,115 @@
+"""GPU kernels of the conv family: 2-D and 3-D convolutions and both their gradients, by im2col and
+cuBLAS (``cupy.matmul``) — a cuDNN path is to come.
+
+Shapes follow the primitives: x (N, C, [D,] H, W), weight (C_out, C_in / group, [kd,] kh, kw),
+cross-correlation. Output sizes and padding come from the primitive's own geometry
+(:meth:`geometry_for`), the same the shape rule used. For each kernel offset (row-major), the
+strided view of the zero-padded input it reads is one slice (:func:`windows`); the views stacked are
+the columns, and one batched product per group gives the output. The gradient with respect to the
+input adds the columns' gradient back through the same views (col2im), the one with respect to the
+weight is one product per group with the batch folded in. float16 computes in float32. The pooling
+kernels (:mod:`.pooling`) share :func:`windows`.
+"""
+import itertools
+import math
+
+import cupy
+
+from mindspore_gpu.kernels._common import compute_dtype, fits_out
+
+_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+
+
+def span(out, k, s, d):
+    """How far the windows of ``out`` outputs reach into the padded input along one axis."""
+    return (out - 1) * s + (k - 1) * d + 1 if out > 0 else 0
+
+
+def pad_after(sizes, before, out, kernel, stride, dilation):
+    """The padding after each spatial axis that the windows actually reach (never negative)."""
+    return tuple(max(0, span(o, k, s, d) - b - n)
+                 for n, b, o, k, s, d in zip(sizes, before, out, kernel, stride, dilation))
+
+
+def pad_spatial(x, before, after, value=0):
+    """``x`` padded with ``value`` by ``before``/``after`` on its trailing ``len(before)`` axes."""
+    if not any(before) and not any(after):
+        return x
+    lead = ((0, 0),) * (x.ndim - len(before))
+    return cupy.pad(x, lead + tuple(zip(before, after)), mode="constant", constant_values=value)
+
+
+def windows(xp, out, kernel, stride, dilation):
+    """For each kernel offset, in row-major order: ``(offset, view)`` where ``view[..., o]`` is the
+    element of the padded ``xp`` that offset reads for output ``o`` (trailing axes spatial)."""
+    for offset in itertools.product(*(range(k) for k in kernel)):
+        index = tuple(slice(j * d, j * d + (o - 1) * s + 1, s)
+                      for j, d, o, s in zip(offset, dilation, out, stride))
+        yield offset, xp[(Ellipsis,) + index]
+
+
+def _columns(prim, x, dt):
+    """(columns (N, group, C/group * K, L), window geometry) of input ``x``."""
+    kernel, stride, dilation, win = prim.geometry_for(x.shape)
+    xp = pad_spatial(x.astype(dt, copy=False), win.before,
+                     pad_after(x.shape[2:], win.before, win.out, kernel, stride, dilation))
+    n, c, g = x.shape[0], x.shape[1], prim.group
+    cols = cupy.stack([v for _, v in windows(xp, win.out, kernel, stride, dilation)], axis=2)
+    return cols.reshape(n, g, (c // g) * math.prod(kernel), math.prod(win.out)), (kernel, stride, dilation, win)
+
+
+def _weight_matrix(w, g, dt):
+    """The weight (C_out, C_in / g, *K) as (g, C_out / g, C_in / g * K)."""
+    return w.astype(dt, copy=False).reshape(g, w.shape[0] // g, -1)
+
+
+@fits_out
+def _forward(prim, x, w, *, out=None):
+    x, w = _dev(x), _dev(w)
+    dt = compute_dtype(x, w)
+    cols, (_, _, _, win) = _columns(prim, x, dt)
+    y = cupy.matmul(_weight_matrix(w, prim.group, dt), cols)          # (N, g, C_out / g, L)
+    return y.reshape((x.shape[0], w.shape[0]) + win.out)
+
+
+@fits_out
+def _backward_input(prim, dout, w, input_size, *, out=None):
+    dout, w = _dev(dout), _dev(w)
+    dt = compute_dtype(dout, w)
+    input_size = tuple(int(s) for s in input_size)
+    kernel, stride, dilation, win = prim.geometry_for(input_size)
+    n, c, g = input_size[0], input_size[1], prim.group
+    wm = _weight_matrix(w, g, dt)
+    d = dout.astype(dt, copy=False).reshape(n, g, w.shape[0] // g, -1)
+    dcols = cupy.matmul(wm.transpose(0, 2, 1), d).reshape((n, c, math.prod(kernel)) + win.out)
+    spatial = input_size[2:]
+    after = pad_after(spatial, win.before, win.out, kernel, stride, dilation)
+    dxp = cupy.zeros((n, c) + tuple(b + s + a for b, s, a in zip(win.before, spatial, after)), dt)
+    for i, (_, view) in enumerate(windows(dxp, win.out, kernel, stride, dilation)):
+        view += dcols[:, :, i]     # one offset's views never overlap themselves: no repeated index
+    crop = tuple(slice(b, b + s) for b, s in zip(win.before, spatial))
+    return cupy.ascontiguousarray(dxp[(slice(None), slice(None)) + crop])
+
+
+@fits_out
+def _backward_filter(prim, dout, x, filter_size, *, out=None):
+    dout, x = _dev(dout), _dev(x)
+    dt = compute_dtype(dout, x)
+    cols, _ = _columns(prim, x, dt)                                     # (N, g, C_in / g * K, L)
+    n, g, ck, length = cols.shape
+    o_g = dout.shape[1] // g
+    d = dout.astype(dt, copy=False).reshape(n, g, o_g, length).transpose(1, 2, 0, 3).reshape(g, o_g, n * length)
+    cols = cols.transpose(1, 0, 3, 2).reshape(g, n * length, ck)
+    return cupy.matmul(d, cols).reshape(tuple(int(s) for s in filter_size))
+
+
+KERNELS = {
+    "Conv2D": _forward,
+    "Conv2DBackpropInput": _backward_input,
+    "Conv2DTranspose": _backward_input,
+    "Conv2DBackpropFilter": _backward_filter,
+    "Conv3D": _forward,
+    "Conv3DBackpropInput": lambda prim, w, dout, input_size, *, out: _backward_input(prim, dout, w, input_size,
+                                                                                      out=out),
+    "Conv3DBackpropFilter": lambda prim, x, dout, w_size, *, out: _backward_filter(prim, dout, x, w_size, out=out),
+}

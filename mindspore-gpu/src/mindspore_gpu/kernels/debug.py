@@ -1,0 +1,45 @@
+"""GPU kernels of the debug family (Print, FloatStatus, single-process collectives).
+
+``Print`` copies its tensors to the host and prints them as the CPU kernel does. ``AllReduce`` on a
+group of one process is a copy; a larger group's communicator works on host arrays, so the buffer
+goes through the host.
+"""
+import sys
+
+import cupy
+import numpy
+
+from mindspore.plugin import process_group
+
+_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+
+
+def _print(prim, *inputs, out=None):
+    parts = []
+    for x in inputs:
+        if isinstance(x, (cupy.ndarray, numpy.ndarray)):
+            parts.append(str(cupy.asnumpy(x)))
+        else:
+            parts.append(str(x))
+    sys.stdout.write("\n".join(parts) + "\n")
+    sys.stdout.flush()
+    return cupy.zeros((), numpy.int32)
+
+
+def _all_reduce(prim, x, *, out):
+    group = process_group(prim.group)
+    if group.size == 1:
+        return _dev(x).copy()
+    return _dev(group.communicator.allreduce(cupy.asnumpy(x), prim.op))
+
+
+def _float_status(prim, x, *, out):
+    """[0.] when every element of ``x`` is finite, else [1.] (computed on the device, no read-back)."""
+    return (~cupy.isfinite(_dev(x)).all()).astype(numpy.float32).reshape(1)
+
+
+KERNELS = {
+    "FloatStatus": _float_status,
+    "Print": _print,
+    "AllReduce": _all_reduce,
+}

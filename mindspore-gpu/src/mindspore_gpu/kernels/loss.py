@@ -1,0 +1,74 @@
+"""GPU kernels of the loss family: the softmax cross-entropies, row-wise over (N, C) logits.
+
+With ``m`` the row maximum (0 for a row without a finite one, as the CPU kernels do) and
+``lse = m + log(sum exp(x - m))``::
+
+    dense:  loss_i = sum_j labels_ij * (lse_i - x_ij)   (terms with a zero label skipped),
+            backprop_ij = softmax_ij - labels_ij
+    sparse: loss = mean_i (lse_i - x_i,label_i)          (summed in float64),
+            grad_ij = (softmax_ij - [j == label_i]) / N
+
+float16 computes in float32. The dense loss's elementwise tail (softmax, backprop and the loss terms
+in one pass) is a fused CUDA kernel for float32/float64, with a plain-CuPy path.
+"""
+import cupy
+import numpy
+
+from mindspore_gpu.kernels._common import Fused, compute_dtype, fits_out
+
+_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+
+_DENSE_TAIL = Fused("ms_softmax_ce_tail", "T x, T lab, T m, T inv, T lse", "T bp, T term",
+                    "bp = exp(x - m) * inv - lab; term = lab != (T)0 ? lab * (lse - x) : (T)0;")
+
+
+def _row_parts(x):
+    """(shift m, 1 / sum exp(x - m), lse), each (N, 1)."""
+    m = cupy.max(x, axis=1, keepdims=True) if x.shape[1] else cupy.zeros((x.shape[0], 1), x.dtype)
+    m = cupy.where(cupy.isfinite(m), m, x.dtype.type(0))
+    total = cupy.sum(cupy.exp(x - m), axis=1, keepdims=True)
+    return m, 1 / total, m + cupy.log(total)
+
+
+@fits_out
+def _softmax_cross_entropy(prim, logits, labels, *, out=None):
+    logits, labels = _dev(logits), _dev(labels)
+    dt = compute_dtype(logits, labels)
+    x, lab = logits.astype(dt, copy=False), labels.astype(dt, copy=False)
+    m, inv, lse = _row_parts(x)
+    if _DENSE_TAIL.usable(x, lab):
+        bp, term = _DENSE_TAIL(x, lab, m, inv, lse)
+    else:
+        bp = cupy.exp(x - m) * inv - lab
+        term = cupy.where(lab != 0, lab * (lse - x), dt.type(0))
+    return cupy.sum(term, axis=1), bp
+
+
+@fits_out
+def _sparse_softmax_cross_entropy(prim, logits, labels, *, out=None):
+    logits, labels = _dev(logits), _dev(labels)
+    dt = compute_dtype(logits)
+    x = logits.astype(dt, copy=False)
+    n, c = x.shape
+    if labels.size and bool(((labels < 0) | (labels >= c)).any()):
+        bad = cupy.asnumpy(labels)
+        i = int(numpy.flatnonzero((bad < 0) | (bad >= c))[0])
+        raise ValueError(f"sparse_softmax_cross_entropy: the label {int(bad[i])} at index {i} is out of range "
+                         f"[0, {c})")
+    m, inv, lse = _row_parts(x)
+    rows = cupy.arange(n)
+    if prim.is_grad:
+        scale = dt.type(1.0 / n) if n > 0 else dt.type(0)
+        grad = cupy.exp(x - m) * inv * scale
+        grad[rows, labels] -= scale
+        return grad
+    if n == 0:
+        return cupy.full((), numpy.nan, dt)
+    row_loss = (lse[:, 0] - x[rows, labels]).astype(numpy.float64)
+    return (cupy.sum(row_loss) / n).astype(dt)
+
+
+KERNELS = {
+    "SoftmaxCrossEntropyWithLogits": _softmax_cross_entropy,
+    "SparseSoftmaxCrossEntropyWithLogits": _sparse_softmax_cross_entropy,
+}

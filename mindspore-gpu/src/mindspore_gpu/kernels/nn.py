@@ -1,0 +1,279 @@
+"""GPU kernels of the nn family: activations, softmax, bias add, normalisation, dropout, momentum.
+
+Float16 inputs are computed in float32 (results are cast to the inferred ``out`` dtype). GeLU, its
+gradient, ReluGrad and ApplyMomentum have fused CUDA kernels (:class:`._common.Fused`, float32 and
+float64) next to their plain-CuPy paths. Losses and resizing are in :mod:`.nn_ext`.
+"""
+import cupy
+import numpy
+
+from mindspore_gpu.kernels._common import Fused, device_rng, fit, fits_out, is_array, store, wide
+
+_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+
+SELU_ALPHA = 1.67326324235437728481704299
+SELU_SCALE = 1.05070098735548049341933498
+GELU_K = 0.7978845608028654   # sqrt(2 / pi)
+GELU_C = 0.044715
+
+
+def sigmoid(x):
+    # exp(-softplus(-x)) is accurate in both tails, unlike 0.5 + 0.5 tanh(x / 2)
+    return cupy.exp(-cupy.logaddexp(0, -x))
+
+
+def softplus(x):
+    return cupy.logaddexp(0, x)
+
+
+def _elementwise(fn):
+    def kernel(prim, x, *, out):
+        return fit(fn(prim, wide(_dev(x))), out)
+    kernel.__name__ = f"gpu_{getattr(fn, '__name__', 'activation')}"
+    return kernel
+
+
+def _relu(prim, x):
+    return cupy.maximum(x, x.dtype.type(0))
+
+
+# --- GeLU (tanh form) and its gradient; ReluGrad ---------------------------------------------------
+_GELU = Fused("ms_gelu", "T x", "T y",
+              "T u = (T)0.7978845608028654 * (x + (T)0.044715 * x * x * x);"
+              "y = (T)0.5 * x * ((T)1 + tanh(u));")
+_GELU_GRAD = Fused("ms_gelu_grad", "T dy, T x", "T dx",
+                   "T x2 = x * x;"
+                   "T t = tanh((T)0.7978845608028654 * x * ((T)1 + (T)0.044715 * x2));"
+                   "dx = dy * ((T)0.5 * ((T)1 + t)"
+                   " + (T)0.5 * x * ((T)1 - t * t) * (T)0.7978845608028654 * ((T)1 + (T)3 * (T)0.044715 * x2));")
+_RELU_GRAD = Fused("ms_relu_grad", "T dy, T y", "T dx", "dx = y > (T)0 ? dy : (T)0;")
+
+
+def _gelu(prim, x, *, out):
+    x = _dev(x)
+    if _GELU.usable(x):
+        return _GELU(x)
+    w = wide(x)
+    return fit(0.5 * w * (1 + cupy.tanh(GELU_K * (w + GELU_C * w * w * w))), out)
+
+
+def _gelu_grad(prim, dy, x, y, *, out):
+    dy, x = _dev(dy), _dev(x)
+    if _GELU_GRAD.usable(dy, x):
+        return _GELU_GRAD(dy, x)
+    w = wide(x)
+    x2 = w * w
+    t = cupy.tanh(GELU_K * w * (1 + GELU_C * x2))
+    slope = 0.5 * (1 + t) + 0.5 * w * (1 - t * t) * GELU_K * (1 + 3 * GELU_C * x2)
+    return fit(dy.astype(w.dtype, copy=False) * slope, out)
+
+
+def _relu_grad(prim, dy, y, *, out):
+    """y > 0 ? dy : 0 (a select: a NaN or infinite dy where y <= 0 gives 0)."""
+    dy, y = _dev(dy), _dev(y)
+    if _RELU_GRAD.usable(dy, y):
+        return _RELU_GRAD(dy, y)
+    return cupy.where(y > 0, dy, dy.dtype.type(0))
+
+
+# --- other activations -----------------------------------------------------------------------
+def _elu(prim, x):
+    return cupy.where(x > 0, x, prim.alpha * cupy.expm1(cupy.minimum(x, 0)))
+
+
+def _celu(prim, x):
+    a = prim.alpha
+    return cupy.maximum(x, 0) + cupy.minimum(0, a * cupy.expm1(cupy.minimum(x, 0) / a))
+
+
+def _selu(prim, x):
+    return SELU_SCALE * cupy.where(x > 0, x, SELU_ALPHA * cupy.expm1(cupy.minimum(x, 0)))
+
+
+def _mish(prim, x):
+    return x * cupy.tanh(softplus(x))
+
+
+def _hshrink(prim, x):
+    return cupy.where(cupy.abs(x) > prim.lambd, x, x.dtype.type(0))
+
+
+def _softshrink(prim, x):
+    lam = prim.lambd
+    return cupy.where(x > lam, x - lam, cupy.where(x < -lam, x + lam, x.dtype.type(0))).astype(x.dtype)
+
+
+def _prelu(prim, x, weight, *, out):
+    x, w = wide(_dev(x)), wide(_dev(weight))
+    if x.ndim >= 2 and w.size > 1:
+        w = w.reshape((1, w.size) + (1,) * (x.ndim - 2))
+    return fit(cupy.where(x > 0, x, x * w), out)
+
+
+def _axes(axis):
+    return tuple(axis) if isinstance(axis, (tuple, list)) else axis
+
+
+@fits_out
+def _softmax(prim, x, *, out=None):
+    x = wide(_dev(x))
+    axis = _axes(prim.axis)
+    e = cupy.exp(x - cupy.max(x, axis=axis, keepdims=True))
+    return e / cupy.sum(e, axis=axis, keepdims=True)
+
+
+@fits_out
+def _log_softmax(prim, x, *, out=None):
+    x = wide(_dev(x))
+    shifted = x - cupy.max(x, axis=prim.axis, keepdims=True)
+    return shifted - cupy.log(cupy.sum(cupy.exp(shifted), axis=prim.axis, keepdims=True))
+
+
+def _bias_add(prim, x, bias, *, out):
+    x, bias = _dev(x), _dev(bias)
+    if prim.data_format == "NHWC":
+        return fit(x + bias, out)
+    return fit(x + bias.reshape((1, bias.size) + (1,) * (x.ndim - 2)), out)
+
+
+@fits_out
+def _layer_norm(prim, x, gamma, beta, *, out=None):
+    x = wide(_dev(x))
+    bna = prim.begin_norm_axis % x.ndim
+    axes = tuple(range(bna, x.ndim))
+    mean = cupy.mean(x, axis=axes, keepdims=True)
+    centred = x - mean
+    var = cupy.mean(centred * centred, axis=axes, keepdims=True)
+    rstd = 1.0 / cupy.sqrt(var + prim.epsilon)
+    return centred * rstd * wide(_dev(gamma)) + wide(_dev(beta)), mean, rstd
+
+
+# --- batch normalisation ----------------------------------------------------------------------
+def _bn_layout(prim, x):
+    """``(axes, stat_shape, count)``: the axes but the channel's, the broadcast shape of a per-channel
+    vector, and the number of values per channel."""
+    c = x.ndim - 1 if prim.data_format == "NHWC" else 1
+    axes = tuple(i for i in range(x.ndim) if i != c)
+    stat_shape = tuple(x.shape[i] if i == c else 1 for i in range(x.ndim))
+    return axes, stat_shape, x.size // max(x.shape[c], 1)
+
+
+@fits_out
+def _batch_norm(prim, x, scale, bias, mean, variance, *, out=None):
+    x = _dev(x)
+    x32 = wide(x)
+    axes, stat_shape, count = _bn_layout(prim, x)
+    if prim.is_training:
+        m = cupy.mean(x32, axis=axes)
+        centred = x32 - m.reshape(stat_shape)
+        v = cupy.sum(centred * centred, axis=axes) / max(count, 1)
+    else:
+        # copies: outputs 1-4 must not alias the moving statistics, which training updates in place
+        m, v = wide(_dev(mean)).copy(), wide(_dev(variance)).copy()
+        centred = x32 - m.reshape(stat_shape)
+    rstd = 1.0 / cupy.sqrt(v + prim.epsilon)
+    y = centred * (rstd * wide(_dev(scale))).reshape(stat_shape) + wide(_dev(bias)).reshape(stat_shape)
+    if prim.is_training:
+        unbiased = v * (max(count, 1) / max(count - 1, 1))
+        mom = prim.momentum
+        # the moving statistics are Parameters: updated in their own buffers
+        store(mean, (1 - mom) * _dev(mean) + mom * m)
+        store(variance, (1 - mom) * _dev(variance) + mom * unbiased)
+    return y, m, v, m.copy(), v.copy()
+
+
+@fits_out
+def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve, *, out=None):
+    x, dy = wide(_dev(x)), wide(_dev(dy))
+    axes, stat_shape, count = _bn_layout(prim, x)
+    rstd = 1.0 / cupy.sqrt(wide(_dev(saved_variance)) + prim.epsilon)
+    xhat = (x - wide(_dev(saved_mean)).reshape(stat_shape)) * rstd.reshape(stat_shape)
+    dbias = cupy.sum(dy, axis=axes)
+    dscale = cupy.sum(dy * xhat, axis=axes)
+    a = (wide(_dev(scale)) * rstd).reshape(stat_shape)
+    if not prim.is_training:
+        return dy * a, dscale, dbias
+    count = max(count, 1)
+    dx = a * (dy - dbias.reshape(stat_shape) / count - xhat * (dscale.reshape(stat_shape) / count))
+    return dx, dscale, dbias
+
+
+# --- ApplyMomentum ------------------------------------------------------------------------------
+# In variable's dtype and in MindSpore's order of operations (see ApplyMomentum); CUDA may contract
+# a * mu + g into one fused multiply-add, which rounds once instead of twice.
+_MOMENTUM = Fused("ms_apply_momentum", "T g, T lr, T mu, T scale", "T v, T a",
+                  "T gi = g * scale; T ai = a * mu + gi; a = ai; v = v - ai * lr;")
+_MOMENTUM_NESTEROV = Fused("ms_apply_momentum_nesterov", "T g, T lr, T mu, T scale", "T v, T a",
+                           "T gi = g * scale; T ai = a * mu + gi; a = ai; v = v - (gi * lr + ai * mu * lr);")
+
+
+def _scalar_in(v, dt):
+    """A number or one-element tensor as a 0-d value of ``dt`` (a device tensor stays on the device)."""
+    if is_array(v):
+        return _dev(v).astype(dt).reshape(())
+    return numpy.asarray(v, dt).reshape(())[()]
+
+
+def _apply_momentum(prim, variable, accumulation, learning_rate, gradient, momentum, *, out):
+    """In place; returns ``variable``."""
+    dt = variable.dtype
+    lr, mu = _scalar_in(learning_rate, dt), _scalar_in(momentum, dt)
+    g = _dev(gradient)
+    scale = numpy.asarray(prim.gradient_scale, dt)[()]
+    fused = _MOMENTUM_NESTEROV if prim.use_nesterov else _MOMENTUM
+    if fused.usable(variable, accumulation, g):
+        fused(g, lr, mu, scale, variable, accumulation)
+        return variable
+    if prim.gradient_scale != 1.0:
+        g = g * scale
+    a = _dev(accumulation) * mu + g
+    store(accumulation, a)
+    v = _dev(variable)
+    store(variable, v - (g * lr + a * mu * lr) if prim.use_nesterov else v - a * lr)
+    return variable
+
+
+# --- Dropout, L2Normalize -----------------------------------------------------------------------
+def _dropout(prim, x, *, out):
+    x = _dev(x)
+    rng = device_rng(prim, prim.generator())
+    keep = prim.keep_prob
+    mask = (rng.random_sample(x.shape, dtype=numpy.float32) < keep).astype(x.dtype)
+    return x * mask * x.dtype.type(1.0 / keep), mask
+
+
+def _l2_normalize(prim, x, *, out):
+    x = wide(_dev(x))
+    sq = cupy.sum(x * x, axis=_axes(prim.axis), keepdims=True)
+    return fit(x / cupy.sqrt(cupy.maximum(sq, prim.epsilon)), out)
+
+
+KERNELS = {
+    "ReLU": _elementwise(_relu),
+    "ReLU6": _elementwise(lambda prim, x: cupy.clip(x, 0, 6).astype(x.dtype)),
+    "Sigmoid": _elementwise(lambda prim, x: sigmoid(x)),
+    "GeLU": _gelu,
+    "GeLUGrad": _gelu_grad,
+    "ReluGrad": _relu_grad,
+    "FastGeLU": _elementwise(lambda prim, x: x * sigmoid(1.702 * x)),
+    "HSigmoid": _elementwise(lambda prim, x: cupy.clip(x + 3, 0, 6) / 6),
+    "HSwish": _elementwise(lambda prim, x: x * cupy.clip(x + 3, 0, 6) / 6),
+    "Elu": _elementwise(_elu),
+    "CeLU": _elementwise(_celu),
+    "SeLU": _elementwise(_selu),
+    "Softplus": _elementwise(lambda prim, x: softplus(x)),
+    "Softsign": _elementwise(lambda prim, x: x / (1 + cupy.abs(x))),
+    "Mish": _elementwise(_mish),
+    "HShrink": _elementwise(_hshrink),
+    "SoftShrink": _elementwise(_softshrink),
+    "PReLU": _prelu,
+    "Softmax": _softmax,
+    "LogSoftmax": _log_softmax,
+    "BiasAdd": _bias_add,
+    "LayerNorm": _layer_norm,
+    "BatchNorm": _batch_norm,
+    "ApplyMomentum": _apply_momentum,
+    "BatchNormGrad": _batch_norm_grad,
+    "Dropout": _dropout,
+    "L2Normalize": _l2_normalize,
+}

@@ -1,0 +1,311 @@
+"""GPU kernels of the pooling primitives (part of the conv family, as on the CPU).
+
+Inputs are (..., [D,] H, W): 2-D pooling has two trailing spatial axes, 3-D three, and the axes in
+front (batch, channels, or channels alone) are independent planes. Windows are the strided views of
+the padded input, one per kernel offset (:func:`.conv.windows`), folded in scan order (row-major over
+the kernel), so every result is the CPU kernels':
+
+* max pooling takes each window's FIRST maximal element, NaN above every number (a later element
+  replaces the best only when strictly larger, or NaN over a number; ties, -0 against +0 included,
+  keep the earlier one); argmax is its flat index in the input plane (``D * H * W``), -1 for a window
+  entirely in the padding (whose value is -inf);
+* average pooling divides the window's sum by ``divisor_override`` if set, else the window's extent
+  including padding (``count_include_pad``), else the number of its elements inside the input;
+* adaptive pooling uses the bins ``[floor(o * in / out), ceil((o + 1) * in / out))``; the average is
+  two small matrix products.
+
+The gradients scatter into the input planes with CUDA's atomic add (windows may overlap). float16
+computes in float32.
+"""
+import math
+
+import cupy
+import numpy
+
+from mindspore_gpu.kernels._common import F64, compute_dtype, fits_out, scatter_add
+from mindspore_gpu.kernels.conv import pad_after, pad_spatial, windows
+
+_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+_INF = float("inf")
+
+
+def _beats(v, best):
+    """Whether ``v`` replaces ``best`` in the scan: strictly larger, or NaN over a number."""
+    return (v > best) | ((v != v) & (best == best))
+
+
+def _offset_tables(sizes, before, out, kernel, stride, dilation):
+    """For every kernel offset (row-major) and output: the flat index in the input plane of the element the
+    offset reads, and whether it lies inside the input (not in the padding). Two (K, *out) arrays, built on
+    the host from per-axis coordinates and moved to the device in one copy each."""
+    nd = len(sizes)
+    flat = numpy.zeros((1,) * (2 * nd), numpy.int64)
+    valid = numpy.ones((1,) * (2 * nd), numpy.bool_)
+    for d, (n, b, o, k, s, dl) in enumerate(zip(sizes, before, out, kernel, stride, dilation)):
+        pos = numpy.arange(k, dtype=numpy.int64)[:, None] * dl + numpy.arange(o, dtype=numpy.int64)[None, :] * s - b
+        shape = [1] * (2 * nd)
+        shape[d], shape[nd + d] = k, o          # axes: (kernel offsets..., outputs...)
+        flat = flat + pos.reshape(shape) * math.prod(sizes[d + 1:])
+        valid = valid & ((pos >= 0) & (pos < n)).reshape(shape)
+    count = math.prod(kernel)
+    return (cupy.asarray(numpy.ascontiguousarray(flat.reshape((count,) + tuple(out)))),
+            cupy.asarray(numpy.ascontiguousarray(valid.reshape((count,) + tuple(out)))))
+
+
+def max_pool(prim, x, out_spatial=None, with_argmax=True):
+    """(values, argmax) of max pooling ``x``, optionally with the output size fixed by a forward result;
+    values only (``with_argmax=False``) skips the index bookkeeping."""
+    x = _dev(x)
+    kernel, stride, dil, win = prim.geometry_for(x.shape)
+    nd = len(kernel)
+    out = win.out if out_spatial is None else tuple(out_spatial)
+    sizes = x.shape[-nd:]
+    dt = compute_dtype(x)
+    xp = pad_spatial(x.astype(dt, copy=False), win.before, pad_after(sizes, win.before, out, kernel, stride, dil),
+                     value=-_INF)
+    views = windows(xp, out, kernel, stride, dil)
+    if not with_argmax:
+        # padding is -inf: it never beats an element of the input, so the values need no masks
+        _, best = next(views)
+        for _, v in views:
+            best = cupy.where(_beats(v, best), v, best)
+        return best.copy(), None
+    flat, valid = _offset_tables(sizes, win.before, out, kernel, stride, dil)
+    best = cupy.full(x.shape[:-nd] + out, -_INF, dt)
+    arg = cupy.full(best.shape, -1, numpy.int64)
+    for i, (_, v) in enumerate(views):
+        take = valid[i] & ((arg < 0) | _beats(v, best))
+        best = cupy.where(take, v, best)
+        arg = cupy.where(take, flat[i], arg)
+    return best, arg
+
+
+def _planes(a, nd):
+    """``a`` as (planes, elements of one plane)."""
+    return a.reshape((math.prod(a.shape[:-nd]), math.prod(a.shape[-nd:])))
+
+
+def _check_argmax(argmax, size):
+    if argmax.size and bool(((argmax < -1) | (argmax >= size)).any()):
+        raise ValueError(f"an argmax index is out of range [0, {size})")
+
+
+def scatter_planes(grad, argmax, x_shape, nd, dt):
+    """dx (``x_shape``): each plane gets ``grad`` added at its ``argmax`` entries (-1: none)."""
+    size = math.prod(x_shape[-nd:])
+    argmax = _planes(_dev(argmax), nd)
+    _check_argmax(argmax, size)
+    g = _planes(_dev(grad).astype(dt, copy=False), nd)
+    dx = cupy.zeros((argmax.shape[0], size), dt)
+    hit = argmax >= 0
+    rows = cupy.broadcast_to(cupy.arange(argmax.shape[0])[:, None], argmax.shape)
+    scatter_add(dx, (rows, cupy.where(hit, argmax, 0)), cupy.where(hit, g, dt.type(0)))
+    return dx.reshape(tuple(x_shape))
+
+
+def gather_planes(grad, argmax, nd, dt):
+    """``grad`` (shaped like the input) read at each ``argmax`` entry of its plane (0 for -1)."""
+    argmax = _dev(argmax)
+    shape = argmax.shape
+    argmax = _planes(argmax, nd)
+    g = _planes(_dev(grad).astype(dt, copy=False), nd)
+    _check_argmax(argmax, g.shape[1])
+    hit = argmax >= 0
+    rows = cupy.arange(argmax.shape[0])[:, None]
+    return cupy.where(hit, g[rows, cupy.where(hit, argmax, 0)], dt.type(0)).reshape(shape)
+
+
+def _nd(x):
+    return 3 if x.ndim == 5 else 2
+
+
+@fits_out
+def _max_pool_out(prim, x, *, out=None):
+    return max_pool(prim, x, with_argmax=False)[0]
+
+
+@fits_out
+def _max_pool_with_argmax(prim, x, *, out=None):
+    return max_pool(prim, x)
+
+
+@fits_out
+def _max_pool_grad(prim, x, y, dout, *, out=None):
+    """dx: dout added at each window's argmax, recomputed from x (dout has the forward output's shape)."""
+    x, dout = _dev(x), _dev(dout)
+    nd = len(prim.geometry_for(x.shape)[0])
+    _, arg = max_pool(prim, x, dout.shape[-nd:])
+    return scatter_planes(dout, arg, x.shape, nd, compute_dtype(x, dout))
+
+
+@fits_out
+def _max_pool_grad_grad(prim, x, y, grad, *, out=None):
+    x, y, grad = _dev(x), _dev(y), _dev(grad)
+    nd = len(prim.geometry_for(x.shape)[0])
+    _, arg = max_pool(prim, x, y.shape[-nd:])
+    return gather_planes(grad, arg, nd, compute_dtype(x, grad))
+
+
+@fits_out
+def _scatter_kernel(prim, x, grad, argmax, *, out=None):
+    x, grad = _dev(x), _dev(grad)
+    return scatter_planes(grad, argmax, x.shape, _nd(x), compute_dtype(x, grad))
+
+
+@fits_out
+def _gather_kernel(prim, x, grad, argmax, *, out=None):
+    x, grad = _dev(x), _dev(grad)
+    return gather_planes(grad, argmax, _nd(x), compute_dtype(x, grad))
+
+
+# --- average pooling ----------------------------------------------------------------------------
+def _avg_options(prim):
+    if type(prim).__name__ in ("AvgPool", "AvgPoolGrad"):
+        return False, 0  # MindSpore's AvgPool averages over the cells inside the input
+    return bool(prim.count_include_pad), int(prim.divisor_override)
+
+
+def _divisors(sizes, win, kernel, stride, include_pad, override):
+    """Each output's divisor (host float64 array shaped like the outputs)."""
+    if override > 0:
+        return numpy.full(win.out, float(override))
+    div = numpy.ones((), numpy.float64)
+    for n, b, a, o, k, s in zip(sizes, win.before, win.after, win.out, kernel, stride):
+        start = numpy.arange(o, dtype=numpy.int64) * s - b
+        end = numpy.minimum(start + k, n + a)
+        if include_pad:
+            extent = end - start
+        else:
+            extent = numpy.maximum(numpy.minimum(end, n) - numpy.maximum(start, 0), 0)
+        div = numpy.multiply.outer(div, extent.astype(numpy.float64))
+    return div
+
+
+def _divide(total, div):
+    """``total / div`` in float64 (as the CPU kernels divide), 0 where the divisor is not positive."""
+    ok = cupy.asarray(div > 0)
+    return cupy.where(ok, total.astype(F64) / cupy.asarray(numpy.where(div > 0, div, 1.0)), 0.0)
+
+
+def _avg_geometry(prim, shape):
+    kernel, stride, _, win = prim.geometry_for(shape)
+    nd = len(kernel)
+    return kernel, stride, (1,) * nd, win, tuple(shape[-nd:])
+
+
+@fits_out
+def _avg_pool(prim, x, *, out=None):
+    x = _dev(x)
+    kernel, stride, dil, win, sizes = _avg_geometry(prim, x.shape)
+    include_pad, override = _avg_options(prim)
+    dt = compute_dtype(x)
+    xp = pad_spatial(x.astype(dt, copy=False), win.before, pad_after(sizes, win.before, win.out, kernel, stride, dil))
+    total = None
+    for _, v in windows(xp, win.out, kernel, stride, dil):
+        total = v.copy() if total is None else total + v
+    return _divide(total, _divisors(sizes, win, kernel, stride, include_pad, override)).astype(dt)
+
+
+@fits_out
+def _avg_pool_backward(prim, x_shape, dout, *, out=None):
+    dout = _dev(dout)
+    x_shape = tuple(int(s) for s in x_shape)
+    kernel, stride, dil, win, sizes = _avg_geometry(prim, x_shape)
+    include_pad, override = _avg_options(prim)
+    dt = compute_dtype(dout)
+    share = _divide(dout, _divisors(sizes, win, kernel, stride, include_pad, override)).astype(dt)
+    after = pad_after(sizes, win.before, win.out, kernel, stride, dil)
+    nd = len(sizes)
+    dxp = cupy.zeros(x_shape[:-nd] + tuple(b + n + a for b, n, a in zip(win.before, sizes, after)), dt)
+    for _, view in windows(dxp, win.out, kernel, stride, dil):
+        view += share     # one offset's views never overlap themselves: no repeated index
+    crop = tuple(slice(b, b + n) for b, n in zip(win.before, sizes))
+    return cupy.ascontiguousarray(dxp[(Ellipsis,) + crop])
+
+
+# --- adaptive pooling ---------------------------------------------------------------------------
+def _bins(in_size, out_size):
+    o = numpy.arange(out_size, dtype=numpy.int64)
+    return (o * in_size) // out_size, ((o + 1) * in_size + out_size - 1) // out_size
+
+
+def _bin_matrix(in_size, out_size, dt):
+    """(out, in) averaging matrix of the adaptive bins along one axis."""
+    lo, hi = _bins(in_size, out_size)
+    i = numpy.arange(in_size)[None, :]
+    inside = (i >= lo[:, None]) & (i < hi[:, None])
+    return cupy.asarray((inside / (hi - lo)[:, None]).astype(dt))
+
+
+@fits_out
+def _adaptive_avg(prim, x, *, out=None):
+    x = _dev(x)
+    oh, ow = prim.infer_shape(x.shape)[-2:]
+    dt = compute_dtype(x)
+    ah, aw = _bin_matrix(x.shape[-2], oh, dt), _bin_matrix(x.shape[-1], ow, dt)
+    return cupy.matmul(cupy.matmul(ah, x.astype(dt, copy=False)), aw.T)
+
+
+@fits_out
+def _adaptive_avg_grad(prim, input_grad, orig_input_shape, *, out=None):
+    g = _dev(input_grad)
+    shape = tuple(int(s) for s in orig_input_shape)
+    dt = compute_dtype(g)
+    ah, aw = _bin_matrix(shape[-2], g.shape[-2], dt), _bin_matrix(shape[-1], g.shape[-1], dt)
+    return cupy.matmul(cupy.matmul(ah.T, g.astype(dt, copy=False)), aw).reshape(shape)
+
+
+@fits_out
+def _adaptive_max(prim, x, *, out=None):
+    x = _dev(x)
+    oh, ow = prim.infer_shape(x.shape)[0][-2:]
+    h, w = x.shape[-2:]
+    dt = compute_dtype(x)
+    x = x.astype(dt, copy=False)
+    (lo_h, hi_h), (lo_w, hi_w) = _bins(h, oh), _bins(w, ow)
+    best = cupy.full(x.shape[:-2] + (oh, ow), -_INF, dt)
+    arg = cupy.full(best.shape, -1, numpy.int64)
+    for dy in range(int((hi_h - lo_h).max())):
+        iy = lo_h + dy
+        vy = iy < hi_h
+        iy = numpy.minimum(iy, h - 1)
+        for dx in range(int((hi_w - lo_w).max())):
+            ix = lo_w + dx
+            vx = ix < hi_w
+            ix = numpy.minimum(ix, w - 1)
+            v = x[..., cupy.asarray(iy)[:, None], cupy.asarray(ix)[None, :]]
+            take = cupy.asarray(vy[:, None] & vx[None, :]) & ((arg < 0) | _beats(v, best))
+            best = cupy.where(take, v, best)
+            arg = cupy.where(take, cupy.asarray(iy[:, None] * w + ix[None, :]), arg)
+    return best, arg
+
+
+@fits_out
+def _adaptive_max_grad(prim, y_grad, x, argmax, *, out=None):
+    x, y_grad = _dev(x), _dev(y_grad)
+    return scatter_planes(y_grad, argmax, x.shape, 2, compute_dtype(x, y_grad))
+
+
+KERNELS = {
+    "MaxPool": _max_pool_out,
+    "MaxPoolGrad": _max_pool_grad,
+    "MaxPoolGradGrad": _max_pool_grad_grad,
+    "AvgPool": _avg_pool,
+    "AvgPoolGrad": lambda prim, x, y, dout, *, out: _avg_pool_backward(prim, x.shape, dout, out=out),
+    "MaxPoolWithArgmax": _max_pool_with_argmax,
+    "MaxPoolGradWithArgmax": _scatter_kernel,
+    "MaxPoolGradGradWithArgmax": _gather_kernel,
+    "MaxPoolWithArgmaxV2": _max_pool_with_argmax,
+    "MaxPoolGradWithArgmaxV2": _scatter_kernel,
+    "MaxPool3D": _max_pool_out,
+    "MaxPool3DGrad": _max_pool_grad,
+    "MaxPool3DGradGrad": _max_pool_grad_grad,
+    "MaxPool3DWithArgmax": _max_pool_with_argmax,
+    "MaxPool3DGradWithArgmax": _scatter_kernel,
+    "AvgPool3D": _avg_pool,
+    "AvgPool3DGrad": _avg_pool_backward,
+    "AdaptiveAvgPool2D": _adaptive_avg,
+    "AdaptiveAvgPool2DGrad": _adaptive_avg_grad,
+    "AdaptiveMaxPool2D": _adaptive_max,
+    "AdaptiveMaxPool2DGrad": _adaptive_max_grad,
+}

@@ -1,0 +1,163 @@
+"""GPU kernels of the reduce family (CuPy reductions; half-precision sums accumulate in float32).
+
+``Cummax``/``Cummin`` are prefix scans in ``log2(n)`` vectorised steps (CuPy's ufuncs accumulate only
+add and multiply).
+"""
+import cupy
+import numpy
+
+from mindspore_gpu.kernels._common import F16, F32, fit, fits_out, scan
+
+_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+
+
+def _axes(x, axis):
+    """CuPy's ``axis`` for MindSpore's: ``()``/``None`` (or a 0-d input) reduce everything."""
+    if x.ndim == 0 or axis is None or axis == () or axis == []:
+        return None
+    return tuple(axis) if isinstance(axis, (tuple, list)) else axis
+
+
+def _reducer(fn):
+    def kernel(prim, x, axis=(), *, out):
+        x = _dev(x)
+        return fit(fn(x, axis=_axes(x, axis), keepdims=prim.keep_dims), out)
+    kernel.__name__ = f"gpu_{getattr(fn, '__name__', 'reduce')}"
+    return kernel
+
+
+def _reduce_prod(prim, x, axis=(), *, out):
+    x = _dev(x)
+    acc = F32 if x.dtype == F16 else None
+    return fit(cupy.prod(x, axis=_axes(x, axis), keepdims=prim.keep_dims, dtype=acc), out)
+
+
+@fits_out
+def _reduce_mean(prim, x, axis=(), *, out=None):
+    x = _dev(x)
+    if x.dtype.kind in "iub":
+        return cupy.trunc(cupy.mean(x, axis=_axes(x, axis), keepdims=prim.keep_dims, dtype=numpy.float64))
+    return cupy.mean(x, axis=_axes(x, axis), keepdims=prim.keep_dims, dtype=F32 if x.dtype == F16 else None)
+
+
+@fits_out
+def _reduce_sum(prim, x, axis=(), *, out=None):
+    x = _dev(x)
+    if prim.skip_mode and (axis is None or axis == () or axis == []):
+        return x.copy()
+    if x.dtype == numpy.bool_:
+        x = x.astype(numpy.int64)
+    return cupy.sum(x, axis=_axes(x, axis), keepdims=prim.keep_dims, dtype=F32 if x.dtype == F16 else None)
+
+
+def _arg(fn):
+    def kernel(prim, x, *, out):
+        x = _dev(x)
+        if x.ndim == 0:
+            return fit(cupy.zeros((), numpy.int64), out)
+        return fit(fn(x, axis=prim.axis), out)
+    kernel.__name__ = f"gpu_{getattr(fn, '__name__', 'reduce')}"
+    return kernel
+
+
+def _arg_with_value(fn):
+    def kernel(prim, x, *, out):
+        x = _dev(x)
+        if x.ndim == 0:
+            return fit((cupy.zeros((), numpy.int32), x.copy()), out)
+        axis = prim.axis % x.ndim
+        idx = cupy.expand_dims(fn(x, axis=axis), axis)
+        values = cupy.take_along_axis(x, idx, axis=axis)
+        if not prim.keep_dims:
+            idx, values = cupy.squeeze(idx, axis), cupy.squeeze(values, axis)
+        return fit((idx, values), out)
+    kernel.__name__ = f"gpu_{getattr(fn, '__name__', 'arg')}_with_value"
+    return kernel
+
+
+def _median(prim, x, *, out):
+    x = _dev(x)
+    if prim.global_median or x.ndim == 0:
+        flat = x.reshape(-1)
+        order = cupy.argsort(flat)
+        k = (flat.size - 1) // 2
+        return fit((flat[order[k]], cupy.zeros((), numpy.int64)), out)
+    axis = prim.axis % x.ndim
+    k = (x.shape[axis] - 1) // 2
+    order = cupy.argsort(x, axis=axis)
+    idx = order[(slice(None),) * axis + (slice(k, k + 1),)]
+    values = cupy.take_along_axis(x, idx, axis=axis)
+    if not prim.keep_dims:
+        idx, values = cupy.squeeze(idx, axis), cupy.squeeze(values, axis)
+    return fit((values, idx), out)
+
+
+def _cumulative(better):
+    """Running extremum and its index along ``prim.axis``; ties move the index to the latest position."""
+    def kernel(prim, x, *, out):
+        x = _dev(x)
+        if x.ndim == 0:
+            return fit((x.copy(), cupy.zeros((), numpy.int64)), out)
+        axis = prim.axis % x.ndim
+        moved = cupy.moveaxis(x, axis, 0)
+        n = moved.shape[0]
+        values = scan(better, moved)
+        # The index is the last position at or before j whose value equals the running extremum.
+        positions = cupy.arange(n, dtype=numpy.int64).reshape((n,) + (1,) * (moved.ndim - 1))
+        hit = moved == values
+        if moved.dtype.kind == "f":
+            hit |= cupy.isnan(moved) & cupy.isnan(values)
+        idx = scan(cupy.maximum, cupy.where(hit, positions, 0))
+        return fit((cupy.ascontiguousarray(cupy.moveaxis(values, 0, axis)),
+                    cupy.ascontiguousarray(cupy.moveaxis(idx, 0, axis))), out)
+    kernel.__name__ = f"gpu_cum_{getattr(better, '__name__', 'extremum')}"
+    return kernel
+
+
+def _lp_norm(prim, x, *, out):
+    x = _dev(x)
+    axis = _axes(x, prim.axis)
+    a = cupy.abs(x)
+    if prim.p == 0:
+        r = cupy.sum(a != 0, axis=axis, keepdims=prim.keep_dims).astype(x.dtype)
+    elif prim.p == 1:
+        r = cupy.sum(a, axis=axis, keepdims=prim.keep_dims)
+    elif prim.p == 2:
+        r = cupy.sqrt(cupy.sum(a * a, axis=axis, keepdims=prim.keep_dims))
+    else:
+        r = cupy.power(cupy.sum(cupy.power(a, prim.p), axis=axis, keepdims=prim.keep_dims), 1.0 / prim.p)
+    return fit(r, out)
+
+
+def _l2_loss(prim, x, *, out):
+    x = _dev(x)
+    return fit(cupy.sum(x * x) / 2, out)
+
+
+def _reduce_std(prim, x, *, out):
+    x = _dev(x)
+    axis = _axes(x, prim.axis)
+    std = cupy.std(x, axis=axis, ddof=1 if prim.unbiased else 0, keepdims=prim.keep_dims)
+    mean = cupy.mean(x, axis=axis, keepdims=prim.keep_dims)
+    return fit((std, mean), out)
+
+
+KERNELS = {
+    "ReduceSum": _reduce_sum,
+    "ReduceMean": _reduce_mean,
+    "ReduceMax": _reducer(cupy.max),
+    "ReduceMin": _reducer(cupy.min),
+    "ReduceProd": _reduce_prod,
+    "ReduceAll": _reducer(cupy.all),
+    "ReduceAny": _reducer(cupy.any),
+    "Argmax": _arg(cupy.argmax),
+    "Argmin": _arg(cupy.argmin),
+    "ArgMaxWithValue": _arg_with_value(cupy.argmax),
+    "ArgMinWithValue": _arg_with_value(cupy.argmin),
+    "Median": _median,
+    "Cummax": _cumulative(cupy.maximum),
+    "Cummin": _cumulative(cupy.minimum),
+    "LpNorm": _lp_norm,
+    "L2Loss": _l2_loss,
+    "ReduceStd": _reduce_std,
+}

@@ -1,0 +1,490 @@
+"""A NumPy stand-in for CuPy (and ``cupyx``), for running the GPU kernel tables without a GPU.
+
+It is NumPy underneath, but as strict as CuPy wherever a kernel written against NumPy habits would
+break on a real device:
+
+* Device arrays are :class:`DeviceArray` (an ``ndarray`` subclass); a plain ``numpy.ndarray`` is a host
+  array. Operators, ufuncs and ``cupy.*`` functions refuse host arrays (CuPy raises ``TypeError:
+  Unsupported type``), except ``cupy.asarray``/``cupy.array`` (which copy them to the device) and
+  ``cupy.asnumpy``; indexing with host index arrays is allowed, as in CuPy. (Operators let 0-d host
+  arrays through: NumPy turns a NumPy scalar into one before a subclass sees it.)
+* Results are device arrays, never NumPy scalars (CuPy returns 0-d arrays): ``x.sum()``, ``x[0]``,
+  ``cupy.add(a, b)`` on 0-d operands.
+* A ``numpy.*`` function applied to a device array raises (kernels must call ``cupy.*``).
+* Only names CuPy 14 has are offered (``cupy.errstate`` does not exist, for instance);
+  ``ufunc.accumulate`` exists only for add and multiply, ``ufunc.reduceat`` only for add,
+  ``ufunc.at`` not at all (kernels use ``cupyx.scatter_add``), whose dtypes are CUDA atomics' (int32,
+  uint32, uint64, float16, float32, float64); sorts are stable (``kind`` must be ``None`` or
+  ``'stable'``); ``cupy.where`` needs a device array as condition.
+* There is no ``ElementwiseKernel``: the fused kernels take their plain-CuPy paths.
+* ``cupy.random.RandomState`` has CuPy's signatures (``dtype=`` arguments) over NumPy generators.
+
+:func:`load_kernel_families` imports ``mindspore_gpu.kernels`` with these modules standing in for
+``cupy`` and ``cupyx`` and restores ``sys.modules`` afterwards (the kernel modules keep their stand-in).
+:func:`make_plugin` wraps such a table as a test-only backend plugin with its own device target, whose
+kernels are also checked to return device arrays.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+import types
+
+import numpy as np
+
+# The public names of CuPy 14 that NumPy also has (``cupy/__init__.py`` of v14.0.1).
+CUPY_NAMES = frozenset("""
+abs absolute acos acosh add all allclose amax amin angle any append apply_along_axis apply_over_axes arange arccos
+arccosh arcsin arcsinh arctan arctan2 arctanh argmax argmin argpartition argsort argwhere around array array2string
+array_equal array_equiv array_repr array_split array_str asanyarray asarray asarray_chkfinite ascontiguousarray
+asfortranarray asin asinh astype atan atan2 atanh atleast_1d atleast_2d atleast_3d average bartlett base_repr
+binary_repr bincount bitwise_and bitwise_count bitwise_invert bitwise_left_shift bitwise_not bitwise_or
+bitwise_right_shift bitwise_xor blackman bool bool_ broadcast broadcast_arrays broadcast_shapes broadcast_to byte c_
+can_cast cbrt cdouble ceil choose clip column_stack common_type complex128 complex64 complexfloating compress concat
+concatenate conj conjugate convolve copy copysign copyto corrcoef correlate cos cosh count_nonzero cov cross csingle
+cumprod cumsum deg2rad degrees delete diag diag_indices diag_indices_from diagflat diagonal diff digitize divide
+divmod dot double dsplit dstack dtype e ediff1d einsum empty empty_like equal euler_gamma exceptions exp exp2
+expand_dims expm1 extract eye fabs fft fill_diagonal finfo fix flatiter flatnonzero flip fliplr flipud float16
+float32 float64 float_power floating floor floor_divide fmax fmin fmod format_float_positional
+format_float_scientific frexp from_dlpack frombuffer fromfile fromfunction fromiter fromstring full full_like gcd
+generic genfromtxt get_printoptions gradient greater greater_equal half hamming hanning heaviside histogram
+histogram2d histogramdd hsplit hstack hypot i0 identity iinfo imag index_exp indices inexact inf inner int16 int32
+int64 int8 int_ intc integer interp intersect1d intp invert isclose iscomplex iscomplexobj isfinite isfortran isin
+isinf isnan isneginf isposinf isreal isrealobj isscalar issubdtype iterable ix_ kaiser kron lcm ldexp left_shift
+less less_equal lexsort linalg linspace load loadtxt log log10 log1p log2 logaddexp logaddexp2 logical_and
+logical_not logical_or logical_xor logspace long longlong mask_indices matmul max maximum may_share_memory mean
+median meshgrid mgrid min min_scalar_type minimum mintypecode mod modf moveaxis multiply nan nan_to_num nanargmax
+nanargmin nancumprod nancumsum nanmax nanmean nanmedian nanmin nanprod nanstd nansum nanvar ndarray ndim ndindex
+negative newaxis nextafter nonzero not_equal number ogrid ones ones_like outer packbits pad partition percentile
+permute_dims pi piecewise place poly poly1d polyadd polyfit polymul polynomial polysub polyval positive pow power
+printoptions prod promote_types ptp put put_along_axis putmask quantile r_ rad2deg radians random ravel
+ravel_multi_index real real_if_close reciprocal remainder repeat require reshape resize result_type right_shift rint
+roll rollaxis roots rot90 round row_stack s_ save savetxt savez savez_compressed searchsorted select
+set_printoptions setdiff1d setxor1d shape shares_memory short show_config sign signbit signedinteger sin sinc single
+sinh size sort sort_complex split sqrt square squeeze stack std subtract sum swapaxes take take_along_axis tan tanh
+tensordot testing tile trace transpose trapezoid tri tril tril_indices tril_indices_from trim_zeros triu
+triu_indices triu_indices_from true_divide trunc typename ubyte ufunc uint uint16 uint32 uint64 uint8 uintc uintp
+ulong ulonglong union1d unique unique_all unique_counts unique_inverse unique_values unpackbits unravel_index
+unsignedinteger unwrap ushort vander var vdot vectorize vsplit vstack where zeros zeros_like
+""".split())
+
+# Names passed through untouched: dtypes, scalar types, constants and type predicates.
+_PLAIN = frozenset("""
+bool bool_ byte cdouble complex128 complex64 complexfloating csingle double dtype e euler_gamma finfo float16
+float32 float64 floating generic half iinfo inexact inf int16 int32 int64 int8 int_ intc integer intp long longlong
+nan newaxis number pi promote_types result_type can_cast common_type min_scalar_type issubdtype mintypecode short
+signedinteger single ubyte uint uint16 uint32 uint64 uint8 uintc uintp ulong ulonglong unsignedinteger ushort
+isscalar iterable typename ndim shape size
+""".split())
+
+_ATOMIC_ADD = frozenset(np.dtype(t) for t in (np.int32, np.uint32, np.uint64, np.float16, np.float32, np.float64))
+_ACCUMULATE = {"add", "multiply"}
+_REDUCEAT = {"add"}
+
+
+class HostArrayError(TypeError):
+    """A host ``numpy.ndarray`` reached CuPy where CuPy would refuse it."""
+
+
+class DeviceArray(np.ndarray):
+    """A "device" array: NumPy storage with CuPy's manners (see the module docstring)."""
+
+    __array_priority__ = 1000
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return _apply_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        raise TypeError(f"numpy.{getattr(func, '__name__', func)} was called on a device array: a GPU kernel must "
+                        f"use cupy.{getattr(func, '__name__', '...')} (CuPy refuses implicit conversion to NumPy)")
+
+    def __getitem__(self, key):
+        return _wrap(np.ndarray.__getitem__(self, _unwrap(key)))
+
+    def __setitem__(self, key, value):
+        np.ndarray.__setitem__(self, _unwrap(key), _unwrap(value))
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __repr__(self):
+        return "DeviceArray(" + repr(self.view(np.ndarray)) + ")"
+
+    def __str__(self):
+        return str(self.view(np.ndarray))
+
+
+def _base(a):
+    return a.view(np.ndarray)
+
+
+def _unwrap(obj):
+    if isinstance(obj, DeviceArray):
+        return _base(obj)
+    if type(obj) is tuple:
+        return tuple(_unwrap(o) for o in obj)
+    if type(obj) is list:
+        return [_unwrap(o) for o in obj]
+    if type(obj) is dict:
+        return {k: _unwrap(v) for k, v in obj.items()}
+    return obj
+
+
+def _wrap(obj):
+    if isinstance(obj, DeviceArray):
+        return obj
+    if isinstance(obj, np.ndarray):
+        return obj.view(DeviceArray)
+    if isinstance(obj, np.generic):
+        return np.asarray(obj).view(DeviceArray)
+    if type(obj) is tuple:
+        return tuple(_wrap(o) for o in obj)
+    if type(obj) is list:
+        return [_wrap(o) for o in obj]
+    return obj
+
+
+def _refuse_host(where, obj):
+    """Raise if ``obj`` holds a host ``numpy.ndarray`` (lists, tuples and dicts searched)."""
+    if isinstance(obj, np.ndarray) and not isinstance(obj, DeviceArray):
+        raise HostArrayError(f"{where}: a host numpy.ndarray {obj.shape} {obj.dtype} was passed where CuPy needs a "
+                             f"device array (move it with cupy.asarray first)")
+    if type(obj) in (tuple, list):
+        for o in obj:
+            _refuse_host(where, o)
+    elif type(obj) is dict:
+        for o in obj.values():
+            _refuse_host(where, o)
+
+
+def _check_ufunc_method(name, method):
+    if method == "accumulate" and name not in _ACCUMULATE:
+        raise NotImplementedError(f"`cupy_{name}.accumulate` is not supported yet")
+    if method == "reduceat" and name not in _REDUCEAT:
+        raise NotImplementedError(f"`cupy_{name}.reduceat` is not supported yet")
+    if method == "at":
+        raise NotImplementedError(f"the GPU kernels use cupyx.scatter_add, not {name}.at")
+
+
+def _apply_ufunc(ufunc, method, inputs, kwargs):
+    name = getattr(ufunc, "__name__", str(ufunc))
+    _check_ufunc_method(name, method)
+    for x in inputs:
+        if isinstance(x, (list, tuple)):
+            raise TypeError(f"Unsupported type {type(x)} (cupy.{name})")
+        if not (isinstance(x, np.ndarray) and x.ndim == 0):
+            # (a 0-d host array here is usually a NumPy scalar that NumPy's operators converted on the way,
+            # as in ``numpy.float32(2) * device_array``, which CuPy takes)
+            _refuse_host(f"cupy.{name}", x)
+    out = kwargs.get("out")
+    if out is not None:
+        outs = out if isinstance(out, tuple) else (out,)
+        for o in outs:
+            if o is not None and not isinstance(o, DeviceArray):
+                raise HostArrayError(f"cupy.{name}: out= must be a device array")
+        kwargs = dict(kwargs, out=tuple(None if o is None else _base(o) for o in outs))
+    result = getattr(ufunc, method)(*_unwrap(inputs), **_unwrap(kwargs))
+    if out is not None:
+        return out if not isinstance(out, tuple) or len(out) > 1 else out[0]
+    return _wrap(result)
+
+
+class _Ufunc:
+    """``cupy.<ufunc>``: a NumPy ufunc that refuses host arrays and returns device arrays."""
+
+    def __init__(self, ufunc, name=None):
+        self._ufunc = ufunc
+        self.__name__ = name or ufunc.__name__
+        self.nin, self.nout = ufunc.nin, ufunc.nout
+
+    def __call__(self, *args, **kwargs):
+        return _apply_ufunc(self._ufunc, "__call__", args, kwargs)
+
+    def reduce(self, *args, **kwargs):
+        return _apply_ufunc(self._ufunc, "reduce", args, kwargs)
+
+    def accumulate(self, *args, **kwargs):
+        return _apply_ufunc(self._ufunc, "accumulate", args, kwargs)
+
+    def reduceat(self, *args, **kwargs):
+        return _apply_ufunc(self._ufunc, "reduceat", args, kwargs)
+
+    def outer(self, *args, **kwargs):
+        return _apply_ufunc(self._ufunc, "outer", args, kwargs)
+
+    def at(self, *args, **kwargs):
+        _check_ufunc_method(self.__name__, "at")
+
+    def __repr__(self):
+        return f"<sim ufunc cupy.{self.__name__}>"
+
+
+def _function(name, fn):
+    """``cupy.<name>``: the NumPy function, refusing host arrays and returning device arrays."""
+    def proxy(*args, **kwargs):
+        _refuse_host(f"cupy.{name}", args)
+        _refuse_host(f"cupy.{name}", kwargs)
+        return _wrap(fn(*_unwrap(args), **_unwrap(kwargs)))
+    proxy.__name__ = proxy.__qualname__ = name
+    return proxy
+
+
+# --- the few functions whose CuPy behaviour differs from NumPy's defaults --------------------------
+def asarray(a, dtype=None, order=None, *, blocking=False):
+    """Device arrays pass through (cast if ``dtype`` differs); anything else is copied to the device."""
+    if isinstance(a, DeviceArray):
+        return a if dtype is None or a.dtype == np.dtype(dtype) else a.astype(dtype)
+    return np.array(_unwrap(a), dtype=dtype, copy=True).view(DeviceArray)
+
+
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocking=False):
+    if isinstance(obj, DeviceArray) and not copy and (dtype is None or obj.dtype == np.dtype(dtype)):
+        return obj
+    return np.array(_unwrap(obj), dtype=dtype, copy=True, ndmin=ndmin).view(DeviceArray)
+
+
+def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
+    if isinstance(a, DeviceArray):
+        return np.array(_base(a), copy=True)
+    return np.asarray(a)
+
+
+def _sorting(name, fn):
+    def proxy(a, axis=-1, kind=None):
+        if kind not in (None, "stable"):
+            raise ValueError(f"cupy.{name}: kind must be None or 'stable' (CuPy's sorts are always stable)")
+        _refuse_host(f"cupy.{name}", a)
+        return _wrap(fn(_unwrap(a), axis=axis, kind="stable"))
+    proxy.__name__ = name
+    return proxy
+
+
+def where(condition, x=None, y=None):
+    if not isinstance(condition, DeviceArray):
+        raise TypeError(f"cupy.where: the condition must be a device array, not {type(condition).__name__}")
+    if x is None and y is None:
+        return _wrap(np.nonzero(_base(condition)))
+    _refuse_host("cupy.where", (x, y))
+    return _wrap(np.where(_base(condition), _unwrap(x), _unwrap(y)))
+
+
+def take_along_axis(a, indices, axis):
+    if not isinstance(indices, DeviceArray) or indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer device array")
+    _refuse_host("cupy.take_along_axis", a)
+    return _wrap(np.take_along_axis(_base(a), _base(indices), axis))
+
+
+# --- cupy.random ---------------------------------------------------------------------------------
+class RandomState:
+    """``cupy.random.RandomState`` (cuRAND) with CuPy's signatures, drawing from a NumPy generator."""
+
+    def __init__(self, seed=None, method=None):
+        if seed is not None and not 0 <= int(seed) < 2 ** 64:
+            raise ValueError("Seed must be an integer between 0 and 2**64 - 1")
+        self._gen = np.random.default_rng(seed)
+
+    @staticmethod
+    def _float(dtype):
+        dtype = np.dtype(dtype)
+        if dtype not in (np.float32, np.float64):
+            raise TypeError(f"cupy.random: dtype must be float32 or float64, not {dtype}")
+        return dtype
+
+    def _param(self, v):
+        _refuse_host("cupy.random", v)
+        return _unwrap(v)
+
+    def random_sample(self, size=None, dtype=float):
+        return _wrap(np.asarray(self._gen.random(size, dtype=self._float(dtype))))
+
+    def standard_normal(self, size=None, dtype=float):
+        return _wrap(np.asarray(self._gen.standard_normal(size, dtype=self._float(dtype))))
+
+    def uniform(self, low=0.0, high=1.0, size=None, dtype=float):
+        return _wrap(np.asarray(self._gen.uniform(self._param(low), self._param(high), size), self._float(dtype)))
+
+    def laplace(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        return _wrap(np.asarray(self._gen.laplace(self._param(loc), self._param(scale), size), self._float(dtype)))
+
+    def gamma(self, shape, scale=1.0, size=None, dtype=float):
+        return _wrap(np.asarray(self._gen.gamma(self._param(shape), self._param(scale), size), self._float(dtype)))
+
+    def poisson(self, lam=1.0, size=None, dtype="l"):
+        return _wrap(np.asarray(self._gen.poisson(self._param(lam), size)).astype(dtype))
+
+    def randint(self, low, high=None, size=None, dtype=int):
+        return _wrap(np.asarray(self._gen.integers(low, high, size=size, dtype=dtype)))
+
+    def permutation(self, a):
+        if isinstance(a, int):   # CuPy: a Python int is a range; anything else is an array to permute
+            return _wrap(self._gen.permutation(a).astype(np.int64))
+        _refuse_host("cupy.random.permutation", a)
+        return _wrap(self._gen.permutation(_unwrap(a)))
+
+
+# --- cupyx -------------------------------------------------------------------------------------
+def scatter_add(a, slices, value):
+    """``cupyx.scatter_add``: ``numpy.add.at`` limited to the dtypes CUDA's atomicAdd takes."""
+    if not isinstance(a, DeviceArray):
+        raise HostArrayError("cupyx.scatter_add: the target must be a device array")
+    _refuse_host("cupyx.scatter_add", (slices, value))
+    if a.dtype not in _ATOMIC_ADD:
+        raise TypeError("cupy.add.at only supports int32, float16, float32, float64, uint32, uint64, as data type")
+    value = _unwrap(value)
+    value = value.astype(a.dtype, copy=False) if isinstance(value, np.ndarray) else a.dtype.type(value)
+    np.add.at(_base(a), _unwrap(slices), value)
+
+
+def _module(name, attrs):
+    mod = types.ModuleType(name)
+    mod.__dict__.update(attrs)
+    mod.__sim__ = True
+    return mod
+
+
+def make_modules():
+    """The stand-in modules, by name: ``cupy``, ``cupy.random``, ``cupyx``, ``cupyx.scipy``,
+    ``cupyx.scipy.special``."""
+    attrs = {}
+    for name in CUPY_NAMES:
+        obj = getattr(np, name, None)
+        if obj is None or isinstance(obj, types.ModuleType):
+            continue
+        if name in _PLAIN or isinstance(obj, type):
+            attrs[name] = obj
+        elif isinstance(obj, np.ufunc):
+            attrs[name] = _Ufunc(obj, name)
+        elif callable(obj):
+            attrs[name] = _function(name, obj)
+        else:
+            attrs[name] = obj
+    attrs.update(ndarray=DeviceArray, asarray=asarray, array=array, asnumpy=asnumpy, where=where,
+                 take_along_axis=take_along_axis, argsort=_sorting("argsort", np.argsort),
+                 sort=_sorting("sort", np.sort), __version__="14.0.0-sim")
+    random = _module("cupy.random", {"RandomState": RandomState})
+    attrs["random"] = random
+    cupy = _module("cupy", attrs)
+    try:
+        import scipy.special as scipy_special
+        functions = {name: _Ufunc(getattr(scipy_special, name), name)
+                     for name in ("erf", "erfc", "erfinv", "erfcinv", "gammaln", "expit")}
+    except ImportError:   # without SciPy only the error-function kernels cannot run
+        functions = {}
+    special = _module("cupyx.scipy.special", functions)
+    scipy_ = _module("cupyx.scipy", {"special": special})
+    cupyx = _module("cupyx", {"scatter_add": scatter_add, "scipy": scipy_})
+    return {"cupy": cupy, "cupy.random": random, "cupyx": cupyx, "cupyx.scipy": scipy_,
+            "cupyx.scipy.special": special}
+
+
+@contextlib.contextmanager
+def standing_in(modules=None):
+    """Within the block, ``import cupy``/``cupyx`` give the stand-ins (``modules``, default
+    :func:`make_modules`) and ``mindspore_gpu.kernels`` is imported afresh on them; afterwards ``sys.modules``
+    and the ``mindspore_gpu`` package's attributes are as before, so the real CuPy, where installed, and the
+    real kernel modules are untouched for everything else. Yields the stand-in modules."""
+    import mindspore_gpu
+
+    modules = modules or make_modules()
+    prefix = "mindspore_gpu.kernels"
+
+    def ours(name):
+        return name in modules or name == prefix or name.startswith(prefix + ".")
+
+    saved = {name: mod for name, mod in sys.modules.items() if ours(name)}
+    had_attr, old_attr = hasattr(mindspore_gpu, "kernels"), getattr(mindspore_gpu, "kernels", None)
+    for name in saved:
+        del sys.modules[name]
+    sys.modules.update(modules)
+    try:
+        yield modules
+    finally:
+        for name in [n for n in sys.modules if ours(n)]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+        if had_attr:
+            mindspore_gpu.kernels = old_attr
+        elif hasattr(mindspore_gpu, "kernels"):
+            del mindspore_gpu.kernels
+
+
+def load_kernel_families(modules=None):
+    """The GPU kernel modules imported with the stand-ins in place of ``cupy`` and ``cupyx`` (see
+    :func:`standing_in`): a namespace with ``families`` (``mindspore_gpu.kernels.families()``), ``modules``
+    (every ``mindspore_gpu.kernels`` submodule by short name, ``_common`` included) and ``cupy`` (the
+    stand-in they use)."""
+    with standing_in(modules) as stand_ins:
+        import mindspore_gpu.kernels as pkg
+        families = pkg.families()
+        prefix = "mindspore_gpu.kernels."
+        loaded = {name[len(prefix):]: mod for name, mod in sys.modules.items() if name.startswith(prefix)}
+        return types.SimpleNamespace(families=families, modules=loaded, cupy=stand_ins["cupy"])
+
+
+# --- a test-only backend running the table --------------------------------------------------------
+def _outputs_on_device(where, y):
+    if type(y) is tuple:
+        for e in y:
+            _outputs_on_device(where, e)
+        return
+    if not isinstance(y, DeviceArray):
+        raise TypeError(f"{where} returned {type(y).__module__}.{type(y).__name__}, not a device array "
+                        f"(CuPy kernels return cupy.ndarray, never host arrays or NumPy scalars)")
+
+
+def checked(name, fn):
+    """``fn`` with its outputs checked to be device arrays."""
+    where = f"the GPU kernel of '{name}' ({getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', fn)})"
+
+    def kernel(prim, *inputs, out=None):
+        y = fn(prim, *inputs, out=out)
+        _outputs_on_device(where, y)
+        return y
+    kernel.__name__ = kernel.__qualname__ = f"sim_{name}"
+    kernel.__module__ = getattr(fn, "__module__", __name__)
+    return kernel
+
+
+def make_plugin(sim_target, families):
+    """A plugin module offering ``sim_target`` (below the CPU backend's priority, so only used when selected)
+    whose runtime keeps buffers as :class:`DeviceArray` and whose kernels are ``families``' tables."""
+    from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe, DeviceRuntime, hookimpl
+
+    class SimRuntime(DeviceRuntime):
+        target = sim_target
+        is_host = False
+        buffer_types = (DeviceArray,)
+
+        def from_host(self, a):
+            return np.array(a, copy=True).view(DeviceArray)
+
+        def to_host(self, buffer):
+            return asnumpy(buffer)
+
+        def copy(self, buffer):
+            return array(buffer, copy=True)
+
+    @hookimpl
+    def ms_plugin_info():
+        return {"name": sim_target.lower(), "version": "0", "api_version": PLUGIN_API_VERSION}
+
+    @hookimpl
+    def ms_backend_probe():
+        return [BackendProbe(target=sim_target, available=True, priority=-100, device_count=1)]
+
+    @hookimpl
+    def ms_backend_create(target):
+        return SimRuntime() if target == sim_target else None
+
+    @hookimpl
+    def ms_register_kernels(registry):
+        for family in families:
+            for name, fn in family.KERNELS.items():
+                registry.register(name, sim_target, checked(name, fn))
+
+    return _module(f"{sim_target.lower()}_plugin", {
+        "ms_plugin_info": ms_plugin_info, "ms_backend_probe": ms_backend_probe,
+        "ms_backend_create": ms_backend_create, "ms_register_kernels": ms_register_kernels,
+        "SimRuntime": SimRuntime})

@@ -1,0 +1,32 @@
+"""Run pytest with the GPU kernel tables as the session's device: ``GPUSIM``, on the NumPy stand-in for CuPy.
+
+    python mindspore-gpu/tests/gpusim_session.py [pytest arguments]     (from the repository root)
+
+Registers the test-only ``GPUSIM`` plugin (``cupy_sim.make_plugin``) and sets ``MS_TEST_DEVICE_TARGET=GPUSIM``,
+which the repository's ``conftest.py`` makes the device of the whole session (as it does for ``STRICT``), so
+core's own suites (nn layers, optimizers, Model, LeNet) run on the GPU kernels without a GPU. bfloat16 is
+refused on the GPU (CuPy's support is partial), so tests of it fail there by design.
+"""
+import os
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+
+import cupy_sim  # noqa: E402
+
+import mindspore as ms  # noqa: E402
+
+TARGET = "GPUSIM"
+
+
+def main(argv):
+    families = cupy_sim.load_kernel_families().families
+    ms.plugin.register_plugin(cupy_sim.make_plugin(TARGET, families), TARGET.lower())
+    os.environ["MS_TEST_DEVICE_TARGET"] = TARGET
+    import pytest
+    return pytest.main(list(argv) + ["-W", "ignore::RuntimeWarning"])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
