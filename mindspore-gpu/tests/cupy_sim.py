@@ -13,8 +13,8 @@ break on a real device:
 * A ``numpy.*`` function applied to a device array raises (kernels must call ``cupy.*``).
 * Only names CuPy 14 has are offered (``cupy.errstate`` does not exist, for instance);
   ``ufunc.accumulate`` exists only for add and multiply, ``ufunc.reduceat`` only for add,
-  ``ufunc.at`` not at all (kernels use ``cupyx.scatter_add``), whose dtypes are CUDA atomics' (int32,
-  uint32, uint64, float16, float32, float64); sorts are stable (``kind`` must be ``None`` or
+  ``ufunc.at`` only for add (``cupy.add.at``, CUDA's atomic add: ``cupyx.scatter_add`` is deprecated
+  in CuPy 14), whose dtypes are CUDA atomics' (int32, uint32, uint64, float16, float32, float64); sorts are stable (``kind`` must be ``None`` or
   ``'stable'``); ``cupy.where`` needs a device array as condition.
 * There is no ``ElementwiseKernel``: the fused kernels take their plain-CuPy paths.
 * ``cupy.random.RandomState`` has CuPy's signatures (``dtype=`` arguments) over NumPy generators.
@@ -163,8 +163,8 @@ def _check_ufunc_method(name, method):
         raise NotImplementedError(f"`cupy_{name}.accumulate` is not supported yet")
     if method == "reduceat" and name not in _REDUCEAT:
         raise NotImplementedError(f"`cupy_{name}.reduceat` is not supported yet")
-    if method == "at":
-        raise NotImplementedError(f"the GPU kernels use cupyx.scatter_add, not {name}.at")
+    if method == "at" and name != "add":
+        raise NotImplementedError(f"`cupy_{name}.at` is not supported yet")
 
 
 def _apply_ufunc(ufunc, method, inputs, kwargs):
@@ -213,8 +213,9 @@ class _Ufunc:
     def outer(self, *args, **kwargs):
         return _apply_ufunc(self._ufunc, "outer", args, kwargs)
 
-    def at(self, *args, **kwargs):
+    def at(self, a, indices, b=None):
         _check_ufunc_method(self.__name__, "at")
+        scatter_add(a, indices, b)
 
     def __repr__(self):
         return f"<sim ufunc cupy.{self.__name__}>"

@@ -29,7 +29,6 @@ import pytest
 
 import mindspore as ms
 from mindspore import _generation, ops
-from mindspore._plugin import manager
 from mindspore._runtime import backend
 from mindspore.ops import _registry
 

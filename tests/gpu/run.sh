@@ -6,6 +6,8 @@
 #
 #   bash tests/gpu/run.sh            # logs in $OUT (default ./gpu-out)
 #
+# LIMIT_PLUGIN, LIMIT_CONFORMANCE, LIMIT_TRAINING, LIMIT_QUICKSTART (seconds) bound each step.
+#
 # Installs with --no-deps --no-index (a machine without a package index: numpy, pluggy, ml_dtypes,
 # protobuf, pybind11, cupy and pytest must be there already).
 set -u
@@ -26,20 +28,28 @@ step "python -m mindspore.info"
 $PY -m mindspore.info > "$OUT/info.txt" 2>&1
 grep -E "^MindSpore|^  (cpu|gpu|data) |target |^Default target|gpu\.|^  GPU \(" "$OUT/info.txt" | cut -c1-160
 
-step "GPU suites (MS_TEST_DEVICE_TARGET=GPU)"
 TIMEOUT_ARGS=()
 $PY -c "import pytest_timeout" 2>/dev/null && TIMEOUT_ARGS=(--timeout 120)
-MS_TEST_DEVICE_TARGET=GPU $PY -m pytest mindspore-gpu/tests tests/conformance tests/e2e/test_lenet_fixture.py \
-    mindspore-core/tests/nn mindspore-core/tests/train tests/autodiff -q -p no:cacheprovider -rfE \
-    "${TIMEOUT_ARGS[@]}" > "$OUT/tests.log" 2>&1
-echo "pytest status $?"
-tail -n 1 "$OUT/tests.log"
-grep -E "^(FAILED|ERROR) " "$OUT/tests.log" | sed -E 's/ - .*//' | cut -c1-150 > "$OUT/failures.txt"
-echo "$(wc -l < "$OUT/failures.txt") failing; first ones:"
-head -40 "$OUT/failures.txt"
+# suite NAME SECONDS PATHS...: one pytest run with the GPU as the session's device, its summary and failures
+suite() {
+    local name=$1 limit=$2
+    shift 2
+    step "$name (MS_TEST_DEVICE_TARGET=GPU)"
+    MS_TEST_DEVICE_TARGET=GPU timeout "$limit" $PY -m pytest "$@" -q -p no:cacheprovider -rfE "${TIMEOUT_ARGS[@]}" \
+        > "$OUT/$name.log" 2>&1
+    echo "pytest status $? ($name)"
+    tail -n 1 "$OUT/$name.log"
+    grep -E "^(FAILED|ERROR) " "$OUT/$name.log" | sed -E 's/ - .*//' | cut -c1-150 > "$OUT/$name.failures"
+    echo "$(wc -l < "$OUT/$name.failures") failing; first ones:"
+    head -n "${SHOW_FAILURES:-25}" "$OUT/$name.failures"
+}
+suite gpu_plugin "${LIMIT_PLUGIN:-300}" mindspore-gpu/tests/test_gpu_plugin.py tests/e2e/test_lenet_fixture.py
+suite conformance "${LIMIT_CONFORMANCE:-900}" tests/conformance
+suite training "${LIMIT_TRAINING:-600}" mindspore-core/tests/nn mindspore-core/tests/train tests/autodiff
 
 step "quick start on the GPU"
-timeout 300 $PY examples/quickstart.py --device-target GPU --epochs 3 > "$OUT/quickstart.log" 2>&1
+timeout "${LIMIT_QUICKSTART:-300}" $PY examples/quickstart.py --device-target GPU --epochs "${QUICKSTART_EPOCHS:-3}" \
+    > "$OUT/quickstart.log" 2>&1
 echo "status $?"
 tail -n 4 "$OUT/quickstart.log"
 

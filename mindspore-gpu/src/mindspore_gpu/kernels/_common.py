@@ -5,12 +5,12 @@ CuPy-only features, each behind a helper with a plain path:
 * :class:`Fused`: a ``cupy.ElementwiseKernel`` used only for float32/float64 CuPy arrays when
   :data:`FUSED` is on; every caller has a plain-CuPy path for everything else (and the test stand-in
   for CuPy, which has no ``ElementwiseKernel``, always takes it);
-* :func:`scatter_add`: ``cupyx.scatter_add`` (CUDA's atomic add) for every dtype, by widening or
+* :func:`scatter_add`: ``cupy.add.at`` (CUDA's atomic add) for every dtype, by widening or
   reinterpreting the ones atomics do not cover;
 * :func:`device_rng` / :func:`fixed_rng`: ``cupy.random.RandomState`` streams seeded from the
   primitive's own NumPy stream, so draws are reproducible run to run after ``set_seed``.
 
-Everything CuPy-specific is reached through the module objects bound at import (``cupy``, ``cupyx``,
+Everything CuPy-specific is reached through the module objects bound at import (``cupy``, ``cupyx.scipy``,
 ``special``); nothing is imported at call time.
 """
 import functools
@@ -18,7 +18,6 @@ import os
 import weakref
 
 import cupy
-import cupyx
 import cupyx.scipy.special as special  # noqa: F401  (erf, erfc, erfinv for the math kernels)
 import numpy
 
@@ -161,7 +160,8 @@ class Fused:
 
 
 # --- scatter-add for every dtype ----------------------------------------------------------------
-# cupyx.scatter_add (CUDA atomicAdd) takes int32, uint32, uint64, float16, float32 and float64.
+# cupy.add.at (CUDA atomicAdd; cupyx.scatter_add is deprecated in CuPy 14) takes int32, uint32, uint64, float16,
+# float32 and float64.
 _ATOMIC = frozenset(numpy.dtype(t) for t in (numpy.int32, numpy.uint32, numpy.uint64, numpy.float32, numpy.float64))
 
 
@@ -176,19 +176,19 @@ def scatter_add(target, index, values):
     dt = target.dtype
     values = dev(values)
     if dt in _ATOMIC:
-        cupyx.scatter_add(target, index, values.astype(dt, copy=False))
+        cupy.add.at(target, index, values.astype(dt, copy=False))
         return target
     if dt == numpy.int64:
-        cupyx.scatter_add(target.view(numpy.uint64), index, values.astype(numpy.int64).view(numpy.uint64))
+        cupy.add.at(target.view(numpy.uint64), index, values.astype(numpy.int64).view(numpy.uint64))
         return target
     if dt.kind == "f":
         acc = target.astype(F32)
-        cupyx.scatter_add(acc, index, values.astype(F32))
+        cupy.add.at(acc, index, values.astype(F32))
     elif dt.kind == "c":
         raise TypeError(f"scatter_add does not support {dt} on the GPU")
     else:
         acc = target.astype(numpy.int32)
-        cupyx.scatter_add(acc, index, values.astype(numpy.int32))
+        cupy.add.at(acc, index, values.astype(numpy.int32))
         if dt == numpy.bool_:
             acc = acc != 0
     target[...] = acc.astype(dt)
