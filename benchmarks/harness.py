@@ -57,6 +57,16 @@ RATIOS = [  # (numerator, denominator) column labels
 ]
 
 
+def gpu_name():
+    """The GPU's name and driver, from nvidia-smi (or why not)."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=30)
+        return out.stdout.strip().splitlines()[0] if out.returncode == 0 and out.stdout.strip() else "unknown GPU"
+    except (OSError, subprocess.TimeoutExpired):
+        return "nvidia-smi unavailable"
+
+
 def default_python(venv):
     return os.path.join(ROOT, venv, "bin", "python")
 
@@ -75,6 +85,8 @@ def parse_args(argv=None):
     p.add_argument("--warmup", type=int, default=5, help="unmeasured steps after the first one")
     p.add_argument("--rounds", type=int, default=1, help="run the grid this many times, keep the lowest values")
     p.add_argument("--timeout", type=float, default=1800, help="seconds per run")
+    p.add_argument("--device", choices=("CPU", "GPU"), default="CPU",
+                   help="run every workload on the CPU or the GPU (MindSpore's GPU target, PyTorch's CUDA)")
     p.add_argument("--output", default=os.path.join(HERE, "RESULTS.md"))
     p.add_argument("--raw", default=os.path.join(HERE, "results.json"), help="where the JSON lines go")
     args = p.parse_args(argv)
@@ -120,7 +132,8 @@ def probe(python, framework, threads):
 def run_one(python, framework, mode, workload, args):
     script = os.path.join(HERE, FRAMEWORKS[framework][0])
     command = [python, script, "--workload", workload, *MODE_ARGUMENTS.get(mode, ["--mode", mode]),
-               "--steps", str(args.steps), "--warmup", str(args.warmup), "--threads", str(args.threads), "--json"]
+               "--steps", str(args.steps), "--warmup", str(args.warmup), "--threads", str(args.threads), "--json",
+               "--device", args.device]
     t0 = time.perf_counter()
     try:
         done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=args.timeout,
@@ -202,6 +215,7 @@ def render(args, runs, results, skipped, versions, started, finished, load):
              (f"- Threads: {args.threads} for every framework (OMP/MKL/OPENBLAS_NUM_THREADS, "
               "`torch.set_num_threads`, MindSpore's CPU kernel thread count); real MindSpore with "
               "`ONEDNN_MAX_CPU_ISA=AVX2`"),
+             f"- Device: {args.device}" + (f" ({gpu_name()})" if args.device == "GPU" else ""),
              f"- Load average (1 min) before / after: {load[0]:.2f} / {load[1]:.2f}",
              f"- Steps: first step, then {args.warmup} warm-up steps, then the median of {args.steps} steps; "
              "every step forces its result to the host"

@@ -147,6 +147,8 @@ def parser(description, modes):
     p.add_argument("--threads", type=int, default=None,
                    help="export OMP/MKL/OPENBLAS_NUM_THREADS and set the framework's thread count")
     p.add_argument("--json", action="store_true", help="print one JSON line (default: a readable line)")
+    p.add_argument("--device", choices=("CPU", "GPU"), default="CPU",
+                   help="where the workload runs (GPU: MindSpore's GPU target, PyTorch's CUDA device)")
     return p
 
 

@@ -208,10 +208,11 @@ def main():
         if runtime is None or not hasattr(runtime, "launch_blocking"):
             sys.exit(f"--launch-blocking: this mindspore ({ms.__file__}) has no mindspore.runtime.launch_blocking")
         runtime.launch_blocking()
-    ms.set_device("CPU")
+    ms.set_device(args.device)
     thread_api = set_threads(ms, threads)
     ms.set_context(mode=ms.GRAPH_MODE if args.mode == "graph" else ms.PYNATIVE_MODE)
-    extra = {"thread_api": thread_api, "module": os.path.dirname(ms.__file__), "launch_blocking": args.launch_blocking}
+    extra = {"thread_api": thread_api, "module": os.path.dirname(ms.__file__), "launch_blocking": args.launch_blocking,
+             "device": args.device}
 
     if args.workload == "dispatch":
         one = ms.Tensor(np.ones(1, np.float32))

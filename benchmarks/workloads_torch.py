@@ -182,30 +182,32 @@ def main():
     torch.set_num_threads(threads)
     torch.set_num_interop_threads(threads)
     compiled = args.mode == "compile"
-    extra = {}
+    device = torch.device("cuda" if args.device == "GPU" else "cpu")
+    extra = {"device": args.device}
 
     if args.workload == "dispatch":
-        one = torch.ones(1)
+        one = torch.ones(1, device=device)
 
         def step():
-            x = torch.ones(1)
+            x = torch.ones(1, device=device)
             for _ in range(common.DISPATCH_OPS):
                 x = torch.add(x, one)
             return x.item()
     else:
         net = build(torch, args.workload)
         extra["parameters"] = set_initial_params(torch, net, args.workload)
+        net.to(device)
         x_np, labels_np = common.inputs(args.workload)
-        x = torch.from_numpy(x_np)
+        x = torch.from_numpy(x_np).to(device)
         if args.workload == "lenet_infer":
             net.eval()
             forward = torch.compile(net) if compiled else net
 
             def step():
                 with torch.inference_mode():
-                    return float(forward(x).numpy().astype(np.float64).sum())
+                    return float(forward(x).cpu().numpy().astype(np.float64).sum())
         else:
-            labels = torch.from_numpy(labels_np)
+            labels = torch.from_numpy(labels_np).to(device)
             net.train()
 
             class WithLoss(torch.nn.Module):

@@ -2,11 +2,13 @@
 # The GPU checks, for a machine with an NVIDIA GPU and CuPy (CI has none: there the GPU tests skip and the
 # STRICT device covers the host side). One command: install, what MindSpore finds, the GPU suites (the GPU
 # plugin's tests, the op conformance suite, nn, optimizers, Model, amp, autodiff and the LeNet fixture, all
-# with the GPU as the device target), the quick start on the GPU, and eager dispatch on the GPU.
+# with the GPU as the device target), the quick start on the GPU, eager dispatch on the GPU, and the GPU
+# benchmarks (ours beside PyTorch CUDA, benchmarks/harness.py --device GPU).
 #
 #   bash tests/gpu/run.sh            # logs in $OUT (default ./gpu-out)
 #
-# LIMIT_PLUGIN, LIMIT_CONFORMANCE, LIMIT_TRAINING, LIMIT_QUICKSTART (seconds) bound each step.
+# LIMIT_PLUGIN, LIMIT_CONFORMANCE, LIMIT_TRAINING, LIMIT_QUICKSTART, LIMIT_BENCH (seconds) bound each step;
+# RUN_SUITES=0, RUN_QUICKSTART=0, RUN_BENCH=0 leave a part out.
 #
 # Installs with --no-deps --no-index (a machine without a package index: numpy, pluggy, ml_dtypes,
 # protobuf, pybind11, cupy and pytest must be there already).
@@ -14,7 +16,7 @@ set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-PY=${PYTHON:-python3}
+PY=${PYTHON:-$(command -v python3)}
 start=$(date +%s)
 step() { echo "== $* ($(( $(date +%s) - start )) s)"; }
 
@@ -43,15 +45,19 @@ suite() {
     echo "$(wc -l < "$OUT/$name.failures") failing; first ones:"
     head -n "${SHOW_FAILURES:-25}" "$OUT/$name.failures"
 }
-suite gpu_plugin "${LIMIT_PLUGIN:-300}" mindspore-gpu/tests/test_gpu_plugin.py tests/e2e/test_lenet_fixture.py
-suite conformance "${LIMIT_CONFORMANCE:-900}" tests/conformance
-suite training "${LIMIT_TRAINING:-600}" mindspore-core/tests/nn mindspore-core/tests/train tests/autodiff
+if [ "${RUN_SUITES:-1}" = 1 ]; then
+    suite gpu_plugin "${LIMIT_PLUGIN:-300}" mindspore-gpu/tests/test_gpu_plugin.py tests/e2e/test_lenet_fixture.py
+    suite conformance "${LIMIT_CONFORMANCE:-900}" tests/conformance
+    suite training "${LIMIT_TRAINING:-600}" mindspore-core/tests/nn mindspore-core/tests/train tests/autodiff
+fi
 
+if [ "${RUN_QUICKSTART:-1}" = 1 ]; then
 step "quick start on the GPU"
 timeout "${LIMIT_QUICKSTART:-300}" $PY examples/quickstart.py --device-target GPU --epochs "${QUICKSTART_EPOCHS:-3}" \
     > "$OUT/quickstart.log" 2>&1
 echo "status $?"
 tail -n 4 "$OUT/quickstart.log"
+fi
 
 step "eager dispatch on the GPU"
 MINDSPORE_DEVICE_TARGET=GPU timeout 120 $PY -c "
@@ -64,4 +70,14 @@ b.chain(1000)
 import statistics
 print('ops.add eager on GPU: %.2f us/op' % statistics.median(b.chain(10000) for _ in range(5)))
 " 2>&1 | tail -n 2
+if [ "${RUN_BENCH:-1}" = 1 ]; then
+    # ours (PYNATIVE, GRAPH) beside PyTorch CUDA eager and torch.compile, same seeded weights (the PyTorch of
+    # $TORCH_PYTHON, by default the same interpreter)
+    step "GPU benchmarks"
+    timeout "${LIMIT_BENCH:-1200}" $PY benchmarks/harness.py --device GPU --ours-python "$PY" \
+        --torch-python "${TORCH_PYTHON:-$PY}" --skip mindspore --workloads "${BENCH_WORKLOADS:-mlp,lenet,resnet,transformer}" \
+        --steps "${BENCH_STEPS:-30}" --output "$OUT/RESULTS_gpu.md" --raw "$OUT/results_gpu.json" > "$OUT/bench.log" 2>&1
+    echo "status $?"
+    grep -E "median|error|fail" "$OUT/bench.log" | tail -n 20
+fi
 step "done"
