@@ -18,6 +18,17 @@ break on a real device:
   ``'stable'``); ``cupy.where`` needs a device array as condition.
 * There is no ``ElementwiseKernel``: the fused kernels take their plain-CuPy paths.
 * ``cupy.random.RandomState`` has CuPy's signatures (``dtype=`` arguments) over NumPy generators.
+* ``cupy.cuda`` has one simulated device (``runtime.getDeviceCount() == 1``), with CuPy 14's ``Device``,
+  ``Stream`` (``null``/``ptds`` singletons, a per-thread current stream, ``with stream:``, ``use()``,
+  ``done``, ``record``, ``wait_event``), ``Event`` (``record``, ``synchronize``, ``done``) and
+  ``get_elapsed_time`` (milliseconds of the host clock; CUDA's errors for events without timing, not
+  recorded or not complete). Kernels run at once, so a stream has pending work only when a test says so
+  (``stream._launch()``): it stays pending until the stream, an event recorded after it, or the device
+  is synchronised. ``cupy.get_default_memory_pool()`` is CuPy's pool in miniature (512-byte rounding,
+  ``used_bytes``/``free_bytes``/``total_bytes``, freed blocks cached until ``free_all_blocks``,
+  ``set_limit``/``get_limit`` with ``cupy.cuda.memory.OutOfMemoryError`` past the limit after freeing the
+  cache, like CuPy): ``pool.malloc(n)`` returns a pointer whose collection frees its block, and the arrays
+  ``cupy.asarray``/``cupy.array`` copy to the device are allocated from it (other results are not).
 
 :func:`load_kernel_families` imports ``mindspore_gpu.kernels`` with these modules standing in for
 ``cupy`` and ``cupyx`` and restores ``sys.modules`` afterwards (the kernel modules keep their stand-in).
@@ -27,8 +38,12 @@ kernels are also checked to return device arrays.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import sys
+import threading
+import time
 import types
+import weakref
 
 import numpy as np
 
@@ -232,17 +247,25 @@ def _function(name, fn):
 
 
 # --- the few functions whose CuPy behaviour differs from NumPy's defaults --------------------------
+def _pooled(host):
+    """``host`` (a fresh NumPy array) as a device array whose memory is taken from the default memory pool
+    for as long as the array (or any view of it) lives."""
+    memptr = _DEFAULT_POOL.malloc(host.nbytes)
+    weakref.finalize(host, memptr.release)
+    return host.view(DeviceArray)
+
+
 def asarray(a, dtype=None, order=None, *, blocking=False):
     """Device arrays pass through (cast if ``dtype`` differs); anything else is copied to the device."""
     if isinstance(a, DeviceArray):
         return a if dtype is None or a.dtype == np.dtype(dtype) else a.astype(dtype)
-    return np.array(_unwrap(a), dtype=dtype, copy=True).view(DeviceArray)
+    return _pooled(np.array(_unwrap(a), dtype=dtype, copy=True))
 
 
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocking=False):
     if isinstance(obj, DeviceArray) and not copy and (dtype is None or obj.dtype == np.dtype(dtype)):
         return obj
-    return np.array(_unwrap(obj), dtype=dtype, copy=True, ndmin=ndmin).view(DeviceArray)
+    return _pooled(np.array(_unwrap(obj), dtype=dtype, copy=True, ndmin=ndmin))
 
 
 def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
@@ -338,6 +361,279 @@ def scatter_add(a, slices, value):
     np.add.at(_base(a), _unwrap(slices), value)
 
 
+# --- cupy.cuda: one simulated device, its streams, events and memory pool ----------------------------
+class CUDARuntimeError(RuntimeError):
+    """``cupy.cuda.runtime.CUDARuntimeError``."""
+
+
+class OutOfMemoryError(MemoryError):
+    """``cupy.cuda.memory.OutOfMemoryError``, with CuPy's message."""
+
+    def __init__(self, size, total, limit=0):
+        if limit == 0:
+            msg = f"Out of memory allocating {size:,} bytes (allocated so far: {total:,} bytes)."
+        else:
+            msg = (f"Out of memory allocating {size:,} bytes (allocated so far: {total:,} bytes, "
+                   f"limit set to: {limit:,} bytes).")
+        super().__init__(msg)
+
+
+_ALLOCATION_UNIT = 512
+
+
+class MemoryPointer:
+    """What ``MemoryPool.malloc`` returns: the block goes back to the pool when this is collected (or
+    :meth:`release`, for the arrays the stand-in allocates)."""
+
+    def __init__(self, pool, size, ptr):
+        self._pool, self.size, self.ptr = pool, size, ptr
+
+    def release(self):
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool._release(self.size)
+
+    def __del__(self):
+        self.release()
+
+
+class MemoryPool:
+    """``cupy.cuda.MemoryPool`` of the one device: blocks rounded up to 512 bytes, freed blocks kept for reuse
+    (an exact size fits) until :meth:`free_all_blocks`, a limit on the bytes taken from the device."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._used = 0
+        self._free_blocks = {}   # size -> how many free blocks of that size are cached
+        self._free = 0           # their bytes
+        self._limit = 0
+        self._ptrs = itertools.count(1 << 20, _ALLOCATION_UNIT)
+
+    def malloc(self, size):
+        size = -(-int(size) // _ALLOCATION_UNIT) * _ALLOCATION_UNIT
+        if size == 0:
+            return MemoryPointer(None, 0, 0)
+        with self._lock:
+            if self._free_blocks.get(size):
+                self._free_blocks[size] -= 1
+                self._free -= size
+            elif self._limit and self._used + self._free + size > self._limit:
+                self._free_blocks.clear()   # CuPy frees the cache and retries before giving up
+                self._free = 0
+                if self._used + size > self._limit:
+                    raise OutOfMemoryError(size, self._used, self._limit)
+            self._used += size
+        return MemoryPointer(self, size, next(self._ptrs))
+
+    def _release(self, size):
+        with self._lock:
+            self._used -= size
+            self._free += size
+            self._free_blocks[size] = self._free_blocks.get(size, 0) + 1
+
+    def used_bytes(self):
+        return self._used
+
+    def free_bytes(self):
+        return self._free
+
+    def total_bytes(self):
+        return self._used + self._free
+
+    def n_free_blocks(self):
+        return sum(self._free_blocks.values())
+
+    def free_all_blocks(self, stream=None):
+        with self._lock:
+            self._free_blocks.clear()
+            self._free = 0
+
+    def set_limit(self, size=None, fraction=None):
+        if size is None:
+            if fraction is not None:
+                raise NotImplementedError("the stand-in device has no total memory: use size=")
+            size = 0
+        elif fraction is not None:
+            raise ValueError("size and fraction cannot be specified at one time")
+        if size < 0:
+            raise ValueError(f"memory limit size out of range: {size}")
+        self._limit = int(size)
+
+    def get_limit(self):
+        return self._limit
+
+
+_DEFAULT_POOL = MemoryPool()
+
+
+def get_default_memory_pool():
+    return _DEFAULT_POOL
+
+
+_DEVICE_COUNT = 1
+_tls = threading.local()   # .device (int), .device_stack, .stream (the current one), .stream_stack
+_streams = weakref.WeakSet()
+_ptrs = itertools.count(0x1000, 0x10)
+
+
+def getDeviceCount():  # noqa: N802 - CUDA's name
+    return _DEVICE_COUNT
+
+
+def getDevice():  # noqa: N802 - CUDA's name
+    return getattr(_tls, "device", 0)
+
+
+class Device:
+    """``cupy.cuda.Device``: ``use()``, ``synchronize()`` (completes every stream's work), ``with device:``."""
+
+    def __init__(self, device=None):
+        self.id = getDevice() if device is None else int(device)
+        if not 0 <= self.id < _DEVICE_COUNT:
+            raise CUDARuntimeError("cudaErrorInvalidDevice: invalid device ordinal")
+
+    def use(self):
+        _tls.device = self.id
+
+    def synchronize(self):
+        for stream in list(_streams):
+            stream._completed = stream._launched
+
+    def __enter__(self):
+        _tls.__dict__.setdefault("device_stack", []).append(getDevice())
+        self.use()
+        return self
+
+    def __exit__(self, *args):
+        _tls.device = _tls.device_stack.pop()
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self):
+        return self.id
+
+    def __repr__(self):
+        return f"<CUDA Device {self.id}>"
+
+
+class Stream:
+    """``cupy.cuda.Stream``: kernels complete at once; ``_launch()`` leaves work pending until a synchronisation."""
+
+    null = None
+    ptds = None
+
+    def __init__(self, null=False, non_blocking=False, ptds=False, priority=None):
+        if null:
+            self.ptr, self.device_id = 0, -1
+        elif ptds:
+            self.ptr, self.device_id = 2, -1
+        else:
+            self.ptr, self.device_id = next(_ptrs), getDevice()
+        self._priority = 0 if priority is None else int(priority)
+        self._non_blocking = bool(non_blocking) and not (null or ptds)
+        self._launched = self._completed = 0
+        self.waited = []   # the events wait_event was given, in order (for tests)
+        _streams.add(self)
+
+    def _launch(self, n=1):
+        """Simulate ``n`` kernels still running on this stream."""
+        self._launched += n
+
+    @property
+    def priority(self):
+        return self._priority
+
+    @property
+    def is_non_blocking(self):
+        return self._non_blocking
+
+    @property
+    def done(self):
+        return self._completed >= self._launched
+
+    def synchronize(self):
+        self._completed = self._launched
+
+    def record(self, event=None):
+        if event is None:
+            event = Event()
+        event.record(self)
+        return event
+
+    def wait_event(self, event):
+        self.waited.append(event)
+
+    def _check_device(self):
+        if self.device_id not in (-1, getDevice()):
+            raise RuntimeError(f"The device that the stream is created on ({self.device_id}) does not match with "
+                               f"the current device ({getDevice()})")
+
+    def use(self):
+        self._check_device()
+        _tls.stream = self
+        return self
+
+    def __enter__(self):
+        self._check_device()
+        _tls.__dict__.setdefault("stream_stack", []).append(getattr(_tls, "stream", None))
+        _tls.stream = self
+        return self
+
+    def __exit__(self, *args):
+        _tls.stream = _tls.stream_stack.pop()
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and self.ptr == other.ptr
+
+    def __hash__(self):
+        return self.ptr
+
+    def __repr__(self):
+        return f"<Stream {self.ptr} (device {self.device_id})>"
+
+
+Stream.null = Stream(null=True)
+Stream.ptds = Stream(ptds=True)
+
+
+def get_current_stream(device_id=-1):
+    return getattr(_tls, "stream", None) or Stream.null
+
+
+class Event:
+    """``cupy.cuda.Event``: done when the work its stream had when it was recorded has completed."""
+
+    def __init__(self, block=False, disable_timing=False, interprocess=False):
+        if interprocess and not disable_timing:
+            raise ValueError("Timing must be disabled for interprocess events")
+        self.block, self.disable_timing = block, disable_timing
+        self.ptr = next(_ptrs)
+        self._stream, self._seq, self._time = None, 0, None
+
+    @property
+    def done(self):
+        return self._stream is None or self._stream._completed >= self._seq
+
+    def record(self, stream=None):
+        stream = stream if stream is not None else get_current_stream()
+        self._stream, self._seq, self._time = stream, stream._launched, time.perf_counter()
+
+    def synchronize(self):
+        if self._stream is not None:
+            self._stream._completed = max(self._stream._completed, self._seq)
+
+
+def get_elapsed_time(start_event, end_event):
+    """Milliseconds between the recordings, with CUDA's errors."""
+    for e in (start_event, end_event):
+        if e.disable_timing or e._stream is None:
+            raise CUDARuntimeError("cudaErrorInvalidResourceHandle: invalid resource handle")
+    if not (start_event.done and end_event.done):
+        raise CUDARuntimeError("cudaErrorNotReady: device not ready")
+    return (end_event._time - start_event._time) * 1000.0
+
+
 def _module(name, attrs):
     mod = types.ModuleType(name)
     mod.__dict__.update(attrs)
@@ -346,8 +642,9 @@ def _module(name, attrs):
 
 
 def make_modules():
-    """The stand-in modules, by name: ``cupy``, ``cupy.random``, ``cupyx``, ``cupyx.scipy``,
-    ``cupyx.scipy.special``."""
+    """The stand-in modules, by name: ``cupy``, ``cupy.random``, ``cupy.cuda`` (and its ``runtime`` and
+    ``memory``), ``cupyx``, ``cupyx.scipy``, ``cupyx.scipy.special``. The simulated device, its streams and
+    its memory pool are one per process, as CuPy's are."""
     attrs = {}
     for name in CUPY_NAMES:
         obj = getattr(np, name, None)
@@ -366,6 +663,15 @@ def make_modules():
                  sort=_sorting("sort", np.sort), __version__="14.0.0-sim")
     random = _module("cupy.random", {"RandomState": RandomState})
     attrs["random"] = random
+    runtime = _module("cupy.cuda.runtime", {"getDeviceCount": getDeviceCount, "getDevice": getDevice,
+                                            "CUDARuntimeError": CUDARuntimeError})
+    memory = _module("cupy.cuda.memory", {"MemoryPool": MemoryPool, "MemoryPointer": MemoryPointer,
+                                          "OutOfMemoryError": OutOfMemoryError})
+    cuda = _module("cupy.cuda", {"runtime": runtime, "memory": memory, "Device": Device, "Stream": Stream,
+                                 "Event": Event, "get_current_stream": get_current_stream,
+                                 "get_elapsed_time": get_elapsed_time, "MemoryPool": MemoryPool,
+                                 "MemoryPointer": MemoryPointer, "OutOfMemoryError": OutOfMemoryError})
+    attrs.update(cuda=cuda, get_default_memory_pool=get_default_memory_pool)
     cupy = _module("cupy", attrs)
     try:
         import scipy.special as scipy_special
@@ -376,26 +682,28 @@ def make_modules():
     special = _module("cupyx.scipy.special", functions)
     scipy_ = _module("cupyx.scipy", {"special": special})
     cupyx = _module("cupyx", {"scatter_add": scatter_add, "scipy": scipy_})
-    return {"cupy": cupy, "cupy.random": random, "cupyx": cupyx, "cupyx.scipy": scipy_,
-            "cupyx.scipy.special": special}
+    return {"cupy": cupy, "cupy.random": random, "cupy.cuda": cuda, "cupy.cuda.runtime": runtime,
+            "cupy.cuda.memory": memory, "cupyx": cupyx, "cupyx.scipy": scipy_, "cupyx.scipy.special": special}
 
 
 @contextlib.contextmanager
 def standing_in(modules=None):
     """Within the block, ``import cupy``/``cupyx`` give the stand-ins (``modules``, default
-    :func:`make_modules`) and ``mindspore_gpu.kernels`` is imported afresh on them; afterwards ``sys.modules``
-    and the ``mindspore_gpu`` package's attributes are as before, so the real CuPy, where installed, and the
-    real kernel modules are untouched for everything else. Yields the stand-in modules."""
+    :func:`make_modules`) and ``mindspore_gpu.kernels`` and ``mindspore_gpu.runtime`` are imported afresh on
+    them; afterwards ``sys.modules`` and the ``mindspore_gpu`` package's attributes are as before, so the real
+    CuPy, where installed, and the real kernel and runtime modules are untouched for everything else. Yields
+    the stand-in modules."""
     import mindspore_gpu
 
     modules = modules or make_modules()
-    prefix = "mindspore_gpu.kernels"
+    prefixes = ("mindspore_gpu.kernels", "mindspore_gpu.runtime")
+    attrs = ("kernels", "runtime")
 
     def ours(name):
-        return name in modules or name == prefix or name.startswith(prefix + ".")
+        return name in modules or any(name == p or name.startswith(p + ".") for p in prefixes)
 
     saved = {name: mod for name, mod in sys.modules.items() if ours(name)}
-    had_attr, old_attr = hasattr(mindspore_gpu, "kernels"), getattr(mindspore_gpu, "kernels", None)
+    old_attrs = {a: getattr(mindspore_gpu, a) for a in attrs if hasattr(mindspore_gpu, a)}
     for name in saved:
         del sys.modules[name]
     sys.modules.update(modules)
@@ -405,10 +713,11 @@ def standing_in(modules=None):
         for name in [n for n in sys.modules if ours(n)]:
             del sys.modules[name]
         sys.modules.update(saved)
-        if had_attr:
-            mindspore_gpu.kernels = old_attr
-        elif hasattr(mindspore_gpu, "kernels"):
-            del mindspore_gpu.kernels
+        for a in attrs:
+            if a in old_attrs:
+                setattr(mindspore_gpu, a, old_attrs[a])
+            elif hasattr(mindspore_gpu, a):
+                delattr(mindspore_gpu, a)
 
 
 def load_kernel_families(modules=None):
@@ -422,6 +731,14 @@ def load_kernel_families(modules=None):
         prefix = "mindspore_gpu.kernels."
         loaded = {name[len(prefix):]: mod for name, mod in sys.modules.items() if name.startswith(prefix)}
         return types.SimpleNamespace(families=families, modules=loaded, cupy=stand_ins["cupy"])
+
+
+def load_runtime(modules=None):
+    """``mindspore_gpu.runtime`` imported with the stand-ins in place of ``cupy`` (see :func:`standing_in`): the
+    module, whose ``GPURuntime`` then runs on the simulated device, its streams, events and memory pool."""
+    with standing_in(modules):
+        import mindspore_gpu.runtime as runtime
+        return runtime
 
 
 # --- a test-only backend running the table --------------------------------------------------------

@@ -1,4 +1,6 @@
-"""The GPU plugin: probe reasons without a GPU, kernel registration, and (with CuPy and a GPU) real runs."""
+"""The GPU plugin: probe reasons without a GPU, kernel registration, and (with CuPy and a GPU) real runs,
+``mindspore.runtime``'s memory counts, streams and events included."""
+import gc
 import pathlib
 import sys
 import types
@@ -239,3 +241,87 @@ def test_gpu_conv_pool_train_step_runs_on_device(on_gpu):
     assert isinstance(gw._data, cupy.ndarray) and gw.shape == w.shape and gx.shape == x.shape
     assert np.isfinite(loss.asnumpy()) and np.isfinite(gw.asnumpy()).all()
 
+
+# -- mindspore.runtime on the device (the same on the CuPy stand-in: test_gpu_runtime.py) ---------------------
+MiB = 1 << 20
+
+
+@pytest.fixture
+def memory_limit_restored():
+    before = ms.get_context("max_device_memory")
+    yield
+    ms.set_context(max_device_memory=before)
+
+
+@needs_gpu
+def test_gpu_memory_allocated_grows_and_empty_cache_returns_memory(on_gpu, memory_limit_restored):
+    import cupy
+    r = ms.runtime
+    gc.collect()
+    r.empty_cache()
+    base = r.memory_allocated()
+    x = ms.Tensor(np.ones((1024, 1024), np.float32))               # 4 MiB
+    y = ops.add(x, x)                                              # 4 MiB more, made by a kernel
+    r.synchronize()
+    assert r.memory_allocated() >= base + 8 * MiB
+    assert r.memory_allocated() == cupy.get_default_memory_pool().used_bytes()
+    assert r.max_memory_allocated() >= base + 8 * MiB
+    assert r.memory_stats()["total_reserved_memory"] == cupy.get_default_memory_pool().total_bytes()
+    del x, y
+    gc.collect()
+    assert r.memory_allocated() <= base + MiB
+    cached = r.memory_reserved()
+    assert cached >= 8 * MiB
+    r.empty_cache()
+    assert r.memory_reserved() <= cached - 8 * MiB
+    assert r.max_memory_reserved() >= cached
+    r.reset_peak_memory_stats()
+    assert r.max_memory_allocated() == r.memory_allocated()
+    assert "Memory summary (GPU)" in r.memory_summary()
+
+
+@needs_gpu
+def test_gpu_memory_limit_applies(on_gpu, memory_limit_restored):
+    import cupy
+    ms.runtime.set_memory(max_size="0.25GB")
+    assert cupy.get_default_memory_pool().get_limit() == 256 * MiB
+    with pytest.raises(MemoryError):
+        ms.Tensor(np.zeros(512 * MiB, np.uint8))
+    ms.runtime.set_memory(max_size="1024GB")
+
+
+@needs_gpu
+def test_gpu_streams_and_events(on_gpu, memory_limit_restored):
+    import cupy
+    r = ms.runtime
+    rng = np.random.default_rng(0)
+    an = rng.standard_normal((512, 512)).astype(np.float32)
+    a = ms.Tensor(an)
+    assert r.current_stream() == r.default_stream()
+    s1, s2 = r.Stream(), r.Stream()
+    start, end = r.Event(enable_timing=True), r.Event(enable_timing=True)
+    s1.wait_stream(r.current_stream())                             # a's copy to the device ran on the default stream
+    scale = float(np.sqrt(512))
+    with r.StreamCtx(s1):
+        assert cupy.cuda.get_current_stream() == s1._handle
+        start.record()
+        b = ops.matmul(a, a) / scale
+        for _ in range(5):
+            b = ops.matmul(b, a) / scale
+        end.record()
+    assert r.current_stream() == r.default_stream()
+    s2.wait_stream(s1)
+    with r.StreamCtx(s2):
+        c = b + 1
+    s2.synchronize()
+    assert s2.query() and end.query()
+    want = an @ an / scale
+    for _ in range(5):
+        want = want @ an / scale
+    np.testing.assert_allclose(c.asnumpy(), want + 1, rtol=1e-3, atol=1e-3)
+    elapsed = start.elapsed_time(end)
+    assert elapsed > 0.0
+    ev = s1.record_event()
+    ev.synchronize()
+    assert ev.query() and s1.query()
+    r.synchronize()

@@ -6,7 +6,9 @@ on ``PYTHONPATH``, which is all ``importlib.metadata`` needs to find it:
 * ``broken``  -- raises when its module is imported;
 * ``future``  -- declares plugin API (9, 0) and claims a usable GPU, which must never be believed;
 * ``flaky``   -- imports fine but its backend probe raises;
-* ``blockme`` -- must not even be imported when blocked.
+* ``blockme`` -- must not even be imported when blocked;
+* ``exiter``  -- calls ``sys.exit`` at import;
+* ``nodict``  -- its ``ms_plugin_info`` returns a list instead of a dict.
 
 In every case ``import mindspore`` works and the CPU backend computes.
 """
@@ -49,6 +51,19 @@ BLOCKME = """
 raise AssertionError("a blocked plugin must not be imported")
 """
 
+EXITER = """
+import sys
+sys.exit("this plugin exits at import")
+"""
+
+NODICT = """
+from mindspore.plugin import hookimpl
+
+@hookimpl
+def ms_plugin_info():
+    return ["nodict", "1.0", (2, 0)]
+"""
+
 COMPUTE = """
 import json, numpy as np
 import mindspore as ms
@@ -75,6 +90,8 @@ def fake_site(tmp_path_factory):
     write_distribution(root, "future-plugin", "9.0.0", "future", "ms_test_future_plugin", FUTURE)
     write_distribution(root, "flaky-plugin", "1.0", "flaky", "ms_test_flaky_plugin", FLAKY)
     write_distribution(root, "blockme-plugin", "1.0", "blockme", "ms_test_blockme_plugin", BLOCKME)
+    write_distribution(root, "exiter-plugin", "1.0", "exiter", "ms_test_exiter_plugin", EXITER)
+    write_distribution(root, "nodict-plugin", "1.0", "nodict", "ms_test_nodict_plugin", NODICT)
     return root
 
 
@@ -116,6 +133,9 @@ def test_info_reports_failed_and_incompatible_plugins(fake_site):
     assert future["targets"] == []  # no hook of an incompatible plugin is called
     assert flaky["status"] == "failed" and "ms_backend_probe failed: ValueError: probe exploded" in flaky["error"]
     assert plugins["blockme"]["status"] == "blocked"
+    exiter, nodict = plugins["exiter"], plugins["nodict"]
+    assert exiter["status"] == "failed" and "import failed: SystemExit: this plugin exits at import" in exiter["error"]
+    assert nodict["status"] == "failed" and "ms_plugin_info must return a dict, but got list" in nodict["error"]
     assert plugins["cpu"]["status"] == "loaded"
     assert report["default_target"] == "CPU"
     assert report["errors"] == []

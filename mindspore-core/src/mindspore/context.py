@@ -2,9 +2,10 @@
 
 ``mode`` is ``PYNATIVE_MODE`` (1, the default) or ``GRAPH_MODE`` (0). ``device_target`` selects the
 backend; an unusable target fails at ``set_context`` with each candidate's reason and the
-``pip install`` that provides it. Keys MindSpore accepts but that do not change behaviour here
-(memory sizes, Ascend-only switches) are stored and returned by ``get_context``; a key MindSpore
-does not know raises ``ValueError`` as MindSpore does.
+``pip install`` that provides it. ``max_device_memory`` ("xxGB") is validated and applied as the
+device memory limit (by ``mindspore.runtime``, as ``runtime.set_memory(max_size=...)``). Keys MindSpore
+accepts but that do not change behaviour here (other memory sizes, Ascend-only switches) are stored and
+returned by ``get_context``; a key MindSpore does not know raises ``ValueError`` as MindSpore does.
 """
 from __future__ import annotations
 

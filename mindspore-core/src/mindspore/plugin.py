@@ -35,6 +35,16 @@ own arrays; core reads only their ``shape`` and ``dtype`` and moves data with
 :meth:`DeviceRuntime.from_host`/:meth:`DeviceRuntime.to_host`. When the selected target lacks a
 kernel, the CPU kernel runs with copies and a warning names the primitive once.
 
+**Memory, streams and events**: ``mindspore.runtime`` asks the current :class:`DeviceRuntime` through
+optional methods whose defaults suit a runtime without such notions (see its docstring):
+``memory_stats`` (byte counts ``allocated``, ``reserved``, ``peak_allocated``, ``peak_reserved``; 0 by
+default), ``reset_peak_memory_stats``, ``empty_cache``, ``set_memory_limit``; stream handles from
+``new_stream``, ``default_stream``, ``current_stream``, ``communication_stream`` used through
+``set_current_stream``, ``synchronize_stream``, ``query_stream``, ``wait_event``; event handles from
+``new_event`` used through ``record_event``, ``synchronize_event``, ``query_event``, ``elapsed_time``.
+By default there is one implicit host stream on which all work is already complete, and events time
+with the host clock.
+
 **Backend passes** see the typed graph IR through the names below: a :class:`Graph` has ``params``,
 ``nodes`` (its :class:`Apply` nodes in program order, which orders side effects) and ``output``; an
 :class:`Apply` has ``inputs`` (``inputs[0]`` the callee, a :class:`Constant` holding a primitive),

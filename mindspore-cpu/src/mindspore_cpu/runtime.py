@@ -6,6 +6,12 @@ in again on first touch each step; measured here, that doubled the step time of 
 MLP. Like the caching allocators of other frameworks, the runtime keeps freed memory in the process:
 it raises glibc's mmap and trim thresholds once, when the CPU backend is first used (never at
 import). ``MS_CPU_ALLOCATOR=system`` leaves glibc's defaults alone.
+
+Memory statistics, streams and events keep :class:`mindspore.plugin.DeviceRuntime`'s defaults, which are
+MindSpore's CPU behaviour: every ``mindspore.runtime`` memory count is 0 (buffers are ordinary process
+memory, in no pool of ours; ``empty_cache`` has nothing to free and the memory limit is only recorded),
+and there is one implicit host stream, on which each kernel has finished when it returns, with events
+timed by the host clock.
 """
 import ctypes
 import ctypes.util

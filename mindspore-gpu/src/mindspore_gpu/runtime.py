@@ -1,14 +1,42 @@
 """The GPU device runtime: buffers are ``cupy.ndarray`` objects on one CUDA device.
 
 Kernels are launched on CuPy's current stream of that device, so ``synchronize`` waits for the
-device; transfers (``from_host``/``to_host``) are synchronous copies.
+device (every stream); transfers (``from_host``/``to_host``) are synchronous copies.
+
+Memory is CuPy's default memory pool (``cupy.get_default_memory_pool()``), for this runtime's device:
+allocated = ``used_bytes()`` (held by live arrays), reserved = ``total_bytes()`` (taken from CUDA, cached
+free blocks included), ``empty_cache`` = ``free_all_blocks()``, the memory limit = ``set_limit(size=...)``.
+CuPy's pool keeps no peaks, and a hook on every allocation would cost each operator a Python call, so the
+peaks are **high-water marks sampled** by this runtime: at every memory query, every synchronisation (of
+the device, a stream or an event), every copy to the host (``Tensor.asnumpy()``, printing) and before
+``empty_cache``. A peak that rises and falls between two samples (an activation freed before the step's
+loss is read) is missed; the reserved peak is exact in practice, since the pool only gives memory back in
+``empty_cache`` (sampled first) or when an allocation fails. Peaks belong to the device, not the runtime
+object, and ``reset_peak_memory_stats`` restarts them from the current values.
+
+Streams are ``cupy.cuda.Stream`` objects: new ones are non-blocking (they do not wait for the legacy
+default stream), the default stream is CuPy's (``Stream.null``, or ``Stream.ptds`` when
+``CUPY_CUDA_PER_THREAD_DEFAULT_STREAM`` is set), and the current stream is CuPy's, per thread, which is where
+every kernel and transfer is launched. Events are ``cupy.cuda.Event`` objects, timed with
+``cupy.cuda.get_elapsed_time``.
 """
+import os
+import threading
+
 import cupy
 
 from mindspore.plugin import DeviceRuntime, MSTypeError, MSValueError
 
 # NumPy dtypes CuPy has no kernels for (ml_dtypes' extension types).
 _UNSUPPORTED = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
+
+#: CuPy's default stream is the per-thread one when this variable is set (CuPy reads it once, at import).
+_PER_THREAD_DEFAULT_STREAM = os.environ.get("CUPY_CUDA_PER_THREAD_DEFAULT_STREAM", "0").strip() not in ("", "0")
+_lock = threading.Lock()
+#: Per device id: ``[peak allocated, peak reserved]`` observed (see the module docstring).
+_peaks: dict = {}
+#: Per device id: the stream handed out as the communication stream, made on first use.
+_communication: dict = {}
 
 
 class GPURuntime(DeviceRuntime):
@@ -24,6 +52,9 @@ class GPURuntime(DeviceRuntime):
         self.device_id = device_id
         self.device = cupy.cuda.Device(device_id)
         self.device.use()
+        self.pool = cupy.get_default_memory_pool()
+        with _lock:
+            self._peaks = _peaks.setdefault(device_id, [0, 0])
 
     def from_host(self, array):
         if array.dtype.name in _UNSUPPORTED:
@@ -33,6 +64,7 @@ class GPURuntime(DeviceRuntime):
             return cupy.asarray(array)
 
     def to_host(self, buffer):
+        self._sample()
         return cupy.asnumpy(buffer)
 
     def copy(self, buffer):
@@ -41,3 +73,91 @@ class GPURuntime(DeviceRuntime):
 
     def synchronize(self):
         self.device.synchronize()
+        self._sample()
+
+    # -- memory -----------------------------------------------------------------------------------------
+    def _sample(self):
+        """``(allocated, reserved)`` now, raising the peaks to them."""
+        with self.device:
+            used, total = self.pool.used_bytes(), self.pool.total_bytes()
+        peaks = self._peaks
+        if used > peaks[0]:
+            peaks[0] = used
+        if total > peaks[1]:
+            peaks[1] = total
+        return used, total
+
+    def memory_stats(self):
+        used, total = self._sample()
+        peaks = self._peaks
+        return {"allocated": used, "reserved": total, "peak_allocated": max(peaks[0], used),
+                "peak_reserved": max(peaks[1], total)}
+
+    def reset_peak_memory_stats(self, allocated=True, reserved=True):
+        with self.device:
+            used, total = self.pool.used_bytes(), self.pool.total_bytes()
+        if allocated:
+            self._peaks[0] = used
+        if reserved:
+            self._peaks[1] = total
+
+    def empty_cache(self):
+        self._sample()
+        with self.device:
+            self.pool.free_all_blocks()
+
+    def set_memory_limit(self, nbytes):
+        with self.device:
+            self.pool.set_limit(size=int(nbytes))
+        self.memory_limit = int(nbytes)
+
+    # -- streams and events -----------------------------------------------------------------------------
+    def new_stream(self, priority=0):
+        with self.device:
+            return cupy.cuda.Stream(non_blocking=True, priority=priority)
+
+    def default_stream(self):
+        return cupy.cuda.Stream.ptds if _PER_THREAD_DEFAULT_STREAM else cupy.cuda.Stream.null
+
+    def communication_stream(self):
+        with _lock:
+            stream = _communication.get(self.device_id)
+            if stream is None:
+                stream = _communication[self.device_id] = self.new_stream()
+            return stream
+
+    def current_stream(self):
+        return cupy.cuda.get_current_stream(self.device_id)
+
+    def set_current_stream(self, stream):
+        with self.device:
+            stream.use()
+
+    def synchronize_stream(self, stream):
+        stream.synchronize()
+        self._sample()
+
+    def query_stream(self, stream):
+        return stream.done
+
+    def wait_event(self, stream, event):
+        stream.wait_event(event)
+
+    def new_event(self, enable_timing=False, blocking=False):
+        with self.device:
+            return cupy.cuda.Event(block=blocking, disable_timing=not enable_timing)
+
+    def record_event(self, event, stream):
+        with self.device:
+            event.record(stream)
+
+    def synchronize_event(self, event):
+        event.synchronize()
+        self._sample()
+
+    def query_event(self, event):
+        return event.done
+
+    def elapsed_time(self, start, end):
+        end.synchronize()
+        return cupy.cuda.get_elapsed_time(start, end)

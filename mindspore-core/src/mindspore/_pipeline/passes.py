@@ -77,7 +77,7 @@ def backend_passes():
         for rec, fn in manager.hookimpls("ms_register_passes"):
             try:
                 fn(registry=registry.for_plugin(rec.name))
-            except Exception as exc:  # noqa: BLE001 - isolation: the plugin is reported failed
+            except manager.ISOLATED as exc:  # isolation: the plugin is reported failed
                 rec.fail("failed", exc, "ms_register_passes failed")
         _BACKEND[:] = [gen, [(name, fn, target) for _, name, fn, target in registry.passes]]
     return _BACKEND[1]
@@ -120,6 +120,7 @@ def _save_dir():
 
 def _dump(directory, graph, index, name):
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, f"{graph.name}_{index:02d}_{name}.ir")
+    stem = "".join(c if c.isalnum() or c in "_-." else "_" for c in str(graph.name))[:80]   # no path separators
+    path = os.path.join(directory, f"{stem}_{index:02d}_{name}.ir")
     with open(path, "w", encoding="utf-8") as f:
         f.write(print_module(graph))

@@ -8,10 +8,16 @@ Buffers: a runtime's buffers are whatever array type its kernels compute on (``n
 CPU, ``cupy.ndarray`` on the GPU). Core never computes on them; it reads only ``buffer.shape`` (a tuple
 of ints) and ``buffer.dtype`` (a NumPy dtype, ``ml_dtypes`` for bfloat16), and moves data only through
 :meth:`DeviceRuntime.from_host` and :meth:`DeviceRuntime.to_host`.
+
+Memory, streams and events (``mindspore.runtime``) go through optional methods of
+:class:`DeviceRuntime`, whose defaults describe a runtime that has no such notion: no memory pool (every
+count 0) and one implicit host stream on which all work is complete when its launch returns.
 """
 from __future__ import annotations
 
 import dataclasses
+import threading
+import time
 
 __all__ = ["BackendProbe", "DeviceRuntime"]
 
@@ -39,12 +45,69 @@ class BackendProbe:
     install_hint: str = ""
 
 
+class _HostStream:
+    """The handle of a stream of a runtime without streams (the defaults of :class:`DeviceRuntime`)."""
+
+    __slots__ = ("name", "priority")
+
+    def __init__(self, name, priority=0):
+        self.name = name
+        self.priority = priority
+
+    def __repr__(self):
+        return f"<host stream {self.name!r} at {id(self):#x}>"
+
+
+class _HostEvent:
+    """The handle of an event of a runtime without events: ``time`` is the host clock when recorded."""
+
+    __slots__ = ("enable_timing", "blocking", "time")
+
+    def __init__(self, enable_timing=False, blocking=False):
+        self.enable_timing = enable_timing
+        self.blocking = blocking
+        self.time = None
+
+    def __repr__(self):
+        when = "not recorded" if self.time is None else f"recorded at {self.time:.6f} s"
+        return f"<host event {when}>"
+
+
+class _HostStreams:
+    """Per runtime: its default and communication streams, and each thread's current stream."""
+
+    def __init__(self):
+        self.default = _HostStream("default")
+        self.communication = _HostStream("communication")
+        self.local = threading.local()
+
+
 class DeviceRuntime:
-    """A device runtime: host transfers and synchronisation for one target.
+    """A device runtime: host transfers and synchronisation for one target, and optionally its memory
+    statistics, streams and events.
 
     Subclasses set :attr:`target` and :attr:`is_host` and override the transfers. A runtime whose
     buffers live in host memory as ``numpy.ndarray`` (``is_host = True``) may keep the identity
     transfers below; every other runtime must override :meth:`from_host` and :meth:`to_host`.
+
+    **Memory** (``mindspore.runtime.memory_allocated`` and the rest; all optional): :meth:`memory_stats`
+    returns byte counts ``{"allocated", "reserved", "peak_allocated", "peak_reserved"}`` (by default all
+    0, as MindSpore reports for the CPU), :meth:`reset_peak_memory_stats` restarts the peaks,
+    :meth:`empty_cache` returns cached free memory to the device and :meth:`set_memory_limit` caps the
+    memory the runtime may take (``set_context(max_device_memory=...)``, ``runtime.set_memory(max_size=...)``).
+
+    **Streams and events** (``mindspore.runtime.Stream``/``Event``; all optional): handles are whatever
+    objects the runtime chooses (core wraps them and never looks inside), made by :meth:`new_stream`,
+    :meth:`default_stream`, :meth:`communication_stream`, :meth:`current_stream` (of the calling thread)
+    and :meth:`new_event`, and used through :meth:`set_current_stream`, :meth:`synchronize_stream`,
+    :meth:`query_stream`, :meth:`wait_event`, :meth:`record_event`, :meth:`synchronize_event`,
+    :meth:`query_event` and :meth:`elapsed_time`. A runtime that launches kernels on its current stream
+    overrides them all. The defaults describe a runtime without streams: one implicit host stream per
+    runtime (new streams are distinct handles of the same kind, so selecting one is observable), on which
+    all work is complete when its launch returns; events are always complete, and their elapsed time is
+    measured by the host clock between the two ``record_event`` calls. A runtime that overrides
+    :meth:`synchronize` for asynchronous work keeps correct defaults for the synchronisations (they call
+    it) but should override the queries.
     """
 
     #: The target name this runtime serves.
@@ -76,3 +139,82 @@ class DeviceRuntime:
         """Use ``n`` threads for kernels (``set_context(runtime_num_threads=n)``); runtimes with a
         thread pool resize it."""
         self.threads = n
+
+    # -- memory (optional) -----------------------------------------------------------------------------
+    def memory_stats(self):
+        """Byte counts of this device's memory, a dict with int values: ``allocated`` (held by live buffers),
+        ``reserved`` (taken from the device by the runtime's allocator, cached free blocks included), and
+        ``peak_allocated``/``peak_reserved`` (their highest values since the runtime started or the last
+        :meth:`reset_peak_memory_stats`; a runtime documents how exactly it tracks them). Default: all 0."""
+        return {"allocated": 0, "reserved": 0, "peak_allocated": 0, "peak_reserved": 0}
+
+    def reset_peak_memory_stats(self, allocated=True, reserved=True):
+        """Restart the peak of allocated and/or reserved memory from its current value."""
+
+    def empty_cache(self):
+        """Return the allocator's cached free memory to the device (memory held by buffers stays)."""
+
+    def set_memory_limit(self, nbytes):
+        """Cap the device memory this runtime may take at ``nbytes`` (an int); allocations beyond it fail
+        with the runtime's out-of-memory error. The default only records it as ``memory_limit``."""
+        self.memory_limit = nbytes
+
+    # -- streams and events (optional) ----------------------------------------------------------------
+    def _host_streams(self):
+        state = self.__dict__.get("_ms_host_streams")
+        if state is None:
+            state = self.__dict__.setdefault("_ms_host_streams", _HostStreams())
+        return state
+
+    def new_stream(self, priority=0):
+        """A new stream handle (``priority``: lower numbers are higher priorities, 0 the default)."""
+        return _HostStream("stream", priority)
+
+    def default_stream(self):
+        """The handle of the stream kernels run on unless another is made current."""
+        return self._host_streams().default
+
+    def communication_stream(self):
+        """The handle of the stream meant for collective communication."""
+        return self._host_streams().communication
+
+    def current_stream(self):
+        """The handle of the calling thread's current stream (where kernels are launched)."""
+        return getattr(self._host_streams().local, "stream", None) or self._host_streams().default
+
+    def set_current_stream(self, stream):
+        """Make ``stream`` (a handle of this runtime) the calling thread's current stream."""
+        self._host_streams().local.stream = stream
+
+    def synchronize_stream(self, stream):
+        """Wait until all work launched on ``stream`` has finished."""
+        self.synchronize()
+
+    def query_stream(self, stream):
+        """Whether all work launched on ``stream`` has finished (never blocks)."""
+        return True
+
+    def wait_event(self, stream, event):
+        """Make work launched on ``stream`` from now on wait for ``event`` (returns at once)."""
+
+    def new_event(self, enable_timing=False, blocking=False):
+        """A new event handle; ``enable_timing``: it can measure time; ``blocking``: synchronising on it
+        blocks the host thread (rather than spinning)."""
+        return _HostEvent(enable_timing, blocking)
+
+    def record_event(self, event, stream):
+        """Record ``event`` on ``stream``: it completes when the work launched there before it has."""
+        event.time = time.perf_counter()
+
+    def synchronize_event(self, event):
+        """Wait until the work ``event`` captured has finished."""
+        self.synchronize()
+
+    def query_event(self, event):
+        """Whether the work ``event`` captured has finished (never blocks)."""
+        return True
+
+    def elapsed_time(self, start, end):
+        """Milliseconds (a float) between the recordings of the events ``start`` and ``end`` (both recorded,
+        with timing enabled; core checks that)."""
+        return (end.time - start.time) * 1000.0

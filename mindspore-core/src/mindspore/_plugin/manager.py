@@ -40,6 +40,10 @@ __all__ = ["PluginRecord", "plugin_manager", "plugins", "register_plugin", "unre
            "record", "FIRST_PARTY"]
 
 #: Distributions whose plugins are MindSpore's own: they register first.
+#: What a plugin's code may raise without taking the process down: any error, and ``sys.exit()`` (a plugin
+#: that exits at import or in a hook is reported failed like any other); KeyboardInterrupt still propagates.
+ISOLATED = (Exception, SystemExit)
+
 FIRST_PARTY = frozenset({"mindspore-core", "mindspore-cpu", "mindspore-gpu", "mindspore-ascend", "mindspore-data",
                          "mindspore-parallel"})
 
@@ -143,7 +147,7 @@ def _load_entry_points(pm, blocked):
             continue
         try:
             rec.obj = ep.load()
-        except Exception as exc:  # noqa: BLE001 - isolation is the point
+        except ISOLATED as exc:  # isolation is the point
             rec.fail("failed", exc, "import failed")
             continue
         _admit(pm, rec)
@@ -158,17 +162,24 @@ def _admit(pm, rec):
         return
     try:
         info = info_fn() or {}
-    except Exception as exc:  # noqa: BLE001
+    except ISOLATED as exc:
         rec.fail("failed", exc, "ms_plugin_info failed")
         return
-    rec.api_version = tuple(info.get("api_version", ()))
+    if not isinstance(info, dict):
+        rec.fail("failed", TypeError(f"ms_plugin_info must return a dict, but got {type(info).__name__}"),
+                 "ms_plugin_info failed")
+        return
+    try:
+        rec.api_version = tuple(info.get("api_version", ()))
+    except TypeError:
+        rec.api_version = (info.get("api_version"),)
     rec.version = str(info.get("version", rec.version))
     _check_version(rec)
     if rec.status != "loaded":
         return
     try:
         pm.register(rec.obj, name=rec.name)
-    except Exception as exc:  # noqa: BLE001
+    except ISOLATED as exc:
         rec.fail("failed", exc, "registration failed")
 
 
@@ -220,7 +231,7 @@ def call_each(hook_name, **kwargs):
             continue
         try:
             results.append((rec, fn(**kwargs)))
-        except Exception as exc:  # noqa: BLE001
+        except ISOLATED as exc:
             rec.fail("failed", exc, f"{hook_name} failed")
     return results
 

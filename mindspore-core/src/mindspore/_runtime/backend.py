@@ -149,6 +149,18 @@ def set_kernel_threads(n):
             _current.runtime.set_threads(n)
 
 
+_memory_limit: int | None = None   # bytes: set_context(max_device_memory=...), runtime.set_memory(max_size=...)
+
+
+def set_memory_limit(nbytes):
+    """Apply a device memory limit (bytes) to the current runtime and to any created later."""
+    global _memory_limit
+    with _lock:
+        _memory_limit = nbytes
+        if _current is not None and _current.generation == _GEN[0]:
+            _current.runtime.set_memory_limit(nbytes)
+
+
 def kernel_registry():
     """The kernel registry, filled by every loaded plugin's ``ms_register_kernels`` (plugin order)."""
     global _registry
@@ -163,7 +175,7 @@ def kernel_registry():
         for rec, fn in manager.hookimpls("ms_register_kernels"):
             try:
                 fn(registry=reg.for_plugin(rec.name))
-            except Exception as exc:  # noqa: BLE001 - isolation: the plugin is reported failed
+            except manager.ISOLATED as exc:  # isolation: the plugin is reported failed
                 rec.fail("failed", exc, "ms_register_kernels failed")
         _registry = (gen, reg)
         return reg
@@ -228,6 +240,8 @@ def current() -> Backend:
             raise _unavailable(probe.target, list(_probes()))
         if _kernel_threads is not None:
             runtime.set_threads(_kernel_threads)
+        if _memory_limit is not None:
+            runtime.set_memory_limit(_memory_limit)
         if runtime not in _made:
             _made.append(runtime)
         registry = kernel_registry()
