@@ -182,3 +182,23 @@ def test_batchnorm_output_read_elsewhere_keeps_its_own_relu():
     jf = ms.jit(f)
     np.testing.assert_array_equal(jf(x).asnumpy(), f(x).asnumpy())
     assert not [p for p in _fused(jf) if p.name == "FusedBatchNormReLU"]
+
+
+def test_fused_relu_epilogues_make_nan_zero_like_the_relu_kernel():
+    """MindSpore's ReLU gives 0 for NaN: the ReLU fused into the convolution's and BatchNorm's C++ epilogues
+    too, while a convolution or BatchNorm without a ReLU lets NaN through."""
+    conv = nn.Conv2d(1, 2, 1, has_bias=True, weight_init="ones", bias_init="zeros")
+    bn = nn.BatchNorm2d(2)
+    bn.set_train(False)
+    x = ms.Tensor(np.array([[[[np.nan, -1.0], [2.0, 3.0]]]], np.float32))
+    expected = np.array([0.0, 0.0, 2.0, 3.0] * 2, np.float32)
+    with_relu = ms.jit(lambda a: ops.relu(conv(a)))
+    np.testing.assert_array_equal(with_relu(x).asnumpy().ravel(), expected)
+    assert [f.name for f in _fused(with_relu)] == ["FusedConv2D"]
+    np.testing.assert_array_equal(ops.relu(conv(x)).asnumpy().ravel(), expected)
+    without = ms.jit(lambda a: conv(a) * 1.0)
+    assert np.isnan(without(x).asnumpy().ravel()[[0, 4]]).all()
+    bn_relu = ms.jit(lambda a: ops.relu(bn(a * 1.0)))
+    out = bn_relu(ms.Tensor(np.array([[[[np.nan]], [[-1.0]]]], np.float32))).asnumpy().ravel()
+    np.testing.assert_array_equal(out, [0.0, 0.0])
+    assert "FusedBatchNormReLU" in [f.name for f in _fused(bn_relu)]

@@ -4,6 +4,8 @@ import logging
 import os
 import sqlite3
 import struct
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -458,3 +460,19 @@ def test_mindpage(tmp_path):
     assert [r["data"] for r in page.read_at_page_by_name("9", 1, 2)] == [b"\x09"]
     with pytest.raises(RuntimeError):
         page.read_at_page_by_id(1, 1, 2)
+
+
+def test_a_writer_removes_temporaries_that_killed_writers_left(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    path = tmp_path / "data.mindrecord"
+    stale = [tmp_path / f".data.mindrecord.{dead.pid}.0badf00d.tmp", tmp_path / f".data.mindrecord.db.{dead.pid}.1.tmp"]
+    alive = tmp_path / f".data.mindrecord.{os.getpid()}.feedbeef.tmp"       # a concurrent writer of this process
+    for p in stale + [alive]:
+        p.write_bytes(b"partial")
+    writer = FileWriter(str(path), 1)
+    writer.add_schema({"label": {"type": "int32"}}, "s")
+    writer.write_raw_data([{"label": 1}])
+    writer.commit()
+    assert not any(p.exists() for p in stale) and alive.exists()
+    assert [int(row["label"]) for row in read_all(path)] == [1]

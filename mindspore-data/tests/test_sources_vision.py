@@ -308,3 +308,41 @@ def test_image_folder_jpeg_decode_matches_pillow(tmp_path):
     (tmp_path / "c" / "a.jpg").write_bytes(buf.getvalue())
     (image, _), = rows_of(ds.ImageFolderDataset(str(tmp_path), decode=True))
     np.testing.assert_array_equal(image, np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGB")))
+
+
+TRUNCATE_WHILE_READING = """
+import os, sys
+import mindspore.dataset as ds
+folder, images, cifar = sys.argv[1], sys.argv[2], sys.argv[3] == "cifar"
+data = ds.Cifar10Dataset(folder, shuffle=False) if cifar else ds.MnistDataset(folder, usage="train", shuffle=False)
+rows = data.create_tuple_iterator(output_numpy=True, num_epochs=1)
+next(rows)
+os.truncate(images, 4096 if not cifar else 3073)     # the file shrinks under the running pass
+try:
+    for _ in rows:
+        pass
+    print("NO ERROR")
+except RuntimeError as exc:
+    print("RuntimeError:", exc)
+"""
+
+
+@pytest.mark.parametrize("kind", ["mnist", "cifar"])
+def test_a_file_truncated_during_a_pass_is_an_error_not_a_crash(tmp_path, kind):
+    """The readers use positional reads, not a memory map: a truncated file gives a clear error where a
+    mapping dies of SIGBUS."""
+    import subprocess
+    import sys
+    rng = np.random.default_rng(0)
+    n = 200
+    if kind == "mnist":
+        images = tmp_path / "train-images-idx3-ubyte"
+        write_idx_images(images, rng.integers(0, 256, (n, 28, 28), dtype=np.uint8))
+        write_idx_labels(tmp_path / "train-labels-idx1-ubyte", np.arange(n) % 10)
+    else:
+        images = tmp_path / "data_batch_1.bin"
+        images.write_bytes(rng.integers(0, 256, (n, 3073), dtype=np.uint8).tobytes())
+    out = subprocess.run([sys.executable, "-c", TRUNCATE_WHILE_READING, str(tmp_path), str(images), kind],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, f"the process died ({out.returncode}): {out.stderr[-2000:]}"
+    assert "RuntimeError:" in out.stdout and str(images) in out.stdout and "truncated" in out.stdout, out.stdout

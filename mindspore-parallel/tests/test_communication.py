@@ -83,11 +83,18 @@ def test_backend_name_checks():
         init(3)
     with pytest.raises(RuntimeError, match="must be one of 'hccl', 'nccl' and 'mccl'"):
         init("gloo")
-    init("nccl")
-    assert GlobalComm.WORLD_COMM_GROUP == NCCL_WORLD_COMM_GROUP
-    assert process_group(NCCL_WORLD_COMM_GROUP).size == 1
-    with pytest.raises(RuntimeError, match="already initialized with backend 'nccl'"):
-        init("hccl")
+    # the backend must be the device target's, as MindSpore checks (the CPU's is mccl)
+    target = ms.get_context("device_target")
+    if target == "CPU":
+        for wrong in ("nccl", "hccl"):
+            with pytest.raises(RuntimeError, match=f"should be 'mccl' to init 'CPU', but got '{wrong}'"):
+                init(wrong)
+        assert not GlobalComm.INITED
+    init()
+    assert GlobalComm.BACKEND == {"CPU": "mccl", "GPU": "nccl", "Ascend": "hccl"}.get(target, GlobalComm.BACKEND)
+    assert process_group(GlobalComm.WORLD_COMM_GROUP).size == 1
+    init(GlobalComm.BACKEND)   # again with the same backend: nothing to do
+    assert GlobalComm.INITED
 
 
 def test_group_checks_in_a_world_of_one():

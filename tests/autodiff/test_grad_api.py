@@ -167,3 +167,32 @@ def test_tape_does_not_leak_tracking():
     x = ms.Tensor([1.0])
     ms.grad(lambda a: a * 2.0)(x)
     assert not x._ad
+
+
+def test_result_layout_drops_python_scalars_and_unwraps_a_single_gradient():
+    """MindSpore 2.10 (checked against it): inputs that are Python scalars get no gradient entry; exactly one
+    gradient left is returned bare (also for ``grad_position=(0,)``), none gives ``()``."""
+    t2, t3 = ms.Tensor(2.0), ms.Tensor(3.0)
+    assert ms.grad(lambda x: x * x)(3.0) == ()
+    assert ms.grad(lambda x: x * x, grad_position=(0,))(3.0) == ()
+    g = ms.grad(lambda x: x * x, grad_position=(0,))(t2)
+    assert isinstance(g, ms.Tensor) and float(g.asnumpy()) == 4.0
+    g = ms.grad(lambda x, y: x * y, grad_position=(0, 1))(3.0, t2)
+    assert isinstance(g, ms.Tensor) and float(g.asnumpy()) == 3.0
+    gx, gz = ms.grad(lambda x, y, z: x * y * z, grad_position=(0, 1, 2))(t2, 3.0, ms.Tensor(4.0))
+    assert (float(gx.asnumpy()), float(gz.asnumpy())) == (12.0, 6.0)
+    value, g = ms.value_and_grad(lambda x: x * x)(3.0)
+    assert float(value) == 9.0 and g == ()
+    assert ops.GradOperation()(lambda x, y: x * y)(3.0, t3) == ()
+    (g,) = ops.GradOperation(get_all=True)(lambda x, y: x * y)(t3, 5.0)
+    assert float(g.asnumpy()) == 5.0
+
+
+def test_single_position_with_weights_is_unwrapped():
+    net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+    x = ms.Tensor(np.ones((1, 2), np.float32))
+    ig, wg = ms.grad(lambda a: net(a).sum(), grad_position=(0,), weights=net.trainable_params())(x)
+    assert isinstance(ig, ms.Tensor) and ig.shape == (1, 2)
+    assert isinstance(wg, tuple) and len(wg) == 2
+    ig, wg = ms.grad(lambda a, s: net(a).sum() * s, grad_position=(1,), weights=net.trainable_params())(x, 2.0)
+    assert ig == () and len(wg) == 2

@@ -138,7 +138,18 @@ def _conv_grad_of_grad(x, w):
 SAME3 = same_pads((4, 5, 4), (2, 3, 2), (1, 2, 2), (1, 1, 1))
 DOUT3 = rand(1, 3, 4, 3, 2, seed=17)
 
+_HUGE = 2 ** 32   # a stride far past the input: one output position, computed without buffers sized by it
+
+
 CASES = [
+    Case("conv_and_pool_huge_stride",
+         lambda x, w, v, u: (ops.conv2d(x, w, stride=(_HUGE, _HUGE)), ops.conv3d(v, u, stride=_HUGE),
+                             ops.max_pool2d(x, 2, stride=_HUGE), ops.avg_pool2d(x, 2, stride=20000)),
+         [rand(1, 1, 5, 5), rand(1, 1, 2, 2, seed=1), rand(1, 1, 3, 4, 4, seed=2), rand(1, 1, 2, 2, 2, seed=3)],
+         oracle=lambda x, w, v, u: ((x[..., :2, :2] * w).sum().reshape(1, 1, 1, 1),
+                                    (v[..., :2, :2, :2] * u).sum().reshape(1, 1, 1, 1, 1),
+                                    x[..., :2, :2].max().reshape(1, 1, 1, 1), x[..., :2, :2].mean().reshape(1, 1, 1, 1)),
+         prims=["Conv2D", "Conv3D", "MaxPoolWithArgmaxV2", "AvgPool"], grad=True, grad_inputs=[0, 1, 2, 3]),
     Case("conv2d_valid", lambda x, w: ops.Conv2D(4, 3)(x, w), [X, W],
          oracle=lambda x, w: np_conv(x, w, (1, 1), [(0, 0)] * 2, (1, 1)), prims=["Conv2D"], grad=True,
          dtypes=(np.float32, np.float64, np.float16), **CONV_TOL),

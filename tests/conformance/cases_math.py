@@ -25,6 +25,10 @@ def _away_from_ints(*shape, seed=0):
     return base + rand(*shape, low=0.1, high=0.4, seed=seed)
 
 
+_I32 = np.iinfo(np.int32)
+_I64 = np.iinfo(np.int64)
+
+
 def _mm(a, b):
     """Matrix product as a sum of broadcast products (an oracle independent of BLAS/np.matmul)."""
     return (np.expand_dims(a, -1) * np.expand_dims(b, -3)).sum(-2)
@@ -100,6 +104,23 @@ ARITH = [
          prims=["FloorDiv"]),
     Case("truncate_mod", ops.truncate_mod, [_away_from_ints(2, 3) * 3, np.array([2.0, -2.0, 3.0])],
          oracle=lambda x, y: x - np.trunc(x / y) * y, prims=["TruncateMod"], grad=True, rtol=1e-4, atol=1e-5),
+    # Integer division by zero, as MindSpore 2.10 computes it: quotients saturate towards the dividend's sign
+    # (0 // 0 is 0), floor_mod gives the dtype's minimum, Mod the minimum for a non-zero dividend, truncate_mod 0;
+    # ops.remainder and ops.fmod (x - q * y) leave the dividend. Unsigned: no minimum below 0.
+    Case("int_division_by_zero",
+         lambda x, y: (ops.floor_divide(x, y), ops.truncate_div(x, y), ops.floor_mod(x, y), ops.Mod()(x, y),
+                       ops.truncate_mod(x, y), ops.remainder(x, y), ops.fmod(x, y), x // 0, x % 0),
+         [np.array([7, -7, 0, 7, -7], np.int32), np.array([0, 0, 0, 2, 2], np.int32)],
+         oracle=lambda x, y: ([_I32.max, _I32.min, 0, 3, -4], [_I32.max, _I32.min, 0, 3, -3], [_I32.min] * 3 + [1, 1],
+                              [_I32.min, _I32.min, 0, 1, -1], [0, 0, 0, 1, -1], [7, -7, 0, 1, 1], [7, -7, 0, 1, -1],
+                              [_I32.max, _I32.min, 0, _I32.max, _I32.min], [_I32.min] * 5),
+         prims=["FloorDiv", "TruncateDiv", "FloorMod", "Mod", "TruncateMod", "Sub", "Mul"]),
+    Case("int_division_by_zero_graph", lambda x, y: (ops.floor_divide(x, y), ops.floor_mod(x, y), ops.remainder(x, y)),
+         [np.array([7, -7, 0], np.int64), np.array([0, 0, 0], np.int64)],
+         oracle=lambda x, y: ([_I64.max, _I64.min, 0], [_I64.min] * 3, [7, -7, 0]), prims=["FloorDiv", "FloorMod"]),
+    Case("uint_division_by_zero", lambda x, y: (ops.floor_divide(x, y), ops.floor_mod(x, y), ops.Mod()(x, y)),
+         [np.array([7, 0], np.uint8), np.array([0, 0], np.uint8)],
+         oracle=lambda x, y: ([255, 0], [0, 0], [0, 0]), prims=["FloorDiv", "FloorMod", "Mod"]),
     Case("pow_tensor_tensor", ops.pow, [randpos(2, 3), rand(3, seed=1, low=-2, high=2)], oracle=np.power,
          prims=["Pow"], grad=True),
     Case("pow_operator_scalar", lambda x: x ** 3, [rand(2, 3)], oracle=lambda x: x ** 3, prims=["Pow"],

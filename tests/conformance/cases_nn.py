@@ -243,6 +243,11 @@ CASES = [
          oracle=_apply_momentum_oracle(True), prims=["ApplyMomentum"], modes=("pynative",)),
     # --- activations ------------------------------------------------------------------------
     Case("relu", ops.relu, [_X], oracle=lambda x: np.maximum(x, 0), prims=["ReLU"], dtypes=F16, grad=True),
+    # MindSpore's ReLU makes NaN 0 (np.fmax, not np.maximum), also fused into a chain in graph mode
+    Case("relu_nan", lambda x: (ops.relu(x), ops.relu(x * 2 + 1)),
+         [np.array([[np.nan, -1.0, 2.0], [0.5, np.nan, -np.inf]])],
+         oracle=lambda x: (np.fmax(x, 0), np.fmax(x * 2 + 1, 0)), prims=["ReLU"], dtypes=(np.float16, np.float32,
+                                                                                          np.float64)),
     Case("relu_prim_int", ops.ReLU(), [randint(3, 4, low=-5, high=5)], oracle=lambda x: np.maximum(x, 0),
          prims=["ReLU"], out_dtype=ms.int32),
     Case("relu_grad_prim", ReluGrad(), [rand(*_X.shape, seed=5), _X], prims=["ReluGrad"], dtypes=F16, grad=True,

@@ -295,3 +295,20 @@ def test_attribute_mutation_runs_while_compiling_and_strict_mode_rejects_it():
             ms.jit(Counter())(T(1.0))
     finally:
         ms.set_context(jit_syntax_level=ms.LAX)
+
+
+def test_functions_with_any_name_compile(tmp_path):
+    """A graph is named after the user's function, whose __name__ may be any string (not an identifier)."""
+    def f(x):
+        return x * 2
+    for name in ("scale²", "3-times", "a/b", "名前"):
+        f.__name__ = name
+        np.testing.assert_allclose(ms.jit(f)(T(1.0, 2.0)).asnumpy(), [2.0, 4.0])
+    f.__name__ = "a/b²"
+    ms.set_context(save_graphs=True, save_graphs_path=str(tmp_path))
+    try:
+        ms.jit(f)(T(3.0))
+    finally:
+        ms.set_context(save_graphs=False)
+    dumped = [p.name for p in tmp_path.iterdir()]
+    assert dumped and all("/" not in n for n in dumped)

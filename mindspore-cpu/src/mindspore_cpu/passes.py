@@ -122,8 +122,8 @@ def _steps(chain, inputs):
         elif name in _UNARY:
             steps.append(("ufunc", _UNARY[name], [_operand(args[0], prev, inputs, out_dtype)], out_dtype))
         elif name == "ReLU":
-            steps.append(("ufunc", np.maximum, [_operand(args[0], prev, inputs, out_dtype),
-                                                np.zeros((), out_dtype)], out_dtype))
+            steps.append(("ufunc", np.fmax, [_operand(args[0], prev, inputs, out_dtype),   # ReLU(NaN) = 0
+                                             np.zeros((), out_dtype)], out_dtype))
         elif name == "GeLU":
             steps.append(("gelu", None, [_operand(args[0], prev, inputs, out_dtype)], out_dtype))
         elif name == "ReluGrad":

@@ -113,15 +113,24 @@ def _differentiate(fn, args, positions, weights, has_aux, sens=None):
     return out, in_grads, w_grads
 
 
-def _pack(grad_position, in_grads, w_grads, return_ids, weights):
+def _differentiable(a):
+    """Whether a gradient is returned for an input: tensors and sequences of tensors, not Python scalars."""
+    return isinstance(a, Tensor) or (isinstance(a, (tuple, list)) and any(isinstance(x, Tensor) for x in a))
+
+
+def _pack(grad_position, in_grads, w_grads, return_ids, weights, args):
+    """MindSpore 2.10's result layout: the inputs' gradients, positions of non-tensor inputs (Python scalars)
+    left out; exactly one left gives it bare (``grad_position=(0,)`` too), none gives ``()``, several a tuple;
+    with weights, ``(input gradients, weight gradients)``."""
+    positions = _as_tuple(grad_position) if grad_position is not None else ()
+    kept = [(p, g) for p, g in zip(positions, in_grads) if _differentiable(args[p])]
     if return_ids:
-        positions = _as_tuple(grad_position) if grad_position is not None else ()
-        in_grads = tuple(zip(positions, in_grads))
+        kept = [(p, (p, g)) for p, g in kept]
         if w_grads is not None:
             w_grads = tuple(zip((w.name for w in weights), w_grads))
     if grad_position is None:
         return w_grads
-    ig = in_grads[0] if isinstance(grad_position, int) else in_grads
+    ig = kept[0][1] if len(kept) == 1 else tuple(g for _, g in kept)
     if w_grads is None:
         return ig
     return ig, w_grads
@@ -184,7 +193,7 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
                 raise MSValueError("For 'value_and_grad', 'sens_param' is True, so the last input must be the sens.")
             args, sens = args[:-1], args[-1]
         out, ig, wg = _differentiate(fn, args, positions, ws, has_aux, sens)
-        return out, _pack(grad_position, ig, wg, return_ids, ws)
+        return out, _pack(grad_position, ig, wg, return_ids, ws, args)
 
     key = ("value_and_grad", grad_position if not isinstance(grad_position, list) else tuple(grad_position),
            _weights_key(ws), has_aux, return_ids, sens_param)
@@ -226,7 +235,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
         if sens_param:
             args, sens = args[:-1], args[-1]
         out, ig, wg = _differentiate(fn, args, positions, ws, has_aux, sens)
-        g = _pack(grad_position, ig, wg, return_ids, ws)
+        g = _pack(grad_position, ig, wg, return_ids, ws, args)
         if has_aux:
             return g, out[1] if len(out) == 2 else out[1:]
         return g
@@ -291,7 +300,7 @@ class GradOperation:
             if self.sens_param:
                 args, sens = args[:-1], args[-1]
             if self.get_all:
-                positions = tuple(i for i, a in enumerate(args) if isinstance(a, (Tensor, tuple, list)))
+                positions = tuple(i for i, a in enumerate(args) if _differentiable(a))
             elif self.get_by_list:
                 positions = ()
             else:
@@ -303,7 +312,7 @@ class GradOperation:
                 return ig
             if self.get_by_list:
                 return wg
-            return ig[0]
+            return ig[0] if args and _differentiable(args[0]) else ()   # a Python scalar first input: ()
 
         return wrapper
 

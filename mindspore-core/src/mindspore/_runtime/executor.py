@@ -283,7 +283,9 @@ class _Codegen:
 
 
 def _ident(name):
-    return "".join(c if c.isalnum() else "_" for c in name)[:40]
+    """A Python identifier made of ``name``'s ASCII letters, digits and underscores (a graph is named after the
+    user's function, which may be any string: ``"scale²"``, ``"3-times"``)."""
+    return "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in str(name))[:40]
 
 
 def _last_uses(g):

@@ -51,9 +51,10 @@ struct Problem {
     T* out1;         // per-channel outputs: training forward mean and variance, backward dscale and dbias
     T* out2;
     double eps;
-    // forward: outputs below this are raised to it; 0 fuses a following ReLU, -inf (no ReLU) changes
-    // nothing. Branch-free, and NaN and -0 pass unchanged, as through NumPy's maximum.
+    // forward: outputs below this are raised to it and NaN becomes nan_out (floor_clamp, common.h): 0 and 0
+    // fuse a following ReLU (MindSpore's, NaN -> 0), -inf and NaN (no ReLU) change nothing. Branch-free.
     T floor = -std::numeric_limits<T>::infinity();
+    T nan_out = std::numeric_limits<T>::quiet_NaN();
     double count() const { return static_cast<double>(N) * static_cast<double>(S); }
 };
 
@@ -78,10 +79,10 @@ MSCPU_INLINE void channel_affine(const Problem<T>& p, const T* x, T* y, T m, T a
     for (int64_t n = 0; n < p.N; ++n) {
         const T* xr = x + n * p.C * p.S;
         T* yr = y + n * p.C * p.S;
-        const T lo = p.floor;
+        const T lo = p.floor, nan_out = p.nan_out;
         for (int64_t i = 0; i < p.S; ++i) {
             const T v = (xr[i] - m) * a + b;
-            yr[i] = v < lo ? lo : v;
+            yr[i] = floor_clamp(v, lo, nan_out);
         }
     }
 }
@@ -206,7 +207,7 @@ MSCPU_CLONES void forward_rows(const Problem<T>& p, bool training, Columns<T>& c
         T* out = p.y + n * p.C;
         for (int64_t c = c0; c < c1; ++c) {
             const T v = (row[c] - m[c]) * a[c] + p.bias[c];
-            out[c] = v < p.floor ? p.floor : v;
+            out[c] = floor_clamp(v, p.floor, p.nan_out);
         }
     }
 }
@@ -338,7 +339,7 @@ py::tuple batch_norm_training(const py::array& x, const py::array& scale, const 
         p.y = static_cast<T*>(y.mutable_data());
         p.out1 = static_cast<T*>(mean.mutable_data());
         p.out2 = static_cast<T*>(var.mutable_data());
-        if (relu) p.floor = T(0);
+        if (relu) p.floor = p.nan_out = T(0);
         py::gil_scoped_release release;
         run<false>(p, true);
     };
@@ -362,7 +363,7 @@ py::array batch_norm_inference(const py::array& x, const py::array& scale, const
         p.mean = cptr<T>(mean);
         p.var = cptr<T>(var);
         p.y = static_cast<T*>(y.mutable_data());
-        if (relu) p.floor = T(0);
+        if (relu) p.floor = p.nan_out = T(0);
         py::gil_scoped_release release;
         run<false>(p, false);
     };

@@ -103,6 +103,14 @@ inline int thread_id() {
     throw std::invalid_argument(where + ": " + what);
 }
 
+// The clamp of a fused ReLU epilogue, branch-free (compiles to compares and blends): values above `lo`
+// pass, the others become `lo`, and NaN becomes `nan_out`. With lo = 0, nan_out = 0 it is MindSpore's
+// ReLU (ReLU(NaN) = 0); with lo = -inf, nan_out = NaN it changes nothing (no ReLU to fuse).
+template <typename T>
+inline T floor_clamp(T v, T lo, T nan_out) {
+    return v > lo ? v : (v != v ? nan_out : lo);
+}
+
 inline std::string shape_str(const py::array& a) {
     std::string s = "(";
     for (py::ssize_t i = 0; i < a.ndim(); ++i) {

@@ -370,18 +370,19 @@ inline std::vector<int64_t> wide_targets(const Geometry& g, const Wide& w) {
 }
 
 // What the forward applies to each output on its way out: + bias[o] (a BiasAdd), then max(v, 0) (a
-// ReLU), in that order and in T, exactly as the separate kernels round. NaN passes a ReLU, as NumPy's
-// maximum lets it.
+// ReLU), in that order and in T, exactly as the separate kernels round; a ReLU makes NaN 0, as MindSpore's
+// ReLU kernel does.
 //
 // Branch-free on the value: a data-dependent branch per output (half of a ReLU's inputs are negative)
-// mispredicts so often that it cost more than the convolution. The clamp is max(v, floor) with
-// floor = 0 (ReLU) or -inf (none), written as v < floor ? floor : v so that NaN and -0 pass unchanged.
+// mispredicts so often that it cost more than the convolution. The clamp is floor_clamp(v, floor,
+// nan_out) (common.h) with floor = 0 and nan_out = 0 for a ReLU, floor = -inf and nan_out = NaN for none.
 template <typename T>
 struct Epilogue {
     const T* bias = nullptr;  // (O,) or none
     bool relu = false;
     bool any() const { return bias != nullptr || relu; }
     T floor() const { return relu ? T(0) : -std::numeric_limits<T>::infinity(); }
+    T nan_out() const { return relu ? T(0) : std::numeric_limits<T>::quiet_NaN(); }
     T shift(int64_t o) const { return bias ? bias[o] : T(0); }
 };
 
@@ -407,13 +408,13 @@ inline void spans_of(const int64_t* target, int64_t n, std::vector<Span>& spans)
 
 // y[s.out + q] = clamp(a[s.col + q] + shift) over the spans: contiguous loops the compiler vectorises.
 template <typename T>
-inline void write_row(const T* a, const std::vector<Span>& spans, T* y, T shift, T lo, bool has_shift) {
+inline void write_row(const T* a, const std::vector<Span>& spans, T* y, T shift, T lo, T nan_out, bool has_shift) {
     for (const Span& s : spans) {
         const T* src = a + s.col;
         T* dst = y + s.out;
         for (int64_t q = 0; q < s.len; ++q) {
             T v = has_shift ? src[q] + shift : src[q];
-            dst[q] = v < lo ? lo : v;
+            dst[q] = floor_clamp(v, lo, nan_out);
         }
     }
 }
@@ -456,7 +457,8 @@ void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, const Wide& 
             spans_of(targets.data() + p0, nr, spans);
             T* yg = y + (n * g.O + gi * Og) * P;
             for (int64_t o = 0; o < Og; ++o) {
-                write_row(acc.data() + o * NR, spans, yg + o * P, ep.shift(gi * Og + o), ep.floor(), ep.bias != nullptr);
+                write_row(acc.data() + o * NR, spans, yg + o * P, ep.shift(gi * Og + o), ep.floor(), ep.nan_out(),
+                          ep.bias != nullptr);
             }
         }
     }
@@ -1200,19 +1202,19 @@ void dw_taps(double* y, int64_t ldy, const double* const* src, int64_t lds, cons
 // i < n: the forward's Epilogue, branch-free as in write_row (in place when a == y).
 template <typename T>
 MSCPU_DW_INLINE void dw_store_body(const T* a, int64_t lda, T* y, int64_t ldy, int64_t rows, int64_t n, T shift,
-                                   T lo, bool has_shift) {
+                                   T lo, T nan_out, bool has_shift) {
     for (int64_t r = 0; r < rows; ++r) {
         const T* ar = a + r * lda;
         T* yr = y + r * ldy;
         if (has_shift) {
             for (int64_t i = 0; i < n; ++i) {
                 const T v = ar[i] + shift;
-                yr[i] = v < lo ? lo : v;
+                yr[i] = floor_clamp(v, lo, nan_out);
             }
         } else {
             for (int64_t i = 0; i < n; ++i) {
                 const T v = ar[i];
-                yr[i] = v < lo ? lo : v;
+                yr[i] = floor_clamp(v, lo, nan_out);
             }
         }
     }
@@ -1220,14 +1222,14 @@ MSCPU_DW_INLINE void dw_store_body(const T* a, int64_t lda, T* y, int64_t ldy, i
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
 void dw_store(const float* a, int64_t lda, float* y, int64_t ldy, int64_t rows, int64_t n, float shift, float lo,
-              bool has_shift) {
-    dw_store_body(a, lda, y, ldy, rows, n, shift, lo, has_shift);
+              float nan_out, bool has_shift) {
+    dw_store_body(a, lda, y, ldy, rows, n, shift, lo, nan_out, has_shift);
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
 void dw_store(const double* a, int64_t lda, double* y, int64_t ldy, int64_t rows, int64_t n, double shift, double lo,
-              bool has_shift) {
-    dw_store_body(a, lda, y, ldy, rows, n, shift, lo, has_shift);
+              double nan_out, bool has_shift) {
+    dw_store_body(a, lda, y, ldy, rows, n, shift, lo, nan_out, has_shift);
 }
 
 // d[r * ldd + j * s + q] = a[q * ps + r * lda + j] for j < len[q], q < s, r < rows: the stride phases of
@@ -1464,12 +1466,14 @@ void depthwise_forward(const T* x, const T* w, T* y, const Geometry& g, const Ep
                     T* yr = y + (n * g.O + o) * P + (oz * OH + oy0) * OW;
                     if (by_rows) {   // straight into y's rows
                         dw_taps(yr, OW, src.data(), ld, w + o * kk, kk, rows, OW);
-                        if (ep.any()) dw_store(yr, OW, yr, OW, rows, OW, ep.shift(o), ep.floor(), ep.bias != nullptr);
+                        if (ep.any()) dw_store(yr, OW, yr, OW, rows, OW, ep.shift(o), ep.floor(), ep.nan_out(),
+                                               ep.bias != nullptr);
                         continue;
                     }
                     dw_taps(acc, 0, src.data(), 0, w + o * kk, kk, 1, (rows - 1) * ld + OW);
                     if (ep.any()) {
-                        dw_store(acc, ld, yr, OW, rows, OW, ep.shift(o), ep.floor(), ep.bias != nullptr);
+                        dw_store(acc, ld, yr, OW, rows, OW, ep.shift(o), ep.floor(), ep.nan_out(),
+                                               ep.bias != nullptr);
                     } else {
                         for (int64_t i = 0; i < rows; ++i) std::memcpy(yr + i * OW, acc + i * ld, sizeof(T) * OW);
                     }
@@ -1792,10 +1796,10 @@ void forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>&
             if (ep.any()) {
                 for (int64_t o = 0; o < Og; ++o) {
                     T* row = yg + o * P;
-                    const T shift = ep.shift(gi * Og + o), lo = ep.floor();
+                    const T shift = ep.shift(gi * Og + o), lo = ep.floor(), nan_out = ep.nan_out();
                     for (int64_t j = 0; j < nr; ++j) {
                         const T v = ep.bias ? row[j] + shift : row[j];
-                        row[j] = v < lo ? lo : v;
+                        row[j] = floor_clamp(v, lo, nan_out);
                     }
                 }
             }

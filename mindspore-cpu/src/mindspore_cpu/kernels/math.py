@@ -139,13 +139,57 @@ def _div_no_nan(prim, x, y, out=None):
         return np.asarray(np.where(np.equal(y, 0), np.zeros((), t), np.true_divide(x, y)))
 
 
+# Integer division by zero, as MindSpore's CPU kernels give it: a quotient saturates to the dtype's
+# extreme of the dividend's sign (0 // 0 is 0); FloorMod gives the dtype's minimum, Mod the minimum for a
+# non-zero dividend, TruncateMod 0 (unsigned: every "minimum" is 0).
+def _saturated_quotient(q, x, y, t):
+    zero = np.equal(y, 0)
+    if not np.any(zero):
+        return q
+    info = np.iinfo(t)
+    sat = np.where(np.greater(x, 0), info.max, np.where(np.less(x, 0), info.min, 0)).astype(t)
+    return np.asarray(np.where(zero, sat, q), dtype=t)
+
+
+def _remainder_at_zero(r, x, y, t, nonzero_dividend_only):
+    zero = np.equal(y, 0)
+    if not np.any(zero):
+        return r
+    low = np.iinfo(t).min
+    value = np.where(np.not_equal(x, 0), low, 0) if nonzero_dividend_only else low
+    return np.asarray(np.where(zero, value, r), dtype=t)
+
+
+def _floor_div(prim, x, y, out=None):
+    if type(x) is np.ndarray and type(y) is np.ndarray and x.dtype == y.dtype and x.dtype.kind == "f":
+        return np.asarray(np.floor_divide(x, y))
+    x, y, t = _operands(x, y)
+    with np.errstate(all="ignore"):
+        q = np.asarray(np.floor_divide(x, y))
+        return _saturated_quotient(q, x, y, t) if t.kind in "iu" else q
+
+
+def _floor_mod(prim, x, y, out=None):
+    x, y, t = _operands(x, y)
+    with np.errstate(all="ignore"):
+        r = np.asarray(np.mod(x, y))
+        return _remainder_at_zero(r, x, y, t, False) if t.kind in "iu" else r
+
+
+def _mod(prim, x, y, out=None):
+    x, y, t = _operands(x, y)
+    with np.errstate(all="ignore"):
+        r = np.asarray(np.fmod(x, y))
+        return _remainder_at_zero(r, x, y, t, True) if t.kind in "iu" else r
+
+
 def _truncate_div(prim, x, y, out=None):
     x, y, t = _operands(x, y)
     with np.errstate(all="ignore"):
         if t.kind in "iu":
             q = np.floor_divide(x, y)
             inexact = np.not_equal(np.subtract(x, np.multiply(q, y)), 0) & (np.less(x, 0) != np.less(y, 0))
-            return np.asarray(q + inexact.astype(q.dtype))
+            return _saturated_quotient(np.asarray(q + inexact.astype(q.dtype)), x, y, t)
         return np.asarray(np.trunc(np.true_divide(x, y)))
 
 
@@ -352,9 +396,9 @@ KERNELS = {
     "RealDiv": _binary(np.true_divide, floating=True),
     "Div": _binary(np.true_divide, floating=True),
     "DivNoNan": _div_no_nan,
-    "FloorDiv": _binary(np.floor_divide),
-    "FloorMod": _binary(np.mod),
-    "Mod": _binary(np.fmod),
+    "FloorDiv": _floor_div,
+    "FloorMod": _floor_mod,
+    "Mod": _mod,
     "TruncateDiv": _truncate_div,
     "TruncateMod": _binary(np.fmod),
     "Pow": _pow,

@@ -39,7 +39,7 @@ def _elementwise(fn):
 
 
 def _relu(prim, x):
-    return np.maximum(x, np.zeros((), x.dtype))
+    return np.fmax(x, np.zeros((), x.dtype))   # fmax: ReLU(NaN) = 0, as MindSpore's ReLU gives
 
 
 _NATIVE_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -192,7 +192,7 @@ def batch_norm_with_relu(prim, x, scale, bias, mean, variance, relu):
     if not _bn_native(prim, x):
         y, m, v = _batch_norm_numpy(prim, x, scale, bias, mean, variance)
         if relu:
-            y = np.maximum(y, np.zeros((), y.dtype))
+            y = np.fmax(y, np.zeros((), y.dtype))
     else:
         dt = _bn_dtype(x)
         x3, s, b = _as_ncs(x, dt), np.ascontiguousarray(scale, dt), np.ascontiguousarray(bias, dt)

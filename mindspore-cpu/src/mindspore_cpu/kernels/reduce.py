@@ -35,20 +35,55 @@ def _reduce_sum(prim, x, axis=(), out=None):
     return np.asarray(np.sum(x, axis=_axes(x, axis), keepdims=prim.keep_dims))
 
 
-def _arg(fn):
+# NaN, as MindSpore's CPU kernels treat it in max/min reductions and arg-reductions: they scan in order and
+# replace the best so far only by a strictly greater (smaller) value, so NaN never replaces: a leading NaN
+# is the result (index 0), any later NaN is skipped, and an all-NaN slice gives NaN at index 0.
+def _scan_arg(x, axis, largest):
+    find = np.argmax if largest else np.argmin
+    if x.dtype.kind != "f" and x.dtype.name != "bfloat16":
+        return find(x, axis=axis)
+    nan = np.isnan(x)
+    if not nan.any():
+        return find(x, axis=axis)
+    idx = find(np.where(nan, -np.inf if largest else np.inf, x), axis=axis)
+    lead = np.take(nan, 0, axis=axis) if axis is not None else nan.reshape(-1)[0]
+    return np.where(lead, 0, idx)
+
+
+def _scan_extreme(largest):
+    """ReduceMax/ReduceMin over ``axis`` with MindSpore's NaN rule (see above): the extreme of the non-NaN
+    values, or NaN where the slice starts with NaN (which covers an all-NaN slice)."""
+    plain = np.max if largest else np.min
+
+    def reduce(x, axis=None, keepdims=False):
+        if (x.dtype.kind != "f" and x.dtype.name != "bfloat16") or x.size == 0:
+            return plain(x, axis=axis, keepdims=keepdims)
+        nan = np.isnan(x)
+        if not nan.any():
+            return plain(x, axis=axis, keepdims=keepdims)
+        axes = tuple(range(x.ndim)) if axis is None else (axis,) if np.isscalar(axis) else tuple(axis)
+        axes = tuple(a % x.ndim for a in axes)
+        best = plain(np.where(nan, -np.inf if largest else np.inf, x), axis=axes, keepdims=True)
+        lead = nan[tuple(slice(0, 1) if i in axes else slice(None) for i in range(x.ndim))]
+        res = np.where(lead, np.asarray(np.nan, x.dtype), best).astype(x.dtype, copy=False)
+        return res if keepdims else np.squeeze(res, axis=axes)
+    return reduce
+
+
+def _arg(largest):
     def kernel(prim, x, out=None):
         if x.ndim == 0:
             return fit(np.zeros((), np.int64), out)
-        return fit(np.asarray(fn(x, axis=prim.axis)), out)
+        return fit(np.asarray(_scan_arg(x, prim.axis, largest)), out)
     return kernel
 
 
-def _arg_with_value(fn):
+def _arg_with_value(largest):
     def kernel(prim, x, out=None):
         if x.ndim == 0:
             return fit((np.zeros((), np.int32), x.copy()), out)
         axis = prim.axis % x.ndim
-        idx = np.expand_dims(fn(x, axis=axis), axis)
+        idx = np.expand_dims(_scan_arg(x, axis, largest), axis)
         values = np.take_along_axis(x, idx, axis=axis)
         if not prim.keep_dims:
             idx, values = np.squeeze(idx, axis), np.squeeze(values, axis)
@@ -123,15 +158,15 @@ def _reduce_std(prim, x, out=None):
 KERNELS = {
     "ReduceSum": _reduce_sum,
     "ReduceMean": _reduce_mean,
-    "ReduceMax": _reducer(np.max),
-    "ReduceMin": _reducer(np.min),
+    "ReduceMax": _reducer(_scan_extreme(True)),
+    "ReduceMin": _reducer(_scan_extreme(False)),
     "ReduceProd": _reducer(np.prod),
     "ReduceAll": _reducer(np.all),
     "ReduceAny": _reducer(np.any),
-    "Argmax": _arg(np.argmax),
-    "Argmin": _arg(np.argmin),
-    "ArgMaxWithValue": _arg_with_value(np.argmax),
-    "ArgMinWithValue": _arg_with_value(np.argmin),
+    "Argmax": _arg(True),
+    "Argmin": _arg(False),
+    "ArgMaxWithValue": _arg_with_value(True),
+    "ArgMinWithValue": _arg_with_value(False),
     "Median": _median,
     "Cummax": _cumulative(np.maximum),
     "Cummin": _cumulative(np.minimum),

@@ -25,7 +25,34 @@ _BASE_COLUMNS = ("ROW_ID", "PAGE_ID_RAW", "PAGE_OFFSET_RAW", "PAGE_OFFSET_RAW_EN
 
 def _temp_name(path):
     folder, base = os.path.split(os.path.abspath(path))
+    _remove_stale_temporaries(folder, base)
     return os.path.join(folder, f".{base}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+
+
+def _remove_stale_temporaries(folder, base):
+    """Remove ``.<base>.<pid>.<hex>.tmp`` files a writer killed mid-write left (their process no longer runs)."""
+    prefix = f".{base}."
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if not (name.startswith(prefix) and name.endswith(".tmp")):
+            continue
+        pid = name[len(prefix):-len(".tmp")].split(".", 1)[0]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue                      # still running (a concurrent writer): not ours to remove
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue                      # another user's process, or unknown: keep it
+        try:
+            os.remove(os.path.join(folder, name))
+        except OSError:
+            pass
 
 
 class ShardOutput:

@@ -107,13 +107,53 @@ def _div_no_nan(prim, x, y, *, out):
     return cupy.where(y == 0, dt.type(0), cupy.true_divide(x, y))
 
 
+# Integer division by zero as MindSpore gives it (the CPU backend's kernels state the same): a quotient
+# saturates to the dtype's extreme of the dividend's sign (0 // 0 is 0); FloorMod gives the dtype's minimum,
+# Mod the minimum for a non-zero dividend, TruncateMod 0 (unsigned: every "minimum" is 0).
+def _saturated_quotient(q, x, y, dt):
+    info = numpy.iinfo(dt)
+    sat = cupy.where(x > 0, dt.type(info.max), cupy.where(x < 0, dt.type(info.min), dt.type(0)))
+    return cupy.where(y == 0, sat, q).astype(dt, copy=False)
+
+
+def _remainder_at_zero(r, x, y, dt, nonzero_dividend_only):
+    low = dt.type(numpy.iinfo(dt).min)
+    value = cupy.where(x != 0, low, dt.type(0)) if nonzero_dividend_only else low
+    return cupy.where(y == 0, value, r).astype(dt, copy=False)
+
+
+def _floor_div(prim, x, y, *, out):
+    dt = out.dtype.to_numpy()
+    if dt.kind not in "iu":
+        return cupy.floor_divide(*_pair(x, y, dt))
+    x, y = _arrays(x, y, dt)
+    return _saturated_quotient(cupy.floor_divide(x, y), x, y, dt)
+
+
+def _floor_mod(prim, x, y, *, out):
+    dt = out.dtype.to_numpy()
+    if dt.kind not in "iu":
+        return cupy.mod(*_pair(x, y, dt))
+    x, y = _arrays(x, y, dt)
+    return _remainder_at_zero(cupy.mod(x, y), x, y, dt, False)
+
+
+def _mod(prim, x, y, *, out):
+    dt = out.dtype.to_numpy()
+    if dt.kind not in "iu":
+        return cupy.fmod(*_pair(x, y, dt))
+    x, y = _arrays(x, y, dt)
+    return _remainder_at_zero(cupy.fmod(x, y), x, y, dt, True)
+
+
 def _truncate_div(prim, x, y, *, out):
     dt = out.dtype.to_numpy()
-    x, y = _pair(x, y, dt)
     if dt.kind in "iu":
+        x, y = _arrays(x, y, dt)
         q = cupy.floor_divide(x, y)
         inexact = ((x - q * y) != 0) & ((x < 0) != (y < 0))
-        return q + inexact.astype(q.dtype)
+        return _saturated_quotient(q + inexact.astype(q.dtype), x, y, dt)
+    x, y = _pair(x, y, dt)
     return cupy.trunc(cupy.true_divide(x, y))
 
 
@@ -267,9 +307,9 @@ KERNELS = {
     "RealDiv": _arith(cupy.true_divide),
     "Div": _arith(cupy.true_divide),
     "DivNoNan": _div_no_nan,
-    "FloorDiv": _arith(cupy.floor_divide),
-    "FloorMod": _arith(cupy.mod),
-    "Mod": _arith(cupy.fmod),
+    "FloorDiv": _floor_div,
+    "FloorMod": _floor_mod,
+    "Mod": _mod,
     "TruncateDiv": _truncate_div,
     "TruncateMod": _arith(cupy.fmod),
     "Pow": _pow,

@@ -34,7 +34,7 @@ def _elementwise(fn):
 
 
 def _relu(prim, x):
-    return cupy.maximum(x, x.dtype.type(0))
+    return cupy.fmax(x, x.dtype.type(0))   # fmax: ReLU(NaN) = 0, as MindSpore's ReLU gives
 
 
 # --- GeLU (tanh form) and its gradient; ReluGrad ---------------------------------------------------

@@ -50,28 +50,59 @@ def _reduce_sum(prim, x, axis=(), *, out=None):
     return cupy.sum(x, axis=_axes(x, axis), keepdims=prim.keep_dims, dtype=F32 if x.dtype == F16 else None)
 
 
-def _arg(fn):
+# NaN, as MindSpore's kernels treat it in max/min reductions and arg-reductions (the CPU backend's kernels
+# state the same): an in-order scan replacing the best so far only by a strictly greater (smaller) value, so
+# a leading NaN is the result (index 0), a later NaN is skipped. Computed without reading anything back.
+def _scan_arg(x, axis, largest):
+    find = cupy.argmax if largest else cupy.argmin
+    if x.dtype.kind != "f":
+        return find(x, axis=axis)
+    nan = cupy.isnan(x)
+    idx = find(cupy.where(nan, x.dtype.type(-numpy.inf if largest else numpy.inf), x), axis=axis)
+    lead = cupy.take(nan, 0, axis=axis) if axis is not None else nan.reshape(-1)[0]
+    return cupy.where(lead, 0, idx)
+
+
+def _scan_extreme(largest):
+    plain = cupy.max if largest else cupy.min
+
+    def reduce(x, axis=None, keepdims=False):
+        if x.dtype.kind != "f" or x.size == 0:
+            return plain(x, axis=axis, keepdims=keepdims)
+        axes = tuple(range(x.ndim)) if axis is None else (axis,) if numpy.isscalar(axis) else tuple(axis)
+        axes = tuple(a % x.ndim for a in axes)
+        nan = cupy.isnan(x)
+        best = plain(cupy.where(nan, x.dtype.type(-numpy.inf if largest else numpy.inf), x), axis=axes,
+                     keepdims=True)
+        lead = nan[tuple(slice(0, 1) if i in axes else slice(None) for i in range(x.ndim))]
+        res = cupy.where(lead, x.dtype.type(numpy.nan), best)
+        return res if keepdims else cupy.squeeze(res, axis=axes)
+    reduce.__name__ = "max" if largest else "min"
+    return reduce
+
+
+def _arg(largest):
     def kernel(prim, x, *, out):
         x = _dev(x)
         if x.ndim == 0:
             return fit(cupy.zeros((), numpy.int64), out)
-        return fit(fn(x, axis=prim.axis), out)
-    kernel.__name__ = f"gpu_{getattr(fn, '__name__', 'reduce')}"
+        return fit(_scan_arg(x, prim.axis, largest), out)
+    kernel.__name__ = f"gpu_arg{'max' if largest else 'min'}"
     return kernel
 
 
-def _arg_with_value(fn):
+def _arg_with_value(largest):
     def kernel(prim, x, *, out):
         x = _dev(x)
         if x.ndim == 0:
             return fit((cupy.zeros((), numpy.int32), x.copy()), out)
         axis = prim.axis % x.ndim
-        idx = cupy.expand_dims(fn(x, axis=axis), axis)
+        idx = cupy.expand_dims(_scan_arg(x, axis, largest), axis)
         values = cupy.take_along_axis(x, idx, axis=axis)
         if not prim.keep_dims:
             idx, values = cupy.squeeze(idx, axis), cupy.squeeze(values, axis)
         return fit((idx, values), out)
-    kernel.__name__ = f"gpu_{getattr(fn, '__name__', 'arg')}_with_value"
+    kernel.__name__ = f"gpu_arg{'max' if largest else 'min'}_with_value"
     return kernel
 
 
@@ -145,15 +176,15 @@ def _reduce_std(prim, x, *, out):
 KERNELS = {
     "ReduceSum": _reduce_sum,
     "ReduceMean": _reduce_mean,
-    "ReduceMax": _reducer(cupy.max),
-    "ReduceMin": _reducer(cupy.min),
+    "ReduceMax": _reducer(_scan_extreme(True)),
+    "ReduceMin": _reducer(_scan_extreme(False)),
     "ReduceProd": _reduce_prod,
     "ReduceAll": _reducer(cupy.all),
     "ReduceAny": _reducer(cupy.any),
-    "Argmax": _arg(cupy.argmax),
-    "Argmin": _arg(cupy.argmin),
-    "ArgMaxWithValue": _arg_with_value(cupy.argmax),
-    "ArgMinWithValue": _arg_with_value(cupy.argmin),
+    "Argmax": _arg(True),
+    "Argmin": _arg(False),
+    "ArgMaxWithValue": _arg_with_value(True),
+    "ArgMinWithValue": _arg_with_value(False),
     "Median": _median,
     "Cummax": _cumulative(cupy.maximum),
     "Cummin": _cumulative(cupy.minimum),

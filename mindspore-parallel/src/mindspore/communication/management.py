@@ -105,9 +105,13 @@ def _join_processes(size):
                        f"mindspore-parallel is not blocked (python -m mindspore.info).")
 
 
-def _default_backend_name():
+def _device_target():
     from mindspore import context
-    target = context.get_context("device_target")
+    return context.get_context("device_target")
+
+
+def _default_backend_name():
+    target = _device_target()
     name = _BACKEND_OF_TARGET.get(target)
     if name is None:
         raise RuntimeError(f"For 'init', the 'device_target' {target!r} is not supported in parallel "
@@ -146,6 +150,11 @@ def init(backend_name=None):
     if name not in _BACKEND_OF_TARGET.values():
         raise RuntimeError(f"For 'init', the argument 'backend_name' must be one of 'hccl', 'nccl' and 'mccl', "
                            f"but got 'backend_name' : {backend_name}")
+    target = _device_target()
+    expected = _BACKEND_OF_TARGET.get(target)
+    if expected is not None and name != expected:
+        raise RuntimeError(f"For 'init', the argument 'backend_name' should be '{expected}' to init '{target}', "
+                           f"but got '{backend_name}'.")
     with _lock:
         if _world is not None:
             if name != GlobalComm.BACKEND:

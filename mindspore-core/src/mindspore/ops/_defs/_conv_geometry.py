@@ -124,3 +124,10 @@ def window(op, in_sizes, kernel, stride, dilation, pad_mode, pads, ceil_mode=Fal
         before.append(b)
         after.append(a)
     return Window(tuple(out), tuple(before), tuple(after))
+
+
+def kernel_strides(stride, out):
+    """The strides a kernel is given: 1 along an axis with one output position, where the stride (which may
+    be anything up to 2**63, far past the input) chooses nothing, so that no kernel sizes a buffer or an
+    index by it (a stride of 20000 made the CPU convolution allocate 3 GB, 2**32 crashed it)."""
+    return tuple(1 if o == 1 else s for s, o in zip(stride, out))

@@ -63,9 +63,11 @@ class _Conv(Primitive):
         return geo.window(self.name, tuple(x_shape[2:]), kernel, stride, dilation, mode, pad)
 
     def geometry_for(self, x_shape):
-        """``(kernel, stride, dilation, window)`` for an input of shape ``x_shape`` (what a kernel needs)."""
+        """``(kernel, stride, dilation, window)`` for an input of shape ``x_shape`` (what a kernel needs); see
+        :func:`~mindspore.ops._defs._conv_geometry.kernel_strides` for the strides."""
         kernel, stride, dilation, _, _ = self._geometry
-        return kernel, stride, dilation, self.window_for(x_shape)
+        win = self.window_for(x_shape)
+        return kernel, geo.kernel_strides(stride, win.out), dilation, win
 
     def _check_operands(self, x, w, x_name="x", w_name="weight"):
         """Ranks, channel counts and kernel size of input shape ``x`` and weight shape ``w``."""

@@ -54,9 +54,11 @@ class _Pool(Primitive):
         return geo.window(self.name, tuple(x_shape[-self._nd:]), kernel, stride, dil, mode, pads, ceil_mode)
 
     def geometry_for(self, x_shape):
-        """``(kernel, stride, dilation, window)`` for an input of shape ``x_shape`` (what a kernel needs)."""
+        """``(kernel, stride, dilation, window)`` for an input of shape ``x_shape`` (what a kernel needs); see
+        :func:`~mindspore.ops._defs._conv_geometry.kernel_strides` for the strides."""
         kernel, stride, dil, _, _, _ = self._geometry
-        return kernel, stride, dil, self.window_for(x_shape)
+        win = self.window_for(x_shape)
+        return kernel, geo.kernel_strides(stride, win.out), dil, win
 
     def _pooled_shape(self, x, ranks=None):
         rules.check_rank(self.name, "x", x, ranks or self._nd + 2)

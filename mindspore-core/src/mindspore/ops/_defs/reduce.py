@@ -94,9 +94,7 @@ class ReduceSum(_Reduce):
 
     def infer_dtype(self, x, axis):
         rules.check_dtype_in(self.name, "x", x, rules.ALL_TYPES)
-        if self.skip_mode and _is_empty_axis(axis):
-            return x
-        return mstype.int64 if x is mstype.bool_ else x
+        return x   # bool sums to bool (any element true), as MindSpore's ReduceSum; ops.sum widens to int64
 
     def bprop(self, x, axis, out, dout):
         if self.skip_mode and _is_empty_axis(axis):
@@ -249,7 +247,11 @@ def _index_select_grad(x, axis, keep_dims, index, dout):
 
 
 class ArgMaxWithValue(Primitive):
-    """``ArgMaxWithValue(axis=0, keep_dims=False)(x)`` -> ``(index, value)`` of the maximum along ``axis``."""
+    """``ArgMaxWithValue(axis=0, keep_dims=False)(x)`` -> ``(index, value)`` of the maximum along ``axis``.
+
+    NaN as MindSpore's kernels treat it: the scan keeps the first element and replaces it only by a strictly
+    greater value, so a leading NaN is the result, any later NaN is skipped.
+    """
 
     @prim_attr_register
     def __init__(self, axis=0, keep_dims=False):
@@ -262,7 +264,7 @@ class ArgMaxWithValue(Primitive):
 
     def infer_dtype(self, x):
         rules.check_dtype_in(self.name, "x", x, _REAL_TYPES)
-        return mstype.int32, x
+        return mstype.int64, x   # MindSpore 2.10's index dtype (ops.max/ops.min along an axis return it too)
 
     def bprop(self, x, out, dout):
         return (_index_select_grad(x, self.axis, self.keep_dims, out[0], dout[1]),)

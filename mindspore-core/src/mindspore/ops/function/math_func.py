@@ -212,13 +212,28 @@ def floormod(x, y):
     return _floor_mod(x, y)
 
 
+def _integral(v):
+    if isinstance(v, Tensor):
+        return mstype.is_int(v.dtype)
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def remainder(input, other):
-    """Python's ``%``: the remainder has the sign of ``other``."""
+    """Python's ``%``: the remainder has the sign of ``other``.
+
+    On integers it is ``input - floor_divide(input, other) * other``, as MindSpore computes it, so a zero
+    divisor leaves the dividend (``floor_mod`` gives the dtype's minimum there).
+    """
+    if _integral(input) and _integral(other):
+        return _sub(input, _mul(_floor_div(input, other), other))
     return _floor_mod(input, other)
 
 
 def fmod(input, other):
-    """C's ``fmod``: the remainder has the sign of ``input``."""
+    """C's ``fmod``: the remainder has the sign of ``input`` (on integers ``input - truncate_div(input, other) *
+    other``, so a zero divisor leaves the dividend, as in MindSpore)."""
+    if _integral(input) and _integral(other):
+        return _sub(input, _mul(_truncate_div(input, other), other))
     return _mod(input, other)
 
 

@@ -73,6 +73,16 @@ def reduce_min(input, axis=(), keep_dims=False):
     return _prim(reduce_defs.ReduceMin, _keep("reduce_min", keep_dims))(input, _axis_arg(axis))
 
 
+def _accumulate_in(input, dtype):
+    """``input`` in the dtype ``sum``/``prod`` accumulate in: ``dtype`` when given, else int64 for integer and
+    bool inputs (MindSpore's: a uint8 image sums to its true total, not modulo 256), the input's own otherwise."""
+    if dtype is not None:
+        return fops.cast(input, dtype)
+    if input.dtype is mstype.bool_ or (mstype.is_int(input.dtype) and input.dtype is not mstype.int64):
+        return fops.cast(input, mstype.int64)
+    return input
+
+
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum of ``input`` over ``dim`` (every dimension when None).
 
@@ -80,7 +90,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         input (Tensor): The input.
         dim (Union[None, int, tuple(int), list(int)]): Dimensions to reduce. Default ``None``: all.
         keepdim (bool): Keep the reduced dimensions with size 1. Default ``False``.
-        dtype (mindspore.dtype, optional): Cast ``input`` to this dtype first.
+        dtype (mindspore.dtype, optional): Cast ``input`` to this dtype first. Default: ``None``: integer and
+            bool inputs are summed in (and return) int64, others in their own dtype.
 
     Returns:
         Tensor.
@@ -92,8 +103,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         [3. 7.]
     """
     _check_tensor("sum", "input", input)
-    if dtype is not None:
-        input = fops.cast(input, dtype)
+    input = _accumulate_in(input, dtype)
     return _prim(reduce_defs.ReduceSum, _keep("sum", keepdim, "keepdim"))(input, _axis_arg(dim))
 
 
@@ -203,8 +213,7 @@ def prod(input, axis=None, keep_dims=False, dtype=None):
         [ 2. 12.]
     """
     _check_tensor("prod", "input", input)
-    if dtype is not None:
-        input = fops.cast(input, dtype)
+    input = _accumulate_in(input, dtype)
     return _prim(reduce_defs.ReduceProd, _keep("prod", keep_dims))(input, _axis_arg(axis))
 
 

@@ -51,37 +51,74 @@ def check_bool(value, name, api):
         raise TypeError(f"For '{api}', the '{name}' must be a bool, but got {type(value).__name__}.")
 
 
-class MappedArray:
-    """A read-only array stored in a file at ``offset``: memory-mapped on first use, picklable (the mapping is
-    re-opened after unpickling rather than copied), safe to use from several threads."""
+class RecordFile:
+    """Fixed-size records stored in a file from ``offset`` on, read one by one with positional reads.
+
+    Not memory-mapped: a file truncated (or replaced) while a pass runs makes a read come back short, which
+    is a clear ``RuntimeError`` naming the file, where a mapping would kill the process with SIGBUS.
+    Picklable (the file is opened again after unpickling) and safe to use from several threads
+    (``os.pread`` has no shared file position).
+    """
 
     def __init__(self, path, offset, dtype, shape):
         self.path, self.offset, self.dtype, self.shape = path, offset, np.dtype(dtype), tuple(shape)
-        self._array = None
+        self._row_bytes = int(np.prod(self.shape[1:], dtype=np.int64)) * self.dtype.itemsize
+        self._fd = None
         self._lock = threading.Lock()
 
     def __getstate__(self):
         return {"path": self.path, "offset": self.offset, "dtype": self.dtype, "shape": self.shape}
 
     def __setstate__(self, state):
-        self.__dict__.update(state)
-        self._array = None
-        self._lock = threading.Lock()
+        self.__init__(state["path"], state["offset"], state["dtype"], state["shape"])
 
-    def get(self):
-        array = self._array
-        if array is None:
+    def __del__(self):
+        fd = getattr(self, "_fd", None)
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def _file(self):
+        fd = self._fd
+        if fd is None:
             with self._lock:
-                if self._array is None:
-                    if int(np.prod(self.shape)) == 0:
-                        self._array = np.zeros(self.shape, self.dtype)
-                    else:
-                        try:
-                            self._array = np.memmap(self.path, self.dtype, "r", self.offset, self.shape)
-                        except (OSError, ValueError) as exc:
-                            raise RuntimeError(f"Failed to read '{self.path}': {exc}") from None
-                array = self._array
-        return array
+                if self._fd is None:
+                    try:
+                        self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+                    except OSError as exc:
+                        raise RuntimeError(f"Failed to read '{self.path}': {exc}") from None
+                fd = self._fd
+        return fd
+
+    def _read(self, start, nbytes, what):
+        data = bytearray()
+        while len(data) < nbytes:
+            try:
+                chunk = os.pread(self._file(), nbytes - len(data), start + len(data))
+            except OSError as exc:
+                raise RuntimeError(f"Failed to read {what} of '{self.path}': {exc}") from None
+            if not chunk:
+                raise RuntimeError(f"Failed to read {what} of '{self.path}': the file ends at byte "
+                                   f"{start + len(data)}, before the {nbytes} bytes it should have there; it was "
+                                   f"truncated or replaced while the dataset was reading it.")
+            data += chunk
+        return data
+
+    def row(self, index):
+        """Record ``index`` as an array of shape ``shape[1:]``."""
+        if not 0 <= index < self.shape[0]:
+            raise IndexError(f"record {index} of '{self.path}' is out of range [0, {self.shape[0]})")
+        data = self._read(self.offset + index * self._row_bytes, self._row_bytes, f"record {index}")
+        return np.frombuffer(data, self.dtype).reshape(self.shape[1:])   # over a bytearray: writable
+
+    def all(self):
+        """Every record, as one array of ``shape``."""
+        if self._row_bytes * self.shape[0] == 0:
+            return np.zeros(self.shape, self.dtype)
+        data = self._read(self.offset, self._row_bytes * self.shape[0], "its records")
+        return np.frombuffer(data, self.dtype).reshape(self.shape)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -114,7 +151,7 @@ def _read_be_words(path, count, what):
 
 
 def read_idx_images(path):
-    """(MappedArray of uint8 (n, rows, cols, 1)) after checking the IDX header and the file size."""
+    """(RecordFile of uint8 (n, rows, cols, 1)) after checking the IDX header and the file size."""
     (magic, n, rows, cols), size = _read_be_words(path, 4, "image")
     if magic != _IDX_IMAGES_MAGIC:
         raise RuntimeError(f"Invalid MNIST image file '{path}': magic number {magic} is not {_IDX_IMAGES_MAGIC} "
@@ -123,7 +160,7 @@ def read_idx_images(path):
     if size < need:
         raise RuntimeError(f"Invalid MNIST image file '{path}': the header announces {n} images of {rows}x{cols} "
                            f"({need} bytes) but the file has {size} bytes; the file is truncated.")
-    return MappedArray(path, 16, np.uint8, (n, rows, cols, 1))
+    return RecordFile(path, 16, np.uint8, (n, rows, cols, 1))
 
 
 def read_idx_labels(path):
@@ -205,7 +242,7 @@ class MnistDataset(MappableDataset):
         k = int(np.searchsorted(self._starts, index, side="right")) - 1
         images, labels = self._parts[k]
         local = index - int(self._starts[k])
-        return np.array(images.get()[local]), np.array(labels[local], np.uint32)
+        return images.row(local), np.array(labels[local], np.uint32)
 
     def _row_labels(self):
         self._ensure_loaded()
@@ -247,7 +284,7 @@ class _CifarBase(MappableDataset):
                 raise RuntimeError(f"Invalid {self._api[:-7].lower()} file '{path}': its size {size} bytes is not a "
                                    f"positive multiple of the {record}-byte record; the file is truncated or not "
                                    f"the binary version of {self._api[:-7].upper()}.")
-            files.append(MappedArray(path, 0, np.uint8, (size // record, record)))
+            files.append(RecordFile(path, 0, np.uint8, (size // record, record)))
         self._files = files
         self._starts = np.cumsum([0] + [f.shape[0] for f in files])
 
@@ -256,14 +293,14 @@ class _CifarBase(MappableDataset):
 
     def _get_row(self, index):
         k = int(np.searchsorted(self._starts, index, side="right")) - 1
-        rec = self._files[k].get()[index - int(self._starts[k])]
+        rec = self._files[k].row(index - int(self._starts[k]))
         nl = self._num_labels
         image = np.ascontiguousarray(rec[nl:].reshape(3, 32, 32).transpose(1, 2, 0))
         return (image, *(np.array(rec[j], np.uint32) for j in range(nl)))
 
     def _row_labels(self):
         self._ensure_loaded()
-        return np.concatenate([f.get()[:, 0] for f in self._files]).astype(np.uint32)
+        return np.concatenate([f.all()[:, 0] for f in self._files]).astype(np.uint32)
 
 
 class Cifar10Dataset(_CifarBase):
