@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from mindspore._core import interpreters as _interpreters
 from mindspore._core.primitive import NON_DIFFERENTIABLE, mark_zero
+from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import array as _array_defs
 from mindspore.ops._defs import math as _math_defs
 from mindspore.ops._defs import reduce as _reduce_defs
 
-__all__ = ["Tape", "Node", "record", "backward", "tracked", "active", "sum_to"]
+__all__ = ["Tape", "Node", "record", "backward", "tracked", "active", "sum_to", "rebind"]
 
 
 def active():
@@ -53,6 +54,7 @@ class Tape(_interpreters.Interpreter):
     def __init__(self):
         self.nodes = []
         self.watched = []
+        self.aliases = {}   # id(watched tensor updated in place) -> the proxy standing for its original value
 
     def apply(self, prim, args):
         result = self.below.apply(prim, args)
@@ -101,6 +103,7 @@ class Tape(_interpreters.Interpreter):
                     o._ad.pop(self, None)
         self.watched = []
         self.nodes = []
+        self.aliases = {}
 
 
 def tracked(t, tape):
@@ -132,6 +135,47 @@ def record(prim, args, result):
             if ad and tape in ad:
                 tape._record(Node(prim, tuple(args), outputs, multi))
                 break
+
+
+def _swap(items, target, proxy):
+    out = []
+    for x in items:
+        if x is target:
+            out.append(proxy)
+        elif type(x) in (tuple, list):
+            out.append(type(x)(_swap(x, target, proxy)))
+        else:
+            out.append(x)
+    return tuple(out)
+
+
+def rebind(target, result):
+    """``target[...] = v`` while tapes record: ``target`` (the same Python object) now holds ``result``, the
+    recorded functional update, so later uses of it are differentiated through the update.
+
+    Its previous value moves to a proxy tensor that takes its place in every node recorded so far (their
+    bprops read the value they saw, and the gradient reaches the nodes that made it); a watched input
+    updated in place keeps its gradient with respect to its original value.
+    """
+    old_ad = target._ad
+    if old_ad:
+        proxy = Tensor._make(target._data, target._dtype)
+        proxy._ad = dict(old_ad)
+        for tape, entry in old_ad.items():
+            for node in tape.nodes:
+                if node is not None:
+                    node.inputs = _swap(node.inputs, target, proxy)
+                    node.outputs = _swap(node.outputs, target, proxy)
+            if entry is None:   # a watched leaf: its gradient is the one of its original value
+                tape.watched = [proxy if t is target else t for t in tape.watched]
+                tape.aliases.setdefault(id(target), proxy)
+    target._data = result._data
+    target._ad = dict(result._ad) if result._ad else None
+    for tape, entry in (result._ad or {}).items():
+        if entry is not None:
+            node, i = entry
+            node.outputs = node.outputs[:i] + (target,) + node.outputs[i + 1:]
+    result._ad = None
 
 
 _reduce_sum = _reduce_defs.ReduceSum(keep_dims=True)
@@ -198,4 +242,6 @@ def backward(tape, outputs, sens):
                     for x, gx in zip(inp, g):
                         if _is_tensor(x) and tracked(x, tape):
                             _accumulate(grads, x, gx)
+    for key, proxy in tape.aliases.items():   # watched inputs updated in place: their original value's gradient
+        grads[key] = grads.get(id(proxy))
     return grads

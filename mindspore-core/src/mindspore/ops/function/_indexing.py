@@ -28,6 +28,7 @@ import numbers
 
 import numpy as np
 
+from mindspore._autodiff import tape as _tape
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
@@ -327,5 +328,8 @@ def tensor_setitem(x, index, value):
         from mindspore._errors import MSRuntimeError
         raise MSRuntimeError("In graph mode, a tensor that is a compile-time constant can not be updated in place "
                              "with a value the graph computes; build the new tensor functionally instead.")
-    x._data = result._data
+    if result._ad:              # recorded on a gradient tape: x now stands for the update's node
+        _tape.rebind(x, result)
+    else:
+        x._data = result._data
     return x
