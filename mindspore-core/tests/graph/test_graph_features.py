@@ -139,8 +139,13 @@ def test_numpy_on_constants_runs_while_compiling():
     both(lambda x: x * ms.Tensor(np.linspace(0, 1, 3).astype(np.float32)) + np.pi, T(1.0, 2.0, 3.0))
 
 
+class _Calls(list):
+    """A record the compiled function appends to (a list subclass: a plain list read from outside the graph is
+    copied into it, as in MindSpore, so that the caller's list never changes)."""
+
+
 def test_one_compilation_per_signature():
-    calls = []
+    calls = _Calls()
 
     def f(x, n):
         calls.append(1)          # Python code in the function runs once per compilation
@@ -312,3 +317,24 @@ def test_functions_with_any_name_compile(tmp_path):
         ms.set_context(save_graphs=False)
     dumped = [p.name for p in tmp_path.iterdir()]
     assert dumped and all("/" not in n for n in dumped)
+
+
+def test_outer_lists_and_dicts_are_never_mutated_by_a_graph():
+    """MindSpore 2.10 (checked against it): a list, dict or set a compiled function reads from outside is the
+    graph's own copy; appending to it or setting a key inside the graph leaves the caller's object unchanged."""
+    log, cfg = [], {}
+
+    def make():
+        local = []
+
+        def f(x):
+            log.append(x)
+            cfg["k"] = 1
+            local.append(1)
+            local.append(2)
+            return x * len(local)
+        return f, local
+    f, local = make()
+    out = ms.jit(f)(T(1.0, 2.0))
+    assert out.asnumpy().tolist() == [2.0, 4.0]     # inside the graph the copy has both appends
+    assert log == [] and cfg == {} and local == []

@@ -82,7 +82,10 @@ def test_train_sets_training_mode_and_eval_predict_unset_it(mlp_factory, dataset
     # construct's Python code runs at every call in PYNATIVE mode, once per compilation in GRAPH mode
     calls = 2 if ms_mode == "pynative" else 1
     x, y = classification_data
-    seen = []
+
+    class Seen(list):
+        """(a list subclass: a graph copies plain lists it reads from outside, as MindSpore does)"""
+    seen = Seen()
 
     class Probe(nn.Cell):
         def __init__(self):

@@ -107,6 +107,8 @@ def _lookup(node, frame):
                 err = graph_syntax_error(f"The name '{v.name}' is not defined, or not supported in graph mode.",
                                          None, "name")
                 raise _Located(locate_error(err, locs)) from None
+            if type(value) in (list, dict, set):
+                return CTX.graph_local(value)   # a graph never mutates the caller's containers
             return value
         return v
     f = frame

@@ -39,8 +39,8 @@ class Program:
 def session():
     """Compile-time isolation: a fresh position stack (no gradient tape records while staging: the builders
     sit above the tapes on the interpreter stack and hand constants to the eager base)."""
-    saved_locs, saved_depth = CTX.locs, CTX.branch_depth
-    CTX.locs, CTX.branch_depth = [], 0
+    saved_locs, saved_depth, saved_copies = CTX.locs, CTX.branch_depth, CTX.copies
+    CTX.locs, CTX.branch_depth, CTX.copies = [], 0, {}
     try:
         yield
     except _Located as located:
@@ -48,7 +48,7 @@ def session():
     except StagedRaise as r:
         raise r.exc from None
     finally:
-        CTX.locs, CTX.branch_depth = saved_locs, saved_depth
+        CTX.locs, CTX.branch_depth, CTX.copies = saved_locs, saved_depth, saved_copies
 
 
 def _is_mutable_scalar(v):

@@ -65,6 +65,15 @@ class _Context:
     def __init__(self):
         self.locs = []
         self.branch_depth = 0
+        self.copies = {}        # id(outer list/dict/set) -> (object, its graph-local copy), per compilation
+
+    def graph_local(self, value):
+        """The compilation's own copy of a list, dict or set the function reads from outside (a global or a
+        closure variable): as in MindSpore, a graph mutates its copy, never the caller's object."""
+        hit = self.copies.get(id(value))
+        if hit is None or hit[0] is not value:
+            hit = self.copies[id(value)] = (value, type(value)(value))
+        return hit[1]
 
     def loc(self):
         for loc in reversed(self.locs):
