@@ -69,7 +69,27 @@ def test_none_is_rejected():
     with pytest.raises(TypeError):
         Tensor(None)
     with pytest.raises(TypeError):
-        Tensor(shape=(2,), dtype=ms.float32)      # shape without init is not a tensor either
+        Tensor(shape=(2,))      # a shape without a dtype is not a tensor
+
+
+def test_shape_and_dtype_alone_give_zeros():
+    # as MindSpore 2.10: Tensor(shape=[2, 3], dtype=ms.float32) holds zeros
+    t = Tensor(shape=[2, 3], dtype=ms.float32)
+    assert t.shape == (2, 3) and t.dtype == ms.float32
+    np.testing.assert_array_equal(arr(t), np.zeros((2, 3), np.float32))
+
+
+def test_dynamic_shape_placeholder():
+    # export's and set_inputs' inputs: a shape with unknown (None or -1) dims and a dtype, no data
+    t = Tensor(shape=[None, 3], dtype=ms.float32)
+    assert t.shape == (-1, 3) and t.dtype == ms.float32
+    assert Tensor(shape=[-1, 3], dtype=ms.int32).shape == (-1, 3)
+    with pytest.raises(ValueError, match="dynamic shape"):
+        t.asnumpy()
+    with pytest.raises(ValueError, match="dtype must not be None, init must be None"):
+        Tensor(shape=[None, 3])
+    with pytest.raises(ValueError, match="dtype must not be None, init must be None"):
+        Tensor(shape=[None, 3], dtype=ms.float32, init=ms.common.initializer.One())
 
 
 def test_unsupported_input_type():

@@ -12,9 +12,6 @@ NAMES = [line.strip() for line in
          if line.strip() and not line.startswith("#")]
 
 NOT_YET = {
-    "ms.export": "MindIR/ONNX export (GRAPH_MODE issue)",
-    "ms.load": "MindIR loading (GRAPH_MODE issue)",
-    "ms.nn.GraphCell": "MindIR loading (GRAPH_MODE issue)",
     "ms.FileWriter": "top-level alias of mindspore.mindrecord.FileWriter",
     "ms.Profiler": "profiler",
     "ms.numpy.arange": "mindspore.numpy module",

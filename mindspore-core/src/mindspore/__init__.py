@@ -38,5 +38,8 @@ from mindspore.train import (F1, MAE, MSE, Accuracy, Callback, CheckpointConfig,
                              async_ckpt_thread_status, build_train_network, ckpt_to_safetensors,
                              connect_network_with_dataset, get_metric_fn, load_checkpoint, load_checkpoint_async,
                              load_param_into_net, names, rearrange_inputs, safetensors_to_ckpt, save_checkpoint)
+from mindspore.train import export, load  # noqa: E402,F401
+from mindspore import onnx  # noqa: E402,F401
 from mindspore import plugin  # noqa: E402,F401
 from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe  # noqa: E402,F401
+from mindspore._deploy.predictor import Predictor  # noqa: E402,F401

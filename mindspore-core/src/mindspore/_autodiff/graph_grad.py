@@ -547,9 +547,43 @@ def stage_custom_bprop_call(cell, args, kwargs):
     return res[0] if single else res
 
 
+def stage_composite_call(cell, args, kwargs, name, attrs):
+    """Export's capture: a Cell with an exchange-format form (``nn.LSTM``) becomes one ``Composite`` call
+    whose graph is its construct, so that an exporter sees the whole layer."""
+    cur = _current_builder()
+    b = Builder(f"{type(cell).__name__}_{name}", cur)
+    leaves, tree = staging.flatten((tuple(args), dict(kwargs or {})))
+    inner, explicit, tensor_leaves = [], [], []
+    with b:
+        for i, a in enumerate(leaves):
+            s = _param_input(b, a)
+            if s is not None:
+                explicit.append(a)
+                tensor_leaves.append(i)
+            inner.append(s if s is not None else a)
+        in_args, in_kwargs = staging.unflatten(tree, inner)
+        out = construct_cell(cell, in_args, in_kwargs)
+        out_leaves, out_tree = staging.flatten(out)
+        if not all(isinstance(o, StagedTensor) for o in out_leaves):
+            raise InternalError(f"the composite '{name}' of {type(cell).__name__} must return tensors only")
+        nodes = [b.localize(o) for o in out_leaves]
+        b.graph.set_output(b.apply(irops.make_tuple, nodes, AbstractTuple(n.abstract for n in nodes)))
+    call = irops.Composite(b.graph, name, attrs, cell, tree, leaves, tensor_leaves, out_tree)
+    node = cur.apply(Constant(call), [cur.localize(a) for a in explicit] + list(b.outer),
+                     b.graph.output.abstract)
+    res = cur.wrap(node)
+    return staging.unflatten(out_tree, list(res))
+
+
 def stage_construct(cell, args, kwargs):
     """A Cell called during inference: its ``construct`` evaluated from its parsed graph if it is user
-    code (custom ``bprop`` cells become one call autodiff differentiates with that bprop)."""
+    code (custom ``bprop`` cells become one call autodiff differentiates with that bprop; under export's
+    capture, a cell with an exchange-format form becomes one ``Composite`` call)."""
     if custom_bprop(cell) is not None:
         return stage_custom_bprop_call(cell, args, kwargs)
+    if staging.CTX.composites:
+        form = getattr(cell, "_export_composite", None)
+        form = form() if form is not None else None
+        if form is not None:
+            return stage_composite_call(cell, args, kwargs, *form)
     return construct_cell(cell, args, kwargs)

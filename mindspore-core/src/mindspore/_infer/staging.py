@@ -66,6 +66,7 @@ class _Context:
         self.locs = []
         self.branch_depth = 0
         self.copies = {}        # id(outer list/dict/set) -> (object, its graph-local copy), per compilation
+        self.composites = False  # export's capture: Cells with an exchange-format form stay one call
 
     def graph_local(self, value):
         """The compilation's own copy of a list, dict or set the function reads from outside (a global or a

@@ -100,3 +100,28 @@ class CustomCall:
 
     def __repr__(self):
         return f"CustomCall[{type(self.cell).__name__}.bprop]"
+
+
+class Composite:
+    """Payload of a call kept whole for an exporter: a Cell that has a single-node form in an exchange format
+    (``nn.LSTM`` as ONNX ``LSTM``). Only export's capture makes these (``Cell._export_composite``); ``graph``
+    computes the call on its arguments, and every compile for running inlines it like any graph call."""
+
+    __slots__ = ("graph", "name", "attrs", "cell", "in_tree", "in_leaves", "tensor_leaves", "out_tree")
+
+    def __init__(self, graph, name, attrs, cell, in_tree, in_leaves, tensor_leaves, out_tree):
+        self.graph = graph
+        self.name = name
+        self.attrs = dict(attrs)
+        self.cell = cell
+        self.in_tree = in_tree              # the call's (args, kwargs) structure (``staging.flatten``)
+        self.in_leaves = in_leaves          # its leaves: the tensor leaves are the call's first inputs, in order
+        self.tensor_leaves = tensor_leaves  # indices of those tensor leaves
+        self.out_tree = out_tree            # the structure of its result; the graph returns the leaves
+
+    @property
+    def graphs(self):
+        return (self.graph,)
+
+    def __repr__(self):
+        return f"Composite[{self.name}]"

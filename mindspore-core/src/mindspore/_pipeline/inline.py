@@ -14,7 +14,7 @@ from mindspore._pipeline._util import each_graph, substitute
 __all__ = ["run", "inline_graph"]
 
 
-def _callee(node, keep_custom=False):
+def _callee(node, keep_custom=False, keep_composite=False):
     f = node.inputs[0]
     if not isinstance(f, Constant):
         return None, None
@@ -22,6 +22,8 @@ def _callee(node, keep_custom=False):
     if isinstance(v, Graph):
         return v, node.inputs[1:]
     if isinstance(v, irops.CustomCall) and not keep_custom:
+        return v.graph, node.inputs[1:]
+    if isinstance(v, irops.Composite) and not keep_composite:
         return v.graph, node.inputs[1:]
     if v is irops.If and isinstance(node.inputs[1], Constant):
         cond = node.inputs[1].value
@@ -43,15 +45,16 @@ def clone_into(graph, callee, args, loc=None):
     return new_nodes, mapping.get(callee.output, callee.output)
 
 
-def inline_graph(graph, keep_custom=False):
-    """Inline every call in ``graph``; ``keep_custom`` keeps calls with a user bprop (before autodiff)."""
+def inline_graph(graph, keep_custom=False, keep_composite=False):
+    """Inline every call in ``graph``; ``keep_custom`` keeps calls with a user bprop (before autodiff),
+    ``keep_composite`` the calls export's capture keeps whole (:class:`~mindspore._ir.ops.Composite`)."""
     changed = False
     while True:
         out, subst, again = [], {}, False
         for node in graph.nodes:
             if subst:
                 node.inputs = [subst.get(x, x) for x in node.inputs]
-            callee, args = _callee(node, keep_custom)
+            callee, args = _callee(node, keep_custom, keep_composite)
             if callee is None:
                 out.append(node)
                 continue

@@ -27,6 +27,10 @@ from mindspore.common import dtype as mstype
 
 __all__ = ["Tensor", "tensor", "from_numpy", "is_tensor"]
 
+#: The ``init`` of a tensor of dynamic shape (``Tensor(shape=[None, 3], dtype=...)``): it never has data.
+_DYNAMIC = object()
+
+
 def _infer_list_dtype(arr: np.ndarray, data):
     """MindSpore's dtype for a Python (nested) list/tuple already converted by NumPy."""
     kind = arr.dtype.kind
@@ -105,13 +109,26 @@ class Tensor:
         self._init = None
         self._init_shape = None
         if input_data is None:
-            if init is None or shape is None or dtype is None:
+            dims = None if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
+            if dims is not None and any(d is None or d == -1 for d in dims):
+                # a placeholder of dynamic shape (export's inputs, set_inputs): a shape and a dtype, no data
+                if dtype is None or init is not None:
+                    raise MSValueError("If setting dynamic shape, dtype must not be None, init must be None")
+                self._dtype = mstype.to_ms_dtype(dtype)
+                self._init = _DYNAMIC
+                self._init_shape = tuple(-1 if d is None else int(d) for d in dims)
+                self._data = None
+                return
+            if dims is None or dtype is None:
                 raise MSTypeError(
-                    "For 'Tensor', 'input_data' can not be None unless 'shape', 'dtype' and 'init' are all given, "
+                    "For 'Tensor', 'input_data' can not be None unless 'shape' and 'dtype' are given, "
                     "but got input_data=None.")
             self._dtype = mstype.to_ms_dtype(dtype)
+            self._init_shape = tuple(int(s) for s in dims)
+            if init is None:    # MindSpore fills a tensor given only a shape and a dtype with zeros
+                self._data = _from_host(np.zeros(self._init_shape, self._dtype.to_numpy()))
+                return
             self._init = init
-            self._init_shape = tuple(int(s) for s in ((shape,) if isinstance(shape, int) else shape))
             self._data = None
             return
         arr, self._dtype = _to_host_array(input_data, dtype)
@@ -137,6 +154,17 @@ class Tensor:
         t._init = None
         return t
 
+    @classmethod
+    def _placeholder(cls, shape, dtype):
+        """A tensor with a shape and a dtype but no data (export's stand-ins for its inputs)."""
+        t = object.__new__(cls)
+        t._ad = None
+        t._data = None
+        t._dtype = dtype
+        t._init = _DYNAMIC
+        t._init_shape = tuple(int(d) for d in shape)
+        return t
+
     @staticmethod
     def from_numpy(array):
         """A Tensor sharing memory with the NumPy array ``array``."""
@@ -148,6 +176,10 @@ class Tensor:
     def init_data(self, slice_index=None, shape=None, opt_shard_group=None):
         """Materialise a tensor created with ``init``; returns ``self``."""
         if self._data is None:
+            if self._init is _DYNAMIC:
+                raise MSValueError(
+                    f"For 'Tensor', a tensor of dynamic shape {list(self._init_shape)} holds no data: it only "
+                    "describes an input (of 'export' or 'Cell.set_inputs'); give a Tensor with data instead.")
             arr = self._init._generate(self._init_shape, self._dtype)
             self._data = _from_host(arr)
             self._init = None

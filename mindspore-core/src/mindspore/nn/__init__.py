@@ -11,3 +11,5 @@ from mindspore.nn.utils import no_init_parameters  # noqa: F401
 
 __all__ = (["Cell", "CellList", "SequentialCell", "no_init_parameters"] + list(layer.__all__) + list(loss.__all__) + list(optim.__all__)
            + list(wrap.__all__) + list(learning_rate_schedule.__all__) + list(dynamic_lr.__all__))
+from mindspore.nn.graph_cell import GraphCell  # noqa: E402
+__all__.append("GraphCell")

@@ -18,13 +18,15 @@ from mindspore.train.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fb
                                      Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                                      TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs)
 from mindspore.train.model import Model  # noqa: E402
+from mindspore._deploy.api import export, load  # noqa: E402
 
 __all__ += ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
             "EarlyStopping", "History", "LambdaCallback", "LearningRateScheduler", "ReduceLROnPlateau",
             "DatasetHelper", "connect_network_with_dataset", "LossScaleManager", "FixedLossScaleManager",
             "DynamicLossScaleManager", "Metric", "rearrange_inputs", "names", "get_metric_fn", "Accuracy", "MAE",
             "MSE", "Precision", "Recall", "Fbeta", "F1", "Loss", "TopKCategoricalAccuracy",
-            "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "ConfusionMatrix", "build_train_network"]
+            "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "ConfusionMatrix", "build_train_network",
+            "export", "load"]
 
 
 def __getattr__(name):

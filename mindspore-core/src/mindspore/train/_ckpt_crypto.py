@@ -7,12 +7,13 @@ little-endian)::
     magic                        0x7F3A5ED8 AES-GCM, 0x7F3A5ED9 AES-CBC, 0x7F3A5EDA SM4-CBC
     tag[16]                      AES-GCM only: the GCM authentication tag
     block_len                    = 4 + 16 + 4 + cipher_len, the length of what follows
-    iv_len (16), iv[16]          a fresh random IV per block (GCM uses this 16-byte IV as its nonce)
+    iv_len (16), iv[16]          a fresh random IV per block (GCM uses its first 12 bytes as the nonce: OpenSSL's
+                                 default GCM IV length, which MindSpore does not change)
     cipher_len, cipher[...]      GCM: no padding, no associated data; CBC: PKCS#7 padding
 
 Keys are 16, 24 or 32 bytes for AES (AES-128/192/256) and 16 bytes for SM4. Because the IVs are random the
-ciphertext differs on every save; the layout was taken from the upstream source and is checked here by round
-trips only (no encrypted file from a real MindSpore is available to compare with).
+ciphertext differs on every save. The layout and the 12-byte GCM nonce were checked against MindSpore 2.10's own
+``_encrypt`` (its output decrypts here, and real MindSpore loads MindIR files encrypted here).
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ MODES = {"AES-GCM": 0x7F3A5ED8, "AES-CBC": 0x7F3A5ED9, "SM4-CBC": 0x7F3A5EDA}
 BLOCK_SIZE = 64 * 1024 * 1024
 _IV_LEN = 16
 _TAG_LEN = 16
+_GCM_NONCE = 12
 
 
 def is_cipher_data(data):
@@ -73,7 +75,7 @@ def _encrypt_block(plain, key, mode):
     iv = os.urandom(_IV_LEN)
     _, _, padding, _, _, _, aesgcm = _backend()
     if mode == "AES-GCM":
-        sealed = aesgcm(key).encrypt(iv, plain, None)
+        sealed = aesgcm(key).encrypt(iv[:_GCM_NONCE], plain, None)
         cipher, tag = sealed[:-_TAG_LEN], sealed[-_TAG_LEN:]
     else:
         padder = padding.PKCS7(128).padder()
@@ -111,7 +113,7 @@ def _fail(source, reason):
 
 def _decrypt_block(body, key, mode, tag, source):
     invalid_tag, _, padding, _, _, _, aesgcm = _backend()
-    if len(body) < 8 or struct.unpack_from("<i", body, 0)[0] != _IV_LEN:
+    if len(body) < 8 + _IV_LEN or struct.unpack_from("<i", body, 0)[0] != _IV_LEN:  # iv_len, iv, cipher_len
         raise _fail(source, "a block header is malformed")
     iv = body[4:4 + _IV_LEN]
     (cipher_len,) = struct.unpack_from("<i", body, 4 + _IV_LEN)
@@ -120,7 +122,7 @@ def _decrypt_block(body, key, mode, tag, source):
         raise _fail(source, "a block length is inconsistent")
     try:
         if mode == "AES-GCM":
-            return aesgcm(key).decrypt(iv, cipher + tag, None)
+            return aesgcm(key).decrypt(iv[:_GCM_NONCE], cipher + tag, None)
         dec = _cbc_cipher(key, iv, mode).decryptor()
         unpadder = padding.PKCS7(128).unpadder()
         return unpadder.update(dec.update(cipher) + dec.finalize()) + unpadder.finalize()

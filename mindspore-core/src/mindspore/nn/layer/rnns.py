@@ -252,6 +252,13 @@ class _RNNBase(Cell):
             return output, (h, ops.stack(c_n, 0))
         return output, h
 
+    def _export_composite(self):
+        """Export keeps the layer whole (ONNX has LSTM, GRU and RNN nodes): its form's name and attributes."""
+        return self.mode, {"input_size": self.input_size, "hidden_size": self.hidden_size,
+                           "num_layers": self.num_layers, "has_bias": self.has_bias,
+                           "batch_first": self.batch_first, "bidirectional": self.bidirectional,
+                           "dropout": float(self.dropout) if self.training else 0.0}
+
     def extend_repr(self):
         return (f"input_size={self.input_size}, hidden_size={self.hidden_size}, num_layers={self.num_layers}, "
                 f"has_bias={self.has_bias}, batch_first={self.batch_first}, dropout={self.dropout}, "
