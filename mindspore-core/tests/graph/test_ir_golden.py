@@ -96,7 +96,7 @@ def test_each_pass_changes_what_it_owns(tmp_path):
              for i, n in enumerate(["infer"] + passes.pass_names())]
     names = passes.pass_names()
     for i, name in enumerate(names):
-        if name in ("dce_after_backend",):
+        if name in ("dce_after_backend", "fold_batchnorm"):  # fold_batchnorm works on frozen graphs only
             continue
         assert texts[i + 1] != texts[i], f"pass {name} changed nothing on the sample"
 

@@ -5,9 +5,11 @@
   apply whose kernel runs NumPy ufuncs with ``out=`` into one buffer: one allocation per chain
   instead of one per op, and none at all when the memory plan lets the chain write into an input
   that dies there (a MatMul or convolution output feeding bias-add + ReLU is updated in place).
-* ``cpu_fuse_conv_epilogue``: ``Conv2D`` followed by a ``BiasAdd`` and/or a ``ReLU`` (its only
-  user) becomes one apply whose C++ convolution adds the bias and clamps each output as it writes it:
-  no separate passes over the activation (a LeNet or VGG block's conv + bias + ReLU).
+* ``cpu_fuse_conv_epilogue``: ``Conv2D`` followed by a ``BiasAdd``, an ``Add`` of a same-shaped tensor (a
+  residual) and a ``ReLU`` (each optional, each the only reader of the one before) becomes one apply whose
+  C++ convolution adds the bias and the residual and clamps each output as it writes it: no separate passes
+  over the activation (a LeNet or VGG block's conv + bias + ReLU; a ResNet block's last convolution, whose
+  BatchNorm an inference graph folded into its weights, + shortcut + ReLU).
 * ``cpu_fuse_batchnorm_relu``: a ``ReLU`` that is the only reader of a ``BatchNorm``'s output ``y`` is
   applied by the BatchNorm kernel as it writes ``y`` (ResNet's conv -> BN -> ReLU).
 * ``cpu_inplace_update``: ``Assign(p, chain(p, ...))`` on a network Parameter (a moment update of an
@@ -274,11 +276,13 @@ def _writes_to(graph, param):
     return sum(1 for n in graph.nodes if is_effectful_apply(n) and param in n.inputs[1:])
 
 
-def _conv_kernel(conv, with_bias, relu):
+def _conv_kernel(conv, with_bias, with_residual, relu):
     from mindspore_cpu.kernels.conv import forward_with_epilogue
 
-    def kernel(prim, x, w, *bias, out=None):
-        return forward_with_epilogue(conv, x, w, bias[0] if with_bias else None, relu)
+    def kernel(prim, x, w, *rest, out=None):
+        bias = rest[0] if with_bias else None
+        residual = rest[-1] if with_residual else None
+        return forward_with_epilogue(conv, x, w, bias, relu, residual)
     return kernel
 
 
@@ -286,38 +290,72 @@ def _single_user(node, uses):
     return isinstance(node, Apply) and uses.get(node, 0) == 1
 
 
+def _users(graph):
+    users = {}
+    for node in graph.nodes:
+        for x in node.inputs[1:]:
+            users.setdefault(x, []).append(node)
+    return users
+
+
+def _conv_epilogue(head, g, uses, users, claimed):
+    """The applies after ``head`` (a Conv2D) that its kernel can apply as it writes: a BiasAdd, an Add of a
+    tensor of the output's shape and dtype (a residual), a ReLU, each in this order, each the only reader of
+    the one before and in no other fused chain (``claimed``: old apply -> its fused apply, None for a chain's
+    inner applies, which go away); with the residual (or None)."""
+    out = head.abstract
+    chain, residual, node = [], None, head
+    for kind in ("BiasAdd", "Add", "ReLU"):
+        if not _single_user(node, uses) or node is g.output:
+            break
+        (nxt,) = users[node]
+        prim = prim_of(nxt)
+        if nxt in claimed:
+            break
+        if type(prim).__name__ != kind or nxt.graph is not g or nxt.abstract != out:
+            continue
+        args = nxt.inputs[1:]
+        if kind == "BiasAdd":
+            b = _tensor_ab(args[1])
+            if args[0] is not node or b is None or b.dtype != out.dtype or len(b.shape) != 1 or \
+                    prim.data_format != "NCHW":
+                continue
+        elif kind == "Add":
+            other = args[1] if args[0] is node else args[0]
+            if node not in args or other is node or (other in claimed and claimed[other] is None) or \
+                    _tensor_ab(other) != out:
+                continue
+            residual = other
+        chain.append(nxt)
+        node = nxt
+    return chain, residual
+
+
 def fuse_conv_epilogue(graph):
-    """``ReLU(BiasAdd(Conv2D(x, w), b))`` (either of the two may be missing) -> one convolution apply."""
+    """``ReLU(Add(BiasAdd(Conv2D(x, w), b), z))`` (any of the three after the convolution may be missing)
+    -> one convolution apply."""
     changed = False
     for g in graphs_of(graph):
-        uses = use_counts(g)
+        uses, users = use_counts(g), _users(g)
         replace = {}
-        for node in g.nodes:
-            prim = prim_of(node)
-            if prim is None or type(prim).__name__ not in ("ReLU", "BiasAdd") or node in replace:
-                continue
-            chain = [node]
-            head = node.inputs[1]
-            if type(prim).__name__ == "ReLU" and type(prim_of(head)).__name__ == "BiasAdd" and \
-                    _single_user(head, uses):
-                chain.insert(0, head)
-                head = head.inputs[1]
+        for head in g.nodes:
             conv = prim_of(head)
-            if type(conv).__name__ != "Conv2D" or not _single_user(head, uses) or head.graph is not g:
+            if type(conv).__name__ != "Conv2D" or head in replace:
                 continue
             out, x, w = head.abstract, _tensor_ab(head.inputs[1]), _tensor_ab(head.inputs[2])
             if not isinstance(out, TensorSpec) or out.dtype not in _FLOATS or x is None or w is None or \
                     x.dtype != out.dtype or w.dtype != out.dtype or getattr(conv, "data_format", "NCHW") != "NCHW":
                 continue
-            bias_node = chain[0] if type(prim_of(chain[0])).__name__ == "BiasAdd" else None
-            if bias_node is not None:
-                b = _tensor_ab(bias_node.inputs[2])
-                if b is None or b.dtype != out.dtype or len(b.shape) != 1 or prim_of(bias_node).data_format != "NCHW":
-                    continue
-            relu = type(prim_of(chain[-1])).__name__ == "ReLU"
-            ops = ["Conv2D"] + [type(prim_of(n)).__name__ for n in chain]
-            fused = FusedOp("FusedConv2D", _conv_kernel(conv, bias_node is not None, relu), ops)
-            inputs = [head.inputs[1], head.inputs[2]] + ([bias_node.inputs[2]] if bias_node is not None else [])
+            chain, residual = _conv_epilogue(head, g, uses, users, replace)
+            if not chain:
+                continue
+            kinds = [type(prim_of(n)).__name__ for n in chain]
+            bias_node = chain[0] if kinds[0] == "BiasAdd" else None
+            relu = kinds[-1] == "ReLU"
+            ops = ["Conv2D"] + kinds
+            fused = FusedOp("FusedConv2D", _conv_kernel(conv, bias_node is not None, residual is not None, relu), ops)
+            inputs = [head.inputs[1], head.inputs[2]] + ([bias_node.inputs[2]] if bias_node is not None else []) + \
+                ([residual] if residual is not None else [])
             new = Apply(g, [Constant(fused)] + inputs, chain[-1].loc)
             new.abstract = chain[-1].abstract
             new.debug = "fused " + "+".join(ops)

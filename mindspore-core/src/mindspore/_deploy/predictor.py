@@ -32,7 +32,9 @@ class Predictor:
     dimension, and dtype); :meth:`predict` is ``predict(inputs)``, taking and returning NumPy arrays instead of
     Lite tensors. There is no ``resize``: every new input shape is compiled on its first call and reused after
     (as ``nn.GraphCell`` does), so a dynamic batch needs nothing declared. :meth:`predict_batches` streams an
-    iterable of batches through the model.
+    iterable of batches through the model. As Lite's built model, a compiled shape reads the weights as
+    constants (BatchNorm is folded into the convolution before it): giving a weight new data
+    (``graph.update_parameters``) compiles again, a write into a weight's array in place is not seen.
 
     Args:
         model (Union[str, MindIRGraph]): the path of a ``.mindir`` file, or a graph ``mindspore.load`` returned.
@@ -100,7 +102,7 @@ class Predictor:
         """
         tensors = tuple(self._tensor(i, x) for i, x in enumerate(inputs))
         self._graph.check_inputs(tensors, "Predictor.predict")
-        out = compiled_call(cache_for(self), self._graph.run, tensors, name="Predictor")
+        out = compiled_call(cache_for(self), self._graph.run, tensors, name="Predictor", freeze_weights=True)
         return _to_numpy(out)
 
     __call__ = predict

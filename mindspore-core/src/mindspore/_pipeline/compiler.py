@@ -17,6 +17,7 @@ import numpy as np
 from mindspore._infer.abstract import signature
 from mindspore._infer.specialize import specialize
 from mindspore._infer.staging import flatten, unflatten
+from mindspore._pipeline import freeze as _freeze
 from mindspore._pipeline import passes as _passes
 from mindspore._runtime import backend as _backend
 from mindspore._runtime.executor import Executable
@@ -52,19 +53,21 @@ def cache_for(owner):
 class CompiledGraph:
     """One specialisation: the program (how to feed it, how to rebuild its output) and its schedule."""
 
-    def __init__(self, program, executable, compile_s):
+    def __init__(self, program, executable, compile_s, frozen=()):
         self.program = program
         self.executable = executable
         self.compile_s = compile_s
         self.weight_specs = [(w._dtype, tuple(w.shape)) for w in program.weights]
+        self.frozen = tuple(frozen)
 
     def stale(self):
         """Whether a Parameter the graph reads changed dtype or shape since it was compiled
-        (``set_dtype``, ``set_data`` with another shape): the graph must be compiled again."""
+        (``set_dtype``, ``set_data`` with another shape), or a weight it froze holds other data: the graph
+        must be compiled again."""
         for w, (dtype, shape) in zip(self.program.weights, self.weight_specs):
             if w._dtype is not dtype or (w._data is not None and w._data.shape != shape):
                 return True
-        return False
+        return any(w._data is not buffer for w, buffer in self.frozen)
 
     @property
     def graph(self):
@@ -89,16 +92,18 @@ def _buffer(v):
     return _backend.from_host(np.array(v, dtype=dtype))
 
 
-def compile_callable(fn, args, kwargs=None, name=None):
-    """Parse, infer, optimise and schedule ``fn`` for these arguments."""
+def compile_callable(fn, args, kwargs=None, name=None, freeze_weights=False):
+    """Parse, infer, optimise and schedule ``fn`` for these arguments (with ``freeze_weights``, the weights
+    it does not write as constants)."""
     start = time.perf_counter()
     program = specialize(fn, args, kwargs, name=name or _name_of(fn))
+    frozen = _freeze.freeze_weights(program.graph) if freeze_weights else ()
     _passes.run_pipeline(program.graph)
     executable = Executable(program.graph)
     elapsed = time.perf_counter() - start
     STATS["compiles"] += 1
     STATS["last_compile_s"] = elapsed
-    return CompiledGraph(program, executable, elapsed)
+    return CompiledGraph(program, executable, elapsed, frozen)
 
 
 def _name_of(fn):
@@ -108,12 +113,12 @@ def _name_of(fn):
     return getattr(fn, "__name__", "graph").replace("<", "").replace(">", "")
 
 
-def compiled_call(cache, fn, args, kwargs=None, extra_key=(), name=None):
+def compiled_call(cache, fn, args, kwargs=None, extra_key=(), name=None, freeze_weights=False):
     """Run ``fn(*args, **kwargs)`` compiled, compiling on a new signature."""
-    key = (signature(args, kwargs), extra_key, _backend.current().generation, _EPOCH[0])
+    key = (signature(args, kwargs), extra_key, _backend.current().generation, _EPOCH[0], freeze_weights)
     entry = cache.get(key)
     if entry is None or entry.stale():
-        entry = compile_callable(fn, args, kwargs, name)
+        entry = compile_callable(fn, args, kwargs, name, freeze_weights)
         cache[key] = entry
     else:
         STATS["hits"] += 1

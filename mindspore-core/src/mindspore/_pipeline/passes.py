@@ -10,6 +10,9 @@ Order and why:
 4. ``cse`` - equal pure applies on equal inputs are computed once (reads of a Parameter are not
    merged across an in-place write to it);
 5. ``dce`` - applies whose values are not used and that have no side effect are dropped;
+   ``fold_batchnorm`` - in a graph whose weights were frozen into constants (an inference entry point,
+   :mod:`.freeze`), an inference BatchNorm after a convolution becomes the convolution's weights and a
+   bias-add (after ``dce``: the BatchNorm's unread outputs are gone);
 6. backend passes - registered by backend plugins through ``ms_register_passes`` (the CPU backend
    fuses elementwise chains and bias-add + activation), then ``dce`` again;
 7. ``memory_plan`` - liveness and in-place reuse of dead buffers by fused elementwise kernels.
@@ -38,13 +41,14 @@ VERIFY = bool(os.environ.get("MS_VERIFY_IR"))
 
 
 def _builtin_passes():
-    from mindspore._pipeline import cse, dce, fold, inline, memory, simplify
+    from mindspore._pipeline import cse, dce, fold, fold_batchnorm, inline, memory, simplify
     return [
         ("inline", inline.run),
         ("constant_fold", fold.run),
         ("simplify", simplify.run),
         ("cse", cse.run),
         ("dce", dce.run),
+        ("fold_batchnorm", fold_batchnorm.run),
         ("backend", _run_backend_passes),
         ("dce_after_backend", dce.run),
         ("memory_plan", memory.run),

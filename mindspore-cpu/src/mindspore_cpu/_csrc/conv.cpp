@@ -378,9 +378,10 @@ inline std::vector<int64_t> wide_targets(const Geometry& g, const Wide& w) {
 // nan_out) (common.h) with floor = 0 and nan_out = 0 for a ReLU, floor = -inf and nan_out = NaN for none.
 template <typename T>
 struct Epilogue {
-    const T* bias = nullptr;  // (O,) or none
+    const T* bias = nullptr;      // (O,) or none
+    const T* residual = nullptr;  // shaped as the output (an Add after the BiasAdd), or none
     bool relu = false;
-    bool any() const { return bias != nullptr || relu; }
+    bool any() const { return bias != nullptr || residual != nullptr || relu; }
     T floor() const { return relu ? T(0) : -std::numeric_limits<T>::infinity(); }
     T nan_out() const { return relu ? T(0) : std::numeric_limits<T>::quiet_NaN(); }
     T shift(int64_t o) const { return bias ? bias[o] : T(0); }
@@ -406,60 +407,263 @@ inline void spans_of(const int64_t* target, int64_t n, std::vector<Span>& spans)
     }
 }
 
-// y[s.out + q] = clamp(a[s.col + q] + shift) over the spans: contiguous loops the compiler vectorises.
+// --- forward: register tiles that read the input in place and write the outputs ----------------
+//
+// Y[o, p] = sum_k W[o, k] x[p + offset(k)] over the (polyphase, padded) copy of the wide rows above: a
+// tile (ConvTile, gemm.h) is MR output channels by two vectors of W lanes, each vector up to W
+// consecutive outputs (a "segment"), and it stores its outputs straight into Y, epilogue applied, as
+// they leave the registers: no panel of partial sums, no copy back, no wide positions that are not
+// outputs computed. A segment lies either
+//
+// * in one output row ("rows" mode): its W inputs of tap k are W consecutive elements of the copy,
+//   read in place by the tile, masked past the segment's end; a row of OW outputs is ceil(OW / W)
+//   segments (ResNet's 32- and 16-wide maps fill every lane), or
+// * anywhere in the item ("packed" mode, for narrow maps: 8x8, LeNet's 10x10): W consecutive outputs
+//   over several rows, whose inputs are gathered per tap into a packed panel (one masked vector per
+//   row run) that the tile then reads as rows; the gathering is shared by the Og / MR tiles.
+//
+// The copy (padding, stride phases) is made per task, of one batch item's channels, into the thread's
+// own buffer, while the item is computed from it (cache-warm, and its zero padding written once per
+// thread); with fewer items than threads it is made once for all and the tasks are pairs of segments.
+// Where no copy is needed (no padding, unit strides) the input is read where it is.
+//
+// Every output is summed in one fixed order (k in order within slices of kSlice, the slices added in
+// order), so results do not depend on the thread count or the mode.
+struct Segment {
+    int64_t q;                // wide position of its first output
+    int64_t p;                // output index of its first output
+    int len;                  // outputs (<= W)
+};
+
+struct SegmentPlan {
+    bool packed = false;
+    std::vector<Segment> segs;   // of one batch item
+    std::vector<int64_t> lanes;  // packed: lane j of segment s reads wide position segs[s].q + lanes[s * W + j]
+};
+
+// The segments of one item and the mode: packed where gathering costs less than the lanes the rows
+// mode would leave empty (per tap and vector, a tile row costs an FMA, the gathering about two).
+inline SegmentPlan segment_plan(const Geometry& g, const Wide& w, int64_t W, int64_t MR) {
+    const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2], P = g.P();
+    const int64_t rows_segs = OD * OH * ceil_div(OW, W), packed_segs = ceil_div(P, W);
+    const int64_t tile_rows = ceil_div(g.Og(), MR) * MR;
+    SegmentPlan plan;
+    plan.packed = OW < W && packed_segs * (tile_rows + 2.0) < static_cast<double>(rows_segs) * tile_rows;
+    auto wide_pos = [&](int64_t p) {
+        const int64_t ox = p % OW, oy = (p / OW) % OH, oz = p / (OW * OH);
+        return (oz * w.pdim[1] + oy) * w.pdim[2] + ox;
+    };
+    if (!plan.packed) {
+        for (int64_t r = 0; r < OD * OH; ++r) {
+            for (int64_t x0 = 0; x0 < OW; x0 += W) {
+                const int64_t p = r * OW + x0;
+                plan.segs.push_back(Segment{wide_pos(p), p, static_cast<int>(std::min(W, OW - x0))});
+            }
+        }
+        return plan;
+    }
+    plan.lanes.assign(static_cast<size_t>(packed_segs * W), 0);
+    for (int64_t p0 = 0; p0 < P; p0 += W) {
+        const Segment s{wide_pos(p0), p0, static_cast<int>(std::min(W, P - p0))};
+        for (int64_t j = 0; j < s.len; ++j) plan.lanes[plan.segs.size() * W + j] = wide_pos(p0 + j) - s.q;
+        plan.segs.push_back(s);
+    }
+    return plan;
+}
+
+// Channels [gi * Cg, (gi + 1) * Cg) of one item into its copy ``dst`` (``channels`` planes of w.Cs()
+// elements) whose padding is zero already: only the input's elements are written. Each input row is read
+// once for all its x phases; plain loops (no calls per row: rows are short), vectorised per instruction set.
 template <typename T>
-inline void write_row(const T* a, const std::vector<Span>& spans, T* y, T shift, T lo, T nan_out, bool has_shift) {
-    for (const Span& s : spans) {
-        const T* src = a + s.col;
-        T* dst = y + s.out;
-        for (int64_t q = 0; q < s.len; ++q) {
-            T v = has_shift ? src[q] + shift : src[q];
-            dst[q] = floor_clamp(v, lo, nan_out);
+__attribute__((always_inline)) inline void fill_copy_body(const T* x, const Geometry& g, const Wide& w,
+                                                          int64_t channels, T* dst) {
+    const int64_t D = g.in[0], H = g.in[1], W = g.in[2], S = g.S();
+    const int64_t s0 = g.stride[0], s1 = g.stride[1], s2 = g.stride[2];
+    for (int64_t c = 0; c < channels; ++c) {
+        const T* src = x + c * S;
+        for (int64_t pz = 0; pz < s0; ++pz) {
+            for (int64_t py = 0; py < s1; ++py) {
+                for (int64_t px = 0; px < s2; ++px) {
+                    const int64_t slot = w.slot[(pz * s1 + py) * s2 + px];
+                    if (slot < 0) continue;
+                    int64_t xlo = 0, xhi = w.pdim[2];
+                    while (xlo < xhi && xlo * s2 + px - g.pad[2] < 0) ++xlo;
+                    while (xhi > xlo && (xhi - 1) * s2 + px - g.pad[2] >= W) --xhi;
+                    if (xhi <= xlo) continue;
+                    T* plane = dst + c * w.Cs() + slot * w.Sp;
+                    for (int64_t vz = 0; vz < w.pdim[0]; ++vz) {
+                        const int64_t iz = vz * s0 + pz - g.pad[0];
+                        if (iz < 0 || iz >= D) continue;
+                        for (int64_t vy = 0; vy < w.pdim[1]; ++vy) {
+                            const int64_t iy = vy * s1 + py - g.pad[1];
+                            if (iy < 0 || iy >= H) continue;
+                            const T* __restrict row = src + (iz * H + iy) * W + px - g.pad[2];
+                            T* __restrict d = plane + (vz * w.pdim[1] + vy) * w.pdim[2];
+                            if (s2 == 1) {
+                                for (int64_t v = xlo; v < xhi; ++v) d[v] = row[v];
+                            } else if (s2 == 2) {
+                                for (int64_t v = xlo; v < xhi; ++v) d[v] = row[2 * v];
+                            } else {
+                                for (int64_t v = xlo; v < xhi; ++v) d[v] = row[v * s2];
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void fill_copy(const float* x, const Geometry& g, const Wide& w, int64_t channels, float* dst) {
+    fill_copy_body(x, g, w, channels, dst);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void fill_copy(const double* x, const Geometry& g, const Wide& w, int64_t channels, double* dst) {
+    fill_copy_body(x, g, w, channels, dst);
+}
+
+// What a task needs to compute tiles: the packed weights, tap offsets, segments, the output and the
+// Epilogue (bias, residual, ReLU).
+template <typename T>
+struct ForwardJob {
+    const Geometry& g;
+    const Wide& w;
+    const SegmentPlan& plan;
+    const T* wp;                  // packed weights: (G, slices of kSlice, Mp / MR panels, kc, MR)
+    int64_t Mp;
+    const int64_t* taps;          // offset of tap k from a wide position, in a group's copy
+    const int64_t* poff;          // k * NR: the rows of a packed panel
+    T* y;
+    const Epilogue<T>& ep;
+};
+
+// One tile-row sweep: the segments seg[v] (of items n[v]; nullptr: none) whose inputs start at xg[v]
+// (that item's group in the copy), all output channels of group gi. ``bp``: the thread's panel.
+template <typename T>
+void forward_panel(const ForwardJob<T>& j, int64_t gi, const Segment* const* seg, const int64_t* n,
+                   const T* const* xg, T* bp) {
+    const ConvKernel<T>& ck = conv_kernel<T>();
+    const Geometry& g = j.g;
+    const int64_t MR = ck.mr, W = ck.w, NV = ck.nv, NR = W * NV;
+    const int64_t Og = g.Og(), Kg = g.Kg(), P = g.P();
+    ConvTile<T> t;
+    t.ldc = P;
+    t.relu = j.ep.relu;
+    for (int64_t v = 0; v < NV; ++v) t.len[v] = seg[v] ? seg[v]->len : 0;
+    // The outputs (and residual) of the panel into L2 while the tiles compute: an output channel's rows
+    // lie P apart, so the hardware prefetchers see Og separate streams and the tiles' stores and residual
+    // loads would otherwise wait for L3 (a residual took as long to read as the convolution took to compute).
+    for (int64_t v = 0; v < NV; ++v) {
+        if (!seg[v]) continue;
+        const int64_t at = (n[v] * g.O + gi * Og) * P + seg[v]->p, last = seg[v]->len - 1;
+        for (int64_t o = 0; o < Og; ++o) {
+            __builtin_prefetch(j.y + at + o * P, 1, 2);
+            __builtin_prefetch(j.y + at + o * P + last, 1, 2);
+            if (j.ep.residual) {
+                __builtin_prefetch(j.ep.residual + at + o * P, 0, 2);
+                __builtin_prefetch(j.ep.residual + at + o * P + last, 0, 2);
+            }
+        }
+    }
+    for (int64_t k0 = 0; k0 < Kg; k0 += kSlice) {
+        const int64_t kc = std::min(kSlice, Kg - k0);
+        if (j.plan.packed) {
+            ConvPack<T> pk;
+            pk.kc = kc;
+            pk.off = j.taps + k0;
+            pk.dst = bp;
+            pk.ld = NR;
+            for (int64_t v = 0; v < NV; ++v) {
+                t.b[v] = bp + v * W;
+                if (!seg[v]) continue;
+                pk.b[v] = xg[v] + seg[v]->q;
+                pk.q[v] = j.plan.lanes.data() + (seg[v] - j.plan.segs.data()) * W;
+                pk.len[v] = seg[v]->len;
+            }
+            ck.pack(pk);
+            t.off = j.poff;
+        } else {
+            for (int64_t v = 0; v < NV; ++v) t.b[v] = seg[v] ? xg[v] + seg[v]->q : xg[0];
+            t.off = j.taps + k0;
+        }
+        t.kc = kc;
+        t.acc = k0 > 0;
+        t.last = k0 + kc == Kg;
+        const T* wk = j.wp + gi * j.Mp * Kg + k0 * j.Mp;
+        for (int64_t i = 0; i < Og; i += MR) {
+            const int64_t o = gi * Og + i;
+            t.a = wk + i * kc;
+            t.rows = static_cast<int>(std::min(MR, Og - i));
+            t.bias = j.ep.bias ? j.ep.bias + o : nullptr;
+            for (int64_t v = 0; v < NV; ++v) {
+                const int64_t at = seg[v] ? (n[v] * g.O + o) * P + seg[v]->p : 0;
+                t.c[v] = j.y + at;
+                t.z[v] = j.ep.residual && seg[v] ? j.ep.residual + at : nullptr;
+            }
+            ck.tile(t);
         }
     }
 }
 
 template <typename T>
-void forward_wide(const T* x, const T* wp, T* y, const Geometry& g, const Wide& w, int64_t Mp, bool par,
-                  const Epilogue<T>& ep) {
-    const MicroKernel<T>& uk = micro_kernel<T>();
-    const int64_t MR = uk.mr, NR = uk.nr;
-    const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P();
+void forward_tiles(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, bool par, const Epilogue<T>& ep) {
+    const ConvKernel<T>& ck = conv_kernel<T>();
+    const int64_t W = ck.w, NV = ck.nv, NR = W * NV, Cg = g.Cg();
+    const Wide w = wide_of(g);
+    const SegmentPlan plan = segment_plan(g, w, W, ck.mr);
+    const std::vector<int64_t> taps = wide_taps(g, w);
+    std::vector<int64_t> poff(static_cast<size_t>(kSlice));
+    for (int64_t k = 0; k < kSlice; ++k) poff[k] = k * NR;
+    const ForwardJob<T> job{g, w, plan, wp, Mp, taps.data(), poff.data(), y, ep};
+    const int64_t nseg = static_cast<int64_t>(plan.segs.size()), items = g.N * g.G;
+    const size_t panel = plan.packed ? static_cast<size_t>(kSlice * NR) : 0;
+    const int nt = par ? max_threads() : 1;
+    if (w.copy && items >= 2 * nt) {   // a task per (item, group), each copied by its thread
+#pragma omp parallel num_threads(nt) if (par)
+        {
+            std::vector<T> copy(static_cast<size_t>(Cg * w.Cs()), T(0));
+            std::vector<T> bp(panel);
+            const Segment* seg[ConvTile<T>::kMaxVectors];
+            int64_t n[ConvTile<T>::kMaxVectors];
+            const T* xg[ConvTile<T>::kMaxVectors];
+#pragma omp for schedule(static)
+            for (int64_t task = 0; task < items; ++task) {
+                const int64_t ni = task / g.G, gi = task % g.G;
+                fill_copy(x + (ni * g.C + gi * Cg) * g.S(), g, w, Cg, copy.data());
+                for (int64_t s0 = 0; s0 < nseg; s0 += NV) {
+                    for (int64_t v = 0; v < NV; ++v) {
+                        seg[v] = s0 + v < nseg ? &plan.segs[s0 + v] : nullptr;
+                        n[v] = ni;
+                        xg[v] = copy.data();
+                    }
+                    forward_panel(job, gi, seg, n, xg, bp.data());
+                }
+            }
+        }
+        return;
+    }
+    // one copy for all (or none): tasks are (group, NV consecutive segments of the whole batch)
     std::unique_ptr<T[]> buf;
     const T* xp = padded_input(x, g, w, 0, buf, par);
-    const std::vector<int64_t> taps = wide_taps(g, w), targets = wide_targets(g, w);
-    const int64_t panels = ceil_div(w.Pw, NR), tasks = g.N * g.G * panels;
-#pragma omp parallel num_threads(max_threads()) if (par)
+    const int64_t cs = w.Cs(), panels = ceil_div(g.N * nseg, NV), tasks = g.G * panels;
+#pragma omp parallel num_threads(nt) if (par)
     {
-        std::vector<T> bp(static_cast<size_t>(kSlice * NR)), acc(static_cast<size_t>(Mp * NR));
-        std::vector<Span> spans;
+        std::vector<T> bp(panel);
+        const Segment* seg[ConvTile<T>::kMaxVectors];
+        int64_t n[ConvTile<T>::kMaxVectors];
+        const T* xg[ConvTile<T>::kMaxVectors];
 #pragma omp for schedule(static)
-        for (int64_t t = 0; t < tasks; ++t) {
-            const int64_t n = t / (g.G * panels), gi = (t / panels) % g.G, p0 = (t % panels) * NR;
-            const int64_t nr = std::min(NR, w.Pw - p0);
-            const T* xg = xp + (n * g.C + gi * Cg) * w.Cs() + p0;
-            for (int64_t k0 = 0; k0 < Kg; k0 += kSlice) {
-                const int64_t kc = std::min(kSlice, Kg - k0);
-                const T* wk = wp + gi * Mp * Kg + k0 * Mp;
-                if (nr == NR) {   // a full panel: its rows are read in place, no copy at all
-                    for (int64_t i = 0; i < Og; i += MR) {
-                        uk.rows(kc, wk + i * kc, xg, taps.data() + k0, acc.data() + i * NR, NR, k0 > 0);
-                    }
-                    continue;
-                }
-                for (int64_t kk = 0; kk < kc; ++kk) {   // the last, partial panel: copied, zero-filled
-                    T* row = bp.data() + kk * NR;
-                    std::memcpy(row, xg + taps[k0 + kk], sizeof(T) * nr);
-                    std::fill(row + nr, row + NR, T(0));
-                }
-                for (int64_t i = 0; i < Og; i += MR) uk.fn(kc, wk + i * kc, bp.data(), acc.data() + i * NR, NR, k0 > 0);
+        for (int64_t task = 0; task < tasks; ++task) {
+            const int64_t gi = task / panels, s0 = (task % panels) * NV;
+            for (int64_t v = 0; v < NV; ++v) {
+                const int64_t s = s0 + v;
+                seg[v] = s < g.N * nseg ? &plan.segs[s % nseg] : nullptr;
+                n[v] = s < g.N * nseg ? s / nseg : 0;
+                xg[v] = xp + (n[v] * g.C + gi * Cg) * cs;
             }
-            spans_of(targets.data() + p0, nr, spans);
-            T* yg = y + (n * g.O + gi * Og) * P;
-            for (int64_t o = 0; o < Og; ++o) {
-                write_row(acc.data() + o * NR, spans, yg + o * P, ep.shift(gi * Og + o), ep.floor(), ep.nan_out(),
-                          ep.bias != nullptr);
-            }
+            forward_panel(job, gi, seg, n, xg, bp.data());
         }
     }
 }
@@ -1483,6 +1687,22 @@ void depthwise_forward(const T* x, const T* w, T* y, const Geometry& g, const Ep
     }
 }
 
+// The depthwise forward with an Epilogue that may hold a residual: the kernel adds the bias, then the
+// residual is added and the ReLU applied in one pass over the output (the order of the separate kernels).
+template <typename T>
+void depthwise_forward_with_residual(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>& ep) {
+    if (ep.residual == nullptr) {
+        depthwise_forward(x, w, y, g, ep);
+        return;
+    }
+    Epilogue<T> first;
+    first.bias = ep.bias;
+    depthwise_forward(x, w, y, g, first);
+    const int64_t n = g.N * g.O * g.P();
+    const T lo = ep.floor(), nan_out = ep.nan_out();
+    for (int64_t i = 0; i < n; ++i) y[i] = floor_clamp(y[i] + ep.residual[i], lo, nan_out);
+}
+
 // backward-data geometry along one axis: dX index j * s + q (phase q) receives kernel offset k where
 // (q + pad - k * dil) % s == 0, from dY index j + (q + pad - k * dil) / s, read from a copy of dY
 // with ``lead`` zeros before it, ``ext`` long in all.
@@ -1743,15 +1963,16 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
     }
 }
 
-// forward: Y[o, p] = sum_k W[o, k] col[k, p]. Tasks are (batch item, group, NR output positions);
-// the weights are packed once. Each output element is summed in one fixed order (slice by slice),
-// so results do not depend on the thread count.
+// forward: Y[o, p] = sum_k W[o, k] col[k, p], by register tiles (forward_tiles); depthwise layers by
+// their own kernels. The weights are packed once per call, in slices of kSlice taps.
 template <typename T>
 void forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>& ep = Epilogue<T>()) {
-    if (depthwise(g)) { depthwise_forward(x, w, y, g, ep); return; }
-    const MicroKernel<T>& uk = micro_kernel<T>();
-    const int64_t MR = uk.mr, NR = uk.nr;
-    const int64_t Cg = g.Cg(), Og = g.Og(), Kg = g.Kg(), P = g.P(), S = g.S();
+    if (depthwise(g)) {
+        depthwise_forward_with_residual(x, w, y, g, ep);
+        return;
+    }
+    const int64_t MR = conv_kernel<T>().mr;
+    const int64_t Og = g.Og(), Kg = g.Kg(), P = g.P();
     const int64_t Mp = ceil_div(Og, MR) * MR;   // rows of the packed weights of one group
     std::vector<T> wp(static_cast<size_t>(g.G * Mp * Kg));
     for (int64_t gi = 0; gi < g.G; ++gi) {
@@ -1761,50 +1982,7 @@ void forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>&
         }
     }
     const bool par = worth_parallel(static_cast<double>(g.N) * g.O * Kg * P, kParallelFlops / 4);
-    const Wide wide = wide_of(g);
-    if (use_wide(g, wide)) {
-        forward_wide(x, wp.data(), y, g, wide, Mp, par, ep);
-        return;
-    }
-    const int64_t panels = ceil_div(P, NR), tasks = g.N * g.G * panels;
-#pragma omp parallel num_threads(max_threads()) if (par)
-    {
-        std::vector<T> bp(static_cast<size_t>(kSlice * NR)), scratch(static_cast<size_t>(MR * NR));
-        std::vector<Run> runs;
-        std::vector<Tap> taps(static_cast<size_t>(Kg));
-        for (int64_t k = 0; k < Kg; ++k) taps[k] = tap_of(g, k);
-#pragma omp for schedule(static)
-        for (int64_t t = 0; t < tasks; ++t) {
-            const int64_t n = t / (g.G * panels), gi = (t / panels) % g.G, p0 = (t % panels) * NR;
-            const int64_t nr = std::min(NR, P - p0);
-            const T* xg = x + (n * g.C + gi * Cg) * S;
-            T* yg = y + (n * g.O + gi * Og) * P + p0;
-            runs_of(g, p0, nr, runs);
-            for (int64_t k0 = 0; k0 < Kg; k0 += kSlice) {
-                const int64_t kc = std::min(kSlice, Kg - k0);
-                for (int64_t kk = 0; kk < kc; ++kk) {
-                    T* row = bp.data() + kk * NR;
-                    for (const Run& r : runs) gather_run(xg, g, taps[k0 + kk], r, row + r.col, 1);
-                    std::fill(row + nr, row + NR, T(0));
-                }
-                const T* wk = wp.data() + gi * Mp * Kg + k0 * Mp;
-                for (int64_t i = 0; i < Og; i += MR) {
-                    tile(uk, kc, wk + i * kc, bp.data(), yg + i * P, P, std::min(MR, Og - i), nr, k0 > 0,
-                         scratch.data());
-                }
-            }
-            if (ep.any()) {
-                for (int64_t o = 0; o < Og; ++o) {
-                    T* row = yg + o * P;
-                    const T shift = ep.shift(gi * Og + o), lo = ep.floor(), nan_out = ep.nan_out();
-                    for (int64_t j = 0; j < nr; ++j) {
-                        const T v = ep.bias ? row[j] + shift : row[j];
-                        row[j] = floor_clamp(v, lo, nan_out);
-                    }
-                }
-            }
-        }
-    }
+    forward_tiles(x, wp.data(), y, g, Mp, par, ep);
 }
 
 // backward-filter by gathering (the wide rows' fallback, and exact for non-finite inputs):
@@ -1996,7 +2174,7 @@ Geometry make_geometry(const std::string& where, int64_t N, int64_t C, int64_t O
 
 py::array conv3d_forward(const py::array& x, const py::array& w, const Dims3& stride, const Dims3& pad,
                          const Dims3& dil, const Dims3& out, int64_t groups, const std::optional<py::array>& bias,
-                         bool relu) {
+                         bool relu, const std::optional<py::array>& residual) {
     const std::string where = "conv3d_forward";
     check_array(where, "x", x, 5);
     check_array(where, "weight", w, 5);
@@ -2014,10 +2192,17 @@ py::array conv3d_forward(const py::array& x, const py::array& w, const Dims3& st
         }
     }
     const std::vector<int64_t> shape{g.N, g.O, out[0], out[1], out[2]};
+    if (residual) {
+        check_array(where, "residual", *residual, 5);
+        bool same = common_float(where, {&x, &*residual}) == dt;
+        for (int a = 0; a < 5; ++a) same = same && residual->shape(a) == shape[a];
+        if (!same) fail(where, "residual " + shape_str(*residual) + " must have the output's shape and dtype");
+    }
     return new_float_array(dt, shape, [&](auto* y) {
         using T = element_of<decltype(y)>;
         Epilogue<T> ep;
         ep.bias = bias ? cptr<T>(*bias) : nullptr;
+        ep.residual = residual ? cptr<T>(*residual) : nullptr;
         ep.relu = relu;
         forward<T>(cptr<T>(x), cptr<T>(w), y, g, ep);
     });
@@ -2062,9 +2247,10 @@ void register_conv(py::module_& m) {
     using py::arg;
     m.def("conv3d_forward", &conv3d_forward, arg("x"), arg("weight"), arg("stride"), arg("pad"), arg("dilation"),
           arg("out_size"), arg("groups"), arg("bias") = py::none(), arg("relu") = false,
+          arg("residual") = py::none(),
           "Convolution (cross-correlation) of x (N, C, D, H, W) with weight (O, C/groups, kd, kh, kw); "
-          "pad = zero padding before each spatial axis, out_size = output (D, H, W); optionally + bias (O,) "
-          "then ReLU, applied as each output is written.");
+          "pad = zero padding before each spatial axis, out_size = output (D, H, W); optionally + bias (O,), "
+          "+ residual (the output's shape), then ReLU, applied in that order as each output is written.");
     m.def("conv3d_backward_input", &conv3d_backward_input, arg("dout"), arg("weight"), arg("in_size"),
           arg("stride"), arg("pad"), arg("dilation"), arg("groups"),
           "Gradient of conv3d_forward with respect to x, of spatial size in_size.");

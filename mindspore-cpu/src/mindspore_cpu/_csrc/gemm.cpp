@@ -66,6 +66,47 @@ void dot_portable(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const T* co
     }
 }
 
+// Portable convolution tile (see ConvTile in gemm.h): W lanes per vector, two vectors.
+template <typename T, int MR, int W>
+void conv_portable(const ConvTile<T>& t) {
+    constexpr int NV = ConvTile<T>::kMaxVectors;
+    T r[MR][NV][W] = {};
+    for (int64_t k = 0; k < t.kc; ++k) {
+        for (int v = 0; v < NV; ++v) {
+            const T* bk = t.b[v] + t.off[k];
+            for (int i = 0; i < MR; ++i) {
+                const T av = t.a[k * MR + i];
+                for (int j = 0; j < t.len[v]; ++j) r[i][v][j] += av * bk[j];
+            }
+        }
+    }
+    for (int i = 0; i < t.rows; ++i) {
+        for (int v = 0; v < NV; ++v) {
+            T* p = t.c[v] + i * t.ldc;
+            for (int j = 0; j < t.len[v]; ++j) {
+                T x = r[i][v][j];
+                if (t.acc) x = p[j] + x;
+                if (t.last) {
+                    if (t.bias) x = x + t.bias[i];
+                    if (t.z[v]) x = x + t.z[v][i * t.ldc + j];
+                    if (t.relu) x = x > T(0) ? x : T(0);
+                }
+                p[j] = x;
+            }
+        }
+    }
+}
+
+template <typename T, int W>
+void pack_portable(const ConvPack<T>& p) {
+    for (int v = 0; v < ConvPack<T>::kMaxVectors; ++v) {
+        for (int64_t k = 0; k < p.kc; ++k) {
+            T* d = p.dst + k * p.ld + v * W;
+            for (int j = 0; j < p.len[v]; ++j) d[j] = p.b[v][p.q[v][j] + p.off[k]];
+        }
+    }
+}
+
 }  // namespace
 
 #ifdef MSCPU_X86_DISPATCH
@@ -83,6 +124,19 @@ struct F32 {
     static inline V set1(T x) { return _mm512_set1_ps(x); }
     static inline V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
     static inline V add(V a, V b) { return _mm512_add_ps(a, b); }
+    static inline V max(V a, V b) { return _mm512_max_ps(a, b); }
+    using M = __mmask16;
+    static inline M mask(int n) { return static_cast<M>((1u << n) - 1u); }
+    static inline V loadm(const T* p, M m) { return _mm512_maskz_loadu_ps(m, p); }
+    static inline void storem(T* p, V v, M m) { _mm512_mask_storeu_ps(p, m, v); }
+    static constexpr bool kPermute = true;
+    using I = __m512i;
+    static inline I index(const int64_t* q, int n) {
+        alignas(64) int32_t idx[W] = {};
+        for (int j = 0; j < n; ++j) idx[j] = static_cast<int32_t>(q[j] - q[0]);
+        return _mm512_load_si512(idx);
+    }
+    static inline V permute2(V a, I idx, V b) { return _mm512_permutex2var_ps(a, idx, b); }
 };
 struct F64 {
     using T = double;
@@ -94,6 +148,19 @@ struct F64 {
     static inline V set1(T x) { return _mm512_set1_pd(x); }
     static inline V fma(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
     static inline V add(V a, V b) { return _mm512_add_pd(a, b); }
+    static inline V max(V a, V b) { return _mm512_max_pd(a, b); }
+    using M = __mmask8;
+    static inline M mask(int n) { return static_cast<M>((1u << n) - 1u); }
+    static inline V loadm(const T* p, M m) { return _mm512_maskz_loadu_pd(m, p); }
+    static inline void storem(T* p, V v, M m) { _mm512_mask_storeu_pd(p, m, v); }
+    static constexpr bool kPermute = true;
+    using I = __m512i;
+    static inline I index(const int64_t* q, int n) {
+        alignas(64) int64_t idx[W] = {};
+        for (int j = 0; j < n; ++j) idx[j] = q[j] - q[0];
+        return _mm512_load_si512(idx);
+    }
+    static inline V permute2(V a, I idx, V b) { return _mm512_permutex2var_pd(a, idx, b); }
 };
 #include "gemm_ukr.h"
 void f32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, bool acc) {
@@ -116,6 +183,10 @@ void dot_f64(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const double* co
              double* c, int64_t ldc, bool acc) {
     dot<F64, 4, 6>(len, nseg, sa, sb, a, b, c, ldc, acc);
 }
+void conv_f32(const ConvTile<float>& t) { conv_tile<F32, 8, 2>(t); }
+void conv_f64(const ConvTile<double>& t) { conv_tile<F64, 8, 2>(t); }
+void pack_f32(const ConvPack<float>& p) { conv_pack<F32>(p); }
+void pack_f64(const ConvPack<double>& p) { conv_pack<F64>(p); }
 }  // namespace isa_avx512
 #pragma GCC pop_options
 
@@ -132,6 +203,14 @@ struct F32 {
     static inline V set1(T x) { return _mm256_set1_ps(x); }
     static inline V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
     static inline V add(V a, V b) { return _mm256_add_ps(a, b); }
+    static inline V max(V a, V b) { return _mm256_max_ps(a, b); }
+    using M = __m256i;
+    static inline M mask(int n) { return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)); }
+    static inline V loadm(const T* p, M m) { return _mm256_maskload_ps(p, m); }
+    static inline void storem(T* p, V v, M m) { _mm256_maskstore_ps(p, m, v); }    static constexpr bool kPermute = false;
+    using I = int;
+    static inline I index(const int64_t*, int) { return 0; }
+    static inline V permute2(V a, I, V) { return a; }
 };
 struct F64 {
     using T = double;
@@ -143,6 +222,14 @@ struct F64 {
     static inline V set1(T x) { return _mm256_set1_pd(x); }
     static inline V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
     static inline V add(V a, V b) { return _mm256_add_pd(a, b); }
+    static inline V max(V a, V b) { return _mm256_max_pd(a, b); }
+    using M = __m256i;
+    static inline M mask(int n) { return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3)); }
+    static inline V loadm(const T* p, M m) { return _mm256_maskload_pd(p, m); }
+    static inline void storem(T* p, V v, M m) { _mm256_maskstore_pd(p, m, v); }    static constexpr bool kPermute = false;
+    using I = int;
+    static inline I index(const int64_t*, int) { return 0; }
+    static inline V permute2(V a, I, V) { return a; }
 };
 #include "gemm_ukr.h"
 void f32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, bool acc) {
@@ -165,6 +252,10 @@ void dot_f64(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const double* co
              double* c, int64_t ldc, bool acc) {
     dot<F64, 3, 4>(len, nseg, sa, sb, a, b, c, ldc, acc);
 }
+void conv_f32(const ConvTile<float>& t) { conv_tile<F32, 6, 2>(t); }
+void conv_f64(const ConvTile<double>& t) { conv_tile<F64, 6, 2>(t); }
+void pack_f32(const ConvPack<float>& p) { conv_pack<F32>(p); }
+void pack_f64(const ConvPack<double>& p) { conv_pack<F64>(p); }
 }  // namespace isa_avx2
 #pragma GCC pop_options
 
@@ -179,6 +270,25 @@ struct F32 {
     static inline V set1(T x) { return _mm_set1_ps(x); }
     static inline V fma(V a, V b, V c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
     static inline V add(V a, V b) { return _mm_add_ps(a, b); }
+    static inline V max(V a, V b) { return _mm_max_ps(a, b); }
+    using M = int;
+    static inline M mask(int n) { return n; }
+    static inline V loadm(const T* p, M n) {
+        if (n == W) return load(p);
+        alignas(16) T tmp[W] = {};
+        for (int i = 0; i < n; ++i) tmp[i] = p[i];
+        return load(tmp);
+    }
+    static inline void storem(T* p, V v, M n) {
+        if (n == W) return store(p, v);
+        alignas(16) T tmp[W];
+        store(tmp, v);
+        for (int i = 0; i < n; ++i) p[i] = tmp[i];
+    }
+    static constexpr bool kPermute = false;
+    using I = int;
+    static inline I index(const int64_t*, int) { return 0; }
+    static inline V permute2(V a, I, V) { return a; }
 };
 struct F64 {
     using T = double;
@@ -190,6 +300,25 @@ struct F64 {
     static inline V set1(T x) { return _mm_set1_pd(x); }
     static inline V fma(V a, V b, V c) { return _mm_add_pd(_mm_mul_pd(a, b), c); }
     static inline V add(V a, V b) { return _mm_add_pd(a, b); }
+    static inline V max(V a, V b) { return _mm_max_pd(a, b); }
+    using M = int;
+    static inline M mask(int n) { return n; }
+    static inline V loadm(const T* p, M n) {
+        if (n == W) return load(p);
+        alignas(16) T tmp[W] = {};
+        for (int i = 0; i < n; ++i) tmp[i] = p[i];
+        return load(tmp);
+    }
+    static inline void storem(T* p, V v, M n) {
+        if (n == W) return store(p, v);
+        alignas(16) T tmp[W];
+        store(tmp, v);
+        for (int i = 0; i < n; ++i) p[i] = tmp[i];
+    }
+    static constexpr bool kPermute = false;
+    using I = int;
+    static inline I index(const int64_t*, int) { return 0; }
+    static inline V permute2(V a, I, V) { return a; }
 };
 #include "gemm_ukr.h"
 void f32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, bool acc) {
@@ -212,6 +341,10 @@ void dot_f64(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const double* co
              double* c, int64_t ldc, bool acc) {
     dot<F64, 2, 4>(len, nseg, sa, sb, a, b, c, ldc, acc);
 }
+void conv_f32(const ConvTile<float>& t) { conv_tile<F32, 4, 2>(t); }
+void conv_f64(const ConvTile<double>& t) { conv_tile<F64, 4, 2>(t); }
+void pack_f32(const ConvPack<float>& p) { conv_pack<F32>(p); }
+void pack_f64(const ConvPack<double>& p) { conv_pack<F64>(p); }
 }  // namespace isa_sse2
 
 #endif  // MSCPU_X86_DISPATCH
@@ -297,6 +430,33 @@ DotKernel<double> select_dot<double>() {
         case Isa::sse2: return {isa_sse2::dot_f64, 2, 4, 2};
 #endif
         default: return {dot_portable<double, 2, 2>, 2, 2, 1};
+    }
+}
+
+template <typename T>
+ConvKernel<T> select_conv();
+
+template <>
+ConvKernel<float> select_conv<float>() {
+    switch (kIsa) {
+#ifdef MSCPU_X86_DISPATCH
+        case Isa::avx512: return {isa_avx512::conv_f32, isa_avx512::pack_f32, 8, 16, 2};
+        case Isa::avx2: return {isa_avx2::conv_f32, isa_avx2::pack_f32, 6, 8, 2};
+        case Isa::sse2: return {isa_sse2::conv_f32, isa_sse2::pack_f32, 4, 4, 2};
+#endif
+        default: return {conv_portable<float, 4, 4>, pack_portable<float, 4>, 4, 4, 2};
+    }
+}
+
+template <>
+ConvKernel<double> select_conv<double>() {
+    switch (kIsa) {
+#ifdef MSCPU_X86_DISPATCH
+        case Isa::avx512: return {isa_avx512::conv_f64, isa_avx512::pack_f64, 8, 8, 2};
+        case Isa::avx2: return {isa_avx2::conv_f64, isa_avx2::pack_f64, 6, 4, 2};
+        case Isa::sse2: return {isa_sse2::conv_f64, isa_sse2::pack_f64, 4, 2, 2};
+#endif
+        default: return {conv_portable<double, 4, 2>, pack_portable<double, 2>, 4, 2, 2};
     }
 }
 
@@ -455,6 +615,15 @@ const DotKernel<T>& dot_kernel() {
 
 template const DotKernel<float>& dot_kernel<float>();
 template const DotKernel<double>& dot_kernel<double>();
+
+template <typename T>
+const ConvKernel<T>& conv_kernel() {
+    static const ConvKernel<T> kernel = select_conv<T>();
+    return kernel;
+}
+
+template const ConvKernel<float>& conv_kernel<float>();
+template const ConvKernel<double>& conv_kernel<double>();
 
 const char* gemm_isa() {
     switch (kIsa) {

@@ -46,6 +46,60 @@ struct DotKernel {
 template <typename T>
 const DotKernel<T>& dot_kernel();
 
+// One register tile of a convolution's forward (conv.cpp), epilogue included: rows i < MR (output channels)
+// by ``nv`` vectors of W lanes, vector v being up to W consecutive outputs (``len[v]`` of them; 0: none):
+//
+//   acc[i][v] = sum over k < kc of a[k * MR + i] * (the len[v] values at b[v] + off[k])
+//   c[v] + i * ldc  <-  [c +] acc, then, when ``last``: + bias[i], + the residual at z[v] + i * ldc, ReLU
+//
+// in that order, each rounded as the separate kernels (BiasAdd, Add, ReLU) round; only rows i < ``rows`` and
+// the first len[v] lanes are read (b, c, z) or written. ``acc``: c holds the sums of earlier slices of k.
+template <typename T>
+struct ConvTile {
+    static constexpr int kMaxVectors = 2;
+    int64_t kc = 0;
+    const T* a = nullptr;
+    const int64_t* off = nullptr;
+    const T* b[kMaxVectors] = {};
+    T* c[kMaxVectors] = {};
+    const T* z[kMaxVectors] = {};
+    int len[kMaxVectors] = {};
+    int64_t ldc = 0;
+    int rows = 0;
+    bool acc = false;
+    bool last = true;
+    const T* bias = nullptr;
+    bool relu = false;
+};
+
+// A packed panel for ConvTile (the outputs of a vector spread over rows): for k < kc and vector v,
+// dst[k * ld + v * w + j] = b[v][q[v][j] + off[k]] for lanes j < len[v] (the lanes past len[v] are left
+// as they are); q[v] ascending.
+template <typename T>
+struct ConvPack {
+    static constexpr int kMaxVectors = ConvTile<T>::kMaxVectors;
+    int64_t kc = 0;
+    const int64_t* off = nullptr;
+    const T* b[kMaxVectors] = {};
+    const int64_t* q[kMaxVectors] = {};
+    int len[kMaxVectors] = {};
+    T* dst = nullptr;
+    int64_t ld = 0;
+};
+
+// The convolution tile for this CPU (``tile``) and its panel packing (``pack``).
+template <typename T>
+struct ConvKernel {
+    void (*tile)(const ConvTile<T>& t);
+    void (*pack)(const ConvPack<T>& p);
+    int mr;   // rows of a tile (as MicroKernel::mr: the packed weights' panel height)
+    int w;    // lanes of a vector
+    int nv;   // vectors of a tile
+};
+
+template <typename T>
+const ConvKernel<T>& conv_kernel();
+
 // Packs A[i0 : i0 + mc, p0 : p0 + kc] (A(i, k) = A[i * rsa + k * csa]) into MR-tall panels,
 // dst[panel * MR * kc + k * MR + r], zero-padding the last panel.
 template <typename T>

@@ -105,3 +105,127 @@ void dot(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const typename S::T*
         }
     }
 }
+
+// The convolution tile (ConvTile in gemm.h): the K loop reads each vector's rows in place, with plain
+// loads when every vector is whole (Full) and masked ones otherwise (a masked lane is never read, so a
+// row may end at the end of a buffer); the epilogue adds, clamps and stores as it leaves the registers.
+template <typename S, int MR, int NV, bool Full>
+void conv_tile_any(const ConvTile<typename S::T>& t) {
+    using T = typename S::T;
+    using V = typename S::V;
+    using M = typename S::M;
+    V r[MR][NV];
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) r[i][v] = S::zero();
+    }
+    M m[NV];
+    const T* b[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) {
+        m[v] = S::mask(t.len[v]);
+        b[v] = t.b[v];
+    }
+    const T* a = t.a;
+    const int64_t* off = t.off;
+    for (int64_t k = 0; k < t.kc; ++k) {
+        const int64_t o = off[k];
+        V bv[NV];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) bv[v] = Full ? S::load(b[v] + o) : S::loadm(b[v] + o, m[v]);
+#pragma GCC unroll 16
+        for (int i = 0; i < MR; ++i) {
+            const V av = S::set1(a[i]);
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; ++v) r[i][v] = S::fma(av, bv[v], r[i][v]);
+        }
+        a += MR;
+    }
+    const V zero = S::zero();
+    const bool epilogue = t.last;
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+        if (i >= t.rows) break;
+        const V bias = epilogue && t.bias ? S::set1(t.bias[i]) : zero;
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) {
+            if (!Full && t.len[v] == 0) continue;
+            T* p = t.c[v] + i * t.ldc;
+            V x = r[i][v];
+            if (t.acc) x = S::add(x, Full ? S::load(p) : S::loadm(p, m[v]));
+            if (epilogue) {
+                if (t.bias) x = S::add(x, bias);
+                if (t.z[v]) x = S::add(x, Full ? S::load(t.z[v] + i * t.ldc) : S::loadm(t.z[v] + i * t.ldc, m[v]));
+                if (t.relu) x = S::max(x, zero);   // max(NaN, 0) = 0: MindSpore's ReLU(NaN)
+            }
+            if (Full) {
+                S::store(p, x);
+            } else {
+                S::storem(p, x, m[v]);
+            }
+        }
+    }
+}
+
+template <typename S, int MR, int NV>
+void conv_tile(const ConvTile<typename S::T>& t) {
+    bool full = true;
+    for (int v = 0; v < NV; ++v) full = full && t.len[v] == S::W;
+    if (full) {
+        conv_tile_any<S, MR, NV, true>(t);
+    } else {
+        conv_tile_any<S, MR, NV, false>(t);
+    }
+}
+
+// ConvPack (gemm.h): per vector, a lane's input lies at a fixed offset from the vector's base. Where all
+// of a vector's inputs lie within two vectors' span (ResNet's 8-wide rows: two runs of 8 within 18
+// elements), and the ISA can pick lanes from two registers, each tap costs two loads and a permute;
+// otherwise each run of consecutive inputs is copied as one masked vector.
+template <typename S>
+void conv_pack(const ConvPack<typename S::T>& p) {
+    using T = typename S::T;
+    using M = typename S::M;
+    constexpr int W = S::W;
+    for (int v = 0; v < ConvPack<T>::kMaxVectors; ++v) {
+        const int n = p.len[v];
+        if (n == 0) continue;
+        const int64_t* q = p.q[v];
+        const T* b = p.b[v] + q[0];
+        T* d = p.dst + v * W;
+        const int64_t span = q[n - 1] - q[0] + 1;
+        if constexpr (S::kPermute) {
+            if (span <= 2 * W) {
+                const typename S::I idx = S::index(q, n);
+                const M lo = S::mask(static_cast<int>(std::min<int64_t>(span, W)));
+                const M hi = S::mask(static_cast<int>(std::max<int64_t>(span - W, 0)));
+                for (int64_t k = 0; k < p.kc; ++k) {
+                    const T* src = b + p.off[k];
+                    S::store(d + k * p.ld, S::permute2(S::loadm(src, lo), idx, S::loadm(src + W, hi)));
+                }
+                continue;
+            }
+        }
+        int lane[W], len[W];
+        int64_t at[W];
+        int runs = 0;
+        for (int j = 0; j < n; ++j) {
+            if (j > 0 && q[j] == q[j - 1] + 1) {
+                ++len[runs - 1];
+            } else {
+                lane[runs] = j;
+                at[runs] = q[j] - q[0];
+                len[runs] = 1;
+                ++runs;
+            }
+        }
+        M m[W];
+        for (int r = 0; r < runs; ++r) m[r] = S::mask(len[r]);
+        for (int64_t k = 0; k < p.kc; ++k) {
+            const T* src = b + p.off[k];
+            T* dk = d + k * p.ld;
+            for (int r = 0; r < runs; ++r) S::storem(dk + lane[r], S::loadm(src + at[r], m[r]), m[r]);
+        }
+    }
+}

@@ -38,14 +38,15 @@ def _forward(prim, x, w, out=None):
     return forward_with_epilogue(prim, x, w)
 
 
-def forward_with_epilogue(prim, x, w, bias=None, relu=False):
-    """The convolution, then optionally + bias (per output channel) and ReLU, in one pass (the CPU
-    backend's GRAPH_MODE pass fuses Conv2D -> BiasAdd -> ReLU into this)."""
+def forward_with_epilogue(prim, x, w, bias=None, relu=False, residual=None):
+    """The convolution, then optionally + bias (per output channel), + residual (an array of the output's
+    shape) and ReLU, in that order, as each output is written (the CPU backend's GRAPH_MODE pass fuses
+    Conv2D -> BiasAdd -> Add -> ReLU into this)."""
     dt = compute_dtype(x, w)
     kernel, stride, dilation, win = prim.geometry_for(x.shape)
     y = _kernels.conv3d_forward(as_5d(x, dt), as_5d(w, dt), lift(stride, 1), lift(win.before, 0), lift(dilation, 1),
                                 lift(win.out, 1), prim.group, None if bias is None else np.ascontiguousarray(bias, dt),
-                                relu)
+                                relu, None if residual is None else as_5d(residual, dt))
     return y.reshape((x.shape[0], w.shape[0]) + win.out)
 
 

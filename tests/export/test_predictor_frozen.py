@@ -1,0 +1,115 @@
+"""``mindspore.Predictor`` compiles with the weights frozen: BatchNorm folded into the convolution before it, the
+bias, the residual and the ReLU applied by the convolution as it writes (CPU backend), and a weight given new data
+compiles again. The numbers stay those of the eager network (to rounding)."""
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+import mindspore as ms
+from mindspore import nn
+from mindspore._pipeline.compiler import STATS, cache_for
+from mindspore._ir.printer import print_module
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from _nets import benchmark_net  # noqa: E402
+
+
+class Block(nn.Cell):
+    """conv-BN-ReLU, conv-BN, + shortcut, ReLU: a ResNet basic block; plus a grouped, biased, strided conv-BN."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(4, 4, 3, pad_mode="same", has_bias=False)
+        self.b1 = nn.BatchNorm2d(4)
+        self.c2 = nn.Conv2d(4, 4, 3, pad_mode="same", has_bias=False)
+        self.b2 = nn.BatchNorm2d(4)
+        self.c3 = nn.Conv2d(4, 8, 3, stride=2, group=2, pad_mode="pad", padding=1, has_bias=True)
+        self.b3 = nn.BatchNorm2d(8)
+        self.relu = nn.ReLU()
+
+    def construct(self, x):
+        y = self.relu(self.b1(self.c1(x)))
+        y = self.relu(self.b2(self.c2(y)) + x)
+        return self.b3(self.c3(y))
+
+
+def _seeded(net, seed=0):
+    rng = np.random.default_rng(seed)
+    for p in net.get_parameters():
+        if "moving_variance" in p.name:
+            p.set_data(ms.Tensor(rng.uniform(0.5, 1.5, p.shape).astype(np.float32)))
+        else:
+            p.set_data(ms.Tensor(rng.uniform(-0.5, 0.5, p.shape).astype(np.float32)))
+    net.set_train(False)
+    return net
+
+
+def _predictor(net, x, tmp_path, name="net"):
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / name), file_format="MINDIR")
+    return ms.Predictor(str(tmp_path / f"{name}.mindir"))
+
+
+def _compiled_text(predictor):
+    (entry,) = cache_for(predictor).values()
+    return print_module(entry.graph)
+
+
+def test_batchnorm_folds_and_the_block_fuses(tmp_path):
+    net = _seeded(Block())
+    x = np.random.default_rng(1).standard_normal((2, 4, 9, 9)).astype(np.float32)
+    predictor = _predictor(net, x, tmp_path)
+    got = predictor.predict(x)
+    np.testing.assert_allclose(got, net(ms.Tensor(x)).asnumpy(), rtol=1e-5, atol=1e-5)
+    text = _compiled_text(predictor)
+    assert "BatchNorm" not in text                      # every BatchNorm became weights and a bias
+    assert "Conv2D+BiasAdd+ReLU" in text                 # conv-BN-ReLU: one convolution
+    assert "Conv2D+BiasAdd+Add+ReLU" in text             # the block's last conv, the shortcut and the ReLU
+    # the loaded graph itself (GraphCell, nn-free runs) keeps BatchNorm: only the Predictor freezes
+    graph = ms.load(str(tmp_path / "net.mindir"))
+    np.testing.assert_allclose(nn.GraphCell(graph)(ms.Tensor(x)).asnumpy(), got, rtol=1e-5, atol=1e-5)
+
+
+def test_new_weight_data_compiles_again(tmp_path):
+    net = _seeded(Block())
+    x = np.random.default_rng(2).standard_normal((1, 4, 8, 8)).astype(np.float32)
+    predictor = _predictor(net, x, tmp_path)
+    first = predictor.predict(x)
+    compiles = STATS["compiles"]
+    predictor.predict(x)
+    assert STATS["compiles"] == compiles                 # same weights: the compiled graph is reused
+    _seeded(net, seed=7)
+    new = {p.name: ms.Tensor(p.asnumpy()) for p in net.get_parameters()}
+    predictor.graph.update_parameters(new)
+    second = predictor.predict(x)
+    assert STATS["compiles"] == compiles + 1
+    np.testing.assert_allclose(second, net(ms.Tensor(x)).asnumpy(), rtol=1e-5, atol=1e-5)
+    assert not np.allclose(first, second)
+
+
+@pytest.mark.parametrize("name", ["resnet", "lenet"])
+def test_benchmark_networks_match_eager(name, tmp_path):
+    net = benchmark_net(name)
+    shape = (2, 3, 32, 32) if name == "resnet" else (2, 1, 32, 32)
+    x = np.random.default_rng(3).standard_normal(shape).astype(np.float32)
+    predictor = _predictor(net, x, tmp_path, name)
+    np.testing.assert_allclose(predictor.predict(x), net(ms.Tensor(x)).asnumpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_training_graphs_are_not_frozen():
+    # a GRAPH_MODE training step must keep reading the Parameters (they change every step)
+    net = _seeded(Block())
+    net.set_train(True)
+    opt = nn.SGD(net.trainable_params(), 0.1)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, lambda y, t: ((y - t) ** 2).mean()), opt)
+    x = ms.Tensor(np.random.default_rng(4).standard_normal((2, 4, 8, 8)).astype(np.float32))
+    t = ms.Tensor(np.zeros((2, 8, 4, 4), np.float32))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        losses = [float(step(x, t).asnumpy()) for _ in range(3)]
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert losses[0] > losses[1] > losses[2]
