@@ -1,6 +1,7 @@
 """Nox sessions: ``nox`` runs every test on regular installs of all distributions; ``nox -s data``
 runs one distribution's tests (with mindspore-core and the CPU backend, which computing needs);
-``nox -s bench`` runs the cross-framework benchmarks (not a test, not a default session)."""
+``nox -s bench`` runs the cross-framework benchmarks (not a test, not a default session); ``nox -s fuzz`` runs the
+fuzz suite (tests/fuzz) with many more examples than CI does (not a default session: a nightly job)."""
 import os
 
 import nox
@@ -8,6 +9,8 @@ import nox
 DISTRIBUTIONS = ("mindspore-core", "mindspore-cpu", "mindspore-gpu", "mindspore-ascend", "mindspore-data",
                  "mindspore-parallel")
 BASE = ("./mindspore-core", "./mindspore-cpu")
+# what the cross-package tests read or compare with besides our distributions (as .ci/run installs)
+CROSS_EXTRAS = ("safetensors", "cryptography", "grpcio-tools", "onnx", "onnxruntime")
 
 nox.options.sessions = ["tests"]
 
@@ -15,7 +18,7 @@ nox.options.sessions = ["tests"]
 @nox.session
 def tests(session):
     """Install every distribution and run all tests."""
-    session.install("pytest", "setuptools", *(f"./{d}" for d in DISTRIBUTIONS))
+    session.install("pytest", "setuptools", "hypothesis", *CROSS_EXTRAS, *(f"./{d}" for d in DISTRIBUTIONS))
     session.run("pytest", *(f"{d}/tests" for d in DISTRIBUTIONS), "tests", *session.posargs)
 
 
@@ -39,8 +42,22 @@ parallel = _distribution_session("parallel", ["./mindspore-parallel[mpi]"])
 @nox.session
 def cross(session):
     """Cross-package tests in tests/ (plugins, packaging, ...), everything installed."""
-    session.install("pytest", "setuptools", *(f"./{d}" for d in DISTRIBUTIONS))
+    session.install("pytest", "setuptools", "hypothesis", *CROSS_EXTRAS, *(f"./{d}" for d in DISTRIBUTIONS))
     session.run("pytest", "tests", "--ignore=tests/conformance", *session.posargs)
+
+
+FUZZ_EXAMPLES = "2000"  # per target; CI runs tests/fuzz with its default of 20 (fuzz_harness.EXAMPLES)
+
+
+@nox.session
+def fuzz(session):
+    """The fuzz suite at length: damaged checkpoint, safetensors, MindRecord, MNIST and CIFAR files through the
+    loaders, and Hypothesis-made inputs through the op conformance cases in both modes. ``MS_FUZZ_EXAMPLES``
+    (default 2000 here) sets the examples per target, ``MS_FUZZ_TIMEOUT`` the seconds a load may take; the runs
+    are derandomized (reproducible) and write no example database."""
+    session.install("pytest", "hypothesis", "cryptography", *BASE, "./mindspore-data")
+    env = {"MS_FUZZ_EXAMPLES": os.environ.get("MS_FUZZ_EXAMPLES", FUZZ_EXAMPLES)}
+    session.run("pytest", "tests/fuzz", "-p", "no:cacheprovider", *session.posargs, env=env)
 
 
 @nox.session

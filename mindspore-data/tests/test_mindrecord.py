@@ -432,6 +432,104 @@ def test_corrupted_record_is_reported(tmp_path):
         list(reader.get_next())
 
 
+def _rewrite_header(path, edit):
+    """Apply ``edit`` to the header dict of ``path`` and write it back (as hostile JSON text when ``edit``
+    returns bytes)."""
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    length = struct.unpack_from("<Q", data)[0]
+    header = json.loads(data[8:8 + length])
+    text = edit(header)
+    text = text if isinstance(text, bytes) else json.dumps(header).encode()
+    data[:8 + length] = struct.pack("<Q", len(text)) + text + b"\x00" * max(0, length - len(text))
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def _set(*keys_and_value):
+    *keys, value = keys_and_value
+
+    def edit(header):
+        node = header
+        for key in keys[:-1]:
+            node = node[key]
+        node[keys[-1]] = value
+    return edit
+
+
+# Found by tests/fuzz: each once escaped as OverflowError, KeyError, TypeError, OSError ("Invalid argument"),
+# RecursionError or a ParamValueError that did not name the file.
+@pytest.mark.parametrize("edit, match", [
+    (lambda h: b"[" * 100_000 + b"]" * 100_000, "nests JSON arrays or objects too deeply"),
+    (_set("page", 0, "end_row_id", float("inf")), "'end_row_id' of page record 0 is inf"),
+    (_set("page", 0, "end_row_id", float("nan")), "'end_row_id' of page record 0 is nan"),
+    (_set("page", 1, "page_id", -5), "'page_id' of page record 1 is -5"),
+    (_set("page", 0, "page_id", 10 ** 20), "past the end of the file"),
+    (_set("page", 0, "page_type_id", [1]), "'page_type_id' of page record 0"),
+    (_set("page", 1, "row_group_ids", None), "'row_group_ids' of page record 1"),
+    (_set("page", 1, "row_group_ids", [{"id": [], "offset": 0}]), "'row_group_ids' of page record 1"),
+    (_set("page", 0, "start_row_id", 7), "before its start row"),
+    (_set("page", 0, 1), "page record 0 is 1, not an object"),
+    (_set("header_size", 10 ** 30), "'header_size' is 1000000000000000000000000000000"),
+    (_set("page_size", 2 ** 62), "'page_size' is 4611686018427387904"),
+    (_set("index_fields", [1]), "'index_fields'"),
+    (_set("shard_addresses", [[1], {"a": 1}]), "'shard_addresses'"),
+    (_set("schema", 0, "blob_fields", [1, "data"]), "blob_fields"),
+    (_set("schema", 0, "schema", "mat", "shape", ["a"]), "field 'mat' has an invalid shape"),
+    (_set("schema", 0, "schema", "mat", "shape", [1] * 70), "field 'mat' has an invalid shape"),
+    (_set("schema", 0, "schema", "mat", "shape", [[2], 3]), "field 'mat' has an invalid shape"),
+])
+@pytest.mark.parametrize("index", ["with index", "without index"])
+def test_hostile_header_values_are_reported_with_the_field(tmp_path, edit, match, index):
+    path = str(tmp_path / "h.mr")
+    write(path, make_rows(3))
+    if index == "without index":
+        os.remove(path + ".db")
+    _rewrite_header(path, edit)
+    with pytest.raises(MRMOpenError, match=f"h.mr.*{match}"):
+        FileReader(path)
+
+
+def test_pages_that_cannot_hold_their_rows_are_reported_without_the_index(tmp_path):
+    # the row table is rebuilt from the pages: it must stay inside them, whatever the header claims
+    path = str(tmp_path / "p.mr")
+    write(path, make_rows(3))
+    os.remove(path + ".db")
+    _rewrite_header(path, _set("page", 0, "end_row_id", 10 ** 9))
+    with pytest.raises(MRMOpenError, match="p.mr.*announces 1000000000 rows but uses only"):
+        FileReader(path)
+    write(path, make_rows(3), overwrite=True)
+    os.remove(path + ".db")
+    header = _format.read_header(path)
+    blob_page = next(p for p in header["page"] if p["page_type"] == "BLOB_DATA")
+    _corrupt(path, header["header_size"] + blob_page["page_id"] * header["page_size"], struct.pack("<Q", 2 ** 40))
+    with pytest.raises(MRMOpenError, match="p.mr.*overruns the"):
+        FileReader(path)
+
+
+def test_an_index_with_a_damaged_schema_text_is_reported(tmp_path):
+    # found by tests/fuzz: SQLite's message quotes the damaged (non-UTF-8) schema text, which escaped as
+    # UnicodeDecodeError
+    path = str(tmp_path / "d.mr")
+    write(path, make_rows(2))
+    with open(path + ".db", "rb") as f:
+        data = f.read()
+    assert b"tableSHARD_NAMESHARD_NAME" in data  # the sqlite_master row: type, name, table name
+    with open(path + ".db", "wb") as f:
+        f.write(data.replace(b"tableSHARD_NAMESHARD_NAME", b"table\x81HARD_NAMESHARD_NAME", 1))
+    with pytest.raises(MRMOpenError, match="Invalid MindRecord index file .*d.mr.db"):
+        FileReader(path)
+
+
+def test_msgpack_rejects_hostile_nesting_and_counts():
+    with pytest.raises(ValueError, match="nested more than"):
+        _msgpack.unpackb(b"\x91" * 100_000 + b"\x00")   # was RecursionError
+    with pytest.raises(ValueError, match="must not be an array or a map"):
+        _msgpack.unpackb(b"\x81\x80\x01")              # a map as a map key: was TypeError (unhashable)
+    with pytest.raises(ValueError, match="truncated"):
+        _msgpack.unpackb(b"\xdd\xff\xff\xff\xff")        # 2**32 - 1 elements announced, none present
+
+
 def test_missing_index_falls_back_to_pages(tmp_path):
     path = str(tmp_path / "f.mr")
     rows = make_rows(9)

@@ -1,8 +1,10 @@
 """MindDataset over MindRecord shards written with FileWriter."""
 import copy
 import itertools
+import json
 import os
 import pickle
+import struct
 
 import numpy as np
 import pytest
@@ -169,3 +171,23 @@ def test_errors_name_the_file(shards, tmp_path):
     os.remove(shards[2])
     with pytest.raises(RuntimeError, match="set.mindrecord2"):
         ds.MindDataset(shards[0]).get_col_names()
+
+
+def test_hostile_header_values_are_runtime_errors_naming_the_file(shards):
+    # found by tests/fuzz: an infinite row count and a deeply nested header once escaped as OverflowError and
+    # RecursionError
+    with open(shards[1], "rb") as f:
+        data = bytearray(f.read())
+    length = struct.unpack_from("<Q", data)[0]
+    header = json.loads(data[8:8 + length])
+    header["page"][0]["end_row_id"] = float("inf")
+    text = json.dumps(header).encode()
+    data[:8 + length] = struct.pack("<Q", len(text)) + text + b"\x00" * (length - len(text))
+    with open(shards[1], "wb") as f:
+        f.write(data)
+    with pytest.raises(RuntimeError, match="set.mindrecord1.*'end_row_id' of page record 0 is inf"):
+        list(ds.MindDataset(shards, shuffle=False).create_tuple_iterator(output_numpy=True))
+    with open(shards[2], "r+b") as f:
+        f.write(struct.pack("<Q", 20_000) + b"[" * 10_000 + b"]" * 10_000)
+    with pytest.raises(RuntimeError, match="set.mindrecord2.*too deeply"):
+        list(ds.MindDataset([shards[2]], shuffle=False).create_tuple_iterator(output_numpy=True))

@@ -338,6 +338,10 @@ ACCUMULATE = [
          oracle=lambda x: _cum(x, 0, True, True, prod=True), prims=["CumProd"], grad=True),
     Case("cumprod_reverse", lambda x: ops.CumProd(reverse=True)(x, -1), [randpos(2, 3)],
          oracle=lambda x: _cum(x, 1, False, True, prod=True), prims=["CumProd"], grad=True),
+    # an empty scanned axis stays empty (the exclusive shift once indexed past its end)
+    Case("cumsum_cumprod_exclusive_empty", lambda x, y: (ops.CumSum(exclusive=True)(x, 1),
+                                                         ops.CumProd(True, True)(y, 0)),
+         [np.zeros((3, 0)), np.zeros((0, 2))], oracle=lambda x, y: (x.copy(), y.copy()), prims=["CumSum", "CumProd"]),
 ]
 
 CLIP = [

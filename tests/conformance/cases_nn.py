@@ -321,6 +321,10 @@ CASES = [
          prims=["Softmax"], grad=True),
     Case("log_softmax", ops.LogSoftmax(axis=0), [rand(4, 3, low=-5, high=5)], oracle=lambda x: _log_softmax(x, 0),
          prims=["LogSoftmax"], dtypes=F16, grad=True),
+    # nothing to normalise: an empty input gives an empty output (the row maximum has no identity)
+    Case("softmax_log_softmax_empty", lambda x, y: (ops.Softmax()(x), ops.LogSoftmax(axis=0)(y)),
+         [np.zeros((2, 0)), np.zeros((0, 3))], oracle=lambda x, y: (x.copy(), y.copy()),
+         prims=["Softmax", "LogSoftmax"]),
     Case("log_softmax_large", ops.log_softmax, [np.array([[1000.0, 0.0, -1000.0]])],
          oracle=lambda x: x - 1000.0, prims=["LogSoftmax"]),
     # --- bias add ---------------------------------------------------------------------------

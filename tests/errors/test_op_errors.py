@@ -41,6 +41,9 @@ CASES = [
      "SoftmaxCrossEntropyWithLogits"),
     ("squeeze_non_one", lambda: ops.Squeeze(0)(t(2, 3)), ValueError, "Squeeze"),
     ("layernorm_axis", lambda: ops.LayerNorm(begin_norm_axis=3)(t(2, 3), t(3), t(3)), ValueError, "LayerNorm"),
+    # an empty axis has no median (the kernel once raised NumPy's IndexError)
+    ("median_empty_axis", lambda: ops.median(t(2, 0), 1), ValueError, "Median"),
+    ("median_global_empty", lambda: ops.Median(global_median=True)(t(0, 3)), ValueError, "Median"),
 ]
 
 

@@ -679,3 +679,12 @@ def test_scalar_shape_arithmetic_of_the_table(tmp_path):
         z = graph.run(ms.Tensor(np.zeros((batch, 6), np.float32)))
         assert z.shape == want and z.dtype == ms.float16
     assert {"Shape", "ScalarMul", "ScalarFloorDiv", "ScalarAdd", "Zeros"} <= set(from_ms.supported_primitives())
+
+
+def test_errors_about_the_graph_name_the_file(tmp_path):
+    # found by tests/fuzz: the graph's own checks named the node at fault but not the file
+    ir = MiniIR()
+    ir.output(ir.node("out", "REF::nowhere", ir.input("x", (2, 3))))
+    path = ir.save(tmp_path / "nowhere.mindir")
+    with pytest.raises(RuntimeError, match="Failed to load the MindIR file '.*nowhere.mindir': .*names no primitive"):
+        ms.load(path)

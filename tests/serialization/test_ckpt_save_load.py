@@ -256,6 +256,39 @@ def test_encrypted_file_without_key_is_rejected(tmp_path):
         load_checkpoint(str(path))
 
 
+def _one_entry(tag, tensor_type, dims, content):
+    msg = Checkpoint()
+    value = msg.value.add()
+    value.tag = tag
+    value.tensor.tensor_type = tensor_type
+    value.tensor.dims.extend(dims)
+    value.tensor.tensor_content = content
+    return msg.SerializeToString()
+
+
+# Found by tests/fuzz: each once escaped as SystemError, or as a ValueError from NumPy or from Parameter that did
+# not name the file.
+@pytest.mark.parametrize("data, match", [
+    (_one_entry("w", "Float32", [1] * 65, b"\x00" * 4), "the entry 'w' has 65 dims, more than the 64"),
+    (_one_entry("w", "Float32", [0, 2 ** 62], b""), "the entry 'w' has dims \\[0, 4611686018427387904\\]"),
+    (_one_entry("s", "str", [0], b"\xff\xff\xff\xff"), "the str entry 's' is not valid UTF-32"),
+    (_one_entry("s", "str", [0], b"\x00\x00\x11\x00"), "the str entry 's' is not valid UTF-32"),
+    (_one_entry("w", "Float32", [1], b"\x00" * 4).replace(b"\n\x01w", b"\n\x01\xff"),
+     "the name of entry 0 .* is not valid UTF-8"),
+])
+def test_hostile_entries_are_reported_with_the_file(tmp_path, data, match):
+    path = _write(tmp_path, "hostile.ckpt", data)
+    with pytest.raises(ValueError, match=f"Failed to read the checkpoint file .*hostile.ckpt: {match}"):
+        load_checkpoint(path)
+
+
+def test_str_entries_keep_interior_nuls_and_drop_trailing_ones(tmp_path):
+    text = "a\x00b\U0001F600\ud800"  # a lone surrogate loads, as NumPy's "<U" decoding lets it through
+    content = (text + "\x00\x00").encode("utf-32-le", "surrogatepass")
+    path = _write(tmp_path, "s.ckpt", _one_entry("s", "str", [0], content))
+    assert load_checkpoint(path)["s"] == text
+
+
 def test_map_parameter_entries_load_as_three_arrays(tmp_path):
     def part(keys, values):
         msg = Checkpoint()

@@ -66,6 +66,16 @@ def test_wrong_key_mode_or_tampering_is_a_value_error(tmp_path):
         _ckpt_crypto.decrypt(fixture_bytes("net.ckpt"), KEY16, "AES-GCM")
 
 
+def test_a_block_too_short_for_its_iv_is_a_value_error(tmp_path):
+    # found by tests/fuzz: a block whose length field leaves no room for the IV and cipher length escaped as
+    # struct.error
+    body = struct.pack("<i", 16) + b"\x00" * 4  # iv_len 16, then 4 bytes where 16 + 4 are needed
+    bad = tmp_path / "short.ckpt"
+    bad.write_bytes(struct.pack("<Ii", _ckpt_crypto.MODES["AES-CBC"], len(body)) + body)
+    with pytest.raises(ValueError, match="Failed to decrypt the checkpoint file .*short.ckpt: a block header is"):
+        load_checkpoint(str(bad), dec_key=KEY16, dec_mode="AES-CBC")
+
+
 def test_multi_block_stream(tmp_path, monkeypatch):
     monkeypatch.setattr(_ckpt_crypto, "BLOCK_SIZE", 1000)
     path = tmp_path / "enc.ckpt"

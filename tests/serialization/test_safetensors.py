@@ -116,6 +116,28 @@ def test_damaged_safetensors_give_clear_value_errors(tmp_path, damage):
         load_checkpoint(str(path), format="safetensors")
 
 
+def _safetensors(header_text, data=b""):
+    return struct.pack("<Q", len(header_text)) + header_text + data
+
+
+# Found by tests/fuzz: each once escaped as RecursionError, or as NumPy's ValueError without the file's name (an
+# int64 product of the shape wrapped to 0 and passed the size check).
+@pytest.mark.parametrize("raw, match", [
+    (_safetensors(b"[" * 100_000 + b"]" * 100_000), "nests JSON arrays or objects too deeply"),
+    (_safetensors(b'{"a":{"dtype":"F32","shape":[0,4294967296,4294967296,4294967296],"data_offsets":[0,0]}}'),
+     "the entry 'a' has a shape .* that no tensor can have"),
+    (_safetensors(b'{"a":{"dtype":"F32","shape":[4294967296,4294967296,4294967296],"data_offsets":[0,0]}}'),
+     "the entry 'a' has a shape .* that no tensor can have"),
+    (_safetensors(b'{"a":{"dtype":"F32","shape":[' + b",".join([b"1"] * 70) + b'],"data_offsets":[0,4]}}',
+                  b"\x00" * 4), "the entry 'a' has an invalid shape"),
+])
+def test_hostile_headers_are_reported_with_the_file(tmp_path, raw, match):
+    path = tmp_path / "hostile.safetensors"
+    path.write_bytes(raw)
+    with pytest.raises(ValueError, match=f"Failed to read the safetensors file .*hostile.safetensors: .*{match}"):
+        load_checkpoint(str(path), format="safetensors")
+
+
 def _assert_same_values(a, b):
     assert sorted(a) == sorted(b)
     for k in a:

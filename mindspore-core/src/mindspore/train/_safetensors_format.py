@@ -22,6 +22,7 @@ executes anything from the file.
 from __future__ import annotations
 
 import json
+import math
 import struct
 
 import ml_dtypes
@@ -42,6 +43,7 @@ _RANK = {name: i for i, name in enumerate(["BOOL", "F4", "F6_E2M3", "F6_E3M2", "
                                            "F8_E8M0", "I16", "U16", "F16", "BF16", "I32", "U32", "F32", "C64",
                                            "F64", "I64", "U64"])}
 _MAX_HEADER = 100_000_000  # the Rust reader's limit
+_MAX_RANK = 64  # NumPy's maximum number of dims
 
 
 def dtype_name(np_dtype):
@@ -128,6 +130,8 @@ def _parse_header(buf, source):
         header = json.loads(bytes(buf[8:8 + n]).decode("utf-8"), object_pairs_hook=_no_duplicates)
     except (UnicodeDecodeError, ValueError) as e:
         raise _bad(source, f"the header is not valid JSON ({e})") from None
+    except RecursionError:
+        raise _bad(source, "the header nests JSON arrays or objects too deeply") from None
     if not isinstance(header, dict):
         raise _bad(source, "the header is not a JSON object")
     metadata = header.pop("__metadata__", None)
@@ -144,11 +148,13 @@ def _check_entry(name, info, source):
     if dt is None:
         raise _bad(source, f"the entry '{name}' has an unsupported dtype {info['dtype']!r}")
     shape, offs = info["shape"], info["data_offsets"]
-    if not (isinstance(shape, list) and all(type(d) is int and d >= 0 for d in shape)):
-        raise _bad(source, f"the entry '{name}' has an invalid shape {shape!r}")
+    if not (isinstance(shape, list) and len(shape) <= _MAX_RANK and all(type(d) is int and d >= 0 for d in shape)):
+        raise _bad(source, f"the entry '{name}' has an invalid shape {shape!r:.200}")
     if not (isinstance(offs, list) and len(offs) == 2 and all(type(o) is int and o >= 0 for o in offs)):
-        raise _bad(source, f"the entry '{name}' has invalid data_offsets {offs!r}")
-    nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+        raise _bad(source, f"the entry '{name}' has invalid data_offsets {offs!r:.200}")
+    nbytes = math.prod(shape) * dt.itemsize  # Python ints: a product that overflows int64 must not wrap to 0
+    if math.prod(d for d in shape if d) * dt.itemsize >= 2 ** 63:
+        raise _bad(source, f"the entry '{name}' has a shape {tuple(shape)} that no tensor can have")
     if offs[1] - offs[0] != nbytes:
         raise _bad(source, f"the entry '{name}' has {offs[1] - offs[0]} bytes but its shape {tuple(shape)} and dtype "
                            f"{info['dtype']} need {nbytes}")

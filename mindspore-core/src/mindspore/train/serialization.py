@@ -67,6 +67,7 @@ _CKPT_DTYPES = {str(t): t for t in (
     mstype.int64, mstype.uint64, mstype.float16, mstype.float32, mstype.float64, mstype.bfloat16,
     mstype.complex64, mstype.complex128, mstype.float8_e4m3fn, mstype.float8_e5m2)}
 _MAP_DTYPES = {"int32", "int64", "float16", "float32", "float64"}  # MapParameter parts use numpy names
+_MAX_RANK = 64  # NumPy's (and so a Tensor's) maximum number of dims
 
 
 def _le(np_dtype):
@@ -576,12 +577,22 @@ def _ckpt_payload(path, data, dec_key, dec_mode, crc_check):
 def _decode_str(tag, content, path):
     if len(content) % 4:
         raise _corrupt(path, f"the str entry '{tag}' has {len(content)} bytes, not a multiple of 4")
-    if not content:
-        return ""
+    # what str(np.frombuffer(content, "<U<n>")[0]) gives (trailing NULs dropped, lone surrogates kept), except that
+    # NumPy raises SystemError on a code point above U+10FFFF
     try:
-        return str(np.frombuffer(content, f"<U{len(content) // 4}")[0])
-    except ValueError as e:
-        raise _corrupt(path, f"the str entry '{tag}' is not valid UTF-32 ({e})") from None
+        return content.decode("utf-32-le", "surrogatepass").rstrip("\x00")
+    except UnicodeDecodeError as e:
+        raise _corrupt(path, f"the str entry '{tag}' is not valid UTF-32 ({e.reason} at byte {e.start})") from None
+
+
+def _as_array(tag, content, np_dtype, dims, path):
+    """``content`` as an array of ``dims``, once its byte count is known to match."""
+    if len(dims) > _MAX_RANK:
+        raise _corrupt(path, f"the entry '{tag}' has {len(dims)} dims, more than the {_MAX_RANK} a tensor can have")
+    try:
+        return np.frombuffer(content, np_dtype).reshape(dims)
+    except ValueError:  # a zero-size shape whose other dims overflow NumPy's size limit
+        raise _corrupt(path, f"the entry '{tag}' has dims {dims}, which no tensor can have") from None
 
 
 def _decode_tensor(tag, parts, path):
@@ -605,7 +616,7 @@ def _decode_tensor(tag, parts, path):
     if len(content) != expected:
         raise _corrupt(path, f"the entry '{tag}' has {len(content)} data bytes, but shape {tuple(dims)} and dtype "
                              f"{tensor_type} need {expected} (truncated or corrupted)")
-    return Parameter(np.frombuffer(content, np_dtype).reshape(dims), name=tag)
+    return Parameter(_as_array(tag, content, np_dtype, dims, path), name=tag)
 
 
 def _decode_map(tag, parts, path):
@@ -621,7 +632,7 @@ def _decode_map(tag, parts, path):
             dims = list(t.dims)
             if not dims or any(d < 0 for d in dims) or math.prod(dims) * dt.itemsize != len(t.tensor_content):
                 raise _corrupt(path, f"the map entry '{tag}' has inconsistent dims {dims}")
-            pieces[i].append(np.frombuffer(t.tensor_content, dt).reshape(dims))
+            pieces[i].append(_as_array(tag, t.tensor_content, dt, dims, path))
     try:
         return [np.concatenate(p, axis=0) for p in pieces]
     except ValueError:
@@ -638,6 +649,8 @@ def _decode_ckpt(payload, path, keep):
     out, i, n = {}, 0, len(values)
     while i < n:
         tag = values[i].tag
+        if not isinstance(tag, str):  # proto2 gives the raw bytes of a tag that is not UTF-8
+            raise _corrupt(path, f"the name of entry {len(out)} ({tag!r:.60}) is not valid UTF-8")
         j = i + 1
         while j < n and values[j].tag == tag:
             j += 1

@@ -371,7 +371,7 @@ def _cumulative(ufunc, identity):
         if prim.reverse:
             x = np.flip(x, axis)
         res = ufunc.accumulate(x, axis=axis, dtype=acc)
-        if prim.exclusive:
+        if prim.exclusive and res.shape[axis]:  # an empty axis stays empty
             lead = np.full(res.shape[:axis] + (1,) + res.shape[axis + 1:], identity, res.dtype)
             res = np.concatenate([lead, np.delete(res, -1, axis=axis)], axis=axis)
         if prim.reverse:

@@ -111,6 +111,8 @@ def _axes(axis):
 @fits_out
 def _softmax(prim, x, out=None):
     x = wide(x)
+    if x.size == 0:  # nothing to normalise (and max has no identity)
+        return x.copy()
     axis = _axes(prim.axis)
     e = np.exp(x - np.max(x, axis=axis, keepdims=True))
     return e / np.sum(e, axis=axis, keepdims=True)
@@ -119,6 +121,8 @@ def _softmax(prim, x, out=None):
 @fits_out
 def _log_softmax(prim, x, out=None):
     x = wide(x)
+    if x.size == 0:  # nothing to normalise (and max has no identity)
+        return x.copy()
     shifted = x - np.max(x, axis=prim.axis, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=prim.axis, keepdims=True))
 

@@ -54,6 +54,7 @@ DEFAULT_PAGE_SIZE = 1 << 25
 MIN_HEADER_SIZE, MAX_HEADER_SIZE = 1 << 14, 1 << 27
 MIN_PAGE_SIZE, MAX_PAGE_SIZE = 1 << 15, 1 << 28
 MIN_SHARD_COUNT, MAX_SHARD_COUNT = 1, 1000
+MAX_RANK = 64  # NumPy's maximum number of dims
 PAGE_BLOB, PAGE_RAW = "BLOB_DATA", "RAW_DATA"
 SCALAR_TYPES = ("int32", "int64", "float32", "float64", "string", "bytes")
 ARRAY_TYPES = ("int32", "int64", "float32", "float64")
@@ -246,37 +247,95 @@ def read_header(path):
         header = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         _fail(path, f"the header is not valid JSON ({exc}); the file is corrupted or not a MindRecord file")
-    _check_header(path, header)
+    except RecursionError:
+        _fail(path, "the header nests JSON arrays or objects too deeply; the file is corrupted")
+    _check_header(path, header, length)
     return header
 
 
-def _check_header(path, header):
-    if not isinstance(header, dict):
-        _fail(path, "the header is not a JSON object")
-    for key in ("header_size", "page_size", "schema", "shard_addresses", "page", "version"):
-        if key not in header:
-            _fail(path, f"the header lacks '{key}'")
-    if header["version"] not in SUPPORTED_VERSIONS:
-        _fail(path, f"format version {header['version']!r} is not supported (supported: {SUPPORTED_VERSIONS})")
-    for key in ("header_size", "page_size"):
-        if not isinstance(header[key], int) or header[key] <= 0:
-            _fail(path, f"'{key}' is {header[key]!r}")
-    schemas = header["schema"]
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_sizes(path, header, length):
+    limits = {"header_size": (8 + length, MAX_HEADER_SIZE), "page_size": (1, MAX_PAGE_SIZE)}
+    for key, (low, high) in limits.items():
+        value = header[key]
+        if not _is_int(value) or not low <= value <= high:
+            _fail(path, f"'{key}' is {value!r:.40}, not an integer in [{low}, {high}]")
+
+
+def _valid_shape(shape):
+    return (isinstance(shape, list) and 0 < len(shape) <= MAX_RANK and shape.count(-1) <= 1
+            and all(_is_int(d) and (d > 0 or d == -1) for d in shape))
+
+
+def _check_schema(path, schemas):
     if not isinstance(schemas, list) or len(schemas) != 1 or not isinstance(schemas[0], dict):
         _fail(path, "the header must hold exactly one schema")
     schema = schemas[0].get("schema")
     if not isinstance(schema, dict) or not schema:
         _fail(path, "the schema is empty")
     for name, spec in schema.items():
-        if not isinstance(spec, dict) or spec.get("type") not in SCALAR_TYPES:
-            _fail(path, f"field '{name}' has an invalid schema entry {spec!r}")
-        if "shape" in spec and (spec["type"] not in ARRAY_TYPES or not isinstance(spec["shape"], list)):
-            _fail(path, f"field '{name}' has an invalid shape {spec.get('shape')!r}")
+        if not isinstance(spec, dict) or not isinstance(spec.get("type"), str) or spec["type"] not in SCALAR_TYPES:
+            _fail(path, f"field '{name}' has an invalid schema entry {spec!r:.80}")
+        if "shape" in spec and (spec["type"] not in ARRAY_TYPES or not _valid_shape(spec["shape"])):
+            _fail(path, f"field '{name}' has an invalid shape {spec['shape']!r:.80}")
     blob = schemas[0].get("blob_fields")
-    if not isinstance(blob, list) or sorted(blob) != blob_fields_of(schema):
-        _fail(path, f"blob_fields {blob!r} do not match the schema")
+    if (not isinstance(blob, list) or not all(isinstance(b, str) for b in blob)
+            or sorted(blob) != blob_fields_of(schema)):
+        _fail(path, f"blob_fields {blob!r:.80} do not match the schema")
+
+
+def _check_index_fields(path, fields):
+    if fields is None:
+        return
+    if not isinstance(fields, list) or not all(isinstance(f, dict) and isinstance(f.get("index_field"), str)
+                                               for f in fields):
+        _fail(path, f"'index_fields' {fields!r:.80} is not a list of {{\"index_field\": name}} objects")
+
+
+def _check_page(path, k, rec, page_size):
+    """One page record of the header: integer fields in range, a known type, row groups inside the page."""
+    if not isinstance(rec, dict):
+        _fail(path, f"page record {k} is {rec!r:.40}, not an object")
+    for key in ("page_id", "start_row_id", "end_row_id", "page_size", "page_type_id"):
+        value = rec.get(key)
+        if not _is_int(value) or value < 0:
+            _fail(path, f"'{key}' of page record {k} is {value!r:.40}, not a non-negative integer")
+    if rec["end_row_id"] < rec["start_row_id"]:
+        _fail(path, f"page record {k} ends at row {rec['end_row_id']}, before its start row {rec['start_row_id']}")
+    if rec["page_size"] > page_size:
+        _fail(path, f"page record {k} uses {rec['page_size']} bytes, more than the page size {page_size}")
+    if rec.get("page_type") not in (PAGE_BLOB, PAGE_RAW):
+        _fail(path, f"'page_type' of page record {k} is {rec.get('page_type')!r:.40}")
+    groups = rec.get("row_group_ids")
+    if not isinstance(groups, list) or not all(
+            isinstance(g, dict) and _is_int(g.get("id")) and g["id"] >= 0 and _is_int(g.get("offset"))
+            and 0 <= g["offset"] <= rec["page_size"] for g in groups):
+        _fail(path, f"'row_group_ids' of page record {k} is {groups!r:.80}, not a list of row groups "
+                    f"({{\"id\", \"offset\"}}) inside the page")
+
+
+def _check_header(path, header, length):
+    """Check every header field the readers use, so that nothing later trips over a hostile value."""
+    if not isinstance(header, dict):
+        _fail(path, "the header is not a JSON object")
+    for key in ("header_size", "page_size", "schema", "shard_addresses", "page", "version"):
+        if key not in header:
+            _fail(path, f"the header lacks '{key}'")
+    if header["version"] not in SUPPORTED_VERSIONS:
+        _fail(path, f"format version {header['version']!r:.40} is not supported (supported: {SUPPORTED_VERSIONS})")
+    _check_sizes(path, header, length)
+    _check_schema(path, header["schema"])
+    _check_index_fields(path, header.get("index_fields"))
+    addresses = header["shard_addresses"]
+    if not isinstance(addresses, list) or not addresses or not all(isinstance(a, str) and a for a in addresses):
+        _fail(path, f"'shard_addresses' {addresses!r:.80} is not a non-empty list of file names")
     if header["page"] is not None and not isinstance(header["page"], list):
         _fail(path, "'page' is not a list")
+    for k, rec in enumerate(header["page"] or []):
+        _check_page(path, k, rec, header["page_size"])
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -293,11 +352,14 @@ class _Shard:
         self.page_size = header["page_size"]
         self.file_size = os.path.getsize(path)
         self.pages = {}
-        for rec in header["page"] or []:
-            try:
-                self.pages[int(rec["page_id"])] = rec
-            except (KeyError, TypeError, ValueError):
-                _fail(path, f"malformed page record {rec!r}")
+        for rec in header["page"] or []:  # fields checked by read_header; their place is checked here
+            end = self.header_size + rec["page_id"] * self.page_size + rec["page_size"]
+            if rec["page_size"] and end > self.file_size:
+                _fail(path, f"page {rec['page_id']} ends at byte {end}, past the end of the file ({self.file_size} "
+                            "bytes); the file is truncated")
+            if rec["page_id"] in self.pages:
+                _fail(path, f"two page records have the page id {rec['page_id']}")
+            self.pages[rec["page_id"]] = rec
         db = path + ".db"
         if os.path.exists(db):
             arrays = self._rows_from_db(db)
@@ -338,7 +400,7 @@ class _Shard:
                 rows = conn.execute(query).fetchall()
             finally:
                 conn.close()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:  # a damaged schema text makes SQLite's message non-UTF-8
             raise MindRecordFormatError(f"Invalid MindRecord index file '{db}': {exc}") from None
         try:
             table = np.array(rows, np.int64).reshape(-1, 7)
@@ -364,40 +426,55 @@ class _Shard:
         """Rebuild the row table from the pages when the ``.db`` index is missing (reads length prefixes)."""
         groups = {}
         for rec in self.pages.values():
-            if rec.get("page_type") == PAGE_RAW:
-                entries = sorted((int(g["offset"]), int(g["id"])) for g in rec["row_group_ids"])
-                for off, gid in entries:
-                    groups[gid] = (int(rec["page_id"]), off)
+            if rec["page_type"] == PAGE_RAW:
+                for g in rec["row_group_ids"]:
+                    groups[g["id"]] = (rec, g["offset"])
         cols = [[], [], [], []]
         with open(self.path, "rb") as f:
-            blob_pages = sorted((p for p in self.pages.values() if p.get("page_type") == PAGE_BLOB),
-                                key=lambda p: int(p["page_type_id"]))
+            blob_pages = sorted((p for p in self.pages.values() if p["page_type"] == PAGE_BLOB),
+                                key=lambda p: p["page_type_id"])
             for page in blob_pages:
-                count = int(page["end_row_id"]) - int(page["start_row_id"])
-                gid = int(page["page_type_id"])
+                count = page["end_row_id"] - page["start_row_id"]
+                gid = page["page_type_id"]
                 if count and gid not in groups:
                     _fail(self.path, f"row group {gid} has no raw data page")
-                blob_base = self.header_size + int(page["page_id"]) * self.page_size
-                raw_page, raw_off = groups.get(gid, (0, 0))
-                raw_base = self.header_size + raw_page * self.page_size
+                if count * 8 > page["page_size"]:
+                    _fail(self.path, f"blob page {page['page_id']} announces {count} rows but uses only "
+                                     f"{page['page_size']} bytes")
+                raw_page, raw_off = groups.get(gid, (page, 0))
                 blob_off = 0
                 for _ in range(count):
-                    blob_len = self._length_at(f, blob_base + blob_off)
-                    raw_len = self._length_at(f, raw_base + raw_off)
-                    cols[0].append(raw_base + raw_off)
-                    cols[1].append(raw_base + raw_off + 8 + raw_len)
-                    cols[2].append(blob_base + blob_off)
-                    cols[3].append(blob_base + blob_off + 8 + blob_len)
-                    raw_off += 8 + raw_len
-                    blob_off += 8 + blob_len
+                    blob = self._record_at(f, page, blob_off)
+                    raw = self._record_at(f, raw_page, raw_off)
+                    cols[0].append(raw[0])
+                    cols[1].append(raw[1])
+                    cols[2].append(blob[0])
+                    cols[3].append(blob[1])
+                    raw_off = raw[1] - self._page_base(raw_page)
+                    blob_off = blob[1] - self._page_base(page)
         return tuple(np.array(c, np.int64) for c in cols)
 
-    def _length_at(self, f, pos):
-        f.seek(pos)
+    def _page_base(self, page):
+        return self.header_size + page["page_id"] * self.page_size
+
+    def _record_at(self, f, page, offset):
+        """(start, end) in the file of the length-prefixed record at ``offset`` in ``page``, checked to lie in
+        the page's used bytes."""
+        base = self._page_base(page)
+        used = page["page_size"]
+        if offset + 8 > used:
+            _fail(self.path, f"a record length at byte {offset} of page {page['page_id']} lies past the {used} "
+                             "bytes the page uses")
+        f.seek(base + offset)
         data = f.read(8)
         if len(data) < 8:
-            _fail(self.path, f"a record length at byte {pos} lies past the end of the file; the file is truncated")
-        return _U64.unpack(data)[0]
+            _fail(self.path, f"a record length at byte {base + offset} lies past the end of the file; the file is "
+                             "truncated")
+        length = _U64.unpack(data)[0]
+        if offset + 8 + length > used:
+            _fail(self.path, f"a record of {length} bytes at byte {offset} of page {page['page_id']} overruns the "
+                             f"{used} bytes the page uses")
+        return base + offset, base + offset + 8 + length
 
 
 def resolve_files(dataset_files):

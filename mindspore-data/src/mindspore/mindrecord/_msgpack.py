@@ -12,6 +12,7 @@ import struct
 __all__ = ["packb", "unpackb"]
 
 _F32 = struct.Struct(">f")
+MAX_DEPTH = 64  # raw fields are scalars; anything nested deeper is a damaged record (and would exhaust the stack)
 _F64 = struct.Struct(">d")
 
 
@@ -134,16 +135,18 @@ class _Reader:
         return int.from_bytes(self.take(n), "big", signed=True)
 
 
-def _unpack(r):
+def _unpack(r, depth=0):
+    if depth > MAX_DEPTH:
+        raise ValueError(f"MessagePack arrays or maps nested more than {MAX_DEPTH} deep")
     tag = r.uint(1)
     if tag <= 0x7F:
         return tag
     if tag >= 0xE0:
         return tag - 0x100
     if 0x80 <= tag <= 0x8F:
-        return _unpack_map(r, tag & 0x0F)
+        return _unpack_map(r, tag & 0x0F, depth)
     if 0x90 <= tag <= 0x9F:
-        return [_unpack(r) for _ in range(tag & 0x0F)]
+        return _unpack_array(r, tag & 0x0F, depth)
     if 0xA0 <= tag <= 0xBF:
         return _decode_str(r.take(tag & 0x1F))
     simple = {0xC0: None, 0xC2: False, 0xC3: True}
@@ -166,9 +169,9 @@ def _unpack(r):
     if tag in bins:
         return bytes(r.take(r.uint(bins[tag])))
     if tag in (0xDC, 0xDD):
-        return [_unpack(r) for _ in range(r.uint(2 if tag == 0xDC else 4))]
+        return _unpack_array(r, r.uint(2 if tag == 0xDC else 4), depth)
     if tag in (0xDE, 0xDF):
-        return _unpack_map(r, r.uint(2 if tag == 0xDE else 4))
+        return _unpack_map(r, r.uint(2 if tag == 0xDE else 4), depth)
     raise ValueError(f"unsupported MessagePack type byte 0x{tag:02x}")
 
 
@@ -179,13 +182,26 @@ def _decode_str(raw):
         raise ValueError(f"invalid UTF-8 in MessagePack string: {exc}") from None
 
 
-def _unpack_map(r, n):
+def _check_count(r, n):
+    # every element takes at least one byte: a count beyond the bytes left is a damaged record, not a reason
+    # to loop billions of times
+    if n > len(r.data) - r.pos:
+        raise ValueError(f"truncated MessagePack data ({n} elements announced, {len(r.data) - r.pos} bytes left)")
+
+
+def _unpack_array(r, n, depth):
+    _check_count(r, n)
+    return [_unpack(r, depth + 1) for _ in range(n)]
+
+
+def _unpack_map(r, n, depth):
+    _check_count(r, 2 * n)
     result = {}
     for _ in range(n):
-        key = _unpack(r)
-        if isinstance(key, list):
-            raise ValueError("MessagePack map key must not be an array")
-        result[key] = _unpack(r)
+        key = _unpack(r, depth + 1)
+        if isinstance(key, (list, dict)):
+            raise ValueError("MessagePack map key must not be an array or a map")
+        result[key] = _unpack(r, depth + 1)
     return result
 
 

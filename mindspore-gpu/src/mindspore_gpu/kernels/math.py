@@ -280,7 +280,7 @@ def _cumulative(name, identity):
         if prim.reverse:
             x = cupy.flip(x, axis)
         r = accumulate(x, axis=axis, dtype=acc)
-        if prim.exclusive:
+        if prim.exclusive and r.shape[axis]:  # an empty axis stays empty
             lead = cupy.full(r.shape[:axis] + (1,) + r.shape[axis + 1:], identity, r.dtype)
             body = r[(slice(None),) * axis + (slice(0, r.shape[axis] - 1),)]
             r = cupy.concatenate([lead, body], axis=axis)

@@ -117,6 +117,8 @@ def _axes(axis):
 @fits_out
 def _softmax(prim, x, *, out=None):
     x = wide(_dev(x))
+    if x.size == 0:  # nothing to normalise (and max has no identity)
+        return x.copy()
     axis = _axes(prim.axis)
     e = cupy.exp(x - cupy.max(x, axis=axis, keepdims=True))
     return e / cupy.sum(e, axis=axis, keepdims=True)
@@ -125,6 +127,8 @@ def _softmax(prim, x, *, out=None):
 @fits_out
 def _log_softmax(prim, x, *, out=None):
     x = wide(_dev(x))
+    if x.size == 0:  # nothing to normalise (and max has no identity)
+        return x.copy()
     shifted = x - cupy.max(x, axis=prim.axis, keepdims=True)
     return shifted - cupy.log(cupy.sum(cupy.exp(shifted), axis=prim.axis, keepdims=True))
 

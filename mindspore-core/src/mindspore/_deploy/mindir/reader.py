@@ -79,8 +79,14 @@ def load(path, dec_key=None, dec_mode="AES-GCM"):
             data = f.read()
     except OSError as exc:
         raise MSValueError(f"For 'load', the MindIR file '{path}' can not be read: {exc}.") from None
-    return load_bytes(data, dec_key=dec_key, dec_mode=dec_mode, source=path,
-                      base_dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        return load_bytes(data, dec_key=dec_key, dec_mode=dec_mode, source=path,
+                          base_dir=os.path.dirname(os.path.abspath(path)))
+    except (MSValueError, MSRuntimeError) as exc:
+        if path in str(exc):
+            raise
+        # the graph's checks name the node or field at fault; the user also needs the file
+        raise type(exc)(f"Failed to load the MindIR file '{path}': {exc}") from None
 
 
 def load_bytes(data, dec_key=None, dec_mode="AES-GCM", source="<memory>", base_dir=None):

@@ -294,10 +294,17 @@ class Median(Primitive):
         rules.check_bool(self.name, "ignore_nan", ignore_nan)
 
     def infer_shape(self, x):
-        if self.global_median:
+        if self.global_median or not x:
             rules.check_rank(self.name, "x", x, range(0, 9))
+            size = 0 if 0 in x else 1
+        else:
+            out = _drop_axis(self.name, x, self.axis, self.keep_dims)
+            size = x[self.axis % len(x)]
+        if size == 0:   # no median of nothing (and no identity to return)
+            raise MSValueError(f"For '{self.name}', the input must have elements along the reduced axis, but got "
+                               f"shape {tuple(x)}.")
+        if self.global_median:
             return (), ()
-        out = _drop_axis(self.name, x, self.axis, self.keep_dims)
         return out, out
 
     def infer_dtype(self, x):
