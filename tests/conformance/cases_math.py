@@ -121,6 +121,21 @@ ARITH = [
     Case("uint_division_by_zero", lambda x, y: (ops.floor_divide(x, y), ops.floor_mod(x, y), ops.Mod()(x, y)),
          [np.array([7, 0], np.uint8), np.array([0, 0], np.uint8)],
          oracle=lambda x, y: ([255, 0], [0, 0], [0, 0]), prims=["FloorDiv", "FloorMod", "Mod"]),
+    # div(rounding_mode='trunc') is a truncated float quotient cast back in MindSpore 2.10: an integer divisor of 0
+    # gives the minimum of Int32/Int64 and 0 in narrower integers (unlike ops.truncate_div, which saturates).
+    Case("div_trunc_int_by_zero",
+         lambda x, y: (ops.div(x, y, rounding_mode="trunc"), ops.div(x.astype(ms.int8), y.astype(ms.int8),
+                                                                    rounding_mode="trunc"),
+                       ops.div(x, 0, rounding_mode="trunc")),
+         [np.array([7, -7, 0, 7, -7], np.int32), np.array([0, 0, 0, 2, 2], np.int32)],
+         oracle=lambda x, y: ([_I32.min] * 3 + [3, -3], [0, 0, 0, 3, -3], [_I32.min] * 5),
+         prims=["TruncateDiv"]),
+    # Two bools: FloorDiv gives a bool (the saturated integer quotient cast back: x), div 'trunc' gives x or not y.
+    Case("bool_floor_div",
+         lambda x, y: (x // y, ops.floor_divide(x, y), ops.div(x, y, rounding_mode="floor"),
+                       ops.div(x, y, rounding_mode="trunc")),
+         [np.array([True, False, True, False]), np.array([True, True, False, False])],
+         oracle=lambda x, y: (x, x, x, x | ~y), prims=["FloorDiv"]),
     Case("pow_tensor_tensor", ops.pow, [randpos(2, 3), rand(3, seed=1, low=-2, high=2)], oracle=np.power,
          prims=["Pow"], grad=True),
     Case("pow_operator_scalar", lambda x: x ** 3, [rand(2, 3)], oracle=lambda x: x ** 3, prims=["Pow"],

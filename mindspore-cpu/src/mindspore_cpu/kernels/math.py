@@ -164,6 +164,8 @@ def _floor_div(prim, x, y, out=None):
     if type(x) is np.ndarray and type(y) is np.ndarray and x.dtype == y.dtype and x.dtype.kind == "f":
         return np.asarray(np.floor_divide(x, y))
     x, y, t = _operands(x, y)
+    if t.kind == "b":   # 1 // 1 = 1, 0 // 1 = 0, 1 // 0 saturates (true), 0 // 0 = 0: x
+        return np.array(np.broadcast_arrays(x, y)[0])
     with np.errstate(all="ignore"):
         q = np.asarray(np.floor_divide(x, y))
         return _saturated_quotient(q, x, y, t) if t.kind in "iu" else q

@@ -124,6 +124,9 @@ def _remainder_at_zero(r, x, y, dt, nonzero_dividend_only):
 
 def _floor_div(prim, x, y, *, out):
     dt = out.dtype.to_numpy()
+    if dt.kind == "b":   # 1 // 1 = 1, 0 // 1 = 0, 1 // 0 saturates (true), 0 // 0 = 0: x
+        x, y = _arrays(x, y, dt)
+        return cupy.array(cupy.broadcast_arrays(x, y)[0])
     if dt.kind not in "iu":
         return cupy.floor_divide(*_pair(x, y, dt))
     x, y = _arrays(x, y, dt)

@@ -210,7 +210,13 @@ _div_no_nan = DivNoNan()
 
 # --- FloorDiv -------------------------------------------------------------------------------
 class FloorDiv(_RealBinary):
-    """``floor(x / y)``; integer inputs stay integer (``int32 // int32 -> Int32``)."""
+    """``floor(x / y)``; integer inputs stay integer (``int32 // int32 -> Int32``). Two bools give a bool, as in
+    MindSpore: the integer quotient (a division by zero saturating) cast back, which is ``x`` itself."""
+
+    def infer_dtype(self, x, y):
+        if x is mstype.bool_ and y is mstype.bool_:
+            return mstype.bool_
+        return super().infer_dtype(x, y)
 
     def bprop(self, x, y, out, dout):
         return _zero_grads(dout)

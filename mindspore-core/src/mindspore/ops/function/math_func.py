@@ -173,8 +173,24 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode == "floor":
         return _floor_div(input, other)
     if rounding_mode == "trunc":
-        return _truncate_div(input, other)
+        return _div_trunc(input, other)
     raise MSValueError(f"For 'div', 'rounding_mode' must be None, 'floor' or 'trunc', but got {rounding_mode!r}.")
+
+
+def _div_trunc(input, other):
+    """``div(..., rounding_mode='trunc')``. MindSpore computes it as a float quotient truncated and cast back, so
+    where an integer divisor is 0 the cast of +-inf or NaN gives the type's minimum (Int32, Int64) or 0 (narrower
+    integers), and two bools give ``x or not y``; elsewhere the integer quotient is exact here (MindSpore's float32
+    quotient rounds integers above 2**24)."""
+    x_bool = isinstance(input, Tensor) and input.dtype is mstype.bool_
+    if x_bool and ((isinstance(other, Tensor) and other.dtype is mstype.bool_) or isinstance(other, bool)):
+        return _logical_or(input, _logical_not(other))
+    q = _truncate_div(input, other)
+    if q.dtype not in mstype.int_type + mstype.uint_type:
+        return q
+    wide = q.dtype in (mstype.int32, mstype.int64)
+    fill = -(2 ** (8 * q.dtype.itemsize - 1)) if wide else 0
+    return _functional.masked_fill(q, _equal(other, 0), fill)
 
 
 def divide(input, other, *, rounding_mode=None):
