@@ -146,6 +146,22 @@ def test_dead_worker_process_is_reported_without_hanging():
     assert no_children_left()
 
 
+@pytest.mark.parametrize("multiprocessing_", [False, True])
+def test_sys_exit_in_a_map_function_is_an_error_naming_its_row(multiprocessing_):
+    # a SystemExit re-raised in the main program would end it silently (exit status 3, no message)
+    import sys
+
+    def leave(x):
+        if x == 5:
+            sys.exit(3)
+        return x
+
+    data = numbers(12).map(leave, input_columns=["x"], num_parallel_workers=2, python_multiprocessing=multiprocessing_)
+    with pytest.raises(RuntimeError, match=r"called SystemExit\(3\) while processing row 5 "):
+        list(data.create_tuple_iterator(output_numpy=True))
+    assert no_children_left()
+
+
 def test_errors_in_sources_batch_and_filter_are_reported():
     class Source:
         def __getitem__(self, i):

@@ -90,8 +90,24 @@ class InlineExecutor:
 
 def _run_chunk(fn, chunk):
     start = time.perf_counter()
-    results = [fn(index, args) for index, args, _ in chunk]
+    results = _apply(fn, ((index, args) for index, args, _ in chunk))
     return results, time.perf_counter() - start
+
+
+def _apply(fn, tasks):
+    """``[fn(index, args) ...]``; ``sys.exit()`` (or another BaseException that is not an Exception) called by a
+    dataset function becomes a RuntimeError naming its row: re-raised as it is, it would end the user's main
+    program silently."""
+    results = []
+    for index, args in tasks:
+        try:
+            results.append(fn(index, args))
+        except (SystemExit, KeyboardInterrupt, GeneratorExit) as exc:
+            detail = ", ".join(repr(a) for a in exc.args)
+            raise RuntimeError(f"A dataset function called {type(exc).__name__}({detail}) while processing row "
+                               f"{_row_of(index)} (in process {os.getpid()}); a function of a dataset must return "
+                               f"its output or raise an Exception.") from None
+    return results
 
 
 class _WindowedExecutor:
@@ -301,7 +317,7 @@ def _worker_loop(fn, conn, parent_pid):
             if in_name is not None:
                 chunk = _decode(chunk, segment(in_name), copy=False)
             start = time.perf_counter()
-            results = [fn(index, args) for index, args in chunk]
+            results = _apply(fn, chunk)
             seconds = time.perf_counter() - start
         except BaseException as exc:  # pylint: disable=broad-except
             conn.send(("err", _picklable_error(exc), traceback.format_exc()))
