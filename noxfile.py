@@ -10,7 +10,7 @@ DISTRIBUTIONS = ("mindspore-core", "mindspore-cpu", "mindspore-gpu", "mindspore-
                  "mindspore-parallel")
 BASE = ("./mindspore-core", "./mindspore-cpu")
 # what the cross-package tests read or compare with besides our distributions (as .ci/run installs)
-CROSS_EXTRAS = ("safetensors", "cryptography", "grpcio-tools", "onnx", "onnxruntime")
+CROSS_EXTRAS = ("safetensors", "cryptography", "grpcio-tools", "onnx", "onnxruntime", "mpi4py", "mpich")
 
 nox.options.sessions = ["tests"]
 

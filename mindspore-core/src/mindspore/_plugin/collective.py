@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from mindspore import _generation
+
 __all__ = ["ProcessGroup", "set_process_groups", "process_group", "process_groups"]
 
 
@@ -31,12 +33,17 @@ _groups: dict[str, ProcessGroup] = {}
 
 def set_process_groups(groups):
     """Install the table of process groups (an iterable of :class:`ProcessGroup`); an empty one
-    means a single process."""
+    means a single process.
+
+    A changed table moves the cache generation: the collective primitives' shape rules read the group
+    sizes, so inferred shapes cached by the eager dispatcher and compiled graphs must be refilled."""
     table = {}
     for g in groups:
         if not isinstance(g, ProcessGroup):
             raise TypeError(f"set_process_groups expects ProcessGroup objects, but got {type(g).__name__}.")
         table[g.name] = g
+    if table != _groups:
+        _generation.bump()
     _groups.clear()
     _groups.update(table)
 

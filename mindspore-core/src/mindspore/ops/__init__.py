@@ -8,4 +8,4 @@ from mindspore.ops.primitive import (Primitive, PrimitiveWithCheck, PrimitiveWit
                                      prim_attr_register)
 from mindspore.ops.composite import HyperMap, Map, MultitypeFuncGraph, partial  # noqa: F401
 from mindspore._autodiff.grad import GradOperation, grad, jvp, value_and_grad, vjp  # noqa: F401
-from mindspore.ops._defs.debug import ReduceOp  # noqa: F401,E402
+from mindspore.ops._defs.comm import ReduceOp  # noqa: F401,E402

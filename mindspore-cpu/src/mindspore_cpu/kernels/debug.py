@@ -1,9 +1,7 @@
-"""CPU kernels of the debug family (Print, single-process collectives)."""
+"""CPU kernels of the debug family (Print, FloatStatus); the collectives are in :mod:`.comm`."""
 import sys
 
 import numpy as np
-
-from mindspore.plugin import process_group
 
 
 def _print(prim, *inputs, out=None):
@@ -18,13 +16,6 @@ def _print(prim, *inputs, out=None):
     return np.zeros((), np.int32)
 
 
-def _all_reduce(prim, x, out=None):
-    group = process_group(prim.group)
-    if group.size == 1:
-        return x.copy()
-    return group.communicator.allreduce(x, prim.op)
-
-
 def _float_status(prim, x, out=None):
     return np.array([0.0 if np.isfinite(x).all() else 1.0], np.float32)
 
@@ -32,5 +23,4 @@ def _float_status(prim, x, out=None):
 KERNELS = {
     "FloatStatus": _float_status,
     "Print": _print,
-    "AllReduce": _all_reduce,
 }

@@ -1,15 +1,11 @@
-"""GPU kernels of the debug family (Print, FloatStatus, single-process collectives).
+"""GPU kernels of the debug family (Print, FloatStatus); the collectives are in :mod:`.comm`.
 
-``Print`` copies its tensors to the host and prints them as the CPU kernel does. ``AllReduce`` on a
-group of one process is a copy; a larger group's communicator works on host arrays, so the buffer
-goes through the host.
+``Print`` copies its tensors to the host and prints them as the CPU kernel does.
 """
 import sys
 
 import cupy
 import numpy
-
-from mindspore.plugin import process_group
 
 _dev = cupy.asarray  # no copy for a CuPy array already on the current device
 
@@ -26,13 +22,6 @@ def _print(prim, *inputs, out=None):
     return cupy.zeros((), numpy.int32)
 
 
-def _all_reduce(prim, x, *, out):
-    group = process_group(prim.group)
-    if group.size == 1:
-        return _dev(x).copy()
-    return _dev(group.communicator.allreduce(cupy.asnumpy(x), prim.op))
-
-
 def _float_status(prim, x, *, out):
     """[0.] when every element of ``x`` is finite, else [1.] (computed on the device, no read-back)."""
     return (~cupy.isfinite(_dev(x)).all()).astype(numpy.float32).reshape(1)
@@ -41,5 +30,4 @@ def _float_status(prim, x, *, out):
 KERNELS = {
     "FloatStatus": _float_status,
     "Print": _print,
-    "AllReduce": _all_reduce,
 }

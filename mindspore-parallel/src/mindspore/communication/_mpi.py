@@ -1,50 +1,409 @@
 """The MPI collective backend (mpi4py): joins the processes started by ``mpiexec``.
 
-Collectives work on contiguous host NumPy arrays and return new arrays; they use mpi4py's
-buffer interface (``Allreduce``, ``Allgather``, ``Bcast``), so no pickling happens on the data path.
-The local (same-host) rank and size come from splitting the world by shared memory.
+Design
+------
+Collectives work on host NumPy arrays and return new arrays. Data moves through mpi4py's buffer interface
+(``Allreduce``, ``Allgather``, ``Reduce_scatter_block``, ``Alltoall``, ``Bcast``, ``Send``/``Recv`` ...), never
+by pickling: reductions use the typed buffer (float16, bfloat16 and bool reduce in a wider type, which MPI has
+ops for), everything that only moves data goes as raw bytes, so every dtype (bfloat16 included) works.
+
+**Mismatch check.** A collective whose ranks pass different shapes, dtypes or reductions, or call different
+collectives, would hang or return garbage in MPI. Before the data moves, every rank contributes one row of 14
+int64 (collective, reduction, dtype, rank, shape, a digest of the whole argument list) to one small ``Allgather``
+on the same communicator; every rank compares all rows and, on a difference, raises the same error naming the
+ranks and what they passed. It costs one latency-bound collective of 112 bytes per rank (a few microseconds on
+one host; ``benchmarks/bench_allreduce.py`` measures it), and :data:`CHECK` (environment ``MS_COMM_CHECK=0``)
+turns it off. Point-to-point messages carry the same row as a header message before the data (ordered, same tag);
+the receiver compares it with what it expects and raises on a mismatch (a message longer than expected is
+consumed truncated, so the sender is never left blocked).
+
+The local (same-host) rank and size come from splitting the world by shared memory. GPU buffers use the NCCL
+communicator of the same group (:meth:`MPICommunicator.nccl`), created on first use with its unique id
+broadcast over this communicator.
 """
+import collections
+import os
+import sys
+import threading
+import zlib
+
 import numpy as np
 
+from mindspore.plugin import MSRuntimeError, MSValueError
+
 _OPS = ("sum", "max", "min", "prod")
+
+#: Check shapes/dtypes/collective across the ranks before every collective (``MS_COMM_CHECK=0``: off).
+CHECK = os.environ.get("MS_COMM_CHECK", "1") != "0"
+
+_META = 14          # kind, op, dtype, rank, ndim, 8 dims, digest
+_MAX_DIMS = 8
+_NAMES = {}         # code -> dtype name, for the point-to-point error messages
+
+
+def _code(text):
+    return zlib.crc32(text.encode()) & 0x7FFFFFFF
+
+
+for _name in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+              "float32", "float64", "bfloat16", "complex64", "complex128"):
+    _NAMES[_code(_name)] = _name
+del _name
+
+
+def _bytes(a):
+    """A contiguous uint8 view of array ``a`` (any dtype, 0-d included)."""
+    return np.asarray(a, order="C").reshape(-1).view(np.uint8)
+
+
+def _describe(row):
+    ndim = int(row[4])
+    shape = tuple(int(d) for d in row[5:5 + min(ndim, _MAX_DIMS)])
+    return f"shape {shape} dtype {_NAMES.get(int(row[2]), '?')}"
+
+
+def _v_args(arg, sizes, have, want, rank):
+    """The check's arguments of a ``V`` collective: the sizes, and this rank's own length when it is wrong (so that
+    the ranks' rows differ and every rank reports it)."""
+    text = f"{arg}={list(sizes)}"
+    return text if have == want else f"{text}, but rank {rank} passed {have} elements instead of {want}"
+
+
+def _signature(arrays):
+    return ", ".join(f"shape {tuple(a.shape)} dtype {np.dtype(a.dtype).name}" for a in arrays)
+
+
+class _BufferPool:
+    """Output buffers of the collectives, reused once nothing refers to them any more.
+
+    A collective returns a new array, and a fresh large array costs page faults on every call (on 2 cores a
+    1 MB all-reduce into a new buffer runs at a fraction of the speed of one into a reused buffer). Training
+    all-reduces the same shapes every step, so outputs of 64 KiB and more are kept here (at most ``LIMIT``
+    bytes, least recently used dropped first) and handed out again when CPython's reference count says that
+    only this pool holds them: every view, Tensor or exported buffer of an array holds a reference to it, so
+    a count at the pool's own baseline means no one can see the data being overwritten.
+    """
+
+    MIN_BYTES = 1 << 16
+    LIMIT = 1 << 30
+    PER_KEY = 4
+
+    def __init__(self):
+        self._pool = collections.OrderedDict()   # (shape, dtype) -> [arrays]
+        self._bytes = 0
+        self._lock = threading.Lock()
+        probe = [np.empty(1)]
+        self._free_count = next(sys.getrefcount(a) for a in probe)   # list + loop variable + the call's argument
+
+    def empty(self, shape, dtype):
+        dtype = np.dtype(dtype)
+        nbytes = int(np.prod(shape)) * dtype.itemsize
+        if nbytes < self.MIN_BYTES:
+            return np.empty(shape, dtype)
+        with self._lock:
+            return self._take(tuple(shape), dtype, nbytes)
+
+    def _take(self, shape, dtype, nbytes):
+        key = (shape, dtype.str)
+        arrays = self._pool.get(key)
+        if arrays is not None:
+            self._pool.move_to_end(key)
+            for a in arrays:
+                if sys.getrefcount(a) == self._free_count:
+                    return a
+        if arrays is None:
+            arrays = self._pool[key] = []
+        out = np.empty(shape, dtype)
+        if len(arrays) < self.PER_KEY and nbytes <= self.LIMIT:
+            arrays.append(out)
+            self._bytes += nbytes
+            while self._bytes > self.LIMIT:
+                old_key, old = self._pool.popitem(last=False)
+                self._bytes -= sum(a.nbytes for a in old)
+        return out
+
+
+_BUFFERS = _BufferPool()
+_ROWS = {}
+
+
+def _row_of(name, arrays, args):
+    """This rank's row of the check for a collective (cached: the same call signature gives the same row)."""
+    key = (name, args, tuple((a.shape, a.dtype) for a in arrays))
+    row = _ROWS.get(key)
+    if row is None:
+        if len(_ROWS) > 4096:
+            _ROWS.clear()
+        row = _ROWS[key] = _Meta.row(name, list(arrays), args)
+    return row
+
+
+class _Meta:
+    """One rank's row of the mismatch check."""
+
+    @staticmethod
+    def row(name, arrays, args=None, rank=-1):
+        """The row (``rank`` only set in point-to-point headers, so that a collective's rows are all equal)."""
+        row = np.zeros(_META, np.int64)
+        first = arrays[0] if arrays else None
+        row[0] = _code(name)
+        row[1] = _code(args or "-")
+        row[3] = rank
+        if first is not None:
+            row[2] = _code(np.dtype(first.dtype).name)
+            row[4] = first.ndim
+            dims = first.shape[:_MAX_DIMS]
+            row[5:5 + len(dims)] = dims
+        row[13] = _code(_signature(arrays))
+        return row
+
+
+class MPIRequest:
+    """A nonblocking send or receive: :meth:`wait` completes it (a receive returns the array)."""
+
+    def __init__(self, requests, finish=None, keep=()):
+        self._requests = requests
+        self._finish = finish
+        self._keep = keep            # buffers that must live until the transfer completes
+        self._result = None
+        self._done = False
+
+    def wait(self):
+        if not self._done:
+            from mpi4py import MPI
+            error = None
+            try:
+                MPI.Request.Waitall(self._requests)
+            except MPI.Exception as exc:   # a receive truncated by a longer message: reported by finish
+                error = exc
+            self._done = True
+            self._keep = ()
+            if self._finish is not None:
+                self._result = self._finish(error)
+            elif error is not None:
+                raise error
+        return self._result
+
+    def is_completed(self):
+        from mpi4py import MPI
+        return self._done or MPI.Request.Testall(self._requests)
 
 
 class MPICommunicator:
     """One MPI communicator: the world, or a user group made by :meth:`create_group`."""
 
-    def __init__(self, comm, owns=False):
+    def __init__(self, comm, owns=False, label="the world group"):
         from mpi4py import MPI
         self._mpi = MPI
         self.comm = comm
         self._owns = owns
+        self.label = label           # how the error messages name the group
         self.rank = comm.Get_rank()
         self.size = comm.Get_size()
+        self._nccl = None
+        self._rows = None            # the check's receive buffer
 
-    def _op(self, op):
+    # -- helpers ----------------------------------------------------------------------------------
+    def _op(self, op, name="AllReduce"):
         if op not in _OPS:
-            raise ValueError(f"For 'AllReduce', the 'op' must be one of {list(_OPS)}, but got {op!r}.")
+            raise MSValueError(f"For '{name}', the 'op' must be one of {list(_OPS)}, but got {op!r}.")
         return getattr(self._mpi, op.upper())
 
-    def allreduce(self, array, op="sum"):
-        src = np.ascontiguousarray(array)
-        out = np.empty_like(src)
-        self.comm.Allreduce(src, out, op=self._op(op))
-        return out
+    def check(self, name, arrays, args=None):
+        """The mismatch check: raise the same error on every rank when the ranks' rows differ (``args``: the
+        collective's arguments that must agree, as text, e.g. ``"op=sum"``)."""
+        if not CHECK:
+            return
+        mine = _row_of(name, arrays, args)
+        rows = self._rows
+        if rows is None:
+            rows = self._rows = np.empty((self.size, _META), np.int64)
+        self.comm.Allgather(mine, rows)
+        if rows.tobytes() == mine.tobytes() * self.size:
+            return
+        # Every rank saw the same rows, so every rank is here: one more (pickled, error-path only) allgather
+        # brings each rank's own description for the message.
+        said = self.comm.allgather((name, args or "", _signature(arrays)))
+        j = next(r for r in range(1, self.size) if (rows[r] != rows[0]).any())
+        if said[j][0] != said[0][0]:
+            raise MSRuntimeError(f"For '{name}', every rank of {self.label} must call the same collective, but rank 0 "
+                                 f"called '{said[0][0]}' and rank {j} called '{said[j][0]}'.")
+        if said[j][1] != said[0][1]:
+            raise MSValueError(f"For '{name}', the arguments must be the same on every rank of {self.label}, but got "
+                               f"'{said[0][1]}' on rank 0 and '{said[j][1]}' on rank {j}.")
+        raise MSValueError(f"For '{name}', the 'x' shape and dtype must be the same on every rank of {self.label}, "
+                           f"but got {said[0][2]} on rank 0 and {said[j][2]} on rank {j}.")
+
+    def _typed(self, array):
+        """``array`` in a type MPI reduces (float16/bfloat16 -> float32, bool -> int32), and the way back."""
+        src = np.asarray(array, order="C")
+        kind = src.dtype.name
+        if kind in ("float16", "bfloat16"):
+            return src.astype(np.float32), lambda r: r.astype(src.dtype)
+        if kind == "bool":
+            return src.astype(np.int32), lambda r: r != 0
+        return src, None
+
+    # -- collectives ------------------------------------------------------------------------------
+    def allreduce(self, array, op="sum", name="AllReduce"):
+        mpi_op = self._op(op, name)
+        self.check(name, (array,), f"op={op}")
+        src, back = self._typed(array)
+        out = _BUFFERS.empty(src.shape, src.dtype)
+        self.comm.Allreduce(src, out, op=mpi_op)
+        return back(out) if back else out
 
     def allgather(self, array):
-        """Concatenation of every process's ``array`` along a new leading axis of length ``size``."""
-        src = np.ascontiguousarray(array)
-        out = np.empty((self.size,) + src.shape, dtype=src.dtype)
-        self.comm.Allgather(src, out)
+        """Every process's ``array`` stacked along a new leading axis of length ``size`` (no check)."""
+        src = np.asarray(array, order="C")
+        out = _BUFFERS.empty((self.size,) + src.shape, src.dtype)
+        self.comm.Allgather(_bytes(src), _bytes(out))
         return out
 
-    def broadcast(self, array, root=0):
+    def all_gather(self, array, name="AllGather"):
+        """Every process's ``array`` concatenated along axis 0, in rank order."""
+        self.check(name, (array,))
+        out = self.allgather(array)
+        return out.reshape((self.size * out.shape[1],) + out.shape[2:])
+
+    def reduce_scatter(self, array, op="sum", name="ReduceScatter"):
+        """``array`` reduced over the ranks and split along axis 0: this rank's piece."""
+        mpi_op = self._op(op, name)
+        self.check(name, (array,), f"op={op}")
+        src, back = self._typed(array)
+        out = _BUFFERS.empty((src.shape[0] // self.size,) + src.shape[1:], src.dtype)
+        self.comm.Reduce_scatter_block(src, out, op=mpi_op)
+        return back(out) if back else out
+
+    def all_gather_v(self, array, sizes, name="AllGatherV"):
+        """Every rank's 1-D ``array`` (rank ``i``'s of ``sizes[i]`` elements) concatenated in rank order."""
+        src = np.asarray(array, order="C").reshape(-1)
+        self.check(name, (np.empty(0, src.dtype),), _v_args("output_split_sizes", sizes, src.size,
+                                                             sizes[self.rank], self.rank))
+        out = np.empty(sum(sizes), src.dtype)
+        counts = [int(s) * src.dtype.itemsize for s in sizes]
+        displs = np.cumsum([0] + counts[:-1]).tolist()
+        self.comm.Allgatherv(_bytes(src), [_bytes(out), counts, displs, self._mpi.BYTE])
+        return out
+
+    def reduce_scatter_v(self, array, sizes, op="sum", name="ReduceScatterV"):
+        """The 1-D ``array`` reduced over the ranks, cut into pieces of ``sizes``: this rank's piece."""
+        mpi_op = self._op(op, name)
+        self.check(name, (array,), f"op={op}, input_split_sizes={list(sizes)}")
+        if array.size != sum(sizes):    # the same on every rank: the check compared the shapes
+            raise MSValueError(f"For '{name}', the 'x' must have sum(input_split_sizes) = {sum(sizes)} elements, "
+                               f"but got shape {tuple(array.shape)}.")
+        src, back = self._typed(array)
+        out = np.empty(sizes[self.rank], src.dtype)
+        self.comm.Reduce_scatter(src.reshape(-1), out, recvcounts=[int(s) for s in sizes], op=mpi_op)
+        return back(out) if back else out
+
+    def alltoall(self, array, split_dim, concat_dim, name="AlltoAll"):
+        """Piece ``j`` of ``array`` along ``split_dim`` to rank ``j``; the received pieces joined along
+        ``concat_dim`` in rank order."""
+        self.check(name, (array,), f"split_dim={split_dim}, concat_dim={concat_dim}")
+        send = np.stack(np.split(np.asarray(array), self.size, axis=split_dim))
+        recv = np.empty_like(send)
+        self.comm.Alltoall(_bytes(send), _bytes(recv))
+        return np.concatenate(list(recv), axis=concat_dim)
+
+    def broadcast(self, array, root=0, name="Broadcast"):
+        """``root``'s ``array`` on every rank (a new array)."""
+        self.check(name, (array,), f"root={root}")
         buf = np.array(array, copy=True, order="C")
-        self.comm.Bcast(buf, root=root)
+        self.comm.Bcast(_bytes(buf), root=root)
         return buf
+
+    def broadcast_many(self, arrays, root=0, name="Broadcast"):
+        """``root``'s arrays on every rank (new arrays), checked once for the whole list."""
+        self.check(name, arrays, f"root={root}")
+        out = []
+        for a in arrays:
+            buf = np.array(a, copy=True, order="C")
+            self.comm.Bcast(_bytes(buf), root=root)
+            out.append(buf)
+        return tuple(out)
+
+    def reduce(self, array, root=0, op="sum", name="Reduce"):
+        """``array`` reduced onto ``root``; zeros on the other ranks."""
+        mpi_op = self._op(op, name)
+        self.check(name, (array,), f"op={op}, root={root}")
+        src, back = self._typed(array)
+        out = np.empty_like(src) if self.rank == root else None
+        self.comm.Reduce(src, out, op=mpi_op, root=root)
+        if self.rank != root:
+            return np.zeros_like(np.asarray(array))
+        return back(out) if back else out
+
+    def gather(self, array, root=0, name="CollectiveGather"):
+        """Every rank's ``array`` concatenated along axis 0 on ``root``; zeros of that shape elsewhere."""
+        self.check(name, (array,), f"root={root}")
+        src = np.asarray(array, order="C")
+        out = np.zeros((self.size * src.shape[0],) + src.shape[1:], src.dtype)
+        self.comm.Gather(_bytes(src), _bytes(out) if self.rank == root else None, root=root)
+        return out
+
+    def scatter(self, array, root=0, name="CollectiveScatter"):
+        """``root``'s ``array`` split along axis 0; this rank's piece."""
+        self.check(name, (array,), f"root={root}")
+        src = np.asarray(array, order="C")
+        out = np.empty((src.shape[0] // self.size,) + src.shape[1:], src.dtype)
+        self.comm.Scatter(_bytes(src) if self.rank == root else None, _bytes(out), root=root)
+        return out
 
     def barrier(self):
         self.comm.Barrier()
+
+    # -- point to point ---------------------------------------------------------------------------
+    def _check_peer(self, name, arg, peer):
+        if not 0 <= peer < self.size or (peer == self.rank and self.size > 1):
+            raise MSValueError(f"For '{name}', the '{arg}' must be another rank of {self.label}, in "
+                               f"[0, {self.size}) and not this process's rank {self.rank}, but got {peer}.")
+
+    def isend(self, array, dest, tag=0, name="Send"):
+        """Start sending ``array`` to ``dest``; returns an :class:`MPIRequest`."""
+        self._check_peer(name, "dest_rank", dest)
+        src = np.asarray(array, order="C")
+        header = _Meta.row("p2p", [src], None, self.rank)
+        data = _bytes(src)
+        reqs = [self.comm.Isend(header, dest=dest, tag=tag), self.comm.Isend(data, dest=dest, tag=tag)]
+        return MPIRequest(reqs, keep=(header, data, src))
+
+    def send(self, array, dest, tag=0, name="Send"):
+        self.isend(array, dest, tag, name).wait()
+
+    def irecv(self, shape, dtype, src, tag=0, name="Receive"):
+        """Start receiving an array of ``shape``/``dtype`` from ``src``; ``wait()`` returns it."""
+        self._check_peer(name, "src_rank", src)
+        out = np.empty(tuple(shape), dtype)
+        header = np.zeros(_META, np.int64)
+        expect = _Meta.row("p2p", [out], None, src)
+        data = _bytes(out)
+        reqs = [self.comm.Irecv(header, source=src, tag=tag), self.comm.Irecv(data, source=src, tag=tag)]
+        fields = [2, 4] + list(range(5, 13))
+
+        def finish(error):
+            if error is not None or not np.array_equal(header[fields], expect[fields]):
+                raise MSValueError(f"For '{name}', the tensor received from rank {src} of {self.label} (tag {tag}) "
+                                   f"must have the shape and dtype the receiver expects, {_describe(expect)}, but "
+                                   f"the sender sent {_describe(header)}.")
+            return out
+
+        request = MPIRequest(reqs, finish, keep=(header, data))
+        request.buffer = out         # filled once wait() returned
+        return request
+
+    def recv(self, shape, dtype, src, tag=0, name="Receive"):
+        return self.irecv(shape, dtype, src, tag, name).wait()
+
+    # -- devices ----------------------------------------------------------------------------------
+    def nccl(self):
+        """The NCCL communicator over the same ranks (made on first use; collective over this group), or None
+        when NCCL (CuPy's ``cupy.cuda.nccl``) is unavailable."""
+        if self._nccl is None:
+            from mindspore.communication import _nccl
+            self._nccl = _nccl.NCCLCommunicator.create(self) or False
+        return self._nccl or None
 
     def free(self):
         if self._owns and self.comm != self._mpi.COMM_NULL:
@@ -62,12 +421,13 @@ class MPIBackend(MPICommunicator):
         self.local_size = local.Get_size()
         local.Free()
 
-    def create_group(self, rank_ids):
+    def create_group(self, rank_ids, name=None):
         """A communicator over world ranks ``rank_ids`` (call on the member processes only)."""
         group = self.comm.Get_group().Incl(list(rank_ids))
         sub = self.comm.Create_group(group)
         group.Free()
-        return MPICommunicator(sub, owns=True)
+        label = f"the group '{name}'" if name else f"the group of world ranks {list(rank_ids)}"
+        return MPICommunicator(sub, owns=True, label=label)
 
     def finalize(self):
         """Nothing to do: mpi4py finalizes MPI at interpreter exit."""

@@ -46,5 +46,8 @@ def ms_environment_info():
         info["mpi4py"] = version("mpi4py")
     except Exception:  # noqa: BLE001 - mpi4py importable from a path without metadata
         info["mpi4py"] = "installed"
-    info["mpi_launcher_env"] = ",".join(v for v in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE") if v in os.environ) or "none"
+    info["mpi_launcher_env"] = ",".join(v for v in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK")
+                                        if v in os.environ) or "none"
+    if "MS_WORKER_NUM" in os.environ:
+        info["msrun_env"] = f"MS_WORKER_NUM={os.environ['MS_WORKER_NUM']},RANK_ID={os.environ.get('RANK_ID', '')}"
     return info

@@ -7,10 +7,24 @@ number of processes, the local (same-host) rank and size, and the collective bac
 processes (``None`` when there is a single process). User groups created by :func:`create_group`
 are ordered lists of world ranks; a process's rank in a group is its index in that list.
 
-How ``init`` joins processes: a program started by ``mpiexec`` (Open MPI sets
-``OMPI_COMM_WORLD_SIZE``, MPICH and Intel MPI set ``PMI_SIZE``) with more than one process asks the
-plugins' ``ms_collective_backends`` hook for the ``"mpi"`` backend, which mindspore-parallel's own
-plugin provides when mpi4py is installed. Otherwise the process is alone: rank 0 of 1.
+How ``init`` finds its world (:func:`launcher_world`): the MPI launcher that started the process says
+the rank and size (Open MPI ``OMPI_COMM_WORLD_RANK``/``_SIZE``, MPICH and Intel MPI ``PMI_RANK``/
+``PMI_SIZE``); msrun (:mod:`mindspore.parallel.cluster.run`) starts its workers
+through that launcher and adds MindSpore's variables (``MS_WORKER_NUM``, ``RANK_ID``), which must
+agree with it. With more than one process ``init`` asks the plugins' ``ms_collective_backends`` hook
+for the ``"mpi"`` backend, which mindspore-parallel's own plugin provides when mpi4py is installed.
+Outside any launcher the process is alone: rank 0 of 1. MindSpore's variables without an MPI
+launcher (a job started by another launcher, which would meet over TCP) are an error.
+
+Joining waits for every process; ``MS_TOPO_TIMEOUT`` (msrun's ``--cluster_time_out``, seconds,
+negative: forever) bounds that wait: a process still waiting then reports it and exits.
+
+Faults: once several processes are joined, one that dies must not leave the others waiting in a
+collective forever. ``init`` therefore installs ``sys.excepthook`` and ``threading.excepthook``
+hooks: an uncaught exception prints its traceback and ``[rank N] ExcType: message`` on stderr and
+aborts the whole job through the backend (``MPI_Abort``), and the launcher then stops every rank. A
+rank killed outright (SIGKILL) is noticed by the launcher itself, which stops the others.
+:func:`release` removes the hooks.
 
 The three world-group names (``hccl_world_group``, ``nccl_world_group``, ``mccl_world_group``) all
 denote the world group, as in MindSpore, where the default argument ``GlobalComm.WORLD_COMM_GROUP``
@@ -18,8 +32,12 @@ is bound before ``init`` chooses the backend.
 """
 from __future__ import annotations
 
+import json
 import os
+import sys
 import threading
+import time
+import traceback
 
 from mindspore.plugin import ProcessGroup, collective_backends, set_process_groups
 
@@ -74,16 +92,62 @@ def _publish_groups():
     set_process_groups(groups)
 
 
+# (rank, size) variables of the MPI launchers: Open MPI (also under PMIx), MPICH / Intel MPI (hydra, PMI).
+_LAUNCHER_VARS = (("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"), ("PMI_RANK", "PMI_SIZE"))
+
+
+def _int_env(name):
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise RuntimeError(f"For 'init', the environment variable {name} must be an integer, but got "
+                           f"{value!r}.") from None
+
+
+def launcher_world():
+    """``(rank, size, launcher)`` of this process as its launcher says: the MPI launcher's variables, checked
+    against msrun's; ``(0, 1, None)`` outside any launcher.
+
+    Raises:
+        RuntimeError: the variables are not integers, contradict each other, or name a job of several processes
+            without an MPI launcher.
+    """
+    rank = size = None
+    launcher = None
+    for rank_var, size_var in _LAUNCHER_VARS:
+        size = _int_env(size_var)
+        if size is not None:
+            rank = _int_env(rank_var) or 0
+            launcher = f"mpiexec ({rank_var}/{size_var})"
+            break
+    worker_num = _int_env("MS_WORKER_NUM")
+    if launcher is None:
+        if worker_num is not None and worker_num > 1:
+            raise RuntimeError(f"For 'init', MS_WORKER_NUM={worker_num} says this process is one of {worker_num} "
+                               f"workers, but it was not started by an MPI launcher, which mindspore-parallel needs "
+                               f"to join the processes. Start the job with msrun of mindspore-parallel (it runs the "
+                               f"workers through mpiexec) or with 'mpiexec -n {worker_num} python <script>'.")
+        return 0, 1, None
+    if not 0 <= rank < size:
+        raise RuntimeError(f"For 'init', the launcher's rank {rank} is not in [0, {size}).")
+    if worker_num is not None and worker_num != size and not os.environ.get("MS_SIMULATION_LEVEL"):
+        raise RuntimeError(f"For 'init', MS_WORKER_NUM is {worker_num} but the MPI launcher started {size} "
+                           f"processes; msrun's --worker_num must equal the number of processes.")
+    rank_id = _int_env("RANK_ID")
+    if os.environ.get("MS_ROLE") == "MS_WORKER" and rank_id is not None and rank_id != rank:
+        raise RuntimeError(f"For 'init', RANK_ID is {rank_id} but the MPI launcher gave this process rank {rank}.")
+    return rank, size, launcher
+
+
 def launcher_world_size():
-    """Number of processes the MPI launcher started (1 when not launched by ``mpiexec``)."""
-    for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE"):
-        value = os.environ.get(var)
-        if value:
-            try:
-                return int(value)
-            except ValueError:
-                continue
-    return 1
+    """Number of processes the launcher started (1 when not launched by ``mpiexec``)."""
+    try:
+        return launcher_world()[1]
+    except RuntimeError:
+        return 1
 
 
 def _collective_factory(name):
@@ -103,6 +167,111 @@ def _join_processes(size):
     raise RuntimeError(f"For 'init', this program was launched by mpiexec with {size} processes, but no plugin "
                        f"offers the 'mpi' collective backend; check that the 'parallel' plugin of "
                        f"mindspore-parallel is not blocked (python -m mindspore.info).")
+
+
+# The watcher of a join: waits on its stdin for the end of the join (EOF), else kills the joining process.
+_JOIN_WATCHER = """
+import os, select, signal, sys
+pid, timeout, message = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+if not select.select([sys.stdin], [], [], timeout)[0]:
+    sys.stderr.write(message + "\\n")
+    sys.stderr.flush()
+    os.kill(pid, signal.SIGKILL)
+"""
+
+
+def _join_with_timeout(size, rank):
+    """Join the processes; past ``MS_TOPO_TIMEOUT`` seconds of waiting, report it and end this process.
+
+    MPI_Init blocks holding the GIL, so no Python thread of this process can act: a small watcher process does,
+    and the end of the join closes its stdin."""
+    timeout = _int_env("MS_TOPO_TIMEOUT")
+    if timeout is None or timeout < 0 or not sys.executable:
+        return _join_processes(size)
+    message = (f"[rank {rank}] RuntimeError: For 'init', the cluster of {size} processes was not built within "
+               f"{timeout} seconds (MS_TOPO_TIMEOUT, msrun's --cluster_time_out): some processes did not start, "
+               f"failed before init() or are stuck.")
+    import subprocess
+    watcher = subprocess.Popen([sys.executable, "-I", "-S", "-c", _JOIN_WATCHER, str(os.getpid()), str(timeout),
+                                message], stdin=subprocess.PIPE)
+    try:
+        return _join_processes(size)
+    finally:
+        watcher.stdin.close()
+        watcher.wait()
+
+
+_hooks = {}
+
+
+def _abort_job(collective, code=1):
+    """End every process of the job: the backend's abort (``MPI_Abort``), else this process alone."""
+    try:
+        abort = getattr(collective, "abort", None)
+        if abort is not None:
+            abort(code)
+        else:
+            collective.comm.Abort(code)
+    finally:
+        os._exit(code)
+
+
+def _leave_msrun_record(rank, error):
+    """Under msrun, tell it which rank failed and why: the launcher kills this process before the worker
+    process that watches it could."""
+    job_dir = os.environ.get("MSRUN_JOB_DIR")
+    if not job_dir or not os.path.isdir(job_dir):
+        return
+    path = os.path.join(job_dir, f"{rank}.fault.json")
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump({"rank": rank, "pid": os.getpid(), "returncode": 1, "time": time.time(), "error": error}, f)
+    os.replace(path + ".tmp", path)
+
+
+def _can_abort(collective):
+    return getattr(collective, "abort", None) is not None or hasattr(getattr(collective, "comm", None), "Abort")
+
+
+def _install_fault_hooks(world):
+    """Make an uncaught exception in any thread of this rank end the whole job (see the module docstring); not
+    for a backend that cannot abort a job."""
+    if _hooks or not _can_abort(world.collective):
+        return
+
+    def report(exc_type, exc, tb, thread=None):
+        where = f" in thread {thread.name!r}" if thread is not None else ""
+        text = "".join(traceback.format_exception_only(exc_type, exc)).strip().splitlines()
+        line = f"{text[-1] if text else exc_type.__name__}{where}"
+        try:
+            # one write, then a moment for the launcher to forward it: MPI_Abort makes it stop forwarding output
+            sys.stderr.write("".join(traceback.format_exception(exc_type, exc, tb)) + f"[rank {world.rank}] {line}\n"
+                             f"Aborting the job of {world.size} processes: rank {world.rank} raised an uncaught "
+                             f"exception.\n")
+            sys.stderr.flush()
+            _leave_msrun_record(world.rank, line)
+            time.sleep(0.2)
+        finally:
+            _abort_job(world.collective, 1)
+
+    def excepthook(exc_type, exc, tb):
+        report(exc_type, exc, tb)
+
+    def thread_excepthook(args):
+        if args.exc_type is SystemExit:
+            return
+        report(args.exc_type, args.exc_value, args.exc_traceback, args.thread)
+
+    _hooks["sys"] = sys.excepthook
+    _hooks["threading"] = threading.excepthook
+    sys.excepthook = excepthook
+    threading.excepthook = thread_excepthook
+
+
+def _remove_fault_hooks():
+    if "sys" in _hooks:
+        sys.excepthook = _hooks.pop("sys")
+    if "threading" in _hooks:
+        threading.excepthook = _hooks.pop("threading")
 
 
 def _device_target():
@@ -161,10 +330,13 @@ def init(backend_name=None):
                 raise RuntimeError(f"For 'init', the communication service is already initialized with backend "
                                    f"'{GlobalComm.BACKEND}'; call release() before init('{name}').")
             return
-        size = launcher_world_size()
+        if os.environ.get("MS_SIMULATION_LEVEL"):
+            raise RuntimeError(f"Dryrun is not supported on {target} device for a distributed job.")
+        rank, size, _ = launcher_world()
         if size > 1:
-            comm = _join_processes(size)
+            comm = _join_with_timeout(size, rank)
             world = _World(comm.rank, comm.size, comm.local_rank, comm.local_size, comm)
+            _install_fault_hooks(world)
         else:
             world = _World(0, 1, 0, 1)
         _world = world
@@ -187,6 +359,7 @@ def release():
             if comm is not None:
                 comm.free()
         if world.collective is not None:
+            _remove_fault_hooks()
             world.collective.finalize()
         _world = None
         GlobalComm.INITED = False

@@ -1,14 +1,13 @@
-"""Debugging and communication primitives: Print, and the collectives a single process runs.
+"""Debugging primitives: Print and the float-status family.
 
-``AllReduce`` is defined here so that model code using ``ops.AllReduce()`` runs unchanged on one
-device, where the world group has one rank and the reduction is the identity; the
-mindspore-parallel add-on registers the multi-process kernels through the same registry.
+``AllReduce`` and ``ReduceOp`` moved to the collective family (:mod:`mindspore.ops._defs.comm`); they are
+re-exported here so that the old import path keeps working.
 """
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
-from mindspore.ops._defs._lazy import functional as fops
 from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
+from mindspore.ops._defs.comm import AllReduce, ReduceOp  # noqa: F401 - their old home (listed in comm's family)
 
 
 # --- Print ----------------------------------------------------------------------------------
@@ -35,42 +34,6 @@ class Print(Primitive):
         return mstype.int32
 
     bprop = NON_DIFFERENTIABLE
-
-
-class ReduceOp:
-    """Reduction kinds of the collectives."""
-
-    SUM = "sum"
-    MAX = "max"
-    MIN = "min"
-    PROD = "prod"
-
-
-def _check_group(name, group):
-    if not isinstance(group, str):
-        raise MSTypeError(f"For '{name}', the 'group' must be a str, but got {type(group).__name__}.")
-
-
-# --- AllReduce ------------------------------------------------------------------------------
-class AllReduce(Primitive):
-    """Reduce ``x`` over every rank of ``group``; every rank gets the result."""
-
-    @prim_attr_register
-    def __init__(self, op=ReduceOp.SUM, group="hccl_world_group"):
-        if op not in (ReduceOp.SUM, ReduceOp.MAX, ReduceOp.MIN, ReduceOp.PROD):
-            raise MSValueError(f"For '{self.name}', the 'op' must be one of sum, max, min, prod, but got {op!r}.")
-        _check_group(self.name, group)
-
-    def infer_shape(self, x):
-        return rules.check_rank(self.name, "x", x, range(0, 9))
-
-    def infer_dtype(self, x):
-        return rules.check_dtype_in(self.name, "x", x, rules.NUMBER_TYPES)
-
-    def bprop(self, x, out, dout):
-        if self.op == ReduceOp.SUM:
-            return (AllReduce(ReduceOp.SUM, self.group)(dout),)
-        return (fops.mul(dout, fops.cast(fops.equal(x, out), dout.dtype)),)
 
 
 # --- FloatStatus ----------------------------------------------------------------------------
@@ -143,4 +106,4 @@ class NPUClearFloatStatus(NPUGetFloatStatus):
     bprop = NON_DIFFERENTIABLE
 
 
-PRIMITIVES = [Print, AllReduce, FloatStatus, NPUAllocFloatStatus, NPUGetFloatStatus, NPUClearFloatStatus]
+PRIMITIVES = [Print, FloatStatus, NPUAllocFloatStatus, NPUGetFloatStatus, NPUClearFloatStatus]

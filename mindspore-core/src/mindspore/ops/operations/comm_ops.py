@@ -1,0 +1,8 @@
+"""``mindspore.ops.operations.comm_ops``: the collective primitives under MindSpore's module path (the same classes
+as ``mindspore.ops.AllReduce`` and friends)."""
+from mindspore.ops._defs.comm import (AllGather, AllGatherV, AllReduce, AlltoAll, Barrier, Broadcast,  # noqa: F401
+                                      CollectiveGather, CollectiveScatter, Receive, Reduce, ReduceOp, ReduceScatter,
+                                      ReduceScatterV, Send)
+
+__all__ = ["AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AlltoAll", "Send", "Receive", "Barrier", "Reduce",
+           "CollectiveGather", "CollectiveScatter", "AllGatherV", "ReduceScatterV", "ReduceOp"]
