@@ -43,3 +43,23 @@ from mindspore import onnx  # noqa: E402,F401
 from mindspore import plugin  # noqa: E402,F401
 from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe  # noqa: E402,F401
 from mindspore._deploy.predictor import Predictor  # noqa: E402,F401
+
+# Distributed-checkpoint tools live in mindspore-parallel; the top-level names MindSpore exports resolve lazily
+# (importing mindspore never imports the add-on), with the `pip install` to run when it is missing.
+_PARALLEL_EXPORTS = ("build_searched_strategy", "load_distributed_checkpoint", "load_segmented_checkpoints",
+                     "merge_pipeline_strategys", "merge_sliced_parameter", "rank_list_for_transform",
+                     "restore_group_info_list", "transform_checkpoint_by_rank", "transform_checkpoints",
+                     "unified_safetensors", "shard", "Layout")
+
+
+def __getattr__(name):
+    if name in _PARALLEL_EXPORTS:
+        import importlib
+        try:
+            module = importlib.import_module("mindspore.parallel")
+        except ModuleNotFoundError as e:
+            raise AttributeError(f"module 'mindspore' has no attribute '{name}': it is provided by the add-on "
+                                 f"distribution 'mindspore-parallel'. Install it with 'pip install "
+                                 f"mindspore-parallel'.", name=name, obj=None) from e
+        return getattr(module, name)
+    raise AttributeError(f"module 'mindspore' has no attribute '{name}'", name=name, obj=None)

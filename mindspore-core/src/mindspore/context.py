@@ -9,6 +9,7 @@ returned by ``get_context``; a key MindSpore does not know raises ``ValueError``
 """
 from __future__ import annotations
 
+import copy
 import enum
 import threading
 
@@ -170,30 +171,138 @@ _auto_parallel_defaults = {
     "auto_parallel_search_mode": "recursive_programming", "parameter_broadcast": False,
     "strategy_ckpt_load_file": "", "strategy_ckpt_save_file": "", "full_batch": False,
     "enable_parallel_optimizer": False, "enable_alltoall": False, "all_reduce_fusion_config": [],
-    "pipeline_stages": 1, "pipeline_config": {}, "parallel_optimizer_config": {}, "comm_fusion": {},
+    "pipeline_stages": 1, "pipeline_config": {}, "parallel_optimizer_config": {},
+    "comm_fusion": {"openstate": True, "allreduce": {"mode": "auto", "config": None},
+                    "allgather": {"mode": "auto", "config": None}, "reducescatter": {"mode": "auto", "config": None}},
     "strategy_ckpt_config": {}, "dataset_strategy": "data_parallel", "grad_accumulation_step": 1,
     "auto_pipeline": False, "group_ckpt_save_file": "",
 }
-_auto_parallel = dict(_auto_parallel_defaults)
+_auto_parallel = copy.deepcopy(_auto_parallel_defaults)
+_auto_parallel_user_set = set()   # keys the user set since the last reset (MindSpore's ``device_num_is_set``)
+
+# the type MindSpore checks for each key before acting on it (TypeError "The parameter ... must be ...")
+_auto_parallel_types = {
+    "device_num": int, "global_rank": int, "gradients_mean": bool, "gradient_fp32_sync": bool,
+    "parameter_broadcast": bool, "full_batch": bool, "enable_parallel_optimizer": bool, "enable_alltoall": bool,
+    "all_reduce_fusion_config": list, "comm_fusion": dict, "pipeline_stages": int, "grad_accumulation_step": int,
+    "strategy_ckpt_load_file": str, "strategy_ckpt_save_file": str, "group_ckpt_save_file": str,
+    "auto_pipeline": bool,
+}
+_FUSION_MODES = ("auto", "index", "size")
+_SPLIT = "For 'set_auto_parallel_context().set_all_reduce_fusion_split_indices'"
+
+
+def _check_split_indices(indices):
+    """``all_reduce_fusion_config``: a non-empty ascending list of distinct ints (gradient indices)."""
+    if not isinstance(indices, list):
+        raise TypeError(f"{_SPLIT}, the argument 'indices' must be list, but got the type : {type(indices)} .")
+    if not indices:
+        raise MSValueError(f"{_SPLIT}, the argument 'indices' can not be empty")
+    for index in indices:
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise TypeError(f"{_SPLIT}, the argument 'index' must be int, but got the type : {type(index)} .")
+    if len(set(indices)) != len(indices):
+        raise MSValueError("The indices has duplicate elements")
+    if sorted(indices) != indices:
+        raise MSValueError(f"{_SPLIT}, the elements in argument 'indices' must be sorted in ascending order")
+    return list(indices)
+
+
+def _set_comm_fusion(config):
+    """Merge a ``comm_fusion`` dict into the current one, checked as MindSpore checks it."""
+    current = copy.deepcopy(_auto_parallel["comm_fusion"])
+    current["openstate"] = True
+    for key, value in config.items():
+        if key == "openstate":
+            if not isinstance(value, bool):
+                raise TypeError(f"For 'comm_fusion', the 'openstate' must be bool, but got the type : {type(value)}.")
+            current["openstate"] = value
+        elif key in ("allreduce", "allgather", "reducescatter"):
+            if not isinstance(value, dict):
+                raise TypeError(f"For 'comm_fusion', the '{key}' config must be dict, but got the type : "
+                                f"{type(value)}.")
+            if "mode" not in value:
+                raise KeyError("For 'comm_fusion', the key 'mode' should be contained.")
+            if "config" not in value:
+                raise KeyError("For 'comm_fusion', the key 'config' should be contained.")
+            if value["mode"] not in _FUSION_MODES:
+                raise KeyError(f"fusion method mode must be auto, index or size, but got {value['mode']}")
+            if value["mode"] == "size" and (isinstance(value["config"], bool) or
+                                            not isinstance(value["config"], (int, float)) or value["config"] < 0):
+                raise TypeError(f"For 'comm_fusion', the 'config' of mode 'size' must be a non-negative number "
+                                f"(MB), but got {value['config']!r}.")
+            if key == "allreduce" and value["mode"] == "index":
+                _auto_parallel["all_reduce_fusion_config"] = _check_split_indices(value["config"])
+            current[key] = {"mode": value["mode"], "config": copy.deepcopy(value["config"])}
+        else:
+            raise KeyError(f"comm fusion type must be openstate,allreduce, allgather or reducescatter, but got {key}")
+    _auto_parallel["comm_fusion"] = current
 
 
 def set_auto_parallel_context(**kwargs):
-    """Store auto-parallel settings (acted on by mindspore-parallel)."""
+    """Set auto-parallel settings: ``parallel_mode`` (a :class:`ParallelMode` or its string), ``gradients_mean``,
+    ``parameter_broadcast``, ``all_reduce_fusion_config`` (gradient indices where the all-reduce buckets are
+    split), ``comm_fusion`` (``{"allreduce": {"mode": "auto"|"size"|"index", "config": ...}, "openstate": bool}``),
+    ``device_num``, ... (acted on by the training wrappers and mindspore-parallel).
+
+    Examples:
+        >>> import mindspore as ms
+        >>> ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+        >>> ms.get_auto_parallel_context("parallel_mode")
+        'data_parallel'
+        >>> ms.reset_auto_parallel_context()
+    """
     for key, value in kwargs.items():
         if key not in _auto_parallel_defaults:
             raise MSValueError(f"For 'set_auto_parallel_context', the keyword argument '{key}' is not recognized.")
-        _auto_parallel[key] = value.value if isinstance(value, ParallelMode) else value
+        want = _auto_parallel_types.get(key)
+        if want is not None and not (isinstance(value, want) and (want is bool or not isinstance(value, bool))):
+            raise TypeError(f"The parameter '{key}' must be {want}, but got {type(value)}")
+        if key == "parallel_mode":
+            value = value.value if isinstance(value, ParallelMode) else value
+            if value not in {m.value for m in ParallelMode}:
+                raise MSValueError(f"The context configuration parameter 'parallel_mode' only support 'stand_alone', "
+                                   f"'data_parallel', 'hybrid_parallel', 'semi_auto_parallel' and 'auto_parallel', "
+                                   f"but got the value : {value}.")
+        elif key == "all_reduce_fusion_config":
+            value = _check_split_indices(value)
+        elif key == "comm_fusion":
+            _set_comm_fusion(value)
+            _auto_parallel_user_set.add(key)
+            continue
+        _auto_parallel[key] = value
+        _auto_parallel_user_set.add(key)
+    _sync_sharding()
+
+
+def _sync_sharding():
+    """SEMI_AUTO_PARALLEL and AUTO_PARALLEL run operators through mindspore-parallel's distributed rules: tell it
+    the mode (without that add-on no strategy can be set, and operators run whole)."""
+    try:
+        from mindspore.parallel._dispatch import sync
+    except ImportError:
+        return
+    sync(_auto_parallel["parallel_mode"])
+
+
+def _auto_parallel_is_set(attr_key):
+    """Whether the user set ``attr_key`` (since the last reset); defaults of some keys depend on the world."""
+    return attr_key in _auto_parallel_user_set
 
 
 def get_auto_parallel_context(attr_key):
+    """The value of one auto-parallel setting (a copy of list and dict values)."""
     if attr_key not in _auto_parallel:
         raise MSValueError(f"For 'get_auto_parallel_context', the attribute '{attr_key}' is not supported.")
-    return _auto_parallel[attr_key]
+    return copy.deepcopy(_auto_parallel[attr_key])
 
 
 def reset_auto_parallel_context():
+    """Every auto-parallel setting back to its default."""
     _auto_parallel.clear()
-    _auto_parallel.update(_auto_parallel_defaults)
+    _auto_parallel.update(copy.deepcopy(_auto_parallel_defaults))
+    _auto_parallel_user_set.clear()
+    _sync_sharding()
 
 
 _ps_context = {"enable_ps": False}

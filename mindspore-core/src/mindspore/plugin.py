@@ -57,6 +57,14 @@ is a graph input (``weight`` set for a network Parameter). Helpers: :func:`graph
 :func:`process_group` (for the kernels of collective primitives); :func:`collective_backends` gathers
 what plugins offer through ``ms_collective_backends``.
 
+**Operator interception** (for mindspore-parallel's SEMI_AUTO_PARALLEL): :func:`set_primitive_call_hook`
+installs the one function every ``Primitive.__call__`` hands ``(prim, args)`` to first (None removes it);
+:func:`apply_primitive` runs an application on the interpreter stack as if no hook were installed (eager
+dispatch, a gradient tape, or graph staging: whichever is on top); :func:`primitive_call_hook_suspended`
+bypasses the hook for a while; :func:`invalidate_compiled_graphs` makes every compiled graph recompile (a
+network's Parameters changed shape); :func:`set_cell_call_hook` installs ``fn(cell, run, args, kwargs)``, which
+runs every Cell call (``run(*args, **kwargs)`` performs it), in both modes.
+
 **Errors** kernels and add-ons raise: :class:`MSTypeError`, :class:`MSValueError`,
 :class:`MSRuntimeError`, :class:`MSIndexError` (subclasses of the builtins MindSpore raises).
 """
@@ -94,6 +102,9 @@ __all__ = [
     "BackendUnavailableError",
     # the running installation
     "current_target", "register_plugin", "unregister_plugin",
+    # operator interception
+    "set_primitive_call_hook", "apply_primitive", "primitive_call_hook_suspended", "invalidate_compiled_graphs",
+    "set_cell_call_hook",
 ]
 
 #: The IR op building a tuple of values (``Apply(MAKE_TUPLE, *items)``).
@@ -125,3 +136,38 @@ def register_plugin(obj, name=None):
 def unregister_plugin(name):
     """Forget a plugin registered with :func:`register_plugin`; takes effect at the next use."""
     _manager.unregister_plugin(name)
+
+
+def set_primitive_call_hook(fn):
+    """Install ``fn(prim, args)`` as the first receiver of every primitive application (None: remove it);
+    returns the hook it replaces."""
+    from mindspore._core import primitive as _primitive
+    old = _primitive.CALL_HOOK[0]
+    _primitive.CALL_HOOK[0] = fn
+    return old
+
+
+def apply_primitive(prim, args):
+    """Run ``prim(*args)`` on the interpreter stack, bypassing the call hook."""
+    from mindspore._core.interpreters import TOP
+    return TOP[0](prim, tuple(args))
+
+
+def primitive_call_hook_suspended():
+    """A context manager: primitive applications in its body bypass the call hook."""
+    from mindspore._core.primitive import hook_suspended
+    return hook_suspended()
+
+
+def invalidate_compiled_graphs():
+    """Make every compiled graph stale: each recompiles at its next call."""
+    from mindspore._pipeline.compiler import invalidate_all
+    invalidate_all()
+
+
+def set_cell_call_hook(fn):
+    """Install ``fn(cell, run, args, kwargs)`` around every Cell call (None: remove it); returns the one replaced."""
+    from mindspore.nn import cell as _cell
+    old = _cell.CELL_CALL_HOOK[0]
+    _cell.CELL_CALL_HOOK[0] = fn
+    return old

@@ -39,7 +39,7 @@ from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Constant
 from mindspore._parse.resolve import SourceUnavailable
 from mindspore.common.tensor import Tensor
-from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, mark_zero
+from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, hook_suspended, mark_zero
 
 __all__ = ["differentiate", "reverse", "vjp_graph", "stage_construct", "stage_custom_bprop_call"]
 
@@ -216,13 +216,14 @@ class _Reverse:
 
     def backward(self, wrt):
         active = self.active_nodes(wrt)
-        for node in reversed(self.graph.nodes):
-            if node not in active:
-                continue
-            dout = self.dout_of(node)
-            if dout is None:
-                continue
-            self.backprop(node, dout, active)
+        with hook_suspended():   # bprops stage plain local computations, as the tape runs them
+            for node in reversed(self.graph.nodes):
+                if node not in active:
+                    continue
+                dout = self.dout_of(node)
+                if dout is None:
+                    continue
+                self.backprop(node, dout, active)
 
     def backprop(self, node, dout, active):
         fn = node.fn_value()

@@ -22,7 +22,7 @@ tapes stay on it, so the bprop computations are themselves recorded on the outer
 from __future__ import annotations
 
 from mindspore._core import interpreters as _interpreters
-from mindspore._core.primitive import NON_DIFFERENTIABLE, mark_zero
+from mindspore._core.primitive import NON_DIFFERENTIABLE, hook_suspended, mark_zero
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import array as _array_defs
 from mindspore.ops._defs import math as _math_defs
@@ -218,7 +218,7 @@ def backward(tape, outputs, sens):
     Returns a dict ``id(tensor) -> gradient``; callers look up their watched tensors.
     """
     grads = {}
-    with _interpreters.suspended(tape):
+    with _interpreters.suspended(tape), hook_suspended():
         for o, s in zip(outputs, sens):
             if _is_tensor(o) and tracked(o, tape):
                 _accumulate(grads, o, s)

@@ -107,6 +107,25 @@ class TensorSpec:
         return hash((self.shape, self.dtype))
 
 
+#: ``CALL_HOOK[0]``, when set (``mindspore.plugin.set_primitive_call_hook``: mindspore-parallel, under
+#: SEMI_AUTO_PARALLEL and AUTO_PARALLEL), receives every ``(prim, args)`` before the interpreter stack does: it runs
+#: a sharded operator as its distributed rule (itself made of primitive calls, so tapes and graph staging see
+#: ordinary applications).
+CALL_HOOK = [None]
+
+
+class hook_suspended:   # noqa: N801 - a context manager
+    """Bypass :data:`CALL_HOOK` for the body: autodiff runs bprops on the very tensors the forward pass saw,
+    and the bprops' applications are plain local computations."""
+
+    def __enter__(self):
+        self.saved = CALL_HOOK[0]
+        CALL_HOOK[0] = None
+
+    def __exit__(self, *exc):
+        CALL_HOOK[0] = self.saved
+
+
 class Primitive:
     """Base class of MindSpore operators: attributes in ``__init__``, data in ``__call__``.
 
@@ -155,10 +174,23 @@ class Primitive:
         return self
 
     def shard(self, in_strategy=None, out_strategy=None):
-        """Record a parallel sharding strategy (used by mindspore-parallel); returns ``self``."""
-        self.add_prim_attr("in_strategy", in_strategy)
-        self.add_prim_attr("out_strategy", out_strategy)
-        return self
+        """Set the sharding strategy of this operator's inputs (and outputs) for SEMI_AUTO_PARALLEL and
+        AUTO_PARALLEL: one tuple per input, one entry per dimension (how many slices it is cut into), or one
+        ``mindspore.parallel.Layout`` per input. Validated and recorded by mindspore-parallel; returns ``self``.
+
+        Examples:
+            >>> from mindspore import ops
+            >>> ops.MatMul().shard(((2, 1), (1, 2)))
+            Prim[MatMul]<transpose_a=False, transpose_b=False, in_strategy=((2, 1), (1, 2))>
+        """
+        if in_strategy is None and out_strategy is None:
+            return self
+        try:
+            from mindspore.parallel._shard import primitive_shard
+        except ImportError:
+            raise ImportError(f"For '{self.name}', 'shard' needs mindspore.parallel, which is not installed: "
+                              f"pip install mindspore-parallel") from None
+        return primitive_shard(self, in_strategy, out_strategy)
 
     def recompute(self, mode=True):
         self.add_prim_attr("recompute", mode)
@@ -168,7 +200,10 @@ class Primitive:
         return self.add_prim_attr("primitive_target", device_target)
 
     def __call__(self, *args):
-        return _TOP[0](self, args)
+        hook = CALL_HOOK[0]
+        if hook is None:
+            return _TOP[0](self, args)
+        return hook(self, args)   # mindspore-parallel: sharded operators and tensors carrying a layout
 
     def __repr__(self):
         shown = {k: v for k, v in self.attrs.items() if k not in ("input_names", "output_names")}

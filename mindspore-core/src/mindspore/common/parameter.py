@@ -7,6 +7,7 @@ optimizer kernels), so every holder sees the new value.
 from __future__ import annotations
 
 import numbers
+import weakref
 
 import numpy as np
 
@@ -154,6 +155,8 @@ class Parameter(Tensor):
         if not (isinstance(init, str) and init == "same"):
             from mindspore.common.initializer import initializer
             p.set_data(initializer(init, self.shape, self.dtype))
+        # optimizer states are clones: mindspore-parallel slices them like this parameter when it shards it
+        self.__dict__.setdefault("_clones", []).append(weakref.ref(p))
         return p
 
     def init_data(self, layout=None, set_sliced=False):

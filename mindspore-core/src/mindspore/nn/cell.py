@@ -46,6 +46,11 @@ def _graphs_stale():
     invalidate_all()
 
 
+#: ``CELL_CALL_HOOK[0](cell, run, args, kwargs)``, when set (``mindspore.plugin.set_cell_call_hook``), runs every
+#: Cell call (``run(*args, **kwargs)`` is the call itself)
+CELL_CALL_HOOK = [None]
+
+
 class _CellBprop:
     """Stands in for a primitive on the tape when a Cell has a custom ``bprop``."""
 
@@ -288,7 +293,24 @@ class Cell:
         """What besides the inputs selects a compiled graph: the training flags and cast types of the cells."""
         return tuple((type(c), c.training, c._mixed_precision_type) for _, c in self.cells_and_names())
 
+    def shard(self, in_strategy, out_strategy=None, parameter_plan=None):
+        """Cut this cell's inputs as ``in_strategy`` says (one tuple of cut counts or ``Layout`` per input) when it
+        runs under SEMI_AUTO_PARALLEL or AUTO_PARALLEL, and the parameters named in ``parameter_plan`` at its first
+        such call; its operators run on the blocks (mindspore-parallel's ``mindspore.parallel.shard``)."""
+        try:
+            from mindspore.parallel._shard import cell_shard
+        except ImportError:
+            raise ImportError("For 'Cell.shard', mindspore.parallel is not installed: "
+                              "pip install mindspore-parallel") from None
+        self.__dict__["_shard_fn"] = cell_shard(self, in_strategy, out_strategy, parameter_plan)
+
     def _call_eagerly_or_staged(self, *args, **kwargs):
+        hook = CELL_CALL_HOOK[0]
+        if hook is not None:   # mindspore-parallel: network inputs and Cell.shard under SEMI_AUTO/AUTO_PARALLEL
+            return hook(self, self._call_unhooked, args, kwargs)
+        return self._call_unhooked(*args, **kwargs)
+
+    def _call_unhooked(self, *args, **kwargs):
         if self._mixed_precision_type is not None:
             args = self._cast_inputs(args)
             # like MindSpore's to_float, the cell's float parameters are read in the cell's dtype

@@ -34,4 +34,14 @@ def __getattr__(name):
     if name == "build_train_network":
         from mindspore.amp import build_train_network
         return build_train_network
+    if name in ("build_searched_strategy", "merge_sliced_parameter", "load_distributed_checkpoint",
+                "restore_group_info_list"):
+        # the distributed-checkpoint tools of mindspore-parallel, which MindSpore's train exports too
+        import importlib
+        try:
+            return getattr(importlib.import_module("mindspore.parallel"), name)
+        except ModuleNotFoundError as e:
+            raise AttributeError(f"module 'mindspore.train' has no attribute '{name}': it is provided by the add-on "
+                                 f"distribution 'mindspore-parallel'. Install it with 'pip install "
+                                 f"mindspore-parallel'.") from e
     raise AttributeError(f"module 'mindspore.train' has no attribute '{name}'")

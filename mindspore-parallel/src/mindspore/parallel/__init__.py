@@ -2,8 +2,27 @@
 
 This subpackage lives in the ``mindspore`` namespace but is installed by ``mindspore-parallel``.
 The parallel modes themselves are chosen with ``mindspore.set_auto_parallel_context`` (core), and
-processes are joined with :mod:`mindspore.communication`. The strategy tools of this module
-(sharding propagation, checkpoint transformation) arrive with the parallel-training work; it
-exports nothing yet.
+processes are joined with :mod:`mindspore.communication`. SEMI_AUTO_PARALLEL: operator strategies
+(``Primitive.shard``), :func:`shard` for Cells and functions, :class:`Layout`.
 """
 __all__ = []
+
+# --- operator sharding (SEMI_AUTO_PARALLEL / AUTO_PARALLEL) ---
+from mindspore.parallel._shard import Layout, shard  # noqa: E402
+
+__all__ += ["Layout", "shard"]
+
+# --- distributed checkpoints and the strategy file (checkpoint_transform.py, _strategy_file.py) ---
+from mindspore.parallel.checkpoint_transform import (build_searched_strategy, load_distributed_checkpoint,  # noqa: E402
+                                                     load_segmented_checkpoints, merge_pipeline_strategys,
+                                                     merge_sliced_parameter, rank_list_for_transform,
+                                                     restore_group_info_list, transform_checkpoint_by_rank,
+                                                     transform_checkpoints, unified_safetensors)
+from mindspore.parallel.checkpoint_convert import (convert_checkpoint_by_rank, convert_checkpoints,  # noqa: E402
+                                                   rank_list_for_convert)
+
+__all__ += ["build_searched_strategy", "load_distributed_checkpoint", "load_segmented_checkpoints",
+            "merge_pipeline_strategys", "merge_sliced_parameter", "rank_list_for_transform",
+            "restore_group_info_list", "transform_checkpoint_by_rank", "transform_checkpoints",
+            "convert_checkpoint_by_rank", "convert_checkpoints", "rank_list_for_convert", "unified_safetensors"]
+# --- end distributed checkpoints ---

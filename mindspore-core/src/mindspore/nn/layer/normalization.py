@@ -16,11 +16,14 @@ BatchNorm follows MindSpore 2.10 exactly (API.md 5.3):
 """
 from __future__ import annotations
 
+import hashlib
+
 from mindspore import ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import initializer
 from mindspore.common.parameter import Parameter
+from mindspore._plugin.collective import process_group
 from mindspore.nn.cell import Cell
 from mindspore.nn.layer import _checks as chk
 
@@ -148,18 +151,135 @@ class BatchNorm3d(Cell):
 
 
 class SyncBatchNorm(_BatchNorm):
-    r"""Batch normalisation whose batch statistics are synchronised across devices. In a single process it is
-    :class:`BatchNorm2d` over any (N, C, ...) input of rank 2 to 5; ``process_groups`` is accepted and unused."""
+    r"""Batch normalisation whose batch statistics are computed over every rank of a group: the mean and the
+    (biased) variance of the concatenation of the ranks' batches, so ``N`` ranks with batches of ``B`` give the
+    output, the moving statistics and the gradients of a ``BatchNorm`` on the global batch of ``N * B``.
+
+    Training with more than one rank in the group: the per-channel sum and element count are all-reduced (one
+    ``AllReduce``), giving the mean; then the per-channel sum of squared deviations is all-reduced, giving the
+    variance (two passes, as exact as BatchNorm's own). The all-reduces are differentiable (the bprop of a sum
+    all-reduce all-reduces the gradient), so each rank's backward pass carries the other ranks' share of the
+    statistics' gradient; the data-parallel gradient reducer then sums the parameters' gradients. The moving
+    variance takes the unbiased global variance. In one process, or in evaluation, it is :class:`BatchNorm2d`.
+
+    Args:
+        num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init, moving_var_init,
+        use_batch_statistics, dtype: as :class:`BatchNorm2d`.
+        process_groups (list[list[int]]): split the world into sync groups (each a list of distinct world ranks,
+            each rank in one group); this rank normalises over its group. Default: ``None``, the world group.
+
+    Inputs:
+        - **x** (Tensor) - of shape :math:`(N, C)` or :math:`(N, C, H, W)`.
+
+    Raises:
+        TypeError: ``process_groups`` (or one of its members) is not a list.
+        ValueError: a rank id in ``process_groups`` is outside ``[0, rank_size)`` or appears twice.
+
+    Examples:
+        >>> import numpy as np
+        >>> import mindspore as ms
+        >>> from mindspore import nn
+        >>> bn = nn.SyncBatchNorm(2).set_train()
+        >>> bn(ms.Tensor(np.ones((4, 2, 3, 3), np.float32))).shape
+        (4, 2, 3, 3)
+    """
+
+    _ranks = (2, 4)
 
     def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
                  moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, process_groups=None,
                  dtype=mstype.float32):
         super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
                          moving_var_init, use_batch_statistics, "NCHW", dtype)
-        if process_groups is not None and not isinstance(process_groups, list):
-            raise MSTypeError(f"For 'SyncBatchNorm', the 'process_groups' must be a list, but got "
-                              f"{type(process_groups).__name__}.")
         self.process_groups = process_groups
+        self.group_name = _world_group()
+        self.group_device_num = process_group(self.group_name).size
+        if process_groups is not None:
+            if not isinstance(process_groups, list):
+                raise MSTypeError(f"For 'SyncBatchNorm', the 'process_groups' must be a list, but got "
+                                  f"{type(process_groups).__name__}.")
+            self._set_sync_group(process_groups)
+        self.allreduce = ops.AllReduce(group=self.group_name)
+
+    def _set_sync_group(self, process_groups):
+        world = process_group(self.group_name)
+        seen = set()
+        for sub in process_groups:
+            if not isinstance(sub, list):
+                raise MSTypeError(f"For 'SyncBatchNorm', each member of 'process_groups' must be a list, but got "
+                                  f"{type(sub).__name__}.")
+            for rid in sub:
+                if isinstance(rid, bool) or not isinstance(rid, int) or not 0 <= rid < world.size:
+                    raise MSValueError(f"For 'SyncBatchNorm', the 'rank id in process_groups' must be in range of "
+                                       f"[0, {world.size}), but got {rid!r}.")
+                if rid in seen:
+                    raise MSValueError(f"For 'SyncBatchNorm', rank id in 'process_groups' must not be duplicated, "
+                                       f"but got {process_groups}.")
+                seen.add(rid)
+        for sub in process_groups:
+            if world.rank in sub:
+                self.group_device_num = len(sub)
+                if len(sub) > 1 and len(sub) < world.size:
+                    self.group_name = _sync_group(sub)
+                return
+        self.group_device_num = 1   # this rank is in no group: it normalises over its own batch
+
+    def construct(self, x):
+        self._check_input(x)
+        use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
+        if not use_batch or self.group_device_num <= 1:
+            return super().construct(x)
+        axes = (0,) if x.ndim == 2 else (0, 2, 3)
+        stat_shape = (1, self.num_features) if x.ndim == 2 else (1, self.num_features, 1, 1)
+        xf = x if x.dtype == mstype.float32 else ops.cast(x, mstype.float32)
+        count = 1
+        for a in axes:
+            count *= x.shape[a]
+        local = ops.concat([ops.reduce_sum(xf, axes), ops.fill(mstype.float32, (1,), count)])
+        total = self.allreduce(local)
+        n = total[self.num_features:]
+        mean = total[:self.num_features] / n
+        centred = xf - ops.reshape(mean, stat_shape)
+        var = self.allreduce(ops.reduce_sum(centred * centred, axes)) / n
+        gamma = ops.cast(self.gamma, mstype.float32)
+        beta = ops.cast(self.beta, mstype.float32)
+        scale = gamma * ops.rsqrt(var + self.eps)
+        out = centred * ops.reshape(scale, stat_shape) + ops.reshape(beta, stat_shape)
+        m = self.momentum
+        mean_s = ops.stop_gradient(mean)
+        unbiased = ops.stop_gradient(var * n / ops.maximum(n - 1, ops.ones_like(n)))
+        ops.assign(self.moving_mean, ops.cast(self.moving_mean * (1 - m) + ops.cast(mean_s, self.moving_mean.dtype)
+                                              * m, self.moving_mean.dtype))
+        ops.assign(self.moving_variance, ops.cast(self.moving_variance * (1 - m) +
+                                                  ops.cast(unbiased, self.moving_variance.dtype) * m,
+                                                  self.moving_variance.dtype))
+        return out if x.dtype == mstype.float32 else ops.cast(out, x.dtype)
+
+
+_WORLD_GROUPS = ("hccl_world_group", "nccl_world_group", "mccl_world_group")
+_SYNC_GROUPS = {}
+
+
+def _world_group():
+    """The world group's name for the communication backend in use (a world of one without one)."""
+    try:
+        from mindspore.communication.management import GlobalComm
+    except ImportError:
+        return _WORLD_GROUPS[0]
+    return GlobalComm.WORLD_COMM_GROUP
+
+
+def _sync_group(ranks):
+    """The communication group of the sync group ``ranks``, created once per rank list (as MindSpore names it:
+    ``'<size>_<sha256 of the rank list>'``)."""
+    key = "_".join(str(r) for r in ranks)
+    name = _SYNC_GROUPS.get(key)
+    if name is None:
+        from mindspore.communication import management
+        name = f"{len(ranks)}_{hashlib.sha256(key.encode('utf-8')).hexdigest()}"
+        management.create_group(name, list(ranks))
+        _SYNC_GROUPS[key] = name
+    return name
 
 
 class LayerNorm(Cell):

@@ -8,6 +8,14 @@ optimizer's parameters), so layers with state (BatchNorm statistics, Dropout dra
 per step, then reduces the gradients (data parallel) and calls the optimizer, which updates the Parameters
 in place. A constant ``sens`` seeds the backward pass with ``sens`` (the output is multiplied by a constant,
 which gives the same gradients as a seed of ``sens``).
+
+Data parallel (``set_auto_parallel_context(parallel_mode=DATA_PARALLEL or HYBRID_PARALLEL)``): the gradients go
+through a :class:`~mindspore.nn.DistributedGradReducer` over the world group (bucketed all-reduces, averaged by the
+device number when ``gradients_mean``), so every rank applies the same update. The device number is the
+``device_num`` of the auto-parallel context when the user set it, else the world size, as MindSpore's
+``_get_device_num``. With ``parameter_broadcast=True`` the first call of the step first copies rank 0's values of
+every Parameter of the step (network and optimizer state) to the other ranks, as MindSpore does when it compiles
+the training graph; here it happens in PYNATIVE too.
 """
 from __future__ import annotations
 
@@ -15,12 +23,14 @@ import numbers
 
 from mindspore import context, ops
 from mindspore._autodiff.grad import GradOperation, value_and_grad
+from mindspore._core import interpreters as _interpreters
 from mindspore._errors import MSTypeError, MSValueError
+from mindspore._plugin.collective import process_group
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
-from mindspore.nn.wrap.grad_reducer import DistributedGradReducer
+from mindspore.nn.wrap.grad_reducer import DistributedGradReducer, _current_world_group
 
 __all__ = ["WithLossCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell", "WithEvalCell",
            "ParameterUpdate"]
@@ -30,6 +40,42 @@ _REDUCE_MODES = ("data_parallel", "hybrid_parallel")
 
 def _parallel_mode():
     return context.get_auto_parallel_context("parallel_mode")
+
+
+def _device_num():
+    """MindSpore's ``_get_device_num``: 1 stand-alone, the ``device_num`` the user set, else the world size."""
+    if _parallel_mode() == "stand_alone":
+        return 1
+    if context._auto_parallel_is_set("device_num"):
+        return context.get_auto_parallel_context("device_num")
+    return process_group(_current_world_group()).size
+
+
+def _broadcast_parameters(params, root=0):
+    """Give every rank of the world ``root``'s values of ``params`` (one all-reduce per dtype: the other ranks
+    contribute zeros, so the sum is ``root``'s value exactly)."""
+    group = _current_world_group()
+    world = process_group(group)
+    if world.size <= 1:
+        return
+    by_dtype = {}
+    for p in params:
+        if p.dtype != mstype.bool_:
+            by_dtype.setdefault(p.dtype, []).append(p)
+    allreduce = ops.AllReduce(group=group)
+    with _interpreters.untraced():
+        for dtype, members in by_dtype.items():
+            flat = ops.concat([ops.reshape(p.value(), (-1,)) for p in members])
+            if world.rank != root:
+                flat = ops.zeros_like(flat)
+            total = allreduce(flat)
+            start = 0
+            for p in members:
+                size = 1
+                for s in p.shape:
+                    size *= int(s)
+                p.set_data(ops.reshape(total[start:start + size], tuple(p.shape)))
+                start += size
 
 
 class WithLossCell(Cell):
@@ -222,10 +268,19 @@ class TrainOneStepCell(Cell):
         self.grad_reducer = self.identity
         self.parallel_mode = _parallel_mode()
         self.reducer_flag = self.parallel_mode in _REDUCE_MODES
+        self._broadcast_pending = False
         if self.reducer_flag:
             self.mean = context.get_auto_parallel_context("gradients_mean")
-            self.degree = None
-            self.grad_reducer = DistributedGradReducer(self.weights, self.mean)
+            self.degree = _device_num()
+            self.grad_reducer = DistributedGradReducer(self.weights, self.mean, self.degree,
+                                                       group=_current_world_group())
+            self._broadcast_pending = context.get_auto_parallel_context("parameter_broadcast")
+
+    def __call__(self, *args, **kwargs):
+        if self.__dict__.get("_broadcast_pending"):
+            self._broadcast_pending = False
+            _broadcast_parameters(list(self.get_parameters()))
+        return super().__call__(*args, **kwargs)
 
     def _forward_and_grads(self, inputs, sens=None):
         """``(loss, gradients of self.weights)`` from one forward pass; ``sens`` (a number or Tensor) seeds it."""

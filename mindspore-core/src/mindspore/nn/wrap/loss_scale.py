@@ -20,6 +20,7 @@ from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
 from mindspore.nn.wrap.cell_wrapper import TrainOneStepCell
+from mindspore.nn.wrap.grad_reducer import _current_world_group
 
 __all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepWithLossScaleCell"]
 
@@ -151,6 +152,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         self.base = Tensor(1, mstype.float32)
         self.base0 = Tensor(0, mstype.int32)
         self.is_distributed = self.parallel_mode != "stand_alone"
+        if self.is_distributed:
+            self.allreduce = ops.AllReduce(group=_current_world_group())
         self.gpu_target = False
         self.loss_scaling_manager = None
         if isinstance(scale_sense, Cell):
@@ -207,8 +210,9 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
             all_finite = ops.logical_and(all_finite, flag)
         overflow = ops.logical_not(all_finite)
         if self.is_distributed:
-            flag = ops.AllReduce()(ops.cast(overflow, mstype.float32))
-            overflow = ops.less_equal(self.base, flag)
+            # every rank must take the same decision: the flags are summed over the world
+            flag = self.allreduce(ops.reshape(ops.cast(overflow, mstype.float32), (1,)))
+            overflow = ops.reshape(ops.less_equal(self.base, flag), ())
         return overflow
 
     def process_loss_scale(self, overflow):

@@ -9,6 +9,16 @@ of this prefix are removed so that at most ``keep_checkpoint_max`` remain (or on
 ``mindspore.train.serialization.save_checkpoint`` (imported when first needed). No ``-graph.meta``
 file is written: MindSpore writes one only for a compiled GRAPH_MODE graph, which this runtime does
 not produce in PYNATIVE mode.
+
+Data-parallel training (MindSpore 2.10): every rank runs its own ModelCheckpoint and writes the files it is
+told to; ModelCheckpoint itself does not add the rank to the path, so distributed scripts give each rank its
+own ``directory`` (``f"./ckpt_{get_rank()}"``) or ``prefix``. (Ranks sharing one folder would race over the
+same names; each write is still atomic, a temporary file renamed over the target, so a reader never sees a
+torn file.) ``CheckpointConfig(remove_redundancy=True)`` in a world of N > 1 ranks saves each Parameter once
+over the world: sorted by name, the k-th Parameter is written by rank ``k % N`` only, MindSpore's split of a
+fully replicated (data-parallel) network; loading all N files restores the whole network. In a world of one it
+raises ``TypeError`` as MindSpore does. ``integrated_save`` only matters for sharded (semi-)auto-parallel
+parameters and is handed to ``save_checkpoint``.
 """
 from __future__ import annotations
 
@@ -319,12 +329,38 @@ class ModelCheckpoint(Callback):
         self._latest_ckpt_file_name = cur_file
 
 
+def _world():
+    """``(rank, size)`` of this process in the world (``(0, 1)`` without a communication backend)."""
+    from mindspore._plugin.collective import process_group
+    try:
+        from mindspore.communication.management import GlobalComm
+        group = GlobalComm.WORLD_COMM_GROUP
+    except ImportError:
+        group = "hccl_world_group"
+    world = process_group(group)
+    return world.rank, world.size
+
+
+def _redundancy_choice(network):
+    """MindSpore's ``remove_param_redundancy`` for a replicated network: the names this rank saves."""
+    rank, size = _world()
+    if size == 1:
+        raise TypeError("The deduplication feature for saving checkpoint can only be used in parallel scenarios, "
+                        "but got 'stand_alone'.")
+    names = sorted({param.name for _, param in network.parameters_and_names()})
+    mine = {name for k, name in enumerate(names) if k % size == rank}
+    return lambda name: name in mine
+
+
 def _save(network, file_name, config, append_dict):
     from mindspore.train.serialization import save_checkpoint
     kwargs = {"crc_check": config.crc_check, "format": config.format}
+    integrated_save = config.integrated_save
     if config.remove_redundancy:
         kwargs["remove_redundancy"] = True
-    save_checkpoint(network, file_name, config.integrated_save, config.async_save, append_dict or None,
+        kwargs["choice_func"] = _redundancy_choice(network)
+        integrated_save = False
+    save_checkpoint(network, file_name, integrated_save, config.async_save, append_dict or None,
                     config.enc_key, config.enc_mode, **kwargs)
 
 

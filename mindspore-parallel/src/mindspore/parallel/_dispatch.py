@@ -1,0 +1,213 @@
+"""Running operators sharded: the hook core's ``Primitive.__call__`` hands every application to.
+
+Design
+------
+Under SEMI_AUTO_PARALLEL (and AUTO_PARALLEL) a primitive application is one of:
+
+* an operator with a strategy (``Primitive.shard`` or one chosen by AUTO_PARALLEL): its distributed rule
+  (:mod:`mindspore.parallel._ops`) redistributes the inputs to the layouts the strategy asks for, runs the
+  primitive on the local blocks, completes partial results with an all-reduce, and returns this rank's block of
+  the output with its layout recorded;
+* an operator without one whose inputs carry layouts or are network parameters: its inputs are made whole
+  (gathered) and it runs unchanged, so any operator works on sharded values (MindSpore's "repeated
+  calculation"); parameters pass through their mirror (gradient all-reduce over their copies);
+* anything else runs as before.
+
+The network's outermost Cell call takes its inputs as this rank's part of the global batch (unless
+``full_batch``) and returns its outputs whole, so a loss is the global batch's on every rank.
+
+Rules call primitives themselves; while a rule runs, the hook passes every application straight to the
+interpreter stack, so a gradient tape records the rule's slices and collectives (PYNATIVE) and graph staging
+stages them (GRAPH_MODE): both modes run the same rules and differentiate through them.
+"""
+from __future__ import annotations
+
+import threading
+
+from mindspore.common.parameter import Parameter
+from mindspore.common.tensor import Tensor
+from mindspore.parallel import _layouts
+from mindspore.parallel._layouts import layout_of
+from mindspore.parallel._redistribute import mirror, redistribute, to_whole
+from mindspore.plugin import apply_primitive, set_cell_call_hook, set_primitive_call_hook
+
+__all__ = ["install", "active", "inside_rule"]
+
+_MODES = ("semi_auto_parallel", "auto_parallel")
+
+
+class _State(threading.local):
+    depth = 0          # > 0 while a rule runs
+    propagation = 0    # > 0 inside a Cell.shard / ms.shard body: operators without strategy propagate layouts
+    cells = 0          # Cell calls in progress (0: the next one is the network's outermost call)
+
+
+_state = _State()
+
+
+#: the parallel mode, as the auto-parallel context last told :func:`sync`
+_mode = ["stand_alone"]
+
+
+def _auto_mode():
+    return _mode[0] == "auto_parallel"
+
+
+def active():
+    return _mode[0] in _MODES
+
+
+class propagating:   # noqa: N801 - used as a context manager
+    """Inside a sharded Cell or function: sharding propagation for its operators without strategy."""
+
+    def __enter__(self):
+        _state.propagation += 1
+
+    def __exit__(self, *exc):
+        _state.propagation -= 1
+
+
+class inside_rule:   # noqa: N801 - used as a context manager
+    """While a rule runs: applications go straight to the interpreter stack."""
+
+    def __enter__(self):
+        _state.depth += 1
+
+    def __exit__(self, *exc):
+        _state.depth -= 1
+
+
+def strategy_of(prim):
+    """The cut counts a primitive was given: ``in_strategy`` or a Layout strategy's."""
+    return prim.attrs.get("in_strategy") or prim.__dict__.get("_layout_strategy")
+
+
+def _dispatch(prim, args):
+    if _state.depth:
+        return apply_primitive(prim, args)
+    strategy = strategy_of(prim)
+    if strategy is None and (_state.propagation or _auto_mode()):
+        from mindspore.parallel._auto import choose
+        strategy = choose(prim, args, "sharding_propagation" if _state.propagation else None)
+    if strategy is not None:
+        from mindspore.parallel._ops import rule_for
+        rule = rule_for(prim)
+        with inside_rule():
+            return rule(prim, args, strategy)
+    if not any(isinstance(a, Tensor) and (layout_of(a) is not None or isinstance(a, Parameter)) for a in args):
+        return apply_primitive(prim, args)
+    with inside_rule():
+        from mindspore.parallel._ops import propagate
+        out = propagate(prim, args)
+        return out if out is not None else _repeated(prim, args)
+
+
+def _repeated(prim, args):
+    """An operator without strategy: on whole inputs, the same on every rank. A cut parameter is gathered for a
+    MatMul or Gather, and used as its block elsewhere (optimizer updates, which work block by block)."""
+    rank, device_num = _layouts.world()
+    from mindspore.parallel._auto import FORWARD_ONLY
+    side_effect = bool(getattr(prim, "side_effect", False))
+    local = []
+    for a in args:
+        if isinstance(a, Parameter):
+            layout = _layouts.parameter_layout(a)
+            if a.requires_grad and not side_effect:
+                a = mirror(a, layout, rank, device_num)
+            if layout is not None and prim.name in FORWARD_ONLY:
+                a = redistribute(a, layout, None, rank, device_num)
+        elif isinstance(a, Tensor) and layout_of(a) is not None:
+            a = to_whole(a, rank, device_num)
+        local.append(a)
+    return apply_primitive(prim, local)
+
+
+def _cell_call(cell, run, args, kwargs):
+    """Every Cell call under SEMI_AUTO/AUTO_PARALLEL: a cell given ``Cell.shard`` runs sharded; the network's
+    outermost call takes its inputs as this rank's part of the batch (:func:`_dataset_layouts`) and returns
+    its outputs whole."""
+    shard_fn = cell.__dict__.get("_shard_fn")
+    outermost = _state.cells == 0
+    _state.cells += 1
+    try:
+        sharded = shard_fn is not None and not shard_fn.running
+        if not outermost:
+            return shard_fn(*args, **kwargs) if sharded else run(*args, **kwargs)
+        rank, device_num = _layouts.world()
+        args = _mirror_inputs(_dataset_layouts(args, device_num), rank, device_num)
+        out = shard_fn(*args, **kwargs) if sharded else run(*args, **kwargs)
+        with inside_rule():
+            if isinstance(out, tuple):
+                return tuple(to_whole(o, rank, device_num) for o in out)
+            return to_whole(out, rank, device_num)
+    finally:
+        _state.cells -= 1
+
+
+def _dataset_layouts(args, device_num):
+    """Without ``full_batch`` every rank feeds its own part of the global batch: with ``dataset_strategy``
+    ``"data_parallel"`` the first dimension of each input is cut over all devices (rank ``r`` holds the ``r``-th
+    block), with a tuple of strategies each input is cut as its strategy says. Inputs are marked with that
+    layout; their global shape is the block's times the cuts."""
+    from mindspore import context
+    if device_num <= 1 or context.get_auto_parallel_context("full_batch"):
+        return args
+    strategy = context.get_auto_parallel_context("dataset_strategy")
+    out = []
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor) and not isinstance(a, Parameter) and a.ndim and layout_of(a) is None:
+            cuts = (device_num,) + (1,) * (a.ndim - 1)
+            if isinstance(strategy, tuple):
+                cuts = tuple(strategy[i]) if i < len(strategy) else (1,) * a.ndim
+            _layouts.set_layout(a, _batch_layout(cuts, a.shape, device_num))
+        out.append(a)
+    return tuple(out)
+
+
+def _mirror_inputs(args, rank, device_num):
+    """The network's floating-point inputs pass through their mirror, so gradients with respect to them (every
+    rank seeds its copy of the loss) come out as one process's: all-reduced over the copies, divided by
+    ``device_num``."""
+    from mindspore.common import dtype as mstype
+    if device_num <= 1:
+        return args
+    out = []
+    with inside_rule():
+        for a in args:
+            if isinstance(a, Tensor) and not isinstance(a, Parameter) and mstype.is_float(a.dtype):
+                layout = layout_of(a)
+                a = _layouts.set_layout(mirror(a, layout, rank, device_num), layout)
+            out.append(a)
+    return tuple(out)
+
+
+def _batch_layout(cuts, block_shape, device_num):
+    from mindspore.parallel._layouts import TensorLayout
+    prod = 1
+    for c in cuts:
+        prod *= c
+    repeat = [device_num // prod] if device_num // prod > 1 else []
+    dev = tuple(repeat + list(cuts))
+    tmap = [len(cuts) - 1 - d for d in range(len(cuts))]
+    return TensorLayout(dev, tmap, [s * c for s, c in zip(block_shape, cuts)])
+
+
+def sync(parallel_mode):
+    """The auto-parallel context's ``parallel_mode`` changed: the hooks are installed only under
+    SEMI_AUTO_PARALLEL and AUTO_PARALLEL, so other modes pay nothing for them."""
+    _mode[0] = parallel_mode
+    if parallel_mode in _MODES:
+        set_primitive_call_hook(_dispatch)
+        set_cell_call_hook(_cell_call)
+        return
+    for setter, ours in ((set_primitive_call_hook, _dispatch), (set_cell_call_hook, _cell_call)):
+        old = setter(None)
+        if old is not None and old is not ours:
+            setter(old)   # someone else's hook: leave it
+
+
+def install():
+    """Called when a strategy is set: follow the current mode (idempotent)."""
+    from mindspore import context
+    sync(context.get_auto_parallel_context("parallel_mode"))
+

@@ -1,0 +1,187 @@
+"""Tensor layouts of SEMI_AUTO_PARALLEL: which slice of a global tensor each rank holds.
+
+Design
+------
+A :class:`TensorLayout` is MindSpore's triple ``(dev_matrix, tensor_map, full_shape)``. The ``device_num``
+ranks are laid out row-major over ``dev_matrix`` (the last axis varies fastest). ``tensor_map[d]`` names the
+device-matrix axis that cuts dimension ``d`` of the tensor, counted **from the right** as MindSpore counts
+(``0`` is the last axis of ``dev_matrix``), or ``-1`` for an uncut dimension. A rank holds the block of the
+global tensor at its coordinate along each cutting axis; along the axes that cut no dimension it holds a copy
+(the *copy group* of that block: the ranks with the same block).
+
+While a sharded network runs, tensors carry their layout in a side table (:func:`layout_of`,
+:func:`set_layout`) keyed by the tensor object (eager tensors and graph-staging tensors alike); a tensor
+without an entry is whole on every rank. Parameters are not in the table: outside the rules that cut them
+(optimizer updates) they are used block by block. A network :class:`~mindspore.Parameter` that a sharded operator
+uses is cut once, when first used: it then holds only this rank's block (``param._ms_layout`` records its
+layout), and so do the optimizer states cloned from it. :func:`parameter_layouts` lists those layouts for
+checkpoints and the strategy file.
+"""
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+__all__ = ["TensorLayout", "layout_of", "set_layout", "parameter_layouts", "rank_coord", "world"]
+
+
+class TensorLayout:
+    """``(dev_matrix, tensor_map, full_shape)`` with MindSpore's right-to-left ``tensor_map``."""
+
+    __slots__ = ("dev_matrix", "tensor_map", "full_shape")
+
+    def __init__(self, dev_matrix, tensor_map, full_shape):
+        self.dev_matrix = tuple(int(d) for d in dev_matrix)
+        self.tensor_map = tuple(int(m) for m in tensor_map)
+        self.full_shape = tuple(int(s) for s in full_shape)
+
+    def axis(self, dim):
+        """The device-matrix axis (counted from the left) cutting ``dim``, or None."""
+        m = self.tensor_map[dim]
+        return None if m < 0 else len(self.dev_matrix) - 1 - m
+
+    def splits(self, dim):
+        a = self.axis(dim)
+        return 1 if a is None else self.dev_matrix[a]
+
+    @property
+    def slice_shape(self):
+        return tuple(s // self.splits(d) for d, s in enumerate(self.full_shape))
+
+    def box(self, rank):
+        """This rank's block: one ``(start, stop)`` per dimension."""
+        coord = rank_coord(self.dev_matrix, rank)
+        out = []
+        for d, size in enumerate(self.full_shape):
+            a = self.axis(d)
+            if a is None:
+                out.append((0, size))
+            else:
+                step = size // self.dev_matrix[a]
+                out.append((coord[a] * step, (coord[a] + 1) * step))
+        return tuple(out)
+
+    def copy_axes(self):
+        """Device-matrix axes (from the left) along which the blocks are copies."""
+        used = {self.axis(d) for d in range(len(self.tensor_map))}
+        return [a for a in range(len(self.dev_matrix)) if a not in used and self.dev_matrix[a] > 1]
+
+    def is_whole(self):
+        return all(m < 0 for m in self.tensor_map) or all(self.splits(d) == 1 for d in range(len(self.tensor_map)))
+
+    def same_blocks(self, other, device_num):
+        return self.full_shape == other.full_shape and all(
+            self.box(r) == other.box(r) for r in range(device_num))
+
+    def as_tuple(self):
+        return (self.dev_matrix, self.tensor_map, self.full_shape)
+
+    def __eq__(self, other):
+        return isinstance(other, TensorLayout) and self.as_tuple() == other.as_tuple()
+
+    def __hash__(self):
+        return hash(self.as_tuple())
+
+    def __repr__(self):
+        return (f"TensorLayout(dev_matrix={self.dev_matrix}, tensor_map={self.tensor_map}, "
+                f"full_shape={self.full_shape})")
+
+
+def rank_coord(dev_matrix, rank):
+    """The coordinate of ``rank`` in ``dev_matrix`` (row-major, last axis fastest)."""
+    return tuple(int(c) for c in np.unravel_index(rank, dev_matrix)) if dev_matrix else ()
+
+
+def axis_group(dev_matrix, axis, rank):
+    """The world ranks that differ from ``rank`` only along ``axis`` (ordered by their coordinate there)."""
+    coord = list(rank_coord(dev_matrix, rank))
+    ranks = []
+    for c in range(dev_matrix[axis]):
+        coord[axis] = c
+        ranks.append(int(np.ravel_multi_index(coord, dev_matrix)))
+    return ranks
+
+
+def axes_group(dev_matrix, axes, rank):
+    """The world ranks that differ from ``rank`` only along ``axes``, in ascending order."""
+    coord = rank_coord(dev_matrix, rank)
+    out = []
+    for r in range(int(np.prod(dev_matrix))):
+        c = rank_coord(dev_matrix, r)
+        if all(c[i] == coord[i] for i in range(len(dev_matrix)) if i not in axes):
+            out.append(r)
+    return out
+
+
+def world():
+    """``(rank, device_num)`` of the sharded run: the communication world once ``init`` ran, otherwise
+    rank 0 of ``device_num`` from the auto-parallel context (enough to validate strategies)."""
+    from mindspore import context
+    try:
+        from mindspore.communication.management import GlobalComm, get_group_size, get_rank
+        if GlobalComm.INITED and get_group_size() > 1:
+            return get_rank(), get_group_size()
+    except ImportError:
+        pass
+    return 0, int(context.get_auto_parallel_context("device_num") or 1)
+
+
+# --- the side table ------------------------------------------------------------------------------------------
+_table: dict[int, tuple] = {}
+
+
+def layout_of(value):
+    """The layout ``value`` carries, or None (whole on every rank, or not a tensor)."""
+    hit = _table.get(id(value))
+    if hit is not None and hit[0]() is value:
+        return hit[1]
+    return None
+
+
+def parameter_layout(param):
+    """The layout of a parameter cut by :func:`split_parameter` (None: whole)."""
+    return param.__dict__.get("_ms_layout")
+
+
+def set_layout(value, layout):
+    """Record that ``value`` (a tensor) holds this rank's block of ``layout``; returns ``value``."""
+    if layout is None or layout.is_whole():
+        _table.pop(id(value), None)
+        return value
+    key = id(value)
+    _table[key] = (weakref.ref(value, lambda _r, key=key: _table.pop(key, None)), layout)
+    return value
+
+
+# --- parameters ----------------------------------------------------------------------------------------------
+def split_parameter(param, layout, rank):
+    """Cut ``param`` (and the optimizer states cloned from it) to this rank's block of ``layout``, once."""
+    from mindspore.common.tensor import Tensor
+    box = layout.box(rank)
+    index = tuple(slice(a, b) for a, b in box)
+    todo = [param]
+    while todo:
+        p = todo.pop()
+        if p.__dict__.get("_ms_layout") is not None or tuple(p.shape) != layout.full_shape:
+            continue
+        block = np.ascontiguousarray(p.asnumpy()[index])
+        p.set_data(Tensor(block, p.dtype), slice_shape=True)
+        p.__dict__["_ms_layout"] = layout
+        for ref in p.__dict__.get("_clones", ()):
+            clone = ref()
+            if clone is not None:
+                todo.append(clone)
+    from mindspore.plugin import invalidate_compiled_graphs
+    invalidate_compiled_graphs()
+
+
+def parameter_layouts(network):
+    """``{param_name: (dev_matrix, tensor_map, full_shape)}`` for every parameter of ``network`` that holds a
+    block of a sharded layout (what the strategy file and distributed checkpoints record)."""
+    out = {}
+    for p in network.get_parameters():
+        layout = p.__dict__.get("_ms_layout")
+        if layout is not None:
+            out[p.name] = layout.as_tuple()
+    return out

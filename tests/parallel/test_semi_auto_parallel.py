@@ -1,0 +1,190 @@
+"""SEMI_AUTO_PARALLEL: operator strategies, layouts, distributed rules, sharded training equal to one process.
+
+The multi-process tests run ``_semi_auto_worker.py`` under ``mpiexec`` with 2 and 4 ranks (one launch per
+world size and mode runs every case): each rank trains a Megatron MLP, a transformer layer and a vocabulary-split
+embedding sharded by ``Primitive.shard`` strategies, and the same networks in one process on the global batch,
+and reports both loss sequences, the whole weights gathered from the ranks' blocks, and the blocks' shapes.
+"""
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+from mindspore import Parameter, Tensor, context, nn, ops
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _sharded_runs import mpi_available, run_configs  # noqa: E402
+
+from mindspore.parallel import Layout, shard  # noqa: E402
+from mindspore.parallel._layouts import TensorLayout, parameter_layouts  # noqa: E402
+
+
+@pytest.fixture
+def semi_auto():
+    """SEMI_AUTO_PARALLEL over ``device_num`` devices in this one process (enough to check strategies)."""
+    def setup(device_num):
+        context.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=device_num, full_batch=True)
+    yield setup
+    context.reset_auto_parallel_context()
+
+
+# --- strategies and layouts ------------------------------------------------------------------------------------
+def test_shard_records_strategy_as_mindspore():
+    prim = ops.MatMul().shard(((2, 1), (1, 2)))
+    assert prim.in_strategy == ((2, 1), (1, 2))
+    assert "in_strategy=((2, 1), (1, 2))" in repr(prim)
+    assert ops.Add().shard(None) is not None
+    assert "out_strategy=((2, 2),)" in repr(ops.MatMul().shard(((2, 1), (1, 2)), ((2, 2),)))
+
+
+@pytest.mark.parametrize("in_strategy, out_strategy, exc, message", [
+    ([(2, 1)], None, TypeError, "in_strategy must be tuple type, but got:<class 'list'>"),
+    (((2.0, 1), (1, 2)), None, TypeError, "the value of strategy must be int type, but got:<class 'float'>"),
+    ((1, 2), None, TypeError, "The element of strategy must be tuple/Layout type, but got:<class 'int'>"),
+    (None, ((2, 2),), ValueError, "need to set in_strategy, but got none"),
+])
+def test_shard_type_errors(in_strategy, out_strategy, exc, message):
+    with pytest.raises(exc, match=pytest.importorskip("re").escape(message)):
+        ops.MatMul().shard(in_strategy, out_strategy)
+
+
+def test_layout_to_dict_and_errors():
+    layout = Layout((2, 2, 2), ("dp", "sp", "mp"))
+    d = layout("dp", "mp").to_dict()
+    assert d["device_matrix"] == (2, 2, 2) and d["tensor_map"] == (2, 0)
+    assert layout("None", ("dp", "sp")).to_dict()["tensor_map"] == (-1, (2, 1))
+    with pytest.raises(ValueError, match="The axis xx is not found"):
+        layout("xx")
+    with pytest.raises(ValueError, match="has been set more than one"):
+        layout("dp", "dp")
+    with pytest.raises(ValueError, match="should be equal to alias_name length"):
+        Layout((2, 2), ("dp",))
+    with pytest.raises(ValueError, match="can not set 'None'"):
+        Layout((2,), ("None",))
+    prim = ops.MatMul().shard((layout("dp", "sp"), layout("sp", "mp")))
+    assert prim.in_layout[0]["tensor_map"] == (2, 1) and prim.in_layout[1]["tensor_map"] == (1, 0)
+
+
+def test_tensor_layout_blocks_and_copies():
+    # dev_matrix (2, 2): rank = 2 * row + col; dimension 0 cut by axis 0 (tensor_map 1), dimension 1 whole
+    layout = TensorLayout((2, 2), (1, -1), (8, 6))
+    assert layout.slice_shape == (4, 6)
+    assert [layout.box(r) for r in range(4)] == [((0, 4), (0, 6))] * 2 + [((4, 8), (0, 6))] * 2
+    assert layout.copy_axes() == [1]
+
+
+@pytest.mark.parametrize("strategy, message", [
+    (((2, 1),), "strategy len: 1 is not equal to inputs size: 2"),
+    (((2, 1, 1), (1, 2)), "the size of the strategy of input 0: 3 is not equal to the dimension of the input: 2"),
+    (((1, 1), (1, 3)), "shape 4 of dimension 1 of input 1 can not be divisible by strategy value 3"),
+    (((2, 2), (2, 2)), "the product of the strategy of input 0 is 4, which must divide the device num 2"),
+    (((2, 1), (2, 1)), "the cuts of the dimension 'k' shared by both inputs must be equal, but got 1 and 2"),
+])
+def test_bad_strategies_are_refused_in_mindspore_words(semi_auto, strategy, message):
+    semi_auto(2)
+    matmul = ops.MatMul().shard(strategy)
+    x, w = Tensor(np.ones((6, 4), np.float32)), Tensor(np.ones((4, 4), np.float32))
+    with pytest.raises(ValueError, match=pytest.importorskip("re").escape(message)) as info:
+        matmul(x, w)
+    assert str(info.value).startswith("For 'MatMul', the strategy is")
+
+
+def test_softmax_axis_and_broadcast_dimension_cannot_be_cut(semi_auto):
+    semi_auto(2)
+    x = Tensor(np.ones((4, 6), np.float32))
+    with pytest.raises(ValueError, match="the axis 1 it normalises over can not be split"):
+        ops.Softmax(-1).shard(((1, 2),))(x)
+    with pytest.raises(ValueError, match=r"the normalised axes \(from 1\) and 'gamma'/'beta' can not be split"):
+        gamma = Tensor(np.ones(6, np.float32))
+        ops.LayerNorm(1, 1).shard(((1, 2), (2,), (2,)))(x, gamma, gamma)
+    with pytest.raises(ValueError, match="shape 1 of dimension 1 of input 1 can not be divisible by strategy value 2"):
+        ops.Add().shard(((1, 2), (1, 2)))(x, Tensor(np.ones((4, 1), np.float32)))
+
+
+def test_shard_without_the_parallel_package_names_the_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "mindspore.parallel._shard", None)
+    with pytest.raises(ImportError, match="pip install mindspore-parallel"):
+        ops.MatMul().shard(((2, 1), (1, 2)))
+    with pytest.raises(ImportError, match="pip install mindspore-parallel"):
+        nn.Dense(2, 2).shard(((2, 1),))
+
+
+def test_strategies_are_ignored_outside_semi_auto_parallel():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    out = ops.MatMul().shard(((3, 1), (1, 2)))(Tensor(x), Tensor(x.T))
+    np.testing.assert_allclose(out.asnumpy(), x @ x.T)
+
+
+def test_one_device_runs_whole_and_records_layouts(semi_auto):
+    semi_auto(1)
+    w = Parameter(Tensor(np.ones((4, 2), np.float32)), name="w")
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = w
+            self.mm = ops.MatMul().shard(((1, 1), (1, 1)))
+
+        def construct(self, x):
+            return self.mm(x, self.w)
+
+    out = Net()(Tensor(np.ones((3, 4), np.float32)))
+    np.testing.assert_allclose(out.asnumpy(), np.full((3, 2), 4.0))
+    assert parameter_layouts(Net()) == {}
+
+
+def test_shard_function_and_parameter_plan(semi_auto):
+    semi_auto(1)
+    x = Tensor(np.ones((4, 2), np.float32))
+    assert shard(lambda a, b: a + b, in_strategy=((1, 1), (1, 1)))(x, x).shape == (4, 2)
+    net = nn.Dense(2, 2)
+    with pytest.raises(ValueError, match=r"The param_shape\[0\]: 2 cannot be divisible by param_strategy\[0\]: 4"):
+        shard(net, in_strategy=((1, 1),), parameter_plan={"self.weight": (4, 1)})
+    with pytest.raises(TypeError, match="type of fn must be mindspore.nn.Cell"):
+        shard(lambda a: a, in_strategy=((1, 1),), parameter_plan={"w": (1, 1)})
+
+
+# --- multi-process training equal to one process --------------------------------------------------------------
+# level semi: Primitive.shard on every operator; opt: the same with enable_parallel_optimizer; cell: no operator
+# strategy, Cell.shard cuts the batch and parameter_plan the first weight, the rest propagates; layout: semi's
+# strategies written as mindspore.parallel.Layout; batch: semi with full_batch=False (each rank feeds its rows)
+_CONFIGS = {2: ["redistribute", "mlp:1:2:semi", "transformer:1:2:semi", "embed:1:2:semi", "mlp:2:1:opt", "mlp:1:2:cell",
+                "transformer:1:2:batch"],
+            4: ["redistribute", "mlp:1:4:semi", "mlp:2:2:semi", "transformer:1:4:semi", "transformer:2:2:semi",
+                "embed:1:4:semi", "embed:2:2:semi", "mlp:2:2:opt", "transformer:2:2:opt", "mlp:2:2:cell",
+                "transformer:2:2:cell", "embed:2:2:cell", "mlp:2:2:layout", "mlp:2:2:batch", "transformer:1:4:batch"]}
+
+
+def _cuts(case, name, dp, mp, level):
+    """How many blocks each parameter is cut into by the worker's strategies (with the parallel optimizer, the
+    weights whose first dimension the strategy leaves whole are also cut over their dp copies)."""
+    if level == "cell":
+        return {"mlp": {"w1": mp, "b1": mp, "w2": mp}, "embed": {"table": mp},
+                "transformer": {"wq": mp, "wo": mp}}[case].get(name, 1)
+    opt = dp if level == "opt" else 1   # semi, layout, batch: the strategies' cuts only
+    row = mp if mp > 1 else opt    # cut along the first dimension by the strategy, else by the optimizer
+    cut = {"mlp": {"w1": mp * opt, "b1": row, "w2": row},
+           "embed": {"table": mp, "w": mp},
+           "transformer": {"wq": mp * opt, "wk": mp * opt, "wv": mp * opt, "wo": row, "w1": mp * opt, "w2": row}}
+    return cut[case].get(name, 1)
+
+
+@pytest.mark.skipif(not mpi_available(), reason="mpi4py/mpiexec not installed")
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+@pytest.mark.parametrize("n", [2, 4])
+def test_sharded_training_equals_one_process(n, mode, tmp_path):
+    """Megatron MLP, transformer layer, vocabulary-split embedding; 2-way and 4-way MatMul splits (model
+    parallel alone, and 2 x 2 with data parallel); the parallel optimizer cutting weights over their copies."""
+    for r in run_configs(n, mode, _CONFIGS[n], tmp_path):
+        if r["case"] == "redistribute":
+            continue
+        case, dp, mp, level = r["case"].split(":")
+        if r["case"] == "mlp:1:2:semi":   # what the strategy file and distributed checkpoints record
+            assert r["layouts"]["w1"] == [[1, 1, 2], [1, 0], [8, 16]]      # MatMul ((1, 1), (1, 2)): dev (i, k, j)
+            assert r["layouts"]["w2"] == [[1, 2, 1], [1, 0], [16, 4]]      # MatMul ((1, 2), (2, 1))
+            assert r["layouts"]["b1"] == [[1, 2], [0], [16]] and "b2" not in r["layouts"]
+        for name, full in r["full_shapes"].items():
+            cut = _cuts(case, name, int(dp), int(mp), level)
+            assert int(np.prod(r["local_shapes"][name])) * cut == int(np.prod(full)), (r["case"], name, r)
