@@ -6,9 +6,9 @@ argv: mode, out_dir.
   ``LAYOUTS["2-col-row"]`` of the test module), saves ``out_dir/rank_<r>/net.ckpt``; rank 0 writes
   ``out_dir/strategy.ckpt`` from those layouts.
 * ``semi_auto``: a Megatron MLP (column-split then row-split MatMul) trained 2 steps under SEMI_AUTO_PARALLEL
-  (its parameters and Momentum states hold this rank's blocks), saved per rank with ``save_checkpoint``; rank 0
-  writes the strategy file from the network (``save_network_strategy``) and the same training in one process
-  (STAND_ALONE) to ``out_dir/standalone.ckpt``.
+  (its parameters and Momentum states hold this rank's blocks), saved per rank with ``save_checkpoint``; the first
+  sharded step writes the strategy file the context names (``strategy_ckpt_config["save_file"]``); rank 0 saves
+  the same training in one process (STAND_ALONE) to ``out_dir/standalone.ckpt``.
 """
 import os
 import sys
@@ -64,14 +64,13 @@ def hand(out, rank):
 
 
 def semi_auto(out, rank):
-    from mindspore.parallel._strategy_file import save_network_strategy
-    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True)
+    # the strategy file is written by the first sharded step, as MindSpore writes it when it compiles the network
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True, strategy_ckpt_config={
+        "save_file": os.path.join(out, "strategy.ckpt"), "only_trainable_params": False})
     step = train_step_cell(2, 2)
     os.makedirs(os.path.join(out, f"rank_{rank}"), exist_ok=True)
     ms.save_checkpoint(step, os.path.join(out, f"rank_{rank}", "net.ckpt"), integrated_save=False)
-    if rank == 0:
-        save_network_strategy(step, os.path.join(out, "strategy.ckpt"), only_trainable_params=False)
-    context.set_auto_parallel_context(parallel_mode="stand_alone")
+    context.set_auto_parallel_context(parallel_mode="stand_alone", strategy_ckpt_config={"save_file": ""})
     if rank == 0:
         ms.save_checkpoint(train_step_cell(2, 2), os.path.join(out, "standalone.ckpt"))
 

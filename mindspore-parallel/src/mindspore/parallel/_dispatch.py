@@ -23,6 +23,7 @@ stages them (GRAPH_MODE): both modes run the same rules and differentiate throug
 from __future__ import annotations
 
 import threading
+import weakref
 
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
@@ -136,12 +137,27 @@ def _cell_call(cell, run, args, kwargs):
         rank, device_num = _layouts.world()
         args = _mirror_inputs(_dataset_layouts(args, device_num), rank, device_num)
         out = shard_fn(*args, **kwargs) if sharded else run(*args, **kwargs)
+        _save_strategy_once(cell)
         with inside_rule():
             if isinstance(out, tuple):
                 return tuple(to_whole(o, rank, device_num) for o in out)
             return to_whole(out, rank, device_num)
     finally:
         _state.cells -= 1
+
+
+_STRATEGY_SAVED = weakref.WeakSet()
+
+
+def _save_strategy_once(cell):
+    """After a network's first sharded call (its parameters are cut by then), write the strategy file the context
+    names (``strategy_ckpt_config["save_file"]`` / ``strategy_ckpt_save_file``), as MindSpore does when it
+    compiles the network; nothing when none is named."""
+    if cell in _STRATEGY_SAVED:
+        return
+    _STRATEGY_SAVED.add(cell)
+    from mindspore.parallel._strategy_file import save_network_strategy
+    save_network_strategy(cell)
 
 
 def _dataset_layouts(args, device_num):
