@@ -14,6 +14,14 @@ from mindspore import ops
 from case import Case, rand, randint
 
 
+def _unique_first(x):
+    """NumPy oracle of ``ops.unique``: the distinct values in order of first occurrence, and each element's slot."""
+    flat = x.reshape(-1)
+    seen = list(dict.fromkeys(flat.tolist()))
+    slot = {v: i for i, v in enumerate(seen)}
+    return np.array(seen, x.dtype), np.array([slot[v] for v in flat.tolist()], np.int32).reshape(x.shape)
+
+
 def _idx(*values, dtype=np.int32):
     return np.array(values, dtype=dtype)
 
@@ -231,8 +239,8 @@ CREATION_CASES = [
          out_dtype=ms.int32),
     Case("one_hot_fn_defaults", lambda i: ops.one_hot(i, 3), [_idx(2, 0)], oracle=lambda i: _one_hot(i, 3, 1, 0),
          prims=["OneHot"], out_dtype=ms.int64),
-    Case("tuple_to_array", lambda: ops.tuple_to_array((1, 2, 3)), [], oracle=lambda: np.array([1, 2, 3]),
-         prims=[], out_dtype=ms.int64),
+    Case("tuple_to_array", lambda: ops.tuple_to_array((1, 2, 3)), [], oracle=lambda: np.array([1, 2, 3], np.int32),
+         prims=[], out_dtype=ms.int32),
     Case("scalar_to_tensor", lambda: ops.scalar_to_tensor(3), [], oracle=lambda: np.array(3.0), prims=[],
          out_dtype=ms.float32),
 ]
@@ -246,6 +254,8 @@ GATHER_CASES = [
     Case("gather_batch_dims", lambda x, i: ops.Gather(batch_dims=1)(x, i, 2),
          [rand(2, 3, 4), _idx([0, 3, 3], [1, 1, 2])],
          oracle=lambda x, i: np.stack([np.take(x[b], i[b], 1) for b in range(2)]), prims=["Gather"], **LINEAR),
+    Case("gather_scalar_index_of_a_vector", lambda x, i: ops.gather(x, i, 0), [rand(4), np.array(2, np.int32)],
+         oracle=lambda x, i: np.asarray(x[i]), prims=["Gather"], **LINEAR),
     Case("gather_negative_index", lambda x, i: ops.gather(x, i, 0), [rand(4), _idx(-1, 0, -4)],
          oracle=lambda x, i: x[i], prims=["Gather"], **LINEAR),
     Case("index_select", lambda x, i: ops.index_select(x, 1, i), [randint(2, 3), _idx(2, 2)],
@@ -340,10 +350,10 @@ SELECT_CASES = [
     Case("argwhere", ops.argwhere, [rand(2, 3) > 0], oracle=np.argwhere, prims=["NonZero"], out_dtype=ms.int64),
     Case("nonzero_as_tuple", lambda x: ops.nonzero(x, as_tuple=True), [rand(3, 2) > 0], oracle=np.nonzero,
          prims=["NonZero", "Unstack"]),
-    Case("unique", lambda x: ops.Unique()(x), [_idx(1, 2, 5, 2)], oracle=lambda x: np.unique(x, return_inverse=True),
+    # distinct values in order of first occurrence (MindSpore 2.10's CPU kernel), not sorted
+    Case("unique", lambda x: ops.Unique()(x), [_idx(5, 2, 5, 1, 2)], oracle=_unique_first,
          prims=["Unique"], out_dtype=ms.int32),
-    Case("unique_fn_2d", ops.unique, [rand(2, 3).round(1)],
-         oracle=lambda x: (np.unique(x), np.unique(x, return_inverse=True)[1].reshape(x.shape)), prims=["Unique"]),
+    Case("unique_fn_2d", ops.unique, [rand(2, 3).round(1)], oracle=_unique_first, prims=["Unique"]),
 ]
 
 SORT_CASES = [
@@ -373,5 +383,14 @@ STATE_CASES = [
          oracle=lambda p, v: (p - v, p - v), prims=["AssignSub"], modes=EAGER_ONLY),
 ]
 
+# MindSpore 2.10's answers where ours once differed (issue 16; tests/api/test_disagreements.py replays its numbers)
+MS210_CASES = [
+    Case("squeeze_keeps_non_one_axis", lambda x: ops.squeeze(x, (0, 1)), [rand(1, 3, 2)],
+         oracle=lambda x: x.reshape(3, 2), prims=["Squeeze"], grad=True),
+    Case("stack_one_tensor", ops.stack, [rand(3, 4)], oracle=lambda x: x[None], prims=["Stack"], grad=True),
+    Case("unstack_vector_to_scalars", ops.unstack, [rand(3)], oracle=lambda x: tuple(np.asarray(v) for v in x),
+         prims=["Unstack"]),
+]
+
 CASES = SHAPE_CASES + METADATA_CASES + CREATION_CASES + GATHER_CASES + SLICE_CASES + SELECT_CASES + SORT_CASES + \
-    STATE_CASES
+    STATE_CASES + MS210_CASES

@@ -523,4 +523,16 @@ CASES = [
          prims=["Reshape"], grad=True),
     Case("pixel_unshuffle_roundtrip", lambda x: ops.pixel_shuffle(ops.pixel_unshuffle(x, 2), 2), [rand(1, 2, 4, 6)],
          oracle=lambda x: x, prims=["Reshape"]),
+    # MindSpore 2.10's answers where ours once differed (issue 16): integer inputs keep their dtype (the float
+    # result truncated), min_val > max_val clamps everything to max_val, the target's sign picks the hinge branch
+    Case("hardtanh_int", ops.hardtanh, [np.array([[-3, -1, 0], [1, 2, 5]], np.int32)],
+         oracle=lambda x: np.clip(x, -1, 1).astype(np.int32), prims=["ReLU"], out_dtype=ms.int32),
+    Case("hardtanh_min_above_max", lambda x: ops.hardtanh(x, 2.0, 1.0), [_X], oracle=lambda x: np.full_like(x, 1.0),
+         prims=["ReLU"]),
+    Case("leaky_relu_int", ops.leaky_relu, [np.array([[-7, -1, 0], [1, 2, 5]], np.int32)],
+         oracle=lambda x: np.trunc(np.where(x > 0, x, 0.2 * x)).astype(np.int32), prims=["ReLU"], out_dtype=ms.int32),
+    Case("hinge_embedding_loss_sign", lambda x, y: ops.hinge_embedding_loss(x, y, reduction="none"),
+         [rand(3, 4, low=-2, high=2), rand(3, 4, seed=1)],
+         oracle=lambda x, y: np.where(y > 0, x, 0) + np.where(y < 0, np.maximum(0, 1.0 - x), 0), prims=["ReLU"],
+         grad=True, grad_inputs=[0]),
 ]

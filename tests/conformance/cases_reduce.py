@@ -176,6 +176,9 @@ CASES = [
          prims=["Cummax"], grad=True),
     Case("cummin_neg_axis", lambda x: ops.Cummin(-1)(x), [X234], oracle=lambda x: _cum(np.minimum, x, 2),
          prims=["Cummin"], grad=True),
+    # MindSpore 2.10: Cummin's indices are Int32 (Cummax's Int64)
+    Case("cummin_indices_int32", lambda x: ops.cummin(x, 1)[1], [X234],
+         oracle=lambda x: _cum(np.minimum, x, 1)[1].astype(np.int32), prims=["Cummin"], out_dtype=ms.int32),
     Case("cummax_ties", lambda x: ops.cummax(x, 0), [np.array([1.0, 3.0, 2.0, 3.0, 5.0, 5.0])],
          oracle=lambda x: (np.array([1, 3, 3, 3, 5, 5.0]), np.array([0, 1, 1, 3, 4, 5])), prims=["Cummax"]),
     # --- LpNorm / norm --------------------------------------------------------------------

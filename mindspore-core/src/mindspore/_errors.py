@@ -47,6 +47,25 @@ class MSNameError(MindSporeError, NameError):
     """A name used in graph mode that is not defined (or not supported)."""
 
 
+# Where MindSpore 2.10 raises another builtin type than the one our check would pick, the error is an
+# instance of both: ``except RuntimeError`` written for MindSpore matches, and so does our older type.
+class MSValueRuntimeError(MSValueError, RuntimeError):
+    """A bad shape that MindSpore 2.10 reports while running the kernel (a RuntimeError), e.g. ``ops.matmul``."""
+
+
+class MSIndexRuntimeError(MSIndexError, RuntimeError):
+    """A tensor of indices out of range: MindSpore 2.10's kernels raise RuntimeError (a Python int index is an
+    IndexError, :class:`MSIndexError`)."""
+
+
+class MSIndexValueError(MSIndexError, ValueError):
+    """A boolean index whose shape does not match the tensor: a ValueError in MindSpore 2.10 (torch: IndexError)."""
+
+
+class MSTypeIndexError(MSTypeError, IndexError):
+    """A tensor index of a dtype that can not index (a float tensor): an IndexError in MindSpore 2.10."""
+
+
 def format_locations(locs):
     """The user's source positions, outermost first, each with its line and a caret."""
     lines = []

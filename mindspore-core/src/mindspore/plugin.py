@@ -72,7 +72,7 @@ from __future__ import annotations
 
 from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, TensorSpec, prim_attr_register
 from mindspore._errors import (BackendUnavailableError, KernelNotFoundError, MindSporeError, MSIndexError,
-                               MSRuntimeError, MSTypeError, MSValueError)
+                               MSIndexRuntimeError, MSRuntimeError, MSTypeError, MSValueError)
 from mindspore._infer.abstract import AbstractTuple
 from mindspore._ir import ops as _irops
 from mindspore._ir.nodes import Apply, Constant, Graph, Parameter, graphs_of
@@ -98,7 +98,7 @@ __all__ = [
     # collectives
     "ProcessGroup", "process_group", "set_process_groups", "collective_backends",
     # errors
-    "MindSporeError", "MSTypeError", "MSValueError", "MSRuntimeError", "MSIndexError", "KernelNotFoundError",
+    "MindSporeError", "MSTypeError", "MSValueError", "MSRuntimeError", "MSIndexError", "MSIndexRuntimeError", "KernelNotFoundError",
     "BackendUnavailableError",
     # the running installation
     "current_target", "register_plugin", "unregister_plugin",

@@ -173,10 +173,10 @@ def _make_kernel(steps):
                 acc = gelu(ops[0], ops[1], res)
                 skip = True
             elif kind == "gelu":
-                acc = gelu(np.ascontiguousarray(ops[0]), None, res if res is not None and ops[0].flags.c_contiguous
+                acc = gelu(np.asarray(ops[0], order="C"), None, res if res is not None and ops[0].flags.c_contiguous
                            else None)
             elif kind == "relu_grad":
-                dy, y = np.ascontiguousarray(ops[0]), np.ascontiguousarray(ops[1])
+                dy, y = np.asarray(ops[0], order="C"), np.asarray(ops[1], order="C")
                 acc = relu_grad(dy, y, res if res is not None and res.flags.c_contiguous else None)
             elif kind == "ufunc":
                 acc = f(*ops, out=res) if res is not None else f(*ops)

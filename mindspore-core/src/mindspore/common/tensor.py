@@ -47,6 +47,14 @@ def _infer_list_dtype(arr: np.ndarray, data):
     raise MSTypeError(f"For 'Tensor', the input data contains values of an unsupported type, but got {data!r}.")
 
 
+def _check_dtype_arg(dtype):
+    """MindSpore 2.10's Tensor takes only a MindSpore dtype (``ms.float32``), not a name or a NumPy/Python type."""
+    if not isinstance(dtype, mstype.Type) or dtype not in mstype.all_types:
+        allowed = ", ".join(f"mindspore.{t}" for t in ("bool_",) + tuple(str(x).lower() for x in mstype.number_type))
+        raise MSTypeError(f"For 'Tensor', the 'dtype' should be one of [{allowed}], but got {dtype!r} "
+                          f"({type(dtype).__name__}); use a MindSpore dtype such as mindspore.float32.")
+
+
 def _to_host_array(input_data, dtype):
     """Host NumPy array for ``input_data`` with MindSpore's dtype inference, cast to ``dtype`` if given."""
     if isinstance(input_data, Tensor):
@@ -67,7 +75,13 @@ def _to_host_array(input_data, dtype):
     elif isinstance(input_data, (list, tuple)):
         if any(isinstance(x, Tensor) for x in input_data):
             input_data = [x.asnumpy() if isinstance(x, Tensor) else x for x in input_data]
-        arr = np.array(input_data)
+        try:
+            arr = np.array(input_data)
+        except ValueError:  # a ragged list: MindSpore reports it as a TypeError
+            arr = None
+        if arr is None or arr.dtype == object:
+            raise MSTypeError(f"For Tensor, the input_data is {input_data!r} that contain unsupported element "
+                              f"(a ragged or non-numeric list).")
         inferred = _infer_list_dtype(arr, input_data)
     else:
         raise MSTypeError(
@@ -108,6 +122,8 @@ class Tensor:
         self._ad = None
         self._init = None
         self._init_shape = None
+        if dtype is not None:
+            _check_dtype_arg(dtype)
         if input_data is None:
             dims = None if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
             if dims is not None and any(d is None or d == -1 for d in dims):
@@ -131,9 +147,10 @@ class Tensor:
             self._init = init
             self._data = None
             return
+        if shape is not None:
+            raise MSValueError(f"When initializing a tensor with 'input_data', 'shape' should be set to None. "
+                               f"But got shape: {shape}.")
         arr, self._dtype = _to_host_array(input_data, dtype)
-        if shape is not None and tuple(arr.shape) != tuple(shape):
-            arr = arr.reshape(shape)
         self._data = _from_host(arr)
 
     def _init_from(self, other):

@@ -274,7 +274,7 @@ def _inplace(x, out, op):
     if tuple(out.shape) != tuple(x.shape):
         raise MSValueError(f"For 'Tensor.{op}', the in-place result shape {tuple(out.shape)} must equal the tensor "
                            f"shape {tuple(x.shape)}.")
-    return x.assign_value(out)
+    return _write(x, out)  # an in-place method keeps the tensor's dtype
 
 
 # -- shape and layout -------------------------------------------------------------------------------------
@@ -296,8 +296,18 @@ def _view_seq(self, shape):
 
 @_kinds(dtype=_is_dtype)
 def _view_dtype(self, dtype):
-    raise MSTypeError(f"For 'Tensor.view', reinterpreting the data as {dtype} is not supported on this backend; "
-                      "use Tensor.astype to convert the values.")
+    """The same bytes read as ``dtype`` (the last dimension rescaled by the itemsize ratio), as torch/MindSpore.
+
+    The bytes go through the host: no kernel reinterprets memory, and this is a debugging view, not a hot path.
+    """
+    dtype = mstype.to_ms_dtype(dtype)
+    data = self.asnumpy()
+    try:
+        viewed = np.ascontiguousarray(data).view(dtype.to_numpy())
+    except ValueError as exc:
+        raise MSValueError(f"For 'Tensor.view', the data of shape {tuple(self.shape)} and dtype {self.dtype} "
+                           f"can not be viewed as {dtype}: {exc}") from None
+    return Tensor(viewed, dtype)
 
 
 _overload("view", _view_shape, _view_seq, _view_dtype, needs=("reshape",))
@@ -397,7 +407,12 @@ def _expand_dims(self, axis):
 
 
 @_register("unsqueeze", ("expand_dims",))
-def _unsqueeze(self, dim):
+def _unsqueeze(self, dim=None, *, axis=None):
+    """``dim`` (or MindSpore's older keyword ``axis``) is where the new size-1 dimension goes."""
+    if dim is None:
+        if axis is None:
+            raise MSTypeError("For 'Tensor.unsqueeze', the 'dim' must be an int, but got None.")
+        dim = axis
     return F.expand_dims(self, dim)
 
 
@@ -464,7 +479,13 @@ def _tile_old(self, reps):
     return F.tile(self, (reps,) if _is_int(reps) else tuple(reps))
 
 
-_overload("tile", _tile_new, _tile_old, needs=("tile",))
+@_kinds(dims=_is_int)
+def _tile_varargs(self, *dims):
+    """``x.tile(2, 3)``: the repetitions as separate ints, as torch and MindSpore 2.10 allow."""
+    return F.tile(self, tuple(dims))
+
+
+_overload("tile", _tile_new, _tile_old, _tile_varargs, needs=("tile",))
 
 
 @_register("repeat", ("repeat_elements", "reshape"))
@@ -603,6 +624,12 @@ def _argsort_old(self, axis=-1, descending=False):
 _overload("argsort", _argsort_new, _argsort_old, needs=("argsort",))
 
 
+@_register("median", ("median",))
+def _median(self, axis=-1, keepdims=False, *, dim=None, keepdim=None):
+    """``(values, indices)`` of the median along ``axis`` (or torch's keywords ``dim``/``keepdim``, as 2.10)."""
+    return F.median(self, axis if dim is None else dim, keepdims if keepdim is None else keepdim)
+
+
 @_register("unbind", ("unstack",))
 def _unbind(self, dim=0):
     return F.unstack(self, dim)
@@ -614,16 +641,29 @@ def _scatter_add(self, indices, updates):
 
 
 # -- arithmetic with MindSpore's method-only keywords -----------------------------------------------------
+def _operand(other):
+    """A tuple or list operand becomes a Tensor (MindSpore 2.10's ``x.add((1, 2, 3, 4))`` broadcasts it)."""
+    return Tensor(other) if isinstance(other, (tuple, list)) else other
+
+
 @_register("add", ("add",))
 def _add(self, other, *, alpha=1):
     """``self + alpha * other``."""
+    other = _operand(other)
     return F.add(self, other if alpha == 1 else F.mul(other, alpha))
 
 
-@_register("sub", ("sub",), "subtract")
+@_register("sub", ("sub",))
 def _sub(self, other, *, alpha=1):
     """``self - alpha * other``."""
+    other = _operand(other)
     return F.sub(self, other if alpha == 1 else F.mul(other, alpha))
+
+
+@_register("subtract", ("sub",))
+def _subtract(self, other, alpha=1):
+    """``self - alpha * other`` (``alpha`` may be positional here, as in MindSpore 2.10)."""
+    return _sub(self, other, alpha=alpha)
 
 
 @_register("round", ("round",))
@@ -881,7 +921,8 @@ def _std_old(self, axis=None, ddof=0, keepdims=False):
 
 
 @_kinds(dim=_opt(_is_ints), correction=_is_int, keepdim=_is_bool)
-def _std_new(self, dim=None, *, correction=1, keepdim=False):
+def _std_new(self, dim=None, *, correction=0, keepdim=False):
+    # MindSpore 2.10: x.std(dim=1) divides by N like x.std(1); only an explicit correction=1 gives N - 1
     return F.sqrt(_variance(self, dim, correction, keepdim))
 
 
@@ -923,6 +964,8 @@ def _norm(self, ord=None, dim=None, keepdim=False, *, dtype=None, p=None):  # no
     """The vector/matrix norm (``p`` is the torch-style name of ``ord``; 'fro' over all elements is the 2-norm)."""
     order = p if p is not None else ord
     x = _cast_in(self, dtype)
+    if dim is None and order is not None and self.ndim in (1, 2):
+        return F.norm(x, order, None, keepdim)  # as ops.norm: x.norm(1) of a matrix is its matrix 1-norm
     if dim is None and (order is None or order == "fro" or _is_number(order)):
         x = F.reshape(x, (-1,))
         order = None if order == "fro" else order
@@ -949,14 +992,30 @@ def _fill(self, value):
     return F.fill(self.dtype, tuple(self.shape), value)
 
 
+def _new_size(op, size, size_kw):
+    """``*size`` or the keyword ``size=`` (MindSpore 2.10 takes both), as a shape."""
+    if size_kw is not None:
+        if size:
+            raise MSTypeError(f"For 'Tensor.{op}', the 'size' was given both positionally and as a keyword.")
+        size = (size_kw,)
+    return _size_arg(op, size)
+
+
 @_register("new_ones", ("fill",))
-def _new_ones(self, *size, dtype=None):
-    return F.fill(dtype or self.dtype, _size_arg("new_ones", size), 1)
+def _new_ones(self, *size, dtype=None, **kwargs):
+    return F.fill(dtype or self.dtype, _new_size("new_ones", size, _size_kw("new_ones", kwargs)), 1)
 
 
 @_register("new_zeros", ("fill",))
-def _new_zeros(self, *size, dtype=None):
-    return F.fill(dtype or self.dtype, _size_arg("new_zeros", size), 0)
+def _new_zeros(self, *size, dtype=None, **kwargs):
+    return F.fill(dtype or self.dtype, _new_size("new_zeros", size, _size_kw("new_zeros", kwargs)), 0)
+
+
+def _size_kw(op, kwargs):
+    size = kwargs.pop("size", None)
+    if kwargs:
+        raise TypeError(f"Tensor.{op}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    return size
 
 
 @_register("new_full", ("fill",))
@@ -1014,7 +1073,8 @@ def _normal_(self, mean=0, std=1, *, generator=None):
 
 # -- plain properties spelled as methods ------------------------------------------------------------------
 @_register("dim", (), "ndimension")
-def _dim(self):
+def _dim(self, *_ignored, **_ignored_kw):
+    """The number of dimensions (MindSpore 2.10's C++ ``Tensor.dim`` ignores any arguments; so do we)."""
     return self.ndim
 
 
@@ -1060,7 +1120,7 @@ def _stride(self, dim=None):
     for s in reversed(self.shape):
         strides.append(step)
         step *= s
-    strides = tuple(reversed(strides))
+    strides = list(reversed(strides))  # a list, as MindSpore 2.10's Tensor.stride()
     return strides if dim is None else strides[_axis("stride", dim, self.ndim)]
 
 
@@ -1077,8 +1137,31 @@ def _astype(self, dtype, copy=True):
     return F.cast(self, mstype.to_ms_dtype(dtype))
 
 
-def _to(self, dtype):
-    return _astype(self, dtype)
+_TO_DEVICES = ("cpu", "CPU", "Ascend", "npu")
+
+
+def _to(self, *args, **kwargs):
+    """``x.to(dtype)``, ``x.to(other)`` (``other``'s dtype), or ``x.to()`` (``x``).
+
+    A string is a device, as in MindSpore 2.10 (``'CPU'``/``'cpu'``, ``'Ascend'``/``'npu'``; anything else is a
+    ValueError): accepted and ignored, a tensor lives where its backend keeps it. ``non_blocking``/``copy`` too.
+    """
+    dtype = kwargs.pop("dtype", None)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("copy", None)
+    device = kwargs.pop("device", None)
+    if kwargs:
+        raise TypeError(f"Tensor.to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    for arg in args:
+        if isinstance(arg, Tensor):
+            dtype = arg.dtype
+        elif isinstance(arg, str):
+            device = arg
+        elif not isinstance(arg, bool) and arg is not None:
+            dtype = arg
+    if device is not None and device not in _TO_DEVICES:
+        raise MSValueError(f"For 'Tensor.to', the 'device' must be one of {list(_TO_DEVICES)}, but got {device!r}.")
+    return self if dtype is None else _astype(self, dtype)
 
 
 def _caster(dtype):
@@ -1091,8 +1174,8 @@ def _copy(self):
     return F.identity(self)
 
 
-def _assign_value(self, value):
-    """Replace this tensor's data with ``value``'s (same shape and dtype); returns ``self``."""
+def _write(self, value):
+    """Replace this tensor's data with ``value``'s, cast to this tensor's dtype; returns ``self``."""
     if not isinstance(value, Tensor):
         value = Tensor(value, dtype=self._dtype)
     data = value._buffer()
@@ -1102,11 +1185,25 @@ def _assign_value(self, value):
     return self
 
 
+def _assign_value(self, value):
+    """Replace this tensor's data with ``value``'s, dtype included (as MindSpore 2.10); returns ``self``.
+
+    A Parameter keeps its dtype (the value is cast): its dtype is part of the network's contract.
+    """
+    from mindspore.common.parameter import Parameter
+    if isinstance(self, Parameter) or not isinstance(value, Tensor):
+        return _write(self, value)
+    self._data = value._buffer()
+    self._dtype = value._dtype
+    return self
+
+
 def _set_dtype(self, dtype):
+    """Convert this tensor's data to ``dtype`` in place; returns the dtype, as MindSpore 2.10."""
     dtype = mstype.to_ms_dtype(dtype)
     self._data = F.cast(self, dtype)._data
     self._dtype = dtype
-    return self
+    return dtype
 
 
 def _invert(self):

@@ -26,7 +26,7 @@ def _broadcast_to(prim, x, out=None):
 
 
 def _transpose(prim, x, perm, out=None):
-    return np.ascontiguousarray(np.transpose(x, _perm(perm, x.ndim)))
+    return np.asarray(np.transpose(x, _perm(perm, x.ndim)), order="C")
 
 
 def _perm(perm, ndim):
@@ -41,11 +41,11 @@ def _split_v(prim, x, out=None):
     shapes = prim.infer_shape(x.shape)
     axis = prim.split_dim % x.ndim
     bounds = np.cumsum([s[axis] for s in shapes])[:-1]
-    return tuple(np.ascontiguousarray(p) for p in np.split(x, bounds, axis=axis))
+    return tuple(np.asarray(p, order="C") for p in np.split(x, bounds, axis=axis))
 
 
 def _split(prim, x, out=None):
-    return tuple(np.ascontiguousarray(p) for p in np.split(x, prim.output_num, axis=prim.axis % x.ndim))
+    return tuple(np.asarray(p, order="C") for p in np.split(x, prim.output_num, axis=prim.axis % x.ndim))
 
 
 def _stack(prim, xs, out=None):
@@ -54,7 +54,8 @@ def _stack(prim, xs, out=None):
 
 def _unstack(prim, x, out=None):
     axis = prim.axis % x.ndim
-    return tuple(np.ascontiguousarray(p) for p in np.moveaxis(x, axis, 0))
+    # np.array, not np.ascontiguousarray: the slices of a 1-D input are 0-D, which the latter makes 1-D
+    return tuple(np.array(p, copy=True) for p in np.moveaxis(x, axis, 0))
 
 
 def _expand_dims(prim, x, axis, out=None):
@@ -109,7 +110,7 @@ def _pad(prim, x, out=None):
 
 
 def _meshgrid(prim, xs, out=None):
-    return tuple(np.ascontiguousarray(g) for g in np.meshgrid(*xs, indexing=prim.indexing))
+    return tuple(np.asarray(g, order="C") for g in np.meshgrid(*xs, indexing=prim.indexing))
 
 
 def _assign(prim, variable, value, out=None):

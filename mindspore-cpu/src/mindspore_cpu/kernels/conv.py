@@ -23,7 +23,7 @@ def compute_dtype(*arrays):
 
 def as_5d(a, dtype):
     """``a`` (N, C, [D,] H, W) as a C-contiguous (N, C, D, H, W) array of ``dtype``."""
-    a = np.ascontiguousarray(a, dtype=dtype)
+    a = np.asarray(a, dtype=dtype, order="C")
     return a.reshape(a.shape[:2] + (1,) + a.shape[2:]) if a.ndim == 4 else a
 
 
@@ -45,7 +45,7 @@ def forward_with_epilogue(prim, x, w, bias=None, relu=False, residual=None):
     dt = compute_dtype(x, w)
     kernel, stride, dilation, win = prim.geometry_for(x.shape)
     y = _kernels.conv3d_forward(as_5d(x, dt), as_5d(w, dt), lift(stride, 1), lift(win.before, 0), lift(dilation, 1),
-                                lift(win.out, 1), prim.group, None if bias is None else np.ascontiguousarray(bias, dt),
+                                lift(win.out, 1), prim.group, None if bias is None else np.asarray(bias, dt, order="C"),
                                 relu, None if residual is None else as_5d(residual, dt))
     return y.reshape((x.shape[0], w.shape[0]) + win.out)
 

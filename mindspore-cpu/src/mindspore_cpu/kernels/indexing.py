@@ -1,14 +1,15 @@
 """CPU kernels of the indexing family (gather/scatter, strided slicing, padding, selection, sorting).
 
 Integer indices must lie in ``[-n, n)`` for a dimension of size ``n`` (negative ones wrap, as in
-NumPy); anything else raises ``MSIndexError``. Scatters with accumulation sort the linearised
-indices once and reduce with ``np.add.reduceat``, which is much faster than ``np.add.at``.
+NumPy); anything else raises ``MSIndexRuntimeError`` (an IndexError and, as MindSpore's kernels, a
+RuntimeError). Scatters with accumulation sort the linearised indices once and reduce with
+``np.add.reduceat``, which is much faster than ``np.add.at``.
 """
 import math
 
 import numpy as np
 
-from mindspore.plugin import MSIndexError
+from mindspore.plugin import MSIndexRuntimeError
 from mindspore_cpu.kernels._out import fits_out
 
 
@@ -18,7 +19,8 @@ def _check_bounds(op, idx, n, dim):
         lo, hi = idx.min(), idx.max()
         if lo < -n or hi >= n:
             bad = int(lo) if lo < -n else int(hi)
-            raise MSIndexError(f"For '{op}', the index {bad} is out of bounds for dimension {dim} with size {n}.")
+            raise MSIndexRuntimeError(f"For '{op}', the index {bad} is out of bounds for dimension {dim} with size "
+                                      f"{n}.")
 
 
 def _check_nd(op, indices, shape):
@@ -53,7 +55,7 @@ def _gather(prim, params, indices, axis, out=None):
     b = prim.batch_dims + indices.ndim if prim.batch_dims < 0 else prim.batch_dims
     _check_bounds(prim.name, indices, params.shape[axis], axis)
     if b == 0:
-        return np.take(params, indices, axis=axis)
+        return np.asarray(np.take(params, indices, axis=axis))   # a 0-d index of a 1-D input: an array, not a scalar
     batch, pre, post = params.shape[:b], params.shape[b:axis], params.shape[axis + 1:]
     nb = math.prod(batch)
     p = np.moveaxis(params, axis, b).reshape((nb, params.shape[axis]) + pre + post)
@@ -62,21 +64,21 @@ def _gather(prim, params, indices, axis, out=None):
     ni, npre = indices.ndim - b, len(pre)
     perm = tuple(range(b)) + tuple(range(b + ni, b + ni + npre)) + tuple(range(b, b + ni)) + \
         tuple(range(b + ni + npre, g.ndim))
-    return np.ascontiguousarray(np.transpose(g, perm))
+    return np.asarray(np.transpose(g, perm), order="C")
 
 
 def _gather_d(prim, x, dim, index, out=None):
     dim %= x.ndim
     _check_bounds(prim.name, index, x.shape[dim], dim)
     window = tuple(slice(None) if d == dim else slice(0, s) for d, s in enumerate(index.shape))
-    return np.ascontiguousarray(np.take_along_axis(x[window], index.astype(np.int64), axis=dim))
+    return np.asarray(np.take_along_axis(x[window], index.astype(np.int64), axis=dim), order="C")
 
 
 def _gather_nd(prim, x, indices, out=None):
     _check_nd(prim.name, indices, x.shape)
     if indices.shape[-1] == 0:
         return np.broadcast_to(x, indices.shape[:-1] + x.shape).copy()
-    return np.ascontiguousarray(x[_coords(indices)])
+    return np.asarray(x[_coords(indices)], order="C")
 
 
 # --- scatters ---------------------------------------------------------------------------------
@@ -182,7 +184,7 @@ def _one_hot(prim, indices, depth, on_value, off_value, out=None):
     res = np.where(hot, np.asarray(on_value), np.asarray(off_value))
     if prim.axis != -1:
         res = np.moveaxis(res, -1, prim.axis)
-    return np.ascontiguousarray(res)
+    return np.asarray(res, order="C")
 
 
 # --- sorting ------------------------------------------------------------------------------------
@@ -207,8 +209,13 @@ def _top_k(prim, x, k, out=None):
 
 @fits_out
 def _unique(prim, x, out=None):
-    y, idx = np.unique(x.reshape(-1), return_inverse=True)
-    return y, idx.reshape(x.shape)
+    # MindSpore 2.10 (CPU) lists the distinct values in order of first occurrence, not sorted
+    flat = x.reshape(-1)
+    y, first, idx = np.unique(flat, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return y[order], rank[idx.reshape(-1)].reshape(x.shape)
 
 
 KERNELS = {

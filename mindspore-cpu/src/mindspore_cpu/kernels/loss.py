@@ -10,7 +10,7 @@ _NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
 def _as_float(*arrays):
     dt = np.result_type(*arrays)
     dt = dt if dt in _NATIVE else np.dtype(np.float32)
-    return [np.ascontiguousarray(a, dtype=dt) for a in arrays]
+    return [np.asarray(a, dtype=dt, order="C") for a in arrays]
 
 
 @fits_out
@@ -21,7 +21,7 @@ def _softmax_cross_entropy(prim, logits, labels, out=None):
 @fits_out
 def _sparse_softmax_cross_entropy(prim, logits, labels, out=None):
     (logits,) = _as_float(logits)
-    return _kernels.sparse_softmax_cross_entropy(logits, np.ascontiguousarray(labels), prim.is_grad)
+    return _kernels.sparse_softmax_cross_entropy(logits, np.asarray(labels, order="C"), prim.is_grad)
 
 
 KERNELS = {

@@ -309,7 +309,7 @@ def _gemm_operand(a, transposed):
     t = np.swapaxes(a, -1, -2)
     if t.flags.c_contiguous:
         return t, not transposed
-    return np.ascontiguousarray(a), transposed
+    return np.asarray(a, order="C"), transposed
 
 
 def _native_matmul(x, y, ta, tb):
@@ -323,8 +323,8 @@ def _native_matmul(x, y, ta, tb):
     if x.ndim == 2 and y.ndim == 2:
         return _kernels.matmul(x, y, ta, tb)
     batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
-    x = np.ascontiguousarray(np.broadcast_to(x, batch + x.shape[-2:]))
-    y = np.ascontiguousarray(np.broadcast_to(y, batch + y.shape[-2:]))
+    x = np.asarray(np.broadcast_to(x, batch + x.shape[-2:]), order="C")
+    y = np.asarray(np.broadcast_to(y, batch + y.shape[-2:]), order="C")
     return _kernels.matmul(x, y, ta, tb)
 
 
@@ -378,7 +378,7 @@ def _cumulative(ufunc, identity):
             res = np.concatenate([lead, np.delete(res, -1, axis=axis)], axis=axis)
         if prim.reverse:
             res = np.flip(res, axis)
-        return np.ascontiguousarray(res, dtype=x.dtype)
+        return np.asarray(res, dtype=x.dtype, order="C")
     return kernel
 
 

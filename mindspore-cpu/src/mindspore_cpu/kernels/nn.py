@@ -52,14 +52,14 @@ def _native():
 
 def _gelu(prim, x, out=None):
     """GELU (tanh form) in one C++ pass; float16 computes in float32, like the other activations."""
-    src = x.astype(np.float32) if x.dtype == np.float16 else np.ascontiguousarray(x)
+    src = x.astype(np.float32) if x.dtype == np.float16 else np.asarray(x, order="C")
     y = _native().gelu(src)
     return y.astype(x.dtype) if y.dtype != x.dtype else y
 
 
 def _gelu_grad(prim, dy, x, y, out=None):
-    wide_x = x.astype(np.float32) if x.dtype == np.float16 else np.ascontiguousarray(x)
-    wide_dy = np.ascontiguousarray(dy, dtype=wide_x.dtype)
+    wide_x = x.astype(np.float32) if x.dtype == np.float16 else np.asarray(x, order="C")
+    wide_dy = np.asarray(dy, dtype=wide_x.dtype, order="C")
     res = _native().gelu_grad(wide_dy, wide_x)
     return res.astype(x.dtype) if res.dtype != x.dtype else res
 
@@ -67,7 +67,7 @@ def _gelu_grad(prim, dy, x, y, out=None):
 def _relu_grad(prim, dy, y, out=None):
     """y > 0 ? dy : 0; float32/float64 in one C++ pass."""
     if dy.dtype in _NATIVE_FLOATS and dy.dtype == y.dtype:
-        return _native().relu_grad(np.ascontiguousarray(dy), np.ascontiguousarray(y))
+        return _native().relu_grad(np.asarray(dy, order="C"), np.asarray(y, order="C"))
     return np.where(y > 0, dy, np.zeros((), dy.dtype))
 
 
@@ -166,7 +166,7 @@ def _bn_dtype(x):
 
 def _as_ncs(a, dtype):
     """``a`` (N, C, *spatial) as a C-contiguous (N, C, S) array (a free reshape when it already is one)."""
-    a = np.ascontiguousarray(a, dtype=dtype)
+    a = np.asarray(a, dtype=dtype, order="C")
     return a.reshape(a.shape[:2] + (math.prod(a.shape[2:]),))
 
 
@@ -199,7 +199,7 @@ def batch_norm_with_relu(prim, x, scale, bias, mean, variance, relu):
             y = np.fmax(y, np.zeros((), y.dtype))
     else:
         dt = _bn_dtype(x)
-        x3, s, b = _as_ncs(x, dt), np.ascontiguousarray(scale, dt), np.ascontiguousarray(bias, dt)
+        x3, s, b = _as_ncs(x, dt), np.asarray(scale, dt, order="C"), np.asarray(bias, dt, order="C")
         if prim.is_training:
             y, m, v = _native().batch_norm_training(x3, s, b, prim.epsilon, relu)
         else:
@@ -222,8 +222,8 @@ def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve, ou
     if _bn_native(prim, x):
         dt = _bn_dtype(x)
         dx, dscale, dbias = _native().batch_norm_grad(
-            _as_ncs(dy, dt), _as_ncs(x, dt), np.ascontiguousarray(scale, dt), np.ascontiguousarray(saved_mean, dt),
-            np.ascontiguousarray(saved_variance, dt), prim.epsilon, prim.is_training)
+            _as_ncs(dy, dt), _as_ncs(x, dt), np.asarray(scale, dt, order="C"), np.asarray(saved_mean, dt, order="C"),
+            np.asarray(saved_variance, dt, order="C"), prim.epsilon, prim.is_training)
         return dx.reshape(x.shape), dscale, dbias
     x, dy = wide(x), wide(dy)
     axes, stat_shape, count = _bn_layout(prim, x)

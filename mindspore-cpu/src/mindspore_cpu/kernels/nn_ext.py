@@ -160,7 +160,7 @@ def _resize_nearest(prim, x, out=None):
     h, w = prim.size
     ih = nearest_index(x.shape[2], h, prim.align_corners)
     iw = nearest_index(x.shape[3], w, prim.align_corners)
-    return np.ascontiguousarray(np.take(np.take(x, ih, axis=2), iw, axis=3))
+    return np.asarray(np.take(np.take(x, ih, axis=2), iw, axis=3), order="C")
 
 
 def _resize_nearest_grad(prim, g, size, out=None):

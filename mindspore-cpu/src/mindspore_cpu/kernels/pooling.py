@@ -22,7 +22,7 @@ def _dtype(*arrays):
 
 def _as_5d(a, dtype):
     """(C, H, W), (N, C, H, W) or (N, C, D, H, W) as a C-contiguous (N, C, D, H, W) array."""
-    a = np.ascontiguousarray(a, dtype=dtype)
+    a = np.asarray(a, dtype=dtype, order="C")
     if a.ndim == 3:
         return a.reshape((1, a.shape[0], 1) + a.shape[1:])
     if a.ndim == 4:
@@ -33,7 +33,7 @@ def _as_5d(a, dtype):
 def _as_planes(a, dtype=None):
     """``a`` as (1, planes, spatial size): 5-D inputs have three spatial axes, others two."""
     spatial = 3 if a.ndim == 5 else 2
-    a = np.ascontiguousarray(a, dtype=dtype)
+    a = np.asarray(a, dtype=dtype, order="C")
     return a.reshape((1, int(np.prod(a.shape[:-spatial], dtype=np.int64)), -1))
 
 

@@ -89,7 +89,7 @@ def _draw_without_replacement(rng, x, num):
     with np.errstate(divide="ignore"):
         keys = np.log(x.astype(np.float64)) - np.log(-np.log(rng.random(x.shape) + 1e-300) + 1e-300)
     order = np.argsort(-keys, axis=-1, kind="stable")
-    return np.ascontiguousarray(order[..., :num])
+    return np.asarray(order[..., :num], order="C")
 
 
 @fits_out

@@ -110,8 +110,9 @@ def _median(prim, x, out=None):
 def _cumulative(better):
     """Running extremum and its index along ``prim.axis``; ties move the index to the latest position."""
     def kernel(prim, x, out=None):
+        index_dtype = prim.index_dtype.to_numpy()
         if x.ndim == 0:
-            return x.copy(), np.zeros((), np.int64)
+            return x.copy(), np.zeros((), index_dtype)
         axis = prim.axis % x.ndim
         moved = np.moveaxis(x, axis, 0)
         n = moved.shape[0]
@@ -122,7 +123,8 @@ def _cumulative(better):
         if moved.dtype.kind == "f":
             hit |= np.isnan(moved) & np.isnan(values)
         idx = np.maximum.accumulate(np.where(hit, positions, 0), axis=0)
-        return np.ascontiguousarray(np.moveaxis(values, 0, axis)), np.ascontiguousarray(np.moveaxis(idx, 0, axis))
+        return (np.asarray(np.moveaxis(values, 0, axis), order="C"),
+                np.asarray(np.moveaxis(idx, 0, axis), dtype=index_dtype, order="C"))
     return kernel
 
 

@@ -50,7 +50,7 @@ def _perm(perm, ndim):
 
 def _transpose(prim, x, perm, *, out):
     x = _dev(x)
-    return cupy.ascontiguousarray(cupy.transpose(x, _perm(perm, x.ndim)))
+    return cupy.asarray(cupy.transpose(x, _perm(perm, x.ndim)), order="C")
 
 
 def _concat(prim, xs, *, out):
@@ -64,12 +64,12 @@ def _split_v(prim, x, *, out):
     shapes = prim.infer_shape(x.shape)
     axis = prim.split_dim % x.ndim
     bounds = numpy.cumsum([s[axis] for s in shapes])[:-1].tolist()
-    return tuple(cupy.ascontiguousarray(p) for p in cupy.split(x, bounds, axis=axis))
+    return tuple(cupy.asarray(p, order="C") for p in cupy.split(x, bounds, axis=axis))
 
 
 def _split(prim, x, *, out):
     x = _dev(x)
-    return tuple(cupy.ascontiguousarray(p) for p in cupy.split(x, prim.output_num, axis=prim.axis % x.ndim))
+    return tuple(cupy.asarray(p, order="C") for p in cupy.split(x, prim.output_num, axis=prim.axis % x.ndim))
 
 
 def _stack(prim, xs, *, out):
@@ -81,7 +81,8 @@ def _stack(prim, xs, *, out):
 def _unstack(prim, x, *, out):
     x = _dev(x)
     moved = cupy.moveaxis(x, prim.axis % x.ndim, 0)
-    return tuple(cupy.ascontiguousarray(moved[i]) for i in range(moved.shape[0]))
+    # .copy() (C order), not ascontiguousarray: keep the 0-D slices of a 1-D input 0-D
+    return tuple(moved[i].copy() for i in range(moved.shape[0]))
 
 
 def _expand_dims(prim, x, axis, *, out):
@@ -132,7 +133,7 @@ def _pad(prim, x, *, out):
 
 
 def _meshgrid(prim, xs, *, out):
-    return tuple(cupy.ascontiguousarray(g) for g in cupy.meshgrid(*[_dev(a) for a in xs], indexing=prim.indexing))
+    return tuple(cupy.asarray(g, order="C") for g in cupy.meshgrid(*[_dev(a) for a in xs], indexing=prim.indexing))
 
 
 def _assign(prim, variable, value, *, out):

@@ -88,7 +88,7 @@ def _backward_input(prim, dout, w, input_size, *, out=None):
     for i, (_, view) in enumerate(windows(dxp, win.out, kernel, stride, dilation)):
         view += dcols[:, :, i]     # one offset's views never overlap themselves: no repeated index
     crop = tuple(slice(b, b + s) for b, s in zip(win.before, spatial))
-    return cupy.ascontiguousarray(dxp[(slice(None), slice(None)) + crop])
+    return cupy.asarray(dxp[(slice(None), slice(None)) + crop], order="C")
 
 
 @fits_out

@@ -1,8 +1,8 @@
 """GPU kernels of the indexing family (gather/scatter, strided slicing, padding, selection, sorting).
 
 Integer indices must lie in ``[-n, n)`` for a dimension of size ``n`` (negative ones wrap, as in
-NumPy); anything else raises ``MSIndexError`` (the bounds are read back from the device, which
-synchronises). Scatters with accumulation use CUDA's atomic add (:func:`._common.scatter_add`);
+NumPy); anything else raises ``MSIndexRuntimeError``, an IndexError and, as MindSpore's kernels, a
+RuntimeError (the bounds are read back from the device, which synchronises). Scatters with accumulation use CUDA's atomic add (:func:`._common.scatter_add`);
 scatters that overwrite (``TensorScatterUpdate``, ``ScatterNdUpdate``, ``TensorScatterElements``
 without reduction) keep one of the updates of a repeated index, not necessarily the last one as the
 CPU kernels do. Sorts are stable (CuPy's sorts are), NaN last.
@@ -10,7 +10,7 @@ CPU kernels do. Sorts are stable (CuPy's sorts are), NaN last.
 import cupy
 import numpy
 
-from mindspore.plugin import MSIndexError
+from mindspore.plugin import MSIndexRuntimeError
 from mindspore_gpu.kernels._common import fit, fits_out, is_array, scalar_of, scatter_add
 
 _dev = cupy.asarray  # no copy for a CuPy array already on the current device
@@ -21,7 +21,8 @@ def _check_bounds(op, idx, n, dim):
         lo, hi = (int(v) for v in cupy.asnumpy(cupy.stack((idx.min(), idx.max()))))   # one read-back
         if lo < -n or hi >= n:
             bad = lo if lo < -n else hi
-            raise MSIndexError(f"For '{op}', the index {bad} is out of bounds for dimension {dim} with size {n}.")
+            raise MSIndexRuntimeError(f"For '{op}', the index {bad} is out of bounds for dimension {dim} with size "
+                                      f"{n}.")
 
 
 def _check_nd(op, indices, shape):
@@ -57,7 +58,7 @@ def _gather(prim, params, indices, axis, *, out):
     ni, npre = indices.ndim - b, len(pre)
     perm = tuple(range(b)) + tuple(range(b + ni, b + ni + npre)) + tuple(range(b, b + ni)) + \
         tuple(range(b + ni + npre, g.ndim))
-    return cupy.ascontiguousarray(cupy.transpose(g, perm))
+    return cupy.asarray(cupy.transpose(g, perm), order="C")
 
 
 def _gather_d(prim, x, dim, index, *, out):
@@ -65,7 +66,7 @@ def _gather_d(prim, x, dim, index, *, out):
     dim %= x.ndim
     _check_bounds(prim.name, index, x.shape[dim], dim)
     window = tuple(slice(None) if d == dim else slice(0, s) for d, s in enumerate(index.shape))
-    return cupy.ascontiguousarray(cupy.take_along_axis(x[window], _wrapped(index, x.shape[dim]), axis=dim))
+    return cupy.asarray(cupy.take_along_axis(x[window], _wrapped(index, x.shape[dim]), axis=dim), order="C")
 
 
 def _gather_nd(prim, x, indices, *, out):
@@ -73,7 +74,7 @@ def _gather_nd(prim, x, indices, *, out):
     _check_nd(prim.name, indices, x.shape)
     if indices.shape[-1] == 0:
         return cupy.broadcast_to(x, indices.shape[:-1] + x.shape).copy()
-    return cupy.ascontiguousarray(x[_coords(indices, x.shape)])
+    return cupy.asarray(x[_coords(indices, x.shape)], order="C")
 
 
 # --- scatters ---------------------------------------------------------------------------------
@@ -218,7 +219,7 @@ def _one_hot(prim, indices, depth, on_value, off_value, *, out):
     r = fit(cupy.where(hot, on, off), out)
     if prim.axis != -1:
         r = cupy.moveaxis(r, -1, prim.axis)
-    return cupy.ascontiguousarray(r)
+    return cupy.asarray(r, order="C")
 
 
 # --- sorting ------------------------------------------------------------------------------------
@@ -246,8 +247,12 @@ def _top_k(prim, x, k, *, out):
 @fits_out
 def _unique(prim, x, *, out=None):
     x = _dev(x)
-    y, idx = cupy.unique(x.reshape(-1), return_inverse=True)
-    return y, idx.reshape(x.shape)
+    # distinct values in order of first occurrence, as the CPU backend and MindSpore 2.10's CPU kernel
+    y, first, idx = cupy.unique(x.reshape(-1), return_index=True, return_inverse=True)
+    order = cupy.argsort(first)
+    rank = cupy.empty_like(order)
+    rank[order] = cupy.arange(order.size, dtype=order.dtype)
+    return y[order], rank[idx.reshape(-1)].reshape(x.shape)
 
 
 KERNELS = {

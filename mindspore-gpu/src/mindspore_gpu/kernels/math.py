@@ -289,7 +289,7 @@ def _cumulative(name, identity):
             r = cupy.concatenate([lead, body], axis=axis)
         if prim.reverse:
             r = cupy.flip(r, axis)
-        return cupy.ascontiguousarray(r.astype(x.dtype, copy=False))
+        return cupy.asarray(r.astype(x.dtype, copy=False), order="C")
     kernel.__name__ = f"gpu_{name}"
     return kernel
 

@@ -220,7 +220,7 @@ def _avg_pool_backward(prim, x_shape, dout, *, out=None):
     for _, view in windows(dxp, win.out, kernel, stride, dil):
         view += share     # one offset's views never overlap themselves: no repeated index
     crop = tuple(slice(b, b + n) for b, n in zip(win.before, sizes))
-    return cupy.ascontiguousarray(dxp[(Ellipsis,) + crop])
+    return cupy.asarray(dxp[(Ellipsis,) + crop], order="C")
 
 
 # --- adaptive pooling ---------------------------------------------------------------------------

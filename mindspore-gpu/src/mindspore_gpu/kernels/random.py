@@ -106,7 +106,7 @@ def _draw_without_replacement(rng, x, num):
     u = rng.random_sample(x.shape, dtype=F64)
     keys = cupy.log(x.astype(F64)) - cupy.log(-cupy.log(u + 1e-300) + 1e-300)
     order = cupy.argsort(-keys, axis=-1)
-    return cupy.ascontiguousarray(order[..., :num])
+    return cupy.asarray(order[..., :num], order="C")
 
 
 @fits_out

@@ -139,8 +139,8 @@ def _cumulative(better):
         if moved.dtype.kind == "f":
             hit |= cupy.isnan(moved) & cupy.isnan(values)
         idx = scan(cupy.maximum, cupy.where(hit, positions, 0))
-        return fit((cupy.ascontiguousarray(cupy.moveaxis(values, 0, axis)),
-                    cupy.ascontiguousarray(cupy.moveaxis(idx, 0, axis))), out)
+        return fit((cupy.asarray(cupy.moveaxis(values, 0, axis), order="C"),
+                    cupy.asarray(cupy.moveaxis(idx, 0, axis), order="C")), out)
     kernel.__name__ = f"gpu_cum_{getattr(better, '__name__', 'extremum')}"
     return kernel
 

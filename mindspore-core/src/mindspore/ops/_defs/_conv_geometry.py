@@ -17,7 +17,7 @@ from __future__ import annotations
 import collections
 import numbers
 
-from mindspore._errors import MSTypeError, MSValueError
+from mindspore._errors import MSTypeError, MSValueError, MSValueRuntimeError
 
 __all__ = ["Window", "int_tuple", "pad_tuple", "check_pad_mode", "window", "check_data_format"]
 
@@ -117,7 +117,9 @@ def window(op, in_sizes, kernel, stride, dilation, pad_mode, pads, ceil_mode=Fal
             else:
                 o = span // s + 1
         if o <= 0:
-            raise MSValueError(f"For '{op}', the output size must be positive, but the input spatial shape "
+            # MindSpore 2.10 raises ValueError for convolutions and max pooling, RuntimeError for average pooling
+            cls = MSValueRuntimeError if op.startswith("AvgPool") else MSValueError
+            raise cls(f"For '{op}', the output size must be positive, but the input spatial shape "
                                f"{tuple(in_sizes)} with kernel {tuple(kernel)}, stride {tuple(stride)}, dilation "
                                f"{tuple(dilation)} and pad_mode '{pad_mode}' gives {o} along axis {i}.")
         out.append(o)

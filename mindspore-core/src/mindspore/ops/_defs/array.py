@@ -338,13 +338,12 @@ class Squeeze(Primitive):
         rules.check_rank(self.name, "input_x", x, _ANY_RANK)
         if not self.axis:
             return tuple(s for s in x if s != 1)
+        # as MindSpore 2.10 (and torch.squeeze): a named axis whose size is not 1 is left in place
         axes = set()
         for a in self.axis:
             a = rules.check_axis(self.name, a, len(x))
-            if x[a] != 1:
-                raise MSValueError(f"For '{self.name}', the shape of 'input_x' at axis {a} must be 1, but got "
-                                   f"shape {tuple(x)}.")
-            axes.add(a)
+            if x[a] == 1:
+                axes.add(a)
         return tuple(s for i, s in enumerate(x) if i not in axes)
 
     def infer_dtype(self, x):

@@ -15,7 +15,7 @@ differentiation, so gradients of any order stay inside the family::
 ``kernel_size`` an n-tuple, ``stride``/``dilation`` (n+2)-tuples with two leading 1s, ``pad`` a 2n-tuple
 (before, after per axis). :meth:`_Conv.window_for` gives kernels the output size and padding.
 """
-from mindspore._errors import MSTypeError, MSValueError
+from mindspore._errors import MSTypeError, MSValueError, MSValueRuntimeError
 from mindspore.ops._defs import _conv_geometry as geo
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs import pooling as _pooling
@@ -80,10 +80,10 @@ class _Conv(Primitive):
         if tuple(w[2:]) != self.kernel_size:
             raise MSValueError(f"For '{op}', the 'kernel_size' must be equal to the spatial shape of input "
                                f"'{w_name}': {tuple(w[2:])}, but got 'kernel_size': {self.kernel_size}.")
-        if x[1] != w[1] * self.group:
-            raise MSValueError(f"For '{op}', 'C_in' of input '{x_name}' shape divide by parameter 'group' must be "
-                               f"equal to 'C_in' of input '{w_name}' shape: {w[1]}, but got 'C_in' of input "
-                               f"'{x_name}' shape: {x[1]}, and 'group': {self.group}.")
+        if x[1] != w[1] * self.group:  # a RuntimeError too, as MindSpore 2.10 raises it
+            raise MSValueRuntimeError(f"For '{op}', 'C_in' of input '{x_name}' shape divide by parameter 'group' "
+                                      f"must be equal to 'C_in' of input '{w_name}' shape: {w[1]}, but got 'C_in' of "
+                                      f"input '{x_name}' shape: {x[1]}, and 'group': {self.group}.")
         return self.window_for(x)
 
     def _check_dout(self, dout, x, win, name="dout"):

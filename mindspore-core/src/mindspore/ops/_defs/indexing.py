@@ -734,7 +734,8 @@ class TopK(Primitive):
 
 # --- Unique ---------------------------------------------------------------------------------
 class Unique(Primitive):
-    """``Unique()(x)``: ``(y, idx)``: the sorted distinct values of ``x`` and, per element, its position in ``y``."""
+    """``Unique()(x)``: ``(y, idx)``: the distinct values of ``x`` in order of first occurrence (as MindSpore
+    2.10's CPU kernel) and, per element, its position in ``y``."""
 
     @prim_attr_register
     def __init__(self):

@@ -33,15 +33,16 @@ def check_seed(op, name, value, allow_minus_one=False):
 
 
 def check_random_shape(op, shape, name="shape"):
-    """A constant output shape: a tuple/list of positive ints (``()`` draws a scalar)."""
+    """A constant output shape: a tuple/list of non-negative ints (``()`` draws a scalar; a 0 draws nothing, as
+    MindSpore 2.10 allows)."""
     if isinstance(shape, mstype.Type):
         raise MSTypeError(f"For '{op}', the '{name}' must be a tuple of int, but got a Tensor; pass a tuple "
                           f"(the functional ops convert Tensor shapes).")
     if not isinstance(shape, (tuple, list)):
         raise MSTypeError(f"For '{op}', the '{name}' must be a tuple of int, but got {type(shape).__name__}.")
     shape = rules.check_int_tuple(op, name, shape)
-    if any(s <= 0 for s in shape):
-        raise MSValueError(f"For '{op}', each dimension of '{name}' must be a positive int, but got {shape}.")
+    if any(s < 0 for s in shape):
+        raise MSValueError(f"For '{op}', each dimension of '{name}' must be a non-negative int, but got {shape}.")
     return shape
 
 

@@ -335,6 +335,9 @@ def _cumulative_select_grad(x, axis, index, dout):
 class Cummax(Primitive):
     """``Cummax(axis)(x)`` -> ``(values, indices)``: running maximum along ``axis`` and where it was reached."""
 
+    #: the dtype of the indices (MindSpore 2.10: Int64 for Cummax, Int32 for Cummin); kernels read it
+    index_dtype = mstype.int64
+
     @prim_attr_register
     def __init__(self, axis):
         rules.check_int(self.name, "axis", axis)
@@ -346,7 +349,7 @@ class Cummax(Primitive):
 
     def infer_dtype(self, x):
         rules.check_dtype_in(self.name, "x", x, _REAL_TYPES)
-        return x, mstype.int64
+        return x, self.index_dtype
 
     def bprop(self, x, out, dout):
         return (_cumulative_select_grad(x, self.axis, out[1], dout[0]),)
@@ -355,6 +358,8 @@ class Cummax(Primitive):
 # --- Cummin ---------------------------------------------------------------------------------
 class Cummin(Cummax):
     """``Cummin(axis)(x)`` -> ``(values, indices)``: running minimum along ``axis`` and where it was reached."""
+
+    index_dtype = mstype.int32
 
     def bprop(self, x, out, dout):
         return (_cumulative_select_grad(x, self.axis, out[1], dout[0]),)

@@ -29,7 +29,7 @@ import numbers
 import numpy as np
 
 from mindspore._autodiff import tape as _tape
-from mindspore._errors import MSTypeError, MSValueError
+from mindspore._errors import MSIndexValueError, MSTypeError, MSTypeIndexError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import _rules as rules
@@ -151,16 +151,17 @@ def _parse_tensor(entries, item, shape, dim):
             return dim
         for j in range(k):
             if item.shape[j] != shape[dim + j]:
-                raise MSIndexError(f"boolean index did not match indexed tensor along dimension {dim + j}; "
-                                   f"dimension is {shape[dim + j]} but corresponding boolean dimension is "
-                                   f"{item.shape[j]}")
+                # a ValueError too, as MindSpore 2.10 (torch raises IndexError)
+                raise MSIndexValueError(f"boolean index did not match indexed tensor along dimension {dim + j}; "
+                                        f"dimension is {shape[dim + j]} but corresponding boolean dimension is "
+                                        f"{item.shape[j]}")
         coords = _non_zero(item)
         columns = (_reshape(coords, (-1,)),) if k == 1 else cached_prim(A.Unstack, 1, k)(coords)
         for j in range(k):
             entries.append((_ADV, columns[j], dim + j))
         return dim + k
     if not mstype.is_int(item.dtype):
-        raise MSTypeError(f"Tensor index must be an integer or bool tensor, but got {item.dtype}.")
+        raise MSTypeIndexError(f"Tensor index must be an integer or bool tensor, but got {item.dtype}.")
     entries.append((_ADV, item, dim))
     return dim + 1
 

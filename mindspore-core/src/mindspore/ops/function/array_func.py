@@ -91,7 +91,15 @@ def cast(input, dtype):
         >>> ops.cast(ms.Tensor([1.7, -2.2]), ms.int32)
         Tensor(shape=[2], dtype=Int32, value= [ 1, -2])
     """
-    return _cast(input, mstype.to_ms_dtype(dtype))
+    return _cast(input, _ms_dtype_arg("Cast", dtype))
+
+
+def _ms_dtype_arg(op, dtype):
+    """``dtype`` if it is a MindSpore dtype; MindSpore 2.10's Cast/Zeros/Ones refuse names and NumPy types."""
+    if not isinstance(dtype, mstype.Type):
+        raise MSTypeError(f"For '{op}', the input 'dtype' should be mindspore dtype, but got {dtype!r}; use e.g. "
+                          f"mindspore.float32.")
+    return dtype
 
 
 def reshape(input, shape):
@@ -268,7 +276,10 @@ def cat(tensors, axis=0):
 
 
 def stack(tensors, axis=0):
-    """Same-shaped tensors joined along a new ``axis``."""
+    """Same-shaped tensors joined along a new ``axis`` (a single Tensor counts as a sequence of one, as in
+    MindSpore 2.10: ``stack(x)`` is ``x`` with a new size-1 axis)."""
+    if isinstance(tensors, Tensor):
+        tensors = (tensors,)
     return cached_prim(A.Stack, axis)(_tensors("stack", tensors))
 
 
@@ -340,7 +351,8 @@ def _value_dtype(value):
 
 def full(size, fill_value, *, dtype=None):
     """A tensor of ``size`` filled with ``fill_value`` (dtype inferred from it unless given)."""
-    return _fill(_dtype_or(dtype, _value_dtype(fill_value)), _as_tuple("full", "size", size), fill_value)
+    dtype = _value_dtype(fill_value) if dtype is None else _ms_dtype_arg("full", dtype)
+    return _fill(dtype, _as_tuple("full", "size", size), fill_value)
 
 
 def full_like(input, fill_value, *, dtype=None):
@@ -350,12 +362,14 @@ def full_like(input, fill_value, *, dtype=None):
 
 def zeros(size, dtype=None):
     """A tensor of zeros of ``size`` (Float32 unless ``dtype`` is given)."""
-    return cached_prim(A.Zeros)(_as_tuple("Zeros", "size", size), _dtype_or(dtype, mstype.float32))
+    dtype = mstype.float32 if dtype is None else _ms_dtype_arg("Zeros", dtype)
+    return cached_prim(A.Zeros)(_as_tuple("Zeros", "size", size), dtype)
 
 
 def ones(shape, dtype=None):
     """A tensor of ones of ``shape`` (Float32 unless ``dtype`` is given)."""
-    return cached_prim(A.Ones)(_as_tuple("Ones", "shape", shape), _dtype_or(dtype, mstype.float32))
+    dtype = mstype.float32 if dtype is None else _ms_dtype_arg("Ones", dtype)
+    return cached_prim(A.Ones)(_as_tuple("Ones", "shape", shape), dtype)
 
 
 def zeros_like(input, *, dtype=None):
@@ -404,14 +418,19 @@ def linspace(start, end, steps):
 
 def eye(n, m=None, dtype=None):
     """An ``n`` x ``m`` matrix with ones on the diagonal (Float32 unless ``dtype`` is given)."""
-    return cached_prim(A.Eye)(n, n if m is None else m, _dtype_or(dtype, mstype.float32))
+    dtype = mstype.float32 if dtype is None else _ms_dtype_arg("Eye", dtype)
+    return cached_prim(A.Eye)(n, n if m is None else m, dtype)
 
 
 def tuple_to_array(input_x):
-    """A 1-D tensor from a tuple of numbers (Int64 for ints, Float32 for floats)."""
+    """A 1-D tensor from a tuple of numbers (Int32 for ints, as MindSpore 2.10's ``TupleToArray``; Float32 for
+    floats)."""
     if not isinstance(input_x, (tuple, list)):
         raise MSTypeError(f"For 'tuple_to_array', the 'input_x' must be a tuple, but got {type(input_x).__name__}.")
-    return Tensor(tuple(input_x))
+    values = tuple(input_x)
+    if values and all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
+        return Tensor(values, mstype.int32)
+    return Tensor(values)
 
 
 def scalar_to_tensor(input_x, dtype=mstype.float32):
@@ -719,7 +738,8 @@ def argwhere(input):
 
 
 def unique(input):
-    """``(output, idx)``: the sorted distinct values of ``input`` and each element's position in ``output``."""
+    """``(output, idx)``: the distinct values of ``input`` in order of first occurrence and each element's
+    position in ``output``."""
     return cached_prim(I.Unique)(input)
 
 
@@ -745,7 +765,11 @@ def topk(input, k, dim=None, largest=True, sorted=True):
 
 # --- graph plumbing and state -------------------------------------------------------------------
 def identity(input):
-    """A copy of ``input``."""
+    """A copy of ``input``; a tuple or list element by element, and a Python number as it is (MindSpore 2.10)."""
+    if isinstance(input, (tuple, list)):
+        return type(input)(identity(v) for v in input)
+    if not isinstance(input, Tensor) and rules.is_scalar(input):
+        return input
     return _identity(input)
 
 
@@ -757,6 +781,8 @@ def stop_gradient(value):
     """``value`` unchanged, but no gradient flows back through it."""
     if isinstance(value, (tuple, list)):
         return type(value)(stop_gradient(v) for v in value)
+    if not isinstance(value, Tensor) and rules.is_scalar(value):
+        return value  # a Python number has no gradient to stop
     return _stop_gradient(value)
 
 

@@ -1,4 +1,5 @@
 """Functional debugging ops: ``ops.print_``."""
+from mindspore.common import dtype as mstype
 from mindspore.ops._defs import debug as debug_defs
 
 __all__ = ["print_"]
@@ -7,5 +8,6 @@ _print = debug_defs.Print()
 
 
 def print_(*input_x):
-    """Print strings and tensors; returns None."""
-    _print(*input_x)
+    """Print strings, numbers, tuples, dtypes and tensors; returns None."""
+    # a dtype (``ops.print_(x, ms.float16)``, accepted by MindSpore 2.10) prints as its name
+    _print(*(str(x) if isinstance(x, mstype.Type) else x for x in input_x))

@@ -7,7 +7,7 @@ Comparisons return Bool tensors.
 import math as _pymath
 import string as _string
 
-from mindspore._errors import MSTypeError, MSValueError
+from mindspore._errors import MSTypeError, MSValueError, MSValueRuntimeError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import math as math_defs
@@ -345,11 +345,9 @@ def negative(input):
 
 
 def positive(input):
-    """``input`` itself (a TypeError for a bool tensor, as in MindSpore)."""
+    """``input`` itself (a bool tensor too, as MindSpore 2.10's ``ops.positive``)."""
     if not isinstance(input, Tensor):
         raise MSTypeError(f"For 'positive', the input must be a Tensor, but got {type(input).__name__}.")
-    if input.dtype == mstype.bool_:
-        raise MSTypeError("For 'positive', the input must not be a bool Tensor.")
     return input
 
 
@@ -430,12 +428,16 @@ def round(input, *, decimals=0):
 
 
 def trunc(input):
-    """Round towards zero."""
+    """Round towards zero (a bool tensor is its own truncation)."""
+    if isinstance(input, Tensor) and input.dtype == mstype.bool_:
+        return _functional.cast(input, mstype.bool_)
     return _trunc(input)
 
 
 def frac(x):
-    """The fractional part ``x - trunc(x)`` (with the sign of ``x``)."""
+    """The fractional part ``x - trunc(x)`` (with the sign of ``x``; Int64 zeros for a bool tensor, as MindSpore)."""
+    if isinstance(x, Tensor) and x.dtype == mstype.bool_:
+        return _functional.zeros_like(_functional.cast(x, mstype.int64))
     return _sub(x, _trunc(x))
 
 
@@ -732,7 +734,14 @@ def matmul(input, other):
         raise MSValueError(f"For 'matmul', the inputs must be at least 1-D, but got shapes {xs} and {ys}.")
     x = _functional.reshape(input, (1,) + xs) if len(xs) == 1 else input
     y = _functional.reshape(other, ys + (1,)) if len(ys) == 1 else other
-    out = _matmul(x, y) if len(xs) <= 2 and len(ys) <= 2 else _batch_matmul(x, y)
+    try:
+        out = _matmul(x, y) if len(xs) <= 2 and len(ys) <= 2 else _batch_matmul(x, y)
+    except MSValueError as exc:
+        inner_x, inner_y = xs[-1], (ys[-2] if len(ys) > 1 else ys[0])
+        if isinstance(exc, RuntimeError) or inner_x == inner_y:
+            raise
+        # MindSpore 2.10's ops.matmul reports the mismatch from its kernel: a RuntimeError (and still our ValueError)
+        raise MSValueRuntimeError(str(exc)) from None
     if len(xs) == 1 or len(ys) == 1:
         shape = out.shape
         shape = shape[:-2] + shape[-1:] if len(xs) == 1 else shape
@@ -785,10 +794,14 @@ def inner(input, other):
 
 
 def outer(input, vec2):
-    """The outer product of two 1-D tensors."""
-    for name, t in (("input", input), ("vec2", vec2)):
-        if len(_tensor_arg("outer", name, t).shape) != 1:
-            raise MSValueError(f"For 'outer', the '{name}' must be a 1-D tensor, but got shape {t.shape}.")
+    """The outer product of two vectors: ``input`` flattened as the rows, ``vec2`` (1-D) as the columns.
+
+    As MindSpore 2.10, an ``input`` of more dimensions is flattened first (``(3, 4)`` and ``(4,)`` give
+    ``(12, 4)``).
+    """
+    _tensor_arg("outer", "input", input)
+    if len(_tensor_arg("outer", "vec2", vec2).shape) != 1:
+        raise MSValueError(f"For 'outer', the 'vec2' must be a 1-D tensor, but got shape {vec2.shape}.")
     return _mul(_functional.reshape(input, (-1, 1)), vec2)
 
 
@@ -847,7 +860,10 @@ def einsum(equation, *operands):
 
 # --- n-ary and cumulative -------------------------------------------------------------------
 def addn(x):
-    """The elementwise sum of a list/tuple of tensors of one shape and dtype."""
+    """The elementwise sum of a list/tuple of tensors of one shape and dtype (a single Tensor is the sequence of
+    its slices along axis 0, as MindSpore 2.10 iterates it: ``addn(x)`` is ``x.sum(0)``)."""
+    if isinstance(x, Tensor) and x.ndim:
+        x = tuple(_functional.unstack(x, 0))
     return _addn(tuple(x) if isinstance(x, list) else x)
 
 
@@ -893,6 +909,8 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
         >>> grads = (ms.Tensor(np.full((2,), 3.0, np.float32)), ms.Tensor(np.full((1,), 4.0, np.float32)))
         >>> out = ops.clip_by_global_norm(grads, 1.0)
     """
+    if isinstance(x, Tensor):  # one Tensor (MindSpore 2.10 accepts it) gives one Tensor back
+        return clip_by_global_norm((x,), clip_norm, use_norm)[0]
     if not isinstance(x, (tuple, list)) or not x:
         raise MSTypeError(f"For 'clip_by_global_norm', the 'x' must be a non-empty tuple or list of Tensors, "
                           f"but got {type(x).__name__}.")
@@ -902,4 +920,6 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
         squares = tuple(_functional.reduce_sum(_square(_functional.cast(t, wide))) for t in x)
         use_norm = _sqrt(_addn(squares))
     scale = _div(clip_norm, _maximum(use_norm, clip_norm))
-    return tuple(_mul(t, _functional.cast(scale, t.dtype)) for t in x)
+    # an integer tensor is scaled in Float32 and truncated back (MindSpore 2.10), not by a truncated scale
+    return tuple(_mul(t, _functional.cast(scale, t.dtype)) if mstype.is_float(t.dtype)
+                 else _functional.cast(_mul(_functional.cast(t, mstype.float32), scale), t.dtype) for t in x)

@@ -6,7 +6,7 @@ bprops). Primitive instances that take only constant attributes are cached per a
 import functools
 import numbers
 
-from mindspore._errors import MSTypeError, MSValueError
+from mindspore._errors import MSTypeError, MSValueError, MSValueRuntimeError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import _rules as rules
@@ -49,6 +49,20 @@ def _check_float_arg(op, name, value):
 
 
 # --- activations ----------------------------------------------------------------------------
+def _float_for_int(fn):
+    """``fn`` applied to an integer or bool ``input`` in Float32, the result cast back to the input's dtype.
+
+    MindSpore 2.10 accepts integer (and for some activations bool) tensors in these activations and
+    returns the input's dtype, the float result truncated towards zero; float inputs go to ``fn`` as they are.
+    """
+    @functools.wraps(fn)
+    def wrapper(input, *args, **kwargs):
+        if isinstance(input, Tensor) and (input.dtype == mstype.bool_ or mstype.is_int(input.dtype)):
+            return fops.cast(fn(fops.cast(input, mstype.float32), *args, **kwargs), input.dtype)
+        return fn(input, *args, **kwargs)
+    return wrapper
+
+
 def relu(input, inplace=False):
     """``max(input, 0)`` element-wise; with ``inplace=True`` the result is also written into ``input``.
 
@@ -58,7 +72,10 @@ def relu(input, inplace=False):
         >>> print(ops.relu(ms.Tensor([-1.0, 2.0])))
         [0. 2.]
     """
-    out = _prim(nn_defs.ReLU)(input)
+    if isinstance(input, Tensor) and input.dtype == mstype.bool_:
+        out = fops.cast(_prim(nn_defs.ReLU)(fops.cast(input, mstype.int8)), mstype.bool_)
+    else:
+        out = _prim(nn_defs.ReLU)(input)
     if inplace:
         input.assign_value(out)
         return input
@@ -102,11 +119,13 @@ def silu(input):
     return fops.mul(input, sigmoid(input))
 
 
+@_float_for_int
 def hardswish(x):
     """Hard swish: ``x * relu6(x + 3) / 6``."""
     return _prim(nn_defs.HSwish)(x)
 
 
+@_float_for_int
 def hardsigmoid(input):
     """Hard sigmoid: ``relu6(x + 3) / 6``."""
     return _prim(nn_defs.HSigmoid)(input)
@@ -122,11 +141,13 @@ def celu(x, alpha=1.0):
     return _prim(nn_defs.CeLU, float(alpha))(x)
 
 
+@_float_for_int
 def selu(input):
     """SELU with the self-normalising constants (alpha ~ 1.6733, scale ~ 1.0507)."""
     return _prim(nn_defs.SeLU)(input)
 
 
+@_float_for_int
 def leaky_relu(input, alpha=0.2):
     """``input`` where positive, ``alpha * input`` otherwise."""
     alpha = _check_float_arg("leaky_relu", "alpha", alpha)
@@ -142,7 +163,8 @@ def prelu(x, weight):
 def softplus(input, beta=1, threshold=20):
     """``log(1 + exp(beta * x)) / beta``; linear (``x``) where ``beta * x > threshold``."""
     beta = _check_float_arg("softplus", "beta", beta)
-    threshold = _check_float_arg("softplus", "threshold", threshold)
+    if not isinstance(threshold, Tensor):  # a Tensor threshold applies element-wise (MindSpore 2.10)
+        threshold = _check_float_arg("softplus", "threshold", threshold)
     if beta == 0:
         raise MSValueError("For 'softplus', the 'beta' can not be 0.")
     scaled = input if beta == 1 else fops.mul(input, beta)
@@ -178,13 +200,13 @@ def tanhshrink(input):
     return fops.sub(input, fops.tanh(input))
 
 
+@_float_for_int
 def hardtanh(input, min_val=-1.0, max_val=1.0):
-    """``input`` clamped to ``[min_val, max_val]``."""
+    """``input`` clamped to ``[min_val, max_val]`` (``max(x, min_val)`` then ``min(., max_val)``: every element
+    is ``max_val`` when ``min_val > max_val``, as in MindSpore 2.10 and torch)."""
     min_val = _check_float_arg("hardtanh", "min_val", min_val)
     max_val = _check_float_arg("hardtanh", "max_val", max_val)
-    if min_val > max_val:
-        raise MSValueError(f"For 'hardtanh', the 'min_val' must not be greater than 'max_val', but got "
-                           f"min_val={min_val} and max_val={max_val}.")
+    min_val = min(min_val, max_val)
     return fops.add(fops.sub(relu(fops.sub(input, min_val)), relu(fops.sub(input, max_val))), min_val)
 
 
@@ -302,8 +324,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
 
 def _check_p(op, p):
     p = _check_float_arg(op, "p", p)
-    if not 0 <= p <= 1:
-        raise MSValueError(f"For '{op}', the 'p' must be in range [0, 1], but got {p}.")
+    if not 0 <= p <= 1:  # MindSpore 2.10 reports it from the kernel (a RuntimeError); still our ValueError
+        raise MSValueRuntimeError(f"For '{op}', the 'p' must be in range [0, 1], but got {p}.")
     return p
 
 
@@ -340,6 +362,7 @@ def _channel_dropout(op, input, p, training, spatial, ranks):
     return fops.mul(input, mask)
 
 
+@_float_for_int
 def dropout1d(input, p=0.5, training=True):
     """Zeroes whole channels of a (N, C, L) or (C, L) input with probability ``p``; survivors scaled by 1/(1-p)."""
     return _channel_dropout("dropout1d", input, p, training, 1, (2, 3))
@@ -444,6 +467,9 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
                            f"{label_smoothing}.")
     class_dim = 0 if input.ndim == 1 else 1
     logp = log_softmax(input, class_dim)
+    if target.dtype in mstype.float_type and target.shape != input.shape and target.ndim <= input.ndim:
+        # class probabilities that broadcast to the logits (one row for the whole batch), as MindSpore 2.10
+        target = fops.broadcast_to(target, tuple(input.shape))
     if target.dtype in mstype.float_type and target.shape == input.shape:
         c = input.shape[class_dim]
         if label_smoothing > 0:
@@ -464,9 +490,12 @@ def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
 
 
 def l1_loss(input, target, reduction="mean"):
-    """``|input - target|``, reduced."""
+    """``|input - target|``, reduced (two integer inputs give their dtype, the mean truncated, as MindSpore 2.10)."""
     _check_reduction("l1_loss", reduction)
-    return _reduce(fops.abs(fops.sub(input, target)), reduction)
+    diff = fops.abs(fops.sub(input, target))
+    if isinstance(diff, Tensor) and mstype.is_int(diff.dtype) and reduction == "mean":
+        return fops.cast(_reduce(fops.cast(diff, mstype.float32), reduction), diff.dtype)
+    return _reduce(diff, reduction)
 
 
 def mse_loss(input, target, reduction="mean"):
@@ -480,6 +509,11 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     """Huber: ``0.5 d^2`` where ``|d| < delta``, ``delta (|d| - 0.5 delta)`` elsewhere."""
     _check_reduction("huber_loss", reduction)
     delta = _check_float_arg("huber_loss", "delta", delta)
+    # mixed or integer dtypes are promoted, integers to Float32 (MindSpore 2.10 computes them that way)
+    wide = mstype.promote_types(input.dtype, target.dtype)
+    if not mstype.is_float(wide):
+        wide = mstype.float32
+    input, target = fops.cast(input, wide), fops.cast(target, wide)
     if input.shape != target.shape:
         shape = rules.broadcast_shapes("huber_loss", input.shape, target.shape)
         input, target = fops.broadcast_to(input, shape), fops.broadcast_to(target, shape)
@@ -519,11 +553,14 @@ def _where_target(target, value, like):
 
 
 def hinge_embedding_loss(inputs, targets, margin=1.0, reduction="mean"):
-    """``inputs`` where ``targets == 1``, ``max(0, margin - inputs)`` where ``targets == -1``, reduced."""
+    """``inputs`` where ``targets > 0``, ``max(0, margin - inputs)`` where ``targets < 0``, reduced.
+
+    The sign of the target decides, as in MindSpore 2.10 (targets are meant to be +1/-1; 0 contributes 0).
+    """
     _check_reduction("hinge_embedding_loss", reduction)
     margin = _check_float_arg("hinge_embedding_loss", "margin", margin)
-    pos = fops.mul(_where_target(targets, 1, inputs), inputs)
-    neg = fops.mul(_where_target(targets, -1, inputs), relu(fops.sub(margin, inputs)))
+    pos = fops.mul(fops.cast(fops.greater(targets, 0), inputs.dtype), inputs)
+    neg = fops.mul(fops.cast(fops.less(targets, 0), inputs.dtype), relu(fops.sub(margin, inputs)))
     return _reduce(fops.add(pos, neg), reduction)
 
 

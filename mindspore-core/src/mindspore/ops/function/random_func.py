@@ -191,8 +191,14 @@ def multinomial(input, num_samples, replacement=True, seed=None):
     _check_tensor("multinomial", "input", input)
     if input.ndim not in (1, 2):
         raise MSValueError(f"For 'multinomial', the dimension of inputs must be 1d or 2d, but got {input.ndim}.")
-    rules.check_positive_int("multinomial", "num_samples", num_samples)
+    if isinstance(replacement, int):
+        replacement = bool(replacement)  # MindSpore 2.10 takes 0/1
+    rules.check_int("multinomial", "num_samples", num_samples)
+    if num_samples < 0:
+        raise MSValueError(f"For 'multinomial', the 'num_samples' must be a non-negative int, but got {num_samples}.")
     rules.check_bool("multinomial", "replacement", replacement)
+    if num_samples == 0:  # nothing to draw (MindSpore 2.10 returns the empty (rows, 0) result)
+        return fops.zeros(tuple(input.shape[:-1]) + (0,), mstype.int32)
     seeds = _seeds("multinomial", seed)
     if replacement:
         return _prim(random_defs.Multinomial, *seeds)(input, num_samples)

@@ -242,6 +242,8 @@ def any(input, axis=None, keep_dims=False):
 
 def _arg_extremum(op, cls, input, axis, keep, out_type):
     _check_tensor(op, "input", input)
+    if op == "argmin" and isinstance(keep, int) and not isinstance(keep, bool):
+        keep = bool(keep)  # MindSpore 2.10's ops.argmin (not argmax) takes an int 0/1 as keepdims
     rules.check_bool(op, "keepdim", keep)
     if input.dtype is mstype.bool_:
         input = fops.cast(input, mstype.int32)
@@ -282,6 +284,7 @@ def logsumexp(input, dim, keepdim=False):
         0.6931472
     """
     _check_tensor("logsumexp", "input", input)
+    rules.check_bool("logsumexp", "keepdim", keepdim)
     axis = _axis_arg(dim)
     peak = fops.stop_gradient(_prim(reduce_defs.ReduceMax, True)(input, axis))
     total = _prim(reduce_defs.ReduceSum, True)(fops.exp(fops.sub(input, peak)), axis)
@@ -336,6 +339,8 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     _check_tensor("norm", "A", A)
     if dtype is not None:
         A = fops.cast(A, dtype)
+    elif A.dtype == mstype.bool_ or mstype.is_int(A.dtype):
+        A = fops.cast(A, mstype.float32)  # MindSpore 2.10 takes integer tensors, with a Float32 norm
     rules.check_dtype_in("norm", "A", A.dtype, (mstype.float16, mstype.float32, mstype.float64))
     rules.check_bool("norm", "keepdim", keepdim)
     if dim is None:
