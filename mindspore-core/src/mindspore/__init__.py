@@ -30,6 +30,8 @@ from mindspore.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRIC
 from mindspore import nn, ops  # noqa: E402,F401
 from mindspore._autodiff.grad import get_grad, grad, jvp, value_and_grad, vjp  # noqa: E402,F401
 from mindspore import amp, device_context, runtime, train  # noqa: E402,F401
+from mindspore import numpy  # noqa: E402,F401 - mindspore.numpy, as MindSpore exports it
+from mindspore import mint  # noqa: E402,F401
 from mindspore.train import (F1, MAE, MSE, Accuracy, Callback, CheckpointConfig, ConfusionMatrix,  # noqa: E402,F401
                              DatasetHelper, DynamicLossScaleManager, EarlyStopping, Fbeta, FixedLossScaleManager,
                              History, LambdaCallback, LearningRateScheduler, Loss, LossMonitor, LossScaleManager,
