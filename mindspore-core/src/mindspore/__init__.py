@@ -32,6 +32,7 @@ from mindspore._autodiff.grad import get_grad, grad, jvp, value_and_grad, vjp  #
 from mindspore import amp, device_context, runtime, train  # noqa: E402,F401
 from mindspore import numpy  # noqa: E402,F401 - mindspore.numpy, as MindSpore exports it
 from mindspore import mint  # noqa: E402,F401
+from mindspore import _tensor_methods_ext  # noqa: E402,F401 - Tensor methods built on mint/numpy
 from mindspore.train import (F1, MAE, MSE, Accuracy, Callback, CheckpointConfig, ConfusionMatrix,  # noqa: E402,F401
                              DatasetHelper, DynamicLossScaleManager, EarlyStopping, Fbeta, FixedLossScaleManager,
                              History, LambdaCallback, LearningRateScheduler, Loss, LossMonitor, LossScaleManager,

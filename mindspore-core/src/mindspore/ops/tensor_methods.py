@@ -29,10 +29,11 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore._infer.staging import StagedTensor
 from mindspore.common.tensor import Tensor
+from mindspore.ops import _higher as _higher_modules
 from mindspore.ops import functional as F
 from mindspore.ops.function._indexing import tensor_setitem_value
 
-__all__ = ["lookup_method", "method_names"]
+__all__ = ["lookup_method", "method_names", "provide"]
 
 # method name -> functional name (same signature, the tensor as first argument)
 _SAME = {
@@ -274,6 +275,9 @@ def _inplace(x, out, op):
     if tuple(out.shape) != tuple(x.shape):
         raise MSValueError(f"For 'Tensor.{op}', the in-place result shape {tuple(out.shape)} must equal the tensor "
                            f"shape {tuple(x.shape)}.")
+    if isinstance(x, StagedTensor):   # inside @jit: the updated value takes the variable's place
+        x.rebind(out if out.dtype is x.dtype else F.cast(out, x.dtype))
+        return x
     return _write(x, out)  # an in-place method keeps the tensor's dtype
 
 
@@ -1129,6 +1133,1046 @@ def _storage_offset(self):
     return 0
 
 
+# -- methods built on mindspore.mint and mindspore.numpy compositions ---------------------------------------
+# Both packages sit above mindspore.ops (they import it), so they are not imported here: the layer above
+# hands them down through provide() (mindspore._tensor_methods_ext, imported by ``import mindspore``).
+def provide(**modules):
+    """Register the higher-layer modules these methods call (see :mod:`mindspore.ops._higher`)."""
+    _higher_modules.provide(**modules)
+
+
+def _higher(name):
+    return _higher_modules.get(name)
+
+
+def _mint():
+    return _higher("mint")
+
+
+def _np():
+    return _higher("numpy")
+
+
+def _delegate(name, module, target=None):
+    """Register ``Tensor.<name>`` as ``module().<target>(self, ...)`` (same arguments after the tensor)."""
+    target = target or name
+
+    def method(self, *args, **kwargs):
+        return getattr(module(), target)(self, *args, **kwargs)
+    method.__name__ = name
+    _METHODS[name] = (method, ())
+
+
+for _name in ("addbmm", "addmv", "baddbmm", "allclose", "histc", "kthvalue", "real", "imag", "inverse",
+              "unique_consecutive", "triangular_solve"):
+    _delegate(_name, _mint)
+for _name in ("fliplr", "flipud", "ptp", "hsplit", "vsplit", "dsplit", "diff", "searchsorted", "choose"):
+    _delegate(_name, _np)
+del _name
+
+
+@_register("bincount")
+def _bincount(self, weights=None, minlength=0):
+    """Occurrences of each value (summed ``weights``); float32 without weights, as MindSpore 2.10's method."""
+    out = _mint().bincount(self, weights, minlength)
+    return out.astype(mstype.float32) if weights is None else out
+
+
+@_register("diagonal")
+def _diagonal(self, offset=0, axis1=0, axis2=1):
+    return _np().diagonal(self, offset, axis1, axis2)
+
+
+@_register("trace")
+def _trace(self, offset=0, axis1=0, axis2=1, dtype=None):
+    return _np().trace(self, offset, axis1, axis2, dtype)
+
+
+@_register("diagflat")
+def _diagflat(self, offset=0):
+    return _np().diagflat(self, offset)
+
+
+@_register("rot90")
+def _rot90(self, k, dims):
+    return _np().rot90(self, k, tuple(dims))
+
+
+@_register("nanmean")
+def _nanmean(self, axis=None, keepdims=False, *, dtype=None):
+    return _np().nanmean(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+@_register("tensor_split")
+def _tensor_split(self, indices_or_sections, axis=0):
+    return tuple(_np().array_split(self, indices_or_sections, axis))
+
+
+@_register("cross")
+def _cross(self, other, dim=None):
+    return _mint().cross(self, other, dim)
+
+
+@_kinds(dim=_opt(_is_int), keepdim=_is_bool, dtype=_opt(_is_dtype))
+def _nansum_dim(self, dim=None, keepdim=False, *, dtype=None):
+    return _mint().nansum(self, dim, keepdim, dtype=dtype)
+
+
+@_kinds(axis=_opt(_is_ints), keepdims=_is_bool, dtype=_opt(_is_dtype))
+def _nansum_axis(self, axis=None, keepdims=False, *, dtype=None):
+    return _mint().nansum(self, axis, keepdims, dtype=dtype)
+
+
+_overload("nansum", _nansum_dim, _nansum_axis)
+
+
+@_kinds(index=_is_tensor)
+def _take_new(self, index):
+    return _mint().take(self, index)
+
+
+@_kinds(indices=_is_tensor, axis=_opt(_is_int), mode=_is_str)
+def _take_old(self, indices, axis=None, mode="clip"):
+    return _np().take(self, indices, axis, mode)
+
+
+_overload("take", _take_new, _take_old)
+
+
+@_kinds(dim=_is_int, index=_is_tensor, source=_is_tensor, alpha=_is_number)
+def _index_add_new(self, dim, index, source, *, alpha=1):
+    return _mint().index_add(self, dim, index, source, alpha=alpha)
+
+
+@_kinds(indices=_is_tensor, y=_is_tensor, axis=_is_int, use_lock=_is_bool, check_index_bound=_is_bool)
+def _index_add_old(self, indices, y, axis, use_lock=True, check_index_bound=True):
+    return _mint().index_add(self, axis, indices, y)
+
+
+_overload("index_add", _index_add_new, _index_add_old)
+
+
+@_register("index_add_")
+def _index_add_(self, dim, index, source, *, alpha=1):
+    return _inplace(self, _mint().index_add(self, dim, index, source, alpha=alpha), "index_add_")
+
+
+@_register("unique")
+def _unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    return _mint().unique(self, sorted, return_inverse, return_counts, dim)
+
+
+@_register("repeat_interleave")
+def _repeat_interleave(self, repeats, dim=None, *, output_size=None):
+    return _mint().repeat_interleave(self, repeats, dim, output_size=output_size)
+
+
+@_register("new_empty", ("fill",))
+def _new_empty(self, size, *, dtype=None, device=None):
+    """A new tensor of ``size`` (zero-filled: MindSpore leaves it uninitialised, any content is valid)."""
+    return F.fill(dtype or self.dtype, _size_arg("new_empty", (size,)), 0)
+
+
+@_register("addmm_", ("matmul",))
+def _addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+    return _inplace(self, _addmm(self, mat1, mat2, beta=beta, alpha=alpha), "addmm_")
+
+
+@_register("addr", ("outer",))
+def _addr(self, vec1, vec2, beta=1, alpha=1):
+    """``beta * self + alpha * outer(vec1, vec2)``."""
+    prod = F.outer(vec1, vec2)
+    return F.add(self if beta == 1 else F.mul(self, beta), prod if alpha == 1 else F.mul(prod, alpha))
+
+
+# -- casts, views and small compositions --------------------------------------------------------------------
+@_register("reshape_as", ("reshape",))
+def _reshape_as(self, other):
+    return F.reshape(self, tuple(other.shape))
+
+
+@_register("type")
+def _type(self, dtype=None):
+    """The dtype's name (``'Float32'``) without ``dtype``; otherwise this tensor cast to ``dtype``."""
+    if dtype is None:
+        return str(self.dtype)
+    return _astype(self, dtype)
+
+
+@_register("positive", ("positive",))
+def _positive(self):
+    return F.positive(self)
+
+
+@_register("invert", ("invert",))
+def _invert_method(self):
+    return F.invert(self)
+
+
+@_register("signbit", ("signbit",))
+def _signbit(self):
+    return F.signbit(self)
+
+
+@_register("sgn", ("sign",))
+def _sgn(self):
+    """``sign`` for real tensors; ``x / |x|`` (0 at 0) for complex ones, as MindSpore's ``sgn``."""
+    if not mstype.is_complex(self.dtype):
+        return F.sign(self)
+    mag = F.abs(self)
+    zero = F.equal(mag, 0)
+    safe = F.masked_fill(mag, zero, 1).astype(self.dtype)
+    return F.masked_fill(F.div(self, safe), zero, 0)
+
+
+@_register("argwhere", ("argwhere",))
+def _argwhere(self):
+    return F.argwhere(self)
+
+
+@_register("gather_nd", ("gather_nd",))
+def _gather_nd(self, indices):
+    return F.gather_nd(self, indices)
+
+
+@_register("reverse", ("reverse",))
+def _reverse(self, axis):
+    return F.reverse(self, axis)
+
+
+@_register("aminmax", ("aminmax",))
+def _aminmax(self, *, axis=0, keepdims=False):
+    return F.aminmax(self, axis=axis, keepdims=keepdims)
+
+
+@_register("msort", ("sort",))
+def _msort(self):
+    """Sorted along the first dimension (ascending)."""
+    return F.sort(self, axis=0)[0]
+
+
+@_register("top_k", ("topk",))
+def _top_k(self, k, sorted=True):  # noqa: A002 - MindSpore's argument name
+    """The ``k`` largest entries along the last dimension and their indices."""
+    return F.topk(self, k, -1, True, sorted)
+
+
+@_register("xdivy", ("div", "equal", "masked_fill", "where", "ones_like"))
+def _xdivy(self, y):
+    """``self / y``, and 0 where ``self`` is 0."""
+    y = y if isinstance(y, Tensor) else Tensor(y, self.dtype)
+    zero = F.equal(self, 0)
+    q = F.div(self, F.where(zero, F.ones_like(y), y))     # no 0/0 in the value or its gradient
+    return F.masked_fill(q, F.broadcast_to(zero, tuple(q.shape)), 0)
+
+
+@_register("ldexp", ("mul", "pow"))
+def _ldexp(self, other):
+    """``self * 2 ** other``."""
+    other = other if isinstance(other, Tensor) else Tensor(other)
+    two = Tensor(2.0, self.dtype if mstype.is_float(self.dtype) else mstype.float32)
+    return F.mul(self, F.pow(two, other.astype(two.dtype)))
+
+
+@_register("logit", ("log", "sub", "div", "clamp"))
+def _logit(self, eps=None):
+    """``log(x / (1 - x))``, ``x`` clamped to ``[eps, 1 - eps]`` when ``eps`` is given."""
+    x = self if eps is None else F.clamp(self, eps, 1 - eps)
+    return F.log(F.div(x, F.sub(1, x)))
+
+
+@_register("matrix_power", ("matmul",))
+def _matrix_power(self, n):
+    """``self`` multiplied by itself ``n`` times (``n < 0``: the inverse's power; ``n == 0``: identity)."""
+    if not _is_int(n):
+        raise MSTypeError(f"For 'Tensor.matrix_power', the 'n' must be an int, but got {type(n).__name__}.")
+    if self.ndim < 2 or self.shape[-1] != self.shape[-2]:
+        raise MSValueError(f"For 'Tensor.matrix_power', the input must be a square matrix or a batch of them, "
+                           f"but got shape {tuple(self.shape)}.")
+    base = self if n >= 0 else _mint().inverse(self)
+    n = abs(n)
+    if n == 0:
+        eye = np.broadcast_to(np.eye(self.shape[-1]), tuple(self.shape))
+        return Tensor(np.ascontiguousarray(eye), self.dtype)
+    result = None
+    while n:
+        if n & 1:
+            result = base if result is None else F.matmul(result, base)
+        n >>= 1
+        if n:
+            base = F.matmul(base, base)
+    return result
+
+
+@_register("sum_to_size", ("sum", "reshape"))
+def _sum_to_size(self, *size):
+    """Sum the dimensions that ``size`` broadcasts over, giving a tensor of shape ``size``."""
+    size = _shape_arg("sum_to_size", size)
+    lead = self.ndim - len(size)
+    if lead < 0 or any(s not in (1, d) for s, d in zip(size, self.shape[lead:])):
+        raise MSValueError(f"For 'Tensor.sum_to_size', the size {size} is not expandable to the tensor shape "
+                           f"{tuple(self.shape)}.")
+    axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size) if s == 1 and self.shape[lead + i] != 1)
+    out = F.sum(self, axes) if axes else self
+    return F.reshape(out, size)
+
+
+@_register("adjoint", ("transpose",))
+def _adjoint(self):
+    """The conjugate transpose of the last two dimensions."""
+    out = _swap(self, "adjoint", -1, -2)
+    return _conj(out) if mstype.is_complex(self.dtype) else out
+
+
+def _conj(x):
+    mint = _mint()
+    re, im = mint.real(x), mint.imag(x)
+    return F.sub(F.cast(re, x.dtype), F.mul(F.cast(im, x.dtype), Tensor(1j, x.dtype)))
+
+
+@_register("conj")
+def _conj_method(self):
+    """The complex conjugate (the tensor itself for a real dtype)."""
+    return _conj(self) if mstype.is_complex(self.dtype) else self
+
+
+def _H(self):
+    """The conjugate transpose of a 2-D tensor (``Tensor.H``)."""
+    if self.ndim != 2:
+        raise MSValueError(f"For tensor.H, only 2-D Tensor is supported, but got {self.ndim}-D.")
+    return _adjoint(self)
+
+
+# -- in-place forms ---------------------------------------------------------------------------------------------
+@_register("scatter_", ("tensor_scatter_elements",))
+def _scatter_(self, dim, index, src=None, *, value=None, reduce="none"):
+    """Write ``src`` (a tensor, or a number ``value``) into this tensor at ``index`` along ``dim``.
+
+    ``reduce``: ``'none'`` (replace), ``'add'`` or ``'multiply'`` as MindSpore 2.10.
+    """
+    src = value if src is None else src
+    if src is None:
+        raise MSTypeError("For 'Tensor.scatter_', one of 'src' and 'value' must be given.")
+    if not isinstance(src, Tensor):
+        src = F.fill(self.dtype, tuple(index.shape), src)
+    reduction = {"none": "none", "add": "add"}.get(reduce)
+    if reduction is None:   # 'multiply' too: the scatter kernel (TensorScatterElements) sums or replaces only
+        raise MSValueError(f"For 'Tensor.scatter_', the 'reduce' must be 'add' (or left out), but got {reduce!r}.")
+    out = F.tensor_scatter_elements(self, index, src.astype(self.dtype), axis=dim, reduction=reduction)
+    return _inplace(self, out, "scatter_")
+
+
+@_register("scatter_add_", ("tensor_scatter_elements",))
+def _scatter_add_(self, dim, index, src):
+    out = F.tensor_scatter_elements(self, index, src.astype(self.dtype), axis=dim, reduction="add")
+    return _inplace(self, out, "scatter_add_")
+
+
+def _index_mask(self, op, dim, index):
+    """A bool tensor of this shape, True at positions whose ``dim`` coordinate is in ``index``."""
+    dim = _axis(op, dim, self.ndim)
+    idx = index if isinstance(index, Tensor) else Tensor(index, mstype.int64)
+    size = self.shape[dim]
+    hit = F.any(F.equal(F.reshape(idx.astype(mstype.int64) % size, (-1, 1)),
+                               Tensor(np.arange(size), mstype.int64)), 0) if idx.size else \
+        Tensor(np.zeros(size, bool))
+    shape = [1] * self.ndim
+    shape[dim] = size
+    return F.broadcast_to(F.reshape(hit, tuple(shape)), tuple(self.shape))
+
+
+@_register("index_fill", ("masked_fill", "equal", "any"))
+def _index_fill(self, axis, index, value):
+    """``value`` written at the ``index`` positions along ``axis`` (a new tensor)."""
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise MSValueError(f"For 'Tensor.index_fill', the 'value' must be a 0-D tensor or a number, "
+                               f"but got shape {tuple(value.shape)}.")
+        value = value.astype(self.dtype)
+    return F.masked_fill(self, _index_mask(self, "index_fill", axis, index), value)
+
+
+@_register("index_fill_", ("masked_fill", "equal", "any"))
+def _index_fill_(self, dim, index, value):
+    return _inplace(self, _index_fill(self, dim, index, value), "index_fill_")
+
+
+@_register("masked_scatter", ("masked_select", "cumsum", "gather", "where"))
+def _masked_scatter(self, mask, source):
+    """The elements of ``source`` (in order) written where ``mask`` (broadcast to this shape) is True."""
+    mask = F.broadcast_to(mask, tuple(self.shape)).astype(mstype.int32)
+    pos = F.sub(F.cumsum(F.reshape(mask, (-1,)), 0), 1)
+    pos = F.maximum(pos, 0)
+    picked = F.gather(F.reshape(source, (-1,)), pos.astype(mstype.int64), 0)
+    return F.where(F.reshape(mask, tuple(self.shape)).astype(mstype.bool_),
+                   F.reshape(picked, tuple(self.shape)).astype(self.dtype), self)
+
+
+@_register("masked_scatter_", ("masked_select", "cumsum", "gather", "where"))
+def _masked_scatter_(self, mask, source):
+    return _inplace(self, _masked_scatter(self, mask, source), "masked_scatter_")
+
+
+@_register("index_copy_", ("tensor_scatter_elements",))
+def _index_copy_(self, dim, index, tensor):
+    """Rows (along ``dim``) of ``tensor`` copied to the positions ``index`` of this tensor."""
+    dim = _axis("index_copy_", dim, self.ndim)
+    shape = [1] * self.ndim
+    shape[dim] = -1
+    idx = F.broadcast_to(F.reshape(index.astype(mstype.int64), tuple(shape)), tuple(tensor.shape))
+    out = F.tensor_scatter_elements(self, idx, tensor.astype(self.dtype), axis=dim)
+    return _inplace(self, out, "index_copy_")
+
+
+@_register("put_", ("tensor_scatter_elements",))
+def _put_(self, index, source, accumulate=False):
+    """``source`` written at the flat positions ``index`` (added when ``accumulate``)."""
+    flat = F.reshape(self, (-1,))
+    idx = F.reshape(index.astype(mstype.int64), (-1,)) % max(self.size, 1)
+    out = F.tensor_scatter_elements(flat, idx, F.reshape(source, (-1,)).astype(self.dtype), axis=0,
+                                    reduction="add" if accumulate else "none")
+    return _inplace(self, F.reshape(out, tuple(self.shape)), "put_")
+
+
+@_register("fill_diagonal_", ("masked_fill",))
+def _fill_diagonal_(self, fill_value, wrap=False):
+    """``fill_value`` written on the main diagonal (of a 2-D tensor; all dims equal otherwise)."""
+    return _inplace(self, _diag_fill(self, "fill_diagonal_", fill_value, wrap), "fill_diagonal_")
+
+
+def _diag_fill(self, op, fill_value, wrap):
+    if self.ndim < 2:
+        raise MSValueError(f"For 'Tensor.{op}', the dimension of the tensor must be at least 2, "
+                           f"but got {self.ndim}.")
+    if self.ndim > 2 and len(set(self.shape)) != 1:
+        raise MSValueError(f"For 'Tensor.{op}', all dimensions of the tensor must be equal when it has "
+                           f"more than 2 dimensions, but got shape {tuple(self.shape)}.")
+    mask = np.zeros(tuple(self.shape), bool)
+    if self.ndim == 2:
+        rows, cols = self.shape
+        step = cols + 1
+        end = rows * cols if wrap else min(rows, cols) * cols
+        mask.reshape(-1)[0:end:step] = True
+    else:
+        mask[(np.arange(self.shape[0]),) * self.ndim] = True
+    return F.masked_fill(self, Tensor(mask), fill_value)
+
+
+for _name, _needs in (("floor_divide", ("floor_divide",)), ("remainder", ("remainder",)), ("sign", ("sign",)),
+                      ("tanh", ("tanh",)), ("erfinv", ("erfinv",))):
+    _inplace_of(_name, _needs)
+del _name, _needs
+
+
+# -- scatters into views: positions computed on the (static) shape, one TensorScatterElements ---------------
+def _scatter_positions(self, op, positions, src):
+    """This tensor with ``src`` written at the flat ``positions`` (a NumPy index array of ``src``'s shape)."""
+    src = src if isinstance(src, Tensor) else Tensor(src, self.dtype)
+    if tuple(src.shape) != positions.shape:
+        raise MSValueError(f"For 'Tensor.{op}', the 'src' shape must be {positions.shape}, but got "
+                           f"{tuple(src.shape)}.")
+    flat = F.reshape(self, (-1,))
+    out = F.tensor_scatter_elements(flat, Tensor(positions.reshape(-1).astype(np.int64)),
+                                    F.reshape(src.astype(self.dtype), (-1,)), axis=0)
+    return F.reshape(out, tuple(self.shape))
+
+
+def _positions(self):
+    return np.arange(int(np.prod(self.shape, dtype=np.int64))).reshape(tuple(self.shape))
+
+
+@_register("diagonal_scatter", ("tensor_scatter_elements",))
+def _diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
+    """``src`` written on the diagonal that ``self.diagonal(offset, dim1, dim2)`` reads."""
+    pos = np.diagonal(_positions(self), offset, _axis("diagonal_scatter", dim1, self.ndim),
+                      _axis("diagonal_scatter", dim2, self.ndim))
+    return _scatter_positions(self, "diagonal_scatter", pos, src)
+
+
+@_register("select_scatter", ("tensor_scatter_elements",))
+def _select_scatter(self, src, axis, index):
+    """``src`` written at ``index`` along ``axis`` (``src`` has this shape without ``axis``)."""
+    axis = _axis("select_scatter", axis, self.ndim)
+    if not -self.shape[axis] <= index < self.shape[axis]:
+        raise MSValueError(f"For 'Tensor.select_scatter', the 'index' must be in [{-self.shape[axis]}, "
+                           f"{self.shape[axis]}), but got {index}.")
+    pos = np.take(_positions(self), index, axis)
+    return _scatter_positions(self, "select_scatter", pos, src)
+
+
+@_register("slice_scatter", ("tensor_scatter_elements",))
+def _slice_scatter(self, src, axis=0, start=None, end=None, step=1):
+    """``src`` written into the slice ``start:end:step`` along ``axis``."""
+    axis = _axis("slice_scatter", axis, self.ndim)
+    sl = [slice(None)] * self.ndim
+    sl[axis] = slice(start, end, step)
+    return _scatter_positions(self, "slice_scatter", _positions(self)[tuple(sl)], src)
+
+
+def _index_put(self, op, indices, values, accumulate):
+    """``self[indices] = values`` (``+=`` when ``accumulate``; repeated positions then add up)."""
+    if not isinstance(indices, (tuple, list)) or not indices or len(indices) > self.ndim:
+        raise MSTypeError(f"For 'Tensor.{op}', the 'indices' must be a tuple or list of 1 to {self.ndim} tensors, "
+                          f"but got {type(indices).__name__}.")
+    strides = np.cumprod((tuple(self.shape) + (1,))[:0:-1])[::-1]
+    lin = None
+    for idx, stride, size in zip(indices, strides, self.shape):
+        idx = (idx if isinstance(idx, Tensor) else Tensor(idx)).astype(mstype.int64)
+        term = F.mul(F.add(idx, size) % size, int(stride))     # negative indices count from the end
+        lin = term if lin is None else F.add(lin, term)
+    rest = tuple(self.shape[len(indices):])
+    inner = int(np.prod(rest, dtype=np.int64))
+    lin_shape = tuple(lin.shape)
+    if rest:   # each indexed position addresses a whole sub-block
+        lin = F.add(F.reshape(lin, lin_shape + (1,)), Tensor(np.arange(inner, dtype=np.int64)))
+    values = values if isinstance(values, Tensor) else Tensor(values, self.dtype)
+    values = F.broadcast_to(values.astype(self.dtype), lin_shape + rest)
+    out = F.tensor_scatter_elements(F.reshape(self, (-1,)), F.reshape(lin, (-1,)), F.reshape(values, (-1,)),
+                                    axis=0, reduction="add" if accumulate else "none")
+    return F.reshape(out, tuple(self.shape))
+
+
+@_register("index_put", ("tensor_scatter_elements",))
+def _index_put_method(self, indices, values, accumulate=False):
+    return _index_put(self, "index_put", indices, values, accumulate)
+
+
+@_register("index_put_", ("tensor_scatter_elements",))
+def _index_put_(self, indices, values, accumulate=False):
+    return _inplace(self, _index_put(self, "index_put_", indices, values, accumulate), "index_put_")
+
+
+@_register("inplace_update", ("tensor_scatter_elements",))
+def _inplace_update(self, v, indices):
+    """Rows ``indices`` (along the first dimension) replaced by ``v``; a new tensor, as MindSpore 2.10."""
+    idx = indices if isinstance(indices, Tensor) else Tensor(np.atleast_1d(np.asarray(indices, np.int64)))
+    return _index_put(self, "inplace_update", (F.reshape(idx, (-1,)),), v, False)
+
+
+@_register("fill_diagonal", ("masked_fill",))
+def _fill_diagonal(self, fill_value, wrap=False):
+    """A copy with ``fill_value`` on the main diagonal (see ``fill_diagonal_``)."""
+    return _diag_fill(self, "fill_diagonal", fill_value, wrap)
+
+
+@_register("fills", ("fill",))
+def _fills(self, value):
+    """A new tensor of this shape and dtype filled with ``value`` (a number or a 0-D tensor)."""
+    return _fill(self, value)
+
+
+# -- linear algebra -----------------------------------------------------------------------------------------
+@_register("det", ("det",), "matrix_determinant")
+def _det(self):
+    return F.det(self)
+
+
+@_register("slogdet", ("slogdet",), "log_matrix_determinant")
+def _slogdet(self):
+    return F.slogdet(self)
+
+
+@_register("logdet", ("slogdet", "log"))
+def _logdet(self):
+    """``log(det(self))``: NaN where the determinant is negative, -inf where it is 0."""
+    sign, logabs = F.slogdet(self)
+    return F.add(logabs, F.log(sign))
+
+
+@_register("qr")
+def _qr(self, some=True):
+    return _higher("linalg").qr(self, "reduced" if some else "complete")
+
+
+@_register("inv", ("reciprocal",))
+def _inv(self):
+    """The elementwise reciprocal (``ops.inv``; the matrix inverse is ``inverse``)."""
+    return F.reciprocal(self)
+
+
+# -- elementwise compositions ---------------------------------------------------------------------------------
+@_register("approximate_equal", ("abs", "sub", "less"))
+def _approximate_equal(self, other, tolerance=1e-05):
+    """``|self - other| < tolerance``."""
+    return F.less(F.abs(F.sub(self, other)), tolerance)
+
+
+@_register("soft_shrink", ("softshrink",))
+def _soft_shrink(self, lambd=0.5):
+    return F.softshrink(self, lambd)
+
+
+@_register("isreal", ("equal", "fill"))
+def _isreal(self):
+    """True where the imaginary part is 0 (everywhere for a real dtype)."""
+    if mstype.is_complex(self.dtype):
+        return F.equal(_mint().imag(self), 0)
+    return F.fill(mstype.bool_, tuple(self.shape), True)
+
+
+@_register("angle", ("atan2",))
+def _angle(self):
+    """The argument of each element (0 or pi for real numbers)."""
+    if mstype.is_complex(self.dtype):
+        return F.atan2(_mint().imag(self), _mint().real(self))
+    x = self if mstype.is_float(self.dtype) else self.astype(mstype.float32)
+    return F.atan2(F.zeros_like(x), x)
+
+
+def _shift_check(self, other, op):
+    if not mstype.is_int(self.dtype):
+        raise MSTypeError(f"For 'Tensor.{op}', the input must be an integer tensor, but got {self.dtype}.")
+    other = other if isinstance(other, Tensor) else Tensor(other, self.dtype)
+    return F.pow(Tensor(2, self.dtype), other.astype(self.dtype))
+
+
+@_register("bitwise_left_shift", ("pow", "mul"))
+def _bitwise_left_shift(self, other):
+    """``self << other`` (as a product with ``2 ** other``, wrapping like the shift)."""
+    return F.mul(self, _shift_check(self, other, "bitwise_left_shift"))
+
+
+@_register("bitwise_right_shift", ("pow", "floor_divide"))
+def _bitwise_right_shift(self, other):
+    """``self >> other`` (arithmetic: a floor division by ``2 ** other``)."""
+    return F.floor_divide(self, _shift_check(self, other, "bitwise_right_shift"))
+
+
+@_register("logcumsumexp", ("cumsum", "exp", "log", "amax"))
+def _logcumsumexp(self, axis):
+    """``log(cumsum(exp(self), axis))``, shifted by the maximum along ``axis`` for stability."""
+    m = F.stop_gradient(F.amax(self, axis, True))
+    return F.add(F.log(F.cumsum(F.exp(F.sub(self, m)), axis)), m)
+
+
+@_register("renorm", ("pow", "sum", "where"))
+def _renorm(self, p, axis, maxnorm):
+    """Each sub-tensor along ``axis`` rescaled to a ``p``-norm of at most ``maxnorm``."""
+    axis = _axis("renorm", axis, self.ndim)
+    if p <= 0:
+        raise MSValueError(f"For 'Tensor.renorm', the 'p' must be greater than 0, but got {p}.")
+    others = tuple(i for i in range(self.ndim) if i != axis)
+    norm = F.pow(F.sum(F.pow(F.abs(self), p), others, True), 1.0 / p)
+    scale = F.where(F.greater(norm, maxnorm), F.div(maxnorm, F.add(norm, 1e-7)), F.ones_like(norm))
+    return F.mul(self, scale)
+
+
+@_register("argmax_with_value", ("argmax", "amax"))
+def _argmax_with_value(self, axis=0, keep_dims=False):
+    """``(value, index)`` of the maximum along ``axis`` (this order, as MindSpore 2.10's method)."""
+    return F.amax(self, axis, keep_dims), F.argmax(self, axis, keep_dims).astype(mstype.int64)
+
+
+@_register("argmin_with_value", ("argmin", "amin"))
+def _argmin_with_value(self, axis=0, keep_dims=False):
+    """``(value, index)`` of the minimum along ``axis`` (this order, as MindSpore 2.10's method)."""
+    return F.amin(self, axis, keep_dims), F.argmin(self, axis, keep_dims).astype(mstype.int64)
+
+
+@_register("cov")
+def _cov(self, *, correction=1, fweights=None, aweights=None):
+    """Covariance of the rows (variables) over the columns (observations)."""
+    return _np().cov(self, ddof=correction, fweights=fweights, aweights=aweights)
+
+
+@_register("quantile", ("sort", "gather", "moveaxis"))
+def _quantile(self, q, axis=None, keepdims=False):
+    """The ``q``-quantiles (linear interpolation between order statistics) along ``axis`` (all if None)."""
+    qs = q.asnumpy() if isinstance(q, Tensor) else np.asarray(q, np.float64)
+    if np.any((qs < 0) | (qs > 1)):
+        raise MSValueError(f"For 'Tensor.quantile', the 'q' must be in [0, 1], but got {q}.")
+    x = F.reshape(self, (-1,)) if axis is None else self
+    ax = 0 if axis is None else _axis("quantile", axis, self.ndim)
+    srt = F.sort(x, axis=ax)[0]
+    n = x.shape[ax]
+    pos = qs.reshape(-1) * (n - 1)
+    lo, hi = np.floor(pos).astype(np.int64), np.ceil(pos).astype(np.int64)
+    w = Tensor((pos - lo).astype(mstype.dtype_to_nptype(self.dtype)))
+    a, b = F.gather(srt, Tensor(lo), ax), F.gather(srt, Tensor(hi), ax)
+    wshape = [1] * srt.ndim
+    wshape[ax] = -1
+    out = F.add(a, F.mul(F.sub(b, a), F.reshape(w, tuple(wshape))))    # the q values sit on axis ``ax``
+    out = F.moveaxis(out, ax, 0)
+    if keepdims:
+        kshape = [1] * self.ndim if axis is None else list(self.shape)
+        if axis is not None:
+            kshape[ax] = 1
+        out = F.reshape(out, (out.shape[0],) + tuple(kshape))
+    if np.ndim(qs) == 0:
+        out = out[0]
+    return out
+
+
+@_register("ger", ("outer",))
+def _ger(self, vec2):
+    """The outer product of two 1-D tensors."""
+    if self.ndim != 1 or getattr(vec2, "ndim", 0) != 1:
+        raise MSValueError(f"For 'Tensor.ger', the input and 'vec2' must be 1-D, but got {self.ndim}-D and "
+                           f"{getattr(vec2, 'ndim', 0)}-D.")
+    return F.outer(self, vec2)
+
+
+@_register("scatter_sub", ("tensor_scatter_add", "neg"))
+def _scatter_sub(self, indices, updates):
+    """A new tensor with ``updates`` subtracted at the N-D ``indices`` (repeated indices subtract each time)."""
+    return F.tensor_scatter_add(self, indices, F.neg(updates.astype(self.dtype)))
+
+
+@_register("reverse_sequence", ("gather_elements", "where", "less"))
+def _reverse_sequence(self, seq_lengths, seq_dim=0, batch_dim=0):
+    """The first ``seq_lengths[b]`` elements along ``seq_dim`` reversed, for each ``b`` along ``batch_dim``."""
+    seq_dim = _axis("reverse_sequence", seq_dim, self.ndim)
+    batch_dim = _axis("reverse_sequence", batch_dim, self.ndim)
+    if seq_dim == batch_dim:
+        raise MSValueError(f"For 'Tensor.reverse_sequence', the 'seq_dim' and 'batch_dim' must differ, but both "
+                           f"are {seq_dim}.")
+    lens = seq_lengths if isinstance(seq_lengths, Tensor) else Tensor(seq_lengths)
+    if lens.shape != (self.shape[batch_dim],):
+        raise MSValueError(f"For 'Tensor.reverse_sequence', the 'seq_lengths' shape must be "
+                           f"({self.shape[batch_dim]},), but got {tuple(lens.shape)}.")
+    shape_i = [1] * self.ndim
+    shape_i[seq_dim] = self.shape[seq_dim]
+    shape_l = [1] * self.ndim
+    shape_l[batch_dim] = self.shape[batch_dim]
+    i = Tensor(np.arange(self.shape[seq_dim], dtype=np.int64).reshape(shape_i))
+    length = F.reshape(lens.astype(mstype.int64), tuple(shape_l))
+    src = F.where(F.less(i, length), F.sub(F.sub(length, 1), i), i)
+    return F.gather_elements(self, seq_dim, F.broadcast_to(src, tuple(self.shape)))
+
+
+@_register("itemset", ("tensor_scatter_elements",))
+def _itemset(self, *args):
+    """A copy with one element replaced: ``itemset(value)`` (one-element tensor), ``itemset(flat_index, value)``
+    or ``itemset((i, j, ...), value)``; as MindSpore 2.10 the tensor itself is left unchanged."""
+    if len(args) == 1:
+        if self.size != 1:
+            raise MSValueError("For 'Tensor.itemset', a tensor of more than one element needs an index, "
+                               f"but got only the value for a tensor of size {self.size}.")
+        pos, value = 0, args[0]
+    elif len(args) == 2:
+        index, value = args
+        if isinstance(index, (tuple, list)):
+            if len(index) != self.ndim:
+                raise MSValueError(f"For 'Tensor.itemset', the index must have {self.ndim} entries, but got "
+                                   f"{len(index)}.")
+            pos = int(np.ravel_multi_index(tuple(int(i) for i in index), tuple(self.shape)))
+        else:
+            pos = int(index) % self.size
+    else:
+        raise MSTypeError(f"For 'Tensor.itemset', 1 or 2 arguments are expected, but got {len(args)}.")
+    return _scatter_positions(self, "itemset", np.array([pos]), F.reshape(Tensor(value, self.dtype), (1,)))
+
+
+@_register("is_pinned")
+def _is_pinned(self):
+    """False: a tensor here lives in pageable memory (``pin_memory`` returns an equal tensor)."""
+    return False
+
+
+@_register("pin_memory")
+def _pin_memory(self):
+    """This tensor's data (pageable memory; transfers need no pinned staging on this backend)."""
+    return _copy(self)
+
+
+@_register("move_to")
+def _move_to(self, to, blocking=True):
+    """A copy on ``to`` ('CPU' or 'Ascend' as MindSpore 2.10; the data stays with this build's backend)."""
+    if to not in ("Ascend", "CPU"):
+        raise MSValueError(f"For 'Tensor.move_to', the 'to' must be 'Ascend' or 'CPU', but got {to!r}.")
+    return _copy(self)
+
+
+def _nan_order(self, op, axis):
+    """(sorted values, their indices, count of non-NaN values with keepdims) along ``axis`` (NaN sort last)."""
+    vals, idx = F.sort(self, axis=axis)
+    count = F.sum(F.logical_not(F.isnan(self)).astype(mstype.int64), axis, True)
+    return vals, idx, count
+
+
+@_register("nanmedian", ("sort", "isnan", "gather_elements"))
+def _nanmedian(self, axis=-1, keepdims=False):
+    """``(values, indices)``: the lower median of the non-NaN values along ``axis`` (NaN if all are NaN)."""
+    axis = _axis("nanmedian", axis, max(self.ndim, 1))
+    x = self if self.ndim else F.reshape(self, (1,))
+    vals, idx, count = _nan_order(x, "nanmedian", axis)
+    k = F.floor_divide(F.maximum(F.sub(count, 1), 0), 2)
+    v, i = F.gather_elements(vals, axis, k), F.gather_elements(idx.astype(mstype.int64), axis, k)
+    if not keepdims or not self.ndim:
+        v, i = F.squeeze(v, axis), F.squeeze(i, axis)
+    return v, i
+
+
+@_register("nanquantile", ("sort", "isnan", "gather_elements"))
+def _nanquantile(self, q, axis=None, keepdims=False):
+    """The ``q``-quantiles of the non-NaN values along ``axis`` (all if None; NaN where all are NaN)."""
+    qs = q.asnumpy() if isinstance(q, Tensor) else np.asarray(q, np.float64)
+    if np.any((qs < 0) | (qs > 1)):
+        raise MSValueError(f"For 'Tensor.nanquantile', the 'q' must be in [0, 1], but got {q}.")
+    x = F.reshape(self, (-1,)) if axis is None else self
+    ax = 0 if axis is None else _axis("nanquantile", axis, self.ndim)
+    vals, _, count = _nan_order(x, "nanquantile", ax)
+    outs = []
+    for qv in qs.reshape(-1):
+        pos = F.mul(F.maximum(F.sub(count, 1), 0).astype(mstype.float64), float(qv))
+        lo, hi = F.floor(pos), F.ceil(pos)
+        a = F.gather_elements(vals, ax, lo.astype(mstype.int64))
+        b = F.gather_elements(vals, ax, hi.astype(mstype.int64))
+        v = F.add(a, F.mul(F.sub(b, a), F.sub(pos, lo).astype(self.dtype)))
+        v = F.masked_fill(v, F.equal(count, 0), float("nan"))
+        if axis is None:
+            v = F.reshape(v, (1,) * self.ndim) if keepdims else F.reshape(v, ())
+        elif not keepdims:
+            v = F.squeeze(v, ax)
+        outs.append(v)
+    return outs[0] if np.ndim(qs) == 0 else F.stack(outs, 0)
+
+
+def _cholesky_lower(a, op):
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise MSValueError(f"For 'Tensor.{op}', the input must be a square matrix or a batch of them, but got "
+                           f"shape {tuple(a.shape)}.")
+    n = a.shape[-1]
+    cols = []     # column j of L, shape (..., n), zero above the diagonal
+    for j in range(n):
+        col = a[..., :, j]
+        for k in range(j):
+            col = F.sub(col, F.mul(cols[k], cols[k][..., j:j + 1]))
+        mask = Tensor(np.arange(n) >= j)
+        pivot = F.sqrt(col[..., j:j + 1])
+        cols.append(F.where(mask, F.div(col, pivot), F.zeros_like(col)))
+    return F.stack(cols, -1)
+
+
+@_register("cholesky", ("sqrt", "stack", "where"))
+def _cholesky(self, upper=False):
+    """The Cholesky factor of a symmetric positive-definite matrix (batch): lower ``L`` (``L @ L^T = self``),
+    or upper ``U = L^T`` when ``upper``."""
+    low = _cholesky_lower(self, "cholesky")
+    return _swap(low, "cholesky", -1, -2) if upper else low
+
+
+@_register("cholesky_solve", ("matmul",))
+def _cholesky_solve(self, input2, upper=False):
+    """``X`` with ``A @ X = self`` where ``A = L @ L^T`` (``input2`` is ``L``, or ``U`` with ``A = U^T U``)."""
+    mint = _mint()
+    if upper:
+        y = mint.triangular_solve(self, input2, upper=True, transpose=True)[0]
+        return mint.triangular_solve(y, input2, upper=True)[0]
+    y = mint.triangular_solve(self, input2, upper=False)[0]
+    return mint.triangular_solve(y, input2, upper=False, transpose=True)[0]
+
+
+@_register("cholesky_inverse", ("matmul",))
+def _cholesky_inverse(self, upper=False):
+    """The inverse of ``A = L @ L^T`` (or ``U^T @ U`` when ``upper``) from its Cholesky factor ``self``."""
+    eye = Tensor(np.eye(self.shape[-1]), self.dtype)
+    return _cholesky_solve(eye, self, upper)
+
+
+# -- segment and N-D scatter reductions: one-hot membership masks, then one reduction -----------------------
+def _identity_of(dtype, reduce):
+    np_dtype = mstype.dtype_to_nptype(dtype)
+    info = np.finfo(np_dtype) if mstype.is_float(dtype) else np.iinfo(np_dtype)
+    return {"max": info.min, "min": info.max, "prod": 1}[reduce]
+
+
+def _masked_reduce(values, mask, reduce, dtype):
+    """Reduce ``values`` (``(1, N) + rest``) over axis 1 where ``mask`` (``(S, N)``) holds: ``(S,) + rest``."""
+    fill = _identity_of(dtype, reduce)
+    mask = F.reshape(mask, tuple(mask.shape) + (1,) * (values.ndim - 2))
+    picked = F.where(mask, values, F.fill(dtype, (1,), fill))
+    if reduce == "max":
+        return F.amax(picked, 1)
+    if reduce == "min":
+        return F.amin(picked, 1)
+    return F.prod(picked, 1)
+
+
+def _unsorted_segment(self, op, reduce, segment_ids, num_segments):
+    """``num_segments`` rows: the ``reduce`` of this tensor's rows whose ``segment_ids`` equal the row's number
+    (the dtype's lowest/highest value, or 1, for an empty segment; negative ids are dropped)."""
+    ids = segment_ids if isinstance(segment_ids, Tensor) else Tensor(segment_ids)
+    if tuple(self.shape[:ids.ndim]) != tuple(ids.shape):
+        raise MSValueError(f"For 'Tensor.{op}', the 'segment_ids' shape must be a prefix of the input shape "
+                           f"{tuple(self.shape)}, but got {tuple(ids.shape)}.")
+    rest = tuple(self.shape[ids.ndim:])
+    flat_ids = F.reshape(ids.astype(mstype.int64), (1, -1))
+    mask = F.equal(F.reshape(Tensor(np.arange(int(num_segments), dtype=np.int64)), (-1, 1)), flat_ids)
+    values = F.reshape(self, (1, -1) + rest)
+    return _masked_reduce(values, mask, reduce, self.dtype)
+
+
+def _segment_method(name, reduce):
+    def method(self, segment_ids, num_segments):
+        return _unsorted_segment(self, name, reduce, segment_ids, num_segments)
+    method.__name__ = name
+    method.__doc__ = f"The {reduce} of this tensor's rows per segment (see ``unsorted_segment_*``)."
+    _METHODS[name] = (method, ("equal", "where", "amax", "amin", "prod", "fill"))
+
+
+for _name, _reduce in (("unsorted_segment_max", "max"), ("unsorted_segment_min", "min"),
+                       ("unsorted_segment_prod", "prod")):
+    _segment_method(_name, _reduce)
+del _name, _reduce
+
+
+def _scatter_nd_reduce(self, op, reduce, indices, updates):
+    """``tensor_scatter_<reduce>``: each ``updates`` slice combined into this tensor at its N-D index."""
+    idx = (indices if isinstance(indices, Tensor) else Tensor(indices)).astype(mstype.int64)
+    depth = idx.shape[-1]
+    if depth > self.ndim:
+        raise MSValueError(f"For 'Tensor.{op}', the last dimension of 'indices' must be at most {self.ndim}, "
+                           f"but got {depth}.")
+    rest = tuple(self.shape[depth:])
+    strides = np.cumprod((tuple(self.shape[:depth]) + (1,))[:0:-1])[::-1].astype(np.int64)
+    lin = F.reshape(F.sum(F.mul(idx, Tensor(strides)), -1), (1, -1))
+    rows = int(np.prod(self.shape[:depth], dtype=np.int64))
+    mask = F.equal(F.reshape(Tensor(np.arange(rows, dtype=np.int64)), (-1, 1)), lin)
+    upd = F.reshape(updates.astype(self.dtype), (1, -1) + rest)
+    base = F.reshape(self, (rows,) + rest)
+    if reduce in ("max", "min"):
+        combined = _masked_reduce(upd, mask, reduce, self.dtype)
+        out = (F.maximum if reduce == "max" else F.minimum)(base, combined)
+    else:
+        factor = _masked_reduce(upd, mask, "prod", self.dtype)
+        out = F.mul(base, factor) if reduce == "mul" else F.div(base, factor)
+    return F.reshape(out, tuple(self.shape))
+
+
+def _scatter_nd_method(name, reduce):
+    def method(self, indices, updates):
+        return _scatter_nd_reduce(self, name, reduce, indices, updates)
+    method.__name__ = name
+    method.__doc__ = f"A new tensor with ``updates`` combined by {reduce} at the N-D ``indices``."
+    _METHODS[name] = (method, ("equal", "where", "amax", "amin", "prod", "fill", "maximum", "minimum"))
+
+
+for _name, _reduce in (("scatter_max", "max"), ("scatter_min", "min"), ("scatter_mul", "mul"),
+                       ("scatter_div", "div")):
+    _scatter_nd_method(_name, _reduce)
+del _name, _reduce
+
+
+@_register("value")
+def _value(self):
+    """The tensor itself (MindSpore 2.10's ``value()`` of a plain Tensor)."""
+    return self
+
+
+@_register("is_shared")
+def _is_shared(self):
+    """False: no tensor here lives in shared (inter-process) memory."""
+    return False
+
+
+@_register("get_bytes")
+def _get_bytes(self):
+    """The raw bytes of the data, C order (``asnumpy().tobytes()``)."""
+    return self.asnumpy().tobytes()
+
+
+def _device(self):
+    """Where the data lives: 'GPU' for a CuPy buffer (mindspore-gpu), else 'CPU'."""
+    return "GPU" if type(self._buffer()).__module__.split(".")[0] == "cupy" else "CPU"
+
+
+@_register("unique_with_pad", ("unique", "concat", "fill"))
+def _unique_with_pad(self, pad_num):
+    """``(y, idx)``: the distinct values of a 1-D tensor in order of first appearance, padded with ``pad_num``
+    to the input's length, and each element's position in ``y``."""
+    if self.ndim != 1:
+        raise MSValueError(f"For 'Tensor.unique_with_pad', the input must be 1-D, but got {self.ndim}-D.")
+    y, idx = F.unique(self)
+    pad = F.fill(self.dtype, (self.shape[0] - y.shape[0],), pad_num)
+    return F.concat((y, pad), 0), idx
+
+
+@_register("data_ptr")
+def _data_ptr(self):
+    """The address of the first element of the data buffer (host or device memory)."""
+    buf = self._buffer()
+    if type(buf).__module__.split(".")[0] == "cupy":
+        return int(buf.data.ptr)
+    return int(np.asarray(buf).__array_interface__["data"][0])
+
+
+# -- random ------------------------------------------------------------------------------------------------------
+def _float_of(self):
+    return self.dtype if mstype.is_float(self.dtype) else mstype.float32
+
+
+def _uniform01(self):
+    return F.uniform(tuple(self.shape), Tensor(0.0, mstype.float32), Tensor(1.0, mstype.float32))
+
+
+@_register("bernoulli")
+def _bernoulli(self, *, generator=None):
+    """0/1 samples, 1 with probability ``self`` (elementwise)."""
+    return _mint().bernoulli(self, generator=generator)
+
+
+@_register("bernoulli_", ("uniform", "less"))
+def _bernoulli_(self, p=0.5, *, generator=None):
+    """Fill with 0/1 samples, 1 with probability ``p`` (a number or a tensor broadcast to this shape)."""
+    return _inplace(self, F.less(_uniform01(self), p).astype(self.dtype), "bernoulli_")
+
+
+@_register("exponential_", ("uniform", "log"))
+def _exponential_(self, lambd=1, *, generator=None):
+    """Fill with samples of the exponential distribution of rate ``lambd``."""
+    u = _uniform01(self)
+    return _inplace(self, F.div(F.neg(F.log(F.sub(1.0, u))), lambd).astype(self.dtype), "exponential_")
+
+
+@_register("random_", ("uniform", "floor"))
+def _random_(self, from_=0, to=None, *, generator=None):
+    """Fill with integers drawn uniformly from ``[from_, to)`` (``to`` None: up to the dtype's maximum + 1)."""
+    if to is None:
+        to = (2 ** 24 if mstype.is_float(self.dtype) else int(np.iinfo(mstype.dtype_to_nptype(self.dtype)).max)
+              + 1) if self.dtype is not mstype.bool_ else 2
+    if to <= from_:
+        raise MSValueError(f"For 'Tensor.random_', the 'from_' must be less than 'to', but got from_={from_}, "
+                           f"to={to}.")
+    span = float(to - from_)
+    draw = F.minimum(F.floor(F.mul(_uniform01(self), span)), span - 1)    # float32 rounding may reach ``span``
+    return _inplace(self, F.add(draw.astype(mstype.float64), float(from_)).astype(self.dtype), "random_")
+
+
+@_register("uniform", ("uniform",))
+def _uniform(self, from_=0.0, to=1.0, generator=None):
+    """A new tensor of this shape with samples drawn uniformly from ``[from_, to)``."""
+    if from_ > to:
+        raise MSValueError(f"For 'Tensor.uniform', the 'from_' must not exceed 'to', but got from_={from_}, "
+                           f"to={to}.")
+    u = _uniform01(self)
+    return F.add(F.mul(u, float(to - from_)), float(from_)).astype(_float_of(self))
+
+
+@_register("cauchy", ("uniform", "tan"))
+def _cauchy(self, median=0.0, sigma=1.0):
+    """A new tensor of this shape with Cauchy(``median``, ``sigma``) samples."""
+    u = _uniform01(self)
+    return F.add(F.mul(F.tan(F.mul(F.sub(u, 0.5), float(np.pi))), sigma), median).astype(_float_of(self))
+
+
+@_register("log_normal", ("normal", "exp"))
+def _log_normal(self, mean=1.0, std=2.0):
+    """A new tensor of this shape with samples whose logarithm is N(``mean``, ``std``^2)."""
+    z = F.normal(tuple(self.shape), Tensor(float(mean), mstype.float32), Tensor(float(std), mstype.float32))
+    return F.exp(z).astype(_float_of(self))
+
+
+@_register("multinomial", ("multinomial",))
+def _multinomial(self, num_samples, replacement=True, seed=None):
+    return F.multinomial(self, num_samples, replacement, seed)
+
+
+@_register("random_categorical", ("random_categorical",))
+def _random_categorical(self, num_sample, seed=0, dtype=mstype.int64):
+    return F.random_categorical(self, num_sample, seed, dtype)
+
+
 # -- methods installed onto the Tensor class ---------------------------------------------------------------
 # Tensor (mindspore.common.tensor) sits below the operators and defines only what needs no kernel; the
 # operators, conversions and indexing below are put on the class when mindspore.ops is imported.
@@ -1262,9 +2306,13 @@ def _binary(fn, reflected=False):
 _INSTALLED = {
     "astype": _astype, "to": _to, "float": _caster(mstype.float32), "half": _caster(mstype.float16),
     "int": _caster(mstype.int32), "long": _caster(mstype.int64), "bool": _caster(mstype.bool_),
-    "double": _caster(mstype.float64), "copy": _copy, "clone": _copy, "assign_value": _assign_value,
+    "double": _caster(mstype.float64), "byte": _caster(mstype.uint8), "short": _caster(mstype.int16),
+    "bfloat16": _caster(mstype.bfloat16), "copy": _copy, "clone": _copy, "assign_value": _assign_value,
     "set_dtype": _set_dtype,
     "T": property(lambda self: self.transpose()), "mT": property(lambda self: self.swapaxes(-1, -2)),
+    "H": property(_H),
+    "mH": property(lambda self: self.adjoint()),
+    "data": property(lambda self: self), "device": property(_device), "is_meta": property(lambda self: False),
     "__add__": _binary(F.add), "__radd__": _binary(F.add, True), "__sub__": _binary(F.sub),
     "__rsub__": _binary(F.sub, True), "__mul__": _binary(F.mul), "__rmul__": _binary(F.mul, True),
     "__truediv__": _binary(F.div), "__rtruediv__": _binary(F.div, True),

@@ -13,6 +13,7 @@ import warnings
 # would warn. Only warnings attributed to these kernel modules are ignored, nothing else in the process.
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"mindspore_cpu\.kernels\.")
 
-from mindspore_cpu.kernels import array, comm, conv, debug, indexing, loss, math, nn, random, reduce  # noqa: E402
+from mindspore_cpu.kernels import (array, comm, conv, debug, indexing, linalg, loss, math, math_more,  # noqa: E402
+                                   nn, random, reduce)
 
-FAMILIES = (math, array, indexing, reduce, nn, conv, loss, random, debug, comm)
+FAMILIES = (math, math_more, linalg, array, indexing, reduce, nn, conv, loss, random, debug, comm)

@@ -16,6 +16,6 @@ with NumPy standing in for CuPy (the test suite's stand-in, ``tests/cupy_sim.py`
 
 def families():
     """The kernel modules (imports CuPy)."""
-    from mindspore_gpu.kernels import (array, comm, conv, debug, indexing, loss, math, nn, nn_ext, pooling, random,
-                                       reduce)
-    return (math, array, indexing, reduce, nn, nn_ext, conv, pooling, loss, random, debug, comm)
+    from mindspore_gpu.kernels import (array, comm, conv, debug, indexing, linalg, loss, math, math_more, nn, nn_ext,
+                                       pooling, random, reduce)
+    return (math, math_more, linalg, array, indexing, reduce, nn, nn_ext, conv, pooling, loss, random, debug, comm)

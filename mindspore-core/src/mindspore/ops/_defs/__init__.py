@@ -5,7 +5,8 @@ import side effect). :mod:`mindspore.ops._registry` builds the operator registry
 :data:`FAMILIES`; the completeness test checks every listed class has its rules and a bprop or the
 ``NON_DIFFERENTIABLE`` marker.
 """
-from mindspore.ops._defs import array, comm, conv, debug, indexing, loss, math, math_ext, nn, random, reduce
+from mindspore.ops._defs import (array, comm, conv, debug, indexing, linalg, loss, math, math_ext, math_more, nn,
+                                 random, reduce)
 
 #: The family modules, in the order their primitives enter the registry.
-FAMILIES = (math, math_ext, array, indexing, reduce, nn, conv, loss, random, debug, comm)
+FAMILIES = (math, math_ext, math_more, linalg, array, indexing, reduce, nn, conv, loss, random, debug, comm)

@@ -371,7 +371,9 @@ def minimum(input, other):
     return _minimum(input, other)
 
 
-def _clamp(op, x, low, high):
+def _clamp(op, x, low, high, keep_dtype=False):
+    """Clamp ``x``; ``clamp``/``clip`` promote with the bounds as MindSpore does (int32 with a float bound gives
+    Float32, with an Int64 Tensor bound Int64), ``clip_by_value`` keeps ``x``'s dtype (``keep_dtype``)."""
     if low is None and high is None:
         raise MSValueError(f"For '{op}', at least one of 'min' and 'max' must not be None.")
     if not isinstance(x, Tensor):
@@ -381,7 +383,7 @@ def _clamp(op, x, low, high):
         out = _maximum(out, low)
     if high is not None:
         out = _minimum(out, high)
-    if out.dtype != x.dtype:
+    if keep_dtype and out.dtype != x.dtype:
         out = _functional.cast(out, x.dtype)
     return out
 
@@ -398,8 +400,8 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
         [-1.   0.5  1. ]
     """
     if isinstance(x, (tuple, list)):
-        return type(x)(_clamp("clip_by_value", t, clip_value_min, clip_value_max) for t in x)
-    return _clamp("clip_by_value", x, clip_value_min, clip_value_max)
+        return type(x)(_clamp("clip_by_value", t, clip_value_min, clip_value_max, True) for t in x)
+    return _clamp("clip_by_value", x, clip_value_min, clip_value_max, True)
 
 
 def clamp(input, min=None, max=None):
