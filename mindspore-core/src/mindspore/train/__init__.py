@@ -17,6 +17,7 @@ from mindspore.train.loss_scale_manager import (DynamicLossScaleManager, FixedLo
 from mindspore.train.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric,  # noqa: E402
                                      Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                                      TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs)
+from mindspore.train.metrics import ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc  # noqa: E402
 from mindspore.train.model import Model  # noqa: E402
 from mindspore._deploy.api import export, load  # noqa: E402
 
@@ -26,7 +27,7 @@ __all__ += ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "Mo
             "DynamicLossScaleManager", "Metric", "rearrange_inputs", "names", "get_metric_fn", "Accuracy", "MAE",
             "MSE", "Precision", "Recall", "Fbeta", "F1", "Loss", "TopKCategoricalAccuracy",
             "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "ConfusionMatrix", "build_train_network",
-            "export", "load"]
+            "export", "load", "auc", "CosineSimilarity", "Dice", "Perplexity", "ROC", "BleuScore"]
 
 
 def __getattr__(name):

@@ -21,10 +21,11 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import HeUniform, Uniform, initializer
 from mindspore.common.parameter import Parameter
+from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
 from mindspore.nn.layer import _checks as chk
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "Conv2dTranspose"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "Conv2dTranspose", "Conv1dTranspose"]
 
 
 def _is_int(v):
@@ -273,3 +274,40 @@ class Conv2dTranspose(_Conv):
         if self.pad is not None:
             output = self.pad(output)
         return output
+
+
+class Conv1dTranspose(Conv2dTranspose):
+    r"""1-D transposed convolution of an (N, C_in, L) input, computed as a :class:`Conv2dTranspose` over a height
+    of 1; the weight is (in_channels, out_channels / group, 1, kernel_size) as in MindSpore.
+
+    ``kernel_size``, ``stride``, ``dilation`` and ``padding`` (``'pad'`` mode: both ends) are ints.
+
+    Examples:
+        >>> import numpy as np
+        >>> import mindspore as ms
+        >>> from mindspore import nn
+        >>> net = nn.Conv1dTranspose(3, 64, 4, has_bias=False, weight_init='normal', pad_mode='pad')
+        >>> net(ms.Tensor(np.ones((1, 3, 50), np.float32))).shape
+        (1, 64, 53)
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
+                 group=1, has_bias=False, weight_init=None, bias_init=None, dtype=mstype.float32):
+        for name, value in (("kernel_size", kernel_size), ("stride", stride), ("dilation", dilation),
+                            ("padding", padding)):
+            if not _is_int(value):
+                raise MSTypeError(f"For 'Conv1dTranspose', the '{name}' must be an int, but got "
+                                  f"{type(value).__name__}.")
+        if isinstance(weight_init, Tensor):
+            # MindSpore takes a Tensor initializer as (in_channels, out_channels / group, kernel_size)
+            if weight_init.ndim != 3:
+                raise MSValueError(f"For 'Conv1dTranspose', the 'weight_init_shape' must be int and must = 3, but got "
+                                   f"'{weight_init.ndim}' with type 'int'.")
+            weight_init = ops.expand_dims(weight_init, 2)
+        super().__init__(in_channels, out_channels, (1, kernel_size), stride=(1, stride), pad_mode=pad_mode,
+                         padding=(0, 0, padding, padding), dilation=(1, dilation), group=group, has_bias=has_bias,
+                         weight_init=weight_init, bias_init=bias_init, dtype=dtype)
+
+    def construct(self, x):
+        chk.check_rank("Conv1dTranspose", "x", x, (3,))
+        return ops.squeeze(super().construct(ops.expand_dims(x, 2)), 2)

@@ -27,7 +27,8 @@ from mindspore._plugin.collective import process_group
 from mindspore.nn.cell import Cell
 from mindspore.nn.layer import _checks as chk
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "LayerNorm", "GroupNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm1d",
+           "InstanceNorm2d", "InstanceNorm3d"]
 
 
 class _BatchNorm(Cell):
@@ -386,3 +387,98 @@ class GroupNorm(Cell):
 
     def extend_repr(self):
         return f"num_groups={self.num_groups}, num_channels={self.num_channels}"
+
+
+class _InstanceNorm(Cell):
+    """Instance normalisation: each (sample, channel) slice of an (N, C, \\*) input is normalised with its own
+    (biased) mean and variance, then scaled by ``gamma`` and shifted by ``beta`` (per channel).
+
+    Parameters are MindSpore's: ``moving_mean``/``moving_variance`` (saved as ``'mean'``/``'variance'``,
+    ``requires_grad=False``; the output never reads them, as in MindSpore, and they are kept for checkpoint
+    compatibility), ``gamma``/``beta`` (trainable iff ``affine``).
+    """
+
+    _rank = 4
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, gamma_init="ones", beta_init="zeros",
+                 dtype=mstype.float32):
+        super().__init__()
+        op = type(self).__name__
+        for name, value, types in (("num_features", num_features, int), ("eps", eps, float),
+                                   ("momentum", momentum, float), ("affine", affine, bool)):
+            if not isinstance(value, types) or (types is not bool and isinstance(value, bool)):
+                raise MSTypeError(f"For '{op}', the type of '{name}' must be {types.__name__}, but got "
+                                  f"{type(value).__name__}.")
+        if num_features < 1:
+            raise MSValueError(f"For '{op}', the 'num_features' must be at least 1, but got {num_features}.")
+        if momentum < 0 or momentum > 1:
+            raise MSValueError(f"For '{op}', the 'momentum' must be a number in range [0, 1], but got {momentum}.")
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.moving_mean = Parameter(initializer("zeros", num_features, dtype=dtype), name="mean",
+                                     requires_grad=False)
+        self.moving_variance = Parameter(initializer("ones", num_features, dtype=dtype), name="variance",
+                                         requires_grad=False)
+        self.gamma = Parameter(initializer(gamma_init, num_features, dtype=dtype), name="gamma", requires_grad=affine)
+        self.beta = Parameter(initializer(beta_init, num_features, dtype=dtype), name="beta", requires_grad=affine)
+
+    def construct(self, x):
+        op = type(self).__name__
+        chk.check_rank(op, "x", x, (self._rank,))
+        if x.shape[1] != self.num_features:
+            raise MSValueError(f"For '{op}', the 'x' shape[1] must be equal to 'num_features' {self.num_features}, "
+                               f"but got {x.shape[1]}.")
+        axes = tuple(range(2, self._rank))
+        mean = ops.mean(x, axes, True)
+        var = ops.mean(ops.square(x - mean), axes, True)
+        stat_shape = (1, self.num_features) + (1,) * (self._rank - 2)
+        gamma = ops.reshape(ops.cast(self.gamma, x.dtype), stat_shape)
+        beta = ops.reshape(ops.cast(self.beta, x.dtype), stat_shape)
+        return (x - mean) / ops.sqrt(var + self.eps) * gamma + beta
+
+    def extend_repr(self):
+        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "
+                f"beta={self.beta}, moving_mean={self.moving_mean}, moving_variance={self.moving_variance}")
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Instance normalisation of an (N, C, L) input (see ``_InstanceNorm``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import mindspore as ms
+        >>> from mindspore import nn
+        >>> nn.InstanceNorm1d(3)(ms.Tensor(np.random.rand(2, 3, 5).astype(np.float32))).shape
+        (2, 3, 5)
+    """
+
+    _rank = 3
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance normalisation of an (N, C, H, W) input (see ``_InstanceNorm``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import mindspore as ms
+        >>> from mindspore import nn
+        >>> nn.InstanceNorm2d(3)(ms.Tensor(np.random.rand(2, 3, 4, 4).astype(np.float32))).shape
+        (2, 3, 4, 4)
+    """
+
+    _rank = 4
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalisation of an (N, C, D, H, W) input (see ``_InstanceNorm``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import mindspore as ms
+        >>> from mindspore import nn
+        >>> nn.InstanceNorm3d(3)(ms.Tensor(np.random.rand(2, 3, 2, 4, 4).astype(np.float32))).shape
+        (2, 3, 2, 4, 4)
+    """
+
+    _rank = 5

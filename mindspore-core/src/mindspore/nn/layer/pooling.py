@@ -20,7 +20,8 @@ from mindspore.nn.cell import Cell
 from mindspore.nn.layer import _checks as chk
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
+           "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d",
+           "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
 def _is_int(v):
@@ -469,3 +470,158 @@ class AdaptiveAvgPool3d(Cell):
 @functools.lru_cache(maxsize=64)
 def _window_pool_adaptive(depth):
     return ops.AdaptiveAvgPool2D((depth, None))
+
+
+def _lp_pool(op, x, norm_type, kernel_size, stride, ceil_mode, nd):
+    if isinstance(norm_type, bool) or not isinstance(norm_type, (float, int)):
+        raise MSTypeError(f"For {op}, the type of 'norm_type' must be float or int, but got {type(norm_type)}")
+    norm_type = float(norm_type)
+    if norm_type == 0:
+        raise MSValueError(f"For {op}, the value of 'norm_type' can not be 0.")
+    if nd == 1:
+        squeeze = x.ndim == 2
+        if squeeze:
+            x = ops.expand_dims(x, 0)
+        stride = kernel_size if stride is None else stride
+        out = ops.avg_pool1d(ops.pow(x, norm_type), kernel_size=kernel_size, stride=stride, padding=0,
+                             ceil_mode=ceil_mode)
+        if squeeze:
+            out = ops.squeeze(out, 0)
+        count = kernel_size
+    else:
+        kernel = kernel_size if isinstance(kernel_size, tuple) else (kernel_size, kernel_size)
+        stride = kernel if stride is None else stride
+        out = ops.avg_pool2d(ops.pow(x, norm_type), kernel_size=kernel, stride=stride, padding=0, ceil_mode=ceil_mode)
+        count = kernel[0] * kernel[1]
+    return ops.pow(ops.sign(out) * ops.relu(ops.abs(out)) * count, 1.0 / norm_type)
+
+
+class LPPool1d(Cell):
+    r"""Power-average pooling over (N, C, L) or (C, L): ``(sum over the window of x^p) ^ (1/p)``, computed as
+    MindSpore does (``avg_pool1d(x^p) * kernel_size``, negatives clamped to 0, then the 1/p power).
+
+    Examples:
+        >>> import numpy as np
+        >>> import mindspore as ms
+        >>> from mindspore import nn
+        >>> x = ms.Tensor(np.arange(2 * 3 * 4).reshape((2, 3, 4)), ms.float32)
+        >>> nn.LPPool1d(norm_type=1, kernel_size=3, stride=1)(x).asnumpy()[0, 0].tolist()
+        [3.0, 6.0]
+    """
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def construct(self, x):
+        return _lp_pool("lp_pool1d", x, self.norm_type, self.kernel_size, self.stride, self.ceil_mode, 1)
+
+
+class LPPool2d(Cell):
+    r"""Power-average pooling over (N, C, H, W) (see :class:`LPPool1d`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import mindspore as ms
+        >>> from mindspore import nn
+        >>> x = ms.Tensor(np.arange(2 * 3 * 4 * 5).reshape((2, 3, 4, 5)), ms.float32)
+        >>> nn.LPPool2d(norm_type=1, kernel_size=3, stride=1)(x).asnumpy()[0, 0, 0].tolist()
+        [54.0, 63.0, 72.0]
+    """
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def construct(self, x):
+        return _lp_pool("lp_pool2d", x, self.norm_type, self.kernel_size, self.stride, self.ceil_mode, 2)
+
+
+class _MaxUnpoolNd(Cell):
+    """Partial inverse of a max pooling: ``x`` is scattered to the flat positions ``indices`` (per sample and
+    channel) of a zero output whose spatial size is ``(in - 1) * stride - 2 * padding + kernel_size`` per axis,
+    or ``output_size``."""
+
+    _nd = 2
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        op, nd = type(self).__name__, self._nd
+        self.kernel_size = chk.int_tuple(op, "kernel_size", kernel_size, nd)
+        self.stride = self.kernel_size if stride is None else chk.int_tuple(op, "stride", stride, nd)
+        self.padding = chk.int_tuple(op, "padding", padding, nd, min_value=0)
+
+    def construct(self, x, indices, output_size=None):
+        op, nd = type(self).__name__, self._nd
+        chk.check_rank(op, "x", x, (nd + 1, nd + 2))
+        if x.shape != indices.shape:
+            raise MSValueError(f"For '{op}', the shape of 'x' and 'indices' must be the same, but got {x.shape} and "
+                               f"{indices.shape}.")
+        spatial = x.shape[-nd:]
+        if output_size is None or len(output_size) == 0:
+            out = tuple((s - 1) * st - 2 * p + k
+                        for s, st, p, k in zip(spatial, self.stride, self.padding, self.kernel_size))
+        else:
+            out = tuple(output_size)[-nd:]
+        lead = x.shape[:-nd]
+        size_in, size_out = 1, 1
+        for s in spatial:
+            size_in *= s
+        for s in out:
+            size_out *= s
+        flat_x = ops.reshape(x, lead + (size_in,))
+        flat_idx = ops.reshape(ops.cast(indices, mstype.int64), lead + (size_in,))
+        base = ops.zeros(lead + (size_out,), x.dtype)
+        return ops.reshape(ops.tensor_scatter_elements(base, flat_idx, flat_x, len(lead), "none"), lead + out)
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """1-D max unpooling of (N, C, L) or (C, L) (see ``_MaxUnpoolNd``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import mindspore as ms
+        >>> from mindspore import nn
+        >>> x = ms.Tensor(np.array([[[2., 4.]]], np.float32))
+        >>> idx = ms.Tensor(np.array([[[1, 2]]], np.int64))
+        >>> nn.MaxUnpool1d(2)(x, idx).asnumpy().tolist()
+        [[[0.0, 2.0, 4.0, 0.0]]]
+    """
+
+    _nd = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """2-D max unpooling of (N, C, H, W) or (C, H, W) (see ``_MaxUnpoolNd``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import mindspore as ms
+        >>> from mindspore import nn
+        >>> x = ms.Tensor(np.array([[[[5.]]]], np.float32))
+        >>> nn.MaxUnpool2d(2)(x, ms.Tensor(np.array([[[[3]]]], np.int64))).asnumpy().ravel().tolist()
+        [0.0, 0.0, 0.0, 5.0]
+    """
+
+    _nd = 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """3-D max unpooling of (N, C, D, H, W) or (C, D, H, W) (see ``_MaxUnpoolNd``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import mindspore as ms
+        >>> from mindspore import nn
+        >>> x = ms.Tensor(np.ones((1, 1, 1, 1, 1), np.float32))
+        >>> nn.MaxUnpool3d(2)(x, ms.Tensor(np.array([7]).reshape(1, 1, 1, 1, 1))).shape
+        (1, 1, 2, 2, 2)
+    """
+
+    _nd = 3

@@ -1,5 +1,6 @@
 """``mindspore.nn`` losses."""
-from mindspore.nn.loss import loss
+from mindspore.nn.loss import loss, margin
 from mindspore.nn.loss.loss import *  # noqa: F401,F403
+from mindspore.nn.loss.margin import *  # noqa: F401,F403
 
-__all__ = list(loss.__all__)
+__all__ = list(loss.__all__) + list(margin.__all__)

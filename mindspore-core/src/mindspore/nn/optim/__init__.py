@@ -13,6 +13,10 @@ from mindspore.nn.optim.lamb import Lamb
 from mindspore.nn.optim.ada_grad import Adagrad
 from mindspore.nn.optim.adadelta import Adadelta
 from mindspore.nn.optim.ftrl import FTRL
+from mindspore.nn.optim.adamax import AdaMax
+from mindspore.nn.optim.rprop import Rprop
+from mindspore.nn.optim.asgd import ASGD
+from mindspore.nn.optim.proximal_ada_grad import ProximalAdagrad
 
 __all__ = ["Optimizer", "opt_init_args_register", "Momentum", "SGD", "Adam", "AdamWeightDecay", "LazyAdam",
-           "RMSProp", "Lamb", "Adagrad", "Adadelta", "FTRL"]
+           "RMSProp", "Lamb", "Adagrad", "Adadelta", "FTRL", "AdaMax", "Rprop", "ASGD", "ProximalAdagrad"]

@@ -7,18 +7,24 @@ name -> Metric) into a dict of Metric objects.
 from __future__ import annotations
 
 from mindspore.train.metrics.accuracy import Accuracy
+from mindspore.train.metrics.auc import auc
+from mindspore.train.metrics.bleu_score import BleuScore
+from mindspore.train.metrics.cosine_similarity import CosineSimilarity
+from mindspore.train.metrics.dice import Dice
+from mindspore.train.metrics.perplexity import Perplexity
 from mindspore.train.metrics.confusion_matrix import ConfusionMatrix
 from mindspore.train.metrics.error import MAE, MSE
 from mindspore.train.metrics.fbeta import F1, Fbeta
 from mindspore.train.metrics.loss import Loss
 from mindspore.train.metrics.metric import Metric, rearrange_inputs
+from mindspore.train.metrics.roc import ROC
 from mindspore.train.metrics.precision_recall import Precision, Recall
 from mindspore.train.metrics.topk import Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy
 
 __all__ = [
     "names", "get_metric_fn", "Metric", "rearrange_inputs", "Accuracy", "MAE", "MSE", "Precision", "Recall",
     "Fbeta", "F1", "Loss", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
-    "ConfusionMatrix",
+    "ConfusionMatrix", "get_metrics", "auc", "CosineSimilarity", "Dice", "Perplexity", "ROC", "BleuScore",
 ]
 
 __factory__ = {
@@ -34,6 +40,12 @@ __factory__ = {
     "mse": MSE,
     "loss": Loss,
     "confusion_matrix": ConfusionMatrix,
+    "auc": auc,
+    "perplexity": Perplexity,
+    "roc": ROC,
+    "bleu_score": BleuScore,
+    "dice": Dice,
+    "cosine_similarity": CosineSimilarity,
 }
 
 
