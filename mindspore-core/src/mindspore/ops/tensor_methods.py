@@ -25,7 +25,7 @@ import numbers
 
 import numpy as np
 
-from mindspore._errors import MSTypeError, MSValueError
+from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore._infer.staging import StagedTensor
 from mindspore.common.tensor import Tensor
@@ -2073,8 +2073,8 @@ def _get_bytes(self):
 
 
 def _device(self):
-    """Where the data lives: 'GPU' for a CuPy buffer (mindspore-gpu), else 'CPU'."""
-    return "GPU" if type(self._buffer()).__module__.split(".")[0] == "cupy" else "CPU"
+    """Where the data lives: 'GPU' for a buffer in CUDA memory (``__cuda_array_interface__``), else 'CPU'."""
+    return "GPU" if hasattr(self._buffer(), "__cuda_array_interface__") else "CPU"
 
 
 @_register("unique_with_pad", ("unique", "concat", "fill"))
@@ -2092,9 +2092,12 @@ def _unique_with_pad(self, pad_num):
 def _data_ptr(self):
     """The address of the first element of the data buffer (host or device memory)."""
     buf = self._buffer()
-    if type(buf).__module__.split(".")[0] == "cupy":
-        return int(buf.data.ptr)
-    return int(np.asarray(buf).__array_interface__["data"][0])
+    for protocol in ("__cuda_array_interface__", "__array_interface__"):   # never a conversion of the buffer
+        interface = getattr(buf, protocol, None)
+        if interface is not None:
+            return int(interface["data"][0])
+    raise MSRuntimeError(f"For 'Tensor.data_ptr', the buffer of this tensor ({type(buf).__name__}) exposes no "
+                         f"address.")
 
 
 # -- random ------------------------------------------------------------------------------------------------------
