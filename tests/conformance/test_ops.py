@@ -145,6 +145,38 @@ def test_forward(target, family, case, mode):
                                            err_msg=f"{case.name} output {i} ({np.dtype(dtype).name})")
 
 
+def _strided(a):
+    """A PYNATIVE tensor with ``a``'s values whose memory is not contiguous: a view of every other element
+    of a larger tensor (what ``x[..., ::2]`` gives user code)."""
+    if a.ndim == 0 or a.size == 0:
+        return ms.Tensor(a)
+    return ms.Tensor(np.stack([a, np.zeros_like(a)], axis=-1))[..., 0]
+
+
+@pytest.mark.parametrize("family,case", CASES, ids=IDS)
+def test_forward_on_strided_views(target, family, case):
+    """Every kernel takes views (``x[:, ::2]``, ``x[1:]``) as inputs: it reads their values, not their memory."""
+    _skip_without_kernels(case, target)
+    if "pynative" not in case.modes or case.oracle is None:
+        pytest.skip(f"{case.name}: no eager oracle")
+    dtype = case.dtypes[0]
+    arrays = [np.asarray(a).astype(dtype) if _is_float(a) else np.asarray(a) for a in case.inputs]
+    views = [_strided(a) for a in arrays]
+    assert any(v.ndim and not v.is_contiguous() for v in views) or not any(a.ndim and a.size for a in arrays)
+    outs = _as_list(case.op(*views))
+    expected = _as_list(case.oracle(*arrays))
+    rtol, atol = _tolerance(case, dtype)
+    for i, (o, e) in enumerate(zip(outs, expected)):
+        got = o.asnumpy() if isinstance(o, ms.Tensor) else np.asarray(o)
+        e = np.asarray(e)
+        assert got.shape == e.shape, f"{case.name} output {i}: shape {got.shape} != {e.shape}"
+        if e.dtype.kind in "biu" and got.dtype.kind in "biu":
+            np.testing.assert_array_equal(got, e, err_msg=f"{case.name} output {i} on views")
+        else:
+            np.testing.assert_allclose(got.astype(np.float64), e.astype(np.float64), rtol=rtol, atol=atol,
+                                       err_msg=f"{case.name} output {i} on views")
+
+
 def _weighted_sum(case, weights):
     def f(*xs):
         outs = _as_list(case.op(*xs))

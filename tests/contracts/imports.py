@@ -131,8 +131,23 @@ def sources(dist):
     return [(p, _module_name(p, src)) for p in sorted(src.rglob("*.py"))]
 
 
-def import_graph(dist="mindspore-core"):
-    """``{module: {modules it imports}}`` among one distribution's modules (every import counts)."""
+def packages_run_by(importer, target):
+    """The package ``__init__``s that importing ``target`` from ``importer`` runs besides ``target`` itself.
+
+    ``import a.b.c`` first runs ``a/__init__`` and ``a/b/__init__``. The importer's own packages do not count:
+    Python has started them before the importer's first line runs, so reaching them again re-enters nothing.
+    """
+    parts = target.split(".")
+    mine = importer.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts)) if parts[:i] != mine[:i]]
+
+
+def import_graph(dist="mindspore-core", packages=True):
+    """``{module: {modules it imports}}`` among one distribution's modules.
+
+    Every import counts, wherever it is written; with ``packages`` (the default) so do the package
+    ``__init__``s an import runs on the way (:func:`packages_run_by`).
+    """
     table = module_table()
     own = {name for name, (d, _) in table.items() if d == dist}
     graph = {}
@@ -146,6 +161,8 @@ def import_graph(dist="mindspore-core"):
                 module = f"{module}.{use.name}"
             if module in own and module != name:
                 targets.add(module)
+                if packages:
+                    targets.update(p for p in packages_run_by(name, module) if p in own and p != name)
         graph[name] = targets
     return graph
 

@@ -19,7 +19,7 @@ from mindspore import nn, ops
 from mindspore.ops import operations as P
 from mindspore._deploy.mindir import to_ms, writer
 from mindspore._deploy.mindir._schema import ModelProto, PrimitiveProto
-from mindspore.train import _ckpt_crypto
+from mindspore._fileio import crypto as _ckpt_crypto
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import verify_mindir_with_ms as cases  # noqa: E402

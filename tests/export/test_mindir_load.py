@@ -20,7 +20,7 @@ from mindspore import nn
 from mindspore._deploy.mindir import from_ms, reader
 from mindspore._deploy.mindir._schema import AttributeProto, ModelProto, PrimitiveProto
 from mindspore._pipeline.compiler import STATS
-from mindspore.train import _ckpt_crypto
+from mindspore._fileio import crypto as _ckpt_crypto
 
 HERE = pathlib.Path(__file__).resolve().parent
 FIXTURES = HERE.parent / "fixtures" / "export" / "mindspore-2.10"

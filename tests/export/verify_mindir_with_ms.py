@@ -422,7 +422,7 @@ def ms_primitives(path, key=None, mode=None):
     from mindspore._deploy.mindir._schema import ModelProto
     data = open(path, "rb").read()
     if key is not None:
-        from mindspore.train._ckpt_crypto import decrypt
+        from mindspore._fileio.crypto import decrypt
         data = decrypt(data, key, mode)
     m = ModelProto()
     m.ParseFromString(data)

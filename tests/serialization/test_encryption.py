@@ -7,7 +7,8 @@ import pytest
 pytest.importorskip("cryptography")
 
 import mindspore as ms  # noqa: E402
-from mindspore.train import _ckpt_crypto, load_checkpoint, save_checkpoint  # noqa: E402
+from mindspore._fileio import crypto as _ckpt_crypto  # noqa: E402
+from mindspore.train import load_checkpoint, save_checkpoint  # noqa: E402
 
 from ser_helpers import SmallNet, fixture_bytes, net_values  # noqa: E402
 

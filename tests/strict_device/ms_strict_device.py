@@ -75,6 +75,25 @@ class StrictRuntime(DeviceRuntime):
     def copy(self, buffer):
         return StrictBuffer(buffer._array.copy())
 
+    def view(self, buffer, index):     # device buffers alias, as CuPy's do
+        return StrictBuffer(buffer._array[index])
+
+    def layout(self, buffer):
+        a = buffer._array
+        if a.itemsize == 0:
+            return None
+        root = a
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        offset = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+        return tuple(s // a.itemsize for s in a.strides), offset // a.itemsize
+
+    def write(self, buffer, index, value):
+        if not buffer._array.flags.writeable:
+            return False
+        buffer._array[index] = value._array if isinstance(value, StrictBuffer) else value
+        return True
+
 
 def _down(x, where):
     if isinstance(x, StrictBuffer):

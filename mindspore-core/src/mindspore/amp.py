@@ -38,7 +38,7 @@ from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
 from mindspore.ops.primitive import Primitive
-from mindspore.train.loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
+from mindspore._loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 
 __all__ = ["auto_mixed_precision", "custom_mixed_precision", "build_train_network", "get_white_list",
            "get_black_list", "all_finite", "LossScaler", "StaticLossScaler", "DynamicLossScaler",

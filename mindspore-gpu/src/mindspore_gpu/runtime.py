@@ -71,6 +71,22 @@ class GPURuntime(DeviceRuntime):
         with self.device:
             return cupy.array(buffer, copy=True)
 
+    def view(self, buffer, index):
+        return buffer[index]          # CuPy's basic indexing aliases, as NumPy's does
+
+    def layout(self, buffer):
+        if buffer.itemsize == 0:
+            return None
+        return (tuple(s // buffer.itemsize for s in buffer.strides),
+                (buffer.data.ptr - buffer.data.mem.ptr) // buffer.itemsize)
+
+    def write(self, buffer, index, value):
+        with self.device:
+            if isinstance(value, cupy.ndarray) and cupy.may_share_memory(buffer, value):
+                value = value.copy()      # x[1:] = x[:-1]: CuPy's copy kernel does not order overlapping reads
+            buffer[index] = value
+        return True
+
     def synchronize(self):
         self.device.synchronize()
         self._sample()

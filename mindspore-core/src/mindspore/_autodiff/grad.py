@@ -370,3 +370,18 @@ def jvp(fn, inputs, v, has_aux=False):
     if has_aux:
         return raw[0], jv, raw[1] if len(raw) == 2 else raw[1:]
     return raw, jv
+
+
+def _install():
+    """Re-export the transforms where MindSpore has them: ``ops.GradOperation``, ``ops.grad``, ...,
+    ``ops.composite.GradOperation``. They sit above the operators, so they install themselves there."""
+    from mindspore import ops
+    from mindspore.ops import composite
+    for name in ("GradOperation", "grad", "value_and_grad", "vjp", "jvp"):
+        setattr(ops, name, globals()[name])
+    composite.GradOperation = GradOperation
+    if "GradOperation" not in composite.__all__:
+        composite.__all__.insert(0, "GradOperation")
+
+
+_install()

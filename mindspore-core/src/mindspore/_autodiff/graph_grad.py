@@ -435,7 +435,8 @@ def differentiate(fn, args, positions, weights, has_aux, sens):
                                    f"output, but got {type(out).__name__}.")
         out_leaves, out_tree = staging.flatten(out)
         node_leaves = [fwd.localize(v) if staging._is_graph_value(v) else None for v in out_leaves]
-        graph_outs = [n for n in node_leaves if n is not None]
+        carried = _carried_writes(fwd)
+        graph_outs = [n for n in node_leaves if n is not None] + [fwd.localize(v) for _, _, v in carried]
         fwd.graph.set_output(fwd.apply(irops.make_tuple, graph_outs, AbstractTuple(n.abstract for n in graph_outs)))
     g = fwd.graph
     from mindspore._pipeline.inline import inline_graph
@@ -448,10 +449,15 @@ def differentiate(fn, args, positions, weights, has_aux, sens):
     wrt = [e[2] for e in explicit] + [p for p in weight_params if p is not None]
     outer_of = {param: outer for outer, param in fwd.lifted.items()}
     inputs = [_outer_value(cur, args, explicit, outer_of, p) for p in g.params]
-    seeds = _seeds(out, out_leaves, node_leaves, has_aux, sens)
+    seeds = _seeds(out, out_leaves, node_leaves, has_aux, sens) + (None,) * len(carried)
     with cur:
         value, grads = reverse(g, inputs, wrt, seeds)
     value_leaves = list(value)
+    if carried:     # the number attributes the forward assigned take their values in the enclosing graph
+        kept = len(value_leaves) - len(carried)
+        for (obj, attr, _), v in zip(carried, value_leaves[kept:]):
+            object.__setattr__(obj, attr, v)
+        value_leaves = value_leaves[:kept]
     it = iter(value_leaves)
     rebuilt = [next(it) if n is not None else v for v, n in zip(out_leaves, node_leaves)]
     out_value = staging.unflatten(out_tree, rebuilt)
@@ -464,6 +470,18 @@ def differentiate(fn, args, positions, weights, has_aux, sens):
         out_value = (out_value[0],) + tuple(_F().stop_gradient(o) if isinstance(o, Tensor) else o
                                             for o in out_value[1:])
     return out_value, in_grads, w_grads
+
+
+def _carried_writes(fwd):
+    """``(obj, name, value)`` of the number attributes carried through the compiled graph (see
+    :mod:`mindspore._infer.specialize`) that the differentiated function assigned: extra, undifferentiated
+    outputs of its forward graph."""
+    found = []
+    for obj, attr in staging.CTX.state.values():
+        v = getattr(obj, attr)
+        if isinstance(v, StagedTensor) and v._builder is fwd:
+            found.append((obj, attr, v))
+    return found
 
 
 def _outer_value(cur, args, explicit, outer_of, param):

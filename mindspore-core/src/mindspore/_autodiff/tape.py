@@ -22,11 +22,9 @@ tapes stay on it, so the bprop computations are themselves recorded on the outer
 from __future__ import annotations
 
 from mindspore._core import interpreters as _interpreters
+from mindspore._core import primitive as _primitive
 from mindspore._core.primitive import NON_DIFFERENTIABLE, hook_suspended, mark_zero
 from mindspore.common.tensor import Tensor
-from mindspore.ops._defs import array as _array_defs
-from mindspore.ops._defs import math as _math_defs
-from mindspore.ops._defs import reduce as _reduce_defs
 
 __all__ = ["Tape", "Node", "record", "backward", "tracked", "active", "sum_to", "rebind"]
 
@@ -178,12 +176,29 @@ def rebind(target, result):
     result._ad = None
 
 
-_reduce_sum = _reduce_defs.ReduceSum(keep_dims=True)
-_reshape = _array_defs.Reshape()
-_cast = _array_defs.Cast()
-_fill = _array_defs.Fill()
-_add = _math_defs.Add()
-_zeros_like = _array_defs.ZerosLike()
+# The primitives the tape itself runs, found by name in the operator registry (which sits above the tape).
+def _reduce_sum(x, axes):
+    return _primitive.instance("ReduceSum", keep_dims=True)(x, axes)
+
+
+def _reshape(x, shape):
+    return _primitive.instance("Reshape")(x, shape)
+
+
+def _cast(x, dtype):
+    return _primitive.instance("Cast")(x, dtype)
+
+
+def _fill(dtype, shape, value):
+    return _primitive.instance("Fill")(dtype, shape, value)
+
+
+def _add(x, y):
+    return _primitive.instance("Add")(x, y)
+
+
+def _zeros_like(x):
+    return _primitive.instance("ZerosLike")(x)
 
 
 def sum_to(grad, like):

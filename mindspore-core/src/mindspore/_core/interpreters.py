@@ -21,7 +21,8 @@ import contextlib
 
 from mindspore._errors import InternalError
 
-__all__ = ["Interpreter", "STACK", "TOP", "push", "pop", "current", "base", "set_base", "untraced", "find"]
+__all__ = ["Interpreter", "STACK", "TOP", "push", "pop", "current", "base", "set_base", "untraced", "find",
+           "only_eager"]
 
 
 class Interpreter:
@@ -142,3 +143,12 @@ def suspended(interp):
         if i + 1 < len(STACK):
             STACK[i + 1].below = interp
         _refresh()
+
+
+def only_eager():
+    """True when nothing records or stages applications (no gradient tape, no graph builder on the stack,
+    even under :func:`untraced`): what runs now runs once, on real buffers, and nothing keeps them for later."""
+    for interp in STACK:
+        if interp.kind != "eager":
+            return False
+    return True

@@ -218,6 +218,23 @@ class Primitive:
         return state
 
 
+#: The operator registry's ``name -> class`` lookup, handed down by :mod:`mindspore.ops._registry` when it is
+#: imported (``import mindspore`` imports it first). The layers below the operators (the gradient tape, the graph
+#: executor) know the few primitives they run by name, as the IR does.
+CLASS_LOOKUP = [None]
+
+
+@functools.lru_cache(maxsize=None)
+def instance(name, **attrs):
+    """One shared instance of the registered primitive ``name`` built with ``attrs``."""
+    lookup = CLASS_LOOKUP[0]
+    if lookup is None:
+        from mindspore._errors import InternalError
+        raise InternalError(f"primitive '{name}' is needed before the operator registry was imported "
+                            "(import mindspore first).")
+    return lookup(name)(**attrs)
+
+
 class PrimitiveWithInfer(Primitive):
     """A primitive with Python ``infer_shape``/``infer_dtype`` (the legacy user-facing base class)."""
 

@@ -376,11 +376,25 @@ def _setitem(obj, index, value):
     return obj
 
 
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def _setattr(obj, name, value):
     from mindspore import context
     if context._ctx["jit_syntax_level"] == context.STRICT and not staging._is_param(value):
         raise MSTypeError(f"In JIT strict mode, an attribute set in graph mode must be of the Parameter type, but "
                           f"'{name}' of {type(obj).__name__} is set to {type(value).__name__}.")
+    key = (id(obj), name)
+    if key in staging.CTX.state:
+        # a number attribute carried through the graph: the staged value (or a Python number) is its new value
+        if not (_is_number(value) or (isinstance(value, staging.StagedTensor) and value.shape == ())):
+            raise MSTypeError(f"In graph mode, the attribute '{name}' of {type(obj).__name__} holds a number that "
+                              f"the graph updates at each call; it can not be set to {type(value).__name__}.")
+        object.__setattr__(obj, name, value)
+        return None
+    if _is_number(value) and not isinstance(obj, type) and _is_number(getattr(obj, name, None)):
+        staging.CTX.number_writes.setdefault(key, [obj, name, getattr(obj, name)])
     if staging._is_graph_value(value) and not isinstance(value, (tuple, list)) and not staging._is_param(value):
         raise MSTypeError(f"In graph mode, a tensor computed by the graph can not be stored in the attribute '{name}' "
                           f"of {type(obj).__name__}; return it instead (or update a Parameter with ops.assign).")

@@ -26,13 +26,18 @@ class Program:
     """A specialised graph and how it meets Python: ``inputs`` (argument leaf index of each graph
     input, in order), ``weights`` (the Parameters fed after them), the output tree and leaf plan."""
 
-    def __init__(self, graph, input_leaves, weights, out_tree, out_plan, out_dtypes):
+    def __init__(self, graph, input_leaves, weights, out_tree, out_plan, out_dtypes, state=(), state_plan=(),
+                 number_writes=()):
         self.graph = graph
         self.input_leaves = input_leaves
         self.weights = weights
         self.out_tree = out_tree
         self.out_plan = out_plan          # per output leaf: ("graph", k), ("input", arg leaf) or ("const", value)
         self.out_dtypes = out_dtypes      # dtype of each graph output
+        self.state = tuple(state)         # (obj, name, python type): number attributes fed after the arguments
+        self.state_plan = tuple(state_plan)   # per state entry: ("graph", k), ("const", value) or None (unchanged)
+        self.number_writes = tuple(number_writes)  # [obj, name, value before] the function assigned at compile time
+        self.guards = ()                  # (obj, name, value compiled with, value after a call): see the compiler
 
 
 @contextlib.contextmanager
@@ -64,10 +69,37 @@ def _input_value(builder, v):
     return None
 
 
-def specialize(fn, args, kwargs=None, name="graph", call=None):
+@contextlib.contextmanager
+def _carried(top, state):
+    """Number attributes (``state``: ``(obj, name)`` pairs) hold graph inputs while ``fn`` is evaluated, and get
+    their values back after; yields the ``(obj, name, python type)`` of each and the CTX records."""
+    saved_state, saved_writes = staging.CTX.state, staging.CTX.number_writes
+    staging.CTX.state, staging.CTX.number_writes = {}, {}
+    entries, restore = [], []
+    try:
+        for obj, attr in state:
+            value = getattr(obj, attr)
+            kind = float if isinstance(value, float) else int
+            restore.append((obj, attr, value))
+            dtype = mstype.float32 if kind is float else mstype.int64
+            object.__setattr__(obj, attr, top.new_input(AbstractTensor((), dtype), attr))
+            staging.CTX.state[(id(obj), attr)] = (obj, attr)
+            entries.append((obj, attr, kind))
+        yield entries
+    finally:
+        writes = staging.CTX.number_writes
+        for obj, attr, value in restore:
+            object.__setattr__(obj, attr, value)
+        staging.CTX.state, staging.CTX.number_writes = saved_state, saved_writes
+        staging.CTX.last_number_writes = list(writes.values())
+
+
+def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
     """The :class:`Program` of ``fn(*args, **kwargs)`` with tensors as inputs.
 
-    ``call(fn, args, kwargs)`` evaluates the callable (default: the interpreter's ``call_value``).
+    ``call(fn, args, kwargs)`` evaluates the callable (default: the interpreter's ``call_value``). ``state``:
+    ``(obj, name)`` pairs of number attributes the function assigns, carried through the graph as inputs and
+    outputs (the program's ``state``; its ``number_writes`` lists the ones assigned when ``state`` is empty).
     """
     from mindspore._infer.interpret import call_value
     call = call or call_value
@@ -82,8 +114,10 @@ def specialize(fn, args, kwargs=None, name="graph", call=None):
             else:
                 staged.append(s)
                 inputs.append(i)
-        s_args, s_kwargs = staging.unflatten(tree, staged)
-        out = call(fn, s_args, s_kwargs)
+        with _carried(top, state) as carried:
+            s_args, s_kwargs = staging.unflatten(tree, staged)
+            out = call(fn, s_args, s_kwargs)
+            finals = [getattr(obj, attr) for obj, attr, _ in carried]
         out_leaves, out_tree = flatten(out)
         plan, nodes, dtypes = [], [], []
         input_of = {staged[i]._node: i for i in inputs if isinstance(staged[i], staging.StagedTensor)}
@@ -101,8 +135,21 @@ def specialize(fn, args, kwargs=None, name="graph", call=None):
                 v.fail()
             else:
                 plan.append(("const", v))
+        state_plan = []
+        for (obj, attr, kind), v in zip(carried, finals):
+            if isinstance(v, staging.StagedTensor):
+                node = top.localize(v)
+                if node in top.graph.params:
+                    state_plan.append(None)                    # read, never assigned
+                    continue
+                state_plan.append(("graph", len(nodes)))
+                nodes.append(node)
+                dtypes.append(node.abstract.dtype)
+            else:
+                state_plan.append(("const", v))
         out_node = top.apply(irops.make_tuple, nodes, AbstractTuple(n.abstract for n in nodes))
         top.graph.set_output(out_node)
     weights = [p.weight for p in top.graph.params if p.weight is not None]
-    return Program(top.graph, inputs, weights, out_tree, plan, dtypes)
+    return Program(top.graph, inputs, weights, out_tree, plan, dtypes, carried, state_plan,
+                   staging.CTX.last_number_writes)
 

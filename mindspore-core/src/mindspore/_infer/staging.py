@@ -67,6 +67,13 @@ class _Context:
         self.branch_depth = 0
         self.copies = {}        # id(outer list/dict/set) -> (object, its graph-local copy), per compilation
         self.composites = False  # export's capture: Cells with an exchange-format form stay one call
+        # Python number attributes a compiled function assigns (``self.calls += 1``): (id(obj), name) ->
+        # [obj, name, value before the first write]. A first compilation collects them; the compiler then
+        # compiles again with each carried through the graph (``state``: (id(obj), name) -> entry), so that
+        # the assignment happens at every call, as in MindSpore.
+        self.number_writes = {}
+        self.state = {}
+        self.last_number_writes = []
 
     def graph_local(self, value):
         """The compilation's own copy of a list, dict or set the function reads from outside (a global or a

@@ -10,6 +10,7 @@ program asks for gradients) -> the pass pipeline -> the executor's schedule, onc
 from __future__ import annotations
 
 import time
+import warnings
 import weakref
 
 import numpy as np
@@ -67,6 +68,14 @@ class CompiledGraph:
         for w, (dtype, shape) in zip(self.program.weights, self.weight_specs):
             if w._dtype is not dtype or (w._data is not None and w._data.shape != shape):
                 return True
+        for obj, attr, kind in self.program.state:
+            value = getattr(obj, attr, None)
+            if type(value) is not kind:     # the number attribute was given another kind of value
+                return True
+        for obj, attr, before, _ in self.program.guards:
+            value = getattr(obj, attr, None)
+            if type(value) is not type(before) or value != before:
+                return True
         return any(w._data is not buffer for w, buffer in self.frozen)
 
     @property
@@ -77,11 +86,17 @@ class CompiledGraph:
         p = self.program
         leaves, _ = flatten((tuple(args), dict(kwargs or {})))
         inputs = [_buffer(leaves[i]) for i in p.input_leaves]
+        inputs += [_buffer(getattr(obj, attr)) for obj, attr, _ in p.state]
         inputs += [w._buffer() for w in p.weights]
         outs = self.executable(*inputs)
         dtypes = p.out_dtypes
         values = [Tensor._make(outs[k], dtypes[k]) if kind == "graph" else leaves[k] if kind == "input" else k
                   for kind, k in p.out_plan]
+        for obj, attr, _, value in p.guards:
+            setattr(obj, attr, value)
+        for (obj, attr, kind), plan in zip(p.state, p.state_plan):
+            if plan is not None:     # the number attribute the function assigned, as after this call
+                setattr(obj, attr, kind(_backend.to_host(outs[plan[1]]).item()) if plan[0] == "graph" else plan[1])
         return unflatten(p.out_tree, values)
 
 
@@ -96,7 +111,10 @@ def compile_callable(fn, args, kwargs=None, name=None, freeze_weights=False):
     """Parse, infer, optimise and schedule ``fn`` for these arguments (with ``freeze_weights``, the weights
     it does not write as constants)."""
     start = time.perf_counter()
-    program = specialize(fn, args, kwargs, name=name or _name_of(fn))
+    name = name or _name_of(fn)
+    program = specialize(fn, args, kwargs, name=name)
+    if program.number_writes:
+        program = _carry_number_attributes(program, fn, args, kwargs, name)
     frozen = _freeze.freeze_weights(program.graph) if freeze_weights else ()
     _passes.run_pipeline(program.graph)
     executable = Executable(program.graph)
@@ -104,6 +122,35 @@ def compile_callable(fn, args, kwargs=None, name=None, freeze_weights=False):
     STATS["compiles"] += 1
     STATS["last_compile_s"] = elapsed
     return CompiledGraph(program, executable, elapsed, frozen)
+
+
+def _carry_number_attributes(program, fn, args, kwargs, name):
+    """``fn`` assigned number attributes (``self.calls += 1``): compile it again with them carried through the
+    graph, so that the assignment happens at every call (MindSpore's JIT fallback), not once at compile time.
+    Where they can not be carried (used as a Python int: ``range(self.n)``), the first program stays, guarded
+    by the values it was compiled with: it makes the assignment at each call, and a call that finds other
+    values compiles again (with a warning, once per function)."""
+    writes = program.number_writes
+    after = [(obj, attr, getattr(obj, attr)) for obj, attr, _ in writes]
+    for obj, attr, before in writes:        # undo the compile-time assignments: the graph makes them now
+        object.__setattr__(obj, attr, before)
+    try:
+        return specialize(fn, args, kwargs, name=name, state=[(obj, attr) for obj, attr, _ in writes])
+    except Exception as exc:   # noqa: BLE001 - any failure: guard the first program instead
+        for obj, attr, value in after:
+            object.__setattr__(obj, attr, value)
+        program.guards = tuple((obj, attr, before, value) for (obj, attr, before), (_, _, value)
+                               in zip(writes, after))
+        if name not in _WARNED_GUARDS:
+            _WARNED_GUARDS.add(name)
+            names = ", ".join(f"'{type(obj).__name__}.{attr}'" for obj, attr, _ in writes)
+            warnings.warn(f"In graph mode, '{name}' assigns {names}, which it also uses as a Python value "
+                          f"({type(exc).__name__}: {exc}): it is compiled again at each call that finds another "
+                          f"value there.", RuntimeWarning, stacklevel=4)
+        return program
+
+
+_WARNED_GUARDS = set()
 
 
 def _name_of(fn):

@@ -19,6 +19,8 @@ import dataclasses
 import threading
 import time
 
+import numpy as np
+
 __all__ = ["BackendProbe", "DeviceRuntime"]
 
 
@@ -131,6 +133,42 @@ class DeviceRuntime:
         """A new buffer on this device with the data of ``buffer`` (a Parameter made from a tensor, a clone).
         Override with a device-side copy; this default goes through the host."""
         return self.from_host(self.to_host(buffer).copy())
+
+    def view(self, buffer, index):
+        """A buffer aliasing ``buffer[index]`` for a basic ``index`` (a tuple of ints, slices, ``None`` and
+        ``Ellipsis``), or None where this runtime's buffers can not alias.
+
+        Core uses it for PYNATIVE slicing (``x[1:3]``, ``x[0]``), whose results are views as in MindSpore:
+        writes through the view are seen by ``x`` and the other way round. Returning None makes the result
+        a copy. The default aliases host ``numpy.ndarray`` buffers (NumPy's basic indexing)."""
+        if self.is_host and isinstance(buffer, np.ndarray):
+            return buffer[index]
+        return None
+
+    def write(self, buffer, index, value):
+        """Write ``value`` into ``buffer[index]`` in place; True when done, False where it can not be done.
+
+        ``index`` is basic, as for :meth:`view`; ``value`` is a buffer of this runtime with ``buffer``'s dtype
+        and a shape that broadcasts to ``buffer[index]``'s. Core uses it for PYNATIVE item assignment
+        (``x[0, 1:] = v``) so that views of ``x`` see the write; on False (not supported, a read-only
+        buffer) it rebinds ``x`` to an updated copy instead. The default writes host ``numpy.ndarray``
+        buffers that are writeable."""
+        if not (self.is_host and isinstance(buffer, np.ndarray) and buffer.flags.writeable):
+            return False
+        buffer[index] = value
+        return True
+
+    def layout(self, buffer):
+        """``(element strides, element offset into its storage)`` of ``buffer`` (``Tensor.stride()``,
+        ``storage_offset()``, ``is_contiguous()``: a view can be strided), or None for a contiguous buffer of
+        its own. The default reads host ``numpy.ndarray`` buffers."""
+        if not (self.is_host and isinstance(buffer, np.ndarray)) or buffer.itemsize == 0:
+            return None
+        root = buffer
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        offset = buffer.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+        return tuple(s // buffer.itemsize for s in buffer.strides), offset // buffer.itemsize
 
     def synchronize(self):
         """Wait until every kernel launched on this runtime has finished."""

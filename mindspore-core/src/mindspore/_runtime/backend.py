@@ -295,6 +295,25 @@ def copy_buffer(buffer):
     return rt.from_host(owner.to_host(buffer))
 
 
+def view_buffer(buffer, index):
+    """A buffer aliasing ``buffer[index]`` (basic index), or None where its runtime can not alias."""
+    return owner_of(buffer).view(buffer, index)
+
+
+def buffer_layout(buffer):
+    """``(element strides, element offset)`` of ``buffer``, or None for a contiguous buffer of its own."""
+    return owner_of(buffer).layout(buffer)
+
+
+def write_buffer(buffer, index, value):
+    """Write ``value`` (a buffer of ``buffer``'s runtime) into ``buffer[index]`` in place; False where its runtime
+    can not."""
+    owner = owner_of(buffer)
+    if owner_of(value) is not owner:
+        return False
+    return bool(owner.write(buffer, index, value))
+
+
 def from_host(array):
     """Move a host NumPy array to the current device (no copy on host-memory backends)."""
     return data_runtime().from_host(array)

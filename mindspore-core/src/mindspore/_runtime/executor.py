@@ -35,14 +35,10 @@ from mindspore._ir.nodes import Constant, Graph
 from mindspore._ir.ops import CustomCall
 from mindspore._infer.abstract import AbstractTensor, AbstractTuple
 from mindspore._core.evaluate import check_target
+from mindspore._core import primitive as _primitive
 from mindspore._core.primitive import Primitive
 from mindspore._runtime import backend as _backend
 from mindspore.common.tensor import Tensor
-from mindspore.ops._defs.array import ZerosLike
-from mindspore.ops._defs.math import Add
-
-#: Primitives the executor itself runs (through the backend's kernels) to sum and zero loop gradients.
-_ELEMENTWISE = {"Add": Add(), "ZerosLike": ZerosLike()}
 
 __all__ = ["Executable"]
 
@@ -255,7 +251,7 @@ class _Codegen:
 
     def elementwise(self, name, spec, arity):
         """A function running the backend's kernel of primitive ``name`` on ``arity`` buffers of ``spec``."""
-        prim = _ELEMENTWISE[name]
+        prim = _primitive.instance(name)   # Add or ZerosLike: sums and zeros of loop gradients
         kernel = self.backend.kernel(name, (spec.dtype,) * arity, (True,) * arity)
 
         def run(*buffers):

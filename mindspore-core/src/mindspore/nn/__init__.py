@@ -14,31 +14,6 @@ __all__ = (["Cell", "CellList", "SequentialCell", "no_init_parameters"] + list(l
 from mindspore.nn.graph_cell import GraphCell  # noqa: E402
 __all__.append("GraphCell")
 
-# MindSpore's nn re-exports the evaluation metrics of mindspore.train.metrics (nn.Accuracy is
-# train.Accuracy). mindspore.train imports nn (Model, wrappers), so they are fetched on first use.
-_METRIC_NAMES = ("Metric", "rearrange_inputs", "names", "get_metric_fn", "get_metrics", "Accuracy", "MAE", "MSE",
-                 "Precision", "Recall", "Fbeta", "F1", "Loss", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
-                 "Top5CategoricalAccuracy", "ConfusionMatrix", "auc", "ROC", "Perplexity", "CosineSimilarity", "Dice",
-                 "BleuScore")
-
-
-# MindSpore 2.10's nn.Linear and the nn.*Ext layers are the very classes of mindspore.mint.nn (which imports nn),
-# so they are fetched from there on first use too.
-_MINT_ALIASES = {"Linear": "Linear", "AvgPool1dExt": "AvgPool1d", "AvgPool2dExt": "AvgPool2d",
-                 "AvgPool3dExt": "AvgPool3d", "Dropout2dExt": "Dropout2d", "DropoutExt": "Dropout",
-                 "EmbeddingExt": "Embedding", "L1LossExt": "L1Loss", "LayerNormExt": "LayerNorm",
-                 "LogSoftmaxExt": "LogSoftmax", "MaxPool2dExt": "MaxPool2d", "PReLUExt": "PReLU"}
-
-
-def __getattr__(name):
-    if name in _MINT_ALIASES:
-        from mindspore.mint import nn as mint_nn
-        return getattr(mint_nn, _MINT_ALIASES[name])
-    if name in _METRIC_NAMES:
-        from mindspore.train import metrics
-        return getattr(metrics, name)
-    raise AttributeError(f"module 'mindspore.nn' has no attribute '{name}'")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_METRIC_NAMES) | set(_MINT_ALIASES))
+# MindSpore's nn also exports the evaluation metrics of mindspore.train.metrics (nn.Accuracy is train.Accuracy),
+# and nn.Linear and the nn.*Ext layers are the very classes of mindspore.mint.nn. Both packages sit above nn
+# (they import it), so they install those names here when they are imported (``import mindspore`` does).

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from mindspore._errors import MSTypeError, MSValueError
-from mindspore.nn.optim import _validators as validator
+from mindspore.nn import _validators as validator
 
 __all__ = ["piecewise_constant_lr", "exponential_decay_lr", "natural_exp_decay_lr", "inverse_decay_lr",
            "cosine_decay_lr", "polynomial_decay_lr", "warmup_lr"]

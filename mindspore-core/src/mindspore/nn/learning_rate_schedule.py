@@ -12,7 +12,7 @@ from mindspore import ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.nn.cell import Cell
-from mindspore.nn.optim import _validators as validator
+from mindspore.nn import _validators as validator
 
 __all__ = ["LearningRateSchedule", "ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR", "CosineDecayLR",
            "PolynomialDecayLR", "WarmUpLR"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 
 from mindspore import _generation
+from mindspore._core import primitive as _primitive
 from mindspore._core.primitive import Primitive
 from mindspore._plugin import manager
 from mindspore._runtime import backend as _backend
@@ -88,3 +89,4 @@ def lookup(name):
 
 
 _backend.PRIMITIVE_NAMES[0] = primitive_names   # the kernel registry refuses kernels for unknown names
+_primitive.CLASS_LOOKUP[0] = lookup             # the tape and the executor build the primitives they run by name

@@ -31,6 +31,8 @@ from mindspore._infer.staging import StagedTensor
 from mindspore.common.tensor import Tensor
 from mindspore.ops import _higher as _higher_modules
 from mindspore.ops import functional as F
+from mindspore._runtime import backend as _backend
+from mindspore.ops.function import _indexing
 from mindspore.ops.function._indexing import tensor_setitem_value
 
 __all__ = ["lookup_method", "method_names", "provide"]
@@ -1041,6 +1043,9 @@ def _zero_(self):
 @_register("copy_", ("broadcast_to",))
 def _copy_(self, src, non_blocking=False):
     src = src if isinstance(src, Tensor) else Tensor(src, self.dtype)
+    if not isinstance(self, StagedTensor) and _indexing._fits(tuple(src.shape), tuple(self.shape)) \
+            and _indexing._write_in_place(self, Ellipsis, src):
+        return self    # into the tensor's memory, as MindSpore's copy_: its views see the new values
     return _inplace(self, F.broadcast_to(src, tuple(self.shape)), "copy_")
 
 
@@ -1107,30 +1112,47 @@ def _is_signed(self):
     return self.dtype not in (mstype.bool_,) + mstype.uint_type
 
 
+def _contiguous_strides(shape):
+    strides, step = [], 1
+    for s in reversed(shape):
+        strides.append(step)
+        step *= s
+    return list(reversed(strides))
+
+
+def _layout(self):
+    """``(element strides, offset)``: a view's own (``x[:, ::2]`` is strided), else the contiguous layout."""
+    found = None if self._data is None else _backend.buffer_layout(self._data)
+    if found is None:
+        return _contiguous_strides(self.shape), 0
+    return list(found[0]), found[1]
+
+
 @_register("is_contiguous")
 def _is_contiguous(self):
-    return True
+    strides = _layout(self)[0]
+    want = _contiguous_strides(self.shape)
+    return all(s == w for s, w, n in zip(strides, want, self.shape) if n > 1)
 
 
 @_register("contiguous")
 def _contiguous(self):
-    return self
+    """The tensor itself when its memory is contiguous, else a contiguous copy (as MindSpore's)."""
+    return self if _is_contiguous(self) else self._copy()
 
 
 @_register("stride")
 def _stride(self, dim=None):
-    """Element strides of the (always contiguous) layout; one of them when ``dim`` is given."""
-    strides, step = [], 1
-    for s in reversed(self.shape):
-        strides.append(step)
-        step *= s
-    strides = list(reversed(strides))  # a list, as MindSpore 2.10's Tensor.stride()
+    """Element strides of the tensor's memory layout (a list, as MindSpore 2.10's); one of them when ``dim``
+    is given."""
+    strides = _layout(self)[0]
     return strides if dim is None else strides[_axis("stride", dim, self.ndim)]
 
 
 @_register("storage_offset")
 def _storage_offset(self):
-    return 0
+    """The element offset of a view into its base's memory (0 for a tensor that owns its memory)."""
+    return _layout(self)[1]
 
 
 # -- methods built on mindspore.mint and mindspore.numpy compositions ---------------------------------------

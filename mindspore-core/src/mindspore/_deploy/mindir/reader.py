@@ -3,7 +3,7 @@
 Algorithm
 ---------
 :func:`load` reads the file, decrypts it when a ``dec_key`` is given (MindSpore encrypts MindIR with the
-same block layout as checkpoints, so :mod:`mindspore.train._ckpt_crypto` does it), parses the
+same block layout as checkpoints, so :mod:`mindspore._fileio.crypto` does it), parses the
 ``ModelProto`` and builds a :class:`MindIRGraph`. Building resolves every name once:
 
 * graph inputs, weights (``graph.parameter``, one :class:`~mindspore.Parameter` each, named by ``ref_key``)
@@ -104,7 +104,7 @@ def load_bytes(data, dec_key=None, dec_mode="AES-GCM", source="<memory>", base_d
 
 
 def _decrypt(data, dec_key, dec_mode, source):
-    from mindspore.train import _ckpt_crypto
+    from mindspore._fileio import crypto as _ckpt_crypto
     if dec_key is None:
         if _ckpt_crypto.is_cipher_data(data):
             raise MSRuntimeError(_DECRYPT_FAILED)

@@ -23,8 +23,8 @@ writes itself: ``-1`` in a ``Reshape`` target when it is the only unknown entry,
 (:class:`~mindspore._deploy.capture.SymFill`) is ``BroadcastTo`` of its value. The writer is deterministic:
 names and ids come from counters in program order, so the same network gives the same bytes.
 
-The file is written atomically (:func:`mindspore.train.serialization._atomic_write`), encrypted when asked in
-MindSpore's block layout (:mod:`mindspore.train._ckpt_crypto`), after ``custom_func(model)`` has edited the
+The file is written atomically (:func:`mindspore._fileio.atomic.atomic_write`), encrypted when asked in
+MindSpore's block layout (:mod:`mindspore._fileio.crypto`), after ``custom_func(model)`` has edited the
 proto. When the weights total more than 1 GiB (MindSpore's ``TOTAL_SAVE``, counted as it counts) they go to
 ``<name>_variables/data_0`` instead, each 64-byte aligned after a 64-byte header, in name order, and the graph
 to ``<name>_graph.mindir`` with ``external_data`` pointing at them, as MindSpore's ``_split_save`` does.
@@ -608,7 +608,7 @@ def _encrypt(data, key, mode):
             raise MSTypeError(f"For 'export', the encryption function must return bytes, but got "
                               f"{type(out).__name__}.")
         return bytes(out)
-    from mindspore.train import _ckpt_crypto
+    from mindspore._fileio import crypto as _ckpt_crypto
     buf = io.BytesIO()
     enc = _ckpt_crypto.Encryptor(buf, key, mode)
     enc.write(data)
@@ -650,7 +650,7 @@ class _DataFiles:
 def _split(model, graph_path, dirname, prefix, encrypt):
     """MindSpore's ``_split_save``: the weights, in name order and 64-byte aligned, into
     ``<prefix>_variables/data_<k>``, each weight's ``external_data`` pointing at its bytes."""
-    from mindspore.train.serialization import _atomic_write
+    from mindspore._fileio.atomic import atomic_write as _atomic_write
     var_dir = os.path.join(dirname, prefix + "_variables")
     tmp_dir = os.path.join(dirname, f".{prefix}_variables.{os.getpid()}.tmp")
     shutil.rmtree(tmp_dir, ignore_errors=True)
@@ -688,7 +688,7 @@ def _split(model, graph_path, dirname, prefix, encrypt):
 
 def save(captured, path, enc_key=None, enc_mode="AES-GCM", custom_func=None, dataset=None):
     """Write ``captured`` to the MindIR file ``path`` (``.mindir``), as MindSpore 2.10's ``export`` does."""
-    from mindspore.train.serialization import _atomic_write
+    from mindspore._fileio.atomic import atomic_write as _atomic_write
     if dataset is not None:
         _check_dataset(dataset)
     model = build_model(captured)

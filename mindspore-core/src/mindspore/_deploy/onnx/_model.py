@@ -140,7 +140,7 @@ def _external(model, data_name):
 
 def write(model, path, encrypt=None):
     """Serialize ``model`` to ``path`` atomically (encrypted with ``encrypt`` when given)."""
-    from mindspore.train.serialization import _atomic_write
+    from mindspore._fileio.atomic import atomic_write as _atomic_write
     directory = os.path.dirname(path)
     if directory:
         os.makedirs(directory, exist_ok=True)

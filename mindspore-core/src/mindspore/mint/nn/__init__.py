@@ -33,3 +33,18 @@ __all__ = [
     "SiLU", "Sigmoid", "SmoothL1Loss", "SoftMarginLoss", "Softmax", "SyncBatchNorm", "Tanh", "Threshold",
     "Unfold", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
 ]
+
+
+# MindSpore 2.10's nn.Linear and nn.*Ext layers are these very classes; mint sits above nn, so it installs them there.
+_NN_ALIASES = {"Linear": Linear, "AvgPool1dExt": AvgPool1d, "AvgPool2dExt": AvgPool2d, "AvgPool3dExt": AvgPool3d,
+               "Dropout2dExt": Dropout2d, "DropoutExt": Dropout, "EmbeddingExt": Embedding, "L1LossExt": L1Loss,
+               "LayerNormExt": LayerNorm, "LogSoftmaxExt": LogSoftmax, "MaxPool2dExt": MaxPool2d, "PReLUExt": PReLU}
+
+
+def _install_in_nn():
+    from mindspore import nn as _nn
+    for name, cls in _NN_ALIASES.items():
+        setattr(_nn, name, cls)
+
+
+_install_in_nn()

@@ -11,7 +11,7 @@ import numpy as np
 
 from mindspore import ops
 from mindspore.common.tensor import Tensor
-from mindspore.nn.optim import _validators as validator
+from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["Adagrad"]

@@ -20,7 +20,7 @@ from mindspore import ops
 from mindspore._errors import MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
-from mindspore.nn.optim import _validators as validator
+from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["Lamb"]

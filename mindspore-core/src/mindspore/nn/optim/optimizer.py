@@ -32,7 +32,7 @@ from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell, CellList
 from mindspore.nn.learning_rate_schedule import LearningRateSchedule
-from mindspore.nn.optim import _validators as validator
+from mindspore.nn import _validators as validator
 from mindspore.ops import composite
 
 __all__ = ["Optimizer", "opt_init_args_register"]

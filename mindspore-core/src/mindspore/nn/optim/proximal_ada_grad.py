@@ -12,7 +12,7 @@ from __future__ import annotations
 from mindspore import ops
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
-from mindspore.nn.optim import _validators as validator
+from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["ProximalAdagrad"]

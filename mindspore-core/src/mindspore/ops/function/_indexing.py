@@ -23,12 +23,24 @@ is differentiable with respect to ``x``; no NumPy touches tensor data here.
 flattened tensor writes the (cast, broadcast) value there. A boolean mask shaped like ``x`` with a
 scalar value takes the shortcut ``MaskedFill``. The result's buffer then replaces ``x``'s, so the
 update is in place (``x``'s dtype never changes).
+
+Views (PYNATIVE)
+----------------
+When nothing records or stages (no gradient tape, no graph being built), a basic index (ints, slices,
+``None``, ``...``) is MindSpore's view: ``x[1:3]`` is a tensor over ``x``'s memory (the runtime's
+``view``), and ``x[0, 1:] = v`` writes into ``x``'s memory (the runtime's ``write``), so each sees the
+other's writes, and a tensor made by ``Tensor.from_numpy`` writes into its array. As in MindSpore 2.10,
+an assignment through a boolean mask or an integer-tensor index makes a new buffer instead (earlier
+views keep the old values). Under a tape or while staging, the results are copies and assignments
+rebind: a recorded value is never changed behind the tape's back.
 """
 import numbers
 
 import numpy as np
 
 from mindspore._autodiff import tape as _tape
+from mindspore._core import interpreters as _interpreters
+from mindspore._core import primitive as _primitive
 from mindspore._errors import MSIndexValueError, MSTypeError, MSTypeIndexError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
@@ -37,6 +49,7 @@ from mindspore.ops._defs import array as A
 from mindspore.ops._defs import indexing as I
 from mindspore.ops._defs.array import cached_prim
 from mindspore.ops._defs.indexing import MSIndexError
+from mindspore._runtime import backend as _backend
 
 __all__ = ["tensor_getitem", "tensor_setitem"]
 
@@ -238,6 +251,18 @@ def _advanced(y, entries):
     return out
 
 
+def _view_index(x, entries):
+    """The basic index for the runtime equivalent to ``entries``, when views apply now (see the module
+    docstring), else None. A trailing ``...`` keeps an all-int index a 0-d buffer rather than a scalar."""
+    if _has_advanced(entries) or not _interpreters.only_eager() or _primitive.CALL_HOOK[0] is not None:
+        return None
+    basic = []
+    for kind, value, _ in entries:
+        basic.append(None if kind == _NEW else value)
+    basic.append(Ellipsis)
+    return tuple(basic)
+
+
 def tensor_getitem(x, index):
     """``x[index]`` with NumPy semantics, differentiable with respect to ``x``.
 
@@ -253,6 +278,11 @@ def tensor_getitem(x, index):
     if not isinstance(x, Tensor):
         raise MSTypeError(f"For 'tensor_getitem', the input must be a Tensor, but got {type(x).__name__}.")
     entries = _parse(x.shape, index)
+    basic = _view_index(x, entries)
+    if basic is not None:
+        buf = _backend.view_buffer(x._buffer(), basic)
+        if buf is not None:
+            return Tensor._make(buf, x.dtype)
     if not _has_advanced(entries):
         return _strided_slice(x, entries)
     # NumPy: next to an advanced index, an int is an advanced (0-D) index too.
@@ -311,6 +341,42 @@ def tensor_setitem_value(x, index, value):
     return _reshape(result, x.shape)
 
 
+def _fits(vshape, shape):
+    """Whether a value of ``vshape`` broadcasts to ``shape`` (leading size-1 dimensions beyond it dropped)."""
+    extra = len(vshape) - len(shape)
+    if extra > 0:
+        if any(s != 1 for s in vshape[:extra]):
+            return False
+        vshape = vshape[extra:]
+    return all(v in (1, s) for v, s in zip(reversed(vshape), reversed(shape)))
+
+
+def _write_in_place(x, index, value):
+    """``x[index] = value`` written into ``x``'s memory when views apply (see the module docstring); False
+    when the assignment must go the functional way instead."""
+    if x._data is None and x._init is not None and not callable(getattr(x._init, "_generate", None)):
+        return False
+    entries = _parse(x.shape, index)
+    basic = _view_index(x, entries)
+    if basic is None:
+        return False
+    buf = x._buffer()
+    target = _backend.view_buffer(buf, basic)
+    if target is None:
+        return False
+    v = _value_tensor(value, x.dtype)
+    vshape, shape = tuple(v.shape), tuple(target.shape)
+    if not _fits(vshape, shape):
+        raise MSValueError(f"For 'tensor_setitem', the value of shape {vshape} could not be broadcast to the "
+                           f"indexing result of shape {shape}.")
+    vbuf = v._buffer()
+    if len(vshape) > len(shape):
+        vbuf = _backend.view_buffer(vbuf, (0,) * (len(vshape) - len(shape)) + (Ellipsis,))
+        if vbuf is None:
+            return False
+    return _backend.write_buffer(buf, basic, vbuf)
+
+
 def tensor_setitem(x, index, value):
     """``x[index] = value`` in place (``value`` is cast to ``x``'s dtype and broadcast); returns ``x``.
 
@@ -324,6 +390,8 @@ def tensor_setitem(x, index, value):
         [[0., 5., 5.],
          [0., 0., 0.]])
     """
+    if isinstance(x, Tensor) and index is not Ellipsis and _write_in_place(x, index, value):
+        return x    # (MindSpore 2.10 rebinds for a lone ``...``: earlier views keep their values)
     result = tensor_setitem_value(x, index, value)
     if result._data is None:   # a value computed by a graph being compiled: x (a constant) can not hold it
         from mindspore._errors import MSRuntimeError

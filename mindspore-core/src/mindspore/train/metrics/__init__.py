@@ -93,3 +93,17 @@ def get_metrics(metrics):
     if isinstance(metrics, set):
         return {name: get_metric_fn(name) for name in metrics}
     raise TypeError(f"For 'get_metrics', the argument 'metrics' must be None, dict or set, but got {metrics}")
+
+
+def _install_in_nn():
+    """MindSpore's nn exports the metrics too (``nn.Accuracy is train.Accuracy``); train sits above nn, so the
+    metrics install themselves there."""
+    from mindspore import nn
+    for name in ("Metric", "rearrange_inputs", "names", "get_metric_fn", "get_metrics", "Accuracy", "MAE", "MSE",
+                 "Precision", "Recall", "Fbeta", "F1", "Loss", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
+                 "Top5CategoricalAccuracy", "ConfusionMatrix", "auc", "ROC", "Perplexity", "CosineSimilarity", "Dice",
+                 "BleuScore"):
+        setattr(nn, name, globals()[name])
+
+
+_install_in_nn()
