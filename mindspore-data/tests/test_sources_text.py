@@ -30,13 +30,13 @@ ALL = ["a1", "a2", "a3", "a4", "a5", "b1", "b2", "b3", "c1"]
 
 def test_text_rows_in_sorted_file_order(text_files):
     files = [str(text_files / n) for n in ("c.txt", "a.txt", "b.txt")]
-    data = ds.TextFileDataset(files, shuffle=False)
+    data = ds.TextFileDataset(files, shuffle=False, num_parallel_workers=1)   # one reader: plain file order
     assert data.get_col_names() == ["text"]
     assert data.get_dataset_size() == 9
     rows = list(data.create_tuple_iterator(output_numpy=True))
     assert [str(r[0]) for r in rows] == ALL
     assert rows[0][0].dtype.kind == "U" and rows[0][0].shape == ()
-    assert texts(ds.TextFileDataset(str(text_files / "*.txt"), shuffle=False)) == ALL
+    assert texts(ds.TextFileDataset(str(text_files / "*.txt"), shuffle=False, num_parallel_workers=1)) == ALL
 
 
 def test_text_keeps_carriage_returns_and_skips_empty_lines(tmp_path):
@@ -50,7 +50,7 @@ def test_text_shards_are_equal_blocks_covering_every_row(text_files, num_shards)
     per = -(-9 // num_shards)
     seen = []
     for shard in range(num_shards):
-        data = ds.TextFileDataset(files, shuffle=False, num_shards=num_shards, shard_id=shard)
+        data = ds.TextFileDataset(files, shuffle=False, num_shards=num_shards, shard_id=shard, num_parallel_workers=1)
         rows = texts(data)
         assert data.get_dataset_size() == per == len(rows)
         assert rows == [ALL[(shard * per + k) % 9] for k in range(per)]
@@ -61,7 +61,7 @@ def test_text_shards_are_equal_blocks_covering_every_row(text_files, num_shards)
 
 
 def test_text_num_samples(text_files):
-    data = ds.TextFileDataset(str(text_files / "*.txt"), shuffle=False, num_samples=4)
+    data = ds.TextFileDataset(str(text_files / "*.txt"), shuffle=False, num_samples=4, num_parallel_workers=1)
     assert data.get_dataset_size() == 4 and texts(data) == ALL[:4]
 
 
@@ -80,7 +80,7 @@ def test_text_shuffle_modes(text_files):
     by_file = {"a": ALL[:5], "b": ALL[5:8], "c": ALL[8:]}
     config.set_seed(3)
     for mode in (ds.Shuffle.FILES, ds.Shuffle.INFILE, ds.Shuffle.GLOBAL, True):
-        data = ds.TextFileDataset(files, shuffle=mode)
+        data = ds.TextFileDataset(files, shuffle=mode, num_parallel_workers=1)
         iterator = data.create_tuple_iterator(output_numpy=True, num_epochs=3)
         epochs = [[str(r[0]) for r in iterator] for _ in range(3)]
         assert all(sorted(e) == sorted(ALL) for e in epochs)
@@ -136,7 +136,7 @@ def csv_files(tmp_path):
 
 
 def test_csv_headers_and_strings(csv_files):
-    data = ds.CSVDataset([str(csv_files / "d.csv"), str(csv_files / "c.csv")], shuffle=False)
+    data = ds.CSVDataset([str(csv_files / "d.csv"), str(csv_files / "c.csv")], shuffle=False, num_parallel_workers=1)
     assert data.get_col_names() == ["h1", "h2", "h3"]
     assert data.get_dataset_size() == 4
     rows = list(data.create_dict_iterator(output_numpy=True))

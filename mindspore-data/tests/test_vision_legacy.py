@@ -176,8 +176,8 @@ def test_erase_and_pad_to_size():
 
 def test_random_resize_and_random_select_subpolicy():
     image = rand_image(8, 10)
-    options = [np.array(Image.fromarray(image).resize((5, 4), f))
-               for f in (Image.BILINEAR, Image.NEAREST, Image.BICUBIC, Image.BOX)]
+    options = [vision.Resize((4, 5), inter)(image)
+               for inter in (Inter.BILINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA)]
     seen = set()
     for _ in range(40):
         out = vision.RandomResize((4, 5))(image)

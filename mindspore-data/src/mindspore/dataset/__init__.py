@@ -21,12 +21,15 @@ from mindspore.dataset import config
 from mindspore.dataset.engine import *  # noqa: F401,F403
 from mindspore.dataset.engine import __all__ as _engine_all
 
-__all__ = ["config"] + list(_engine_all)
+__all__ = ["config"] + list(_engine_all) + ["WaitedDSCallback"]
 
 _SUBMODULES = ("vision", "transforms", "text", "audio")
 
 
 def __getattr__(name):
+    if name == "WaitedDSCallback":    # built on first use: its base class is mindspore.train's Callback
+        from mindspore.dataset.engine import callbacks
+        return callbacks.WaitedDSCallback
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

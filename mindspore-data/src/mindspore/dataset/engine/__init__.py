@@ -10,7 +10,10 @@ from mindspore.dataset.engine.datasets_ops import (BatchDataset, BatchInfo, Conc
                                                    TakeDataset, ZipDataset)
 from mindspore.dataset.engine.datasets_user_defined import (GeneratorDataset, NumpySlicesDataset,  # noqa: F401
                                                             PaddedDataset)
+from mindspore.dataset.engine.cache_client import DatasetCache  # noqa: F401
+from mindspore.dataset.engine.callbacks import DSCallback  # noqa: F401
 from mindspore.dataset.engine.iterators import DictIterator, TupleIterator  # noqa: F401
+from mindspore.dataset.engine.serializer import compare, deserialize, serialize, show  # noqa: F401
 from mindspore.dataset.engine.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,  # noqa: F401
                                                SequentialSampler, SubsetRandomSampler, SubsetSampler,
                                                WeightedRandomSampler)
@@ -18,7 +21,8 @@ from mindspore.dataset.engine.samplers import (DistributedSampler, PKSampler, Ra
 __all__ = ["Dataset", "MappableDataset", "SourceDataset", "Schema", "Shuffle", "zip", "BatchInfo",
            "GeneratorDataset", "NumpySlicesDataset", "PaddedDataset",
            "DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler",
-           "SubsetSampler", "WeightedRandomSampler"]
+           "SubsetSampler", "WeightedRandomSampler", "DSCallback", "DatasetCache",
+           "serialize", "deserialize", "show", "compare"]
 
 # Sources written in their own modules (by file format); a module not present yet is skipped.
 _SOURCE_MODULES = {
@@ -26,6 +30,24 @@ _SOURCE_MODULES = {
     "datasets_text": ["TextFileDataset"],
     "datasets_standard": ["CSVDataset"],
     "datasets_mindrecord": ["MindDataset"],
+    "datasets_vision_more": ["SVHNDataset", "USPSDataset", "SemeionDataset", "STL10Dataset", "CelebADataset",
+                             "Places365Dataset", "Caltech256Dataset", "Food101Dataset"],
+    "datasets_detection": ["VOCDataset", "CocoDataset"],
+    "datasets_text_more": ["AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset",
+                           "YahooAnswersDataset", "YelpReviewDataset", "PennTreebankDataset", "WikiTextDataset",
+                           "EnWik9Dataset", "SST2Dataset", "CoNLL2000Dataset", "UDPOSDataset", "IMDBDataset",
+                           "CLUEDataset", "SQuADDataset", "Multi30kDataset", "IWSLT2016Dataset",
+                           "IWSLT2017Dataset"],
+    "datasets_audio": ["LJSpeechDataset", "SpeechCommandsDataset", "YesNoDataset", "CMUArcticDataset",
+                       "LibriTTSDataset", "GTZANDataset"],
+    "datasets_vision_lists": ["OmniglotDataset", "SBUDataset", "FlickrDataset", "SUN397Dataset",
+                              "RenderedSST2Dataset", "ManifestDataset", "DIV2KDataset", "Caltech101Dataset",
+                              "FakeImageDataset", "RandomDataset"],
+    "datasets_tfrecord": ["TFRecordDataset"],
+    "datasets_vision_boxes": ["KITTIDataset", "WIDERFaceDataset"],
+    "datasets_vision_extra": ["CityscapesDataset", "PhotoTourDataset", "Flowers102Dataset", "LFWDataset",
+                              "LSUNDataset", "SBDataset"],
+    "datasets_idx": ["FashionMnistDataset", "KMnistDataset", "EMnistDataset", "QMnistDataset"],
 }
 
 for _module_name, _names in _SOURCE_MODULES.items():

@@ -15,6 +15,7 @@ len(output_columns)`` the outputs take the places of the inputs; otherwise the o
 followed by the untouched columns in their original order. ``input_columns=None`` means the first column.
 """
 import copy
+import functools
 import threading
 import weakref
 from enum import Enum
@@ -143,6 +144,26 @@ class Dataset:
         num_parallel_workers (int, optional): workers of this node. Default: None, the configured number.
         cache (DatasetCache, optional): accepted for compatibility (no cache server here).
     """
+
+    def __init_subclass__(cls, **kwargs):
+        """Record the arguments each node is built with (for :func:`mindspore.dataset.serialize`)."""
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            return
+
+        @functools.wraps(init)
+        def recording_init(self, *args, **kw):
+            if "_init_args" not in self.__dict__:
+                self.__dict__["_init_args"] = (cls, args, kw)
+            init(self, *args, **kw)
+
+        cls.__init__ = recording_init
+
+    def to_json(self, filename=""):
+        """The pipeline serialized (see :func:`mindspore.dataset.serialize`), written to `filename` if given."""
+        from mindspore.dataset.engine.serializer import serialize
+        return serialize(self, filename)
 
     def __init__(self, children=None, num_parallel_workers=None, cache=None):
         _check_workers(num_parallel_workers)

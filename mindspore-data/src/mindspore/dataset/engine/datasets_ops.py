@@ -68,6 +68,13 @@ class MapDataset(Dataset):
         self.python_multiprocessing = python_multiprocessing
         self.max_rowsize = max_rowsize
         self.callbacks = to_list(callbacks)
+        if self.callbacks:
+            from mindspore.dataset.engine.callbacks import DSCallback
+            for k, callback in enumerate(self.callbacks):
+                if not isinstance(callback, DSCallback):
+                    raise TypeError(f"Argument callbacks[{k}] with value {callback!r} is not of type "
+                                    f"[<class 'mindspore.dataset.callback.ds_callback.DSCallback'>], but got "
+                                    f"{type(callback)}.")
         self.offload = offload
 
     def _columns(self):
@@ -93,10 +100,28 @@ class MapDataset(Dataset):
         names, in_cols, _ = self._columns()
         in_idx = [names.index(c) for c in in_cols]
         pass_idx = rt.next_pass(self)
-        tasks = (((pass_idx, pos), tuple(row[i] for i in in_idx), row)
-                 for pos, row in enumerate(self.children[0]._rows(rt)))
-        for row, outputs in rt.executor(self).imap(tasks, rt.stop):
+        if not self.callbacks:
+            tasks = (((pass_idx, pos), tuple(row[i] for i in in_idx), row)
+                     for pos, row in enumerate(self.children[0]._rows(rt)))
+            for row, outputs in rt.executor(self).imap(tasks, rt.stop):
+                yield _assemble(row, names, in_cols, outputs)
+            return
+        # DSCallback hooks: a step begins when its row is dispatched and ends when its result comes back
+        runners = rt.__dict__.setdefault("_callback_runners", {})
+        if id(self) not in runners:
+            from mindspore.dataset.engine.callbacks import CallbackRunner
+            runners[id(self)] = CallbackRunner(self.callbacks)
+        runner = runners[id(self)]
+        runner.epoch_begin()
+
+        def tasks_with_steps():
+            for pos, row in enumerate(self.children[0]._rows(rt)):
+                yield (pass_idx, pos), tuple(row[i] for i in in_idx), (row, runner.step_begin())
+
+        for (row, context), outputs in rt.executor(self).imap(tasks_with_steps(), rt.stop):
+            runner.step_end(context)
             yield _assemble(row, names, in_cols, outputs)
+        runner.epoch_end()
 
 
 class BatchInfo:

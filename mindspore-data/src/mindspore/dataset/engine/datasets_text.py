@@ -10,7 +10,11 @@ random access (each line's byte range is indexed once):
 - ``num_shards``/``shard_id``: shard ``k`` reads rows ``[k * n, (k + 1) * n)`` of the (file-ordered) row
   sequence, ``n = ceil(rows / num_shards)``, wrapping around to the first rows when the last shard is short,
   so that every shard has the same number of rows and together they cover every row. The file order used for
-  sharding depends only on ``mindspore.dataset.config``'s seed and the epoch, so shards of one job agree.
+  sharding depends only on ``mindspore.dataset.config``'s seed and the epoch, so shards of one job agree;
+- except with ``Shuffle.GLOBAL``, the rows of a shard come in the order MindSpore's reader threads yield
+  them: the shard's runs of rows of one file are dealt to the ``num_parallel_workers`` readers in turn and the
+  readers hand over one row each in turn (with one worker, or one file, that is plain file order; with two
+  workers and files ``a``, ``b``: ``a1 b1 a2 b2 ...``). ``num_samples`` keeps the first rows of that order.
 """
 import glob
 import os
@@ -77,12 +81,13 @@ class FileOrderSampler(samplers.BuiltinSampler):
 
     _salt = 11
 
-    def __init__(self, mode, num_shards=None, shard_id=None, num_samples=None, strided=False):
+    def __init__(self, mode, num_shards=None, shard_id=None, num_samples=None, strided=False, num_workers=None):
         super().__init__(num_samples)
         self.mode = mode
         self.num_shards = num_shards if num_shards is not None else 1
         self.shard_id = shard_id if shard_id is not None else 0
         self.strided = strided
+        self.num_workers = num_workers
         self.file_rows = None
         self.seed = config.get_seed()
 
@@ -126,7 +131,30 @@ class FileOrderSampler(samplers.BuiltinSampler):
         ids = ordered[positions % num_rows]
         if self.mode == "global" and not self.strided:
             ids = self._rng(pass_idx, seed).permutation(ids)
+        elif not self.strided:
+            ids = self._interleave(ids)
         return ids[:self._own_count(num_rows)]
+
+    def _interleave(self, ids):
+        """The shard's rows in the order MindSpore's reader threads yield them: the shard splits into pieces
+        (runs of rows of one file), piece ``k`` goes to worker ``k % num_workers`` (each worker reads its
+        pieces one after the other), and the workers hand over one row each in turn."""
+        workers = self.num_workers or config.get_num_parallel_workers()
+        if workers <= 1 or ids.size == 0 or self.file_rows is None:
+            return ids
+        starts = np.concatenate(([0], np.cumsum(self.file_rows))).astype(np.int64)
+        files = np.searchsorted(starts, ids, side="right") - 1
+        breaks = files[1:] != files[:-1]
+        if self.mode == "none":
+            breaks |= ids[1:] != ids[:-1] + 1
+        pieces = np.split(ids, np.flatnonzero(breaks) + 1)
+        if len(pieces) <= 1:
+            return ids
+        streams = [np.concatenate(pieces[w::workers]) for w in range(min(workers, len(pieces)))]
+        order = []
+        for k in range(max(len(stream) for stream in streams)):
+            order.extend(int(stream[k]) for stream in streams if k < len(stream))
+        return np.array(order, np.int64)
 
 
 class FileSource(MappableDataset):
@@ -141,7 +169,7 @@ class FileSource(MappableDataset):
         _check_shards(num_shards, shard_id)
         if num_samples is not None:
             _check_int(num_samples, "num_samples", 0, 2 ** 63 - 1)
-        sampler = FileOrderSampler(mode, num_shards, shard_id, num_samples or None)
+        sampler = FileOrderSampler(mode, num_shards, shard_id, num_samples or None, num_workers=num_parallel_workers)
         super().__init__(num_parallel_workers=num_parallel_workers, sampler=sampler, cache=cache)
         self.num_samples = num_samples
         self.shuffle_flag = shuffle

@@ -204,8 +204,8 @@ class MnistDataset(MappableDataset):
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None):
-        self.dataset_dir = check_dir(dataset_dir, "MnistDataset")
-        self.usage = check_usage(usage, "MnistDataset")
+        self.dataset_dir = check_dir(dataset_dir, type(self).__name__)
+        self.usage = check_usage(usage, type(self).__name__)
         super().__init__(num_samples=num_samples, num_parallel_workers=num_parallel_workers, shuffle=shuffle,
                          sampler=sampler, num_shards=num_shards, shard_id=shard_id, cache=cache)
         self.column_names = ["image", "label"]
@@ -230,8 +230,8 @@ class MnistDataset(MappableDataset):
                                    f"'{labels_path}' holds {labels.size} labels.")
             parts.append((images, labels))
         if not parts:
-            raise RuntimeError(f"Invalid data, no valid data matching the dataset API MnistDataset. Please check "
-                               f"file path or dataset API: {self.dataset_dir} holds no MNIST IDX files.")
+            raise RuntimeError(f"Invalid data, no valid data matching the dataset API {type(self).__name__}. "
+                               f"Please check file path or dataset API: {self.dataset_dir} holds no MNIST IDX files.")
         self._parts = parts
         self._starts = np.cumsum([0] + [p[1].size for p in parts])
 

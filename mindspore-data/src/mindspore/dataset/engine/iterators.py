@@ -45,6 +45,10 @@ class _Runtime:
         self._lock = threading.Lock()
         self._closed = False
         self._collect(root, is_root=True)
+        from mindspore.dataset.engine.cache_client import DatasetCache
+        for node in self._nodes:
+            if isinstance(getattr(node, "cache", None), DatasetCache):
+                node.cache.connect()      # raises: no cache server protocol (see cache_client.py)
         try:
             root.get_col_names()          # validates every column reference of the tree
             for node in self._nodes:

@@ -2,7 +2,8 @@
 
 Transforms take NumPy ``(H, W)``/``(H, W, C)`` arrays or PIL images and are used eagerly
 (``vision.Resize(224)(image)``) or in a pipeline (``dataset.map([vision.Decode(), vision.Resize(224)],
-input_columns="image")``). Decoding, resampling and colour work go through Pillow.
+input_columns="image")``). NumPy images go through OpenCV with MindSpore's arithmetic, so results equal
+MindSpore's pixels (``tests/test_vision_reference.py``); PIL images go through Pillow.
 
 Examples:
     >>> import numpy as np

@@ -20,7 +20,8 @@ from mindspore.dataset.transforms._base import (
 from mindspore.dataset.vision import _image as img
 from mindspore.dataset.vision._validators import (
     check_center, check_fill_value, check_inter, parse_padding, pil_from_array, resized_hw, round_half_away)
-from mindspore.dataset.vision.utils import Border, Inter, _decode_pil
+from mindspore.dataset.vision._cv_transforms import affine_matrix as cv_affine_matrix
+from mindspore.dataset.vision.utils import Border, Inter
 
 __all__ = ["CutOut", "RandomAdjustSharpness", "RandomAffine", "RandomAutoContrast", "RandomColor",
            "RandomColorAdjust", "RandomCrop", "RandomCropDecodeResize", "RandomEqualize", "RandomErasing",
@@ -41,6 +42,7 @@ class _RandomFlip(img.ImageTensorOperation):
 
     def _np(self, image, flip):
         img.check_image(type(self).__name__, image)
+        img.check_cv_dtype(type(self).__name__, image)
         if not flip:
             return image
         return image[:, ::-1].copy() if self._axis == 1 else image[::-1].copy()
@@ -240,8 +242,7 @@ class RandomCropDecodeResize(RandomResizedCrop):
         if data.ndim != 1 or data.dtype != np.uint8:
             raise MSTypeError(f"Input should be an encoded image with uint8 type in 1-D NumPy format, "
                               f"got format:{type(data)}, dtype:{data.dtype.type}.")
-        image = _decode_pil(data, "RandomCropDecodeResize").convert("RGB")
-        return np.array(super().__call__(image))
+        return super().__call__(img.decode_rgb(data, "RandomCropDecodeResize"))
 
 
 def _factor_range(value, name, center=1.0, bound=(0.0, 16777216.0), non_negative=True):
@@ -253,6 +254,7 @@ def _factor_range(value, name, center=1.0, bound=(0.0, 16777216.0), non_negative
 
 
 _COLOR_STEPS = (img.adjust_brightness, img.adjust_contrast, img.adjust_saturation, img.adjust_hue)
+_COLOR_STEPS_NP = (img.adjust_brightness_np, img.adjust_contrast_np, img.adjust_saturation_np, img.adjust_hue_np)
 
 
 class RandomColorAdjust(img.ImageTensorOperation):
@@ -303,9 +305,9 @@ class RandomColorAdjust(img.ImageTensorOperation):
         return image
 
     def _np(self, image, steps):
-        if not steps:
-            return image.copy()
-        return img.back_to_shape(self._pil(img.as_color_pil("RandomColorAdjust", image), steps), image)
+        for index, factor in steps:
+            image = _COLOR_STEPS_NP[index](image, factor)
+        return image.copy() if not steps else image
 
 
 def _degree_range(degrees, name="degrees"):
@@ -482,13 +484,18 @@ class RandomAffine(img.ImageTensorOperation):
         ty = _round_symmetric(rng.uniform(*self.translate[2:]) * height)
         scale = rng.uniform(*self.scale)
         shear_x, shear_y = rng.uniform(*self.shear[:2]), rng.uniform(*self.shear[2:])
-        return affine_matrix(width, height, angle, (tx, ty), scale, (shear_x, shear_y))
+        return angle, (tx, ty), scale, (shear_x, shear_y)
 
-    def _np(self, image, matrix):
+    def _np(self, image, params):
         img.check_image("RandomAffine", image)
-        return img.affine_np(image, matrix, self.resample, self.fill_value)
+        angle, translate, scale, shear = params
+        height, width = image.shape[:2]
+        matrix = cv_affine_matrix(height, width, angle, translate, scale, shear)
+        return img.affine_np(image, matrix, self.resample, self.fill_value, "RandomAffine")
 
-    def _pil(self, image, matrix):
+    def _pil(self, image, params):
+        angle, translate, scale, shear = params
+        matrix = affine_matrix(image.size[0], image.size[1], angle, translate, scale, shear)
         fill = img.fill_for(self.fill_value, range(len(image.getbands())))
         return img.affine_pil(image, matrix, self.resample, fill)
 
@@ -595,7 +602,10 @@ class _RandomPilColor(img.PilColorOperation):
         return self._change(pil) if apply else pil
 
     def _np(self, image, apply):
-        return super()._np(image, apply) if apply else image
+        return self._change_np(image) if apply else image
+
+    def _change_np(self, image):
+        return super()._np(image, True)
 
 
 class RandomInvert(_RandomPilColor):
@@ -612,6 +622,10 @@ class RandomInvert(_RandomPilColor):
     def _change(pil):
         return ImageOps.invert(pil)
 
+    @staticmethod
+    def _change_np(image):
+        return img.invert_np(image)
+
 
 class RandomEqualize(_RandomPilColor):
     """Equalize the histogram with probability ``prob`` (default 0.5).
@@ -625,6 +639,10 @@ class RandomEqualize(_RandomPilColor):
     @staticmethod
     def _change(pil):
         return ImageOps.equalize(pil)
+
+    @staticmethod
+    def _change_np(image):
+        return img.equalize_np(image)
 
 
 class RandomGrayscale(_RandomPilColor):
@@ -669,6 +687,9 @@ class RandomAutoContrast(_RandomPilColor):
     def _change(self, pil):
         return ImageOps.autocontrast(pil, self.cutoff, self.ignore)
 
+    def _change_np(self, image):
+        return img.auto_contrast_np(image, self.cutoff, self.ignore)
+
 
 class RandomAdjustSharpness(_RandomPilColor):
     """Adjust the sharpness by ``degree`` with probability ``prob``.
@@ -686,6 +707,9 @@ class RandomAdjustSharpness(_RandomPilColor):
     def _change(self, pil):
         return ImageEnhance.Sharpness(pil).enhance(self.degree)
 
+    def _change_np(self, image):
+        return img.adjust_sharpness_np(image, self.degree)
+
 
 class _RandomEnhance(img.PilColorOperation):
     random = True
@@ -700,6 +724,9 @@ class _RandomEnhance(img.PilColorOperation):
     def _apply(self, pil, factor):
         return self._enhancer(pil).enhance(factor)
 
+    def _np(self, image, factor):
+        return type(self)._kernel(image, factor)
+
 
 class RandomSharpness(_RandomEnhance):
     """Adjust the sharpness by a factor drawn from ``degrees`` (default ``(0.1, 1.9)``).
@@ -709,6 +736,8 @@ class RandomSharpness(_RandomEnhance):
         >>> import mindspore.dataset.vision as vision
         >>> out = vision.RandomSharpness()(np.zeros((4, 4, 3), np.uint8))
     """
+
+    _kernel = staticmethod(img.adjust_sharpness_np)
 
 
 class RandomColor(_RandomEnhance):
@@ -721,6 +750,7 @@ class RandomColor(_RandomEnhance):
     """
 
     _enhancer = ImageEnhance.Color
+    _kernel = staticmethod(img.adjust_saturation_np)
 
 
 class RandomSolarize(img.PilColorOperation):
@@ -752,6 +782,10 @@ class RandomSolarize(img.PilColorOperation):
         table = [255 - x if low <= x <= high else x for x in range(256)]
         return pil.point(table * len(pil.getbands()))
 
+    def _np(self, image, bounds):
+        low, high = bounds
+        return img.solarize_np(image, float(low), float(high), equal_means_above=False)
+
 
 class RandomPosterize(img.PilColorOperation):
     """Keep a random number of bits (drawn from ``bits``, an int or ``(min, max)`` in [1, 8]).
@@ -780,6 +814,9 @@ class RandomPosterize(img.PilColorOperation):
 
     def _apply(self, pil, bits):
         return ImageOps.posterize(pil, bits)
+
+    def _np(self, image, bits):
+        return img.posterize_np(image, bits)
 
 
 class RandomResize(img.ImageTensorOperation):

@@ -50,12 +50,13 @@ def pil_from_array(array):
 
 
 def resized_hw(height, width, size):
-    """Output ``(h, w)`` of Resize on an array: an int resizes the shorter side (C++ lround rule)."""
+    """Output ``(h, w)`` of Resize on an array: an int resizes the shorter side, the longer one is
+    ``floor(long / short * size)`` in float32 (MindSpore 2.10 truncates: ``(10, 19)`` to 4 gives ``(4, 7)``)."""
     if isinstance(size, numbers.Integral) or len(size) == 1:
         target = np.float32(size if isinstance(size, numbers.Integral) else size[0])
         if height < width:
-            return int(target), round_half_away(np.float32(width) / np.float32(height) * target)
-        return round_half_away(np.float32(height) / np.float32(width) * target), int(target)
+            return int(target), int(np.floor(np.float32(width) / np.float32(height) * target))
+        return int(np.floor(np.float32(height) / np.float32(width) * target)), int(target)
     return int(size[0]), int(size[1])
 
 

@@ -8,6 +8,7 @@ Images are NumPy ``(H, W)`` or ``(H, W, C)`` arrays (uint8 from ``Decode``) or P
 """
 import numbers
 
+import cv2
 import numpy as np
 from PIL import Image, ImageEnhance, ImageOps
 
@@ -28,7 +29,8 @@ __all__ = ["AdjustBrightness", "AdjustContrast", "AdjustGamma", "AdjustHue", "Ad
 
 
 class Decode(img.ImageTensorOperation):
-    """Decode an encoded image (JPEG, PNG, BMP, TIFF, GIF, WEBP; 1-D uint8 bytes) into RGB.
+    """Decode an encoded image (JPEG, PNG, BMP, TIFF, GIF, WEBP; 1-D uint8 bytes) into RGB, with OpenCV
+    (Pillow when ``to_pil``).
 
     Args:
         to_pil (bool, optional): return a PIL image instead of a ``(H, W, 3)`` uint8 array.
@@ -58,10 +60,10 @@ class Decode(img.ImageTensorOperation):
             raise MSTypeError(f"The data type of the encoded image can not be {data.dtype.type}.")
         if data.ndim != 1:
             raise MSTypeError(f"The number of array dimensions of the encoded image should be 1, but got {data.ndim}.")
-        image = _decode_pil(data)
-        if image.mode != "RGB":
-            image = image.convert("RGB")
-        return image if self.to_pil else np.array(image)
+        if self.to_pil:  # MindSpore decodes with Pillow when a PIL image is asked for
+            image = _decode_pil(data)
+            return image if image.mode == "RGB" else image.convert("RGB")
+        return img.decode_rgb(data)
 
 
 def encoded_bytes_array(data):
@@ -142,6 +144,7 @@ class Rescale(img.ImageTensorOperation):
     def _np(self, image, _):
         if image.dtype.kind not in "biuf":
             raise runtime_error("Rescale", f"the input should be numeric, but got {image.dtype}.")
+        img.check_cv_dtype("Rescale", image)
         return image.astype(np.float32) * np.float32(self.rescale) + np.float32(self.shift)
 
 
@@ -382,6 +385,7 @@ class HorizontalFlip(img.ImageTensorOperation):
 
     def _np(self, image, _):
         img.check_image("HorizontalFlip", image)
+        img.check_cv_dtype("HorizontalFlip", image)
         return image[:, ::-1].copy()
 
 
@@ -398,6 +402,7 @@ class VerticalFlip(img.ImageTensorOperation):
 
     def _np(self, image, _):
         img.check_image("VerticalFlip", image)
+        img.check_cv_dtype("VerticalFlip", image)
         return image[::-1].copy()
 
 
@@ -555,33 +560,11 @@ class Grayscale(img.ImageTensorOperation):
         return np.array(self._pil(img.as_color_pil("Grayscale", image), None))
 
 
-def _gray_weights(array, rgb_order):
-    """OpenCV's RGB->GRAY (0.299, 0.587, 0.114; fixed point for uint8)."""
-    r, g, b = (array[..., i] for i in ((0, 1, 2) if rgb_order else (2, 1, 0)))
-    if array.dtype == np.uint8:
-        value = (r.astype(np.int32) * 4899 + g.astype(np.int32) * 9617 + b.astype(np.int32) * 1868 + 8192) >> 14
-        return value.astype(np.uint8)
-    return (0.299 * r + 0.587 * g + 0.114 * b).astype(array.dtype)
-
-
-def _alpha_like(array):
-    top = 255 if array.dtype.kind in "iu" else 1.0
-    return np.full(array.shape[:2] + (1,), top, dtype=array.dtype)
-
-
-_CONVERSIONS = {  # mode -> (input channels, function)
-    ConvertMode.COLOR_BGR2BGRA: (3, lambda a: np.concatenate([a, _alpha_like(a)], 2)),
-    ConvertMode.COLOR_BGRA2BGR: (4, lambda a: a[:, :, :3]),
-    ConvertMode.COLOR_BGR2RGBA: (3, lambda a: np.concatenate([a[:, :, ::-1], _alpha_like(a)], 2)),
-    ConvertMode.COLOR_RGBA2BGR: (4, lambda a: a[:, :, 2::-1]),
-    ConvertMode.COLOR_BGR2RGB: (3, lambda a: a[:, :, ::-1]),
-    ConvertMode.COLOR_BGRA2RGBA: (4, lambda a: a[:, :, [2, 1, 0, 3]]),
-    ConvertMode.COLOR_BGR2GRAY: (3, lambda a: _gray_weights(a, False)),
-    ConvertMode.COLOR_RGB2GRAY: (3, lambda a: _gray_weights(a, True)),
-    ConvertMode.COLOR_GRAY2BGR: (1, lambda a: np.repeat(a, 3, axis=2)),
-    ConvertMode.COLOR_GRAY2BGRA: (1, lambda a: np.concatenate([np.repeat(a, 3, axis=2), _alpha_like(a)], 2)),
-    ConvertMode.COLOR_BGRA2GRAY: (4, lambda a: _gray_weights(a, False)),
-    ConvertMode.COLOR_RGBA2GRAY: (4, lambda a: _gray_weights(a, True)),
+_CONVERT_CHANNELS = {  # mode -> channels the input must have
+    ConvertMode.COLOR_BGR2BGRA: 3, ConvertMode.COLOR_BGRA2BGR: 4, ConvertMode.COLOR_BGR2RGBA: 3,
+    ConvertMode.COLOR_RGBA2BGR: 4, ConvertMode.COLOR_BGR2RGB: 3, ConvertMode.COLOR_BGRA2RGBA: 4,
+    ConvertMode.COLOR_BGR2GRAY: 3, ConvertMode.COLOR_RGB2GRAY: 3, ConvertMode.COLOR_GRAY2BGR: 1,
+    ConvertMode.COLOR_GRAY2BGRA: 1, ConvertMode.COLOR_BGRA2GRAY: 4, ConvertMode.COLOR_RGBA2GRAY: 4,
 }
 
 
@@ -607,13 +590,15 @@ class ConvertColor(img.ImageTensorOperation):
         self.convert_mode = check_type(convert_mode, ConvertMode, "convert_mode")
 
     def _np(self, image, _):
-        img.check_image("ConvertColor", image)
-        channels, convert = _CONVERSIONS[self.convert_mode]
-        array = image[:, :, None] if image.ndim == 2 else image
-        if array.shape[2] != channels:
+        array = img.cv_in("ConvertColor", image)
+        channels = _CONVERT_CHANNELS[self.convert_mode]
+        got = 1 if array.ndim == 2 else array.shape[2]
+        if got != channels:
             raise runtime_error("ConvertColor", f"{self.convert_mode.name} expects an image with {channels} "
-                                f"channel(s), but got {array.shape[2]}.")
-        return np.ascontiguousarray(convert(array))
+                                f"channel(s), but got {got}.")
+        if array.ndim == 3 and got == 1:
+            array = array[:, :, 0]
+        return cv2.cvtColor(array, getattr(cv2, self.convert_mode.name))
 
 
 class AdjustBrightness(img.PilColorOperation):
@@ -632,6 +617,9 @@ class AdjustBrightness(img.PilColorOperation):
     def _apply(self, pil, _):
         return img.adjust_brightness(pil, self.brightness_factor)
 
+    def _np(self, image, _):
+        return img.adjust_brightness_np(image, self.brightness_factor)
+
 
 class AdjustContrast(img.PilColorOperation):
     """Scale the contrast by ``contrast_factor`` about the mean gray level (0 gives flat gray).
@@ -647,6 +635,9 @@ class AdjustContrast(img.PilColorOperation):
 
     def _apply(self, pil, _):
         return img.adjust_contrast(pil, self.contrast_factor)
+
+    def _np(self, image, _):
+        return img.adjust_contrast_np(image, self.contrast_factor)
 
 
 class AdjustSaturation(img.PilColorOperation):
@@ -664,6 +655,9 @@ class AdjustSaturation(img.PilColorOperation):
     def _apply(self, pil, _):
         return img.adjust_saturation(pil, self.saturation_factor)
 
+    def _np(self, image, _):
+        return img.adjust_saturation_np(image, self.saturation_factor)
+
 
 class AdjustHue(img.PilColorOperation):
     """Rotate the hue by ``hue_factor`` of a full turn, in [-0.5, 0.5].
@@ -680,6 +674,9 @@ class AdjustHue(img.PilColorOperation):
     def _apply(self, pil, _):
         return img.adjust_hue(pil, self.hue_factor)
 
+    def _np(self, image, _):
+        return img.adjust_hue_np(image, self.hue_factor)
+
 
 class AdjustSharpness(img.PilColorOperation):
     """Adjust the sharpness (0 blurs, 1 keeps, 2 sharpens).
@@ -695,6 +692,9 @@ class AdjustSharpness(img.PilColorOperation):
 
     def _apply(self, pil, _):
         return ImageEnhance.Sharpness(pil).enhance(self.sharpness_factor)
+
+    def _np(self, image, _):
+        return img.adjust_sharpness_np(image, self.sharpness_factor)
 
 
 class AdjustGamma(img.PilColorOperation):
@@ -714,6 +714,9 @@ class AdjustGamma(img.PilColorOperation):
         table = [int(min(255, max(0, (255 + 1 - 1e-3) * self.gain * pow(x / 255.0, self.gamma))))
                  for x in range(256)]
         return pil.point(table * len(pil.getbands()))
+
+    def _np(self, image, _):
+        return img.adjust_gamma_np(image, self.gamma, self.gain)
 
 
 class AutoContrast(img.PilColorOperation):
@@ -738,6 +741,9 @@ class AutoContrast(img.PilColorOperation):
     def _apply(self, pil, _):
         return ImageOps.autocontrast(pil, self.cutoff, self.ignore)
 
+    def _np(self, image, _):
+        return img.auto_contrast_np(image, self.cutoff, self.ignore)
+
 
 class Equalize(img.PilColorOperation):
     """Equalize the histogram (Pillow's equalize).
@@ -750,6 +756,9 @@ class Equalize(img.PilColorOperation):
 
     def _apply(self, pil, _):
         return ImageOps.equalize(pil)
+
+    def _np(self, image, _):
+        return img.equalize_np(image)
 
 
 class Invert(img.PilColorOperation):
@@ -764,6 +773,9 @@ class Invert(img.PilColorOperation):
 
     def _apply(self, pil, _):
         return ImageOps.invert(pil)
+
+    def _np(self, image, _):
+        return img.invert_np(image)
 
 
 class Posterize(img.PilColorOperation):
@@ -781,6 +793,9 @@ class Posterize(img.PilColorOperation):
 
     def _apply(self, pil, _):
         return ImageOps.posterize(pil, self.bits)
+
+    def _np(self, image, _):
+        return img.posterize_np(image, self.bits)
 
 
 class Solarize(img.PilColorOperation):
@@ -803,6 +818,9 @@ class Solarize(img.PilColorOperation):
         if threshold[0] > threshold[1]:
             raise MSValueError("threshold must be in order of (min, max).")
         self.threshold = tuple(float(v) for v in threshold)
+
+    def _np(self, image, _):
+        return img.solarize_np(image, *self.threshold)
 
     def _apply(self, pil, _):
         low, high = self.threshold
@@ -841,5 +859,14 @@ from mindspore.dataset.vision._extra_transforms import *  # noqa: E402,F401,F403
 from mindspore.dataset.vision._extra_transforms import __all__ as _extra_all  # noqa: E402
 from mindspore.dataset.vision._random_transforms import *  # noqa: E402,F401,F403
 from mindspore.dataset.vision._random_transforms import __all__ as _random_all  # noqa: E402
+from mindspore.dataset.vision._cv_transforms import *  # noqa: E402,F401,F403
+from mindspore.dataset.vision._cv_transforms import __all__ as _cv_all  # noqa: E402
+from mindspore.dataset.vision._bbox_transforms import *  # noqa: E402,F401,F403
+from mindspore.dataset.vision._bbox_transforms import __all__ as _bbox_all  # noqa: E402
+from mindspore.dataset.vision._batch_transforms import *  # noqa: E402,F401,F403
+from mindspore.dataset.vision._batch_transforms import __all__ as _batch_all  # noqa: E402
+from mindspore.dataset.vision._augment_policies import *  # noqa: E402,F401,F403
+from mindspore.dataset.vision._augment_policies import __all__ as _policy_all  # noqa: E402
+from mindspore.dataset.vision._video import DecodeVideo  # noqa: E402
 
-__all__ += _extra_all + _random_all
+__all__ += _extra_all + _random_all + _cv_all + _bbox_all + _batch_all + _policy_all + ["DecodeVideo"]

@@ -1,7 +1,9 @@
 """Enumerations and image I/O functions of ``mindspore.dataset.vision``.
 
 The enums have MindSpore's names and values (``Inter.BILINEAR == Inter.LINEAR == 2``, ``Border`` is a
-``str`` enum). The I/O functions read and write files and encode/decode JPEG and PNG through Pillow.
+``str`` enum). The I/O functions read and write files, decode with OpenCV (as MindSpore) and encode
+JPEG and PNG through Pillow (whose libjpeg-turbo gives MindSpore's JPEG bytes); video goes through
+FFmpeg (PyAV), see :mod:`mindspore.dataset.vision._video`.
 """
 import io
 import os
@@ -12,8 +14,8 @@ import numpy as np
 from mindspore.plugin import MSRuntimeError, MSTypeError
 
 __all__ = ["AutoAugmentPolicy", "Border", "ConvertMode", "ImageBatchFormat", "ImageReadMode", "Inter", "SliceMode",
-           "encode_jpeg", "encode_png", "get_image_num_channels", "get_image_size", "read_file", "read_image",
-           "write_file", "write_jpeg", "write_png"]
+           "VideoDecoder", "encode_jpeg", "encode_png", "get_image_num_channels", "get_image_size", "read_file",
+           "read_image", "read_video", "read_video_timestamps", "write_file", "write_jpeg", "write_png"]
 
 
 class Inter(IntEnum):
@@ -156,11 +158,12 @@ def _decode_pil(data, op_name="Decode"):
 
 
 def read_image(filename, mode=ImageReadMode.UNCHANGED):
-    """Read and decode an image file into a ``(H, W, C)`` uint8 array.
+    """Read and decode an image file into a ``(H, W, C)`` uint8 array (OpenCV's decoders, as MindSpore).
 
     Args:
         filename (str): the image file (JPEG, PNG, BMP, TIFF, ...).
-        mode (ImageReadMode, optional): UNCHANGED keeps the stored channels, GRAYSCALE gives one
+        mode (ImageReadMode, optional): UNCHANGED keeps a grayscale image's single channel and gives
+            RGB otherwise (an alpha channel is dropped, as OpenCV's ``IMREAD_ANYCOLOR``), GRAYSCALE gives one
             channel, COLOR gives RGB. Default: ``ImageReadMode.UNCHANGED``.
 
     Returns:
@@ -176,16 +179,21 @@ def read_image(filename, mode=ImageReadMode.UNCHANGED):
     """
     if not isinstance(mode, ImageReadMode):
         raise MSTypeError(f"Input mode is not of type {ImageReadMode}, but got: {type(mode)}.")
-    image = _decode_pil(read_file(filename), "ReadImage")
-    if mode == ImageReadMode.COLOR:
-        image = image.convert("RGB")
-    elif mode == ImageReadMode.GRAYSCALE:
-        image = image.convert("L")
-    elif image.mode == "P":
-        image = image.convert("RGBA" if "transparency" in image.info else "RGB")
-    elif image.mode not in ("L", "LA", "RGB", "RGBA"):
-        image = image.convert("L" if len(image.getbands()) == 1 else "RGB")
-    array = np.array(image)
+    data = read_file(filename)
+    import cv2  # pylint: disable=import-outside-toplevel
+    flag = {ImageReadMode.UNCHANGED: cv2.IMREAD_ANYCOLOR, ImageReadMode.GRAYSCALE: cv2.IMREAD_GRAYSCALE,
+            ImageReadMode.COLOR: cv2.IMREAD_COLOR}[mode]
+    array = cv2.imdecode(data, flag) if data.size else None
+    if array is not None:
+        if array.ndim == 3:
+            array = cv2.cvtColor(array, cv2.COLOR_BGR2RGB)
+    else:  # formats OpenCV does not read (GIF): Pillow, with the same channel rules
+        image = _decode_pil(data, "ReadImage")
+        if mode == ImageReadMode.GRAYSCALE or (mode == ImageReadMode.UNCHANGED and len(image.getbands()) < 3):
+            image = image.convert("L")
+        else:
+            image = image.convert("RGB")
+        array = np.array(image)
     return array[:, :, None] if array.ndim == 2 else array
 
 
@@ -357,3 +365,7 @@ def get_image_size(image):
         raise MSRuntimeError(f"GetImageSize: the dimension of image tensor should be greater than 1, "
                              f"but got {image.ndim}.")
     return [int(image.shape[0]), int(image.shape[1])]
+
+
+# pylint: disable=wrong-import-position
+from mindspore.dataset.vision._video import VideoDecoder, read_video, read_video_timestamps  # noqa: E402
