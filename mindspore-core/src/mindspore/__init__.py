@@ -9,7 +9,7 @@ from pkgutil import extend_path
 
 __path__ = extend_path(__path__, __name__)
 
-__version__ = "2.10.0"
+from mindspore.version import __version__  # noqa: E402,F401
 
 from mindspore._addons import install_missing_addon_hint  # noqa: E402
 
@@ -20,19 +20,26 @@ from mindspore.common.dtype import *  # noqa: E402,F401,F403
 from mindspore.common.dtype import dtype_to_nptype, dtype_to_pytype, pytype_to_dtype  # noqa: E402,F401
 from mindspore.common.parameter import Parameter, ParameterTuple  # noqa: E402,F401
 from mindspore.common.seed import get_seed, set_seed  # noqa: E402,F401
-from mindspore.common.api import JitConfig, jit, mutable  # noqa: E402,F401
-from mindspore.common.tensor import Tensor, from_numpy, is_tensor, tensor  # noqa: E402,F401
+from mindspore.common.generator import (Generator, default_generator, get_rng_state,  # noqa: E402,F401
+                                       initial_seed, manual_seed, seed, set_rng_state)
+from mindspore.common.api import JitConfig, jit, jit_class, mutable  # noqa: E402,F401
+from mindspore.common.tensor import (Tensor, from_numpy, frombuffer, is_tensor, swap_tensors,  # noqa: E402,F401
+                                    tensor)
+from mindspore.common.dtype import Int, QuantDtype, TensorType  # noqa: E402,F401
 from mindspore._runtime import dispatch as _dispatch  # noqa: E402,F401 - the eager interpreter, base of the stack
 from mindspore.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT, ParallelMode,  # noqa: E402,F401
                                get_auto_parallel_context, get_context, get_current_device, get_ps_context,
                                reset_auto_parallel_context, set_auto_parallel_context, set_context, set_device,
-                               set_ps_context)
+                               set_deterministic, set_ps_context)
 from mindspore import nn, ops  # noqa: E402,F401
 from mindspore._autodiff.grad import get_grad, grad, jvp, value_and_grad, vjp  # noqa: E402,F401
+from mindspore._autodiff.recompute import recompute  # noqa: E402,F401
+from mindspore.common.sparse_tensor import COOTensor, CSRTensor, RowTensor, SparseTensor  # noqa: E402,F401
 from mindspore import amp, device_context, runtime, train  # noqa: E402,F401
 from mindspore import numpy  # noqa: E402,F401 - mindspore.numpy, as MindSpore exports it
 from mindspore import mint  # noqa: E402,F401
 from mindspore import _tensor_methods_ext  # noqa: E402,F401 - Tensor methods built on mint/numpy
+from mindspore.train import ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc  # noqa: E402,F401
 from mindspore.train import (F1, MAE, MSE, Accuracy, Callback, CheckpointConfig, ConfusionMatrix,  # noqa: E402,F401
                              DatasetHelper, DynamicLossScaleManager, EarlyStopping, Fbeta, FixedLossScaleManager,
                              History, LambdaCallback, LearningRateScheduler, Loss, LossMonitor, LossScaleManager,
@@ -44,8 +51,10 @@ from mindspore.train import (F1, MAE, MSE, Accuracy, Callback, CheckpointConfig,
 from mindspore.train import export, load  # noqa: E402,F401
 from mindspore import onnx  # noqa: E402,F401
 from mindspore import plugin  # noqa: E402,F401
+from mindspore.run_check import run_check  # noqa: E402,F401
 from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe  # noqa: E402,F401
 from mindspore._deploy.predictor import Predictor  # noqa: E402,F401
+from mindspore._deploy.mindir.proto_io import load_mindir, save_mindir  # noqa: E402,F401
 
 # Distributed-checkpoint tools live in mindspore-parallel; the top-level names MindSpore exports resolve lazily
 # (importing mindspore never imports the add-on), with the `pip install` to run when it is missing.

@@ -13,11 +13,12 @@ import copy
 import enum
 import threading
 
-from mindspore._errors import MSValueError
+from mindspore._errors import MSTypeError, MSValueError
 
 __all__ = ["set_context", "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "STRICT", "COMPATIBLE", "LAX",
            "ParallelMode", "set_auto_parallel_context", "get_auto_parallel_context",
-           "reset_auto_parallel_context", "set_ps_context", "get_ps_context", "set_device", "get_current_device"]
+           "reset_auto_parallel_context", "set_ps_context", "get_ps_context", "set_device", "get_current_device",
+           "set_deterministic"]
 
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
@@ -314,3 +315,10 @@ def set_ps_context(**kwargs):
 
 def get_ps_context(attr_key):
     return _ps_context.get(attr_key)
+
+
+def set_deterministic(deterministic):
+    """Make kernels deterministic (``True``) or not: ``set_context(deterministic="ON"/"OFF")``."""
+    if not isinstance(deterministic, bool):
+        raise MSTypeError(f"The parameter 'deterministic' must be {bool}, but got {type(deterministic)}")
+    set_context(deterministic="ON" if deterministic else "OFF")

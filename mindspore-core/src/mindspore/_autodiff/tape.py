@@ -18,15 +18,72 @@ broadcast axes and cast to the input's dtype here, once, so no bprop handles bro
 Higher order: the tape being differentiated is taken off the stack while its bprops run, but outer
 tapes stay on it, so the bprop computations are themselves recorded on the outer tapes:
 ``grad(grad(f))`` needs nothing more.
+
+Hooks (``Tensor.register_hook``): a tensor's gradient is complete when the walk reaches the node that made
+it (every use of it was recorded later), or at the end for a leaf; its hooks then see it, in registration
+order, and one that returns a tensor replaces it.
 """
 from __future__ import annotations
+
+import itertools
+import weakref
 
 from mindspore._core import interpreters as _interpreters
 from mindspore._core import primitive as _primitive
 from mindspore._core.primitive import NON_DIFFERENTIABLE, hook_suspended, mark_zero
 from mindspore.common.tensor import Tensor
 
-__all__ = ["Tape", "Node", "record", "backward", "tracked", "active", "sum_to", "rebind"]
+__all__ = ["Tape", "Node", "record", "backward", "tracked", "active", "sum_to", "rebind", "register_hook"]
+
+_HOOKS = {}     # id(tensor) -> {handle id: hook}, dropped when the tensor is collected (tensors compare elementwise,
+#                so they can not be dictionary keys themselves)
+_hook_ids = itertools.count()
+
+
+class HookHandle:
+    """What ``Tensor.register_hook`` returns: :meth:`remove` unregisters the hook."""
+
+    __slots__ = ("_key", "_id", "__weakref__")
+
+    def __init__(self, key, hook_id):
+        self._key = key
+        self._id = hook_id
+
+    def remove(self):
+        hooks = _HOOKS.get(self._key)
+        if hooks is not None:
+            hooks.pop(self._id, None)
+
+
+def register_hook(tensor, hook):
+    """Call ``hook(grad)`` with ``tensor``'s gradient when PYNATIVE autodiff has computed it; a tensor it returns
+    replaces the gradient. Returns a :class:`HookHandle`."""
+    if not callable(hook):
+        from mindspore._errors import MSTypeError
+        raise MSTypeError(f"Expected a callable hook function, but got {type(hook).__name__}.")
+    key = id(tensor)
+    hooks = _HOOKS.get(key)
+    if hooks is None:
+        hooks = _HOOKS[key] = {}
+        weakref.finalize(tensor, _HOOKS.pop, key, None)
+    hook_id = next(_hook_ids)
+    hooks[hook_id] = hook
+    return HookHandle(key, hook_id)
+
+
+def _run_hooks(grads, t):
+    k = id(t)
+    hooks = _HOOKS.get(k)
+    if not hooks:
+        return
+    g = grads.get(k)
+    if g is None:
+        return
+    for hook in list(hooks.values()):
+        out = hook(g)
+        if out is not None:
+            g = out
+    grads[k] = g
 
 
 def active():
@@ -238,6 +295,9 @@ def backward(tape, outputs, sens):
             if _is_tensor(o) and tracked(o, tape):
                 _accumulate(grads, o, s)
         for node in reversed(tape.nodes):
+            if _HOOKS:
+                for o in node.outputs:
+                    _run_hooks(grads, o)
             douts = [grads.get(id(o)) for o in node.outputs]
             if all(d is None for d in douts):
                 continue
@@ -257,6 +317,9 @@ def backward(tape, outputs, sens):
                     for x, gx in zip(inp, g):
                         if _is_tensor(x) and tracked(x, tape):
                             _accumulate(grads, x, gx)
+        if _HOOKS:
+            for t in tape.watched:
+                _run_hooks(grads, t)
     for key, proxy in tape.aliases.items():   # watched inputs updated in place: their original value's gradient
         grads[key] = grads.get(id(proxy))
     return grads

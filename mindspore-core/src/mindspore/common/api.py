@@ -12,7 +12,7 @@ import functools
 
 from mindspore._errors import MSTypeError
 
-__all__ = ["jit", "mutable", "JitConfig"]
+__all__ = ["jit", "mutable", "JitConfig", "jit_class"]
 
 
 def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="", **options):
@@ -111,3 +111,15 @@ def mutable(input_data, dynamic_len=False):
         return _MutableList(mutable(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
                             for x in input_data)
     return input_data
+
+
+def jit_class(cls):
+    """Mark a user-defined class whose instances compiled code uses (their attributes and methods are
+    evaluated as part of the graph, as for any object the graph reads); returns the class."""
+    if not isinstance(cls, type):
+        raise MSTypeError(f"Decorator jit_class can only be used for class type, but got {cls!r}.")
+    if any(k.__name__ == "Cell" and k.__module__ == "mindspore.nn.cell" for k in cls.__mro__):
+        raise MSTypeError(f"Decorator jit_class is used for user-defined classes and cannot be used for nn.Cell: "
+                          f"{cls!r}.")
+    cls.__ms_class__ = True
+    return cls

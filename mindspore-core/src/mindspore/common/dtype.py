@@ -14,6 +14,8 @@ Promotion follows MindSpore 2.x (checked against the 2.10 wheel):
 """
 from __future__ import annotations
 
+import enum
+
 import numpy as np
 import ml_dtypes
 
@@ -25,7 +27,7 @@ __all__ = [
     "float8_e4m3fn", "float8_e5m2", "hifloat8", "qint4x2",
     "dtype_to_nptype", "dtype_to_pytype", "pytype_to_dtype", "get_py_obj_dtype", "to_ms_dtype",
     "is_float", "is_int", "is_complex", "int_type", "uint_type", "float_type", "signed_type",
-    "number_type", "complex_type", "all_types",
+    "number_type", "complex_type", "all_types", "Int", "QuantDtype",
 ]
 
 _BOOL, _INT, _FLOAT, _COMPLEX, _OTHER = 0, 1, 2, 3, 9
@@ -121,6 +123,47 @@ complex_type = (complex64, complex128)
 signed_type = int_type + float_type + complex_type
 number_type = int_type + uint_type + float_type + complex_type
 all_types = (bool_,) + number_type
+
+
+
+class _IntKind(type):
+    """``isinstance(ms.int32, ms.Int)``: the signed integer dtypes are instances of MindSpore's ``Int``."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Type) and (obj in int_type or obj is _GENERIC_INT)
+
+
+class Int(metaclass=_IntKind):
+    """MindSpore's type class of the signed integer dtypes: ``Int(32)`` is ``mindspore.int32``, ``Int()`` the
+    integer type of unspecified width, and ``isinstance(mindspore.int64, mindspore.Int)`` holds."""
+
+    def __new__(cls, nbits=None):
+        if nbits is None:
+            return _GENERIC_INT
+        for t in int_type:
+            if t._bits == nbits:
+                return t
+        raise ValueError(f"For 'Int', the number of bits must be one of 8, 16, 32, 64, but got {nbits!r}.")
+
+
+_GENERIC_INT = Type("Int", None, _INT, 0)
+
+
+class QuantDtype(enum.Enum):
+    """The data types of quantization (``mindspore.QuantDtype``): INT1 ... INT16, UINT1 ... UINT16."""
+
+    INT1, INT2, INT3, INT4, INT5, INT6, INT7, INT8 = range(8)
+    INT9, INT10, INT11, INT12, INT13, INT14, INT15, INT16 = range(8, 16)
+    UINT1, UINT2, UINT3, UINT4, UINT5, UINT6, UINT7, UINT8 = range(100, 108)
+    UINT9, UINT10, UINT11, UINT12, UINT13, UINT14, UINT15, UINT16 = range(108, 116)
+
+    def num_bits(self):
+        """The width in bits (``QuantDtype.INT4.num_bits() == 4``)."""
+        return int(self.name.lstrip("UINT"))
+
+    def is_signed(self):
+        return not self.name.startswith("U")
+
 
 _NP_TO_MS = {t._np: t for t in (bool_,) + number_type + (float8_e4m3fn, float8_e5m2)}
 _NAME_TO_MS = {t._name: t for t in all_types + (string, type_none, float8_e4m3fn, float8_e5m2)}

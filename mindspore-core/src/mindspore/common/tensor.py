@@ -25,7 +25,7 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore._runtime import backend as _backend
 from mindspore.common import dtype as mstype
 
-__all__ = ["Tensor", "tensor", "from_numpy", "is_tensor"]
+__all__ = ["Tensor", "tensor", "from_numpy", "is_tensor", "frombuffer", "swap_tensors"]
 
 #: The ``init`` of a tensor of dynamic shape (``Tensor(shape=[None, 3], dtype=...)``): it never has data.
 _DYNAMIC = object()
@@ -445,3 +445,40 @@ def from_numpy(array):
 
 def is_tensor(obj):
     return isinstance(obj, Tensor)
+
+
+def frombuffer(buffer, dtype, count=-1, offset=0):
+    """A 1-D Tensor of ``dtype`` from the bytes of ``buffer`` (``count`` elements after ``offset`` bytes; -1: all).
+
+    Examples:
+        >>> import numpy as np
+        >>> import mindspore as ms
+        >>> ms.frombuffer(np.arange(3, dtype=np.float32).tobytes(), ms.float32)
+        Tensor(shape=[3], dtype=Float32, value= [ 0.00000000e+00,  1.00000000e+00,  2.00000000e+00])
+    """
+    dtype = mstype.to_ms_dtype(dtype)
+    np_dtype = np.dtype(dtype.to_numpy())
+    size = memoryview(buffer).nbytes
+    if offset < 0 or offset > size:
+        raise MSValueError(f"For 'frombuffer', the 'offset' must be in [0, {size}], but got {offset}.")
+    if count == -1:
+        if (size - offset) % np_dtype.itemsize:
+            raise MSValueError(f"For 'frombuffer', the buffer length ({size} bytes) after offset ({offset} bytes) must "
+                               f"be a multiple of element size ({np_dtype.itemsize}).")
+    elif count <= 0 or offset + count * np_dtype.itemsize > size:
+        raise MSValueError(f"For 'frombuffer', the buffer of {size} bytes after offset ({offset} bytes) does not "
+                           f"hold 'count' = {count} elements of {np_dtype.itemsize} bytes.")
+    return Tensor(np.frombuffer(buffer, np_dtype, count, offset).copy(), dtype)
+
+
+def swap_tensors(t1, t2):
+    """Exchange the contents (data, dtype, shape) of two tensors in place; each keeps its identity."""
+    if not isinstance(t1, Tensor) or not isinstance(t2, Tensor):
+        raise MSTypeError(f"For 'swap_tensors', both inputs must be Tensors, but got {type(t1).__name__} and "
+                          f"{type(t2).__name__}.")
+    if t1 is t2:
+        return
+    for slot in ("_data", "_dtype", "_init", "_init_shape", "_ad"):
+        a, b = getattr(t1, slot, None), getattr(t2, slot, None)
+        setattr(t1, slot, b)
+        setattr(t2, slot, a)

@@ -11,6 +11,7 @@ import numbers
 from mindspore import ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
+from mindspore.common.generator import drawing_from
 from mindspore.common.tensor import Tensor
 
 # --- elementwise functions shared verbatim with ops ---------------------------------------------------------
@@ -758,22 +759,26 @@ def empty_like(input, *, dtype=None, device=None, pin_memory=False):
 
 def rand(*size, generator=None, dtype=None, device=None):
     """Uniform samples in [0, 1)."""
-    return ops.rand(*_size_tuple("rand", size), dtype=dtype)
+    with drawing_from("rand", generator):
+        return ops.rand(*_size_tuple("rand", size), dtype=dtype)
 
 
 def rand_like(input, *, dtype=None, device=None):
     """Uniform samples in [0, 1) shaped like ``input``."""
-    return ops.rand_like(input, dtype=dtype)
+    with drawing_from("rand_like", None):
+        return ops.rand_like(input, dtype=dtype)
 
 
 def randn(*size, generator=None, dtype=None, device=None):
     """Standard normal samples."""
-    return ops.randn(*_size_tuple("randn", size), dtype=dtype)
+    with drawing_from("randn", generator):
+        return ops.randn(*_size_tuple("randn", size), dtype=dtype)
 
 
 def randn_like(input, *, dtype=None, device=None):
     """Standard normal samples shaped like ``input``."""
-    return ops.randn_like(input, dtype=dtype)
+    with drawing_from("randn_like", None):
+        return ops.randn_like(input, dtype=dtype)
 
 
 def randint(*args, generator=None, dtype=None, device=None):
@@ -785,7 +790,8 @@ def randint(*args, generator=None, dtype=None, device=None):
     else:
         raise MSTypeError(f"For 'randint', expected (high, size) or (low, high, size), but got {len(args)} "
                           f"positional arguments.")
-    return ops.randint(low, high, tuple(size), dtype=dtype or mstype.int64)
+    with drawing_from("randint", generator):
+        return ops.randint(low, high, tuple(size), dtype=dtype or mstype.int64)
 
 
 def randint_like(*args, dtype=None, device=None):
@@ -797,13 +803,15 @@ def randint_like(*args, dtype=None, device=None):
     else:
         raise MSTypeError(f"For 'randint_like', expected (input, high) or (input, low, high), but got {len(args)} "
                           f"positional arguments.")
-    out = ops.randint(low, high, input.shape, dtype=mstype.int64)
+    with drawing_from("randint_like", None):
+        out = ops.randint(low, high, input.shape, dtype=mstype.int64)
     return _to_dtype(out, dtype or input.dtype)
 
 
 def randperm(n, *, generator=None, dtype=mstype.int64):
     """A random permutation of ``0 .. n-1``."""
-    return ops.cast(ops.argsort(ops.rand(n)), dtype)
+    with drawing_from("randperm", generator):
+        return ops.cast(ops.argsort(ops.rand(n)), dtype)
 
 
 def normal(mean=0.0, std=1.0, size=None, generator=None):
@@ -814,18 +822,21 @@ def normal(mean=0.0, std=1.0, size=None, generator=None):
         shape = ops.add(mean, std).shape
     else:
         raise MSValueError("For 'normal', 'size' is needed when 'mean' and 'std' are both numbers.")
-    return ops.add(ops.mul(ops.standard_normal(shape), std), mean)
+    with drawing_from("normal", generator):
+        return ops.add(ops.mul(ops.standard_normal(shape), std), mean)
 
 
 def bernoulli(input, *, generator=None):
     """0/1 samples with probabilities ``input``."""
-    return ops.cast(ops.lt(ops.rand_like(input, dtype=mstype.float32), ops.cast(input, mstype.float32)),
-                    input.dtype)
+    with drawing_from("bernoulli", generator):
+        draws = ops.rand_like(input, dtype=mstype.float32)
+    return ops.cast(ops.lt(draws, ops.cast(input, mstype.float32)), input.dtype)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):
     """``num_samples`` category indices per row drawn with weights ``input`` (int64)."""
-    return _i64(ops.multinomial(input, num_samples, replacement))
+    with drawing_from("multinomial", generator):
+        return _i64(ops.multinomial(input, num_samples, replacement))
 
 
 # --- matmul family --------------------------------------------------------------------------------------------

@@ -27,7 +27,9 @@ import numpy as np
 
 from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
+from mindspore._autodiff import tape as _tape
 from mindspore._infer.staging import StagedTensor
+from mindspore.common.generator import drawing_from
 from mindspore.common.tensor import Tensor
 from mindspore.ops import _higher as _higher_modules
 from mindspore.ops import functional as F
@@ -1040,6 +1042,16 @@ def _zero_(self):
     return _inplace(self, F.fill(self.dtype, tuple(self.shape), 0), "zero_")
 
 
+@_register("register_hook")
+def _register_hook(self, hook):
+    """Call ``hook(grad)`` with this tensor's gradient when PYNATIVE autodiff computes it (a tensor it returns
+    replaces the gradient); returns a handle whose ``remove()`` unregisters it."""
+    if isinstance(self, StagedTensor):
+        raise MSRuntimeError("Tensor.register_hook works in PYNATIVE mode only: in graph mode, register the hook "
+                             "on a tensor outside the compiled function, or use a Cell with a custom 'bprop'.")
+    return _tape.register_hook(self, hook)
+
+
 @_register("copy_", ("broadcast_to",))
 def _copy_(self, src, non_blocking=False):
     src = src if isinstance(src, Tensor) else Tensor(src, self.dtype)
@@ -1071,13 +1083,17 @@ del _name, _needs
 def _uniform_(self, from_=0, to=1, *, generator=None):
     """Fill with values drawn uniformly from ``[from_, to)`` (reproducible under ``mindspore.set_seed``)."""
     low, high = Tensor(from_, mstype.float32), Tensor(to, mstype.float32)
-    return _inplace(self, F.uniform(tuple(self.shape), low, high).astype(self.dtype), "uniform_")
+    with drawing_from("uniform_", generator):
+        draws = F.uniform(tuple(self.shape), low, high)
+    return _inplace(self, draws.astype(self.dtype), "uniform_")
 
 
 @_register("normal_", ("normal",))
 def _normal_(self, mean=0, std=1, *, generator=None):
     """Fill with values drawn from ``N(mean, std^2)`` (reproducible under ``mindspore.set_seed``)."""
-    return _inplace(self, F.normal(tuple(self.shape), mean, std).astype(self.dtype), "normal_")
+    with drawing_from("normal_", generator):
+        draws = F.normal(tuple(self.shape), mean, std)
+    return _inplace(self, draws.astype(self.dtype), "normal_")
 
 
 # -- plain properties spelled as methods ------------------------------------------------------------------
@@ -2127,8 +2143,9 @@ def _float_of(self):
     return self.dtype if mstype.is_float(self.dtype) else mstype.float32
 
 
-def _uniform01(self):
-    return F.uniform(tuple(self.shape), Tensor(0.0, mstype.float32), Tensor(1.0, mstype.float32))
+def _uniform01(self, generator=None, op="uniform"):
+    with drawing_from(op, generator):
+        return F.uniform(tuple(self.shape), Tensor(0.0, mstype.float32), Tensor(1.0, mstype.float32))
 
 
 @_register("bernoulli")
@@ -2140,13 +2157,13 @@ def _bernoulli(self, *, generator=None):
 @_register("bernoulli_", ("uniform", "less"))
 def _bernoulli_(self, p=0.5, *, generator=None):
     """Fill with 0/1 samples, 1 with probability ``p`` (a number or a tensor broadcast to this shape)."""
-    return _inplace(self, F.less(_uniform01(self), p).astype(self.dtype), "bernoulli_")
+    return _inplace(self, F.less(_uniform01(self, generator, "bernoulli_"), p).astype(self.dtype), "bernoulli_")
 
 
 @_register("exponential_", ("uniform", "log"))
 def _exponential_(self, lambd=1, *, generator=None):
     """Fill with samples of the exponential distribution of rate ``lambd``."""
-    u = _uniform01(self)
+    u = _uniform01(self, generator, "exponential_")
     return _inplace(self, F.div(F.neg(F.log(F.sub(1.0, u))), lambd).astype(self.dtype), "exponential_")
 
 
@@ -2160,7 +2177,7 @@ def _random_(self, from_=0, to=None, *, generator=None):
         raise MSValueError(f"For 'Tensor.random_', the 'from_' must be less than 'to', but got from_={from_}, "
                            f"to={to}.")
     span = float(to - from_)
-    draw = F.minimum(F.floor(F.mul(_uniform01(self), span)), span - 1)    # float32 rounding may reach ``span``
+    draw = F.minimum(F.floor(F.mul(_uniform01(self, generator, "random_"), span)), span - 1)    # float32 rounding may reach ``span``
     return _inplace(self, F.add(draw.astype(mstype.float64), float(from_)).astype(self.dtype), "random_")
 
 
@@ -2170,7 +2187,7 @@ def _uniform(self, from_=0.0, to=1.0, generator=None):
     if from_ > to:
         raise MSValueError(f"For 'Tensor.uniform', the 'from_' must not exceed 'to', but got from_={from_}, "
                            f"to={to}.")
-    u = _uniform01(self)
+    u = _uniform01(self, generator, "uniform")
     return F.add(F.mul(u, float(to - from_)), float(from_)).astype(_float_of(self))
 
 

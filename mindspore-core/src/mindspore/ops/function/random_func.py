@@ -9,6 +9,7 @@ import numbers
 
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
+from mindspore.common import generator as _generator
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs import random as random_defs
@@ -23,7 +24,13 @@ _cache = {}
 
 
 def _prim(cls, *args):
-    """The cached instance of ``cls(*args)``: its random stream advances from call to call."""
+    """The cached instance of ``cls(*args)``: its random stream advances from call to call. Inside
+    ``generator.drawing_from(...)`` (the ``generator=`` of the mint functions), a new instance drawing from it."""
+    gen = _generator.active()
+    if gen is not None and issubclass(cls, random_defs._RandomOp):
+        p = cls(*args)
+        p._random_state = _generator.GeneratorStream(gen)
+        return p
     key = (cls, args)
     p = _cache.get(key)
     if p is None:
