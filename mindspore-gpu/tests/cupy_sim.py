@@ -642,9 +642,10 @@ def _module(name, attrs):
 
 
 def make_modules():
-    """The stand-in modules, by name: ``cupy``, ``cupy.random``, ``cupy.cuda`` (and its ``runtime`` and
-    ``memory``), ``cupyx``, ``cupyx.scipy``, ``cupyx.scipy.special``. The simulated device, its streams and
-    its memory pool are one per process, as CuPy's are."""
+    """The stand-in modules, by name: ``cupy``, ``cupy.random``, ``cupy.fft``, ``cupy.linalg`` (NumPy's, on device
+    arrays), ``cupy.cuda`` (and its ``runtime`` and ``memory``), ``cupyx``, ``cupyx.scipy``,
+    ``cupyx.scipy.special``. The simulated device, its streams and its memory pool are one per process, as CuPy's
+    are."""
     attrs = {}
     for name in CUPY_NAMES:
         obj = getattr(np, name, None)
@@ -663,6 +664,15 @@ def make_modules():
                  sort=_sorting("sort", np.sort), __version__="14.0.0-sim")
     random = _module("cupy.random", {"RandomState": RandomState})
     attrs["random"] = random
+    fft = _module("cupy.fft", {name: _function(name, getattr(np.fft, name))
+                               for name in ("fftn", "ifftn", "rfftn", "irfftn", "fft", "ifft", "rfft", "irfft")})
+    attrs["fft"] = fft
+
+    def plain(fn):   # NumPy's linalg gives named tuples (SVDResult, QRResult): as CuPy, plain tuples
+        return lambda *args, **kwargs: (lambda r: tuple(r) if isinstance(r, tuple) else r)(fn(*args, **kwargs))
+    linalg = _module("cupy.linalg", {name: _function(name, plain(getattr(np.linalg, name)))
+                                     for name in ("svd", "solve", "qr", "inv", "det", "eigh", "norm", "cholesky")})
+    attrs["linalg"] = linalg
     runtime = _module("cupy.cuda.runtime", {"getDeviceCount": getDeviceCount, "getDevice": getDevice,
                                             "CUDARuntimeError": CUDARuntimeError})
     memory = _module("cupy.cuda.memory", {"MemoryPool": MemoryPool, "MemoryPointer": MemoryPointer,
@@ -675,14 +685,19 @@ def make_modules():
     cupy = _module("cupy", attrs)
     try:
         import scipy.special as scipy_special
-        functions = {name: _Ufunc(getattr(scipy_special, name), name)
-                     for name in ("erf", "erfc", "erfinv", "erfcinv", "gammaln", "expit")}
+        # some of SciPy's are Python functions over ufuncs (polygamma, zeta): those stand in as functions
+        functions = {name: _Ufunc(fn, name) if isinstance(fn, np.ufunc) else _function(name, fn)
+                     for name, fn in ((n, getattr(scipy_special, n)) for n in (
+                         "erf", "erfc", "erfinv", "erfcinv", "gammaln", "expit", "digamma", "polygamma", "i0", "i0e",
+                         "i1", "i1e", "j0", "j1", "y0", "y1", "k0", "k0e", "k1", "k1e", "gammainc", "gammaincc",
+                         "zeta", "betainc"))}
     except ImportError:   # without SciPy only the error-function kernels cannot run
         functions = {}
     special = _module("cupyx.scipy.special", functions)
     scipy_ = _module("cupyx.scipy", {"special": special})
     cupyx = _module("cupyx", {"scatter_add": scatter_add, "scipy": scipy_})
-    return {"cupy": cupy, "cupy.random": random, "cupy.cuda": cuda, "cupy.cuda.runtime": runtime,
+    return {"cupy": cupy, "cupy.random": random, "cupy.fft": fft, "cupy.linalg": linalg, "cupy.cuda": cuda,
+            "cupy.cuda.runtime": runtime,
             "cupy.cuda.memory": memory, "cupyx": cupyx, "cupyx.scipy": scipy_, "cupyx.scipy.special": special}
 
 

@@ -131,18 +131,23 @@ def test_forward(target, family, case, mode):
                 assert type(o._data) is np.ndarray or target != "CPU", f"{case.name}: kernel returned {type(o._data)}"
         if case.oracle is None:
             continue
-        expected = _as_list(case.oracle(*arrays))
-        assert len(outs) == len(expected), f"{case.name}: {len(outs)} outputs, oracle gives {len(expected)}"
-        rtol, atol = _tolerance(case, dtype)
-        for i, (o, e) in enumerate(zip(outs, expected)):
-            got = o.asnumpy() if isinstance(o, ms.Tensor) else np.asarray(o)
-            e = np.asarray(e)
-            assert got.shape == e.shape, f"{case.name} output {i}: shape {got.shape} != {e.shape}"
-            if e.dtype.kind in "biu" and got.dtype.kind in "biu":
-                np.testing.assert_array_equal(got, e, err_msg=f"{case.name} output {i} ({dtype})")
-            else:
-                np.testing.assert_allclose(got.astype(np.float64), e.astype(np.float64), rtol=rtol, atol=atol,
-                                           err_msg=f"{case.name} output {i} ({np.dtype(dtype).name})")
+        _check_against_oracle(case, outs, arrays, dtype, np.dtype(dtype).name)
+
+
+def _check_against_oracle(case, outs, arrays, dtype, label):
+    """``outs`` against ``case.oracle(*arrays)``: shapes, exact integers, floats within the case's tolerance."""
+    expected = _as_list(case.oracle(*arrays))
+    assert len(outs) == len(expected), f"{case.name}: {len(outs)} outputs, oracle gives {len(expected)}"
+    rtol, atol = _tolerance(case, dtype)
+    for i, (o, e) in enumerate(zip(outs, expected)):
+        got = o.asnumpy() if isinstance(o, ms.Tensor) else np.asarray(o)
+        e = np.asarray(e)
+        assert got.shape == e.shape, f"{case.name} output {i}: shape {got.shape} != {e.shape}"
+        if e.dtype.kind in "biu" and got.dtype.kind in "biu":
+            np.testing.assert_array_equal(got, e, err_msg=f"{case.name} output {i} ({label})")
+        else:
+            np.testing.assert_allclose(got.astype(np.float64), e.astype(np.float64), rtol=rtol, atol=atol,
+                                       err_msg=f"{case.name} output {i} ({label})")
 
 
 def _strided(a):
@@ -163,18 +168,7 @@ def test_forward_on_strided_views(target, family, case):
     arrays = [np.asarray(a).astype(dtype) if _is_float(a) else np.asarray(a) for a in case.inputs]
     views = [_strided(a) for a in arrays]
     assert any(v.ndim and not v.is_contiguous() for v in views) or not any(a.ndim and a.size for a in arrays)
-    outs = _as_list(case.op(*views))
-    expected = _as_list(case.oracle(*arrays))
-    rtol, atol = _tolerance(case, dtype)
-    for i, (o, e) in enumerate(zip(outs, expected)):
-        got = o.asnumpy() if isinstance(o, ms.Tensor) else np.asarray(o)
-        e = np.asarray(e)
-        assert got.shape == e.shape, f"{case.name} output {i}: shape {got.shape} != {e.shape}"
-        if e.dtype.kind in "biu" and got.dtype.kind in "biu":
-            np.testing.assert_array_equal(got, e, err_msg=f"{case.name} output {i} on views")
-        else:
-            np.testing.assert_allclose(got.astype(np.float64), e.astype(np.float64), rtol=rtol, atol=atol,
-                                       err_msg=f"{case.name} output {i} on views")
+    _check_against_oracle(case, _as_list(case.op(*views)), arrays, dtype, "on views")
 
 
 def _weighted_sum(case, weights):

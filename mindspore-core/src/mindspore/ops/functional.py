@@ -2,11 +2,12 @@
 import sys
 
 from mindspore.ops._defs import _lazy
-from mindspore.ops.function import (array_func, conv_func, debug_func, loss_func, math_ext_func, math_func, misc_func,
-                                    nn_func, random_func, reduce_func, segment_func)
+from mindspore.ops.function import (array_func, conv_func, debug_func, fft_func, loss_func, math_ext_func, math_func,
+                                    misc_func, more_func, nn_func, nn_more_func, random_func, reduce_func, scalar_func,
+                                    segment_func, special_func)
 
 _MODULES = (math_func, array_func, reduce_func, nn_func, conv_func, loss_func, random_func, debug_func, math_ext_func,
-            segment_func, misc_func)
+            segment_func, misc_func, special_func, scalar_func, more_func, nn_more_func, fft_func)
 
 __all__ = []
 for _m in _MODULES:

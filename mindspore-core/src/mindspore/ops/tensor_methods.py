@@ -71,6 +71,11 @@ _SAME = {
     "broadcast_to": "broadcast_to", "log_softmax": "log_softmax", "logsumexp": "logsumexp",
     "cummax": "cummax", "cummin": "cummin", "bincount": "bincount", "hardshrink": "hardshrink",
     "median": "median", "count_nonzero": "count_nonzero", "topk": "topk", "scatter": "scatter",
+    # special functions and linear algebra (the same arguments as the ops functions, the tensor first)
+    "digamma": "digamma", "lgamma": "lgamma", "i0": "i0", "igamma": "igamma", "igammac": "igammac",
+    "mvlgamma": "mvlgamma", "nextafter": "nextafter", "svd": "svd", "lstsq": "lstsq", "lu_solve": "lu_solve",
+    "geqrf": "geqrf", "orgqr": "orgqr", "ormqr": "ormqr", "eigvals": "eigvals", "fold": "fold", "unfold": "unfold",
+    "col2im": "col2im",
 }
 
 _METHODS = {}     # name -> (function, needs)

@@ -13,7 +13,9 @@ import warnings
 # would warn. Only warnings attributed to these kernel modules are ignored, nothing else in the process.
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"mindspore_cpu\.kernels\.")
 
-from mindspore_cpu.kernels import (array, comm, conv, debug, indexing, linalg, loss, math, math_more,  # noqa: E402
-                                   nn, random, reduce)
+from mindspore_cpu.kernels import (array, array_more, comm, complex_ops, conv, ctc, debug, deprecated,  # noqa: E402
+                                   fft, indexing, linalg, linalg_more, loss, math, math_misc, math_more, math_special,
+                                   nn, random, reduce, scatter, summary)
 
-FAMILIES = (math, math_more, linalg, array, indexing, reduce, nn, conv, loss, random, debug, comm)
+FAMILIES = (math, math_more, math_special, math_misc, complex_ops, fft, linalg, linalg_more, array, array_more,
+            indexing, scatter, reduce, nn, conv, loss, ctc, random, debug, comm, deprecated, summary)

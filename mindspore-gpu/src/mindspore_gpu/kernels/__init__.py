@@ -16,6 +16,8 @@ with NumPy standing in for CuPy (the test suite's stand-in, ``tests/cupy_sim.py`
 
 def families():
     """The kernel modules (imports CuPy)."""
-    from mindspore_gpu.kernels import (array, comm, conv, debug, indexing, linalg, loss, math, math_more, nn, nn_ext,
-                                       pooling, random, reduce)
-    return (math, math_more, linalg, array, indexing, reduce, nn, nn_ext, conv, pooling, loss, random, debug, comm)
+    from mindspore_gpu.kernels import (array, array_more, comm, complex_ops, conv, ctc, debug, deprecated, fft,
+                                       indexing, linalg, linalg_more, loss, math, math_misc, math_more, math_special,
+                                       nn, nn_ext, pooling, random, reduce, scatter, summary)
+    return (math, math_more, math_special, math_misc, complex_ops, fft, linalg, linalg_more, array, array_more,
+            indexing, scatter, reduce, nn, nn_ext, conv, pooling, loss, ctc, random, debug, comm, deprecated, summary)

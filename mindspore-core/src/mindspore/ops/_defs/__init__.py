@@ -5,8 +5,10 @@ import side effect). :mod:`mindspore.ops._registry` builds the operator registry
 :data:`FAMILIES`; the completeness test checks every listed class has its rules and a bprop or the
 ``NON_DIFFERENTIABLE`` marker.
 """
-from mindspore.ops._defs import (array, comm, conv, debug, indexing, linalg, loss, math, math_ext, math_more, nn,
-                                 random, reduce)
+from mindspore.ops._defs import (array, array_more, comm, complex_ops, conv, ctc, debug, deprecated, fft, indexing,
+                                 linalg, linalg_more, loss, math, math_ext, math_misc, math_more, math_special, nn,
+                                 random, reduce, scatter, summary)
 
 #: The family modules, in the order their primitives enter the registry.
-FAMILIES = (math, math_ext, math_more, linalg, array, indexing, reduce, nn, conv, loss, random, debug, comm)
+FAMILIES = (math, math_ext, math_more, math_special, math_misc, complex_ops, fft, linalg, linalg_more, array,
+            array_more, indexing, scatter, reduce, nn, conv, loss, ctc, random, debug, comm, deprecated, summary)

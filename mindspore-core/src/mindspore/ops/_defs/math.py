@@ -170,12 +170,22 @@ class Sub(_NumberBinary):
         return dout, fops.neg(dout)
 
 
+def _conj(t):
+    """``conj(t)`` for a complex tensor, ``t`` itself otherwise. Complex gradients follow the conjugate
+    convention (PyTorch's): the gradient of ``x * y`` with respect to ``x`` is ``dout * conj(y)``, so that
+    ``Real``/``Imag``/``Complex`` and the products agree."""
+    dtype = getattr(t, "dtype", None)
+    if isinstance(dtype, mstype.Type) and mstype.is_complex(dtype):
+        return fops.conj(t)
+    return t
+
+
 # --- Mul ------------------------------------------------------------------------------------
 class Mul(_Binary):
     """``x * y`` with broadcasting; ``bool * bool`` is logical AND."""
 
     def bprop(self, x, y, out, dout):
-        return fops.mul(dout, y), fops.mul(dout, x)
+        return fops.mul(dout, _conj(y)), fops.mul(dout, _conj(x))
 
 
 # --- RealDiv --------------------------------------------------------------------------------
@@ -183,8 +193,8 @@ class RealDiv(_FloatBinary):
     """``x / y`` (true division; integer inputs give Float32)."""
 
     def bprop(self, x, y, out, dout):
-        dx = fops.div(dout, y)
-        return dx, fops.neg(fops.mul(dx, out))
+        dx = fops.div(dout, _conj(y))
+        return dx, fops.neg(fops.mul(dx, _conj(out)))
 
 
 # --- Div ------------------------------------------------------------------------------------
@@ -192,8 +202,8 @@ class Div(_FloatBinary):
     """``x / y`` (true division; integer inputs give Float32)."""
 
     def bprop(self, x, y, out, dout):
-        dx = fops.div(dout, y)
-        return dx, fops.neg(fops.mul(dx, out))
+        dx = fops.div(dout, _conj(y))
+        return dx, fops.neg(fops.mul(dx, _conj(out)))
 
 
 # --- DivNoNan -------------------------------------------------------------------------------

@@ -1,9 +1,24 @@
 """``mindspore.ops.composite``: higher-order composites, and the gradient transforms.
 
 ``GradOperation`` sits above the operators (it drives the tape and the compiler), so
-:mod:`mindspore._autodiff.grad` installs it here when it is imported (``import mindspore`` does).
+:mod:`mindspore._autodiff.grad` installs it here when it is imported (``import mindspore`` does). As in
+MindSpore, the functional random ops, products and a few helpers are exported here too (the same objects
+as ``mindspore.ops``'s).
 """
-from mindspore.ops.composite.base import HyperMap, Map, MultitypeFuncGraph, partial  # noqa: F401
+from mindspore.ops import functional as _F
+from mindspore.ops.composite.base import HyperMap, Map, MultitypeFuncGraph, partial, tail, zip_operation  # noqa: F401
 from mindspore.ops.function.array_func import ones_like, zeros_like  # noqa: F401
+from mindspore.ops.functional import (augassign_add, augassign_div, augassign_floordiv,  # noqa: F401
+                                      augassign_mod, augassign_mul, augassign_sub, batch_dot, count_nonzero,
+                                      cummin, dot, gamma, laplace, matmul, mm, multinomial, normal, poisson,
+                                      repeat_elements, repeat_interleave, sequence_mask, tensor_dot, uniform,
+                                      vecdot)
 
-__all__ = ["HyperMap", "Map", "MultitypeFuncGraph", "partial", "ones_like", "zeros_like"]
+#: ``C.hyper_add(x, y)``: ``add`` over (nested) tuples of tensors, leaf by leaf.
+hyper_add = HyperMap(_F.add)
+
+__all__ = ["HyperMap", "Map", "MultitypeFuncGraph", "partial", "ones_like", "zeros_like", "tail", "zip_operation",
+           "hyper_add", "augassign_add", "augassign_div", "augassign_floordiv", "augassign_mod", "augassign_mul",
+           "augassign_sub", "batch_dot", "count_nonzero", "cummin", "dot", "gamma", "laplace", "matmul", "mm",
+           "multinomial", "normal", "poisson", "repeat_elements", "repeat_interleave", "sequence_mask", "tensor_dot",
+           "uniform", "vecdot"]
