@@ -17,6 +17,10 @@ from mindspore.nn.optim.adamax import AdaMax
 from mindspore.nn.optim.rprop import Rprop
 from mindspore.nn.optim.asgd import ASGD
 from mindspore.nn.optim.proximal_ada_grad import ProximalAdagrad
+from mindspore.nn.optim.adam_offload import AdamOffload
+from mindspore.nn.optim.lars import LARS
+from mindspore.nn.optim.adafactor import AdaFactor
 
 __all__ = ["Optimizer", "opt_init_args_register", "Momentum", "SGD", "Adam", "AdamWeightDecay", "LazyAdam",
-           "RMSProp", "Lamb", "Adagrad", "Adadelta", "FTRL", "AdaMax", "Rprop", "ASGD", "ProximalAdagrad"]
+           "RMSProp", "Lamb", "Adagrad", "Adadelta", "FTRL", "AdaMax", "Rprop", "ASGD", "ProximalAdagrad",
+           "AdamOffload", "LARS", "AdaFactor"]
