@@ -13,7 +13,6 @@ NAMES = [line.strip() for line in
 
 NOT_YET = {
     "ms.FileWriter": "top-level alias of mindspore.mindrecord.FileWriter",
-    "ms.Profiler": "profiler",
     "ms.dataset.set_seed": "not a public name of mindspore.dataset in 2.10 (ds.config.set_seed is)",
 }
 

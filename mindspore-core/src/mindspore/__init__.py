@@ -52,6 +52,15 @@ from mindspore.train import export, load  # noqa: E402,F401
 from mindspore import onnx  # noqa: E402,F401
 from mindspore import plugin  # noqa: E402,F401
 from mindspore.run_check import run_check  # noqa: E402,F401
+from mindspore import experimental, hal, log  # noqa: E402,F401
+from mindspore.log import get_level, get_log_config  # noqa: E402,F401
+from mindspore.profiler import Profiler  # noqa: E402,F401
+from mindspore.runtime import (Event, Stream, StreamCtx, communication_stream, current_stream,  # noqa: E402,F401
+                               default_stream, dispatch_threads_num, empty_cache, launch_blocking,
+                               max_memory_allocated, max_memory_reserved, memory_allocated, memory_reserved,
+                               memory_stats, memory_summary, reset_max_memory_allocated,
+                               reset_max_memory_reserved, reset_peak_memory_stats, set_cur_stream, set_memory,
+                               synchronize)
 from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe  # noqa: E402,F401
 from mindspore._deploy.predictor import Predictor  # noqa: E402,F401
 from mindspore._deploy.mindir.proto_io import load_mindir, save_mindir  # noqa: E402,F401

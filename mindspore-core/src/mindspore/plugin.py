@@ -45,6 +45,13 @@ default), ``reset_peak_memory_stats``, ``empty_cache``, ``set_memory_limit``; st
 By default there is one implicit host stream on which all work is already complete, and events time
 with the host clock.
 
+**Device queries** (``mindspore.hal``; optional): ``device_name``, ``device_properties`` and
+``device_capability`` of a device id, and ``arch_list``; by default the target's name and ``None`` (what
+MindSpore answers for the CPU).
+
+**DLPack** (``mindspore.utils.to_dlpack``/``from_dlpack``; optional): ``to_dlpack(buffer)`` (default: the
+buffer's ``__dlpack__()``) and ``from_dlpack(source)`` (default: ``numpy.from_dlpack`` on host runtimes).
+
 **Backend passes** see the typed graph IR through the names below: a :class:`Graph` has ``params``,
 ``nodes`` (its :class:`Apply` nodes in program order, which orders side effects) and ``output``; an
 :class:`Apply` has ``inputs`` (``inputs[0]`` the callee, a :class:`Constant` holding a primitive),

@@ -145,8 +145,8 @@ def set_memory(init_size="2GB", increase_size="2GB", max_size="1024GB", optimize
 _STAT_KEYS = ("allocated", "reserved", "peak_allocated", "peak_reserved")
 
 
-def _stats():
-    raw = _runtime().memory_stats() or {}
+def _stats(runtime=None):
+    raw = (runtime or _runtime()).memory_stats() or {}
     s = {key: int(raw.get(key, 0)) for key in _STAT_KEYS}
     s["peak_allocated"] = max(s["peak_allocated"], s["allocated"])
     s["peak_reserved"] = max(s["peak_reserved"], s["reserved"])
@@ -181,7 +181,11 @@ def memory_stats():
     """The memory pool's counts as a dict of int bytes, with MindSpore's keys: ``total_reserved_memory``,
     ``total_allocated_memory``, ``total_idle_memory`` (reserved but free), ``total_eager_free_memory``
     (always 0 here), ``max_reserved_memory`` and ``max_allocated_memory``. Every count is 0 on the CPU."""
-    s = _stats()
+    return _memory_stats_of(_runtime())
+
+
+def _memory_stats_of(runtime):
+    s = _stats(runtime)
     return {"total_reserved_memory": s["reserved"], "total_allocated_memory": s["allocated"],
             "total_idle_memory": max(s["reserved"] - s["allocated"], 0), "total_eager_free_memory": 0,
             "max_reserved_memory": s["peak_reserved"], "max_allocated_memory": s["peak_allocated"]}
@@ -197,12 +201,16 @@ def _format_bytes(n):
 
 def memory_summary():
     """:func:`memory_stats` as a readable table (a str)."""
-    stats = memory_stats()
+    return _memory_summary_of(_runtime())
+
+
+def _memory_summary_of(runtime):
+    stats = _memory_stats_of(runtime)
     rows = [("Reserved memory", "total_reserved_memory"), ("Allocated memory", "total_allocated_memory"),
             ("Idle memory", "total_idle_memory"), ("Eager free memory", "total_eager_free_memory"),
             ("Max reserved memory", "max_reserved_memory"), ("Max allocated memory", "max_allocated_memory")]
     width = 47
-    title = f"Memory summary ({_runtime().target})"
+    title = f"Memory summary ({runtime.target})"
     lines = ["=" * width, f"{title:^{width}}", "=" * width, f" {'Metric':<22}| {'Data':<22}"]
     for label, key in rows:
         lines.append("-" * width)

@@ -177,3 +177,50 @@ class GPURuntime(DeviceRuntime):
     def elapsed_time(self, start, end):
         end.synchronize()
         return cupy.cuda.get_elapsed_time(start, end)
+
+    # -- device queries (mindspore.hal) and DLPack (mindspore.utils) -------------------------------------
+    def device_name(self, device_id):
+        return _properties(device_id)["name"]
+
+    def device_properties(self, device_id):
+        props = _properties(device_id)
+        with cupy.cuda.Device(device_id):
+            free, _total = cupy.cuda.runtime.memGetInfo()
+        return _GpuDeviceProperties(name=props["name"], major=props["major"], minor=props["minor"],
+                                    is_multi_gpu_board=props.get("isMultiGpuBoard", 0),
+                                    is_integrated=props.get("integrated", 0),
+                                    multi_processor_count=props["multiProcessorCount"],
+                                    total_memory=props["totalGlobalMem"], free_memory=free)
+
+    def device_capability(self, device_id):
+        props = _properties(device_id)
+        return props["major"], props["minor"]
+
+    def arch_list(self):
+        # kernels are compiled by NVRTC for the device they run on: the architectures of this machine's GPUs
+        n = cupy.cuda.runtime.getDeviceCount()
+        return sorted({f"sm_{_properties(i)['major']}{_properties(i)['minor']}" for i in range(n)})
+
+    def from_dlpack(self, source):
+        with self.device:
+            return cupy.from_dlpack(source)
+
+
+def _properties(device_id):
+    props = dict(cupy.cuda.runtime.getDeviceProperties(device_id))
+    name = props.get("name", b"")
+    props["name"] = name.decode() if isinstance(name, bytes) else str(name)
+    return props
+
+
+class _GpuDeviceProperties:
+    """What ``mindspore.hal.get_device_properties`` answers for a GPU (MindSpore's attribute names)."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    def __repr__(self):
+        return (f"_GpuDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
+                f"is_multi_gpu_board={self.is_multi_gpu_board}, is_integrated={self.is_integrated}, "
+                f"multi_processor_count={self.multi_processor_count}, "
+                f"total_memory={self.total_memory // (1 << 20)}MB, free_memory={self.free_memory // (1 << 20)}MB)")

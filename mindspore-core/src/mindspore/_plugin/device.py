@@ -19,6 +19,8 @@ import dataclasses
 import threading
 import time
 
+from mindspore._errors import MSRuntimeError
+
 import numpy as np
 
 __all__ = ["BackendProbe", "DeviceRuntime"]
@@ -82,6 +84,20 @@ class _HostStreams:
         self.default = _HostStream("default")
         self.communication = _HostStream("communication")
         self.local = threading.local()
+
+
+class _CapsuleHolder:
+    """A bare DLPack capsule, dressed as the ``__dlpack__`` object ``numpy.from_dlpack`` takes (it checks the
+    device recorded in the capsule itself)."""
+
+    def __init__(self, capsule):
+        self.capsule = capsule
+
+    def __dlpack__(self, *args, **kwargs):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return (1, 0)   # kDLCPU; numpy refuses a capsule whose own DLTensor says otherwise
 
 
 class DeviceRuntime:
@@ -177,6 +193,52 @@ class DeviceRuntime:
         """Use ``n`` threads for kernels (``set_context(runtime_num_threads=n)``); runtimes with a
         thread pool resize it."""
         self.threads = n
+
+    # -- device queries (optional; ``mindspore.hal``) -------------------------------------------------------
+    def device_name(self, device_id):
+        """The name of device ``device_id`` (a str; core has checked the id against the probe's count).
+        Default: the target's name, which is what MindSpore answers for the CPU."""
+        return self.target
+
+    def device_properties(self, device_id):
+        """The properties of device ``device_id`` (any object with attributes such as ``name``,
+        ``total_memory``, ``major``, ``minor``, ``multi_processor_count``), or ``None`` when the device has none
+        to tell (the default, and MindSpore's answer for the CPU)."""
+        return None
+
+    def device_capability(self, device_id):
+        """The compute capability of device ``device_id`` as ``(major, minor)``, or ``None`` (the default, and
+        MindSpore's answer for the CPU)."""
+        return None
+
+    def arch_list(self):
+        """The architectures this runtime's kernels were built for (a list of str, ``["sm_80", ...]``), or
+        ``None`` (the default, and MindSpore's answer for the CPU)."""
+        return None
+
+    # -- DLPack (optional; ``mindspore.utils.to_dlpack``/``from_dlpack``) ------------------------------------
+    def to_dlpack(self, buffer):
+        """A DLPack capsule sharing ``buffer``'s memory. Default: the buffer's own ``__dlpack__()`` (NumPy and
+        CuPy arrays have one)."""
+        if not hasattr(buffer, "__dlpack__"):
+            raise MSRuntimeError(f"The device runtime of '{self.target}' cannot export DLPack data: its buffers "
+                                 f"({type(buffer).__name__}) have no '__dlpack__'.")
+        return buffer.__dlpack__()
+
+    def from_dlpack(self, source):
+        """A buffer of this runtime sharing the memory of ``source`` (a DLPack capsule or an object with
+        ``__dlpack__``). Default, for host runtimes: ``numpy.from_dlpack`` (host memory only); other runtimes
+        override it (CuPy's ``cupy.from_dlpack``)."""
+        if not self.is_host:
+            raise MSRuntimeError(f"The device runtime of '{self.target}' cannot import DLPack data: it does not "
+                                 f"implement 'from_dlpack'.")
+        if type(source).__name__ == "PyCapsule":
+            source = _CapsuleHolder(source)
+        try:
+            return np.from_dlpack(source)
+        except (RuntimeError, BufferError, TypeError, ValueError) as e:
+            raise MSRuntimeError(f"from_dlpack received an invalid capsule or one this device cannot read: {e}. "
+                                 f"Note that DLTensor capsules can be consumed only once.") from e
 
     # -- memory (optional) -----------------------------------------------------------------------------
     def memory_stats(self):

@@ -11,6 +11,7 @@ The families mirror MindSpore's modules: :mod:`.array_creations`, :mod:`.array_o
 :mod:`.math_ops`, :mod:`.logic_ops`, :mod:`.dtypes`.
 """
 from mindspore.numpy import array_creations, array_ops, dtypes, logic_ops, math_ops  # noqa: F401
+from mindspore.numpy import fft  # noqa: F401 - mindspore.numpy.fft, as MindSpore has it
 from mindspore.numpy.array_creations import *  # noqa: F401,F403
 from mindspore.numpy.array_ops import *  # noqa: F401,F403
 from mindspore.numpy.dtypes import *  # noqa: F401,F403
