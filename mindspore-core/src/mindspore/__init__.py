@@ -34,12 +34,17 @@ from mindspore.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRIC
 from mindspore import nn, ops  # noqa: E402,F401
 from mindspore._autodiff.grad import get_grad, grad, jvp, value_and_grad, vjp  # noqa: E402,F401
 from mindspore._autodiff.recompute import recompute  # noqa: E402,F401
+from mindspore._autodiff import transforms as _transforms  # noqa: E402,F401 - installs ops.vmap/jacrev/jacfwd
 from mindspore.common.sparse_tensor import COOTensor, CSRTensor, RowTensor, SparseTensor  # noqa: E402,F401
 from mindspore import amp, device_context, runtime, train  # noqa: E402,F401
 from mindspore import numpy  # noqa: E402,F401 - mindspore.numpy, as MindSpore exports it
 from mindspore import mint  # noqa: E402,F401
 from mindspore import _tensor_methods_ext  # noqa: E402,F401 - Tensor methods built on mint/numpy
 from mindspore.train import ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc  # noqa: E402,F401
+from mindspore.train import (BackupAndRestore, ConfusionMatrixMetric, FlopsUtilizationCollector,  # noqa: E402,F401
+                             HausdorffDistance, MeanSurfaceDistance, OcclusionSensitivity, OnRequestExit,
+                             RootMeanSquareDistance, SummaryCollector, SummaryRecord, TrainFaultTolerance, data_sink,
+                             get_ckpt_path_with_strategy)
 from mindspore.train import (F1, MAE, MSE, Accuracy, Callback, CheckpointConfig, ConfusionMatrix,  # noqa: E402,F401
                              DatasetHelper, DynamicLossScaleManager, EarlyStopping, Fbeta, FixedLossScaleManager,
                              History, LambdaCallback, LearningRateScheduler, Loss, LossMonitor, LossScaleManager,

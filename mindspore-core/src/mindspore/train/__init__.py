@@ -18,7 +18,14 @@ from mindspore.train.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fb
                                      Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                                      TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs)
 from mindspore.train.metrics import ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc  # noqa: E402
+from mindspore.train.metrics import (ConfusionMatrixMetric, HausdorffDistance, MeanSurfaceDistance,  # noqa: E402
+                                     OcclusionSensitivity, RootMeanSquareDistance)
 from mindspore.train.model import Model  # noqa: E402
+from mindspore.train.summary.summary_record import SummaryRecord  # noqa: E402
+from mindspore.train.data_sink import data_sink  # noqa: E402
+from mindspore.train._ckpt_strategy import get_ckpt_path_with_strategy  # noqa: E402
+from mindspore.train.callback import (BackupAndRestore, FlopsUtilizationCollector, OnRequestExit,  # noqa: E402
+                                      SummaryCollector, TrainFaultTolerance)
 from mindspore._deploy.api import export, load  # noqa: E402
 
 __all__ += ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
@@ -27,7 +34,11 @@ __all__ += ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "Mo
             "DynamicLossScaleManager", "Metric", "rearrange_inputs", "names", "get_metric_fn", "Accuracy", "MAE",
             "MSE", "Precision", "Recall", "Fbeta", "F1", "Loss", "TopKCategoricalAccuracy",
             "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "ConfusionMatrix", "build_train_network",
-            "export", "load", "auc", "CosineSimilarity", "Dice", "Perplexity", "ROC", "BleuScore"]
+            "export", "load", "auc", "CosineSimilarity", "Dice", "Perplexity", "ROC", "BleuScore",
+            "ConfusionMatrixMetric", "HausdorffDistance", "MeanSurfaceDistance", "RootMeanSquareDistance",
+            "OcclusionSensitivity", "SummaryRecord", "BackupAndRestore", "FlopsUtilizationCollector", "OnRequestExit",
+            "TrainFaultTolerance", "SummaryCollector", "data_sink",
+            "get_ckpt_path_with_strategy"]
 
 
 def __getattr__(name):

@@ -10,6 +10,13 @@ from mindspore.train.callback._loss_monitor import LossMonitor
 from mindspore.train.callback._lr_scheduler_callback import LearningRateScheduler
 from mindspore.train.callback._reduce_lr_on_plateau import ReduceLROnPlateau
 from mindspore.train.callback._time_monitor import TimeMonitor
+from mindspore.train.callback._backup_and_restore import BackupAndRestore
+from mindspore.train.callback._flops_collector import FlopsUtilizationCollector
+from mindspore.train.callback._on_request_exit import OnRequestExit
+from mindspore.train.callback._summary_collector import SummaryCollector
+from mindspore.train.callback._train_fault_tolerance import TrainFaultTolerance
 
 __all__ = ["Callback", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig", "RunContext",
-           "EarlyStopping", "History", "LambdaCallback", "LearningRateScheduler", "ReduceLROnPlateau"]
+           "EarlyStopping", "History", "LambdaCallback", "LearningRateScheduler", "ReduceLROnPlateau",
+           "BackupAndRestore", "FlopsUtilizationCollector", "OnRequestExit", "TrainFaultTolerance",
+           "SummaryCollector"]

@@ -13,6 +13,11 @@ from mindspore.train.metrics.cosine_similarity import CosineSimilarity
 from mindspore.train.metrics.dice import Dice
 from mindspore.train.metrics.perplexity import Perplexity
 from mindspore.train.metrics.confusion_matrix import ConfusionMatrix
+from mindspore.train.metrics.confusion_matrix_metric import ConfusionMatrixMetric
+from mindspore.train.metrics.hausdorff_distance import HausdorffDistance
+from mindspore.train.metrics.mean_surface_distance import MeanSurfaceDistance
+from mindspore.train.metrics.occlusion_sensitivity import OcclusionSensitivity
+from mindspore.train.metrics.root_mean_square_surface_distance import RootMeanSquareDistance
 from mindspore.train.metrics.error import MAE, MSE
 from mindspore.train.metrics.fbeta import F1, Fbeta
 from mindspore.train.metrics.loss import Loss
@@ -25,6 +30,8 @@ __all__ = [
     "names", "get_metric_fn", "Metric", "rearrange_inputs", "Accuracy", "MAE", "MSE", "Precision", "Recall",
     "Fbeta", "F1", "Loss", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
     "ConfusionMatrix", "get_metrics", "auc", "CosineSimilarity", "Dice", "Perplexity", "ROC", "BleuScore",
+    "ConfusionMatrixMetric", "HausdorffDistance", "MeanSurfaceDistance", "RootMeanSquareDistance",
+    "OcclusionSensitivity",
 ]
 
 __factory__ = {
@@ -46,6 +53,11 @@ __factory__ = {
     "bleu_score": BleuScore,
     "dice": Dice,
     "cosine_similarity": CosineSimilarity,
+    "confusion_matrix_metric": ConfusionMatrixMetric,
+    "hausdorff_distance": HausdorffDistance,
+    "mean_surface_distance": MeanSurfaceDistance,
+    "root_mean_square_distance": RootMeanSquareDistance,
+    "occlusion_sensitivity": OcclusionSensitivity,
 }
 
 
@@ -102,7 +114,8 @@ def _install_in_nn():
     for name in ("Metric", "rearrange_inputs", "names", "get_metric_fn", "get_metrics", "Accuracy", "MAE", "MSE",
                  "Precision", "Recall", "Fbeta", "F1", "Loss", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
                  "Top5CategoricalAccuracy", "ConfusionMatrix", "auc", "ROC", "Perplexity", "CosineSimilarity", "Dice",
-                 "BleuScore"):
+                 "BleuScore", "ConfusionMatrixMetric", "HausdorffDistance", "MeanSurfaceDistance",
+                 "RootMeanSquareDistance", "OcclusionSensitivity"):
         setattr(nn, name, globals()[name])
 
 
