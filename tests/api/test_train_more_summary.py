@@ -24,7 +24,8 @@ from mindspore.train.summary import _event_io
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "api"
 REF = json.loads((FIX / "train_more_summary_msref.json").read_text())
-PROTO_DIR = Path(_summary_pb2.__file__).parent
+# the schema's source in the repository (an installed mindspore ships the compiled module, not the .proto)
+PROTO_DIR = Path(__file__).resolve().parents[2] / "mindspore-core" / "src" / "mindspore" / "train"
 
 
 def _events_as_dicts(path):
