@@ -1,8 +1,9 @@
 """``mindspore.device_context.cpu``: the CPU device."""
 from mindspore.device_context import _probe
 from mindspore.device_context.cpu import op_tuning
+from mindspore.device_context.cpu.op_tuning import threads_num  # noqa: F401 - 2.10 exports it here too
 
-__all__ = ["is_available", "device_count", "op_tuning"]
+__all__ = ["is_available", "device_count", "op_tuning", "threads_num"]
 
 
 def is_available():
