@@ -4,7 +4,8 @@ Every ``import`` and ``from ... import`` statement counts, wherever it is (modul
 function, under ``if TYPE_CHECKING``), and so do ``importlib.import_module("...")`` and
 ``__import__("...")`` calls with a literal name: a late or dynamic import is still an import.
 Attribute reads through a name bound to a ``mindspore`` module (``ms.context._ctx``) are collected too,
-since reaching a private name that way is the same as importing it.
+since reaching a private name that way is the same as importing it. ``from mindspore import x`` is also an
+import of the root package ``mindspore`` (it reads the root's namespace), not only of ``mindspore.x``.
 """
 from __future__ import annotations
 
@@ -77,6 +78,10 @@ def uses(path, current="", known=None):
                     aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else "mindspore"
         elif isinstance(node, ast.ImportFrom):
             base = _resolve_from(current, path.name == "__init__.py", node)
+            if base == "mindspore" and current:
+                # ``from mindspore import x`` reads the root package's namespace: it depends on the root
+                # ``__init__`` (which imports everything), even when ``x`` is a submodule
+                found.append(Use(path, node.lineno, "mindspore"))
             for a in node.names:
                 full = f"{base}.{a.name}"
                 if full in known:

@@ -18,7 +18,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
-from imports import a_cycle, cycles, import_graph, packages_run_by  # noqa: E402
+from imports import a_cycle, cycles, import_graph, packages_run_by, uses  # noqa: E402
 
 
 def test_no_import_cycle_in_core():
@@ -49,6 +49,17 @@ def test_the_cycle_check_sees_the_package_inits_an_import_runs():
     # without the package edges, a low module importing through a facade that re-exports a higher one is missed
     graph = {"p": {"p.low", "p.high"}, "p.low": set(), "p.high": {"q"}, "q": {"p.low", "p"}}
     assert cycles(graph) == [["p", "p.high", "q"]]
+
+
+def test_from_mindspore_import_reads_the_root_package(tmp_path):
+    # ``from mindspore import x`` reads the root's namespace, and the root __init__ imports everything;
+    # ``import mindspore.x as x`` imports only mindspore.x (the root, an ancestor, has started already)
+    via_root, direct = tmp_path / "via_root.py", tmp_path / "direct.py"
+    via_root.write_text("def f():\n    from mindspore import ops\n")
+    direct.write_text("def f():\n    import mindspore.ops as ops\n")
+    table = {"mindspore.ops": ("mindspore-core", None)}
+    assert {u.module for u in uses(via_root, "mindspore.probe", table)} == {"mindspore", "mindspore.ops"}
+    assert {u.module for u in uses(direct, "mindspore.probe", table)} == {"mindspore.ops"}
 
 
 def test_tensor_and_primitive_sit_below_the_operators():

@@ -68,7 +68,7 @@ class FixedLossScaleManager(LossScaleManager):
         """``nn.FixedLossScaleUpdateCell(loss_scale)`` when dropping overflowed updates, else None."""
         if not self._drop_overflow_update:
             return None
-        from mindspore import nn
+        import mindspore.nn as nn
         return nn.FixedLossScaleUpdateCell(self._loss_scale)
 
 
@@ -138,5 +138,5 @@ class DynamicLossScaleManager(LossScaleManager):
 
     def get_update_cell(self):
         """``nn.DynamicLossScaleUpdateCell(loss_scale, scale_factor, scale_window)``."""
-        from mindspore import nn
+        import mindspore.nn as nn
         return nn.DynamicLossScaleUpdateCell(self.loss_scale, self.scale_factor, self.scale_window)

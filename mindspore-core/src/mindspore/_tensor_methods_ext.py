@@ -5,7 +5,8 @@ Those packages import ``mindspore.ops``, which defines the methods, so the metho
 core stays free of import cycles, late imports included); this module, imported by ``import mindspore`` once
 both exist, registers them below instead.
 """
-from mindspore import mint, numpy
+import mindspore.mint as mint
+import mindspore.numpy as numpy
 from mindspore.mint import linalg
 from mindspore.mint.nn import functional as mint_functional
 from mindspore.ops import _higher

@@ -66,7 +66,8 @@ def get_white_list():
         >>> nn.Dense in amp.get_white_list()  # doctest: +SKIP
         True
     """
-    from mindspore import nn, ops
+    import mindspore.nn as nn
+    import mindspore.ops as ops
     return _classes(nn, _WHITE_CELLS) + _classes(ops, _WHITE_PRIMS)
 
 
@@ -78,7 +79,7 @@ def get_black_list():
         >>> nn.BatchNorm2d in amp.get_black_list()  # doctest: +SKIP
         True
     """
-    from mindspore import nn
+    import mindspore.nn as nn
     return _classes(nn, _BLACK_CELLS)
 
 
@@ -335,7 +336,7 @@ def _check_kwargs(kwargs):
 
 
 def _check_level(level, boost_level):
-    from mindspore import context
+    import mindspore.context as context
     if not isinstance(level, str):
         raise TypeError(f"The argument `level` must be a string in ['O0', 'O1', 'O2', 'O3', 'auto'], but got type "
                         f"{type(level)}.")
@@ -390,7 +391,7 @@ class _AmpWithLossCell(Cell):
 
 
 def _add_loss_network(network, loss_fn, cast_model_type):
-    from mindspore import nn
+    import mindspore.nn as nn
     if not isinstance(loss_fn, Cell):
         raise TypeError(f"The 'loss_fn' must be a Cell, but got {type(loss_fn).__name__}.")
     if cast_model_type == mstype.float16:
@@ -423,7 +424,7 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
         >>> opt = nn.Momentum(net.trainable_params(), 0.01, 0.9)  # doctest: +SKIP
         >>> train_net = amp.build_train_network(net, opt, nn.MSELoss(), level="O3")  # doctest: +SKIP
     """
-    from mindspore import nn
+    import mindspore.nn as nn
     if not isinstance(optimizer, nn.Optimizer):
         raise TypeError(f"For 'build_train_network', the 'optimizer' must be a mindspore.nn.Optimizer, but got "
                         f"{type(optimizer).__name__}.")
@@ -454,7 +455,7 @@ def _map(fn, inputs):
 
 
 def _is_finite(x):
-    from mindspore import ops
+    import mindspore.ops as ops
     return ops.isfinite(x).all()
 
 
@@ -471,7 +472,7 @@ def all_finite(inputs):
         >>> print(amp.all_finite((ms.Tensor(np.array([np.inf, 1.0])), ms.Tensor([1.0]))))
         False
     """
-    from mindspore import ops
+    import mindspore.ops as ops
     flags = [_is_finite(x) for x in (inputs if isinstance(inputs, (tuple, list)) else (inputs,))]
     return ops.stack(flags).all()
 
@@ -508,7 +509,7 @@ class _ScalerBase(LossScaler):
         return _map(lambda x: x * self.scale_value.astype(x.dtype), inputs)
 
     def unscale(self, inputs):
-        from mindspore import ops
+        import mindspore.ops as ops
         inv = ops.reciprocal(self.scale_value)
         return _map(lambda x: x * inv.astype(x.dtype), inputs)
 
@@ -564,7 +565,7 @@ class DynamicLossScaler(_ScalerBase):
 
     def adjust(self, grads_finite):
         """Grow, keep or shrink the scale from ``grads_finite``; returns True."""
-        from mindspore import ops
+        import mindspore.ops as ops
         one = ops.ones((), self.scale_value.dtype)
         grown = self.scale_value * self.scale_factor
         on_finite = ops.select(self.counter == (self.scale_window - 1),

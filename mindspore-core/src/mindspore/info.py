@@ -94,7 +94,7 @@ def _default_target(report):
 
 
 def _requested_target():
-    from mindspore import context
+    import mindspore.context as context
     return context.get_context("device_target_requested") or os.environ.get("MINDSPORE_DEVICE_TARGET") or None
 
 
@@ -131,10 +131,10 @@ def _step(report, what, fn, *args):
 def collect():
     """Gather the whole report as a JSON-ready dict."""
     from mindspore._plugin import hookspecs, manager
-    import mindspore
+    from mindspore.version import __version__
 
     report = {
-        "mindspore_version": mindspore.__version__,
+        "mindspore_version": __version__,
         "core_distribution_version": _dist_version("mindspore-core"),
         "plugin_api_version": list(hookspecs.PLUGIN_API_VERSION),
         "entry_point_group": hookspecs.ENTRY_POINT_GROUP,

@@ -6,7 +6,7 @@ __all__ = ["run_check"]
 
 def run_check():
     """Print the version and whether a multiplication on the current device gives the right answer."""
-    from mindspore import context
+    import mindspore.context as context
     from mindspore.common.tensor import Tensor
     from mindspore.ops import functional as F
     from mindspore.version import __version__

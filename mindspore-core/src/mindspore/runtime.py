@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from mindspore import context
+import mindspore.context as context
 from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
 from mindspore._runtime import backend
 

@@ -152,7 +152,7 @@ def _positions(grad_position):
 def _graph_call(fn, body, args, key):
     """In GRAPH_MODE, a gradient function called from Python runs compiled (forward, backward and
     whatever else ``body`` does in one graph), cached per differentiated function and settings."""
-    from mindspore import context
+    import mindspore.context as context
     if _interpreters.current().kind != "eager" or context.get_context("mode") != context.GRAPH_MODE:
         return None
     from mindspore._pipeline.compiler import cache_for, compiled_call
@@ -375,7 +375,7 @@ def jvp(fn, inputs, v, has_aux=False):
 def _install():
     """Re-export the transforms where MindSpore has them: ``ops.GradOperation``, ``ops.grad``, ...,
     ``ops.composite.GradOperation``. They sit above the operators, so they install themselves there."""
-    from mindspore import ops
+    import mindspore.ops as ops
     from mindspore.ops import composite
     for name in ("GradOperation", "grad", "value_and_grad", "vjp", "jvp"):
         setattr(ops, name, globals()[name])

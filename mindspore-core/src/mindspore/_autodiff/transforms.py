@@ -225,7 +225,7 @@ def vmap(fn, in_axes=0, out_axes=0):
 
 def _install():
     """``ops.jacrev``, ``ops.jacfwd``, ``ops.vmap``: above the operators, so they install themselves there."""
-    from mindspore import ops
+    import mindspore.ops as ops
     for name in __all__:
         setattr(ops, name, globals()[name])
 

@@ -381,7 +381,7 @@ def _is_number(v):
 
 
 def _setattr(obj, name, value):
-    from mindspore import context
+    import mindspore.context as context
     if context._ctx["jit_syntax_level"] == context.STRICT and not staging._is_param(value):
         raise MSTypeError(f"In JIT strict mode, an attribute set in graph mode must be of the Parameter type, but "
                           f"'{name}' of {type(obj).__name__} is set to {type(value).__name__}.")

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import os
 
-from mindspore import _generation, context
+import mindspore._generation as _generation
+import mindspore.context as context
 from mindspore._ir.printer import print_module
 from mindspore._ir.verifier import verify
 from mindspore._plugin import manager

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from mindspore import _generation
+import mindspore._generation as _generation
 
 __all__ = ["ProcessGroup", "set_process_groups", "process_group", "process_groups"]
 

@@ -32,7 +32,7 @@ from importlib import metadata
 
 import pluggy
 
-from mindspore import _generation
+import mindspore._generation as _generation
 from mindspore._plugin import hookspecs
 
 __all__ = ["PluginRecord", "plugin_manager", "plugins", "register_plugin", "unregister_plugin", "call_each",

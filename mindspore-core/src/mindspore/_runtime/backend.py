@@ -21,7 +21,8 @@ import os
 import threading
 import warnings
 
-from mindspore import _generation, context
+import mindspore._generation as _generation
+import mindspore.context as context
 from mindspore._errors import BackendUnavailableError, MSValueError
 from mindspore._plugin import manager
 from mindspore._plugin.device import DeviceRuntime

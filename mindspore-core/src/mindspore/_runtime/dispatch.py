@@ -15,7 +15,7 @@ device target changed).
 """
 from __future__ import annotations
 
-from mindspore import _generation
+import mindspore._generation as _generation
 from mindspore._core import interpreters as _interpreters
 from mindspore._core.evaluate import abstract_args, evaluate
 from mindspore._errors import MindSporeError, MSRuntimeError, MSTypeError

@@ -8,7 +8,7 @@ their group) are combined pairwise in a binary tree (``group_number`` a power of
 rank, and each parameter becomes ``old_parameter - combined update``. With one group the update is applied as
 it is.
 """
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSValueError
 from mindspore.nn.cell import Cell
 

@@ -7,7 +7,7 @@ an optimizer marked ``dim_reduce`` takes :class:`mindspore.boost.DimReduce` step
 data parallelism over a power of two of groups of ``device_number`` ranks) combines the groups' updates with
 :class:`mindspore.boost.AdaSum`. Otherwise it is a plain training step.
 """
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.boost.adasum import AdaSum
 from mindspore.boost.boost import AutoBoost
@@ -20,7 +20,7 @@ from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
 from mindspore.nn.wrap.cell_wrapper import TrainOneStepCell
 from mindspore.nn.wrap.loss_scale import TrainOneStepWithLossScaleCell
-from mindspore import plugin
+import mindspore.plugin as plugin
 
 __all__ = ["BoostTrainOneStepCell", "BoostTrainOneStepWithLossScaleCell"]
 

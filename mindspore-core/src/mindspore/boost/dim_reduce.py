@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor

@@ -1,6 +1,6 @@
 """``GradientAccumulation``: apply the optimizer once every ``max_accumulation_step`` steps, to the mean of the
 gradients of those steps (a larger effective batch at the memory cost of one)."""
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor

@@ -9,7 +9,7 @@ of its group's parameters only.
 """
 import numpy as np
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._autodiff.grad import value_and_grad
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.boost.base import ParameterProcess

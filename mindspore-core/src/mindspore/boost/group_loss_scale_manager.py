@@ -1,7 +1,7 @@
 """``GroupLossScaleManager``: a loss scale per group of layers (enhanced mixed precision), for
 :class:`mindspore.boost.BoostTrainOneStepWithLossScaleCell` when the boost configuration turns
 ``loss_scale_group`` on."""
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor

@@ -10,7 +10,7 @@ run), so the flag's only effect here is the head.
 """
 import numpy as np
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import initializer
 from mindspore.common.parameter import Parameter

@@ -1,6 +1,6 @@
 """Device memory counts of ``mindspore.hal``: ``mindspore.runtime``'s, for the device named by ``device_target``
 (``None``: the current one). See :mod:`mindspore.runtime` for what each count means on each device."""
-from mindspore import runtime as _rt
+import mindspore.runtime as _rt
 from mindspore.runtime import empty_cache  # noqa: F401 - MindSpore's hal.empty_cache takes no device_target
 from mindspore.hal.device import runtime_of
 

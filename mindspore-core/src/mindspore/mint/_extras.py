@@ -2,7 +2,7 @@
 ``mint.linspace``, ``mint.unique``, ...): model code uses them as much as the listed ones."""
 import builtins
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor

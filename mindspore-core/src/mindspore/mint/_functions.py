@@ -8,7 +8,7 @@ Bessel-corrected ``std``/``var``) the wrapper says so.
 import builtins
 import numbers
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.generator import drawing_from

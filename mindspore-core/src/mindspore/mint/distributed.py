@@ -13,7 +13,7 @@ import pickle
 
 import numpy as np
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 
@@ -101,7 +101,7 @@ def init_process_group(backend="hccl", init_method=None, timeout=None, world_siz
         raise ValueError(f"For 'init_process_group', the 'backend' must be one of {sorted(_BACKENDS)}, but got "
                          f"{backend!r}.")
     comm = _comm("init_process_group")
-    from mindspore import context
+    import mindspore.context as context
     target = context.get_context("device_target")
     # the default 'hccl' names Ascend's library: each target initialises its own (as MindSpore does off Ascend)
     comm.init({"Ascend": "hccl", "GPU": "nccl", "CPU": "mccl"}.get(target, backend))

@@ -8,7 +8,7 @@ when the column below the diagonal is already zero). Both are differentiable thr
 staged like any other library function in GRAPH_MODE. Cost is O(n) ops of O(n^3) each: meant for the small
 matrices model code inverts, not for large dense solvers.
 """
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor

@@ -6,7 +6,7 @@ As in MindSpore, an optimizer is a :class:`~mindspore.nn.Cell` built from ``para
 schedule can change it in place. The update rules are PyTorch's (bias-corrected Adam, decoupled weight
 decay for AdamW, SGD momentum buffers that start at the first gradient), written with ``ops.assign``.
 """
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter, ParameterTuple

@@ -1,5 +1,5 @@
 """``mindspore.mint.special``: special functions with PyTorch's names."""
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.ops import erfc, exp2, expm1, log1p, sinc  # noqa: F401
 
 __all__ = ["erfc", "exp2", "expm1", "log1p", "log_softmax", "round", "sinc"]

@@ -20,7 +20,7 @@ from mindspore._infer import staging as _staging
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor
-from mindspore import context as _context
+import mindspore.context as _context
 
 __all__ = ["Cell", "CellList", "SequentialCell"]
 

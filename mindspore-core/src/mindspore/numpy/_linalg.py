@@ -8,7 +8,7 @@ import numpy as _np
 
 from mindspore._errors import MSValueError
 from mindspore.common import dtype as mstype
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.numpy.array_ops import moveaxis, ravel
 from mindspore.numpy.utils import cast_to, normalize_axis, promote, to_float, to_tensor
 

@@ -9,7 +9,7 @@ import numpy as _np
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.numpy.array_creations import histogram_bin_edges
 from mindspore.numpy.utils import cast_to, check_int, const, is_scalar, normalize_axis, promote, to_float, to_tensor
 

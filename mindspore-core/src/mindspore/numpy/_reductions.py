@@ -9,7 +9,7 @@ import numpy as _np
 
 from mindspore._errors import MSValueError
 from mindspore.common import dtype as mstype
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.numpy.utils import cast_to, is_float_dtype, normalize_axes, normalize_axis, promote, to_float, to_tensor
 
 __all__ = ["sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "ptp", "average", "var", "std", "nansum",

@@ -12,7 +12,7 @@ import numpy as _np
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.numpy.dtypes import to_dtype
 from mindspore.numpy.utils import (as_shape, cast_to, check_int, check_tensor, const, host_array, is_scalar,
                                    normalize_axis, to_float, to_tensor)

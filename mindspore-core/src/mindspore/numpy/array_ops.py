@@ -12,7 +12,7 @@ import numpy as _np
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.numpy.utils import (as_shape, cast_to, check_int, check_tensor, normalize_axes, normalize_axis,
                                    promote, to_tensor)
 

@@ -7,7 +7,7 @@ import numpy as _np
 
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.numpy.array_ops import unique
 from mindspore.numpy.utils import (cast_to, is_float_dtype, normalize_axes, promote, to_tensor)
 

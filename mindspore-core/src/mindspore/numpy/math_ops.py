@@ -13,7 +13,7 @@ import numpy as _np
 
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.numpy._linalg import cross, dot, inner, kron, matmul, multi_dot, norm, outer, tensordot  # noqa: F401
 from mindspore.numpy._reductions import (amax, amin, argmax, argmin, average, count_nonzero, cumprod,  # noqa: F401
                                          cumsum, max, mean, min, nancumsum, nanmax, nanmean, nanmin, nanstd,

@@ -12,7 +12,7 @@ import numpy as _np
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.numpy.dtypes import to_dtype
 
 __all__ = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from mindspore import _generation
+import mindspore._generation as _generation
 from mindspore._core import primitive as _primitive
 from mindspore._core.primitive import Primitive
 from mindspore._plugin import manager

@@ -19,7 +19,7 @@ import threading
 import time
 import traceback
 
-from mindspore import plugin
+import mindspore.plugin as plugin
 from mindspore._core import interpreters
 from mindspore._errors import MSRuntimeError
 from mindspore._runtime import backend

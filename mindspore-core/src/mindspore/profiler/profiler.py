@@ -14,7 +14,7 @@ import os
 import shutil
 import time
 
-from mindspore import context
+import mindspore.context as context
 from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
 from mindspore._runtime import backend
 from mindspore.log import error, warning

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import wraps
 
-from mindspore import log as logger
+import mindspore.log as logger
 
 __all__ = ["data_sink"]
 
@@ -55,7 +55,7 @@ def data_sink(fn, dataset, sink_size=1, jit_config=None, input_signature=None):
                         f"'{type(sink_size).__name__}'.")
     if sink_size <= 0:
         raise ValueError(f"The 'sink_size' must be positive, but got sink_size {sink_size}.")
-    from mindspore import context
+    import mindspore.context as context
     target = context.get_context("device_target")
     if target not in ("Ascend", "GPU"):
         raise ValueError(f"Data sinking supports ascend or gpu device target, but device target is {target}.")

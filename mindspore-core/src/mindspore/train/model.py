@@ -28,7 +28,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from mindspore import context
+import mindspore.context as context
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
 from mindspore.train.callback import RunContext, TimeMonitor
@@ -149,7 +149,7 @@ class Model:
             raise ValueError("The argument 'optimizer' can not be None when set 'loss_scale_manager'.")
         network = self._network
         if self._optimizer:
-            from mindspore import amp
+            import mindspore.amp as amp
             amp_config = {}
             if self._loss_scale_manager_set:
                 amp_config["loss_scale_manager"] = self._loss_scale_manager
@@ -158,7 +158,7 @@ class Model:
             return amp.build_train_network(network, self._optimizer, self._loss_fn, level=self._amp_level,
                                            boost_level=self._boost_level, **amp_config)
         if self._loss_fn:
-            from mindspore import nn
+            import mindspore.nn as nn
             return nn.WithLossCell(network, self._loss_fn)
         return network
 
@@ -180,7 +180,7 @@ class Model:
                              "simple scenarios with one data, one label and one logits, `eval_network` is optional, "
                              "and then you can set `eval_network` or `loss_fn`. For the latter case, framework will "
                              "automatically build an evaluation network with `network` and `loss_fn`.")
-        from mindspore import nn
+        import mindspore.nn as nn
         self._eval_network = nn.WithEvalCell(self._network, self._loss_fn, self._amp_level in ("O2", "O3", "auto"))
         self._eval_indexes = [0, 1, 2]
 
@@ -574,5 +574,5 @@ def _plain(value):
 
 
 def _graph_cell_type():
-    from mindspore import nn
+    import mindspore.nn as nn
     return getattr(nn, "GraphCell", None)

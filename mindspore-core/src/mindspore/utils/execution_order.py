@@ -16,7 +16,7 @@ import re
 import threading
 from collections import defaultdict
 
-from mindspore import plugin
+import mindspore.plugin as plugin
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.log import error, warning
 

@@ -8,7 +8,8 @@ and :meth:`RSCPluginHandle.start` says so.
 """
 import os
 
-from mindspore import ops, plugin
+import mindspore.ops as ops
+import mindspore.plugin as plugin
 from mindspore._errors import MSRuntimeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor

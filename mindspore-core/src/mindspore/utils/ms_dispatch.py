@@ -9,7 +9,7 @@ directly (or through the modes outside it). Built on core's primitive call hook
 import contextlib
 import threading
 
-from mindspore import plugin
+import mindspore.plugin as plugin
 
 __all__ = ["MsDispatchMode"]
 

@@ -18,7 +18,7 @@ import operator
 
 import numpy as np
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._deploy.mindir.from_ms_base import (MONAD, as_bool, as_int, as_tuple, prim, rule, to_dtype, to_indexing,
                                                    to_scatter_reduction)
 from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError

@@ -19,7 +19,7 @@ Conventions MindSpore 2.10 writes (see :mod:`.from_ms_base` for how a node binds
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._deploy.mindir.from_ms_base import (as_bool, as_int, as_tuple, prim, rule, to_dtype, to_format,
                                                    to_pad_mode, to_reduction)
 from mindspore._errors import MSRuntimeError, MSValueError

@@ -17,5 +17,5 @@ def threads_num(num):
         raise MSTypeError(f"For 'threads_num', the 'num' must be int, but got {type(num).__name__}.")
     if num < 1:
         raise MSValueError(f"For 'threads_num', the 'num' must be a positive int, but got {num}.")
-    from mindspore import context
+    import mindspore.context as context
     context.set_context(runtime_num_threads=num)

@@ -4,7 +4,7 @@ Each keeps its first moment ``exp_avg`` (and second moment ``exp_avg_sq`` / infi
 parameter, and an int32 step counter ``state_step``/``step_t`` shared by all groups (counted once per call).
 The formulas are MindSpore 2.10's; Adam's differs from PyTorch's in where epsilon goes (see :class:`Adam`).
 """
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor

@@ -1,6 +1,6 @@
 """Per-coordinate adaptive optimizers of ``mindspore.experimental.optim``: Adadelta, Adagrad, RMSprop
 (MindSpore 2.10's formulas: its ``ApplyAdadelta`` and ``ApplyAdagradV2`` kernels, and its RMSprop)."""
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor

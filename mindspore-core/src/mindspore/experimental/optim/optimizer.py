@@ -11,7 +11,7 @@ is a ParameterTuple cloned from ``parameters`` (``exp_avg``, ``accum``...), inde
 from collections import defaultdict
 from collections.abc import Iterable
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter, ParameterTuple

@@ -1,7 +1,7 @@
 """Gradient-descent optimizers of ``mindspore.experimental.optim``: SGD (momentum, Nesterov), ASGD (averaged),
 Rprop (resilient backpropagation). The formulas are MindSpore 2.10's; each class says where they differ from
 PyTorch's."""
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter

@@ -42,7 +42,7 @@ _NN_ALIASES = {"Linear": Linear, "AvgPool1dExt": AvgPool1d, "AvgPool2dExt": AvgP
 
 
 def _install_in_nn():
-    from mindspore import nn as _nn
+    import mindspore.nn as _nn
     for name, cls in _NN_ALIASES.items():
         setattr(_nn, name, cls)
 

@@ -3,7 +3,7 @@
 Each is a small :class:`~mindspore.nn.Cell` whose ``construct`` calls one function of
 :mod:`mindspore.mint.nn.functional` with the arguments stored at construction (PyTorch's names and defaults).
 """
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSValueError
 from mindspore.mint.nn import functional as F
 from mindspore.nn.cell import Cell

@@ -8,7 +8,7 @@ composed from reductions: running statistics use the unbiased variance and PyTor
 """
 import math
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import HeUniform, Normal, Uniform, initializer

@@ -8,7 +8,7 @@ Wrappers translate PyTorch's arguments (``padding`` as an int, a tuple, ``'same'
 """
 import builtins
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter

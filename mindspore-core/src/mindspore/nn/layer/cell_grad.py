@@ -7,7 +7,7 @@ tuple with one entry per input.
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError
 from mindspore.nn.cell import Cell
 

@@ -10,7 +10,7 @@ max_norm)``). The gradient with respect to the table is the scatter-add of the o
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import initializer

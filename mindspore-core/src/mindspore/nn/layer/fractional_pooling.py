@@ -11,7 +11,7 @@ traces under ``@jit``. Indices are flat over the spatial axes, int64.
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor

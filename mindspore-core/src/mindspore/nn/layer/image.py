@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.nn.cell import Cell

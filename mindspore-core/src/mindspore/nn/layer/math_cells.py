@@ -6,7 +6,7 @@ from 0 and yields int32 for int arguments, float32 otherwise.
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.ops import _higher
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype

@@ -6,7 +6,7 @@ than the layer's rank (only the last axes are padded).
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.nn.cell import Cell
 from mindspore.nn.layer import _checks as chk

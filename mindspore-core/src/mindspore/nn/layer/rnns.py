@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import Uniform, initializer

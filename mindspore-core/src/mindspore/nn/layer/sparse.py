@@ -11,7 +11,7 @@ dense primitives, so they differentiate (with respect to ``values`` and ``dense`
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.nn.cell import Cell
 from mindspore.nn.layer import _checks as chk

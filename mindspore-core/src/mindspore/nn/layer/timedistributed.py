@@ -7,7 +7,7 @@ axis' position and size), which is faster for layers such as ``Dense``.
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell

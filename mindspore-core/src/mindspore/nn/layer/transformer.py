@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 import math
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import HeUniform, Uniform, XavierNormal, XavierUniform, initializer

@@ -13,7 +13,7 @@ MindSpore 2.10 defaults that matter:
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor

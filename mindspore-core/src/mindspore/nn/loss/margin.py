@@ -11,7 +11,7 @@ MindSpore 2.10's arguments and the torch-compatible formulas its ``ops`` functio
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator

@@ -18,7 +18,7 @@ MindSpore, the gradients are used as given (no loss-scale division, no weight-de
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import initializer

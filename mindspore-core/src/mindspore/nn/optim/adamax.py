@@ -9,7 +9,7 @@ State: ``beta1_power`` (shape [1], starts at 1), ``moment1.<name>`` and ``moment
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import initializer
 from mindspore.common.parameter import Parameter

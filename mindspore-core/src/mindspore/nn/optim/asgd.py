@@ -9,7 +9,7 @@ State: ``mu_<name>`` (1.0), ``eta_<name>`` (0.0) scalars and ``ax_.<name>`` (zer
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor

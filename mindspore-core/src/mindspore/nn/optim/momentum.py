@@ -5,7 +5,7 @@ With ``use_nesterov``: ``p -= g * lr + v * momentum * lr``. State: ``momentum`` 
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter

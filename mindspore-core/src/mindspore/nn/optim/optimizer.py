@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import initializer
@@ -372,7 +372,7 @@ class Optimizer(Cell):
     def target(self):
         """The device the update runs on (``'CPU'``, ``'GPU'`` or ``'Ascend'``); defaults to the context's."""
         if self.__dict__.get("_target") is None:
-            from mindspore import context
+            import mindspore.context as context
             return context.get_context("device_target")
         return self._target
 

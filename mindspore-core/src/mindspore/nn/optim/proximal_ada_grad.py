@@ -9,7 +9,7 @@ State: ``accum.<name>``, initialised to ``accum`` (default 0.1).
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator

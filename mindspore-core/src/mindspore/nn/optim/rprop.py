@@ -9,7 +9,7 @@ State: ``prev.<name>`` and ``step_size.<name>`` (zeros).
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.nn import _validators as validator

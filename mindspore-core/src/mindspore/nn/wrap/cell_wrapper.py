@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import numbers
 
-from mindspore import context, ops
+import mindspore.context as context
+import mindspore.ops as ops
 from mindspore._autodiff.grad import GradOperation, value_and_grad
 from mindspore._core import interpreters as _interpreters
 from mindspore._errors import MSTypeError, MSValueError

@@ -34,7 +34,8 @@ CPU backend does not have; the bucketing's gain here is fewer, larger messages.
 """
 from __future__ import annotations
 
-from mindspore import context, ops
+import mindspore.context as context
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore._plugin.collective import process_group
 from mindspore.common import dtype as mstype

@@ -13,7 +13,7 @@ DynamicLossScaleUpdateCell (MindSpore's rule, with ``cur_iter`` starting at 1)::
 """
 from __future__ import annotations
 
-from mindspore import ops
+import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter

@@ -12,7 +12,7 @@ Output shapes that depend on data (``MaskedSelect``, ``NonZero``, ``Unique``) ar
 """
 import functools
 
-from mindspore import _errors
+import mindspore._errors as _errors
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import stat
 
-from mindspore import log as logger
+import mindspore.log as logger
 from mindspore.train.callback._callback import Callback
 from mindspore.train.callback._cb_checks import check_bool, check_positive_int, make_directory
 

@@ -13,7 +13,7 @@ import stat
 import time
 from math import floor, prod
 
-from mindspore import log as logger
+import mindspore.log as logger
 from mindspore.train.callback._callback import Callback
 from mindspore.train.callback._cb_checks import check_bool, check_positive_int
 

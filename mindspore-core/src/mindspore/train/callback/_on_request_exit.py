@@ -14,7 +14,7 @@ import os
 import signal
 import threading
 
-from mindspore import log as logger
+import mindspore.log as logger
 from mindspore.train.callback._callback import Callback
 from mindspore.train.callback._cb_checks import check_isinstance, make_directory
 
@@ -60,7 +60,7 @@ class OnRequestExit(Callback):
             self.train_name, self.eval_name = self._get_save_path(file_name)
 
     def _get_save_path(self, file_name):
-        from mindspore import context
+        import mindspore.context as context
         base = os.getcwd() if self.save_path is None else self.save_path
         path = make_directory(os.path.join(base, "rank_" + str(context.get_context("device_id"))))
         return os.path.join(path, f"{file_name}_train"), os.path.join(path, f"{file_name}_eval")

@@ -18,7 +18,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from mindspore import log as logger
+import mindspore.log as logger
 from mindspore.common.tensor import Tensor
 from mindspore.train.callback._callback import Callback
 from mindspore.train.callback._cb_checks import check_value_type, make_directory

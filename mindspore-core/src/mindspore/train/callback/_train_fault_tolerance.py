@@ -38,7 +38,7 @@ class TrainFaultTolerance(Callback):
         if "ATO:1" in env:
             raise RuntimeError("For 'TrainFaultTolerance', 'ATO:1' in MS_ENABLE_TFT (adaptive checkpoint "
                                "optimization) is only supported on Ascend.")
-        from mindspore import context
+        import mindspore.context as context
         tsp_only = "TSP:1" in env and not any(flag in env for flag in ("TTP:1", "UCE:1", "ARF:1", "TRE:1"))
         if tsp_only:   # MindSpore sets this mode up before it looks at the checkpoint arguments
             raise ValueError(f"MindIO adapter only support on Ascend device but got device "

@@ -110,7 +110,7 @@ def get_metrics(metrics):
 def _install_in_nn():
     """MindSpore's nn exports the metrics too (``nn.Accuracy is train.Accuracy``); train sits above nn, so the
     metrics install themselves there."""
-    from mindspore import nn
+    import mindspore.nn as nn
     for name in ("Metric", "rearrange_inputs", "names", "get_metric_fn", "get_metrics", "Accuracy", "MAE", "MSE",
                  "Precision", "Recall", "Fbeta", "F1", "Loss", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
                  "Top5CategoricalAccuracy", "ConfusionMatrix", "auc", "ROC", "Perplexity", "CosineSimilarity", "Dice",

@@ -10,7 +10,7 @@ import zlib
 
 import numpy as np
 
-from mindspore import log as logger
+import mindspore.log as logger
 from mindspore.train._summary_pb2 import DataType, Event
 
 __all__ = ["EVENT_FILE_NAME_MARK", "event_file_name", "init_event", "summary_event"]

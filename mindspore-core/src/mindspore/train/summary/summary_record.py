@@ -18,7 +18,7 @@ import threading
 import time
 from collections import defaultdict
 
-from mindspore import log as logger
+import mindspore.log as logger
 from mindspore.common.tensor import Tensor
 from mindspore.train.metrics._checks import check_value_type
 from mindspore.train.summary import _adapter
@@ -157,7 +157,7 @@ class SummaryRecord:
             self.max_file_size = None
         check_value_type("raise_exception", self.raise_exception, [bool])
         time_second = str(int(time.time()))
-        from mindspore import context
+        import mindspore.context as context
         device_id = context.get_context("device_id")
         name = _adapter.event_file_name(self.file_prefix, self.file_suffix, time_second, device_id)
         self.file_info["file_name"] = name
