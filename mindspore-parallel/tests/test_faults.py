@@ -222,6 +222,8 @@ STEP_LOOP = """
         if rank == victim and time.monotonic() - start > 0.5:
             if mode == "raise":
                 raise ZeroDivisionError("division by zero in step")
+            if mode == "exit":
+                sys.exit(3)
     print("loop ended", flush=True)
 """
 
@@ -231,6 +233,16 @@ BEFORE_INIT = """
         raise ImportError("no module named 'missing_dependency'")
     time.sleep(0.5)
     from mindspore.communication import init
+    init()
+    time.sleep(120)
+"""
+
+EXIT_BEFORE_INIT = """
+    import os, sys, time
+    from mindspore.communication import init
+    if os.environ.get("PMI_RANK") == "1":
+        sys.exit(4)
+    time.sleep(0.5)
     init()
     time.sleep(120)
 """
@@ -256,6 +268,21 @@ def test_rank_raising_ends_the_mpiexec_job(tmp_path, n, victim):
 
 
 @skip_unless_mpi
+def test_sys_exit_after_init_ends_the_mpiexec_job_naming_rank_and_code(tmp_path):
+    # without the abort, MPI's finalize on rank 1 and the all-reduce on rank 0 would wait for each other forever
+    script = tmp_path / "steps.py"
+    script.write_text(textwrap.dedent(STEP_LOOP))
+    tag = uuid.uuid4().hex
+    start = time.monotonic()
+    out = run_ranks(script, 2, timeout=60, env=_job_env(tag), args=("exit", 1, tmp_path))
+    assert time.monotonic() - start < FAULT_BOUND_S + 5
+    assert out.returncode == 3 and "loop ended" not in out.stdout, (out.returncode, out.stderr)
+    assert "[rank 1] SystemExit: exit code 3" in out.stderr.splitlines(), out.stderr
+    assert "rank 1 exited with code 3 after init()" in out.stderr
+    assert_no_orphans(tag)
+
+
+@skip_unless_mpi
 def test_rank_failing_before_init_ends_the_msrun_job(tmp_path):
     # hydra does not stop a job when a rank that never joined exits with a code; msrun's worker does.
     script = tmp_path / "early.py"
@@ -273,16 +300,42 @@ def test_rank_failing_before_init_ends_the_msrun_job(tmp_path):
 
 
 @skip_unless_mpi
-def test_rank_failing_before_init_under_mpiexec_is_bounded_by_cluster_time_out(tmp_path):
-    # Plain mpiexec: the ranks that did join wait for the missing one until MS_TOPO_TIMEOUT.
+@pytest.mark.parametrize("script_text, said", [
+    (EXIT_BEFORE_INIT, "rank 1 exited with code 4 before joining"),
+    (BEFORE_INIT, "rank 1 ended before joining (its exit code is unknown here: it did not import "
+                  "mindspore.communication)")])
+def test_rank_failing_before_init_ends_the_mpiexec_job(tmp_path, script_text, said):
+    # Plain mpiexec (hydra) would leave rank 0 in init() for good: its join watcher sees rank 1 gone and ends it,
+    # with the exit code rank 1 recorded when it had imported mindspore.communication.
     script = tmp_path / "early.py"
-    script.write_text(textwrap.dedent(BEFORE_INIT))
+    script.write_text(textwrap.dedent(script_text))
     tag = uuid.uuid4().hex
     start = time.monotonic()
-    out = run_ranks(script, 2, timeout=60, env={**_job_env(tag), "MS_TOPO_TIMEOUT": "3"})
+    out = run_ranks(script, 2, timeout=60, env=_job_env(tag))
     assert time.monotonic() - start < FAULT_BOUND_S + 5
-    assert out.returncode != 0 and "missing_dependency" in out.stderr
-    assert "[rank 0] RuntimeError: For 'init', the cluster of 2 processes was not built within 3 seconds" \
+    assert out.returncode != 0
+    assert f"[rank 0] RuntimeError: For 'init', {said}, so the cluster of 2 processes cannot be built; ending " \
+           f"the job." in out.stderr, out.stderr
+    assert_no_orphans(tag)
+
+
+@skip_unless_mpi
+def test_a_stuck_join_under_mpiexec_is_bounded_by_cluster_time_out(tmp_path):
+    # every rank alive, one never calls init(): MS_TOPO_TIMEOUT bounds the others' wait
+    script = tmp_path / "stuck.py"
+    script.write_text(textwrap.dedent("""
+        import os, time
+        if os.environ.get("PMI_RANK") == "1":
+            time.sleep(30)
+        from mindspore.communication import init
+        init()
+    """))
+    tag = uuid.uuid4().hex
+    start = time.monotonic()
+    out = run_ranks(script, 2, timeout=60, env={**_job_env(tag), "MS_TOPO_TIMEOUT": "2"})
+    assert time.monotonic() - start < FAULT_BOUND_S + 5
+    assert out.returncode != 0
+    assert "[rank 0] RuntimeError: For 'init', the cluster of 2 processes was not built within 2 seconds" \
         in out.stderr, out.stderr
     assert_no_orphans(tag)
 

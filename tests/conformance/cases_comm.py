@@ -12,6 +12,7 @@ import mindspore as ms
 from mindspore import ops
 
 from case import Case, rand
+from mindspore.ops.operations.comm_ops import NeighborExchangeV2Grad
 
 
 def _send_receive(x):
@@ -19,6 +20,13 @@ def _send_receive(x):
     # and Send's bprop receives it, so dx = dout exactly as the finite differences of x -> x say.
     return ops.Receive(3, 0, x.shape, x.dtype)(ops.Send(3, 0)(x))
 
+
+# this process is its own top neighbour: its top row comes back as the bottom frame
+_HALO = ops.NeighborExchangeV2([0, -1, -1, -1, -1, -1, -1, -1], [1, 0, 0, 0], [-1, -1, -1, -1, 0, -1, -1, -1],
+                               [0, 1, 0, 0], "NCHW")
+# ... and the gradient: the bottom frame goes back and is added onto the top row
+_HALO_GRAD = NeighborExchangeV2Grad([-1, -1, -1, -1, 0, -1, -1, -1], [0, 1, 0, 0], [0, -1, -1, -1, -1, -1, -1, -1],
+                                    [1, 0, 0, 0], "NCHW")
 
 CASES = [
     Case("all_reduce_max_single_rank", lambda x: ops.AllReduce(ops.ReduceOp.MAX)(x), [rand(2, 3)],
@@ -51,4 +59,20 @@ CASES = [
          oracle=lambda x: x, prims=["ReduceScatterV"], grad=True),
     Case("send_receive_to_self", _send_receive, [rand(2, 3)], oracle=lambda x: x, prims=["Send", "Receive"],
          grad=True),
+    # the exchanges: one rank sends itself everything (the 2-rank values are in mindspore-parallel/tests)
+    Case("all_to_all_v_single_rank", lambda x: ops.AlltoAllV(block_size=2)(x, [3], [3]), [rand(6)],
+         oracle=lambda x: x, prims=["AlltoAllV"], grad=True),
+    Case("all_to_all_v_c_single_rank", lambda x: ops.AlltoAllVC()(x, [5]), [rand(5)], oracle=lambda x: x,
+         prims=["AlltoAllVC"], grad=True),
+    Case("neighbor_exchange_to_self", lambda x, y: ops.NeighborExchange([0, 0], [0, 0], ([2, 3], [4]), ([2, 3], [4]),
+                                                                        x.dtype)((x, y)),   # float64 for gradients
+         [rand(2, 3), rand(4)], oracle=lambda x, y: (x, y), prims=["NeighborExchange"], grad=True),
+    Case("neighbor_exchange_v2_to_self", lambda x: _HALO(x), [rand(2, 1, 3, 4)],
+         oracle=lambda x: np.concatenate([x, x[:, :, :1]], 2), prims=["NeighborExchangeV2"], grad=True),
+    Case("neighbor_exchange_v2_grad_to_self", lambda d: _HALO_GRAD(d), [rand(2, 1, 4, 4)],
+         oracle=lambda d: d[:, :, :3] + np.concatenate([d[:, :, 3:], np.zeros_like(d[:, :, :2])], 2),
+         prims=["NeighborExchangeV2Grad"]),
+    Case("batch_isend_irecv_to_self",
+         lambda x: ops.BatchISendIRecv(("isend", "irecv"), (0, 0), ([2, 3],), (ms.float32,))((x,))[1],
+         [rand(2, 3)], oracle=lambda x: x, prims=["BatchISendIRecv"]),
 ]

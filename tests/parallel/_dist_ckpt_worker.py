@@ -7,7 +7,8 @@ argv: mode, out_dir.
   ``out_dir/strategy.ckpt`` from those layouts.
 * ``semi_auto``: a Megatron MLP (column-split then row-split MatMul) trained 2 steps under SEMI_AUTO_PARALLEL
   (its parameters and Momentum states hold this rank's blocks), saved per rank with ``save_checkpoint``; the first
-  sharded step writes the strategy file the context names (``strategy_ckpt_config["save_file"]``); rank 0 saves
+  sharded step writes the strategy file the context names (``strategy_ckpt_config["save_file"]``); each rank also
+  saves ``integrated.ckpt`` with ``integrated_save=True`` (the full parameters, gathered); rank 0 saves
   the same training in one process (STAND_ALONE) to ``out_dir/standalone.ckpt``.
 """
 import os
@@ -70,6 +71,8 @@ def semi_auto(out, rank):
     step = train_step_cell(2, 2)
     os.makedirs(os.path.join(out, f"rank_{rank}"), exist_ok=True)
     ms.save_checkpoint(step, os.path.join(out, f"rank_{rank}", "net.ckpt"), integrated_save=False)
+    # the default integrated_save=True: every rank gathers the full parameters (collective) and writes them
+    ms.save_checkpoint(step, os.path.join(out, f"rank_{rank}", "integrated.ckpt"))
     context.set_auto_parallel_context(parallel_mode="stand_alone", strategy_ckpt_config={"save_file": ""})
     if rank == 0:
         ms.save_checkpoint(train_step_cell(2, 2), os.path.join(out, "standalone.ckpt"))

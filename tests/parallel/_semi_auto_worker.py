@@ -90,7 +90,7 @@ class Transformer(nn.Cell):
         return ops.transpose(ops.reshape(t, (b, self.seq, self.heads, self.hd)), (0, 2, 1, 3))
 
     def construct(self, x):
-        b = 8 // self.seq   # the global batch (inside a sharded cell, x.shape is this rank's block's)
+        b = x.shape[0] // self.seq   # the global batch: x.shape is the global shape, also when x is cut
         q = self._heads(self.col(x, self.wq), b)
         k = self._heads(self.colk(x, self.wk), b)
         v = self._heads(self.colv(x, self.wv), b)

@@ -77,3 +77,101 @@ def test_auto_parallel_training_equals_one_process(n, mode, tmp_path):
         if level == "rp":
             assert any(v != (1,) * len(v) for s in searched.values() for v in s), searched
             assert any(np.prod(r["local_shapes"][k]) < np.prod(full) for k, full in r["full_shapes"].items()), r
+
+
+# --- set_algo_parameters: the knobs of the search ---------------------------------------------------------------
+@pytest.fixture
+def algo():
+    from mindspore import parallel
+    from mindspore.parallel import algo_parameter_config
+    yield parallel
+    parallel.reset_algo_parameters()
+    algo_parameter_config._op_strategy["mode"] = None    # no strategy file outlives a test
+
+
+def test_algo_parameters_have_mindspore_210s_defaults_and_checks(algo):
+    assert algo.get_algo_parameters("fully_use_devices") is False
+    assert algo.get_algo_parameters("elementwise_op_strategy_follow") is False
+    assert algo.get_algo_parameters("algo_approxi_epsilon") == pytest.approx(0.1)
+    assert algo.get_algo_parameters("tensor_slice_align_size") == 16
+    algo.set_algo_parameters(fully_use_devices=True, tensor_slice_align_size=8)
+    assert algo.get_algo_parameters("fully_use_devices") is True
+    algo.reset_algo_parameters()
+    assert algo.get_algo_parameters("fully_use_devices") is False
+    assert algo.get_algo_parameters("tensor_slice_align_size") == 16
+    with pytest.raises(ValueError, match="Set context keyword foo is not recognized!"):
+        algo.set_algo_parameters(foo=1)
+    with pytest.raises(ValueError, match="Get context keyword foo is not recognized!"):
+        algo.get_algo_parameters("foo")
+    with pytest.raises(TypeError, match="The parameter 'fully_use_devices' must be <class 'bool'>, but got <class "
+                                        "'int'>"):
+        algo.set_algo_parameters(fully_use_devices=1)
+    with pytest.raises(TypeError, match="'algo_approxi_epsilon' must be <class 'float'>"):
+        algo.set_algo_parameters(algo_approxi_epsilon=1)
+    with pytest.raises(RuntimeError, match=r"'epsilon' must be in \(0, 1\]"):
+        algo.set_algo_parameters(algo_approxi_epsilon=1.5)
+    with pytest.raises(ValueError, match=r"Align_size must be in \[1, 1024\], but got 0"):
+        algo.set_algo_parameters(tensor_slice_align_size=0)
+
+
+def test_algo_parameters_steer_the_cost_model(auto, algo):
+    auto(4, "recursive_programming")
+    order, sizes = ["i", "k", "j"], {"i": 8, "k": 8, "j": 16}
+    uses = {c["i"] * c["k"] * c["j"] for c in _auto._candidates(order, sizes, 4)}
+    assert uses == {1, 2, 4}
+    algo.set_algo_parameters(fully_use_devices=True)
+    assert {c["i"] * c["k"] * c["j"] for c in _auto._candidates(order, sizes, 4)} == {4}
+    # a shape that cannot use all 4 devices keeps its other candidates
+    assert {c["i"] * c["k"] * c["j"] for c in _auto._candidates(order, {"i": 2, "k": 3, "j": 3}, 4)} == {1, 2}
+    algo.reset_algo_parameters()
+    x = Tensor(np.ones((8, 8), np.float32))
+    w = Parameter(Tensor(np.ones((8, 16), np.float32)), name="w")
+    assert _auto._search_matmul(ops.MatMul(), (x, w), 4) == ((1, 1), (1, 4))
+    # 16 columns over 4 ranks is a slice of 4: not a multiple of 8, so the columns are cut in 2 only
+    algo.set_algo_parameters(tensor_slice_align_enable=True, tensor_slice_align_size=8)
+    assert _auto._search_matmul(ops.MatMul(), (x, w), 4) == ((2, 1), (1, 2))
+    algo.reset_algo_parameters()
+    # approximation: only the first 1/epsilon = 2 candidates are costed
+    algo.set_algo_parameters(enable_algo_approxi=True, algo_approxi_epsilon=0.5)
+    assert len(_auto._candidates(order, sizes, 4)) == 2
+    assert _auto._search_matmul(ops.MatMul(), (x, w), 4) == ((1, 1), (1, 2))
+
+
+def test_op_strategy_config_saves_and_loads_the_chosen_strategies(auto, algo, tmp_path):
+    import json
+    auto(4, "recursive_programming")
+    path = str(tmp_path / "strategies.json")
+    with pytest.raises(KeyError, match="File path must be an absolute path"):
+        algo.set_op_strategy_config("SAVE", "strategies.json")
+    with pytest.raises(KeyError, match="File type must be .json"):
+        algo.set_op_strategy_config("SAVE", str(tmp_path / "s.txt"))
+    with pytest.raises(KeyError, match="Type must be 'SAVE' or 'LOAD'"):
+        algo.set_op_strategy_config("KEEP", path)
+    x = Tensor(np.ones((8, 8), np.float32))
+    w = Parameter(Tensor(np.ones((8, 16), np.float32)), name="w")
+    algo.set_op_strategy_config("SAVE", path)
+    assert _auto.choose(ops.MatMul(), (x, w)) == ((1, 1), (1, 4))
+    assert json.loads(open(path).read()) == {"MatMul-0": [[1, 1], [1, 4]]}
+    with open(path, "w") as f:
+        json.dump({"MatMul-0": [[4, 1], [1, 1]]}, f)
+    algo.set_op_strategy_config("LOAD", path)
+    assert _auto.choose(ops.MatMul(), (x, w)) == ((4, 1), (1, 1))
+
+
+def test_parallel_names_are_also_top_level_and_sync_pipeline_checks_its_net(algo):
+    import mindspore as ms
+    from mindspore import nn
+    for name in ("set_algo_parameters", "get_algo_parameters", "reset_algo_parameters", "parameter_broadcast",
+                 "sync_pipeline_shared_parameters"):
+        assert getattr(ms, name) is getattr(algo, name), name
+    with pytest.raises(TypeError, match="the argument 'net' should be a Cell"):
+        algo.sync_pipeline_shared_parameters(object())
+    algo.sync_pipeline_shared_parameters(nn.Dense(2, 2))     # one pipeline stage: nothing to synchronise
+    context.set_auto_parallel_context(pipeline_stages=2)
+    try:
+        with pytest.raises(RuntimeError, match="pipeline_stages=2 is set"):
+            algo.sync_pipeline_shared_parameters(nn.Dense(2, 2))
+    finally:
+        context.reset_auto_parallel_context()
+    # one process: nothing to broadcast
+    algo.parameter_broadcast(nn.Dense(2, 2), {"weight": ([2], [-1, -1])})

@@ -812,3 +812,11 @@ def test_semi_auto_parallel_training_reloads_into_one_process(tmp_path):
     standalone = ms.load_checkpoint(str(tmp_path / "ckpt" / "standalone.ckpt"))
     for name, value in whole.items():
         np.testing.assert_allclose(value, standalone[name].asnumpy(), rtol=1e-5, atol=1e-6, err_msg=name)
+    # integrated_save=True (the default): each rank's file holds the full parameters, as one process saves them
+    for r in range(2):
+        integrated = ms.load_checkpoint(str(tmp_path / "ckpt" / f"rank_{r}" / "integrated.ckpt"))
+        assert sorted(integrated) == sorted(standalone)
+        for name, value in standalone.items():
+            assert integrated[name].shape == value.shape, name
+            np.testing.assert_allclose(integrated[name].asnumpy(), value.asnumpy(), rtol=1e-5, atol=1e-6,
+                                       err_msg=f"rank {r}: {name}")

@@ -149,7 +149,8 @@ def test_shard_function_and_parameter_plan(semi_auto):
 # --- multi-process training equal to one process --------------------------------------------------------------
 # level semi: Primitive.shard on every operator; opt: the same with enable_parallel_optimizer; cell: no operator
 # strategy, Cell.shard cuts the batch and parameter_plan the first weight, the rest propagates; layout: semi's
-# strategies written as mindspore.parallel.Layout; batch: semi with full_batch=False (each rank feeds its rows)
+# strategies written as mindspore.parallel.Layout; batch: semi with full_batch=False (each rank feeds its rows;
+# the transformer reshapes with x.shape[0], which must be the global batch although x holds this rank's rows)
 _CONFIGS = {2: ["redistribute", "mlp:1:2:semi", "transformer:1:2:semi", "embed:1:2:semi", "mlp:2:1:opt", "mlp:1:2:cell",
                 "transformer:1:2:batch"],
             4: ["redistribute", "mlp:1:4:semi", "mlp:2:2:semi", "transformer:1:4:semi", "transformer:2:2:semi",

@@ -40,6 +40,9 @@ from mindspore import amp, device_context, runtime, train  # noqa: E402,F401
 from mindspore import numpy  # noqa: E402,F401 - mindspore.numpy, as MindSpore exports it
 from mindspore import mint  # noqa: E402,F401
 from mindspore import _tensor_methods_ext  # noqa: E402,F401 - Tensor methods built on mint/numpy
+from mindspore import _tensor_flags  # noqa: E402,F401 - Tensor storage/device/flag methods of 2.10
+from mindspore import _ops_misc_ext  # noqa: E402,F401 - ops.derivative/jet/linearize/get_grad (above autodiff)
+from mindspore._tensor_flags import UntypedStorage  # noqa: E402,F401
 from mindspore.train import ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc  # noqa: E402,F401
 from mindspore.train import (BackupAndRestore, ConfusionMatrixMetric, FlopsUtilizationCollector,  # noqa: E402,F401
                              HausdorffDistance, MeanSurfaceDistance, OcclusionSensitivity, OnRequestExit,
@@ -54,6 +57,7 @@ from mindspore.train import (F1, MAE, MSE, Accuracy, Callback, CheckpointConfig,
                              connect_network_with_dataset, get_metric_fn, load_checkpoint, load_checkpoint_async,
                              load_param_into_net, names, rearrange_inputs, safetensors_to_ckpt, save_checkpoint)
 from mindspore.train import export, load  # noqa: E402,F401
+from mindspore.train import ConvertModelUtils, ConvertNetUtils  # noqa: E402,F401
 from mindspore import onnx  # noqa: E402,F401
 from mindspore import plugin  # noqa: E402,F401
 from mindspore.run_check import run_check  # noqa: E402,F401
@@ -66,6 +70,15 @@ from mindspore.runtime import (Event, Stream, StreamCtx, communication_stream, c
                                memory_stats, memory_summary, reset_max_memory_allocated,
                                reset_max_memory_reserved, reset_peak_memory_stats, set_cur_stream, set_memory,
                                synchronize)
+from mindspore.runtime import (MemPool, PluggableAllocator, StreamLimitCtx, get_device_limit,  # noqa: E402,F401
+                               get_stream_limit, memory_replay, reset_stream_limit, set_cpu_affinity,
+                               set_device_limit, set_kernel_launch_capture, set_kernel_launch_group,
+                               set_stream_limit, use_mem_pool)
+from mindspore._graph_misc import (DeviceCtx, Symbol, enable_dynamic, flops_collection, lazy_inline,  # noqa: E402,F401
+                                   mindio_preload, ms_memory_recycle, no_inline, register_saved_tensors_hooks,
+                                   saved_tensors_hooks, set_dump, set_mindio_server_info, set_recursion_limit)
+from mindspore import rewrite  # noqa: E402,F401
+from mindspore.rewrite import Node, NodeType, ScopedValue, SymbolTree  # noqa: E402,F401
 from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe  # noqa: E402,F401
 from mindspore._deploy.predictor import Predictor  # noqa: E402,F401
 from mindspore._deploy.mindir.proto_io import load_mindir, save_mindir  # noqa: E402,F401
@@ -75,7 +88,8 @@ from mindspore._deploy.mindir.proto_io import load_mindir, save_mindir  # noqa: 
 _PARALLEL_EXPORTS = ("build_searched_strategy", "load_distributed_checkpoint", "load_segmented_checkpoints",
                      "merge_pipeline_strategys", "merge_sliced_parameter", "rank_list_for_transform",
                      "restore_group_info_list", "transform_checkpoint_by_rank", "transform_checkpoints",
-                     "unified_safetensors", "shard", "Layout")
+                     "unified_safetensors", "shard", "Layout", "set_algo_parameters", "get_algo_parameters",
+                     "reset_algo_parameters", "parameter_broadcast", "sync_pipeline_shared_parameters")
 
 
 def __getattr__(name):

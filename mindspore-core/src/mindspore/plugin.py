@@ -62,7 +62,8 @@ is a graph input (``weight`` set for a network Parameter). Helpers: :func:`graph
 
 **Collectives**: :func:`set_process_groups` (for the add-on that joins processes) and
 :func:`process_group` (for the kernels of collective primitives); :func:`collective_backends` gathers
-what plugins offer through ``ms_collective_backends``.
+what plugins offer through ``ms_collective_backends``; :func:`set_parameter_merge_hook` (for the add-on that
+cuts parameters) gives ``save_checkpoint(..., integrated_save=True)`` the full value of a sharded parameter.
 
 **Operator interception** (for mindspore-parallel's SEMI_AUTO_PARALLEL): :func:`set_primitive_call_hook`
 installs the one function every ``Primitive.__call__`` hands ``(prim, args)`` to first (None removes it);
@@ -70,7 +71,8 @@ installs the one function every ``Primitive.__call__`` hands ``(prim, args)`` to
 dispatch, a gradient tape, or graph staging: whichever is on top); :func:`primitive_call_hook_suspended`
 bypasses the hook for a while; :func:`invalidate_compiled_graphs` makes every compiled graph recompile (a
 network's Parameters changed shape); :func:`set_cell_call_hook` installs ``fn(cell, run, args, kwargs)``, which
-runs every Cell call (``run(*args, **kwargs)`` performs it), in both modes.
+runs every Cell call (``run(*args, **kwargs)`` performs it), in both modes; :func:`set_tensor_shape_view` decides
+what ``tensor.shape`` shows (a sharded block's global shape, to the network's code).
 
 **Errors** kernels and add-ons raise: :class:`MSTypeError`, :class:`MSValueError`,
 :class:`MSRuntimeError`, :class:`MSIndexError` (subclasses of the builtins MindSpore raises).
@@ -86,7 +88,7 @@ from mindspore._ir.nodes import Apply, Constant, Graph, Parameter, graphs_of
 from mindspore._pipeline._util import is_effectful_apply, prim_of, substitute
 from mindspore._pipeline.fusion import FusedOp, fuse_chains, use_counts
 from mindspore._plugin import manager as _manager
-from mindspore._plugin.collective import ProcessGroup, process_group, set_process_groups
+from mindspore._plugin.collective import ProcessGroup, process_group, set_parameter_merge_hook, set_process_groups
 from mindspore._plugin.device import BackendProbe, DeviceRuntime
 from mindspore._plugin.hookspecs import ENTRY_POINT_GROUP, PLUGIN_API_VERSION, hookimpl, hookspec
 from mindspore._plugin.registry import KernelRegistry, PassRegistry
@@ -103,7 +105,7 @@ __all__ = [
     "Graph", "Apply", "Constant", "Parameter", "AbstractTuple", "graphs_of", "prim_of", "use_counts",
     "substitute", "is_effectful_apply", "FusedOp", "fuse_chains", "MAKE_TUPLE", "TUPLE_GETITEM",
     # collectives
-    "ProcessGroup", "process_group", "set_process_groups", "collective_backends",
+    "ProcessGroup", "process_group", "set_process_groups", "collective_backends", "set_parameter_merge_hook",
     # errors
     "MindSporeError", "MSTypeError", "MSValueError", "MSRuntimeError", "MSIndexError", "MSIndexRuntimeError", "KernelNotFoundError",
     "BackendUnavailableError",
@@ -111,7 +113,7 @@ __all__ = [
     "current_target", "register_plugin", "unregister_plugin",
     # operator interception
     "set_primitive_call_hook", "apply_primitive", "primitive_call_hook_suspended", "invalidate_compiled_graphs",
-    "set_cell_call_hook",
+    "set_cell_call_hook", "set_tensor_shape_view",
 ]
 
 #: The IR op building a tuple of values (``Apply(MAKE_TUPLE, *items)``).
@@ -170,6 +172,15 @@ def invalidate_compiled_graphs():
     """Make every compiled graph stale: each recompiles at its next call."""
     from mindspore._pipeline.compiler import invalidate_all
     invalidate_all()
+
+
+def set_tensor_shape_view(fn):
+    """Install ``fn(tensor)``, the shape ``tensor.shape`` shows (None from it: the tensor's own), or None to remove
+    it; returns the one replaced."""
+    from mindspore._core import primitive as _primitive
+    old = _primitive.SHAPE_VIEW[0]
+    _primitive.SHAPE_VIEW[0] = fn
+    return old
 
 
 def set_cell_call_hook(fn):

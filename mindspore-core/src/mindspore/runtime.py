@@ -27,7 +27,11 @@ import re
 
 import mindspore.context as context
 from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
+import mindspore._runtime_knobs as _knobs
 from mindspore._runtime import backend
+from mindspore._runtime_knobs import (MemPool, PluggableAllocator, get_device_limit, memory_replay,  # noqa: F401
+                                      set_cpu_affinity, set_device_limit, set_kernel_launch_capture,
+                                      set_kernel_launch_group, use_mem_pool)
 
 __all__ = ["launch_blocking", "dispatch_threads_num", "synchronize",
            # memory
@@ -36,7 +40,11 @@ __all__ = ["launch_blocking", "dispatch_threads_num", "synchronize",
            "empty_cache", "set_memory",
            # streams and events
            "Stream", "Event", "StreamCtx", "current_stream", "default_stream", "set_cur_stream",
-           "communication_stream"]
+           "communication_stream",
+           # Ascend runtime controls (mindspore._runtime_knobs)
+           "set_cpu_affinity", "set_kernel_launch_group", "set_kernel_launch_capture", "set_device_limit",
+           "get_device_limit", "set_stream_limit", "get_stream_limit", "reset_stream_limit", "StreamLimitCtx",
+           "PluggableAllocator", "MemPool", "use_mem_pool", "memory_replay"]
 
 
 def launch_blocking():
@@ -489,3 +497,58 @@ class StreamCtx:
         if self.stream is not None:
             set_cur_stream(self.prev_stream)
         return False
+
+
+# --- Ascend core limits per stream (the device-wide ones and the other controls: mindspore._runtime_knobs) ----
+def _check_limit_stream(stream, api):
+    if not isinstance(stream, Stream):
+        raise TypeError(f"For '{api}', the argument 'stream' should be Stream, but got {type(stream)}.")
+
+
+def _stream_key(stream):
+    return id(getattr(stream, "_handle", stream)) if getattr(stream, "_handle", None) is not None else id(stream)
+
+
+def get_stream_limit(stream):
+    """The core limits of ``stream``: ``{'cube_core_num': ..., 'vector_core_num': ...}`` (-1: no limit)."""
+    _check_limit_stream(stream, "get_stream_limit")
+    cube, vector = _knobs.STREAM_LIMITS.get(_stream_key(stream), (-1, -1))
+    return {"cube_core_num": cube, "vector_core_num": vector}
+
+
+def set_stream_limit(stream, cube_num=-1, vector_num=-1):
+    """Limit the cube and vector cores of the operators launched on ``stream``."""
+    _check_limit_stream(stream, "set_stream_limit")
+    _knobs.check_core_limits(cube_num, vector_num, "set_stream_limit")
+    _knobs.STREAM_LIMITS[_stream_key(stream)] = (cube_num, vector_num)
+
+
+def reset_stream_limit(stream):
+    """Remove the core limits of ``stream``."""
+    _check_limit_stream(stream, "set_stream_limit")
+    _knobs.STREAM_LIMITS.pop(_stream_key(stream), None)
+
+
+class StreamLimitCtx:
+    """``with StreamLimitCtx(stream, cube_num, vector_num):`` limits ``stream`` for the body, then restores the
+    previous limits."""
+
+    def __init__(self, stream, cube_num=-1, vector_num=-1):
+        _check_limit_stream(stream, "StreamLimitCtx")
+        self.stream = stream
+        self.cube_num = cube_num
+        self.vector_num = vector_num
+        self.prev_cube_num = -1
+        self.prev_vector_num = -1
+
+    def __enter__(self):
+        prev = get_stream_limit(self.stream)
+        self.prev_cube_num, self.prev_vector_num = prev["cube_core_num"], prev["vector_core_num"]
+        set_stream_limit(self.stream, self.cube_num, self.vector_num)
+
+    def __exit__(self, *exc):
+        if self.prev_cube_num == -1 and self.prev_vector_num == -1:
+            reset_stream_limit(self.stream)
+        else:
+            set_stream_limit(self.stream, self.prev_cube_num, self.prev_vector_num)
+

@@ -210,16 +210,20 @@ def test_conv2d_gradients_match_finite_differences():
 def test_conv1d_weight_shape_and_numerics():
     rng = np.random.default_rng(5)
     net = nn.Conv1d(3, 4, 4, has_bias=True)
-    assert tuple(net.weight.shape) == (4, 3, 4)
+    assert tuple(net.weight.shape) == (4, 3, 1, 4)   # MindSpore 2.10 (and its checkpoints): (out, in, 1, k)
     x = rng.standard_normal((2, 3, 11)).astype(np.float32)
-    expected = ref.conv_nd(x, net.weight.asnumpy(), (1,), [ref.same_pads(11, 4, 1)]) \
+    expected = ref.conv_nd(x, net.weight.asnumpy()[:, :, 0], (1,), [ref.same_pads(11, 4, 1)]) \
         + net.bias.asnumpy().reshape(1, -1, 1)
     np.testing.assert_allclose(net(Tensor(x)).asnumpy(), expected, rtol=1e-4, atol=1e-5)
     padded = nn.Conv1d(3, 2, 3, stride=2, pad_mode="pad", padding=(1, 2), dilation=2)
-    expected = ref.conv_nd(x, padded.weight.asnumpy(), (2,), [(1, 2)], (2,))
+    expected = ref.conv_nd(x, padded.weight.asnumpy()[:, :, 0], (2,), [(1, 2)], (2,))
     np.testing.assert_allclose(padded(Tensor(x)).asnumpy(), expected, rtol=1e-4, atol=1e-5)
     with pytest.raises(TypeError):
         nn.Conv1d(3, 4, (3,))
+    w = rng.standard_normal((2, 3, 3)).astype(np.float32)   # a Tensor initializer is (out, in, k), as in MindSpore
+    np.testing.assert_array_equal(nn.Conv1d(3, 2, 3, weight_init=Tensor(w)).weight.asnumpy(), w[:, :, None])
+    with pytest.raises(ValueError, match="'weight_init_shape' must be int and must = 3"):
+        nn.Conv1d(3, 2, 3, weight_init=Tensor(w[:, :, None]))
 
 
 def test_conv1d_gradients():

@@ -237,7 +237,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
         out, ig, wg = _differentiate(fn, args, positions, ws, has_aux, sens)
         g = _pack(grad_position, ig, wg, return_ids, ws, args)
         if has_aux:
-            return g, out[1] if len(out) == 2 else out[1:]
+            return g, tuple(out[1:])   # MindSpore returns the auxiliary outputs as a tuple, even just one
         return g
 
     key = ("grad", grad_position if not isinstance(grad_position, list) else tuple(grad_position),

@@ -22,6 +22,10 @@ tapes stay on it, so the bprop computations are themselves recorded on the outer
 Hooks (``Tensor.register_hook``): a tensor's gradient is complete when the walk reaches the node that made
 it (every use of it was recorded later), or at the end for a leaf; its hooks then see it, in registration
 order, and one that returns a tensor replaces it.
+
+Saved-tensor hooks (``ms.saved_tensors_hooks``): while a (pack, unpack) pair is in force, a recorded node keeps
+``pack(t)`` of each tensor input (run untraced); backward hands the bprop ``unpack`` of those, while the node's
+``inputs`` still route the gradient to the original tensors.
 """
 from __future__ import annotations
 
@@ -91,14 +95,47 @@ def active():
     return [i for i in _interpreters.STACK if i.kind == "tape"]
 
 
+#: ``ms.saved_tensors_hooks`` in force, innermost last: (pack_hook, unpack_hook) pairs.
+SAVED_TENSORS_HOOKS = []
+
+
 class Node:
-    __slots__ = ("prim", "inputs", "outputs", "multi")
+    __slots__ = ("prim", "inputs", "outputs", "multi", "packed")
 
     def __init__(self, prim, inputs, outputs, multi):
         self.prim = prim
         self.inputs = inputs
         self.outputs = outputs
         self.multi = multi
+        # Under saved-tensors hooks the bprop sees the unpacked form of each tensor input (the tensors a
+        # bprop saves); ``inputs`` keeps only routing the gradient back to the right tensor.
+        self.packed = _pack(inputs) if SAVED_TENSORS_HOOKS else None
+
+    def saved_inputs(self):
+        if self.packed is None:
+            return self.inputs
+        unpack, packed = self.packed
+        return tuple(unpack(p) if kind else p for kind, p in packed)
+
+
+def _pack(inputs):
+    pack, unpack = SAVED_TENSORS_HOOKS[-1]
+    out = []
+    for x in inputs:
+        if _is_tensor(x):
+            hooks = SAVED_TENSORS_HOOKS[:]
+            SAVED_TENSORS_HOOKS.clear()
+            try:
+                with _interpreters.untraced():   # what the hook computes is no part of the differentiated program
+                    p = pack(x)
+            finally:
+                SAVED_TENSORS_HOOKS[:] = hooks
+            if p is x:   # the hook returned the tensor itself: keep it as the saved value
+                p = Tensor._make(x._data, x._dtype)
+            out.append((True, p))
+        else:
+            out.append((False, x))
+    return unpack, tuple(out)
 
 
 class Tape(_interpreters.Interpreter):
@@ -306,7 +343,7 @@ def backward(tape, outputs, sens):
                 out = node.outputs
             else:
                 dout, out = douts[0], node.outputs[0]
-            in_grads = node.prim.bprop(*node.inputs, out, dout)
+            in_grads = node.prim.bprop(*node.saved_inputs(), out, dout)
             if not isinstance(in_grads, (tuple, list)):
                 raise TypeError(f"The bprop of '{node.prim.name}' must return a tuple, but got {type(in_grads)}.")
             for inp, g in zip(node.inputs, in_grads):

@@ -113,17 +113,21 @@ class TensorSpec:
 #: ordinary applications).
 CALL_HOOK = [None]
 
+#: ``SHAPE_VIEW[0]``, when set (``mindspore.plugin.set_tensor_shape_view``: mindspore-parallel), is ``fn(tensor)``,
+#: the shape ``tensor.shape`` shows (None: the tensor's own): a sharded network's code sees its blocks' global shapes.
+SHAPE_VIEW = [None]
+
 
 class hook_suspended:   # noqa: N801 - a context manager
-    """Bypass :data:`CALL_HOOK` for the body: autodiff runs bprops on the very tensors the forward pass saw,
-    and the bprops' applications are plain local computations."""
+    """Bypass :data:`CALL_HOOK` (and :data:`SHAPE_VIEW`) for the body: autodiff runs bprops on the very tensors the
+    forward pass saw, and the bprops' applications are plain local computations."""
 
     def __enter__(self):
-        self.saved = CALL_HOOK[0]
-        CALL_HOOK[0] = None
+        self.saved = CALL_HOOK[0], SHAPE_VIEW[0]
+        CALL_HOOK[0] = SHAPE_VIEW[0] = None
 
     def __exit__(self, *exc):
-        CALL_HOOK[0] = self.saved
+        CALL_HOOK[0], SHAPE_VIEW[0] = self.saved
 
 
 class Primitive:

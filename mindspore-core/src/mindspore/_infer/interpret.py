@@ -30,6 +30,7 @@ import itertools
 import operator
 import types
 
+import mindspore.context as _context
 from mindspore._errors import InternalError, MSRuntimeError, MSTypeError, MSValueError, locate_error
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import UNDEFINED, Constant, Graph
@@ -180,6 +181,9 @@ def call_graph(closure, args, kwargs=None):
     locs = CTX.locs
     locs.append(None)
     depth = len(locs)
+    if depth > _context.get_context("max_call_depth"):   # ms.set_recursion_limit
+        locs.pop()
+        _call_depth_exceeded(depth)
     try:
         for node in g.nodes:
             locs[depth - 1] = node.loc
@@ -195,6 +199,14 @@ def call_graph(closure, args, kwargs=None):
         raise _Located(located) from None
     finally:
         locs.pop()
+
+
+def _call_depth_exceeded(depth):
+    limit = _context.get_context("max_call_depth")
+    raise MSRuntimeError(f"Exceed function call depth limit {limit}, (function call depth: {depth}).\n"
+                         "It's always happened with complex construction of code or infinite recursion or loop.\n"
+                         "Please check the code if it's has the infinite recursion or call "
+                         "'mindspore.set_recursion_limit(recursion_limit=value)' to adjust this value.")
 
 
 class _Located(Exception):

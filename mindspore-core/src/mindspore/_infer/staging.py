@@ -37,7 +37,7 @@ from mindspore._ir import ops as irops
 from mindspore._ir.nodes import UNDEFINED, Apply, Constant, Graph
 from mindspore._infer.abstract import AbstractTensor, AbstractTuple
 from mindspore.common import dtype as mstype
-from mindspore.common.tensor import Tensor
+from mindspore.common.tensor import SHAPE_VIEW, Tensor
 
 __all__ = ["Builder", "StagedTensor", "emit", "build_if", "build_while", "current", "active",
            "StagedRaise", "Conflict", "flatten", "unflatten", "CTX", "is_effectful"]
@@ -159,6 +159,11 @@ class StagedTensor(Tensor):
 
     @property
     def shape(self):
+        view = SHAPE_VIEW[0]
+        if view is not None:    # mindspore-parallel: a sharded block's global shape (see Tensor.shape)
+            shown = view(self)
+            if shown is not None:
+                return shown
         return self._shape
 
     @property

@@ -15,7 +15,8 @@ import dataclasses
 
 import mindspore._generation as _generation
 
-__all__ = ["ProcessGroup", "set_process_groups", "process_group", "process_groups"]
+__all__ = ["ProcessGroup", "set_process_groups", "process_group", "process_groups", "set_parameter_merge_hook",
+           "merged_parameter"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,3 +58,22 @@ def process_group(name):
 def process_groups():
     """Every installed group, by name."""
     return dict(_groups)
+
+
+# ``save_checkpoint(..., integrated_save=True)`` of a sharded network: the add-on that cut a parameter installs
+# ``fn(param) -> Tensor or None``, the full parameter gathered from every rank (None: the parameter is whole).
+_merge_hook = [None]
+
+
+def set_parameter_merge_hook(fn):
+    """Install ``fn(param)`` (None: remove it), which returns the full value of a parameter this rank holds a
+    slice of (gathering it is collective: every rank saves), or None; returns the hook it replaces."""
+    old = _merge_hook[0]
+    _merge_hook[0] = fn
+    return old
+
+
+def merged_parameter(param):
+    """The full value of ``param`` when it is a slice of a sharded parameter, else None."""
+    fn = _merge_hook[0]
+    return None if fn is None else fn(param)

@@ -9,12 +9,14 @@ operands, as MindSpore's sparse operators are.
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
 
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
+from mindspore.ops import _higher
 from mindspore.ops import functional as F
 
 __all__ = ["COOTensor", "CSRTensor", "RowTensor", "SparseTensor"]
@@ -49,6 +51,17 @@ def _values(op, values, n):
         raise MSValueError(f"For '{op}', the 'values' must be a 1-D Tensor of {n} elements (one per index), but "
                            f"got shape {values.shape}.")
     return values
+
+
+def csr_rows(indptr, indices):
+    """The row (int64) of each value of a CSR structure: ``indices`` its column indices (or their number)."""
+    ends = F.cast(indptr[1:], mstype.int64)
+    nnz = indices if isinstance(indices, int) else indices.shape[0]
+    if nnz >= 0:
+        positions = F.arange(0, nnz, 1, dtype=mstype.int64)
+    else:    # a size known only when a compiled graph runs: count the entries instead
+        positions = F.sub(F.cumsum(F.cast(F.equal(indices, indices), mstype.int64), 0), 1)
+    return F.searchsorted(ends, positions, right=True)
 
 
 class COOTensor:
@@ -100,16 +113,20 @@ class COOTensor:
         if self.ndim != 2:
             raise MSValueError(f"For 'COOTensor.to_csr', the COOTensor must be 2-D, but got shape {self._shape}.")
         idx = F.cast(self._indices, mstype.int64)
-        rows, cols = idx[:, 0], idx[:, 1]
+        rows, cols = F.gather(idx, 0, 1), F.gather(idx, 1, 1)      # (a slice needs static sizes)
         order = F.argsort(F.add(F.mul(rows, self._shape[1]), cols))
         rows, cols, vals = F.gather(rows, order, 0), F.gather(cols, order, 0), F.gather(self._values, order, 0)
-        counts = F.unsorted_segment_sum(F.ones_like(rows), rows, self._shape[0])
+        counts = F.unsorted_segment_sum(F.cast(F.ge(rows, 0), mstype.int64), rows, self._shape[0])
         indptr = F.concat((F.zeros((1,), mstype.int64), F.cumsum(counts, 0)))
         dtype = self._indices.dtype
         return CSRTensor(F.cast(indptr, dtype), F.cast(cols, dtype), vals, self._shape)
 
     def coalesce(self):
         """The COOTensor with duplicate indices merged (their values summed), sorted by index."""
+        if self.dtype in (mstype.float16, mstype.float32, mstype.float64):      # the primitive (also compiles)
+            idx, vals, _ = F.coalesce(F.transpose(F.cast(self._indices, mstype.int64), (1, 0)), self._values,
+                                      Tensor(self._shape, mstype.int64))
+            return COOTensor(F.cast(F.transpose(idx, (1, 0)), self._indices.dtype), vals, self._shape)
         strides = [int(np.prod(self._shape[i + 1:])) for i in range(self.ndim)]
         lin = F.reduce_sum(F.mul(F.cast(self._indices, mstype.int64), Tensor(strides, mstype.int64)), 1)
         uniq, inverse = F.unique(lin)
@@ -132,12 +149,22 @@ class COOTensor:
         return COOTensor(self._indices, F.cast(self._values, dtype), self._shape)
 
     def add(self, other, thresh):
-        """``self + other`` (a COOTensor of the same shape), dropping sums whose magnitude is below ``thresh``."""
+        """``self + other`` (a COOTensor of the same shape), entries sorted by index. As TensorFlow's ``SparseAdd``
+        (MindSpore's kernel), a position both operands hold is dropped when its sum's magnitude is below
+        ``thresh``; a position only one holds is kept."""
         if not isinstance(other, COOTensor) or other.shape != self._shape:
             raise MSValueError(f"For 'COOTensor.add', the other operand must be a COOTensor of shape {self._shape}.")
-        both = COOTensor(F.concat((self._indices, F.cast(other.indices, self._indices.dtype))),
-                         F.concat((self._values, F.cast(other.values, self.dtype))), self._shape).coalesce()
-        keep = F.ge(F.abs(both.values), F.cast(Tensor(thresh), both.values.dtype))
+        idx = F.concat((self._indices, F.cast(other.indices, self._indices.dtype)))
+        both = COOTensor(idx, F.concat((self._values, F.cast(other.values, self.dtype))), self._shape).coalesce()
+        n1, n2 = self.size, other.size
+
+        def holds(first):    # per merged position: whether ``self`` (first) or ``other`` holds it
+            flags = (F.ones((n1,), mstype.float32), F.zeros((n2,), mstype.float32)) if first else \
+                (F.zeros((n1,), mstype.float32), F.ones((n2,), mstype.float32))
+            return F.gt(COOTensor(idx, F.concat(flags), self._shape).coalesce().values, 0)
+        magnitude = F.abs(both.values)
+        thresh = F.abs(F.cast(thresh if isinstance(thresh, Tensor) else Tensor(thresh), magnitude.dtype))
+        keep = F.logical_or(F.ge(magnitude, thresh), F.logical_not(F.logical_and(holds(True), holds(False))))
         where = F.reshape(F.nonzero(keep), (-1,))
         return COOTensor(F.gather(both.indices, where, 0), F.gather(both.values, where, 0), self._shape)
 
@@ -225,9 +252,9 @@ class CSRTensor:
                f"indices={self._indices!r}, values={self._values!r})"
 
     def _rows(self):
-        """The row of each stored value (int64)."""
-        counts = F.diff(F.cast(self._indptr, mstype.int64))
-        return F.repeat_interleave(F.arange(0, self._shape[0], 1, dtype=mstype.int64), counts, 0)
+        """The row of each stored value (int64): how many rows end at or before it (static shapes, so it also
+        compiles in GRAPH_MODE)."""
+        return csr_rows(self._indptr, self._indices)
 
     def to_tuple(self):
         return self._indptr, self._indices, self._values, self._shape
@@ -366,3 +393,7 @@ class SparseTensor(COOTensor):
 
     def __init__(self, indices, values, shape):
         super().__init__(indices, values, shape)
+
+
+# ``mindspore.ops``' sparse functions (``ops.csr_mv``, ``ops.coo_add``, ...) sit below this module: hand it down.
+_higher.provide(sparse_tensor=sys.modules[__name__])

@@ -23,6 +23,7 @@ import numpy as np
 
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore._runtime import backend as _backend
+from mindspore._core.primitive import SHAPE_VIEW
 from mindspore.common import dtype as mstype
 
 __all__ = ["Tensor", "tensor", "from_numpy", "is_tensor", "frombuffer", "swap_tensors"]
@@ -112,7 +113,8 @@ class Tensor:
         ((2, 2), Float32)
     """
 
-    __slots__ = ("_data", "_dtype", "_ad", "_init", "_init_shape", "__weakref__")
+    # _ext: None or a dict of the rarely set flags (requires_grad_, init_flag, const_arg, ...: mindspore._tensor_flags)
+    __slots__ = ("_data", "_dtype", "_ad", "_init", "_init_shape", "_ext", "__weakref__")
 
     #: Marks tensor types for the layers below (abstract evaluation recognises tensors by it).
     __ms_tensor__ = True
@@ -187,7 +189,9 @@ class Tensor:
         """A Tensor sharing memory with the NumPy array ``array``."""
         if not isinstance(array, np.ndarray):
             raise MSTypeError(f"For 'Tensor.from_numpy', the input must be a numpy.ndarray, but got {type(array)}.")
-        return Tensor._make(_from_host(np.ascontiguousarray(array)), mstype.to_ms_dtype(array.dtype))
+        # (np.ascontiguousarray makes a 0-d array 1-d; the reshape keeps the shape and still shares memory)
+        return Tensor._make(_from_host(np.ascontiguousarray(array).reshape(array.shape)),
+                            mstype.to_ms_dtype(array.dtype))
 
     # -- lazy initialisation ------------------------------------------------------------------
     def init_data(self, slice_index=None, shape=None, opt_shard_group=None):
@@ -215,6 +219,11 @@ class Tensor:
     @property
     def shape(self):
         """The shape, a tuple of ints."""
+        view = SHAPE_VIEW[0]
+        if view is not None:    # mindspore-parallel: a sharded network's code sees a block's global shape
+            shown = view(self)
+            if shown is not None:
+                return shown
         if self._data is None:
             return self._init_shape
         return tuple(self._data.shape)
@@ -253,6 +262,9 @@ class Tensor:
 
     @property
     def requires_grad(self):
+        ext = getattr(self, "_ext", None)
+        if ext and "requires_grad" in ext:
+            return ext["requires_grad"]
         return getattr(self, "_requires_grad", True)
 
     # -- host access ----------------------------------------------------------------------------

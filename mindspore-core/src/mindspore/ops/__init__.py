@@ -12,3 +12,6 @@ from mindspore.ops.primitive import (Primitive, PrimitiveWithCheck, PrimitiveWit
                                      prim_attr_register)
 from mindspore.ops.composite import HyperMap, Map, MultitypeFuncGraph, partial  # noqa: F401
 from mindspore.ops._defs.comm import ReduceOp  # noqa: F401,E402
+from mindspore.ops.op_info_register import (AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp,  # noqa: F401,E402
+                                             CustomRegOp, DataType, TBERegOp, custom_info_register,
+                                             op_info_register)

@@ -2,12 +2,16 @@
 import sys
 
 from mindspore.ops._defs import _lazy
-from mindspore.ops.function import (array_func, conv_func, debug_func, fft_func, loss_func, math_ext_func, math_func,
-                                    misc_func, more_func, nn_func, nn_more_func, random_func, reduce_func, scalar_func,
-                                    segment_func, special_func)
+from mindspore.ops.function import (array_func, comm_func, conv_func, debug_func, fft_func, loss_func, math_ext_func,
+                                    math_func, misc_func, more_func, nn_func, nn_more_func, nn_prims_func, random_func,
+                                    reduce_func, scalar_func, segment_func, sparse_func, special_func)
+from mindspore.ops.function import misc2_func
+from mindspore.ops.function import image_func
 
 _MODULES = (math_func, array_func, reduce_func, nn_func, conv_func, loss_func, random_func, debug_func, math_ext_func,
-            segment_func, misc_func, special_func, scalar_func, more_func, nn_more_func, fft_func)
+            segment_func, misc_func, special_func, scalar_func, more_func, nn_more_func, fft_func, comm_func,
+            nn_prims_func, sparse_func, misc2_func)
+_MODULES += (image_func,)
 
 __all__ = []
 for _m in _MODULES:

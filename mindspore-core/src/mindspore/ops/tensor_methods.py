@@ -76,6 +76,7 @@ _SAME = {
     "mvlgamma": "mvlgamma", "nextafter": "nextafter", "svd": "svd", "lstsq": "lstsq", "lu_solve": "lu_solve",
     "geqrf": "geqrf", "orgqr": "orgqr", "ormqr": "ormqr", "eigvals": "eigvals", "fold": "fold", "unfold": "unfold",
     "col2im": "col2im",
+    "to_coo": "dense_to_sparse_coo", "to_csr": "dense_to_sparse_csr",     # sparse forms (ops/function/sparse_func)
 }
 
 _METHODS = {}     # name -> (function, needs)

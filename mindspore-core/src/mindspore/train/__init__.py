@@ -27,6 +27,7 @@ from mindspore.train._ckpt_strategy import get_ckpt_path_with_strategy  # noqa: 
 from mindspore.train.callback import (BackupAndRestore, FlopsUtilizationCollector, OnRequestExit,  # noqa: E402
                                       SummaryCollector, TrainFaultTolerance)
 from mindspore._deploy.api import export, load  # noqa: E402
+from mindspore.train.train_thor import ConvertModelUtils, ConvertNetUtils  # noqa: E402
 
 __all__ += ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
             "EarlyStopping", "History", "LambdaCallback", "LearningRateScheduler", "ReduceLROnPlateau",
@@ -38,7 +39,7 @@ __all__ += ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "Mo
             "ConfusionMatrixMetric", "HausdorffDistance", "MeanSurfaceDistance", "RootMeanSquareDistance",
             "OcclusionSensitivity", "SummaryRecord", "BackupAndRestore", "FlopsUtilizationCollector", "OnRequestExit",
             "TrainFaultTolerance", "SummaryCollector", "data_sink",
-            "get_ckpt_path_with_strategy"]
+            "get_ckpt_path_with_strategy", "ConvertModelUtils", "ConvertNetUtils"]
 
 
 def __getattr__(name):

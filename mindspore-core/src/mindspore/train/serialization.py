@@ -46,6 +46,7 @@ from mindspore.common.tensor import Tensor
 from mindspore._fileio import crypto as _ckpt_crypto
 from mindspore._fileio.atomic import atomic_write as _atomic_write
 from mindspore._fileio.atomic import remove_stale_temporaries  # noqa: F401 - re-exported
+from mindspore._plugin.collective import merged_parameter
 from mindspore.train import _safetensors_format
 from mindspore.train._checkpoint_pb2 import Checkpoint
 from mindspore.train._param_loading import load_param_into_net
@@ -120,6 +121,11 @@ def _add_unique(pairs, seen, name, value, what):
                            f"can hold one value per name. Give the Parameters distinct names.")
     seen[name] = value
     pairs.append((name, value))
+
+
+def _merged(param):
+    full = merged_parameter(param)
+    return param if full is None else full
 
 
 def _pairs_from_cell(cell, choice_func):
@@ -433,6 +439,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
                                                             fmt, kwargs)
     if isinstance(save_obj, cell):
         pairs = _pairs_from_cell(save_obj, choice_func)
+        if integrated_save:     # a sharded network: every rank gathers its parameters' slices (collective)
+            pairs = [(name, _merged(value)) for name, value in pairs]
     elif isinstance(save_obj, list):
         pairs = _pairs_from_list(save_obj, choice_func)
     else:

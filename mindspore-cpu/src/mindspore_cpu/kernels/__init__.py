@@ -13,9 +13,13 @@ import warnings
 # would warn. Only warnings attributed to these kernel modules are ignored, nothing else in the process.
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"mindspore_cpu\.kernels\.")
 
+from mindspore_cpu.kernels import image  # noqa: E402,I001
+from mindspore_cpu.kernels import custom  # noqa: E402,I001
 from mindspore_cpu.kernels import (array, array_more, comm, complex_ops, conv, ctc, debug, deprecated,  # noqa: E402
-                                   fft, indexing, linalg, linalg_more, loss, math, math_misc, math_more, math_special,
-                                   nn, random, reduce, scatter, summary)
+                                   fft, indexing, linalg, linalg_more, loss, math, math_misc, math_more, math_prims,
+                                   math_special, nn, nn_prims, optim, random, reduce, scatter, sparse, summary)
 
-FAMILIES = (math, math_more, math_special, math_misc, complex_ops, fft, linalg, linalg_more, array, array_more,
-            indexing, scatter, reduce, nn, conv, loss, ctc, random, debug, comm, deprecated, summary)
+FAMILIES = (image, math, math_more, math_special, math_misc, math_prims, complex_ops, fft, linalg, linalg_more, array,
+            array_more,
+            indexing, scatter, reduce, nn, nn_prims, conv, loss, ctc, random, debug, comm, deprecated, summary, sparse,
+            optim, custom)

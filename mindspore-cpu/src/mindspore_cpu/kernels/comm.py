@@ -126,6 +126,99 @@ def _receive(prim, *dummy, out):
     return got
 
 
+# --- exchanges with chosen peers (AlltoAllV/VC, NeighborExchange(V2), BatchISendIRecv) -----------------------
+# each primitive's messages carry its own tag range, so they never match a user's Send/Receive
+_TAGS = {"AlltoAllV": 0x7A00, "AlltoAllVC": 0x7A10, "NeighborExchange": 0x7A20, "NeighborExchangeV2": 0x7A30,
+         "NeighborExchangeV2Grad": 0x7A40, "BatchISendIRecv": 0x7A50}
+
+
+def exchange(prim, sends, recvs):
+    """Send ``(array, peer, tag)`` of ``sends`` and receive ``(shape, dtype, peer, tag)`` of ``recvs`` (ranks of the
+    group; tags offset per primitive), all started before any completes; the received arrays in ``recvs`` order.
+    In a group of one process every peer is this process: the messages are matched locally."""
+    base = _TAGS[prim.name]
+    comm = _comm(prim)
+    if comm is not None:
+        return comm.exchange([(np.ascontiguousarray(a), p, base + t) for a, p, t in sends],
+                             [(tuple(sh), np.dtype(dt), p, base + t) for sh, dt, p, t in recvs], name=prim.name)
+    return local_exchange(prim.name, sends, recvs)
+
+
+def local_exchange(name, sends, recvs):
+    """The messages of a process to itself, matched in order per tag."""
+    queues = collections.defaultdict(collections.deque)
+    for array, _, tag in sends:
+        queues[tag].append(np.array(array, copy=True))
+    out = []
+    for shape, dtype, _, tag in recvs:
+        if not queues[tag]:
+            raise MSRuntimeError(f"For '{name}', this process receives from itself more than it sends itself.")
+        got = queues[tag].popleft()
+        if got.shape != tuple(shape) or got.dtype != np.dtype(dtype):
+            raise MSRuntimeError(f"For '{name}', the tensor this process sends itself has shape {got.shape} dtype "
+                                 f"{got.dtype}, but it expects shape {tuple(shape)} dtype {np.dtype(dtype)}.")
+        out.append(got)
+    return out
+
+
+def _v_exchange(prim, x, send, recv):
+    """Counts ``send[j]`` elements of the flattened ``x`` (in order) to rank j, ``recv[j]`` from it; joined."""
+    flat = np.asarray(x).reshape(-1)
+    if flat.size != sum(send):
+        raise MSValueError(f"For '{prim.name}', the 'x' must have as many elements as it sends, {sum(send)}, but "
+                           f"got {flat.size}.")
+    pieces = np.split(flat, np.cumsum(send)[:-1])
+    got = exchange(prim, [(p, j, 0) for j, p in enumerate(pieces)],
+                   [((n,), flat.dtype, j, 0) for j, n in enumerate(recv)])
+    return np.concatenate(got) if sum(recv) else np.zeros((), flat.dtype)
+
+
+def _all_to_all_v(prim, x, send_numel_list, recv_numel_list, out=None):
+    return _v_exchange(prim, x, *prim.counts(send_numel_list, recv_numel_list))
+
+
+def _all_to_all_v_c(prim, x, send_count_matrix, out=None):
+    return _v_exchange(prim, x, *prim.counts(send_count_matrix))
+
+
+def _neighbor_exchange(prim, xs, out=None):
+    dtype = prim.recv_type.to_numpy()
+    sends = [(np.asarray(x), r, 0) for x, r in zip(xs, prim.send_rank_ids)]
+    recvs = [(tuple(s), dtype, r, 0) for s, r in zip(prim.recv_shapes, prim.recv_rank_ids)]
+    return tuple(exchange(prim, sends, recvs))
+
+
+def _halo(prim, x, out=None):
+    """NeighborExchangeV2 (``x`` framed by its neighbours' borders) and its gradient (the frame sent back and
+    added onto the borders), as ``prim.plan`` lays them out."""
+    x = np.asarray(x)
+    sends, recvs, out_shape, (rows, cols) = prim.plan(x.shape)
+    n, c = x.shape[:2]
+    got = exchange(prim, [(x[:, :, r, q], peer, tag) for r, q, peer, tag in sends],
+                   [((n, c, r.stop - r.start, q.stop - q.start), x.dtype, peer, tag) for r, q, peer, tag in recvs])
+    if prim.name == "NeighborExchangeV2":
+        result = np.zeros(out_shape, x.dtype)
+        result[:, :, rows, cols] = x
+        for (r, q, _, _), piece in zip(recvs, got):
+            result[:, :, r, q] = piece
+        return result
+    result = np.array(x[:, :, rows, cols], copy=True)
+    for (r, q, _, _), piece in zip(recvs, got):
+        result[:, :, r, q] += piece
+    return result
+
+
+def _batch_isend_irecv(prim, xs=(), out=None):
+    inputs, shapes, dtypes = iter(xs), iter(prim.receive_shapes), iter(prim.receive_dtypes)
+    sends, recvs = [], []
+    for kind, peer in zip(prim.op_types, prim.remote_ranks):
+        if kind == "isend":
+            sends.append((np.asarray(next(inputs)), peer, 0))
+        else:
+            recvs.append((tuple(next(shapes)), next(dtypes).to_numpy(), peer, 0))
+    got = iter(exchange(prim, sends, recvs))
+    return tuple(next(got) if kind == "irecv" else np.zeros((), np.float32) for kind in prim.op_types)
+
 KERNELS = {
     "AllReduce": _all_reduce,
     "AllGather": _all_gather,
@@ -140,4 +233,10 @@ KERNELS = {
     "CollectiveScatter": _collective_scatter,
     "Send": _send,
     "Receive": _receive,
+    "AlltoAllV": _all_to_all_v,
+    "AlltoAllVC": _all_to_all_v_c,
+    "NeighborExchange": _neighbor_exchange,
+    "NeighborExchangeV2": _halo,
+    "NeighborExchangeV2Grad": _halo,
+    "BatchISendIRecv": _batch_isend_irecv,
 }

@@ -7,6 +7,7 @@ unavailable on some rank do the buffers go through host memory over MPI, and the
 with a warning.
 """
 import collections
+import itertools
 import warnings
 
 import cupy
@@ -145,6 +146,98 @@ def _receive(prim, *dummy, out):
     return got
 
 
+# --- exchanges with chosen peers (AlltoAllV/VC, NeighborExchange(V2), BatchISendIRecv) -----------------------
+# These go through host memory over MPI (the communicator's ``exchange``): NCCL's point-to-point calls are not
+# used for them. Each primitive's messages carry its own tag range, as on the CPU.
+_TAGS = {"AlltoAllV": 0x7A00, "AlltoAllVC": 0x7A10, "NeighborExchange": 0x7A20, "NeighborExchangeV2": 0x7A30,
+         "NeighborExchangeV2Grad": 0x7A40, "BatchISendIRecv": 0x7A50}
+
+
+def _exchange(prim, sends, recvs):
+    """Send ``(array, peer, tag)`` and receive ``(shape, dtype, peer, tag)`` (group ranks); the received arrays on
+    the device, in ``recvs`` order. A group of one process matches its messages to itself locally."""
+    base = _TAGS[prim.name]
+    group = process_group(prim.group)
+    host = group.communicator if group.size > 1 else None
+    if group.size > 1 and host is None:
+        raise MSRuntimeError(f"For '{prim.name}', this process has no communicator for the group '{prim.group}' "
+                             f"(it is not one of its members).")
+    if host is not None:
+        got = host.exchange([(cupy.asnumpy(a), p, base + t) for a, p, t in sends],
+                            [(tuple(sh), cupy.dtype(dt), p, base + t) for sh, dt, p, t in recvs], name=prim.name)
+        return [_dev(g) for g in got]
+    queues = collections.defaultdict(collections.deque)
+    for array, _, tag in sends:
+        queues[tag].append(_dev(array).copy())
+    out = []
+    for shape, dtype, _, tag in recvs:
+        if not queues[tag]:
+            raise MSRuntimeError(f"For '{prim.name}', this process receives from itself more than it sends itself.")
+        got = queues[tag].popleft()
+        if tuple(got.shape) != tuple(shape) or got.dtype != cupy.dtype(dtype):
+            raise MSRuntimeError(f"For '{prim.name}', the tensor this process sends itself has shape "
+                                 f"{tuple(got.shape)} dtype {got.dtype}, but it expects shape {tuple(shape)} dtype "
+                                 f"{cupy.dtype(dtype)}.")
+        out.append(got)
+    return out
+
+
+def _v_exchange(prim, x, send, recv):
+    flat = _dev(x).reshape(-1)
+    if flat.size != sum(send):
+        raise MSValueError(f"For '{prim.name}', the 'x' must have as many elements as it sends, {sum(send)}, but "
+                           f"got {flat.size}.")
+    pieces = cupy.split(flat, list(itertools.accumulate(send))[:-1])
+    got = _exchange(prim, [(p, j, 0) for j, p in enumerate(pieces)],
+                    [((n,), flat.dtype, j, 0) for j, n in enumerate(recv)])
+    return cupy.concatenate(got) if sum(recv) else cupy.zeros((), flat.dtype)
+
+
+def _all_to_all_v(prim, x, send_numel_list, recv_numel_list, *, out):
+    return _v_exchange(prim, x, *prim.counts(send_numel_list, recv_numel_list))
+
+
+def _all_to_all_v_c(prim, x, send_count_matrix, *, out):
+    return _v_exchange(prim, x, *prim.counts(send_count_matrix))
+
+
+def _neighbor_exchange(prim, xs, *, out):
+    dtype = prim.recv_type.to_numpy()
+    sends = [(_dev(x), r, 0) for x, r in zip(xs, prim.send_rank_ids)]
+    recvs = [(tuple(s), dtype, r, 0) for s, r in zip(prim.recv_shapes, prim.recv_rank_ids)]
+    return tuple(_exchange(prim, sends, recvs))
+
+
+def _halo(prim, x, *, out):
+    """NeighborExchangeV2 and its gradient, as ``prim.plan`` lays them out (see the CPU kernel)."""
+    x = _dev(x)
+    sends, recvs, out_shape, (rows, cols) = prim.plan(tuple(x.shape))
+    n, c = x.shape[:2]
+    got = _exchange(prim, [(x[:, :, r, q], peer, tag) for r, q, peer, tag in sends],
+                    [((n, c, r.stop - r.start, q.stop - q.start), x.dtype, peer, tag) for r, q, peer, tag in recvs])
+    if prim.name == "NeighborExchangeV2":
+        result = cupy.zeros(out_shape, x.dtype)
+        result[:, :, rows, cols] = x
+        for (r, q, _, _), piece in zip(recvs, got):
+            result[:, :, r, q] = piece
+        return result
+    result = x[:, :, rows, cols].copy()
+    for (r, q, _, _), piece in zip(recvs, got):
+        result[:, :, r, q] += piece
+    return result
+
+
+def _batch_isend_irecv(prim, xs=(), *, out):
+    inputs, shapes, dtypes = iter(xs), iter(prim.receive_shapes), iter(prim.receive_dtypes)
+    sends, recvs = [], []
+    for kind, peer in zip(prim.op_types, prim.remote_ranks):
+        if kind == "isend":
+            sends.append((_dev(next(inputs)), peer, 0))
+        else:
+            recvs.append((tuple(next(shapes)), next(dtypes).to_numpy(), peer, 0))
+    got = iter(_exchange(prim, sends, recvs))
+    return tuple(next(got) if kind == "irecv" else cupy.zeros((), cupy.float32) for kind in prim.op_types)
+
 KERNELS = {
     "AllReduce": _all_reduce,
     "AllGather": _all_gather,
@@ -159,4 +252,10 @@ KERNELS = {
     "CollectiveScatter": _collective_scatter,
     "Send": _send,
     "Receive": _receive,
+    "AlltoAllV": _all_to_all_v,
+    "AlltoAllVC": _all_to_all_v_c,
+    "NeighborExchange": _neighbor_exchange,
+    "NeighborExchangeV2": _halo,
+    "NeighborExchangeV2Grad": _halo,
+    "BatchISendIRecv": _batch_isend_irecv,
 }

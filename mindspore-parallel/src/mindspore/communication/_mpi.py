@@ -396,6 +396,35 @@ class MPICommunicator:
     def recv(self, shape, dtype, src, tag=0, name="Receive"):
         return self.irecv(shape, dtype, src, tag, name).wait()
 
+    def exchange(self, sends, recvs, name="Exchange"):
+        """Send ``(array, peer, tag)`` of ``sends`` and receive ``(shape, dtype, peer, tag)`` of ``recvs``, all
+        posted before any is waited on (so any pattern of neighbours completes); returns the received arrays in
+        ``recvs`` order. Messages to this rank itself are matched locally, in order per tag; messages between two
+        ranks with the same tag are matched in the order posted."""
+        local = {}
+        for array, peer, tag in sends:
+            if peer == self.rank:
+                local.setdefault(tag, []).append(np.array(array, copy=True))
+        posted = []
+        for shape, dtype, peer, tag in recvs:
+            if peer == self.rank:
+                mine = local.get(tag)
+                if not mine:
+                    raise MSValueError(f"For '{name}', rank {self.rank} receives from itself (tag {tag}) more than "
+                                       f"it sends itself.")
+                posted.append(mine.pop(0))
+            else:
+                posted.append(self.irecv(shape, dtype, peer, tag, name))
+        outgoing = [self.isend(array, peer, tag, name) for array, peer, tag in sends if peer != self.rank]
+        out = [p if isinstance(p, np.ndarray) else p.wait() for p in posted]
+        for request in outgoing:
+            request.wait()
+        for (shape, dtype, _, _), got in zip(recvs, out):
+            if got.shape != tuple(shape) or got.dtype != np.dtype(dtype):
+                raise MSValueError(f"For '{name}', rank {self.rank} sends itself shape {got.shape} dtype {got.dtype}, "
+                                   f"but expects shape {tuple(shape)} dtype {np.dtype(dtype)}.")
+        return out
+
     # -- devices ----------------------------------------------------------------------------------
     def nccl(self):
         """The NCCL communicator over the same ranks (made on first use; collective over this group), or None

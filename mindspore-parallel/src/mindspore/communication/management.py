@@ -17,13 +17,19 @@ Outside any launcher the process is alone: rank 0 of 1. MindSpore's variables wi
 launcher (a job started by another launcher, which would meet over TCP) are an error.
 
 Joining waits for every process; ``MS_TOPO_TIMEOUT`` (msrun's ``--cluster_time_out``, seconds,
-negative: forever) bounds that wait: a process still waiting then reports it and exits.
+negative: forever) bounds that wait: a process still waiting then reports it and exits. Under a plain MPI
+launcher (its proxy is the rank's parent: hydra's ``hydra_pmi_proxy``, Open MPI's ``prted``) the join is also
+watched for the other ranks of the host: one that ended before joining (the join can never complete) ends the
+waiting ranks at once, naming it and, when it had imported ``mindspore.communication``, its exit code (each
+launched rank records ``sys.exit``'s status or an uncaught exception at exit, in a folder of the launch).
 
 Faults: once several processes are joined, one that dies must not leave the others waiting in a
 collective forever. ``init`` therefore installs ``sys.excepthook`` and ``threading.excepthook``
 hooks: an uncaught exception prints its traceback and ``[rank N] ExcType: message`` on stderr and
 aborts the whole job through the backend (``MPI_Abort``), and the launcher then stops every rank. A
-rank killed outright (SIGKILL) is noticed by the launcher itself, which stops the others.
+rank killed outright (SIGKILL) is noticed by the launcher itself, which stops the others. A rank that calls
+``sys.exit(n)`` with n != 0 after ``init`` aborts the job too, naming the rank and n (MPI's finalize would otherwise
+wait for ranks still waiting for it in a collective); ``raise SystemExit(n)`` written out is not seen.
 :func:`release` removes the hooks.
 
 The three world-group names (``hccl_world_group``, ``nccl_world_group``, ``mccl_world_group``) all
@@ -169,36 +175,189 @@ def _join_processes(size):
                        f"mindspore-parallel is not blocked (python -m mindspore.info).")
 
 
-# The watcher of a join: waits on its stdin for the end of the join (EOF), else kills the joining process.
+# The watcher of a join. MPI_Init blocks holding the GIL, so no Python thread of the joining process can act: this
+# small process does. It waits on its stdin for the end of the join (EOF). Meanwhile, past the timeout (if any)
+# it reports it and kills the joining process; and when the launcher's proxy is this process's parent, it watches
+# the other ranks the proxy started on this host: one that ended before the join completed (it never will) is
+# reported, with the exit code it recorded, and the joining process killed, so that the launcher ends the job.
 _JOIN_WATCHER = """
-import os, select, signal, sys
-pid, timeout, message = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
-if not select.select([sys.stdin], [], [], timeout)[0]:
-    sys.stderr.write(message + "\\n")
-    sys.stderr.flush()
-    os.kill(pid, signal.SIGKILL)
+import json, os, select, signal, sys, time
+pid, timeout, message, proxy, local_n, size, records, me = sys.argv[1:9]
+pid, timeout, proxy, local_n, size = int(pid), float(timeout), int(proxy), int(local_n), int(size)
+
+def ranks_alive():
+    # (live processes the proxy started, the ranks among them whose environment could be read)
+    pids, alive = 0, set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[1]) != proxy or fields[0] in "ZX":
+                continue
+            pids += 1
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                env = dict(v.split(b"=", 1) for v in f.read().split(b"\\0") if b"=" in v)
+        except (OSError, ValueError):
+            continue
+        rank = env.get(b"PMI_RANK", env.get(b"OMPI_COMM_WORLD_RANK"))
+        if rank is not None:
+            alive.add(int(rank))
+    return pids, alive
+
+def describe(rank):
+    try:
+        with open(os.path.join(records, f"{rank}.exit.json")) as f:
+            record = json.load(f)
+    except (OSError, ValueError):
+        return (f"rank {rank} ended before joining (its exit code is unknown here: it did not import "
+                f"mindspore.communication)")
+    error = f" ({record['error']})" if record.get("error") else ""
+    return f"rank {rank} exited with code {record['code']}{error} before joining"
+
+start, seen = time.monotonic(), set()
+while not select.select([sys.stdin], [], [], 0.2)[0]:
+    if timeout >= 0 and time.monotonic() - start > timeout:
+        sys.stderr.write(message + "\\n")
+        break
+    if proxy > 0:
+        live, alive = ranks_alive()
+        seen |= alive
+        if live < local_n:
+            gone = sorted(set(range(size)) - alive) if local_n == size else sorted(seen - alive)
+            what = "; ".join(describe(r) for r in gone) or f"{local_n - live} rank(s) of this host ended"
+            sys.stderr.write(f"[rank {me}] RuntimeError: For 'init', {what}, so the cluster of {size} processes "
+                             f"cannot be built; ending the job.\\n")
+            break
+else:
+    sys.exit(0)
+sys.stderr.flush()
+os.kill(pid, signal.SIGKILL)
 """
+
+_PROXIES = ("hydra_pmi_proxy", "prted", "orted")   # the launcher processes that start the ranks of a host
+
+
+def _launcher_proxy():
+    """``(pid, start time)`` of the MPI launcher's proxy when it is this process's parent, else ``(0, 0)``."""
+    ppid = os.getppid()
+    try:
+        with open(f"/proc/{ppid}/comm", encoding="utf-8") as f:
+            name = f.read().strip()
+        with open(f"/proc/{ppid}/stat", encoding="utf-8") as f:
+            stat = f.read()
+    except OSError:
+        return 0, 0
+    if name not in _PROXIES:
+        return 0, 0
+    return ppid, int(stat[stat.rindex(")") + 2:].split()[19])
+
+
+def _records_dir():
+    """Where the ranks of this launch on this host record how they ended before joining (see :func:`_at_exit`)."""
+    proxy, started = _launcher_proxy()
+    if not proxy:
+        return None
+    import tempfile
+    return os.path.join(tempfile.gettempdir(), f"mindspore-launch-{os.getuid()}-{proxy}-{started}")
+
+
+def _local_ranks():
+    for var in ("MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"):
+        value = os.environ.get(var, "").strip()
+        if value.isdigit():
+            return int(value)
+    return 0
 
 
 def _join_with_timeout(size, rank):
-    """Join the processes; past ``MS_TOPO_TIMEOUT`` seconds of waiting, report it and end this process.
-
-    MPI_Init blocks holding the GIL, so no Python thread of this process can act: a small watcher process does,
-    and the end of the join closes its stdin."""
+    """Join the processes under a watcher (see ``_JOIN_WATCHER``): past ``MS_TOPO_TIMEOUT`` seconds of waiting, or
+    once another rank of this host ended without joining, it reports it and ends this process."""
     timeout = _int_env("MS_TOPO_TIMEOUT")
-    if timeout is None or timeout < 0 or not sys.executable:
+    proxy, _ = _launcher_proxy()
+    local_n = _local_ranks() if proxy else 0
+    if (timeout is None or timeout < 0) and not local_n or not sys.executable:
         return _join_processes(size)
     message = (f"[rank {rank}] RuntimeError: For 'init', the cluster of {size} processes was not built within "
                f"{timeout} seconds (MS_TOPO_TIMEOUT, msrun's --cluster_time_out): some processes did not start, "
                f"failed before init() or are stuck.")
     import subprocess
-    watcher = subprocess.Popen([sys.executable, "-I", "-S", "-c", _JOIN_WATCHER, str(os.getpid()), str(timeout),
-                                message], stdin=subprocess.PIPE)
+    watcher = subprocess.Popen([sys.executable, "-I", "-S", "-c", _JOIN_WATCHER, str(os.getpid()),
+                                str(-1 if timeout is None or timeout < 0 else timeout), message,
+                                str(proxy if local_n else 0), str(local_n), str(size), _records_dir() or "",
+                                str(rank)], stdin=subprocess.PIPE)
     try:
         return _join_processes(size)
     finally:
         watcher.stdin.close()
         watcher.wait()
+
+
+# --- how a rank ends -------------------------------------------------------------------------------------------
+_exit = {"code": None, "error": None}   # sys.exit's status, or 1 and the uncaught exception
+
+
+def _status(arg):
+    """The exit status of ``SystemExit(arg)``."""
+    if arg is None:
+        return 0
+    return arg if isinstance(arg, int) and not isinstance(arg, bool) else 1
+
+
+def _at_exit():
+    """At the end of a launched rank: after ``init``, ``sys.exit(n)`` with n != 0 aborts the job (the other ranks
+    may be waiting for this one in a collective, and MPI's finalize would wait for them: a hang); before it, a
+    failure is recorded for the ranks waiting in ``init`` (their join watchers read it)."""
+    code = _exit["code"]
+    world = _world
+    if world is not None and world.collective is not None and world.size > 1:
+        if code and _can_abort(world.collective):
+            line = f"SystemExit: exit code {code}"
+            sys.stderr.write(f"[rank {world.rank}] {line}\nAborting the job of {world.size} processes: rank "
+                             f"{world.rank} exited with code {code} after init().\n")
+            sys.stderr.flush()
+            _leave_msrun_record(world.rank, line, code)
+            time.sleep(0.2)
+            _abort_job(world.collective, code)
+        return
+    records = _records_dir()
+    if world is None and code and records:
+        try:
+            rank = launcher_world()[0]
+            os.makedirs(records, exist_ok=True)
+            path = os.path.join(records, f"{rank}.exit.json")
+            with open(path + ".tmp", "w", encoding="utf-8") as f:
+                json.dump({"rank": rank, "code": code, "error": _exit["error"]}, f)
+            os.replace(path + ".tmp", path)
+        except (OSError, RuntimeError):
+            pass
+
+
+def _install_exit_recording():
+    """In a rank of a launched job (several processes): note ``sys.exit``'s status and an uncaught exception,
+    for :func:`_at_exit`."""
+    if getattr(sys.exit, "_ms_records", False) or launcher_world_size() <= 1:
+        return
+    exit_ = sys.exit
+    previous_hook = sys.excepthook
+
+    def recording_exit(status=None):
+        _exit["code"] = _status(status)
+        exit_(status)
+
+    def recording_excepthook(exc_type, exc, tb):
+        if _world is None:
+            text = "".join(traceback.format_exception_only(exc_type, exc)).strip().splitlines()
+            _exit.update(code=1, error=text[-1] if text else exc_type.__name__)
+        previous_hook(exc_type, exc, tb)
+
+    recording_exit._ms_records = True
+    sys.exit = recording_exit
+    sys.excepthook = recording_excepthook
+    import atexit
+    atexit.register(_at_exit)
 
 
 _hooks = {}
@@ -216,7 +375,7 @@ def _abort_job(collective, code=1):
         os._exit(code)
 
 
-def _leave_msrun_record(rank, error):
+def _leave_msrun_record(rank, error, returncode=1):
     """Under msrun, tell it which rank failed and why: the launcher kills this process before the worker
     process that watches it could."""
     job_dir = os.environ.get("MSRUN_JOB_DIR")
@@ -224,7 +383,8 @@ def _leave_msrun_record(rank, error):
         return
     path = os.path.join(job_dir, f"{rank}.fault.json")
     with open(path + ".tmp", "w", encoding="utf-8") as f:
-        json.dump({"rank": rank, "pid": os.getpid(), "returncode": 1, "time": time.time(), "error": error}, f)
+        json.dump({"rank": rank, "pid": os.getpid(), "returncode": returncode, "time": time.time(), "error": error},
+                  f)
     os.replace(path + ".tmp", path)
 
 
@@ -591,3 +751,6 @@ def group_communicator(group=GlobalComm.WORLD_COMM_GROUP):
         return world.collective
     _group_ranks("group_communicator", group)
     return world.group_comms.get(group)
+
+
+_install_exit_recording()

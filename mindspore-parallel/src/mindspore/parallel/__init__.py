@@ -12,6 +12,14 @@ from mindspore.parallel._shard import Layout, shard  # noqa: E402
 
 __all__ += ["Layout", "shard"]
 
+# --- the AUTO_PARALLEL search's parameters, and keeping parameter copies equal ---
+from mindspore.parallel.algo_parameter_config import (get_algo_parameters, reset_algo_parameters,  # noqa: E402
+                                                      set_algo_parameters, set_op_strategy_config)
+from mindspore.parallel._param_sync import parameter_broadcast, sync_pipeline_shared_parameters  # noqa: E402
+
+__all__ += ["set_algo_parameters", "get_algo_parameters", "reset_algo_parameters", "set_op_strategy_config",
+            "parameter_broadcast", "sync_pipeline_shared_parameters"]
+
 # --- distributed checkpoints and the strategy file (checkpoint_transform.py, _strategy_file.py) ---
 from mindspore.parallel.checkpoint_transform import (build_searched_strategy, load_distributed_checkpoint,  # noqa: E402
                                                      load_segmented_checkpoints, merge_pipeline_strategys,

@@ -24,9 +24,12 @@ whose product divides the device number. The cost of a candidate, in elements mo
 * the weight's gradient all-reduce over its copies (``2 x`` its block) when the weight is not cut over
   every device, and re-cutting a weight already cut otherwise.
 
-The cheapest candidate wins (ties: fewer cuts of ``i``, then of ``k``, in enumeration order). Greedy per
-operator, in program order, it gives the Megatron pattern on an MLP: the first MatMul cuts its output
-columns (no communication), the next one cuts its contracted dimension (one all-reduce of a small output).
+``mindspore.parallel.set_algo_parameters`` narrows the candidates (``fully_use_devices``,
+``tensor_slice_align_*``, ``enable_algo_approxi``: see ``algo_parameter_config``), and ``set_op_strategy_config``
+saves the chosen strategies or replaces the search by a saved file. The cheapest candidate wins (ties: fewer
+cuts of ``i``, then of ``k``, in enumeration order). Greedy per operator, in program order, it gives the
+Megatron pattern on an MLP: the first MatMul cuts its output columns (no communication), the next one cuts its
+contracted dimension (one all-reduce of a small output).
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ import itertools
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 from mindspore.parallel import _layouts
+from mindspore.parallel import algo_parameter_config as algo
 from mindspore.parallel._layouts import layout_of, parameter_layout
 
 __all__ = ["choose", "searched_strategies", "COMPUTE_WEIGHT"]
@@ -94,13 +98,17 @@ def choose(prim, args, search_mode=None):
     if key in cache:
         return cache[key]
     _, device_num = _layouts.world()
-    if name in _MATMULS and search_mode == "recursive_programming":
+    loaded = algo.loaded_strategy(prim)
+    if loaded is not None:
+        strategy = loaded
+    elif name in _MATMULS and search_mode == "recursive_programming":
         strategy = _search_matmul(prim, args, device_num)
     elif _carries_layouts(prim, args):
         strategy = _propagate(prim, args, device_num)
     else:
         strategy = None
     cache[key] = strategy
+    algo.record_strategy(prim, strategy)
     if strategy is not None:
         prim.add_prim_attr("auto_strategy", strategy)
         prim.__dict__["_auto_cache"] = cache   # add_prim_attr keeps __dict__; the cache survives it
@@ -165,13 +173,24 @@ def _divisors(n):
     return [d for d in range(1, n + 1) if n % d == 0]
 
 
-def _candidates(order, sizes, device_num):
+def _candidates(order, sizes, device_num, last_dims=()):
+    """The cuts of the loop dimensions ``order`` to cost, as ``set_algo_parameters`` allows: ``fully_use_devices``
+    keeps those over every device (if the shapes allow one); ``tensor_slice_align_*`` drops those whose slices of
+    the operands' last dimensions ``last_dims`` are not aligned (unless none is left); ``enable_algo_approxi``
+    keeps the first ``1 / epsilon``."""
+    full = algo.get_algo_parameters("fully_use_devices")
+    out = []
     for combo in itertools.product(_divisors(device_num), repeat=len(order)):
         prod = 1
         for c in combo:
             prod *= c
         if device_num % prod == 0 and all(sizes[l] % c == 0 for l, c in zip(order, combo)):
-            yield dict(zip(order, combo))
+            out.append((prod, dict(zip(order, combo))))
+    # fully_use_devices: only the cuts over every device (when a shape allows none, all of them, as before)
+    out = [c for p, c in out if p == device_num] if full and any(p == device_num for p, _ in out) else \
+        [c for _, c in out]
+    aligned = [c for c in out if algo.aligned([sizes[l] // c[l] for l in last_dims])]
+    return algo.approximated(aligned or out)
 
 
 def _inside(held, want):
@@ -226,7 +245,7 @@ def _search_matmul(prim, args, device_num):
         is_param = isinstance(t, Parameter)
         operands.append((letters, _cuts(t, len(shape)), is_param, is_param and parameter_layout(t) is not None))
     best = None
-    for cut in _candidates(order, sizes, device_num):
+    for cut in _candidates(order, sizes, device_num, (xl[-1], wl[-1])):
         cost = matmul_cost(order, sizes, cut, operands, device_num)
         if best is None or cost < best[0] - 1e-9:
             best = (cost, cut)

@@ -14,7 +14,9 @@ Under SEMI_AUTO_PARALLEL (and AUTO_PARALLEL) a primitive application is one of:
 * anything else runs as before.
 
 The network's outermost Cell call takes its inputs as this rank's part of the global batch (unless
-``full_batch``) and returns its outputs whole, so a loss is the global batch's on every rank.
+``full_batch``) and returns its outputs whole, so a loss is the global batch's on every rank. While the network's
+code runs, ``x.shape`` of a block carrying a layout is the global shape (as MindSpore shows it), so a reshape
+written with ``x.shape[0]`` means the global batch in both modes; rules, kernels and bprops see the blocks' own.
 
 Rules call primitives themselves; while a rule runs, the hook passes every application straight to the
 interpreter stack, so a gradient tape records the rule's slices and collectives (PYNATIVE) and graph staging
@@ -30,7 +32,7 @@ from mindspore.common.tensor import Tensor
 from mindspore.parallel import _layouts
 from mindspore.parallel._layouts import layout_of
 from mindspore.parallel._redistribute import mirror, redistribute, to_whole
-from mindspore.plugin import apply_primitive, set_cell_call_hook, set_primitive_call_hook
+from mindspore.plugin import apply_primitive, set_cell_call_hook, set_primitive_call_hook, set_tensor_shape_view
 
 __all__ = ["install", "active", "inside_rule"]
 
@@ -208,6 +210,16 @@ def _batch_layout(cuts, block_shape, device_num):
     return TensorLayout(dev, tmap, [s * c for s, c in zip(block_shape, cuts)])
 
 
+def _global_shape(tensor):
+    """What ``tensor.shape`` shows: inside a sharded network's code (a network call in progress, no rule running;
+    autodiff's bprops run with this view suspended), a block carrying a layout shows the global shape, as in
+    MindSpore, where ``x.shape`` in ``construct`` is the tensor's shape before it is cut; elsewhere None (its own)."""
+    if _state.depth or not _state.cells:
+        return None
+    layout = layout_of(tensor)
+    return None if layout is None else layout.full_shape
+
+
 def sync(parallel_mode):
     """The auto-parallel context's ``parallel_mode`` changed: the hooks are installed only under
     SEMI_AUTO_PARALLEL and AUTO_PARALLEL, so other modes pay nothing for them."""
@@ -215,8 +227,10 @@ def sync(parallel_mode):
     if parallel_mode in _MODES:
         set_primitive_call_hook(_dispatch)
         set_cell_call_hook(_cell_call)
+        set_tensor_shape_view(_global_shape)
         return
-    for setter, ours in ((set_primitive_call_hook, _dispatch), (set_cell_call_hook, _cell_call)):
+    for setter, ours in ((set_primitive_call_hook, _dispatch), (set_cell_call_hook, _cell_call),
+                         (set_tensor_shape_view, _global_shape)):
         old = setter(None)
         if old is not None and old is not ours:
             setter(old)   # someone else's hook: leave it

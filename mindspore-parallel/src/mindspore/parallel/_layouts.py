@@ -176,6 +176,26 @@ def split_parameter(param, layout, rank):
     invalidate_compiled_graphs()
 
 
+def merged_parameter(param):
+    """The full value of a parameter this rank holds a block of (None: whole): every rank's block, gathered over
+    the world and put in place (``save_checkpoint(..., integrated_save=True)`` calls it on every rank)."""
+    layout = param.__dict__.get("_ms_layout")
+    if layout is None:
+        return None
+    from mindspore import ops
+    from mindspore.common.tensor import Tensor
+    from mindspore.plugin import process_group
+    size = process_group("hccl_world_group").size
+    if size != int(np.prod(layout.dev_matrix)):
+        return None      # not the world the layout was made for (a one-process dry run): the block as it is
+    block = Tensor(np.ascontiguousarray(param.asnumpy()), param.dtype)
+    blocks = ops.AllGather()(ops.expand_dims(block, 0)).asnumpy() if size > 1 else block.asnumpy()[None]
+    full = np.empty(layout.full_shape, blocks.dtype)
+    for r in range(size):
+        full[tuple(slice(a, b) for a, b in layout.box(r))] = blocks[r]
+    return Tensor(full, param.dtype)
+
+
 def parameter_layouts(network):
     """``{param_name: (dev_matrix, tensor_map, full_shape)}`` for every parameter of ``network`` that holds a
     block of a sharded layout (what the strategy file and distributed checkpoints record)."""
@@ -185,3 +205,11 @@ def parameter_layouts(network):
         if layout is not None:
             out[p.name] = layout.as_tuple()
     return out
+
+
+def _install_merge_hook():
+    from mindspore.plugin import set_parameter_merge_hook
+    set_parameter_merge_hook(merged_parameter)
+
+
+_install_merge_hook()

@@ -302,46 +302,17 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     return ops.adaptive_max_pool2d(input, output_size, return_indices)
 
 
-def _adaptive_mean(x, axis, out_size):
-    size = x.shape[axis]
-    if out_size is None or out_size == size:
-        return x
-    pieces = []
-    for i in range(out_size):
-        start = (i * size) // out_size
-        end = -((-(i + 1) * size) // out_size)
-        pieces.append(ops.mean(ops.narrow(x, axis, start, end - start), axis, True))
-    return ops.cat(pieces, axis)
-
-
 def adaptive_avg_pool3d(input, output_size):
     """3-D adaptive average pooling of (N, C, D, H, W) or (C, D, H, W); ``None`` keeps a size."""
     if input.ndim not in (4, 5):
         raise MSValueError(f"For 'adaptive_avg_pool3d', the 'input' must be a 4-D or 5-D tensor, but got shape "
                            f"{input.shape}.")
-    sizes = _tuple(output_size, 3)
-    out = input
-    for axis, s in zip(range(input.ndim - 3, input.ndim), sizes):
-        out = _adaptive_mean(out, axis, s)
-    return out
+    return ops.adaptive_avg_pool3d(input, _tuple(output_size, 3))
 
 
 def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
     """Scatters ``input`` (N, C, H, W) to the flat positions ``indices`` of a zero (N, C, H_out, W_out) tensor."""
-    kh, kw = _tuple(kernel_size, 2)
-    sh, sw = _tuple(kernel_size if stride is None else stride, 2)
-    ph, pw = _tuple(padding, 2)
-    h, w = input.shape[-2:]
-    if output_size is None:
-        oh, ow = (h - 1) * sh - 2 * ph + kh, (w - 1) * sw - 2 * pw + kw
-    else:
-        oh, ow = tuple(output_size)[-2:]
-    lead = input.shape[:-2]
-    flat_in = ops.reshape(input, lead + (h * w,))
-    flat_idx = ops.reshape(ops.cast(indices, mstype.int64), lead + (h * w,))
-    base = ops.zeros(lead + (oh * ow,), input.dtype)
-    out = ops.tensor_scatter_elements(base, flat_idx, flat_in, len(lead), "none")
-    return ops.reshape(out, lead + (oh, ow))
+    return ops.max_unpool2d(input, indices, kernel_size, stride, padding, output_size)
 
 
 # --- normalisation, dropout -------------------------------------------------------------------------------

@@ -24,9 +24,11 @@ from mindspore.nn.layer.rnns import *  # noqa: F401,F403
 from mindspore.nn.layer.sparse import *  # noqa: F401,F403
 from mindspore.nn.layer.timedistributed import *  # noqa: F401,F403
 from mindspore.nn.layer.transformer import *  # noqa: F401,F403
+from mindspore.nn.layer import thor_layer  # noqa: E402
+from mindspore.nn.layer.thor_layer import *  # noqa: F401,F403,E402
 
 __all__ = (activation.__all__ + basic.__all__ + conv.__all__ + conv_more.__all__ + embedding.__all__
            + embedding_lookup.__all__ + normalization.__all__ + padding.__all__ + pooling.__all__
            + fractional_pooling.__all__ + rnns.__all__ + sparse.__all__ + combined.__all__ + image.__all__
            + image_more.__all__ + math_cells.__all__ + math_special.__all__ + dense.__all__ + transformer.__all__
-           + container.__all__ + timedistributed.__all__ + cell_grad.__all__)
+           + container.__all__ + timedistributed.__all__ + cell_grad.__all__ + thor_layer.__all__)

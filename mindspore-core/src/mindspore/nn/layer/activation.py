@@ -439,13 +439,7 @@ class LRN(Cell):
 
     def construct(self, x):
         chk.check_rank("LRN", "x", x, (4,))
-        r = self.depth_radius
-        sq = ops.pad(ops.square(x), (0, 0, 0, 0, r, r))
-        c = x.shape[1]
-        window = sq[:, 0:c]
-        for i in range(1, 2 * r + 1):
-            window = ops.add(window, sq[:, i:i + c])
-        return ops.div(x, ops.pow(ops.add(ops.mul(window, self.alpha), self.bias), self.beta))
+        return ops.lrn(x, self.depth_radius, self.bias, self.alpha, self.beta)
 
 
 _ACTIVATIONS = {

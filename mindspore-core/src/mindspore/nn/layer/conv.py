@@ -62,10 +62,11 @@ class _Conv(Cell):
             raise MSValueError(f"For '{op}', the 'data_format' must be '{self._format}' on CPU, but got "
                                f"'{data_format}'.")
         self.format = data_format
+        kernel = self._weight_kernel()
         if transposed:
-            shape = [in_channels, out_channels // group, *self.kernel_size]
+            shape = [in_channels, out_channels // group, *kernel]
         else:
-            shape = [out_channels, in_channels // group, *self.kernel_size]
+            shape = [out_channels, in_channels // group, *kernel]
         if weight_init is None:
             weight_init = HeUniform(math.sqrt(5))
         self.weight = Parameter(initializer(weight_init, shape, dtype=dtype), name="weight")
@@ -76,6 +77,10 @@ class _Conv(Cell):
                 bias_init = Uniform(1 / math.sqrt(fan_in)) if fan_in else "zeros"
             self.bias = Parameter(initializer(bias_init, [out_channels], dtype=dtype), name="bias")
         self.bias_add = ops.BiasAdd()
+
+    def _weight_kernel(self):
+        """The kernel dimensions of the weight's shape."""
+        return self.kernel_size
 
     def _check_padding(self, op, padding):
         """``padding`` as a (before, after) pair per spatial axis, flattened."""
@@ -146,7 +151,8 @@ class Conv2d(_Conv):
 
 
 class Conv1d(_Conv):
-    r"""1-D convolution over an (N, C_in, L) input; weight (out_channels, in_channels / group, kernel_size).
+    r"""1-D convolution over an (N, C_in, L) input, computed as a 2-D one over a height of 1; the weight is
+    (out_channels, in_channels / group, 1, kernel_size) as in MindSpore (whose checkpoints store it so).
 
     ``kernel_size``, ``stride`` and ``dilation`` are ints; ``padding`` is an int or (left, right). The
     other arguments are as in :class:`Conv2d` (``pad_mode='same'``, ``has_bias=False`` by default).
@@ -166,6 +172,12 @@ class Conv1d(_Conv):
         for name, value in (("kernel_size", kernel_size), ("stride", stride), ("dilation", dilation)):
             if not _is_int(value):
                 raise MSTypeError(f"For 'Conv1d', the '{name}' must be an int, but got {type(value).__name__}.")
+        if isinstance(weight_init, Tensor):
+            # MindSpore takes a Tensor initializer as (out_channels, in_channels / group, kernel_size)
+            if weight_init.ndim != 3:
+                raise MSValueError(f"For 'Conv1d', the 'weight_init_shape' must be int and must = 3, but got "
+                                   f"'{weight_init.ndim}' with type 'int'.")
+            weight_init = ops.expand_dims(weight_init, 2)
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
                          weight_init, bias_init, "NCHW", dtype=dtype)
         self.conv2d = ops.Conv2D(out_channel=out_channels, kernel_size=(1, kernel_size), mode=1,
@@ -175,10 +187,13 @@ class Conv1d(_Conv):
     def construct(self, x):
         chk.check_rank("Conv1d", "x", x, (3,))
         x = ops.expand_dims(x, 2)
-        output = self.conv2d(x, ops.expand_dims(self.weight, 2))
+        output = self.conv2d(x, self.weight)
         if self.has_bias:
             output = self.bias_add(output, self.bias)
         return ops.squeeze(output, 2)
+
+    def _weight_kernel(self):
+        return (1, *self.kernel_size)
 
 
 class Conv3d(_Conv):

@@ -27,27 +27,6 @@ from mindspore.nn.layer.conv import _Conv
 __all__ = ["Conv3dTranspose", "Unfold", "AdaptiveMaxPool3d"]
 
 
-def _dilate(x, axis, stride):
-    """``stride - 1`` zeros after each element of ``x`` along ``axis`` (the trailing ones dropped)."""
-    if stride == 1:
-        return x
-    n = x.shape[axis]
-    moved = ops.moveaxis(x, axis, -1).expand_dims(-1)
-    pad = [(0, 0)] * (moved.ndim - 1) + [(0, stride - 1)]
-    spread = ops.pad(moved, tuple(p for pair in reversed(pad) for p in pair))
-    spread = spread.reshape(spread.shape[:-2] + (n * stride,))[..., :(n - 1) * stride + 1]
-    return ops.moveaxis(spread, -1, axis)
-
-
-def _crop(x, axis, start, length):
-    """``length`` elements of ``x`` along ``axis`` from ``start``, zeros where that passes the end."""
-    have = x.shape[axis] - start
-    x = ops.moveaxis(x, axis, -1)[..., start:start + min(length, have)]
-    if length > have:
-        x = ops.pad(x, (0, length - have))
-    return ops.moveaxis(x, -1, axis)
-
-
 class Conv3dTranspose(_Conv):
     r"""3-D transposed convolution ("deconvolution") of an (N, C_in, D, H, W) input.
 
@@ -96,37 +75,16 @@ class Conv3dTranspose(_Conv):
                                f"but got '{pad_mode}'.")
         self.output_padding = output_padding
         self._out_pad = out_pad
-        full_pad = tuple(d * (k - 1) for d, k in zip(self.dilation, self.kernel_size) for _ in range(2))
-        self.conv3d = ops.Conv3D(out_channel=out_channels, kernel_size=self.kernel_size, mode=1, pad_mode="pad",
-                                 pad=full_pad, stride=1, dilation=self.dilation, group=group)
-
-    def _direct_weight(self):
-        """The weight of the equivalent direct convolution: (out, in / group, k...), flipped in space."""
-        g, k = self.group, self.kernel_size
-        w = self.weight.reshape((g, self.in_channels // g, self.out_channels // g) + k)
-        w = w.transpose(0, 2, 1, 3, 4, 5).reshape((self.out_channels, self.in_channels // g) + k)
-        return ops.flip(w, (2, 3, 4))
+        self.conv3d_transpose = ops.Conv3DTranspose(in_channels, out_channels, self.kernel_size, mode=1,
+                                                    pad_mode=self.pad_mode, pad=self.padding, stride=self.stride,
+                                                    dilation=self.dilation, group=group, output_padding=out_pad)
 
     def construct(self, x):
         chk.check_rank("Conv3dTranspose", "x", x, (5,))
         if x.shape[1] != self.in_channels:
             raise MSValueError(f"For 'Conv3dTranspose', the 'x' shape[1] must be equal to 'in_channels' "
                                f"{self.in_channels}, but got {x.shape[1]}.")
-        spatial = x.shape[2:]
-        for axis in range(3):
-            x = _dilate(x, axis + 2, self.stride[axis])
-        output = self.conv3d(x, self._direct_weight())
-        for axis in range(3):
-            n, s = spatial[axis], self.stride[axis]
-            e = self.dilation[axis] * (self.kernel_size[axis] - 1) + 1
-            if self.pad_mode == "pad":
-                head, tail = self.padding[2 * axis], self.padding[2 * axis + 1]
-                start, length = head, (n - 1) * s + e - head - tail + self._out_pad[axis]
-            elif self.pad_mode == "same":
-                start, length = max(e - s, 0) // 2, n * s
-            else:
-                start, length = 0, n * s + max(e - s, 0)
-            output = _crop(output, axis + 2, start, length)
+        output = self.conv3d_transpose(x, self.weight)
         if self.has_bias:
             output = self.bias_add(output, self.bias)
         return output
@@ -243,26 +201,4 @@ class AdaptiveMaxPool3d(Cell):
         if not isinstance(x, Tensor):
             raise MSTypeError(f"For 'AdaptiveMaxPool3d', the 'x' must be a Tensor, but got {type(x).__name__}.")
         chk.check_rank("AdaptiveMaxPool3d", "x", x, (4, 5))
-        unbatched = x.ndim == 4
-        if unbatched:
-            x = x.expand_dims(0)
-        size = x.shape[2:]
-        out = tuple(size[a] if self.output_size[a] is None else self.output_size[a] for a in range(3))
-        flat = ops.arange(size[0] * size[1] * size[2]).astype(mstype.int32).reshape(size)
-        values, indices = [], []
-        for i in range(out[0]):
-            d0, d1 = (i * size[0]) // out[0], -((-(i + 1) * size[0]) // out[0])
-            for j in range(out[1]):
-                h0, h1 = (j * size[1]) // out[1], -((-(j + 1) * size[1]) // out[1])
-                for k in range(out[2]):
-                    w0, w1 = (k * size[2]) // out[2], -((-(k + 1) * size[2]) // out[2])
-                    window = x[:, :, d0:d1, h0:h1, w0:w1].reshape(x.shape[0], x.shape[1], -1)
-                    arg = ops.argmax(window, -1).expand_dims(-1).astype(mstype.int32)
-                    values.append(ops.gather_elements(window, -1, arg))
-                    indices.append(ops.gather(flat[d0:d1, h0:h1, w0:w1].reshape(-1), arg, 0))
-        shape = (x.shape[0], x.shape[1]) + out
-        value = ops.concat(values, -1).reshape(shape)
-        index = ops.concat(indices, -1).reshape(shape)
-        if unbatched:
-            value, index = value.squeeze(0), index.squeeze(0)
-        return (value, index) if self.return_indices else value
+        return ops.adaptive_max_pool3d(x, self.output_size, self.return_indices)

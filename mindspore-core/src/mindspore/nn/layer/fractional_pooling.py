@@ -5,15 +5,14 @@ Each output position ``i`` of an axis (input ``n``, kernel ``k``, output ``m``) 
 ``[s_i, s_i + k)`` with ``alpha = (n - k) / (m - 1)``, ``s_i = floor((i + u) * alpha) - floor(u * alpha)`` for
 ``i < m - 1`` and ``s_{m-1} = n - k``, where ``u`` in [0, 1) is the pseudo-random sample of that (image, channel)
 and axis (``_random_samples``: (N, C, 2) for 2-D, ordered (width, height); (N, C, 3) for 3-D, ordered
-(depth, height, width); drawn with ``ops.rand`` when not given). The window starts are computed as Tensors and the
-windows read with ``gather_elements``, so the pooling is differentiable (the gradient goes to each maximum) and
-traces under ``@jit``. Indices are flat over the spatial axes, int64.
+(depth, height, width); drawn with ``ops.rand`` when not given). The layers call ``ops.fractional_max_pool2d`` /
+``ops.fractional_max_pool3d`` (the ``FractionalMaxPool*WithFixedKsize`` primitives). Indices are flat over the
+spatial axes, int64.
 """
 from __future__ import annotations
 
 import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
-from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
 
@@ -30,29 +29,8 @@ def _tuple(op, name, value, nd):
     return tuple(value)
 
 
-def _starts(sample, n, k, m):
-    """Window starts (…, m) int32 along one axis for samples (…, 1)."""
-    if m == 1:
-        return ops.full(sample.shape[:-1] + (1,), n - k, dtype=mstype.int32)
-    alpha = (n - k) / (m - 1)
-    i = ops.arange(m - 1).astype(sample.dtype)
-    starts = ops.floor((i + sample) * alpha) - ops.floor(sample * alpha)
-    last = ops.full(sample.shape[:-1] + (1,), n - k, dtype=mstype.int32)
-    return ops.concat((starts.astype(mstype.int32), last), -1)
-
-
-def _gather_axis(x, axis, index):
-    """``x`` gathered along ``axis`` (2..) by per-(N, C) ``index`` (N, C, m)."""
-    shape = [1] * x.ndim
-    shape[0], shape[1], shape[axis] = x.shape[0], x.shape[1], index.shape[-1]
-    target = list(x.shape)
-    target[axis] = index.shape[-1]
-    return ops.gather_elements(x, axis, ops.broadcast_to(index.reshape(shape), tuple(target)))
-
-
 class _FractionalMaxPool(Cell):
     _nd = 2
-    _order = (1, 0)  # which sample column drives each spatial axis
 
     def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
         super().__init__()
@@ -87,58 +65,8 @@ class _FractionalMaxPool(Cell):
         if x.ndim not in (nd + 1, nd + 2):
             raise MSValueError(f"For '{op}', the 'input' must be a {nd + 1}-D or {nd + 2}-D tensor, but got "
                                f"{x.ndim}-D.")
-        unbatched = x.ndim == nd + 1
-        if unbatched:
-            x = x.expand_dims(0)
-        spatial = x.shape[2:]
-        out = self.output_size if self.output_size is not None else tuple(
-            int(s * r) for s, r in zip(spatial, self.output_ratio))
-        for a in range(nd):
-            if out[a] + self.kernel_size[a] - 1 > spatial[a]:
-                raise MSValueError(f"For '{op}', the 'output_size' plus 'kernel_size' minus 1 must not exceed the "
-                                   f"input size on each spatial axis, but got output {out}, kernel "
-                                   f"{self.kernel_size} and input {spatial}.")
-        samples = self._random_samples
-        if samples is None:
-            samples = ops.rand(x.shape[0], x.shape[1], nd, dtype=mstype.float32)
-        samples = samples.astype(mstype.float32)
-        if tuple(samples.shape) != (x.shape[0], x.shape[1], nd):
-            raise MSValueError(f"For '{op}', the '_random_samples' must have shape (N, C, {nd}) = "
-                               f"{(x.shape[0], x.shape[1], nd)}, but got {samples.shape}.")
-        starts = [_starts(samples[:, :, self._order[a]:self._order[a] + 1], spatial[a], self.kernel_size[a], out[a])
-                  for a in range(nd)]
-        flat = ops.arange(_numel(spatial)).reshape((1, 1) + spatial).astype(mstype.int64)
-        flat = ops.broadcast_to(flat, x.shape[:2] + spatial)
-        best_val, best_idx = None, None
-        for offset in _offsets(self.kernel_size):
-            val, idx = x, flat
-            for a in range(nd):
-                val = _gather_axis(val, a + 2, starts[a] + offset[a])
-                idx = _gather_axis(idx, a + 2, starts[a] + offset[a])
-            if best_val is None:
-                best_val, best_idx = val, idx
-            else:
-                better = val > best_val
-                best_val = ops.select(better, val, best_val)
-                best_idx = ops.select(better, idx, best_idx)
-        if unbatched:
-            best_val, best_idx = best_val.squeeze(0), best_idx.squeeze(0)
-        return (best_val, best_idx) if self.return_indices else best_val
-
-
-def _numel(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
-
-
-def _offsets(kernel):
-    """Every position inside a window, row-major."""
-    out = [()]
-    for k in kernel:
-        out = [o + (i,) for o in out for i in range(k)]
-    return out
+        fn = ops.fractional_max_pool2d if nd == 2 else ops.fractional_max_pool3d
+        return fn(x, self.kernel_size, self.output_size, self.output_ratio, self.return_indices, self._random_samples)
 
 
 class FractionalMaxPool2d(_FractionalMaxPool):
@@ -164,7 +92,6 @@ class FractionalMaxPool2d(_FractionalMaxPool):
     """
 
     _nd = 2
-    _order = (1, 0)
 
 
 class FractionalMaxPool3d(_FractionalMaxPool):
@@ -189,4 +116,3 @@ class FractionalMaxPool3d(_FractionalMaxPool):
     """
 
     _nd = 3
-    _order = (0, 1, 2)

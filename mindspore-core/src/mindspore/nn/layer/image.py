@@ -76,14 +76,11 @@ class ChannelShuffle(Cell):
         self.groups = groups
 
     def construct(self, x):
-        shape = x.shape
-        n, c = shape[0], shape[1]
+        c = x.shape[1]
         if c % self.groups:
             raise MSValueError(f"For ChannelShuffle, the number of channels {c} must be divisible by 'groups' "
                                f"{self.groups}.")
-        out = ops.reshape(x, (n, self.groups, c // self.groups, -1))
-        out = ops.transpose(out, (0, 2, 1, 3))
-        return ops.reshape(out, shape)
+        return ops.ChannelShuffle(self.groups)(x)
 
 
 class CentralCrop(Cell):

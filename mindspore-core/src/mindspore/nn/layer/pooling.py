@@ -442,7 +442,7 @@ class AdaptiveMaxPool2d(Cell):
 
 class AdaptiveAvgPool3d(Cell):
     r"""Adaptive 3-D average pooling of (N, C, D, H, W) or (C, D, H, W) to ``output_size`` (an int or (D, H, W),
-    ``None`` keeping that size). Averaging over a box is separable: H and W are pooled first, then D."""
+    ``None`` keeping that size), by :class:`mindspore.ops.AdaptiveAvgPool3D`."""
 
     def __init__(self, output_size):
         super().__init__()
@@ -453,23 +453,11 @@ class AdaptiveAvgPool3d(Cell):
             raise MSValueError(f"For 'AdaptiveAvgPool3d', the 'output_size' must be a positive int or a tuple of 3 "
                                f"positive ints or None, but got {output_size}.")
         self.output_size = tuple(output_size)
-        self.pool_hw = ops.AdaptiveAvgPool2D(self.output_size[1:])
+        self.pool = ops.AdaptiveAvgPool3D(self.output_size)
 
     def construct(self, input):
         chk.check_rank("AdaptiveAvgPool3d", "input", input, (4, 5))
-        x = input if input.ndim == 5 else ops.expand_dims(input, 0)
-        n, c, d, h, w = x.shape
-        hw = self.pool_hw(ops.reshape(x, (n, c * d, h, w)))
-        ho, wo = hw.shape[2], hw.shape[3]
-        do = d if self.output_size[0] is None else self.output_size[0]
-        out = _window_pool_adaptive(do)(ops.reshape(hw, (n, c, d, ho * wo)))
-        out = ops.reshape(out, (n, c, do, ho, wo))
-        return out if input.ndim == 5 else ops.squeeze(out, 0)
-
-
-@functools.lru_cache(maxsize=64)
-def _window_pool_adaptive(depth):
-    return ops.AdaptiveAvgPool2D((depth, None))
+        return self.pool(input)
 
 
 def _lp_pool(op, x, norm_type, kernel_size, stride, ceil_mode, nd):
@@ -563,6 +551,10 @@ class _MaxUnpoolNd(Cell):
         if x.shape != indices.shape:
             raise MSValueError(f"For '{op}', the shape of 'x' and 'indices' must be the same, but got {x.shape} and "
                                f"{indices.shape}.")
+        if nd == 2:
+            return ops.max_unpool2d(x, indices, self.kernel_size, self.stride, self.padding, output_size)
+        if nd == 3:
+            return ops.max_unpool3d(x, indices, self.kernel_size, self.stride, self.padding, output_size)
         spatial = x.shape[-nd:]
         if output_size is None or len(output_size) == 0:
             out = tuple((s - 1) * st - 2 * p + k

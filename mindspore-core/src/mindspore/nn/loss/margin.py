@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
-from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.nn.loss.loss import LossBase
 
@@ -65,20 +64,12 @@ class TripletMarginLoss(LossBase):
         self.reduction = _check_reduction("TripletMarginLoss", reduction)
         self.margin = margin
 
-    def _distance(self, a, b):
-        diff = ops.abs(a - b + self.eps)
-        return ops.pow(ops.sum(ops.pow(diff, float(self.p)), 1), 1.0 / self.p)
-
     def construct(self, x, positive, negative, margin=1.):
         for name, value in (("x", x), ("positive", positive), ("negative", negative)):
             _check_tensor("TripletMarginLoss", name, value)
         if self.margin != 1.0:
             margin = self.margin
-        d_pos = self._distance(x, positive)
-        d_neg = self._distance(x, negative)
-        if self.swap:
-            d_neg = ops.minimum(d_neg, self._distance(positive, negative))
-        return _reduce(ops.relu(d_pos - d_neg + margin), self.reduction)
+        return ops.triplet_margin_loss(x, positive, negative, margin, self.p, self.eps, self.swap, self.reduction)
 
 
 class MultiMarginLoss(LossBase):
@@ -107,17 +98,9 @@ class MultiMarginLoss(LossBase):
         _check_tensor("MultiMarginLoss", "target", target)
         if self.weight is not None:
             weight = self.weight
-        num_classes = x.shape[-1]
-        target = ops.cast(target, mstype.int64)
-        x_y = ops.gather_elements(x, 1, ops.expand_dims(target, 1))
-        margins = ops.relu(self.margin - x_y + x)
-        if self.p == 2:
-            margins = margins * margins
-        not_target = 1 - ops.one_hot(target, num_classes, Tensor(1, x.dtype), Tensor(0, x.dtype))
         if weight is not None:
             _check_tensor("MultiMarginLoss", "weight", weight)
-            margins = margins * ops.expand_dims(ops.gather(ops.cast(weight, x.dtype), target, 0), 1)
-        return _reduce(ops.sum(margins * not_target, 1) / num_classes, self.reduction)
+        return ops.multi_margin_loss(x, target, self.p, self.margin, weight, self.reduction)
 
 
 class MultiLabelSoftMarginLoss(LossBase):
@@ -171,23 +154,7 @@ class MultilabelMarginLoss(LossBase):
         if x.shape != target.shape:
             raise MSValueError(f"For 'MultilabelMarginLoss', the shape of 'target' must be the same as 'x', but got "
                                f"'x' shape {x.shape} and 'target' shape {target.shape}.")
-        squeeze = x.ndim == 1
-        if squeeze:
-            x, target = ops.expand_dims(x, 0), ops.expand_dims(target, 0)
-        num_classes = x.shape[-1]
-        target = ops.cast(target, mstype.int64)
-        # the targets before the first -1
-        valid = ops.cast(ops.cumprod(ops.cast(target >= 0, mstype.int64), 1), x.dtype)
-        index = ops.maximum(target, 0)
-        one_hot = ops.one_hot(index, num_classes, Tensor(1, x.dtype), Tensor(0, x.dtype))  # (N, J, C)
-        is_target = ops.clamp(ops.sum(one_hot * ops.expand_dims(valid, 2), 1), 0, 1)  # (N, C)
-        x_target = ops.gather_elements(x, 1, index)  # (N, J)
-        hinge = ops.relu(1 - ops.expand_dims(x_target, 2) + ops.expand_dims(x, 1))  # (N, J, C)
-        hinge = hinge * ops.expand_dims(valid, 2) * ops.expand_dims(1 - is_target, 1)
-        loss = ops.sum(ops.sum(hinge, 2), 1) / num_classes
-        if squeeze:
-            loss = ops.squeeze(loss, 0)
-        return _reduce(loss, self.reduction)
+        return ops.multilabel_margin_loss(x, target, self.reduction)
 
 
 class TripletMarginWithDistanceLoss(LossBase):

@@ -20,7 +20,9 @@ from mindspore.nn.optim.proximal_ada_grad import ProximalAdagrad
 from mindspore.nn.optim.adam_offload import AdamOffload
 from mindspore.nn.optim.lars import LARS
 from mindspore.nn.optim.adafactor import AdaFactor
+from mindspore.nn.optim.thor import thor
+from mindspore.nn.optim.tft_wrapper import OptTFTWrapper
 
 __all__ = ["Optimizer", "opt_init_args_register", "Momentum", "SGD", "Adam", "AdamWeightDecay", "LazyAdam",
            "RMSProp", "Lamb", "Adagrad", "Adadelta", "FTRL", "AdaMax", "Rprop", "ASGD", "ProximalAdagrad",
-           "AdamOffload", "LARS", "AdaFactor"]
+           "AdamOffload", "LARS", "AdaFactor", "thor", "OptTFTWrapper"]

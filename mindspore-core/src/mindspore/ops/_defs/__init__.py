@@ -5,10 +5,14 @@ import side effect). :mod:`mindspore.ops._registry` builds the operator registry
 :data:`FAMILIES`; the completeness test checks every listed class has its rules and a bprop or the
 ``NON_DIFFERENTIABLE`` marker.
 """
+from mindspore.ops._defs import image  # noqa: I001
+from mindspore.ops._defs import custom  # noqa: I001
 from mindspore.ops._defs import (array, array_more, comm, complex_ops, conv, ctc, debug, deprecated, fft, indexing,
-                                 linalg, linalg_more, loss, math, math_ext, math_misc, math_more, math_special, nn,
-                                 random, reduce, scatter, summary)
+                                 linalg, linalg_more, loss, math, math_ext, math_misc, math_more, math_prims,
+                                 math_special, nn, nn_prims, optim, random, reduce, scatter, sparse, summary)
 
 #: The family modules, in the order their primitives enter the registry.
-FAMILIES = (math, math_ext, math_more, math_special, math_misc, complex_ops, fft, linalg, linalg_more, array,
-            array_more, indexing, scatter, reduce, nn, conv, loss, ctc, random, debug, comm, deprecated, summary)
+FAMILIES = (image, math, math_ext, math_more, math_special, math_misc, math_prims, complex_ops, fft, linalg,
+            linalg_more, array,
+            array_more, indexing, scatter, reduce, nn, nn_prims, conv, loss, ctc, random, debug, comm, deprecated, summary,
+            sparse, optim, custom)

@@ -487,3 +487,339 @@ class ReduceScatterV(Primitive):
 
 PRIMITIVES = [AllReduce, AllGather, ReduceScatter, Broadcast, AlltoAll, Send, Receive, Barrier, Reduce,
               CollectiveGather, CollectiveScatter, AllGatherV, ReduceScatterV]
+
+
+# --- AlltoAllV / AlltoAllVC -----------------------------------------------------------------
+def _counts(name, arg, value, length=None):
+    """A list/tuple of non-negative ints (``length`` of them when given) as a tuple."""
+    if isinstance(value, list):
+        value = tuple(value)
+    if not isinstance(value, tuple) or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                                               for v in value):
+        raise MSTypeError(f"For '{name}', the '{arg}' must be a tuple or list of non-negative ints, but got "
+                          f"{value!r}.")
+    if length is not None and len(value) != length:
+        raise MSValueError(f"For '{name}', the '{arg}' must have {length} entries, but got {len(value)}.")
+    return value
+
+
+def _flat_out(total):
+    """MindSpore's output shape of a V all-to-all: (total,), or () when nothing is received."""
+    return (total,) if total else ()
+
+
+class AlltoAllV(Primitive):
+    """``AlltoAllV(group, block_size=1)(x, send_numel_list, recv_numel_list)``: the 1-D ``x`` cut in order into
+    pieces of ``send_numel_list[j] * block_size`` elements, piece ``j`` to rank ``j``; the pieces received
+    (``recv_numel_list[j] * block_size`` from rank ``j``) joined in rank order. Shape ``()`` when nothing is
+    received. Gradient: the AlltoAllV with the two lists swapped."""
+
+    side_effect = True
+
+    @prim_attr_register
+    def __init__(self, group=WORLD_GROUP, block_size=1):
+        _check_group(self.name, group)
+        rules.check_int(self.name, "block_size", block_size)
+
+    def infer_shape(self, x, send_numel_list, recv_numel_list):
+        size = group_of(self.name, self.group).size
+        _counts(self.name, "send_numel_list", send_numel_list, size)
+        recv = _counts(self.name, "recv_numel_list", recv_numel_list, size)
+        rules.check_rank(self.name, "x", x, (0, 1))   # the length is checked by the kernel, on every rank at once
+        return _flat_out(sum(recv) * self.block_size)
+
+    def infer_dtype(self, x, send_numel_list, recv_numel_list):
+        return rules.check_dtype_in(self.name, "x", x, _DATA_TYPES)
+
+    def counts(self, send_numel_list, recv_numel_list):
+        """(elements to send to each rank, elements to receive from each), for the kernels."""
+        return ([n * self.block_size for n in send_numel_list], [n * self.block_size for n in recv_numel_list])
+
+    def bprop(self, x, send_numel_list, recv_numel_list, out, dout):
+        dx = cached_prim(AlltoAllV, self.group, self.block_size)(dout, recv_numel_list, send_numel_list)
+        return (dx, send_numel_list, recv_numel_list)
+
+
+def vc_counts(matrix, size, rank, transpose):
+    """(elements this rank sends to each rank, elements it receives from each) of a send-count matrix."""
+    rows = [list(matrix[i * size:(i + 1) * size]) for i in range(size)]
+    if transpose:
+        rows = [list(col) for col in zip(*rows)]
+    return [rows[rank][j] for j in range(size)], [rows[j][rank] for j in range(size)]
+
+
+class AlltoAllVC(Primitive):
+    """``AlltoAllVC(group, block_size=1, transpose=False)(x, send_count_matrix)``: ``send_count_matrix[i * size +
+    j] * block_size`` elements of rank ``i``'s 1-D ``x`` (cut in order) go to rank ``j``; the received ones joined
+    in rank order (shape ``()`` when none). ``transpose=True`` reads the matrix transposed (the gradient's
+    exchange)."""
+
+    side_effect = True
+
+    @prim_attr_register
+    def __init__(self, group=WORLD_GROUP, block_size=1, transpose=False):
+        _check_group(self.name, group)
+        rules.check_int(self.name, "block_size", block_size)
+        rules.check_bool(self.name, "transpose", transpose)
+
+    def infer_shape(self, x, send_count_matrix):
+        g = group_of(self.name, self.group)
+        matrix = _counts(self.name, "send_count_matrix", send_count_matrix, g.size * g.size)
+        rules.check_rank(self.name, "x", x, (0, 1))
+        _, recv = vc_counts(matrix, g.size, g.rank, self.transpose)
+        return _flat_out(sum(recv) * self.block_size)
+
+    def infer_dtype(self, x, send_count_matrix):
+        return rules.check_dtype_in(self.name, "x", x, _DATA_TYPES)
+
+    def counts(self, send_count_matrix):
+        """(elements to send to each rank, elements to receive from each) of this rank, for the kernels."""
+        g = process_group(self.group)
+        send, recv = vc_counts(list(send_count_matrix), g.size, g.rank, self.transpose)
+        return [n * self.block_size for n in send], [n * self.block_size for n in recv]
+
+    def bprop(self, x, send_count_matrix, out, dout):
+        grad = cached_prim(AlltoAllVC, self.group, self.block_size, not self.transpose)
+        return (grad(dout, send_count_matrix), send_count_matrix)
+
+
+# --- NeighborExchange -----------------------------------------------------------------------
+def _rank_ids(name, arg, ids, size, allow_none=False):
+    if not isinstance(ids, (list, tuple)) or not all(isinstance(r, int) and not isinstance(r, bool) for r in ids):
+        raise MSTypeError(f"For '{name}', the '{arg}' must be a list of ints, but got {ids!r}.")
+    for r in ids:
+        if (r != -1 or not allow_none) and not 0 <= r < size:
+            raise MSValueError(f"For '{name}', the value of 'rank_id in {arg}' must be in [0, {size}), but got {r}.")
+    return tuple(ids)
+
+
+class NeighborExchange(Primitive):
+    """``NeighborExchange(send_rank_ids, recv_rank_ids, recv_shapes, send_shapes, recv_type, group)(xs)``: tensor
+    ``xs[k]`` (of ``send_shapes[k]``) goes to rank ``send_rank_ids[k]``; returns the tuple of the tensors received
+    from ``recv_rank_ids`` (``recv_shapes``, dtype ``recv_type``). Gradient: the exchange reversed."""
+
+    side_effect = True
+
+    @prim_attr_register
+    def __init__(self, send_rank_ids, recv_rank_ids, recv_shapes, send_shapes, recv_type, group=WORLD_GROUP):
+        _check_group(self.name, group)
+        for arg, ids in (("send_rank_ids", send_rank_ids), ("recv_rank_ids", recv_rank_ids)):
+            if not isinstance(ids, (list, tuple)):
+                raise MSTypeError(f"For '{self.name}', the '{arg}' must be a list, but got {type(ids).__name__}.")
+        for arg, shapes, ids in (("recv_shapes", recv_shapes, recv_rank_ids),
+                                 ("send_shapes", send_shapes, send_rank_ids)):
+            if not isinstance(shapes, (list, tuple)) or len(shapes) != len(ids):
+                raise MSValueError(f"For '{self.name}', the '{arg}' must have one shape per rank id ({len(ids)}), "
+                                   f"but got {shapes!r}.")
+        if not isinstance(recv_type, mstype.Type) or recv_type not in _DATA_TYPES:
+            raise MSTypeError(f"For '{self.name}', the 'recv_type' must be a mindspore dtype, but got {recv_type!r}.")
+
+    def infer_shape(self, xs):
+        size = group_of(self.name, self.group).size
+        _rank_ids(self.name, "send_rank_ids", self.send_rank_ids, size)
+        _rank_ids(self.name, "recv_rank_ids", self.recv_rank_ids, size)
+        xs = tuple(xs) if isinstance(xs, (list, tuple)) else ()
+        want = tuple(tuple(s) for s in self.send_shapes)
+        if tuple(tuple(s) for s in xs) != want:
+            raise MSValueError(f"For '{self.name}', the input shapes must be the 'send_shapes' {list(want)}, but got "
+                               f"{[tuple(s) for s in xs]}.")
+        return tuple(tuple(s) for s in self.recv_shapes)
+
+    def infer_dtype(self, xs):
+        for d in xs:
+            rules.check_dtype_in(self.name, "x", d, _DATA_TYPES)
+        return tuple(self.recv_type for _ in self.recv_shapes)
+
+    def bprop(self, xs, out, dout):
+        dtype = xs[0].dtype if xs else self.recv_type
+        back = cached_prim(NeighborExchange, tuple(self.recv_rank_ids), tuple(self.send_rank_ids),
+                           tuple(tuple(s) for s in self.send_shapes), tuple(tuple(s) for s in self.recv_shapes),
+                           dtype, self.group)
+        return (back(tuple(dout)),)
+
+
+# --- NeighborExchangeV2 ---------------------------------------------------------------------
+# the 8 directions of send_rank_ids/recv_rank_ids, as (row side, column side): -1 top/left, 1 bottom/right, 0 centre
+HALO_DIRECTIONS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+
+
+def _span(side, before, after, inner, framed=False):
+    """One axis of a halo region. Unframed (an axis of ``inner`` elements): side -1 its first ``before``, 1 its last
+    ``after``, 0 all of it. Framed (``before`` + ``inner`` + ``after`` elements): side -1 the leading frame, 1 the
+    trailing frame, 0 the ``inner`` centre."""
+    if side < 0:
+        return slice(0, before)
+    if framed:
+        return slice(before + inner, before + inner + after) if side > 0 else slice(before, before + inner)
+    return slice(inner - after, inner) if side > 0 else slice(0, inner)
+
+
+def halo_plan(send_rank_ids, send_lens, recv_rank_ids, recv_lens, shape, grad):
+    """How a NeighborExchangeV2 (or, ``grad=True``, its gradient) moves data, for the kernels: ``(sends, recvs,
+    out_shape, centre)``. ``sends``: ``(rows, cols, peer, tag)``, the region of the input to send; ``recvs``:
+    ``(rows, cols, peer, tag)``, the region of the output that receives (forward: it is written; gradient: it is
+    added onto); ``centre``: ``(rows, cols)``, the region of the input that is the output's body (forward: the
+    output's centre; gradient: the input's). A piece sent towards direction ``d`` is tagged ``d``; the receiver
+    from direction ``d`` expects tag ``(d + 4) % 8``."""
+    n, c, h, w = shape
+    if grad:                            # input: the framed dout; output: its centre
+        ft, fb, fl, fr = send_lens      # the frame sent back
+        bt, bb, bl, br = recv_lens      # the borders of the centre it lands on
+        ch, cw = h - ft - fb, w - fl - fr
+        send_area = lambda dy, dx: (_span(dy, ft, fb, ch, True), _span(dx, fl, fr, cw, True))  # noqa: E731
+        recv_area = lambda dy, dx: (_span(dy, bt, bb, ch), _span(dx, bl, br, cw))  # noqa: E731
+        out_shape, centre = (n, c, ch, cw), (slice(ft, ft + ch), slice(fl, fl + cw))
+    else:
+        st, sb, sl, sr = send_lens
+        rt, rb, rl, rr = recv_lens
+        send_area = lambda dy, dx: (_span(dy, st, sb, h), _span(dx, sl, sr, w))  # noqa: E731
+        recv_area = lambda dy, dx: (_span(dy, rt, rb, h, True), _span(dx, rl, rr, w, True))  # noqa: E731
+        out_shape, centre = (n, c, h + rt + rb, w + rl + rr), (slice(rt, rt + h), slice(rl, rl + w))
+    sends, recvs = [], []
+    for d, (dy, dx) in enumerate(HALO_DIRECTIONS):
+        if send_rank_ids[d] != -1:
+            sends.append(send_area(dy, dx) + (send_rank_ids[d], d))
+        if recv_rank_ids[d] != -1:
+            recvs.append(recv_area(dy, dx) + (recv_rank_ids[d], (d + 4) % 8))
+    return sends, recvs, out_shape, centre
+
+
+def _check_v2(prim):
+    for arg in ("send_rank_ids", "recv_rank_ids", "send_lens", "recv_lens"):
+        if not isinstance(getattr(prim, arg), list):
+            raise MSTypeError(f"For '{prim.name}', the '{arg}' must be a list, but got "
+                              f"{type(getattr(prim, arg)).__name__}.")
+    for arg, n in (("send_rank_ids", 8), ("recv_rank_ids", 8), ("send_lens", 4), ("recv_lens", 4)):
+        value = getattr(prim, arg)
+        if len(value) != n or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise MSValueError(f"For '{prim.name}', the '{arg}' must be a list of {n} ints, but got {value}.")
+    for arg in ("send_rank_ids", "recv_rank_ids"):
+        ids = [r for r in getattr(prim, arg) if r != -1]
+        if any(r < -1 for r in getattr(prim, arg)) or len(set(ids)) != len(ids):
+            raise MSValueError(f"For '{prim.name}', the '{arg}' must hold -1 or distinct ranks, but got "
+                               f"{getattr(prim, arg)}.")
+    for arg in ("send_lens", "recv_lens"):
+        if any(v < 0 for v in getattr(prim, arg)):
+            raise MSValueError(f"For '{prim.name}', the '{arg}' must be >= 0, but got {getattr(prim, arg)}.")
+    if prim.data_format != "NCHW":
+        raise MSValueError(f"For '{prim.name}', the 'data_format' must be 'NCHW', but got {prim.data_format!r}.")
+
+
+class NeighborExchangeV2(Primitive):
+    """``NeighborExchangeV2(send_rank_ids, send_lens, recv_rank_ids, recv_lens, data_format='NCHW', group)(x)``:
+    halo exchange of an NCHW tensor over a 2-D grid of ranks. The 8 entries of the rank lists are the directions
+    top, top-right, right, bottom-right, bottom, bottom-left, left, top-left (-1: none); ``send_lens`` /
+    ``recv_lens`` are the [top, bottom, left, right] widths. The border of ``x`` facing each direction (corners:
+    both widths) goes to that neighbour; the output is ``x`` framed by what was received, shape ``(N, C, H +
+    recv_top + recv_bottom, W + recv_left + recv_right)`` (zeros where nothing came). Gradient:
+    ``NeighborExchangeV2Grad``."""
+
+    side_effect = True
+
+    @prim_attr_register
+    def __init__(self, send_rank_ids, send_lens, recv_rank_ids, recv_lens, data_format, group=WORLD_GROUP):
+        _check_group(self.name, group)
+        _check_v2(self)
+
+    def infer_shape(self, x):
+        size = group_of(self.name, self.group).size
+        _rank_ids(self.name, "send_rank_ids", self.send_rank_ids, size, allow_none=True)
+        _rank_ids(self.name, "recv_rank_ids", self.recv_rank_ids, size, allow_none=True)
+        rules.check_rank(self.name, "x", x, (4,))
+        top, bottom, left, right = self.recv_lens
+        return (x[0], x[1], x[2] + top + bottom, x[3] + left + right)
+
+    def plan(self, shape):
+        """The data movement of this exchange on an input of ``shape`` (see :func:`halo_plan`)."""
+        return halo_plan(self.send_rank_ids, self.send_lens, self.recv_rank_ids, self.recv_lens, shape, False)
+
+    def infer_dtype(self, x):
+        return rules.check_dtype_in(self.name, "x", x, _DATA_TYPES)
+
+    def bprop(self, x, out, dout):
+        grad = cached_prim(NeighborExchangeV2Grad, list(self.recv_rank_ids), list(self.recv_lens),
+                           list(self.send_rank_ids), list(self.send_lens), self.data_format, self.group)
+        return (grad(dout),)
+
+
+class NeighborExchangeV2Grad(Primitive):
+    """The gradient of :class:`NeighborExchangeV2` (its arguments with send and receive swapped): the frame of
+    ``dout`` (``send_lens`` wide) goes back to the ranks that sent it, and each rank adds what it receives onto the
+    border of the centre of ``dout`` it had sent; output shape ``(N, C, H - top - bottom, W - left - right)``."""
+
+    side_effect = True
+
+    @prim_attr_register
+    def __init__(self, send_rank_ids, send_lens, recv_rank_ids, recv_lens, data_format, group=WORLD_GROUP):
+        _check_group(self.name, group)
+        _check_v2(self)
+
+    def infer_shape(self, dout):
+        group_of(self.name, self.group)
+        rules.check_rank(self.name, "dout", dout, (4,))
+        top, bottom, left, right = self.send_lens
+        if dout[2] - top - bottom < 0 or dout[3] - left - right < 0:
+            raise MSValueError(f"For '{self.name}', the 'dout' shape {tuple(dout)} is smaller than its frame "
+                               f"{self.send_lens}.")
+        return (dout[0], dout[1], dout[2] - top - bottom, dout[3] - left - right)
+
+    def plan(self, shape):
+        """The data movement of this exchange on an input of ``shape`` (see :func:`halo_plan`)."""
+        return halo_plan(self.send_rank_ids, self.send_lens, self.recv_rank_ids, self.recv_lens, shape, True)
+
+    def infer_dtype(self, dout):
+        return rules.check_dtype_in(self.name, "dout", dout, _DATA_TYPES)
+
+    bprop = NON_DIFFERENTIABLE
+
+
+# --- BatchISendIRecv ------------------------------------------------------------------------
+class BatchISendIRecv(Primitive):
+    """``BatchISendIRecv(op_types, remote_ranks, receive_shapes, receive_dtypes, group)(xs)``: the sends and
+    receives of ``op_types`` ('isend'/'irecv', with the peer ``remote_ranks[k]``) started together; ``xs`` holds
+    the tensors of the 'isend' entries in order. Returns one tensor per entry: the tensor received at an 'irecv'
+    (``receive_shapes``/``receive_dtypes`` in order), a float32 scalar 0 at an 'isend'. Not differentiable."""
+
+    side_effect = True
+
+    @prim_attr_register
+    def __init__(self, op_types, remote_ranks, receive_shapes=None, receive_dtypes=None, group=WORLD_GROUP):
+        self.receive_shapes = () if receive_shapes is None else receive_shapes
+        self.receive_dtypes = () if receive_dtypes is None else receive_dtypes
+        for arg in ("receive_shapes", "receive_dtypes", "op_types", "remote_ranks"):
+            if not isinstance(getattr(self, arg), (tuple, list)):
+                raise MSTypeError(f"For '{self.name}', the '{arg}' must be a tuple or list, but got "
+                                  f"{type(getattr(self, arg)).__name__}.")
+        if len(self.receive_shapes) != len(self.receive_dtypes):
+            raise MSValueError(f"length of receive_shapes and receive_shapes must be the same, but got receive_shapes:"
+                               f" {len(self.receive_shapes)}  and receive_shapes: {self.receive_dtypes}")
+        if len(op_types) != len(remote_ranks):
+            raise MSValueError("length of op_types and remote_ranks must be the same.")
+        if any(t not in ("isend", "irecv") for t in op_types):
+            raise MSValueError(f"For '{self.name}', the 'op_types' must hold 'isend' or 'irecv', but got {op_types}.")
+        if sum(t == "irecv" for t in op_types) != len(self.receive_shapes):
+            raise MSValueError(f"For '{self.name}', the 'receive_shapes' must have one shape per 'irecv' "
+                               f"({sum(t == 'irecv' for t in op_types)}), but got {len(self.receive_shapes)}.")
+        _check_group(self.name, "hccl_world_group" if group is None else group)
+        if group is None:
+            self.group = WORLD_GROUP
+            self.add_prim_attr("group", WORLD_GROUP)
+
+    def infer_shape(self, xs=()):
+        size = group_of(self.name, self.group).size
+        _rank_ids(self.name, "remote_ranks", self.remote_ranks, size)
+        sends = sum(t == "isend" for t in self.op_types)
+        if len(xs) != sends:
+            raise MSValueError(f"For '{self.name}', the input must hold one tensor per 'isend' ({sends}), but got "
+                               f"{len(xs)}.")
+        shapes = iter(self.receive_shapes)
+        return tuple(tuple(next(shapes)) if t == "irecv" else () for t in self.op_types)
+
+    def infer_dtype(self, xs=()):
+        dtypes = iter(self.receive_dtypes)
+        return tuple(next(dtypes) if t == "irecv" else mstype.float32 for t in self.op_types)
+
+    bprop = NON_DIFFERENTIABLE
+
+
+PRIMITIVES += [AlltoAllV, AlltoAllVC, NeighborExchange, NeighborExchangeV2, NeighborExchangeV2Grad, BatchISendIRecv]

@@ -16,6 +16,7 @@ import functools
 import numbers
 
 from mindspore._errors import MSTypeError, MSValueError
+from mindspore.ops.function.misc2_func import tail, zip_operation  # noqa: F401 - re-exported
 
 __all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "partial", "type_name", "tail", "zip_operation"]
 
@@ -142,22 +143,5 @@ def partial(func, *args):
     return functools.partial(func, *args)
 
 
-def tail(x):
-    """The tuple (or list) ``x`` without its first element (MindSpore's ``C.tail``)."""
-    if not isinstance(x, (tuple, list)):
-        raise MSTypeError(f"For 'tail', the input must be a tuple or a list, but got {type(x).__name__}.")
-    if not x:
-        raise MSValueError("For 'tail', the input must not be empty.")
-    return x[1:]
-
-
-def zip_operation(*seqs):
-    """``zip`` of tuples/lists as a tuple of tuples (MindSpore's ``C.zip_operation``)."""
-    if not seqs:
-        raise MSValueError("For 'zip_operation', at least one sequence is required.")
-    for s in seqs:
-        if not isinstance(s, (tuple, list)):
-            raise MSTypeError(f"For 'zip_operation', every input must be a tuple or a list, but got "
-                              f"{type(s).__name__}.")
-    return tuple(zip(*seqs))
+# tail and zip_operation are ops functions too: one definition, in ops.function.misc2_func
 

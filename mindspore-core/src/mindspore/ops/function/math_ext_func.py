@@ -17,6 +17,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import linalg as _linalg_defs
 from mindspore.ops._defs import math_more as _more_defs
+from mindspore.ops._defs import math_prims as _math_prims
 from mindspore.ops.function import array_func as _array
 from mindspore.ops.function import math_func as _math
 from mindspore.ops.function import reduce_func as _reduce
@@ -728,11 +729,11 @@ def view_as(input, other):
 
 
 def expand(input_x, size):
-    """Broadcast ``input_x`` to ``size`` (a Tensor or a tuple; -1 keeps a dimension)."""
+    """Broadcast ``input_x`` to ``size`` (a Tensor or a tuple; -1 keeps a dimension; primitive ``Expand``)."""
     _check_tensor("expand", "input_x", input_x)
     if isinstance(size, Tensor):
         size = tuple(int(v) for v in size.asnumpy().reshape(-1))
-    return _array.broadcast_to(input_x, tuple(size))
+    return _array.cached_prim(_math_prims.Expand)(input_x, tuple(int(s) for s in size))
 
 
 def top_k(input_x, k, sorted=True):  # pylint: disable=redefined-builtin

@@ -21,6 +21,12 @@ from mindspore.ops.function import math_func as _math
 from mindspore.ops.function import reduce_func as _reduce
 from mindspore.ops.function import segment_func as _seg
 from mindspore.ops import _higher
+from mindspore.ops._defs import image as _image
+from mindspore.ops._defs import math_prims as _math_prims
+from mindspore.ops._defs.array import cached_prim
+from mindspore.ops._defs import nn_prims as _nn_prims
+from mindspore.ops._defs import nn_prims_ext as _nn_prims_ext
+from mindspore.ops.function import nn_prims_func as _nn_prims_func
 
 __all__ = [
     "scatter_add", "scatter_update", "scatter_max", "scatter_min", "scatter_mul", "scatter_div",
@@ -144,8 +150,14 @@ def hann_window(window_length, periodic=True, *, dtype=None):
 
 
 def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None):
-    """Hamming window ``alpha - beta cos(2 pi n / N)`` (Float32 by default)."""
-    return _window("hamming_window", window_length, periodic, dtype, mstype.float32, (alpha, -beta))
+    """Hamming window ``alpha - beta cos(2 pi n / N)`` (Float32 by default; :class:`mindspore.ops.HammingWindow`)."""
+    if not isinstance(window_length, int) or isinstance(window_length, bool) or window_length < 0:
+        raise MSValueError(f"For 'hamming_window', the 'window_length' must be a non-negative int, but got "
+                           f"{window_length}.")
+    if not isinstance(periodic, bool):
+        raise MSTypeError(f"For 'hamming_window', the 'periodic' must be a bool, but got {type(periodic).__name__}.")
+    prim = _image.HammingWindow(periodic, float(alpha), float(beta), mstype.float32 if dtype is None else dtype)
+    return prim(Tensor(_np.array([window_length], _np.int64)))
 
 
 def is_nonzero(input):
@@ -157,27 +169,19 @@ def is_nonzero(input):
 
 
 def unique_with_pad(x, pad_num):
-    """``(unique values padded with pad_num to x's length, each element's index among them)`` of 1-D ``x``."""
+    """``(unique values in first-occurrence order padded with pad_num to x's length, each element's index among
+    them)`` of 1-D ``x`` (primitive ``UniqueWithPad``)."""
     _check_tensor("unique_with_pad", "x", x)
-    if x.ndim != 1:
-        raise MSValueError(f"For 'UniqueWithPad', the 'x' must be 1-D, but got shape {x.shape}.")
-    values, idx = _array.unique(x)
-    pad = x.shape[0] - values.shape[0]
-    if pad:
-        values = _array.concat([values, _array.full((pad,), pad_num, dtype=values.dtype)], 0)
-    return values, _array.cast(idx, x.dtype) if x.dtype in (mstype.int32, mstype.int64) else idx
+    pad = pad_num if isinstance(pad_num, Tensor) else Tensor(pad_num, x.dtype)
+    return cached_prim(_math_prims.UniqueWithPad)(x, _array.cast(pad, x.dtype))
 
 
 def intopk(x1, x2, k):
-    """Whether the target class ``x2[i]`` is among the ``k`` largest of row ``x1[i]`` (ties count in)."""
+    """Whether the target class ``x2[i]`` is among the ``k`` largest of row ``x1[i]`` (ties count in; primitive
+    ``InTopK``)."""
     _check_tensor("InTopK", "x1", x1)
     _check_tensor("InTopK", "x2", x2)
-    if x1.ndim != 2 or x2.ndim != 1 or x2.shape[0] != x1.shape[0]:
-        raise MSValueError(f"For 'InTopK', 'x1' must be 2-D and 'x2' 1-D of length x1.shape[0], but got shapes "
-                           f"{x1.shape} and {x2.shape}.")
-    target = _array.gather_elements(x1, 1, _array.expand_dims(_array.cast(x2, mstype.int32), 1))  # (N, 1)
-    larger = _reduce.sum(_array.cast(_math.gt(x1, target), mstype.int32), 1)
-    return _math.logical_and(_math.lt(larger, k), _math.isfinite(_array.squeeze(target, 1)))
+    return cached_prim(_math_prims.InTopK, k)(x1, x2)
 
 
 def approximate_equal(x, y, tolerance=1e-5):
@@ -188,27 +192,10 @@ def approximate_equal(x, y, tolerance=1e-5):
 
 def iou(anchor_boxes, gt_boxes, mode="iou"):
     """Intersection over union (``'iou'``) or over the ground-truth area (``'iof'``) of (x1, y1, x2, y2) boxes,
-    shape (M ground truths, N anchors); areas count the end pixel (``x2 - x1 + 1``)."""
+    shape (M ground truths, N anchors); areas count the end pixel (:class:`mindspore.ops.IOU`)."""
     _check_tensor("IOU", "anchor_boxes", anchor_boxes)
     _check_tensor("IOU", "gt_boxes", gt_boxes)
-    if mode not in ("iou", "iof"):
-        raise MSValueError(f"For 'IOU', the 'mode' must be 'iou' or 'iof', but got {mode!r}.")
-    a = _array.expand_dims(anchor_boxes, 0)  # (1, N, 4)
-    g = _array.expand_dims(gt_boxes, 1)      # (M, 1, 4)
-
-    def coord(b, i):
-        return _array.squeeze(_array.narrow(b, -1, i, 1), -1)
-
-    def area(b):
-        return _math.mul(_math.add(_math.sub(coord(b, 2), coord(b, 0)), 1.0),
-                         _math.add(_math.sub(coord(b, 3), coord(b, 1)), 1.0))
-    w = _math.maximum(_math.add(_math.sub(_math.minimum(coord(a, 2), coord(g, 2)),
-                                          _math.maximum(coord(a, 0), coord(g, 0))), 1.0), 0.0)
-    h = _math.maximum(_math.add(_math.sub(_math.minimum(coord(a, 3), coord(g, 3)),
-                                          _math.maximum(coord(a, 1), coord(g, 1))), 1.0), 0.0)
-    inter = _math.mul(w, h)
-    denom = area(g) if mode == "iof" else _math.sub(_math.add(area(a), area(g)), inter)
-    return _math.div(inter, denom)
+    return _image.IOU(mode)(anchor_boxes, gt_boxes)
 
 
 def _check_square_float(op, name, x):
@@ -301,22 +288,12 @@ def lp_pool2d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
 
 
 def pdist(input, p=2.0):
-    """p-norm distances between each pair of rows of ``input`` (..., N, M): the upper triangle, row by row."""
+    """p-norm distances between each pair of rows of ``input`` (..., N, M): the upper triangle, row by row
+    (primitive ``Pdist``, with its gradient ``PdistGrad``)."""
     _check_tensor("Pdist", "input", input)
     if input.ndim < 2:
         raise MSValueError(f"For 'Pdist', the 'input' must be at least 2-D, but got shape {input.shape}.")
-    n = input.shape[-2]
-    i, j = _np.triu_indices(n, 1)
-    if not len(i):
-        return _array.zeros(tuple(input.shape[:-2]) + (0,), input.dtype)
-    a = _array.gather(input, Tensor(i.astype(_np.int32)), input.ndim - 2)
-    b = _array.gather(input, Tensor(j.astype(_np.int32)), input.ndim - 2)
-    d = _math.abs(_math.sub(a, b))
-    if p == 0:
-        return _reduce.sum(_array.cast(_math.ne(d, 0), input.dtype), -1)
-    if p == float("inf"):
-        return _reduce.amax(d, -1)
-    return _math.pow(_reduce.sum(_math.pow(d, p), -1), 1.0 / p)
+    return cached_prim(_math_prims.Pdist, float(p))(input)
 
 
 def ger(input, vec2):
@@ -352,26 +329,19 @@ def multilabel_soft_margin_loss(input, target, weight=None, reduction="mean"):
 
 
 def multi_margin_loss(input, target, p=1, margin=1, weight=None, reduction="mean"):
-    """Multi-class hinge loss ``sum_{i != y} max(0, margin - x[y] + x[i])^p / C`` per sample."""
+    """Multi-class hinge loss ``sum_{i != y} weight[y] * max(0, margin - x[y] + x[i])^p / C`` per sample
+    (:class:`mindspore.ops.MultiMarginLoss`); a 1-D ``input`` is one sample."""
     _check_tensor("MultiMarginLoss", "input", input)
     _check_tensor("MultiMarginLoss", "target", target)
-    if p not in (1, 2):
+    if p not in (1, 2) or isinstance(p, bool):
         raise MSValueError(f"For 'MultiMarginLoss', the 'p' must be 1 or 2, but got {p}.")
     if input.ndim == 1:
         input = _array.expand_dims(input, 0)
         target = _array.reshape(target, (1,))
-    c = input.shape[-1]
-    tgt = _array.expand_dims(_array.cast(target, mstype.int32), -1)
-    x_y = _array.gather_elements(input, 1, tgt)  # (N, 1)
-    hinge = _math.maximum(_math.add(_math.sub(float(margin), x_y), input), 0.0)
-    if p == 2:
-        hinge = _math.square(hinge)
     if weight is not None:
-        hinge = _math.mul(hinge, _array.expand_dims(_array.gather(weight, _array.squeeze(tgt, -1), 0), -1))
-    not_target = _math.ne(_array.arange(c, dtype=mstype.int32), tgt)
-    hinge = _array.where(not_target, hinge, _array.zeros_like(hinge))
-    loss = _math.div(_reduce.sum(hinge, -1), float(c))
-    return _reduce_loss("MultiMarginLoss", loss, reduction)
+        weight = _array.cast(weight, input.dtype)
+    prim = _nn_prims.MultiMarginLoss(p, float(margin), reduction)
+    return prim(input, _array.cast(target, mstype.int64), weight)
 
 
 
@@ -393,41 +363,39 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
 
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
-    """Sample ``input`` at the normalized ``grid`` locations (bilinear or nearest)."""
-    return _mint_f().grid_sample(input, grid, mode, padding_mode, align_corners)
+    """Sample ``input`` (N, C, H, W) or (N, C, D, H, W) at the normalized ``grid`` locations, bilinearly or from the
+    nearest pixel (:class:`mindspore.ops.GridSampler2D` / :class:`mindspore.ops.GridSampler3D`)."""
+    _check_tensor("grid_sample", "input", input)
+    _check_tensor("grid_sample", "grid", grid)
+    if input.ndim not in (4, 5):
+        raise MSValueError(f"For 'grid_sample', the 'input' must be 4-D or 5-D, but got shape {input.shape}.")
+    prim = _image.GridSampler2D if input.ndim == 4 else _image.GridSampler3D
+    return prim(mode, padding_mode, bool(align_corners))(input, grid)
 
 
 def adaptive_avg_pool3d(input, output_size):
-    """Adaptive average pooling over the last three dimensions."""
-    return _mint_f().adaptive_avg_pool3d(input, output_size)
+    """Adaptive average pooling over the last three dimensions (:class:`mindspore.ops.AdaptiveAvgPool3D`)."""
+    _check_tensor("AdaptiveAvgPool3D", "input", input)
+    if isinstance(output_size, int) and not isinstance(output_size, bool):
+        output_size = (output_size,) * 3
+    return _nn_prims.AdaptiveAvgPool3D(tuple(output_size) if isinstance(output_size, list) else output_size)(input)
 
 
 def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
-    """Partial inverse of max_pool2d: the values placed at their argmax ``indices``, zeros elsewhere."""
-    return _mint_f().max_unpool2d(x, indices, kernel_size, stride, padding, output_size)
+    """Partial inverse of max_pool2d: the values of (N, C, H, W) or (C, H, W) ``x`` placed at their flat argmax
+    ``indices``, zeros elsewhere (:class:`mindspore.ops.MaxUnpool2D`)."""
+    return _nn_prims_func.max_unpool_nd(_nn_prims.MaxUnpool2D, 2, x, indices, kernel_size, stride, padding,
+                                        output_size)
+
 
 
 def mirror_pad(input_x, paddings, mode):
     """Pad each dimension by mirroring (``'REFLECT'``: without the edge, ``'SYMMETRIC'``: with it);
-    ``paddings`` is (rank, 2) of (before, after)."""
+    ``paddings`` is (rank, 2) of (before, after) (:class:`mindspore.ops.MirrorPad`)."""
     _check_tensor("MirrorPad", "input_x", input_x)
-    if mode not in ("REFLECT", "SYMMETRIC"):
-        raise MSValueError(f"For 'MirrorPad', the 'mode' must be 'REFLECT' or 'SYMMETRIC', but got {mode!r}.")
-    pads = _np.asarray(paddings.asnumpy() if isinstance(paddings, Tensor) else paddings).reshape(-1, 2)
-    if pads.shape[0] != input_x.ndim:
-        raise MSValueError(f"For 'MirrorPad', the 'paddings' must have {input_x.ndim} rows, but got "
-                           f"{pads.shape[0]}.")
-    shift = 1 if mode == "REFLECT" else 0
-    out = input_x
-    for d, (before, after) in enumerate(pads.tolist()):
-        n = out.shape[d]
-        if before + shift > n or after + shift > n:
-            raise MSValueError(f"For 'MirrorPad', the paddings of dimension {d} must be at most {n - shift}, but "
-                               f"got {(before, after)}.")
-        idx = [shift + before - 1 - i for i in range(before)] + list(range(n)) + \
-            [n - 1 - shift - i for i in range(after)]
-        out = _array.gather(out, Tensor(_np.asarray(idx, _np.int32)), d)
-    return out
+    if not isinstance(paddings, Tensor):
+        paddings = tuple(tuple(int(v) for v in row) for row in _np.asarray(paddings).reshape(-1, 2).tolist())
+    return _image.MirrorPad(mode)(input_x, paddings)
 
 
 def _window_length(op, window_length):
@@ -441,20 +409,17 @@ def _window_length(op, window_length):
 
 
 def bartlett_window(window_length, periodic=True, *, dtype=None):
-    """Bartlett (triangular) window ``1 - |2 n / N - 1|`` of a 0-D int Tensor length (Float32 by default)."""
-    n = _window_length("BartlettWindow", window_length)
-    dtype = mstype.float32 if dtype is None else dtype
-    if n <= 1:
-        return _array.ones((n,), dtype)
-    denom = n if periodic else n - 1
-    t = _math.mul(_array.arange(n, dtype=mstype.float64), 2.0 / denom)
-    return _array.cast(_math.sub(1.0, _math.abs(_math.sub(t, 1.0))), dtype)
+    """Bartlett (triangular) window ``1 - |2 n / N - 1|`` of a 0-D int Tensor length (Float32 by default;
+    :class:`mindspore.ops.BartlettWindow`)."""
+    _window_length("BartlettWindow", window_length)
+    return _image.BartlettWindow(periodic, mstype.float32 if dtype is None else dtype)(window_length)
 
 
 def blackman_window(window_length, periodic=True, *, dtype=None):
-    """Blackman window ``0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)`` (Float32 by default)."""
-    n = _window_length("BlackmanWindow", window_length)
-    return _window("BlackmanWindow", n, periodic, dtype, mstype.float32, (0.42, -0.5, 0.08))
+    """Blackman window ``0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)`` (Float32 by default;
+    :class:`mindspore.ops.BlackmanWindow`)."""
+    _window_length("BlackmanWindow", window_length)
+    return _image.BlackmanWindow(periodic, mstype.float32 if dtype is None else dtype)(window_length)
 
 
 def nanmedian(input, axis=-1, keepdims=False):
@@ -480,67 +445,27 @@ def nanmedian(input, axis=-1, keepdims=False):
 
 
 def lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, norm_region="ACROSS_CHANNELS"):
-    """Local response normalization over channels: ``x / (bias + alpha * sum_{|c' - c| <= r} x_c'^2) ** beta``."""
+    """Local response normalization over channels: ``x / (bias + alpha * sum_{|c' - c| <= r} x_c'^2) ** beta``
+    (:class:`mindspore.ops.LRN`)."""
     _check_tensor("LRN", "x", x)
-    if norm_region != "ACROSS_CHANNELS":
-        raise MSValueError(f"For 'LRN', the 'norm_region' must be 'ACROSS_CHANNELS', but got {norm_region!r}.")
-    if x.ndim != 4:
-        raise MSValueError(f"For 'LRN', the 'x' must be 4-D, but got shape {x.shape}.")
-    c = x.shape[1]
-    band = _np.abs(_np.subtract.outer(_np.arange(c), _np.arange(c))) <= depth_radius
-    sq = _math.square(x)
-    sums = _math.matmul(Tensor(band.astype(_np.float32), x.dtype),
-                        _array.reshape(sq, (x.shape[0], c, -1)))  # (N, C, H*W)
-    sums = _array.reshape(sums, x.shape)
-    return _math.div(x, _math.pow(_math.add(_math.mul(sums, alpha), bias), beta))
+    return _nn_prims.LRN(depth_radius, bias, alpha, beta, norm_region)(x)
 
 
 def _quantile(op, input, q, axis, keepdims, ignore_nan):
     _check_tensor(op, "input", input)
     if input.dtype not in (mstype.float32, mstype.float64):
         raise MSTypeError(f"For '{op}', the 'input' must be a float32 or float64 tensor, but got {input.dtype}.")
-    scalar_q = not isinstance(q, Tensor)
-    if scalar_q:
+    if not isinstance(q, Tensor):
         if isinstance(q, bool) or not isinstance(q, (int, float)) or not 0 <= q <= 1:
             raise MSValueError(f"For '{op}', the 'q' must be a float in [0, 1] or a 1-D Tensor, but got {q}.")
-        qt = Tensor([float(q)], input.dtype)
-    else:
-        if q.ndim > 1:
-            raise MSValueError(f"For '{op}', the 'q' must be a scalar or 1-D tensor, but got shape {q.shape}.")
-        qt = _array.reshape(_array.cast(q, input.dtype), (-1,))
-    x = input
-    if axis is None:
-        x, axis_ = _array.reshape(input, (-1,)), 0
-    else:
-        if not isinstance(axis, int) or not -builtins.max(input.ndim, 1) <= axis < builtins.max(input.ndim, 1):
-            raise MSValueError(f"For '{op}', the 'axis' must be an int in range of the input rank, but got {axis}.")
-        axis_ = axis % builtins.max(input.ndim, 1)
-    nan = _math.isnan(x)
-    vals = _array.sort(_array.where(nan, _array.full((), float("inf"), dtype=x.dtype), x), axis_)[0]
-    n = x.shape[axis_]
-    if ignore_nan:
-        count = _reduce.sum(_array.cast(_math.logical_not(nan), x.dtype), axis_, True)
-        bad = _math.eq(count, 0.0)
-    else:
-        count = _array.full_like(_reduce.sum(_array.cast(nan, x.dtype), axis_, True), float(n))
-        bad = _reduce.any(nan, axis_, True)
-    last = _math.maximum(_math.sub(count, 1.0), 0.0)          # (..., 1, ...)
-    nq = qt.shape[0]
-    qb = _array.reshape(qt, (nq,) + (1,) * x.ndim)
-    pos = _math.mul(_array.expand_dims(last, 0), qb)           # (Q, ..., 1, ...)
-    lo = _math.floor(pos)
-    hi = _math.minimum(_math.add(lo, 1.0), _array.expand_dims(last, 0))
-    frac = _math.sub(pos, lo)
-    v = _array.broadcast_to(_array.expand_dims(vals, 0), (nq,) + tuple(vals.shape))
-    v_lo = _array.gather_elements(v, axis_ + 1, _array.cast(lo, mstype.int32))
-    v_hi = _array.gather_elements(v, axis_ + 1, _array.cast(hi, mstype.int32))
-    out = _math.add(v_lo, _math.mul(_math.sub(v_hi, v_lo), frac))
-    out = _array.where(_array.expand_dims(bad, 0), _array.full((), float("nan"), dtype=x.dtype), out)
-    if axis is None:
-        out = _array.reshape(out, (nq,) + ((1,) * input.ndim if keepdims else ()))
-    elif not keepdims:
-        out = _array.squeeze(out, axis_ + 1)
-    return _array.squeeze(out, 0) if scalar_q else out
+        q = Tensor(float(q), input.dtype)
+    elif q.ndim > 1:
+        raise MSValueError(f"For '{op}', the 'q' must be a scalar or 1-D tensor, but got shape {q.shape}.")
+    if axis is not None and (isinstance(axis, bool) or not isinstance(axis, int)
+                             or not -builtins.max(input.ndim, 1) <= axis < builtins.max(input.ndim, 1)):
+        raise MSValueError(f"For '{op}', the 'axis' must be an int in range of the input rank, but got {axis}.")
+    prim = cached_prim(_math_prims.Quantile, axis, bool(keepdims), ignore_nan)
+    return prim(input, _array.cast(q, input.dtype))
 
 
 def quantile(input, q, axis=None, keepdims=False):
@@ -556,18 +481,15 @@ def nanquantile(input, q, axis=None, keepdims=False):
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, reduction="mean"):
     """``max(d(a, p) - d(a, n) + margin, 0)`` with ``d(x, y) = ||x - y + eps||_p`` along dimension 1
-    (``swap``: ``d(a, n)`` becomes ``min(d(a, n), d(p, n))``)."""
+    (``swap``: ``d(a, n)`` becomes ``min(d(a, n), d(p, n))``) (:class:`mindspore.ops.TripletMarginLoss`)."""
     for name, v in (("anchor", anchor), ("positive", positive), ("negative", negative)):
         _check_tensor("TripletMarginLoss", name, v)
-
-    def dist(a, b):
-        d = _math.abs(_math.add(_math.sub(a, b), eps))
-        return _math.pow(_reduce.sum(_math.pow(d, p), 1), 1.0 / p)
-    d_ap, d_an = dist(anchor, positive), dist(anchor, negative)
-    if swap:
-        d_an = _math.minimum(d_an, dist(positive, negative))
-    loss = _math.maximum(_math.add(_math.sub(d_ap, d_an), margin), 0.0)
-    return _reduce_loss("TripletMarginLoss", loss, reduction)
+    if isinstance(margin, bool) or not isinstance(margin, (int, float, Tensor)):
+        raise MSTypeError(f"For 'TripletMarginLoss', the 'margin' must be a float or a Tensor, but got "
+                          f"{type(margin).__name__}.")
+    margin = _array.cast(margin, mstype.float32) if isinstance(margin, Tensor) else Tensor(float(margin),
+                                                                                           mstype.float32)
+    return _nn_prims_ext.TripletMarginLoss(p, swap, eps, reduction)(anchor, positive, negative, margin)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False):

@@ -21,6 +21,7 @@ from mindspore.ops._defs import array_more as _arr
 from mindspore.ops._defs import complex_ops as _cplx
 from mindspore.ops._defs import linalg as _linalg
 from mindspore.ops._defs import linalg_more as _linalg_more
+from mindspore.ops._defs import math_prims as _math_prims
 from mindspore.ops._defs.array import cached_prim
 from mindspore.ops.function import array_func as _array
 from mindspore.ops.function import math_func as _math
@@ -68,8 +69,10 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
 
 
 def inplace_index_add(var, indices, updates, axis):
-    """``index_add`` under its in-place name: ``var`` (a Parameter) gets ``updates`` added at ``indices``."""
-    return index_add(var, indices, updates, axis)
+    """``var`` (a Parameter, updated in place and returned) gets ``updates`` added at ``indices`` along ``axis``
+    (primitive ``InplaceIndexAdd``)."""
+    _check_tensor("InplaceIndexAdd", "var", var)
+    return _write_back(var, cached_prim(_math_prims.InplaceIndexAdd, axis)(var, indices, updates))
 
 
 def _rows(indices):
@@ -177,40 +180,14 @@ def _check_align(op, align):
         raise MSValueError(f"For '{op}', 'align' must be one of {list(_ALIGNS)}, but got {align!r}.")
 
 
-def _diag_len(d, rows, cols):
-    return min(rows + min(0, d), cols - max(0, d))
-
-
-def _offset(d, max_len, rows, cols, align):
-    right = align.split("_")[0 if d >= 0 else 1] == "RIGHT"
-    return max_len - _diag_len(d, rows, cols) if right else 0
-
-
-def _diag_table(rows, cols, lo, hi, max_len, align):
-    """For each (row, col): its (diagonal, position) index in the packed diagonals, or -1 outside the band."""
-    table = _np.full((rows, cols), -1, _np.int64)
-    for i in range(rows):
-        for j in range(cols):
-            d = j - i
-            if lo <= d <= hi:
-                pos = _offset(d, max_len, rows, cols, align) + min(i, j)
-                table[i, j] = (hi - d) * max_len + pos
-    return table
-
-
-def _packed(x, single, num_diags):
-    """The packed diagonals ``(..., num_diags * max_len)`` of ``x`` (one diagonal may come without its axis)."""
-    lead = x.shape[:-1] if single else x.shape[:-2]
-    return _array.reshape(x, tuple(lead) + (num_diags * x.shape[-1],)), tuple(lead)
-
-
 def _pad_value(value, dtype):
     return _array.cast(value if isinstance(value, Tensor) else Tensor(value), dtype)
 
 
 def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
     """Matrices with the diagonals ``k`` (an int, or ``(low, high)``) taken from ``x`` and ``padding_value``
-    elsewhere; ``num_rows``/``num_cols`` of -1 give the smallest fitting (square) size.
+    elsewhere; ``num_rows``/``num_cols`` of -1 give the smallest fitting (square) size (primitive
+    ``MatrixDiagV3``).
 
     Examples:
         >>> print(ops.matrix_diag(ms.Tensor([[1.0, 2.0]]), k=1))
@@ -221,94 +198,45 @@ def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_
     _check_tensor("MatrixDiagV3", "x", x)
     _check_align("MatrixDiagV3", align)
     lo, hi, single = _k_pair("MatrixDiagV3", k)
-    num_diags = hi - lo + 1
-    if not single and (x.ndim < 2 or x.shape[-2] != num_diags):
-        raise MSValueError(f"For 'MatrixDiagV3', x.shape[-2] must be the number of diagonals {num_diags}, but got "
-                           f"shape {x.shape}.")
-    max_len = x.shape[-1]
-    min_rows, min_cols = max_len - min(hi, 0), max_len + max(lo, 0)
-    num_rows, num_cols = int(num_rows), int(num_cols)
-    if num_rows == -1 and num_cols == -1:
-        num_rows = num_cols = max(min_rows, min_cols)
-    elif num_rows == -1:
-        num_rows = min_rows
-    elif num_cols == -1:
-        num_cols = min_cols
-    if num_rows < min_rows or num_cols < min_cols:
-        raise MSValueError(f"For 'MatrixDiagV3', the output size ({num_rows}, {num_cols}) is too small for the "
-                           f"diagonals, at least ({min_rows}, {min_cols}).")
-    table = _diag_table(num_rows, num_cols, lo, hi, max_len, align)
-    packed, _ = _packed(x, single, num_diags)
-    got = _array.gather(packed, Tensor(_np.maximum(table, 0).astype(_np.int32)), packed.ndim - 1)
-    inside = Tensor(table >= 0)
-    return _array.select(_array.broadcast_to(inside, got.shape), got,
-                         _array.broadcast_to(_pad_value(padding_value, x.dtype), got.shape))
+    return cached_prim(_math_prims.MatrixDiagV3, align)(x, lo if single else (lo, hi), int(_scalar(num_rows)),
+                                                        int(_scalar(num_cols)), _pad_value(padding_value, x.dtype))
 
 
-def _part_table(rows, cols, lo, hi, max_len, align):
-    """For each (diagonal, position) of the packed output: the flat (row, col) index read, or -1 (padding)."""
-    table = _np.full((hi - lo + 1, max_len), -1, _np.int64)
-    for n, d in enumerate(range(hi, lo - 1, -1)):
-        length, off = _diag_len(d, rows, cols), _offset(d, max_len, rows, cols, align)
-        for p in range(max_len):
-            q = p - off
-            if 0 <= q < length:
-                i, j = (q, q + d) if d >= 0 else (q - d, q)
-                table[n, p] = i * cols + j
-    return table
-
-
-def _band_geometry(op, x, k):
-    _check_tensor(op, "x", x)
-    if x.ndim < 2:
-        raise MSValueError(f"For '{op}', the 'x' must be at least 2-D, but got shape {x.shape}.")
-    lo, hi, single = _k_pair(op, k)
-    rows, cols = x.shape[-2], x.shape[-1]
-    if not (-rows < lo <= cols - 1 and -rows < hi <= cols - 1) and rows and cols:
-        raise MSValueError(f"For '{op}', 'k' must be in (-{rows}, {cols}), but got ({lo}, {hi}).")
-    max_len = max(_diag_len(d, rows, cols) for d in range(lo, hi + 1))
-    return lo, hi, single, rows, cols, max_len
+def _scalar(v):
+    return v.asnumpy().reshape(-1)[0] if isinstance(v, Tensor) else v
 
 
 def matrix_diag_part(x, k, padding_value, align="RIGHT_LEFT"):
     """The diagonals ``k`` (an int or ``(low, high)``) of the innermost matrices of ``x``, packed into rows of
-    the longest diagonal's length and filled with ``padding_value``.
+    the longest diagonal's length and filled with ``padding_value`` (primitive ``MatrixDiagPartV3``).
 
     Examples:
         >>> x = ms.Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
         >>> print(ops.matrix_diag_part(x, ms.Tensor(1, ms.int32), ms.Tensor(0.0)))
         [ 1.  6. 11.]
     """
+    _check_tensor("MatrixDiagPartV3", "x", x)
     _check_align("MatrixDiagPartV3", align)
-    lo, hi, single, rows, cols, max_len = _band_geometry("MatrixDiagPartV3", x, k)
-    table = _part_table(rows, cols, lo, hi, max_len, align)
-    flat = _array.reshape(x, tuple(x.shape[:-2]) + (rows * cols,))
-    got = _array.gather(flat, Tensor(_np.maximum(table, 0).astype(_np.int32)), flat.ndim - 1)
-    inside = Tensor(table >= 0)
-    out = _array.select(_array.broadcast_to(inside, got.shape), got,
-                        _array.broadcast_to(_pad_value(padding_value, x.dtype), got.shape))
-    return _array.squeeze(out, out.ndim - 2) if single else out
+    lo, hi, single = _k_pair("MatrixDiagPartV3", k)
+    return cached_prim(_math_prims.MatrixDiagPartV3, align)(x, lo if single else (lo, hi),
+                                                            _pad_value(padding_value, x.dtype))
 
 
 def matrix_set_diag(x, diagonal, k=0, align="RIGHT_LEFT"):
-    """``x`` with its diagonals ``k`` replaced by the packed ``diagonal`` (as ``matrix_diag_part`` gives them).
+    """``x`` with its diagonals ``k`` replaced by the packed ``diagonal`` (as ``matrix_diag_part`` gives them;
+    primitive ``MatrixSetDiagV3``).
 
     Examples:
         >>> print(ops.matrix_set_diag(ms.Tensor(np.zeros((2, 2), np.float32)), ms.Tensor([1.0, 2.0])))
         [[1. 0.]
          [0. 2.]]
     """
-    _check_align("MatrixSetDiagV3", align)
+    _check_tensor("MatrixSetDiagV3", "x", x)
     _check_tensor("MatrixSetDiagV3", "diagonal", diagonal)
-    lo, hi, single, rows, cols, max_len = _band_geometry("MatrixSetDiagV3", x, k)
-    if diagonal.shape[-1] != max_len:
-        raise MSValueError(f"For 'MatrixSetDiagV3', diagonal.shape[-1] must be {max_len}, but got "
-                           f"{diagonal.shape[-1]}.")
-    table = _diag_table(rows, cols, lo, hi, max_len, align)
-    packed, _ = _packed(_array.cast(diagonal, x.dtype), single, hi - lo + 1)
-    got = _array.gather(packed, Tensor(_np.maximum(table, 0).astype(_np.int32)), packed.ndim - 1)
-    inside = _array.broadcast_to(Tensor(table >= 0), x.shape)
-    return _array.select(inside, _array.broadcast_to(got, x.shape), x)
+    _check_align("MatrixSetDiagV3", align)
+    lo, hi, single = _k_pair("MatrixSetDiagV3", k)
+    return cached_prim(_math_prims.MatrixSetDiagV3, align)(x, _array.cast(diagonal, x.dtype),
+                                                           lo if single else (lo, hi))
 
 
 # --- batch <-> space ---------------------------------------------------------------------------------------
@@ -427,8 +355,11 @@ def batch_dot(x1, x2, axes=None):
 
 
 def accumulate_n(x):
-    """The elementwise sum of a list or tuple of tensors of one shape (``ops.addn``)."""
-    return _math.addn(x)
+    """The elementwise sum of a list or tuple of tensors of one shape (primitive ``AccumulateNV2``)."""
+    if not isinstance(x, (list, tuple)):
+        raise MSTypeError(f"For 'AccumulateNV2', the 'x' must be a list or tuple of Tensors, but got "
+                          f"{type(x).__name__}.")
+    return cached_prim(_math_prims.AccumulateNV2)(tuple(x))
 
 
 def take(input, index):
@@ -548,8 +479,8 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
 
 
 def lstsq(input, A):
-    """The least-squares solution ``X`` of ``input @ X = A`` for a full-column-rank ``input`` (M, N), M >= N
-    (the normal equations ``(input^T input) X = input^T A``, solved in float64).
+    """The least-squares solution ``X`` of ``input @ X = A`` for a full-column-rank ``input`` (M, N)
+    (primitive ``Lstsq``).
 
     Examples:
         >>> x = ms.Tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]])
@@ -558,50 +489,32 @@ def lstsq(input, A):
     """
     _check_tensor("Lstsq", "input", input)
     _check_tensor("Lstsq", "A", A)
-    if input.ndim != 2 or A.ndim not in (1, 2) or A.shape[0] != input.shape[0]:
-        raise MSValueError(f"For 'Lstsq', 'input' must be 2-D and 'A' 1-D or 2-D with the same number of rows, but "
-                           f"got {input.shape} and {A.shape}.")
-    if input.dtype not in (mstype.float32, mstype.float64):
-        raise MSTypeError(f"For 'Lstsq', the 'input' must be float32 or float64, but got {input.dtype}.")
-    # the normal equations square the condition number: solve them in float64, round once
-    a = _array.cast(input, mstype.float64)
-    rhs = _array.cast(A if A.ndim == 2 else _array.expand_dims(A, 1), mstype.float64)
-    at = _array.swapaxes(a, 0, 1)
-    out = _array.cast(_math.matmul(_solve_inverse(_math.matmul(at, a)), _math.matmul(at, rhs)), input.dtype)
-    return out if A.ndim == 2 else _array.squeeze(out, 1)
+    return cached_prim(_math_prims.Lstsq)(input, A)
 
 
 def lu_solve(b, LU_data, LU_pivots):
-    """``X`` with ``A @ X = b`` for the packed LU factorisation ``(LU_data, LU_pivots)`` of ``A``
-    (``A = P L U``: ``X = U^-1 L^-1 P^T b``).
+    """``X`` with ``A @ X = b`` for the packed LU factorisation ``(LU_data, LU_pivots)`` of ``A`` (1-based
+    pivots; primitive ``LuSolve``).
 
     Examples:
         >>> lu = ms.Tensor([[2.0, 1.0], [0.5, 2.5]])
         >>> print(ops.lu_solve(ms.Tensor([[3.0], [4.0]]), lu, ms.Tensor([1, 2], ms.int32)))
-        [[0.8]
-         [1.4]]
+        [[1.]
+         [1.]]
     """
     _check_tensor("LuSolve", "b", b)
-    p, lower, upper = lu_unpack(LU_data, LU_pivots)
-    solve = cached_prim(_linalg_more.MatrixSolve, False)
-    pb = _math.matmul(_array.swapaxes(p, -1, -2), _array.cast(b, LU_data.dtype))
-    return solve(upper, solve(lower, pb))
+    _check_tensor("LuSolve", "LU_data", LU_data)
+    _check_tensor("LuSolve", "LU_pivots", LU_pivots)
+    return cached_prim(_math_prims.LuSolve)(b, LU_data, LU_pivots)
 
 
 def ormqr(input, tau, other, left=True, transpose=False):
-    """``Q @ other`` (``left``; else ``other @ Q``, ``transpose``: with ``Q^T``) for the full ``Q`` (M, M) of the
-    Householder representation ``(input, tau)`` that ``geqrf`` gives."""
+    """``Q @ other`` (``left``; else ``other @ Q``, ``transpose``: with ``Q^H``) for the full ``Q`` (M, M) of the
+    Householder representation ``(input, tau)`` that ``geqrf`` gives (primitive ``Ormqr``)."""
     _check_tensor("Ormqr", "input", input)
+    _check_tensor("Ormqr", "tau", tau)
     _check_tensor("Ormqr", "other", other)
-    m, n = input.shape[-2], input.shape[-1]
-    if m < n:
-        raise MSValueError(f"For 'Ormqr', input.shape[-2] must be >= input.shape[-1], but got {input.shape}.")
-    square = _array.pad(input, (0, m - n)) if m > n else input        # extra reflectors with tau = 0 are identities
-    taus = _array.pad(tau, (0, m - tau.shape[-1])) if tau.shape[-1] < m else tau
-    q = cached_prim(_linalg_more.Orgqr)(square, taus)
-    if transpose:
-        q = _array.swapaxes(q, -1, -2)
-    return _math.matmul(q, other) if left else _math.matmul(other, q)
+    return cached_prim(_math_prims.Ormqr, left, transpose)(input, tau, other)
 
 
 # --- complex views ---------------------------------------------------------------------------------------------
@@ -688,10 +601,12 @@ def bernoulli_ext(input, *, generator=None):
 
 
 def polar(abs, angle):  # noqa: A002 - MindSpore's names
-    """The complex tensor ``abs * (cos(angle) + i sin(angle))``.
+    """The complex tensor ``abs * (cos(angle) + i sin(angle))`` (primitive ``Polar``).
 
     Examples:
         >>> print(ops.polar(ms.Tensor([2.0]), ms.Tensor([0.0])))
         [2.+0.j]
     """
-    return cached_prim(_cplx.Complex)(_math.mul(abs, _math.cos(angle)), _math.mul(abs, _math.sin(angle)))
+    _check_tensor("Polar", "abs", abs)
+    _check_tensor("Polar", "angle", angle)
+    return cached_prim(_math_prims.Polar)(abs, angle)

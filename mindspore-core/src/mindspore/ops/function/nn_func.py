@@ -12,6 +12,7 @@ from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs import nn as nn_defs
 from mindspore.ops._defs import nn_ext as ext_defs
+from mindspore.ops._defs import nn_prims as _nn_prims
 from mindspore.ops._defs._lazy import functional as fops
 
 __all__ = [
@@ -369,13 +370,25 @@ def dropout1d(input, p=0.5, training=True):
 
 
 def dropout2d(input, p=0.5, training=True):
-    """Zeroes whole channels of an (N, C, H, W) input with probability ``p``; survivors scaled by 1/(1-p)."""
-    return _channel_dropout("dropout2d", input, p, training, 2, (4,))
+    """Zeroes whole channels of an (N, C, H, W) input with probability ``p``; survivors scaled by 1/(1-p)
+    (:class:`mindspore.ops.Dropout2D`)."""
+    return _channel_dropout_prim("dropout2d", _nn_prims.Dropout2D, input, p, training, 4)
 
 
 def dropout3d(input, p=0.5, training=True):
-    """Zeroes whole channels of an (N, C, D, H, W) input with probability ``p``; survivors scaled by 1/(1-p)."""
-    return _channel_dropout("dropout3d", input, p, training, 3, (5,))
+    """Zeroes whole channels of an (N, C, D, H, W) input with probability ``p``; survivors scaled by 1/(1-p)
+    (:class:`mindspore.ops.Dropout3D`)."""
+    return _channel_dropout_prim("dropout3d", _nn_prims.Dropout3D, input, p, training, 5)
+
+
+def _channel_dropout_prim(op, cls, input, p, training, rank):
+    _check_tensor(op, "input", input)
+    p = _check_p(op, p)
+    if input.ndim != rank:
+        raise MSValueError(f"For '{op}', the 'input' must be a {rank}-D tensor, but got shape {input.shape}.")
+    if not training or p == 0:
+        return input
+    return cls(1.0 - p)(input)[0]
 
 
 # --- losses ---------------------------------------------------------------------------------
@@ -538,7 +551,8 @@ def kl_div(logits, labels, reduction="mean", log_target=False):
 def soft_margin_loss(input, target, reduction="mean"):
     """``log(1 + exp(-target * input))`` (targets are +1/-1), reduced."""
     _check_reduction("soft_margin_loss", reduction)
-    return _reduce(_prim(nn_defs.Softplus)(fops.neg(fops.mul(target, input))), reduction)
+    _check_tensor("soft_margin_loss", "input", input)
+    return _prim(_nn_prims.SoftMarginLoss, reduction)(input, fops.cast(target, input.dtype))
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):

@@ -12,6 +12,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common import generator as _generator
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import _rules as rules
+from mindspore.ops._defs import nn_prims as _nn_prims
 from mindspore.ops._defs import random as random_defs
 from mindspore.ops._defs._lazy import functional as fops
 
@@ -158,7 +159,7 @@ def random_gamma(shape, alpha, seed=None):
     """Samples from Gamma(alpha, 1) of shape ``shape + alpha.shape``."""
     _check_tensor("random_gamma", "alpha", alpha)
     shape = rules.check_int_tuple("random_gamma", "shape", _shape_arg("random_gamma", shape))
-    return _prim(random_defs.Gamma, *_seeds("random_gamma", seed))(shape + alpha.shape, alpha, fops.ones_like(alpha))
+    return _prim(_nn_prims.RandomGamma, *_seeds("random_gamma", seed))(shape, alpha)
 
 
 def poisson(shape, mean, seed=None):
@@ -176,8 +177,7 @@ def random_poisson(shape, rate, seed=None, dtype=mstype.float32):
     shape = rules.check_int_tuple("random_poisson", "shape", _shape_arg("random_poisson", shape))
     if rate.dtype not in (mstype.float16, mstype.float32, mstype.float64):
         rate = fops.cast(rate, mstype.float32)
-    out = _prim(random_defs.Poisson, *_seeds("random_poisson", seed))(shape + rate.shape, rate)
-    return fops.cast(out, dtype)
+    return _prim(_nn_prims.RandomPoisson, *_seeds("random_poisson", seed), dtype)(shape, rate)
 
 
 def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):

@@ -12,6 +12,7 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import _rules as rules
+from mindspore.ops._defs import math_prims as _math_prims
 from mindspore.ops._defs import reduce as reduce_defs
 from mindspore.ops._defs._lazy import functional as fops
 
@@ -432,8 +433,12 @@ def count_nonzero(x, axis=(), keep_dims=False, dtype=mstype.int32):
         [1 1]
     """
     _check_tensor("count_nonzero", "x", x)
-    nonzero = fops.cast(_as_bool(x), mstype.int64)
-    out = _prim(reduce_defs.ReduceSum, _keep("count_nonzero", keep_dims))(nonzero, _axis_arg(axis))
+    axes = _axis_arg(axis)
+    axes = (axes,) if isinstance(axes, int) else tuple(axes)
+    out = _prim(_math_prims.CountNonZero, axes if axes else None)(x)
+    if keep_dims:
+        kept = rules.normalize_axes("count_nonzero", axes, x.ndim) if axes else tuple(range(x.ndim))
+        out = fops.reshape(out, tuple(1 if i in kept else s for i, s in enumerate(x.shape)))
     return fops.cast(out, dtype)
 
 

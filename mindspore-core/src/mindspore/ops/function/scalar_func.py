@@ -16,7 +16,8 @@ from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs.array import Shape as _Shape
 from mindspore.ops._defs.indexing import Slice as _Slice
-from mindspore.ops.function.array_func import fill as _fill, shape as _shape
+from mindspore.ops._defs.math_prims import ScalarCast as _ScalarCast, TensorShape as _TensorShape
+from mindspore.ops.function.array_func import fill as _fill
 from mindspore.ops.function.math_func import logical_not as _logical_not
 
 __all__ = [
@@ -148,7 +149,8 @@ def scalar_usub(x):
     return -_scalar("ScalarUsub", "x", x)
 
 
-_CASTS = {mstype.int64: int, mstype.float64: float, mstype.bool_: bool}
+_SCALAR_CAST = _ScalarCast()     # ScalarCast's rule: int64, float64 or bool
+_TENSOR_SHAPE = _TensorShape()
 
 
 def scalar_cast(input_x, input_y):
@@ -160,10 +162,7 @@ def scalar_cast(input_x, input_y):
         >>> ops.scalar_cast(3.7, ms.int64)
         3
     """
-    if input_y not in _CASTS:
-        raise MSValueError(f"For 'ScalarCast', the supported type is in the list: [mindspore.int64, "
-                           f"mindspore.float64, mindspore.bool], but got {input_y}")
-    return _CASTS[input_y](input_x)
+    return _SCALAR_CAST(input_x, input_y)
 
 
 def scalar_to_array(input_x):
@@ -408,7 +407,9 @@ def dyn_shape(input_x):
         >>> print(ops.dyn_shape(ms.Tensor(np.ones((2, 3)))))
         [2 3]
     """
-    return Tensor(_shape(input_x), mstype.int64)
+    if not isinstance(input_x, Tensor):
+        raise MSTypeError(f"For 'TensorShape', the 'input_x' must be a Tensor, but got {type(input_x).__name__}.")
+    return _TENSOR_SHAPE(input_x)
 
 
 def array_to_scalar(x):

@@ -3,8 +3,8 @@ functional API (``ops.unsorted_segment_sum``, ``ops.tensor_scatter_max``, ``ops.
 
 All are compositions of existing primitives (eager, ``@ms.jit`` and autodiff alike):
 
-* segment reductions build the (elements x segments) one-hot membership once; sums and products contract
-  with it, max/min reduce a masked broadcast (empty segments get the dtype's lowest/highest value, as
+* the segment reductions and ``population_count`` call their primitives (``ops/_defs/math_prims.py``: one
+  definition, with kernels and gradients; empty segments get 0/1 or the dtype's lowest/highest value, as
   MindSpore's kernels give, and ids outside ``[0, num_segments)`` belong to no segment);
 * ``tensor_scatter_mul/div/max/min`` turn the index rows into linear positions of the first ``k``
   dimensions and reduce the updates per position, so repeated indices combine as MindSpore's kernels do;
@@ -18,7 +18,9 @@ import numpy as _np
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
-from mindspore.ops._defs import math_more as _more_defs
+from mindspore.ops._defs import math_prims as _prims
+from mindspore.ops._defs.array import cached_prim
+from mindspore.ops._defs import nn_prims as _nn_prims
 from mindspore.ops.function import array_func as _array
 from mindspore.ops.function import math_func as _math
 from mindspore.ops.function import reduce_func as _reduce
@@ -32,52 +34,24 @@ __all__ = [
     "population_count", "einsum_ext", "mse_loss_ext", "soft_shrink", "fills", "float_power_ext", "qr",
 ]
 
-_right_shift = _more_defs.RightShift()
-
-
 def _check_tensor(op, name, x):
     if not isinstance(x, Tensor):
         raise MSTypeError(f"For '{op}', the '{name}' must be a Tensor, but got {type(x).__name__}.")
 
 
-def _extreme(dtype, lowest):
-    np_dtype = _np.dtype(dtype.to_numpy())
-    if np_dtype.kind == "f" or dtype == mstype.bfloat16:
-        info = _np.finfo(_np.float32 if dtype == mstype.bfloat16 else np_dtype)
-        return float(info.min if lowest else info.max)
-    if np_dtype.kind == "b":
-        return not lowest
-    info = _np.iinfo(np_dtype)
-    return int(info.min if lowest else info.max)
-
-
-def _segments(op, x, segment_ids, num_segments):
-    """(flat data (K, R...), membership (K, S) Bool) for the segment reductions."""
+def _segment_args(op, x, segment_ids, num_segments):
     _check_tensor(op, "x", x)
     _check_tensor(op, "segment_ids", segment_ids)
     if isinstance(num_segments, Tensor):
         num_segments = int(num_segments.asnumpy())
-    if not isinstance(num_segments, int) or num_segments <= 0:
+    if isinstance(num_segments, bool) or not isinstance(num_segments, int) or num_segments <= 0:
         raise MSValueError(f"For '{op}', the 'num_segments' must be a positive int, but got {num_segments}.")
-    if segment_ids.dtype not in (mstype.int32, mstype.int64):
-        raise MSTypeError(f"For '{op}', the 'segment_ids' must be int32 or int64, but got {segment_ids.dtype}.")
-    k = segment_ids.ndim
-    if tuple(x.shape[:k]) != tuple(segment_ids.shape):
-        raise MSValueError(f"For '{op}', the shape of 'segment_ids' must be a prefix of the shape of 'x', but got "
-                           f"{segment_ids.shape} and {x.shape}.")
-    rest = tuple(x.shape[k:])
-    flat = _array.reshape(x, (-1,) + rest)
-    ids = _array.reshape(_array.cast(segment_ids, mstype.int32), (-1,))
-    member = _math.eq(_array.expand_dims(ids, -1), _array.arange(num_segments, dtype=mstype.int32))  # (K, S)
-    return flat, member, num_segments, rest
-
-
-def _expand_member(member, rest):
-    return _array.reshape(member, member.shape + (1,) * len(rest))  # (K, S, 1...)
+    return num_segments
 
 
 def unsorted_segment_sum(input_x, segment_ids, num_segments):
-    """Sum of the slices of ``input_x`` with each segment id (shape ``(num_segments,) + x.shape[k:]``).
+    """Sum of the slices of ``input_x`` with each segment id (shape ``(num_segments,) + x.shape[k:]``); ids
+    outside ``[0, num_segments)`` belong to no segment (primitive ``UnsortedSegmentSum``).
 
     Examples:
         >>> import numpy as np
@@ -87,36 +61,31 @@ def unsorted_segment_sum(input_x, segment_ids, num_segments):
         >>> print(ops.unsorted_segment_sum(x, ms.Tensor(np.array([0, 1, 0], np.int32)), 2))
         [4. 2.]
     """
-    flat, member, _, rest = _segments("UnsortedSegmentSum", input_x, segment_ids, num_segments)
-    vals = _array.where(_expand_member(member, rest), _array.expand_dims(flat, 1),
-                        _array.zeros((), flat.dtype))
-    if flat.dtype == mstype.bool_:
-        return _reduce.any(vals, 0)
-    return _array.cast(_reduce.sum(vals, 0), flat.dtype)  # integer sums keep the dtype
+    n = _segment_args("UnsortedSegmentSum", input_x, segment_ids, num_segments)
+    if input_x.dtype == mstype.bool_:   # a logical or, as MindSpore sums booleans
+        summed = cached_prim(_prims.UnsortedSegmentSum)(_array.cast(input_x, mstype.int32), segment_ids, n)
+        return _math.ne(summed, _array.zeros((), mstype.int32))
+    return cached_prim(_prims.UnsortedSegmentSum)(input_x, segment_ids, n)
 
 
 def unsorted_segment_prod(x, segment_ids, num_segments):
-    """Product of the slices with each segment id (1 for an empty segment)."""
-    flat, member, _, rest = _segments("UnsortedSegmentProd", x, segment_ids, num_segments)
-    vals = _array.where(_expand_member(member, rest), _array.expand_dims(flat, 1), _array.ones((), flat.dtype))
-    return _array.cast(_reduce.prod(vals, 0), flat.dtype)
-
-
-def _segment_extreme(op, x, segment_ids, num_segments, lowest):
-    flat, member, _, rest = _segments(op, x, segment_ids, num_segments)
-    fill = _array.full((), _extreme(flat.dtype, lowest), dtype=flat.dtype)
-    vals = _array.where(_expand_member(member, rest), _array.expand_dims(flat, 1), fill)
-    return _reduce.amax(vals, 0) if lowest else _reduce.amin(vals, 0)
+    """Product of the slices with each segment id (1 for an empty segment; primitive ``UnsortedSegmentProd``)."""
+    n = _segment_args("UnsortedSegmentProd", x, segment_ids, num_segments)
+    return cached_prim(_prims.UnsortedSegmentProd)(x, segment_ids, n)
 
 
 def unsorted_segment_max(x, segment_ids, num_segments):
-    """Maximum of the slices with each segment id (the dtype's lowest value for an empty segment)."""
-    return _segment_extreme("UnsortedSegmentMax", x, segment_ids, num_segments, True)
+    """Maximum of the slices with each segment id (the dtype's lowest value for an empty segment; primitive
+    ``UnsortedSegmentMax``)."""
+    n = _segment_args("UnsortedSegmentMax", x, segment_ids, num_segments)
+    return cached_prim(_prims.UnsortedSegmentMax)(x, segment_ids, n)
 
 
 def unsorted_segment_min(x, segment_ids, num_segments):
-    """Minimum of the slices with each segment id (the dtype's highest value for an empty segment)."""
-    return _segment_extreme("UnsortedSegmentMin", x, segment_ids, num_segments, False)
+    """Minimum of the slices with each segment id (the dtype's highest value for an empty segment; primitive
+    ``UnsortedSegmentMin``)."""
+    n = _segment_args("UnsortedSegmentMin", x, segment_ids, num_segments)
+    return cached_prim(_prims.UnsortedSegmentMin)(x, segment_ids, n)
 
 
 def tensor_scatter_sub(input_x, indices, updates):
@@ -272,10 +241,7 @@ def channel_shuffle(x, groups):
     if not isinstance(groups, int) or groups <= 0 or x.shape[1] % groups:
         raise MSValueError(f"For 'ChannelShuffle', the 'groups' must be a positive int dividing the channels "
                            f"{x.shape[1]}, but got {groups}.")
-    n, c = x.shape[0], x.shape[1]
-    rest = tuple(x.shape[2:])
-    y = _array.reshape(x, (n, groups, c // groups) + rest)
-    return _array.reshape(_array.swapaxes(y, 1, 2), x.shape)
+    return _nn_prims.ChannelShuffle(groups)(x)
 
 
 def _diag_positions(shape, offset):
@@ -402,19 +368,13 @@ def reverse_sequence(x, seq_lengths, seq_dim, batch_dim=0):
 
 
 def population_count(input_x):
-    """The number of set bits of each element (UInt8), two's complement for negative numbers."""
+    """The number of set bits of each element (UInt8), two's complement for negative numbers (primitive
+    ``PopulationCount``)."""
     _check_tensor("PopulationCount", "input_x", input_x)
     if input_x.dtype not in mstype.int_type + mstype.uint_type:
         raise MSTypeError(f"For 'PopulationCount', the 'input_x' must be an integer tensor, but got "
                           f"{input_x.dtype}.")
-    bits = _np.dtype(input_x.dtype.to_numpy()).itemsize * 8
-    unsigned = {8: mstype.uint8, 16: mstype.uint16, 32: mstype.uint32, 64: mstype.uint64}[bits]
-    x = _array.cast(input_x, unsigned) if input_x.dtype not in mstype.uint_type else input_x
-    total = None
-    for k in range(bits):
-        bit = _math.bitwise_and(_right_shift(x, _array.full((), k, dtype=unsigned)), _array.ones((), unsigned))
-        total = bit if total is None else _math.add(total, bit)
-    return _array.cast(total, mstype.uint8)
+    return cached_prim(_prims.PopulationCount)(input_x)
 
 
 def einsum_ext(equation, *operands):
@@ -435,9 +395,9 @@ def soft_shrink(input, lambd=0.5):
 
 
 def fills(x, value):
-    """A tensor of ``x``'s shape and dtype filled with ``value``."""
+    """A tensor of ``x``'s shape and dtype filled with ``value`` (primitive ``Fills``)."""
     _check_tensor("fills", "x", x)
-    return _array.full_like(x, value)
+    return cached_prim(_prims.Fills)(x, value)
 
 
 def float_power_ext(input, exponent):
@@ -446,6 +406,9 @@ def float_power_ext(input, exponent):
 
 
 def qr(input, mode="reduced"):
-    """QR decomposition of each matrix in the last two dimensions (``mode``: 'reduced', 'complete' or 'r')."""
-    mint = _higher.get("mint")
-    return mint.linalg.qr(input, mode)
+    """QR decomposition ``(Q, R)`` of each matrix in the last two dimensions (``mode``: 'reduced' or 'complete';
+    primitive ``Qr``)."""
+    _check_tensor("Qr", "input", input)
+    if mode not in ("reduced", "complete"):
+        raise MSValueError(f"For 'qr', the 'mode' must be 'reduced' or 'complete', but got {mode!r}.")
+    return cached_prim(_prims.Qr, mode == "complete")(input)

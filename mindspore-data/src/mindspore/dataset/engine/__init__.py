@@ -48,6 +48,7 @@ _SOURCE_MODULES = {
     "datasets_vision_extra": ["CityscapesDataset", "PhotoTourDataset", "Flowers102Dataset", "LFWDataset",
                               "LSUNDataset", "SBDataset"],
     "datasets_idx": ["FashionMnistDataset", "KMnistDataset", "EMnistDataset", "QMnistDataset"],
+    "datasets_audio_tedlium": ["TedliumDataset"],
 }
 
 for _module_name, _names in _SOURCE_MODULES.items():

@@ -231,7 +231,7 @@ class Iterator:
             return {k: self._to_output(v) for k, v in value.items()}
         if isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
             from mindspore.common.tensor import Tensor
-            return Tensor(value) if self._do_copy else Tensor.from_numpy(np.ascontiguousarray(value))
+            return Tensor(value) if self._do_copy else Tensor.from_numpy(value)   # (from_numpy keeps 0-d as 0-d)
         return value
 
     def _output(self, row):

@@ -1,0 +1,67 @@
+"""``parameter_broadcast`` and ``sync_pipeline_shared_parameters``: make the copies of a parameter equal across
+ranks (MindSpore 2.10's ``mindspore.parallel`` functions of these names).
+
+``parameter_broadcast(net, layout)``: the ranks that hold the same slice of a parameter under its layout (they
+differ only along the device axes the layout repeats it over) all get the slice of the first of them (the lowest
+rank). Each rank's slices are exchanged with one all-gather per parameter over the world group, and each rank
+keeps the copy of its group's first rank.
+"""
+import numpy as np
+
+import mindspore as ms
+from mindspore import context, nn, ops
+from mindspore.communication.management import GlobalComm, get_group_size, get_rank
+from mindspore.parallel._checkpoint_layout import as_layout
+
+__all__ = ["parameter_broadcast", "sync_pipeline_shared_parameters"]
+
+
+def _check_rank(cur_rank, initial_rank, stages):
+    rank = get_rank()
+    if cur_rank != rank:
+        raise ValueError(f"For parameter broadcast, the cur_rank: {cur_rank} is wrong, the current rank is {rank}.")
+    per_stage = get_group_size() // max(1, stages)
+    if initial_rank != rank // per_stage * per_stage:
+        raise ValueError(f"For parameter broadcast, the initial_rank: {initial_rank} is wrong, the start rank of "
+                         f"the current pipeline stage is {rank // per_stage * per_stage}.")
+
+
+def parameter_broadcast(net, layout, cur_rank=0, initial_rank=0):
+    """Give every rank holding the same slice of a parameter of ``layout`` (``{name: layout}``, as
+    ``net.parameter_layout_dict`` or a strategy file gives it) the values of the lowest such rank."""
+    if not layout or not GlobalComm.INITED or get_group_size() <= 1:
+        return
+    _check_rank(cur_rank, initial_rank, context.get_auto_parallel_context("pipeline_stages"))
+    params = net.parameters_dict()
+    size, rank = get_group_size(), get_rank()
+    gather = ops.AllGather()
+    for name in sorted(layout):
+        if name not in params:
+            raise ValueError(f"For parameter broadcast, the param: {name} can not be found.")
+        param = params[name]
+        lay = as_layout(layout[name], name)
+        full = lay.tensor_shape or lay.full_shape_from_slice(tuple(param.shape))
+        if lay.device_num != size:
+            raise ValueError(f"For parameter broadcast, the layout of '{name}' is for {lay.device_num} devices, "
+                             f"but {size} ranks run.")
+        boxes = [lay.box(r, full) for r in range(size)]
+        source = boxes.index(boxes[rank])
+        if all(boxes.index(b) == r for r, b in enumerate(boxes)):
+            continue        # no two ranks hold the same slice
+        value = ms.Tensor(np.ascontiguousarray(param.asnumpy()))
+        gathered = gather(ops.expand_dims(value, 0))
+        if source != rank:
+            param.set_data(ms.Tensor(gathered.asnumpy()[source], dtype=param.dtype))
+
+
+def sync_pipeline_shared_parameters(net):
+    """Synchronise the parameters pipeline stages share. A network runs as one stage here (pipeline stages are
+    not implemented), so with ``pipeline_stages`` below 2, as in MindSpore, there is nothing to do."""
+    if not isinstance(net, nn.Cell):
+        raise TypeError(f"For 'sync_pipeline_shared_parameters', the argument 'net' should be a Cell, but got "
+                        f"{type(net)}.")
+    stages = context.get_auto_parallel_context("pipeline_stages")
+    if stages >= 2:
+        raise RuntimeError(f"For 'sync_pipeline_shared_parameters', pipeline_stages={stages} is set, but this "
+                           f"implementation runs every network as one pipeline stage (no stage owns a parameter "
+                           f"another shares); set pipeline_stages=1.")
