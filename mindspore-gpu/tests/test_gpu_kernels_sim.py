@@ -321,6 +321,11 @@ EDGE_CASES = {
     "maxpool_same": (lambda x: ops.MaxPool(3, 2, "same")(x), [_tricky((2, 1, 7, 7), 4)]),
     "maxpool_grad": (_grad(lambda x: ops.MaxPool(3, 1, "same")(x)), [_ints(1, 2, 5, 6)]),
     "maxpool3d_grad": (_grad(lambda x: ops.MaxPool3D(2, 1, "same")(x)), [_ints(1, 1, 3, 4, 4)]),
+    # MindSpore 2.10's NaN rules (MaxPool's maxps fold and its gradient, AdaptiveMaxPool2D, float32 softmax)
+    "maxpool_fold_nan_grad": (_grad(lambda x: ops.MaxPool(3, 1, "same")(x)), [_tricky((1, 2, 5, 6), 11)]),
+    "maxpool3d_fold_nan": (lambda x: ops.MaxPool3D(2, 1, "pad", 1)(x), [_tricky((1, 2, 3, 4, 5), 12)]),
+    "adaptive_maxpool_nan": (lambda x: ops.AdaptiveMaxPool2D((3, 2))(x), [_tricky((1, 2, 7, 5), 13)]),
+    "softmax_nan_inf_rows": (lambda x: (ops.softmax(x), ops.softmax(x, 0)), [_tricky((6, 9), 14)]),
     # average and adaptive pooling: divisors with and without padding, overrides, ceil mode
     "avgpool3d_exclude_pad_ceil": (lambda x: ops.AvgPool3D(2, 2, "pad", 1, ceil_mode=True, count_include_pad=False)(x),
                                    [_normal(1, 2, 3, 5, 4, dtype=np.float32)]),

@@ -6,7 +6,8 @@
 // channel) pair; 2-D pooling is 3-D pooling with unit depth. Planes are independent, so OpenMP
 // splits them across threads and no two threads ever write the same element.
 //
-// Max pooling propagates NaN (a window holding NaN yields NaN, like NumPy's max); argmax is the
+// Max pooling's NaN rule is chosen per call (``rule``, see "MindSpore 2.10's NaN rules"); by default
+// it propagates NaN (a window holding NaN yields NaN, like NumPy's max); argmax is the
 // flat index of the chosen element inside its input plane (D * H * W), -1 for a window that lies
 // entirely in the padding (its output is -inf). Average pooling's divisor for the window starting
 // at ``start`` (which may be negative) along each axis:
@@ -33,8 +34,6 @@ struct PoolGeometry {
     int64_t out_size() const { return out[0] * out[1] * out[2]; }
     double visits() const { return static_cast<double>(planes) * out_size() * k[0] * k[1] * k[2]; }
 };
-
-inline bool take(double v, double best, bool have) { return !have || v > best || (std::isnan(v) && !std::isnan(best)); }
 
 // Output columns [lo, hi) whose input column ox * s + off lies inside [0, W).
 inline void col_range(int64_t off, int64_t s, int64_t W, int64_t OW, int64_t& lo, int64_t& hi) {
@@ -416,6 +415,108 @@ void fast_max_plane_backward_tiles(const T* xp, const T* gp, T* dp, const PoolGe
     std::fill(dp + zdone * HW, dp + D * HW, T(0));
 }
 
+// --- MindSpore 2.10's NaN rules ----------------------------------------------------------------
+// The primitives do not share one NaN rule in MindSpore 2.10 (CPU); ``rule`` picks one per call:
+//   kRuleIEEE    first maximal element, NaN above every number (the section comment above);
+//   kRuleFold    MaxPool / MaxPool3D: m = floor, then m = (m > v) ? m : v over the window's elements
+//                inside the input in scan order (x86 ``maxps``): a NaN is replaced by the next element,
+//                so the value is the maximum of what follows the window's last NaN (NaN when the window
+//                ends with one), never below ``floor`` (float32's lowest in the input dtype) when the
+//                window has no NaN. Its winner (for the gradient) is the first element equal to that
+//                value after the last NaN, the last NaN itself when nothing follows it, and the first
+//                element of the window when the value is ``floor`` from the start;
+//   kRuleGreater MaxPoolWithArgmaxV2: m = floor (the dtype's lowest), winner = the first element; an
+//                element replaces it only when strictly larger, so NaN never wins;
+//   kRuleFirst   MaxPoolWithArgmax, AdaptiveMaxPool2D: m = the first element, replaced only by a
+//                strictly larger one (a leading NaN is kept, any other NaN skipped).
+//   kRuleLastNaN MaxPool3DWithArgmax: NaN propagates as in kRuleIEEE, but its index is the window's LAST
+//                NaN (the first element, then a NaN or a strictly larger number replaces it).
+// Planes holding NaN or a value <= floor run the scalar fold below (rule_plane); the others give the
+// same winners as kRuleIEEE's first maximum, so they keep the fast paths (the NaN scan of the plane
+// becomes this one), with only a window entirely in the padding (value -inf there) set to floor
+// (``clamp_plane``).
+enum PoolRule : int { kRuleIEEE = 0, kRuleFold = 1, kRuleGreater = 2, kRuleFirst = 3, kRuleLastNaN = 4 };
+
+// Whether n elements hold a NaN or a value <= floor; branch-free like has_nan so that it vectorises.
+template <typename T>
+bool needs_rule_plane(const T* p, int64_t n, T floor) {
+    const int64_t q = n / 4;
+    T seen = 0;
+    for (int64_t i = 0; i < q; ++i) {
+        const bool u = !(p[i] > floor) | !(p[q + i] > floor) | !(p[2 * q + i] > floor) | !(p[3 * q + i] > floor);
+        seen = u ? T(1) : seen;
+    }
+    bool low = seen != 0;
+    for (int64_t i = 4 * q; i < n; ++i) low |= !(p[i] > floor);
+    return low;
+}
+
+// One plane under ``rule``: y and argmax (each may be null) and/or dx += dy at each winner.
+template <typename T>
+void rule_plane(const T* xp, T* yp, int64_t* ap, const T* gp, T* dp, const PoolGeometry& g, int rule, T floor) {
+    const int64_t D = g.in[0], H = g.in[1], W = g.in[2];
+    int64_t q = 0;
+    for (int64_t oz = 0; oz < g.out[0]; ++oz) {
+        for (int64_t oy = 0; oy < g.out[1]; ++oy) {
+            for (int64_t ox = 0; ox < g.out[2]; ++ox, ++q) {
+                T m = floor, fold = floor;  // fold: the kRuleFold value
+                int64_t a = -1;
+                bool any = false;
+                for (int64_t kz = 0; kz < g.k[0]; ++kz) {
+                    const int64_t iz = oz * g.stride[0] - g.pad[0] + kz * g.dil[0];
+                    if (iz < 0 || iz >= D) continue;
+                    for (int64_t ky = 0; ky < g.k[1]; ++ky) {
+                        const int64_t iy = oy * g.stride[1] - g.pad[1] + ky * g.dil[1];
+                        if (iy < 0 || iy >= H) continue;
+                        for (int64_t kx = 0; kx < g.k[2]; ++kx) {
+                            const int64_t ix = ox * g.stride[2] - g.pad[2] + kx * g.dil[2];
+                            if (ix < 0 || ix >= W) continue;
+                            const int64_t i = (iz * H + iy) * W + ix;
+                            const T v = xp[i];
+                            if (rule == kRuleFold) {
+                                fold = (fold > v) ? fold : v;
+                                if (v != v || m != m || v > m) {
+                                    m = v;
+                                    a = i;
+                                } else if (a < 0) {
+                                    a = i;
+                                }
+                            } else if (rule == kRuleFirst && !any) {
+                                m = v;
+                                a = i;
+                            } else if (rule == kRuleLastNaN) {
+                                if (!any || v != v || v > m) {
+                                    m = v;
+                                    a = i;
+                                }
+                            } else if (v > m) {
+                                m = v;
+                                a = i;
+                            } else if (a < 0) {
+                                a = i;
+                            }
+                            any = true;
+                        }
+                    }
+                }
+                if (rule == kRuleFold) m = fold;
+                if (!any) m = (rule == kRuleFirst || rule == kRuleLastNaN) ? -std::numeric_limits<T>::infinity() : floor;
+                if (yp) yp[q] = m;
+                if (ap) ap[q] = a;
+                if (dp && a >= 0) dp[a] += gp[q];
+            }
+        }
+    }
+}
+
+// Outputs of a plane without NaN or values <= floor under kRuleFold / kRuleGreater: only windows entirely
+// in the padding (-inf) are below floor.
+template <typename T>
+inline void clamp_plane(T* yp, int64_t Q, int rule, T floor) {
+    if (rule != kRuleFold && rule != kRuleGreater) return;
+    for (int64_t q = 0; q < Q; ++q) yp[q] = yp[q] > floor ? yp[q] : floor;
+}
+
 // Calls f(integral_constant K, integral_constant S) and returns true when g takes the fast path.
 template <typename F>
 bool fast_dispatch(const PoolGeometry& g, F&& f) {
@@ -441,7 +542,7 @@ constexpr double kParallelFastForward = 1.5e6;
 constexpr double kParallelFastBackward = 8.0e5;
 
 template <typename T>
-void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g) {
+void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g, int rule, T floor) {
     const int64_t S = g.in_size(), Q = g.out_size(), OW = g.out[2];
     const bool fast = fast_dispatch(g, [&](auto k, auto s) {
         constexpr int K = decltype(k)::value, St = decltype(s)::value;
@@ -453,8 +554,18 @@ void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g) {
             for (int64_t pl = 0; pl < g.planes; ++pl) {
                 const T* xp = x + pl * S;
                 int64_t* ap = argmax ? argmax + pl * Q : nullptr;
-                if (has_nan(xp, S)) fast_max_plane<T, K, St, true>(xp, y + pl * Q, ap, g, f, slot.data());
-                else fast_max_plane<T, K, St, false>(xp, y + pl * Q, ap, g, f, slot.data());
+                if (rule != kRuleIEEE) {
+                    if (needs_rule_plane(xp, S, floor)) {
+                        rule_plane<T>(xp, y + pl * Q, ap, nullptr, nullptr, g, rule, floor);
+                    } else {
+                        fast_max_plane<T, K, St, false>(xp, y + pl * Q, ap, g, f, slot.data());
+                        clamp_plane(y + pl * Q, Q, rule, floor);
+                    }
+                } else if (has_nan(xp, S)) {
+                    fast_max_plane<T, K, St, true>(xp, y + pl * Q, ap, g, f, slot.data());
+                } else {
+                    fast_max_plane<T, K, St, false>(xp, y + pl * Q, ap, g, f, slot.data());
+                }
             }
         }
     });
@@ -465,6 +576,11 @@ void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g) {
         std::vector<int32_t> kid(static_cast<size_t>(OW));
 #pragma omp for schedule(static)
         for (int64_t pl = 0; pl < g.planes; ++pl) {
+            if (rule != kRuleIEEE && needs_rule_plane(x + pl * S, S, floor)) {
+                rule_plane<T>(x + pl * S, y + pl * Q, argmax ? argmax + pl * Q : nullptr, nullptr, nullptr, g, rule,
+                              floor);
+                continue;
+            }
             for (int64_t oz = 0; oz < g.out[0]; ++oz) {
                 for (int64_t oy = 0; oy < g.out[1]; ++oy) {
                     const int64_t q0 = (oz * g.out[1] + oy) * OW;
@@ -472,13 +588,14 @@ void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g) {
                                     argmax ? argmax + pl * Q + q0 : nullptr);
                 }
             }
+            clamp_plane(y + pl * Q, Q, rule, floor);
         }
     }
 }
 
 // dx of max pooling: dx[winner of each window] += dy (see the section comment).
 template <typename T>
-void max_pool_backward(const T* x, const T* dy, T* dx, const PoolGeometry& g) {
+void max_pool_backward(const T* x, const T* dy, T* dx, const PoolGeometry& g, int rule, T floor) {
     const int64_t S = g.in_size(), Q = g.out_size(), OW = g.out[2];
     const double work = g.visits() + static_cast<double>(g.planes) * S;
     const bool fast = fast_dispatch(g, [&](auto k, auto s) {
@@ -498,8 +615,18 @@ void max_pool_backward(const T* x, const T* dy, T* dx, const PoolGeometry& g) {
                     if (tiles) fast_max_plane_backward_tiles<T, K, kNaN>(xp, gp, dp, g, f, ys.data(), slot.data());
                     else fast_max_plane_backward_add<T, K, St, kNaN>(xp, gp, dp, g, f, ys.data(), slot.data());
                 };
-                if (has_nan(xp, S)) plane(std::true_type());
-                else plane(std::false_type());
+                if (rule != kRuleIEEE) {
+                    if (needs_rule_plane(xp, S, floor)) {
+                        std::fill(dp, dp + S, T(0));
+                        rule_plane<T>(xp, nullptr, nullptr, gp, dp, g, rule, floor);
+                    } else {
+                        plane(std::false_type());
+                    }
+                } else if (has_nan(xp, S)) {
+                    plane(std::true_type());
+                } else {
+                    plane(std::false_type());
+                }
             }
         }
     });
@@ -514,6 +641,10 @@ void max_pool_backward(const T* x, const T* dy, T* dx, const PoolGeometry& g) {
         for (int64_t pl = 0; pl < g.planes; ++pl) {
             T* dp = dx + pl * S;
             std::fill(dp, dp + S, T(0));
+            if (rule != kRuleIEEE && needs_rule_plane(x + pl * S, S, floor)) {
+                rule_plane<T>(x + pl * S, nullptr, nullptr, dy + pl * Q, dp, g, rule, floor);
+                continue;
+            }
             for (int64_t oz = 0; oz < g.out[0]; ++oz) {
                 for (int64_t oy = 0; oy < g.out[1]; ++oy) {
                     const int64_t q0 = (oz * g.out[1] + oy) * OW;
@@ -708,7 +839,7 @@ void adaptive(const T* x, T* y, int64_t* argmax, int64_t planes, const Dims3& in
                                 const T v = xp[i];
                                 if (mode == 0) {
                                     acc += v;
-                                } else if (take(v, acc, bi >= 0)) {
+                                } else if (bi < 0 || v > acc) {  // first, then strictly greater (2.10)
                                     acc = v;
                                     bi = i;
                                 }
@@ -726,6 +857,7 @@ void adaptive(const T* x, T* y, int64_t* argmax, int64_t planes, const Dims3& in
         }
     }
 }
+
 
 // --- Python bindings ------------------------------------------------------------------------
 PoolGeometry pool_geometry(const std::string& where, int64_t planes, const Dims3& in, const Dims3& out, const Dims3& k,
@@ -754,7 +886,7 @@ py::object by_dtype(DType dt, F&& f) {
 }
 
 py::object max_pool3d(const py::array& x, const Dims3& k, const Dims3& stride, const Dims3& pad, const Dims3& dil,
-                      const Dims3& out, bool with_argmax) {
+                      const Dims3& out, bool with_argmax, int rule, double floor) {
     const std::string where = "max_pool3d";
     check_array(where, "x", x, 5);
     const DType dt = common_float(where, {&x});
@@ -767,7 +899,7 @@ py::object max_pool3d(const py::array& x, const Dims3& k, const Dims3& stride, c
         auto r = empty<T>(shape5(x, out));
         T* rp = mptr(r);
         py::gil_scoped_release release;
-        max_pool<T>(cptr<T>(x), rp, ip, g);
+        max_pool<T>(cptr<T>(x), rp, ip, g, rule, static_cast<T>(floor));
         return std::move(r);
     });
     if (!with_argmax) return y;
@@ -775,7 +907,7 @@ py::object max_pool3d(const py::array& x, const Dims3& k, const Dims3& stride, c
 }
 
 py::array max_pool3d_backward(const py::array& x, const py::array& dy, const Dims3& k, const Dims3& stride,
-                              const Dims3& pad, const Dims3& dil) {
+                              const Dims3& pad, const Dims3& dil, int rule, double floor) {
     const std::string where = "max_pool3d_backward";
     check_array(where, "x", x, 5);
     check_array(where, "dout", dy, 5);
@@ -790,7 +922,7 @@ py::array max_pool3d_backward(const py::array& x, const py::array& dy, const Dim
         auto r = empty<T>(shape5(x, spatial(x)));
         T* rp = mptr(r);
         py::gil_scoped_release release;
-        max_pool_backward<T>(cptr<T>(x), cptr<T>(dy), rp, g);
+        max_pool_backward<T>(cptr<T>(x), cptr<T>(dy), rp, g, rule, static_cast<T>(floor));
         return std::move(r);
     });
 }
@@ -923,13 +1055,16 @@ py::array adaptive_avg_pool3d_backward(const py::array& dy, const Dims3& in) {
 void register_pool(py::module_& m) {
     using py::arg;
     m.def("max_pool3d", &max_pool3d, arg("x"), arg("kernel_size"), arg("stride"), arg("pad"), arg("dilation"),
-          arg("out_size"), arg("with_argmax") = true,
+          arg("out_size"), arg("with_argmax") = true, arg("rule") = 0, arg("floor") = 0.0,
           "Max pooling of x (N, C, D, H, W): (y, argmax) with int64 flat indices into each input plane "
-          "(-1 for a window entirely in the padding), or y alone without with_argmax.");
+          "(-1 for a window entirely in the padding), or y alone without with_argmax. rule: the NaN rule "
+          "(0 IEEE first maximum, 1 MaxPool's maxps fold, 2 MaxPoolWithArgmaxV2's strict greater from floor, "
+          "3 first element then strictly greater, 4 NaN first with the last NaN's index); floor: the start value "
+          "of rules 1 and 2.");
     m.def("max_pool3d_backward", &max_pool3d_backward, arg("x"), arg("dout"), arg("kernel_size"), arg("stride"),
-          arg("pad"), arg("dilation"),
+          arg("pad"), arg("dilation"), arg("rule") = 0, arg("floor") = 0.0,
           "Gradient of max pooling with respect to x (N, C, D, H, W): dout (N, C, OD, OH, OW) added at each "
-          "window's maximum, the first in scan order (NaN first), as max_pool3d's argmax would place it.");
+          "window's winner under ``rule`` (as in max_pool3d), as max_pool3d's argmax would place it.");
     m.def("avg_pool3d", &avg_pool3d, arg("x"), arg("kernel_size"), arg("stride"), arg("pad"), arg("pad_after"),
           arg("out_size"), arg("count_include_pad"), arg("divisor_override"), "Average pooling of x (N, C, D, H, W).");
     m.def("avg_pool3d_backward", &avg_pool3d_backward, arg("dout"), arg("in_size"), arg("kernel_size"),

@@ -108,14 +108,41 @@ def _axes(axis):
     return tuple(axis) if isinstance(axis, (tuple, list)) else axis
 
 
+def _last_axis(axis, ndim):
+    if isinstance(axis, tuple):
+        if len(axis) != 1:
+            return False
+        axis = axis[0]
+    return int(axis) in (-1, ndim - 1)
+
+
+def _softmax_last_f32(x, xp):
+    """float32 softmax over the last axis with MindSpore 2.10's (CPU) treatment of NaN and infinities: the row's
+    maximum skips NaN and starts from float32's lowest value, exp of a NaN difference (a NaN, or +inf - +inf) counts
+    as +inf, and a row whose exponentials sum to 0 (all -inf) is left as those exponentials (zeros). So a NaN or
+    +inf in a row gives NaN there and 0 elsewhere, a row of -inf gives 0. Checked on rows of 1 to 100 elements.
+    (2.10 also stops at such a row and leaves the rows after it zero in some batch shapes: not copied.)"""
+    low = xp.float32(-3.4028234663852886e38)
+    m = xp.maximum(xp.max(xp.where(x != x, -xp.inf, x), axis=-1, keepdims=True), low)
+    with np.errstate(all='ignore'):
+        d = x - m
+        e = xp.where(d != d, xp.float32(xp.inf), xp.exp(d))
+        s = xp.sum(e, axis=-1, keepdims=True)
+        return xp.where(s == 0, e, e / xp.where(s == 0, xp.float32(1), s)).astype(xp.float32)
+
+
 @fits_out
 def _softmax(prim, x, out=None):
+    f32 = x.dtype == np.float32  # before widening float16
     x = wide(x)
     if x.size == 0:  # nothing to normalise (and max has no identity)
         return x.copy()
     axis = _axes(prim.axis)
-    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True)
+    if f32 and _last_axis(axis, x.ndim):
+        return _softmax_last_f32(x, np)
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, as in 2.10 for these dtypes and axes
+        e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+        return e / np.sum(e, axis=axis, keepdims=True)
 
 
 @fits_out

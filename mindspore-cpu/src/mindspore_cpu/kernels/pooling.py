@@ -6,6 +6,15 @@ MaxPool3DGrad run one fused kernel (``max_pool3d_backward``) that finds each win
 ``x`` and adds ``dout`` there, with no argmax tensor in between; the other max-pooling gradients
 use an argmax (given, or recomputed for MaxPoolGradGrad) with a scatter/gather over flattened
 input planes.
+
+NaN follows MindSpore 2.10's CPU kernels, whose rules differ by primitive (``_RULES``; the C++
+``rule`` argument documents each): MaxPool/MaxPool3D (and their gradients) fold each window with
+x86 ``maxps`` from float32's lowest value, MaxPoolWithArgmaxV2 takes strictly larger elements from
+the dtype's lowest value, MaxPoolWithArgmax and AdaptiveMaxPool2D the first element and then strictly
+larger ones (float16 'SAME' windows placed as 2.10's float16 kernel places them; 2.10 rounds its
+float64 results to float32, not followed),
+MaxPool3DWithArgmax propagates NaN with the index of the window's last NaN. Recorded on generated cases in
+``tests/fixtures/ops/maxpool_nan_2.10.npz``.
 """
 import numpy as np
 
@@ -42,16 +51,45 @@ def _lift(values, fill):
     return (fill,) + values if len(values) == 2 else values
 
 
+# NaN rule of the C++ kernels per primitive (MindSpore 2.10's, see the module docstring).
+_FOLD, _GREATER, _FIRST, _LAST_NAN = 1, 2, 3, 4
+_RULES = {"MaxPool": _FOLD, "MaxPoolGrad": _FOLD, "MaxPoolGradGrad": _FOLD, "MaxPool3D": _FOLD,
+          "MaxPool3DGrad": _FOLD, "MaxPool3DGradGrad": _FOLD, "MaxPoolWithArgmaxV2": _GREATER,
+          "MaxPoolWithArgmax": _FIRST, "MaxPool3DWithArgmax": _LAST_NAN}
+
+
+def _rule(prim, x):
+    """(rule, floor) of ``prim`` for input ``x``: the fold starts from float32's lowest value (-inf in float16),
+    the strict-greater rule from the input dtype's lowest."""
+    rule = _RULES.get(type(prim).__name__, 0)
+    dt = np.asarray(x).dtype
+    if rule == _FOLD:
+        with np.errstate(over="ignore"):
+            floor = float(np.asarray(np.finfo(np.float32).min).astype(dt if dt.kind == "f" else np.float32))
+    elif rule == _GREATER and dt.kind == "f":
+        floor = float(np.finfo(dt).min)
+    else:
+        floor = float("-inf")
+    return rule, floor
+
+
 def _max_pool(prim, x, out_spatial=None, with_argmax=True, out=None):
     """(output, argmax) for x, optionally with the output size fixed by a forward result."""
     kernel, stride, dil, win = prim.geometry_for(x.shape)
     result = win.out if out_spatial is None else tuple(out_spatial)
-    res = _kernels.max_pool3d(_as_5d(x, _dtype(x)), _lift(kernel, 1), _lift(stride, 1), _lift(win.before, 0),
-                              _lift(dil, 1), _lift(result, 1), with_argmax)
+    rule, floor = _rule(prim, x)
+    before, dt = win.before, _dtype(x)
+    if rule == _FIRST:
+        # 2.10's float16 MaxPoolWithArgmax starts 'SAME' windows max((kernel - stride) // 2, 0) before the
+        # input (checked on 60 random geometries). (Its float64 values are rounded to float32: not followed.)
+        if np.asarray(x).dtype == np.float16 and any(before):
+            before = tuple(max((int(k) - int(st)) // 2, 0) for k, st in zip(kernel, stride))
+    res = _kernels.max_pool3d(_as_5d(x, dt), _lift(kernel, 1), _lift(stride, 1), _lift(before, 0),
+                              _lift(dil, 1), _lift(result, 1), with_argmax, rule, floor)
     shape = x.shape[:-len(result)] + result
     if not with_argmax:
         return res.reshape(shape)
-    return res[0].reshape(shape), res[1].reshape(shape)
+    return res[0].reshape(shape).astype(np.asarray(x).dtype, copy=False), res[1].reshape(shape)
 
 
 @fits_out
@@ -73,8 +111,9 @@ def _max_pool_grad(prim, x, y, dout, out=None):
     """dx: dout added at each window's argmax, recomputed from x (dout has the forward output's shape)."""
     kernel, stride, dil, win = prim.geometry_for(x.shape)
     dt = _dtype(x, dout)
+    rule, floor = _rule(prim, x)
     dx = _kernels.max_pool3d_backward(_as_5d(x, dt), _as_5d(dout, dt), _lift(kernel, 1), _lift(stride, 1),
-                                      _lift(win.before, 0), _lift(dil, 1))
+                                      _lift(win.before, 0), _lift(dil, 1), rule, floor)
     return dx.reshape(x.shape)
 
 
@@ -127,7 +166,7 @@ def _adaptive_avg(prim, x, out=None):
 def _adaptive_max(prim, x, out=None):
     res = prim.infer_shape(x.shape)[0]
     y, idx = _kernels.adaptive_pool3d(_as_5d(x, _dtype(x)), _lift(res[-2:], 1), True)
-    return y.reshape(res), idx.reshape(res)
+    return y.reshape(res).astype(np.asarray(x).dtype, copy=False), idx.reshape(res)
 
 
 def _adaptive_avg_grad(prim, input_grad, orig_input_shape, out=None):

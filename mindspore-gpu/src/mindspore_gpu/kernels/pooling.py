@@ -14,6 +14,15 @@ the kernel), so every result is the CPU kernels':
 * adaptive pooling uses the bins ``[floor(o * in / out), ceil((o + 1) * in / out))``; the average is
   two small matrix products.
 
+NaN follows MindSpore 2.10's CPU kernels, whose rules differ by primitive (``_RULES``), exactly as the
+CPU kernels do (see ``mindspore_cpu/_csrc/pool.cpp``): MaxPool/MaxPool3D and their gradients fold each
+window's elements with x86 ``maxps`` (``m = m > v ? m : v``) from float32's lowest value, the winner
+(gradient) being the first element equal to the value after the window's last NaN (the last NaN when
+nothing follows it, the first element when the value stays at the start value); MaxPoolWithArgmaxV2 takes
+only strictly larger elements from the dtype's lowest value (winner: the first element until one is
+larger); MaxPoolWithArgmax and AdaptiveMaxPool2D take the first element, then strictly larger ones;
+MaxPool3DWithArgmax propagates NaN with the index of the window's last NaN.
+
 The gradients scatter into the input planes with CUDA's atomic add (windows may overlap). float16
 computes in float32.
 """
@@ -52,6 +61,47 @@ def _offset_tables(sizes, before, out, kernel, stride, dilation):
             cupy.asarray(numpy.ascontiguousarray(valid.reshape((count,) + tuple(out)))))
 
 
+_FOLD, _GREATER, _FIRST, _LAST_NAN = 1, 2, 3, 4
+_RULES = {"MaxPool": _FOLD, "MaxPoolGrad": _FOLD, "MaxPoolGradGrad": _FOLD, "MaxPool3D": _FOLD,
+          "MaxPool3DGrad": _FOLD, "MaxPool3DGradGrad": _FOLD, "MaxPoolWithArgmaxV2": _GREATER,
+          "MaxPoolWithArgmax": _FIRST, "MaxPool3DWithArgmax": _LAST_NAN}
+
+
+def _rule(prim, x):
+    """(rule, start value) of ``prim`` for input ``x`` (0: NaN first, as described above)."""
+    rule = _RULES.get(type(prim).__name__, 0)
+    dt = numpy.dtype(x.dtype)
+    if rule == _FOLD:
+        with numpy.errstate(over="ignore"):
+            floor = float(numpy.asarray(numpy.finfo(numpy.float32).min).astype(dt if dt.kind == "f" else numpy.float32))
+    elif rule == _GREATER and dt.kind == "f":
+        floor = float(numpy.finfo(dt).min)
+    else:
+        floor = -_INF
+    return rule, floor
+
+
+def _rule_pool(views, flat, valid, shape, dt, rule, floor):
+    """(values, argmax) of the windows under one of MindSpore 2.10's NaN rules (see the module docstring)."""
+    best = cupy.full(shape, floor if rule in (_FOLD, _GREATER) else -_INF, dt)
+    fold = cupy.full(shape, floor, dt)
+    arg = cupy.full(shape, -1, numpy.int64)
+    for i, (_, v) in enumerate(views):
+        ok = valid[i]
+        if rule == _FOLD:
+            fold = cupy.where(ok & ~(fold > v), v, fold)
+            take = ok & ((v != v) | (best != best) | (v > best))
+        elif rule == _GREATER:
+            take = ok & (v > best)
+        elif rule == _LAST_NAN:
+            take = ok & ((arg < 0) | (v != v) | (v > best))
+        else:
+            take = ok & ((arg < 0) | (v > best))
+        best = cupy.where(take, v, best)
+        arg = cupy.where(take, flat[i], cupy.where(ok & (arg < 0), flat[i], arg))
+    return (fold if rule == _FOLD else best), arg
+
+
 def max_pool(prim, x, out_spatial=None, with_argmax=True):
     """(values, argmax) of max pooling ``x``, optionally with the output size fixed by a forward result;
     values only (``with_argmax=False``) skips the index bookkeeping."""
@@ -64,6 +114,11 @@ def max_pool(prim, x, out_spatial=None, with_argmax=True):
     xp = pad_spatial(x.astype(dt, copy=False), win.before, pad_after(sizes, win.before, out, kernel, stride, dil),
                      value=-_INF)
     views = windows(xp, out, kernel, stride, dil)
+    rule, floor = _rule(prim, x)
+    if rule:
+        flat, valid = _offset_tables(sizes, win.before, out, kernel, stride, dil)
+        best, arg = _rule_pool(views, flat, valid, x.shape[:-nd] + out, dt, rule, floor)
+        return best, (arg if with_argmax else None)
     if not with_argmax:
         # padding is -inf: it never beats an element of the input, so the values need no masks
         _, best = next(views)
@@ -274,7 +329,8 @@ def _adaptive_max(prim, x, *, out=None):
             vx = ix < hi_w
             ix = numpy.minimum(ix, w - 1)
             v = x[..., cupy.asarray(iy)[:, None], cupy.asarray(ix)[None, :]]
-            take = cupy.asarray(vy[:, None] & vx[None, :]) & ((arg < 0) | _beats(v, best))
+            # the first element, then strictly larger ones (MindSpore 2.10's AdaptiveMaxPool2D)
+            take = cupy.asarray(vy[:, None] & vx[None, :]) & ((arg < 0) | (v > best))
             best = cupy.where(take, v, best)
             arg = cupy.where(take, cupy.asarray(iy[:, None] * w + ix[None, :]), arg)
     return best, arg
