@@ -42,12 +42,29 @@ def _lift(values, fill):
     return (fill,) + values if len(values) == 2 else values
 
 
+_LIFTED = {}
+
+
+def _lifted_geometry(prim, x_shape):
+    """``(kernel, stride, padding before, dilation, output size, window)`` of ``prim`` over ``x_shape``, each as
+    the 3-tuple the C++ kernels take, computed once per geometry and shape (a kernel runs every step)."""
+    key = (prim._geometry, tuple(x_shape))
+    hit = _LIFTED.get(key)
+    if hit is None:
+        kernel, stride, dil, win = prim.geometry_for(x_shape)
+        hit = (_lift(kernel, 1), _lift(stride, 1), _lift(win.before, 0), _lift(dil, 1), _lift(win.out, 1), win)
+        if len(_LIFTED) >= 4096:
+            _LIFTED.clear()
+        _LIFTED[key] = hit
+    return hit
+
+
 def _max_pool(prim, x, out_spatial=None, with_argmax=True, out=None):
     """(output, argmax) for x, optionally with the output size fixed by a forward result."""
-    kernel, stride, dil, win = prim.geometry_for(x.shape)
+    kernel, stride, before, dil, size, win = _lifted_geometry(prim, x.shape)
     result = win.out if out_spatial is None else tuple(out_spatial)
-    res = _kernels.max_pool3d(_as_5d(x, _dtype(x)), _lift(kernel, 1), _lift(stride, 1), _lift(win.before, 0),
-                              _lift(dil, 1), _lift(result, 1), with_argmax)
+    res = _kernels.max_pool3d(_as_5d(x, _dtype(x)), kernel, stride, before, dil,
+                              size if out_spatial is None else _lift(result, 1), with_argmax)
     shape = x.shape[:-len(result)] + result
     if not with_argmax:
         return res.reshape(shape)
