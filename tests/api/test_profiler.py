@@ -101,6 +101,60 @@ def test_cell_spans_enclose_their_operators_and_hooks_are_restored(tmp_path):
     assert current is before
 
 
+class _ConvNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 4, 3, has_bias=True)
+        self.relu = nn.ReLU()
+        self.fc = nn.Dense(4 * 8 * 8, 3)
+
+    def construct(self, x):
+        return self.fc(ops.flatten(self.relu(self.conv(x))))
+
+
+def test_graph_mode_kernels_are_timed_one_event_each(tmp_path):
+    from mindspore._runtime import executor
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = _ConvNet()
+        x = ms.Tensor(np.random.default_rng(0).standard_normal((2, 1, 8, 8)).astype(np.float32))
+        expected = net(x).asnumpy()             # compiled (and checked) before the profiler starts
+        prof = P.Profiler(output_path=str(tmp_path), profiler_level=P.ProfilerLevel.Level1)
+        outs = [net(x).asnumpy() for _ in range(2)]
+        prof.stop()
+        net(x)                                  # after stop: not recorded, and the hook is gone
+        assert executor.set_kernel_hook(None) is None
+        prof.analyse()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    for out in outs:                            # the hooked graph computes what the plain one computes
+        np.testing.assert_array_equal(out, expected)
+    ops_in_trace = [e for e in _trace(_run_dir(tmp_path)) if e.get("ph") == "X" and e["cat"] == "op"]
+    names = [e["name"] for e in ops_in_trace]
+    per_step = ["FusedConv2D(Conv2D+BiasAdd+ReLU)", "Flatten", "MatMul", "BiasAdd"]
+    assert names == per_step * 2
+    assert all(e["args"]["mode"] == "graph" and float(e["dur"]) > 0 for e in ops_in_trace)
+    assert ops_in_trace[0]["args"]["Input Dims"] == "Float32[2, 1, 8, 8]; Float32[4, 1, 3, 3]; Float32[4]"
+
+
+def test_a_graph_first_run_under_the_profiler_is_checked_and_timed(tmp_path):
+    from mindspore._runtime import executor
+
+    @ms.jit
+    def f(a, b):
+        return ops.relu(a @ b) + 1
+
+    a = ms.Tensor(np.eye(3, dtype=np.float32))
+    prof = P.Profiler(output_path=str(tmp_path))
+    out = f(a, a)                               # compiled now: its first (checked) run goes through the hook
+    prof.stop()
+    prof.analyse()
+    np.testing.assert_array_equal(out.asnumpy(), np.eye(3, dtype=np.float32) + 1)
+    names = [e["name"] for e in _trace(_run_dir(tmp_path)) if e.get("ph") == "X" and e.get("cat") == "op"]
+    assert names and names[0] == "MatMul"
+    assert executor.set_kernel_hook(None) is None
+
+
 def test_mstx_and_metadata(tmp_path):
     prof = P.Profiler(output_path=str(tmp_path), mstx=True, mstx_domain_exclude=["skip"])
     rid = P.mstx.range_start("phase")

@@ -40,9 +40,27 @@ from mindspore._core.primitive import Primitive
 from mindspore._runtime import backend as _backend
 from mindspore.common.tensor import Tensor
 
-__all__ = ["Executable"]
+__all__ = ["Executable", "set_kernel_hook"]
 
 _SIMPLE = (int, float, bool, type(None), str)
+
+#: The kernel hook, while one is set (the profiler's): each kernel a compiled graph runs is then called as
+#: ``hook(prim, kernel, args, out)`` instead of ``kernel(prim, *args, out=out)``. Graphs run code generated without
+#: the hook (no cost per kernel) until one is set; from then on the variant that calls through it.
+_KERNEL_HOOK = [None]
+
+
+def set_kernel_hook(hook):
+    """Install ``hook(prim, kernel, args, out) -> result`` around every kernel of compiled graphs (``None``: none);
+    returns the hook it replaces. The profiler times GRAPH_MODE operators with it."""
+    prev = _KERNEL_HOOK[0]
+    _KERNEL_HOOK[0] = hook
+    return prev
+
+
+def _through_hook(prim, kernel, args, out):
+    hook = _KERNEL_HOOK[0]
+    return kernel(prim, *args, out=out) if hook is None else hook(prim, kernel, args, out)
 
 
 def _input_layout(node):
@@ -147,14 +165,15 @@ def _shapes(ab):
 
 
 class _Codegen:
-    def __init__(self, backend, checker):
+    def __init__(self, backend, checker, hooked=False):
         self.backend = backend
+        self.hooked = hooked
         runtime = backend.runtime
         # a condition computed on the device decides Python control flow: one explicit transfer of its
         # (0-d, bool) value, or NumPy's own truth value on a host-memory backend
         truth = bool if runtime.is_host else (lambda buffer: bool(runtime.to_host(buffer)))
         self.env = {"_while": _run_while, "_while_stack": _run_while_stack, "_while_grad": _run_while_grad,
-                    "_chk": checker, "_truth": truth}
+                    "_chk": checker, "_truth": truth, "_hook": _through_hook}
         self.checker = checker
         self.functions = {}
         self.counter = 0
@@ -268,7 +287,10 @@ class _Codegen:
         k = self.name("k", kernel)
         p = self.name("p", prim)
         o = self.name("o", _out_spec(node.abstract))
-        call = f"{k}({p}{''.join(', ' + a for a in args)}, out={o})"
+        if self.hooked:
+            call = f"_hook({p}, {k}, ({''.join(a + ', ' for a in args)}), {o})"
+        else:
+            call = f"{k}({p}{''.join(', ' + a for a in args)}, out={o})"
         if self.checker is not None:
             key = (id(node),)
             d = self.name("d", _np_dtype(node.abstract))
@@ -308,9 +330,10 @@ class Executable:
         self._gens = []
         self._checked = self._generate(self._checker)
         self._fast = None
+        self._hooked = None
 
-    def _generate(self, checker):
-        gen = _Codegen(self.backend, checker)
+    def _generate(self, checker, hooked=False):
+        gen = _Codegen(self.backend, checker, hooked)
         name = gen.graph_fn(self.graph)
         self._gens.append(gen)
         return gen.env[name]
@@ -321,6 +344,14 @@ class Executable:
         return fast.__ms_source__
 
     def __call__(self, *inputs):
+        if _KERNEL_HOOK[0] is not None:
+            if self._fast is None:      # the first run is also the checked one
+                out = self._run(self._generate(self._checker, hooked=True), inputs)
+                self._fast = self._generate(None)
+                return out
+            if self._hooked is None:
+                self._hooked = self._generate(None, hooked=True)
+            return self._run(self._hooked, inputs)
         fn = self._fast
         if fn is None:
             out = self._run(self._checked, inputs)

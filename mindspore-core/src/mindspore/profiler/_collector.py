@@ -5,9 +5,10 @@ Operators are timed through core's dispatch hook (:func:`mindspore.plugin.set_pr
 notes the time, runs the application as it would have run (the hook it replaced, if any: mindspore-parallel's,
 else the interpreter stack), waits for the device when ``sync_enable`` asks, and notes the time again. Only
 applications that execute are timed, in PYNATIVE mode (and in the eager parts of a program). While a graph is
-being staged (GRAPH_MODE compilation) nothing runs, so nothing is recorded; and a compiled graph runs its kernels
-from generated code that no hook sees, so GRAPH_MODE runs are not timed yet (that needs a per-kernel hook in the
-executor). Cell calls are recorded as spans around their operators (through
+being staged (GRAPH_MODE compilation) nothing runs, so nothing is recorded. A compiled graph's kernels are timed
+through the executor's kernel hook (:func:`mindspore._runtime.executor.set_kernel_hook`) the same way, one event
+per kernel the graph runs (a fused kernel is named after the operators it computes, ``FusedOp(Conv2D+BiasAdd+
+ReLU)``), marked ``"mode": "graph"``. Cell calls are recorded as spans around their operators (through
 :func:`mindspore.plugin.set_cell_call_hook`). Gradient rules run with the hook suspended, as core does for all
 hooks, so backward operators are part of the span of the operation that ran them.
 
@@ -23,6 +24,8 @@ import mindspore.plugin as plugin
 from mindspore._core import interpreters
 from mindspore._errors import MSRuntimeError
 from mindspore._runtime import backend
+from mindspore._runtime import executor
+from mindspore.common import dtype as mstype
 
 __all__ = ["Collector", "Event", "active_collector"]
 
@@ -61,6 +64,19 @@ def _describe(value):
     return type(value).__name__
 
 
+def _describe_buffer(value):
+    """A graph kernel's argument (a device buffer, or a constant) as :func:`_describe` shows a Tensor."""
+    shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+    if shape is not None and dtype is not None:
+        try:
+            return f"{mstype.to_ms_dtype(dtype)}{list(shape)}"
+        except Exception:   # noqa: BLE001 - a dtype MindSpore has no name for: NumPy's
+            return f"{dtype}{list(shape)}"
+    if isinstance(value, (tuple, list)):
+        return "(" + ", ".join(_describe_buffer(v) for v in value) + ")"
+    return type(value).__name__
+
+
 def _call_site():
     """``file:line`` frames of the user's code that led here (framework frames left out)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -81,6 +97,7 @@ class Collector:
         self.step = 0
         self._prev_prim_hook = None
         self._prev_cell_hook = None
+        self._prev_kernel_hook = None
         self._ranges = {}
         self._next_range = 1
 
@@ -94,6 +111,7 @@ class Collector:
                 return
             self._prev_prim_hook = plugin.set_primitive_call_hook(self._on_primitive)
             self._prev_cell_hook = plugin.set_cell_call_hook(self._on_cell)
+            self._prev_kernel_hook = executor.set_kernel_hook(self._on_kernel)
             _active[0] = self
 
     def uninstall(self):
@@ -102,6 +120,7 @@ class Collector:
                 return
             plugin.set_primitive_call_hook(self._prev_prim_hook)
             plugin.set_cell_call_hook(self._prev_cell_hook)
+            executor.set_kernel_hook(self._prev_kernel_hook)
             _active[0] = None
 
     # -- hooks ------------------------------------------------------------------------------------------------
@@ -127,6 +146,30 @@ class Collector:
             stats = backend.data_runtime().memory_stats() or {}
             self.memory.append((end, int(stats.get("allocated", 0)), int(stats.get("reserved", 0))))
         return out
+
+    def _run_kernel(self, prim, kernel, args, out):
+        prev = self._prev_kernel_hook
+        return prev(prim, kernel, args, out) if prev is not None else kernel(prim, *args, out=out)
+
+    def _on_kernel(self, prim, kernel, args, out):
+        """One kernel of a compiled graph (GRAPH_MODE), timed as :meth:`_on_primitive` times an application."""
+        if not (self.recording and self.record_ops):
+            return self._run_kernel(prim, kernel, args, out)
+        start = now_ns()
+        result = self._run_kernel(prim, kernel, args, out)
+        if self.sync_enable:
+            backend.data_runtime().synchronize()
+        end = now_ns()
+        ops = getattr(prim, "attrs", {}).get("ops") if hasattr(prim, "attrs") else None
+        name = f"{prim.name}({'+'.join(ops)})" if ops else prim.name
+        extra = {"mode": "graph"}
+        if self.record_shapes:
+            extra["Input Dims"] = "; ".join(_describe_buffer(a) for a in args)
+        self.events.append(Event("op", name, start, end - start, threading.get_ident(), self.step, extra))
+        if self.profile_memory:
+            stats = backend.data_runtime().memory_stats() or {}
+            self.memory.append((end, int(stats.get("allocated", 0)), int(stats.get("reserved", 0))))
+        return result
 
     def _on_cell(self, cell, run, args, kwargs):
         prev = self._prev_cell_hook

@@ -258,48 +258,6 @@ void strided_copy(float* d, const float* src, int64_t n, int64_t s) { strided_co
 __attribute__((target_clones("avx512f", "avx2", "default")))
 void strided_copy(double* d, const double* src, int64_t n, int64_t s) { strided_copy_body(d, src, n, s); }
 
-// d[q * ld + i] = rows[i][q] for i < 8, q < len: eight rows written as columns (a transposition), with
-// the permutes AVX-512/AVX2 have, about 4x faster than eight strided scalar passes.
-template <typename T>
-inline void interleave8_body(const T* const* rows, int64_t len, int64_t ld, T* __restrict d) {
-    const T* __restrict r0 = rows[0];
-    const T* __restrict r1 = rows[1];
-    const T* __restrict r2 = rows[2];
-    const T* __restrict r3 = rows[3];
-    const T* __restrict r4 = rows[4];
-    const T* __restrict r5 = rows[5];
-    const T* __restrict r6 = rows[6];
-    const T* __restrict r7 = rows[7];
-    for (int64_t q = 0; q < len; ++q) {
-        T* o = d + q * ld;
-        o[0] = r0[q];
-        o[1] = r1[q];
-        o[2] = r2[q];
-        o[3] = r3[q];
-        o[4] = r4[q];
-        o[5] = r5[q];
-        o[6] = r6[q];
-        o[7] = r7[q];
-    }
-}
-
-__attribute__((target_clones("avx512f", "avx2", "default")))
-void interleave8(const float* const* rows, int64_t len, int64_t ld, float* d) { interleave8_body(rows, len, ld, d); }
-
-__attribute__((target_clones("avx512f", "avx2", "default")))
-void interleave8(const double* const* rows, int64_t len, int64_t ld, double* d) { interleave8_body(rows, len, ld, d); }
-
-// d[q * ld + i] = rows[i][q] for i < nrows, q < len.
-template <typename T>
-void interleave(const T* const* rows, int64_t nrows, int64_t len, int64_t ld, T* d) {
-    int64_t i = 0;
-    for (; i + 8 <= nrows; i += 8) interleave8(rows + i, len, ld, d + i);
-    for (; i < nrows; ++i) {
-        const T* r = rows[i];
-        for (int64_t q = 0; q < len; ++q) d[q * ld + i] = r[q];
-    }
-}
-
 // The input as (N, C, phase planes, Dp, Hp, Wp) with zeros where padding is, followed by ``tail``
 // zeros (or the input itself when it needs no copy and no tail). ``buf`` is left uninitialised by the
 // allocation: every plane is zeroed and filled by the thread that copies it, while it sits in that

@@ -33,6 +33,23 @@ def lift(values, fill):
     return (fill,) + values if len(values) == 2 else values
 
 
+_LIFTED = {}
+
+
+def lifted_geometry(prim, x_shape):
+    """``(stride, padding before, dilation, output size, window)`` of ``prim`` over an input of ``x_shape``, each
+    as the 3-tuple the C++ kernels take, computed once per geometry and shape (a kernel runs every step)."""
+    key = (prim._geometry, tuple(x_shape))
+    hit = _LIFTED.get(key)
+    if hit is None:
+        _, stride, dilation, win = prim.geometry_for(x_shape)
+        hit = (lift(stride, 1), lift(win.before, 0), lift(dilation, 1), lift(win.out, 1), win)
+        if len(_LIFTED) >= 4096:
+            _LIFTED.clear()
+        _LIFTED[key] = hit
+    return hit
+
+
 @fits_out
 def _forward(prim, x, w, out=None):
     return forward_with_epilogue(prim, x, w)
@@ -43,10 +60,10 @@ def forward_with_epilogue(prim, x, w, bias=None, relu=False, residual=None):
     shape) and ReLU, in that order, as each output is written (the CPU backend's GRAPH_MODE pass fuses
     Conv2D -> BiasAdd -> Add -> ReLU into this)."""
     dt = compute_dtype(x, w)
-    kernel, stride, dilation, win = prim.geometry_for(x.shape)
-    y = _kernels.conv3d_forward(as_5d(x, dt), as_5d(w, dt), lift(stride, 1), lift(win.before, 0), lift(dilation, 1),
-                                lift(win.out, 1), prim.group, None if bias is None else np.asarray(bias, dt, order="C"),
-                                relu, None if residual is None else as_5d(residual, dt))
+    stride, before, dilation, size, win = lifted_geometry(prim, x.shape)
+    y = _kernels.conv3d_forward(as_5d(x, dt), as_5d(w, dt), stride, before, dilation, size, prim.group,
+                                None if bias is None else np.asarray(bias, dt, order="C"), relu,
+                                None if residual is None else as_5d(residual, dt))
     return y.reshape((x.shape[0], w.shape[0]) + win.out)
 
 

@@ -58,11 +58,21 @@ _RULES = {"MaxPool": _FOLD, "MaxPoolGrad": _FOLD, "MaxPoolGradGrad": _FOLD, "Max
           "MaxPoolWithArgmax": _FIRST, "MaxPool3DWithArgmax": _LAST_NAN}
 
 
+_RULE_OF = {}
+
+
 def _rule(prim, x):
     """(rule, floor) of ``prim`` for input ``x``: the fold starts from float32's lowest value (-inf in float16),
-    the strict-greater rule from the input dtype's lowest."""
-    rule = _RULES.get(type(prim).__name__, 0)
-    dt = np.asarray(x).dtype
+    the strict-greater rule from the input dtype's lowest (once per primitive class and dtype)."""
+    key = (type(prim).__name__, np.asarray(x).dtype)
+    hit = _RULE_OF.get(key)
+    if hit is None:
+        hit = _RULE_OF[key] = _rule_for(*key)
+    return hit
+
+
+def _rule_for(name, dt):
+    rule = _RULES.get(name, 0)
     if rule == _FOLD:
         with np.errstate(over="ignore"):
             floor = float(np.asarray(np.finfo(np.float32).min).astype(dt if dt.kind == "f" else np.float32))
@@ -73,19 +83,36 @@ def _rule(prim, x):
     return rule, floor
 
 
+_LIFTED = {}
+
+
+def _lifted_geometry(prim, x_shape):
+    """``(kernel, stride, padding before, dilation, output size, window)`` of ``prim`` over ``x_shape``, each as
+    the 3-tuple the C++ kernels take, computed once per geometry and shape (a kernel runs every step)."""
+    key = (prim._geometry, tuple(x_shape))
+    hit = _LIFTED.get(key)
+    if hit is None:
+        kernel, stride, dil, win = prim.geometry_for(x_shape)
+        hit = (_lift(kernel, 1), _lift(stride, 1), _lift(win.before, 0), _lift(dil, 1), _lift(win.out, 1), win)
+        if len(_LIFTED) >= 4096:
+            _LIFTED.clear()
+        _LIFTED[key] = hit
+    return hit
+
+
 def _max_pool(prim, x, out_spatial=None, with_argmax=True, out=None):
     """(output, argmax) for x, optionally with the output size fixed by a forward result."""
-    kernel, stride, dil, win = prim.geometry_for(x.shape)
+    kernel, stride, before, dil, size, win = _lifted_geometry(prim, x.shape)
     result = win.out if out_spatial is None else tuple(out_spatial)
     rule, floor = _rule(prim, x)
-    before, dt = win.before, _dtype(x)
+    dt = _dtype(x)
     if rule == _FIRST:
         # 2.10's float16 MaxPoolWithArgmax starts 'SAME' windows max((kernel - stride) // 2, 0) before the
         # input (checked on 60 random geometries). (Its float64 values are rounded to float32: not followed.)
         if np.asarray(x).dtype == np.float16 and any(before):
             before = tuple(max((int(k) - int(st)) // 2, 0) for k, st in zip(kernel, stride))
-    res = _kernels.max_pool3d(_as_5d(x, dt), _lift(kernel, 1), _lift(stride, 1), _lift(before, 0),
-                              _lift(dil, 1), _lift(result, 1), with_argmax, rule, floor)
+    res = _kernels.max_pool3d(_as_5d(x, dt), kernel, stride, before, dil,
+                              size if out_spatial is None else _lift(result, 1), with_argmax, rule, floor)
     shape = x.shape[:-len(result)] + result
     if not with_argmax:
         return res.reshape(shape)

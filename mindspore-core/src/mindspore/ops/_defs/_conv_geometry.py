@@ -128,6 +128,26 @@ def window(op, in_sizes, kernel, stride, dilation, pad_mode, pads, ceil_mode=Fal
     return Window(tuple(out), tuple(before), tuple(after))
 
 
+#: (op geometry, input spatial sizes) -> (kernel, kernel strides, dilation, Window): what ``geometry_for`` computed
+#: (a kernel asks at every call, with the shapes of the last few calls). Only results are kept, never errors;
+#: cleared whole when it grows past _GEOMETRY_LIMIT (dynamic shapes).
+_GEOMETRY = {}
+_GEOMETRY_LIMIT = 4096
+
+
+def cached_geometry(op, geometry, in_sizes, compute):
+    """``compute()`` for this op ``geometry`` (its normalised attributes, a tuple) and input spatial sizes,
+    computed once: kernels call ``geometry_for`` at every run, and the same shapes come back every step."""
+    key = (geometry, in_sizes)
+    hit = _GEOMETRY.get(key)
+    if hit is None:
+        hit = compute()
+        if len(_GEOMETRY) >= _GEOMETRY_LIMIT:
+            _GEOMETRY.clear()
+        _GEOMETRY[key] = hit
+    return hit
+
+
 def kernel_strides(stride, out):
     """The strides a kernel is given: 1 along an axis with one output position, where the stride (which may
     be anything up to 2**63, far past the input) chooses nothing, so that no kernel sizes a buffer or an

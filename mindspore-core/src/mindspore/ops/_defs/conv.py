@@ -65,6 +65,9 @@ class _Conv(Primitive):
     def geometry_for(self, x_shape):
         """``(kernel, stride, dilation, window)`` for an input of shape ``x_shape`` (what a kernel needs); see
         :func:`~mindspore.ops._defs._conv_geometry.kernel_strides` for the strides."""
+        return geo.cached_geometry(self.name, self._geometry, tuple(x_shape[2:]), lambda: self._geometry_of(x_shape))
+
+    def _geometry_of(self, x_shape):
         kernel, stride, dilation, _, _ = self._geometry
         win = self.window_for(x_shape)
         return kernel, geo.kernel_strides(stride, win.out), dilation, win
