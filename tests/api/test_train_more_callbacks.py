@@ -236,3 +236,21 @@ def test_get_ckpt_path_with_strategy_matches_mindspore(monkeypatch):
     assert ms.get_ckpt_path_with_strategy is ms.train.get_ckpt_path_with_strategy
     assert train_more_callback_cases.ckpt_strategy_cases(ms, set_rank) == REF["ckpt_strategy"]
     assert train_more_callback_cases.redundancy_case(_ckpt_strategy.parameter_redundancy) == REF["redundancy"]
+
+
+def test_two_summary_records_in_one_second_keep_both_files(tmp_path, monkeypatch):
+    """The file name holds the time in seconds: a record opened in the same directory within the second the last
+    one was opened (a SummaryLandscape run right after training) must not truncate that one's file (it did: 'wb'
+    on the same name)."""
+    from mindspore.train import SummaryRecord
+    from mindspore.train.summary import summary_record as sr
+    monkeypatch.setattr(sr.time, "time", lambda: 1_700_000_000.5)
+    for value in (1.5, 2.5):
+        with SummaryRecord(str(tmp_path)) as record:
+            record.add_value("scalar", "loss", ms.Tensor(value, ms.float32))
+            record.record(1)
+    files = sorted(glob.glob(str(tmp_path / "*.summary.*")))
+    assert len(files) == 2 and ".1700000000." in files[0] and ".1700000001." in files[1]
+    for path, value in zip(files, (1.5, 2.5)):
+        values = [v.scalar_value for e in read_events(path) for v in e.summary.value]
+        assert values == [value]

@@ -46,8 +46,8 @@ from mindspore._tensor_flags import UntypedStorage  # noqa: E402,F401
 from mindspore.train import ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc  # noqa: E402,F401
 from mindspore.train import (BackupAndRestore, ConfusionMatrixMetric, FlopsUtilizationCollector,  # noqa: E402,F401
                              HausdorffDistance, MeanSurfaceDistance, OcclusionSensitivity, OnRequestExit,
-                             RootMeanSquareDistance, SummaryCollector, SummaryRecord, TrainFaultTolerance, data_sink,
-                             get_ckpt_path_with_strategy)
+                             RootMeanSquareDistance, SummaryCollector, SummaryLandscape, SummaryRecord,
+                             TrainFaultTolerance, data_sink, get_ckpt_path_with_strategy)
 from mindspore.train import (F1, MAE, MSE, Accuracy, Callback, CheckpointConfig, ConfusionMatrix,  # noqa: E402,F401
                              DatasetHelper, DynamicLossScaleManager, EarlyStopping, Fbeta, FixedLossScaleManager,
                              History, LambdaCallback, LearningRateScheduler, Loss, LossMonitor, LossScaleManager,

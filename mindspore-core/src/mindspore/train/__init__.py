@@ -25,7 +25,7 @@ from mindspore.train.summary.summary_record import SummaryRecord  # noqa: E402
 from mindspore.train.data_sink import data_sink  # noqa: E402
 from mindspore.train._ckpt_strategy import get_ckpt_path_with_strategy  # noqa: E402
 from mindspore.train.callback import (BackupAndRestore, FlopsUtilizationCollector, OnRequestExit,  # noqa: E402
-                                      SummaryCollector, TrainFaultTolerance)
+                                      SummaryCollector, SummaryLandscape, TrainFaultTolerance)
 from mindspore._deploy.api import export, load  # noqa: E402
 from mindspore.train.train_thor import ConvertModelUtils, ConvertNetUtils  # noqa: E402
 
@@ -38,7 +38,7 @@ __all__ += ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "Mo
             "export", "load", "auc", "CosineSimilarity", "Dice", "Perplexity", "ROC", "BleuScore",
             "ConfusionMatrixMetric", "HausdorffDistance", "MeanSurfaceDistance", "RootMeanSquareDistance",
             "OcclusionSensitivity", "SummaryRecord", "BackupAndRestore", "FlopsUtilizationCollector", "OnRequestExit",
-            "TrainFaultTolerance", "SummaryCollector", "data_sink",
+            "TrainFaultTolerance", "SummaryCollector", "SummaryLandscape", "data_sink",
             "get_ckpt_path_with_strategy", "ConvertModelUtils", "ConvertNetUtils"]
 
 

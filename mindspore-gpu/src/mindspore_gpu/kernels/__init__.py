@@ -18,6 +18,8 @@ def families():
     """The kernel modules (imports CuPy)."""
     from mindspore_gpu.kernels import image
     from mindspore_gpu.kernels import custom
+    from mindspore_gpu.kernels import array_prims
+    from mindspore_gpu.kernels import control_prims
     from mindspore_gpu.kernels import (array, array_more, comm, complex_ops, conv, ctc, debug, deprecated, fft,
                                        indexing, linalg, linalg_more, loss, math, math_misc, math_more, math_prims,
                                        math_special, nn, nn_ext, nn_prims, optim, pooling, random, reduce, scatter,
@@ -25,4 +27,4 @@ def families():
     return (image, math, math_more, math_special, math_misc, math_prims, complex_ops, fft, linalg, linalg_more, array,
             array_more,
             indexing, scatter, reduce, nn, nn_ext, nn_prims, conv, pooling, loss, ctc, random, debug, comm, deprecated,
-            summary, sparse, optim, custom)
+            summary, sparse, optim, custom, array_prims, control_prims)

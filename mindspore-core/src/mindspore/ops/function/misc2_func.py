@@ -26,6 +26,7 @@ from mindspore._core.primitive import Primitive
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
+from mindspore.ops._defs import control_prims as _control_prims
 from mindspore.ops._defs.array import Reshape, cached_prim
 from mindspore.ops.function import array_func as _array
 from mindspore.ops.function import math_ext_func as _math_ext
@@ -118,7 +119,7 @@ def move_to(input, to="CPU", blocking=True):  # noqa: A002 - MindSpore's name
     return _array.identity(input)
 
 
-_DUMP_COUNTER = itertools.count()
+_DUMP_COUNTER = _control_prims.DUMP_COUNTER   # shared with ops.TensorDump / ops.DumpGradient (one numbering)
 
 
 def tensordump(file_name, tensor, mode="out"):

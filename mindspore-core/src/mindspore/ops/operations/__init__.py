@@ -8,3 +8,11 @@ for _family in _FAMILIES:
         globals()[_cls.__name__] = _cls
         __all__.append(_cls.__name__)
 del _family, _cls
+
+# the names MindSpore 2.10 also exports from this namespace: objects that live elsewhere here
+from mindspore.ops._defs.comm import ReduceOp  # noqa: E402
+from mindspore.ops._defs.control_prims import identity  # noqa: E402,F401
+from mindspore.ops.function.misc2_func import kernel, ms_kernel  # noqa: E402
+
+__all__ += ["ReduceOp", "kernel", "ms_kernel"]   # not ``identity``: ``from ... import *`` into mindspore.ops
+# would shadow the function ``ops.identity``

@@ -14,9 +14,10 @@ from mindspore.train.callback._backup_and_restore import BackupAndRestore
 from mindspore.train.callback._flops_collector import FlopsUtilizationCollector
 from mindspore.train.callback._on_request_exit import OnRequestExit
 from mindspore.train.callback._summary_collector import SummaryCollector
+from mindspore.train.callback._landscape import SummaryLandscape
 from mindspore.train.callback._train_fault_tolerance import TrainFaultTolerance
 
 __all__ = ["Callback", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig", "RunContext",
            "EarlyStopping", "History", "LambdaCallback", "LearningRateScheduler", "ReduceLROnPlateau",
            "BackupAndRestore", "FlopsUtilizationCollector", "OnRequestExit", "TrainFaultTolerance",
-           "SummaryCollector"]
+           "SummaryCollector", "SummaryLandscape"]

@@ -54,7 +54,7 @@ class EventFileWriter:
     def __init__(self, path, max_file_size=None):
         self.path = path
         self._remaining = max_file_size
-        with open(path, "wb"):
+        with open(path, "xb"):   # a new file: an existing summary file is never truncated
             pass
         os.chmod(path, stat.S_IWUSR | stat.S_IRUSR)
         self._file = open(path, "ab")  # noqa: SIM115 -- kept open until close()

@@ -156,9 +156,15 @@ class SummaryRecord:
                            f"value {self.max_file_size}.")
             self.max_file_size = None
         check_value_type("raise_exception", self.raise_exception, [bool])
-        time_second = str(int(time.time()))
         import mindspore.context as context
         device_id = context.get_context("device_id")
+        # The name holds the time in seconds: a second record opened in the same directory within that second
+        # takes the next free second instead of the first one's file (never truncated, see EventFileWriter).
+        second = int(time.time())
+        while os.path.exists(os.path.join(log_path, _adapter.event_file_name(
+                self.file_prefix, self.file_suffix, str(second), device_id))):
+            second += 1
+        time_second = str(second)
         name = _adapter.event_file_name(self.file_prefix, self.file_suffix, time_second, device_id)
         self.file_info["file_name"] = name
         self.file_info["file_path"] = os.path.join(log_path, name)

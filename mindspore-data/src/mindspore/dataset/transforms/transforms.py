@@ -14,10 +14,11 @@ from mindspore.common import dtype as mstype
 from mindspore.dataset.transforms._base import (
     TensorOperation, check_callable_list, check_float, check_int, check_pos_int, check_prob, check_type,
     runtime_error, single_or_tuple, to_array, transform_rng)
+from mindspore.dataset.transforms._plugin import Plugin
 from mindspore.plugin import MSTypeError, MSValueError
 
-__all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd", "RandomApply", "RandomChoice",
-           "RandomOrder", "Relational", "Slice", "TypeCast", "Unique", "not_random"]
+__all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd", "Plugin", "RandomApply",
+           "RandomChoice", "RandomOrder", "Relational", "Slice", "TypeCast", "Unique", "not_random"]
 
 
 def not_random(function):
