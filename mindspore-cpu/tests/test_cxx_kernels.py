@@ -547,20 +547,48 @@ def test_relu_grad_selects_and_writes_in_place(dtype, n):
         k.relu_grad(dy, y[:-1])
 
 
-@pytest.mark.parametrize("user_env, expect", [({}, "None 300"), ({"OMP_WAIT_POLICY": "PASSIVE"}, "PASSIVE None"),
-                                              ({"GOMP_SPINCOUNT": "5"}, "None 5"),
-                                              ({"OMP_WAIT_POLICY": "active"}, "active None")])
-def test_openmp_spin_default_leaves_the_users_choice_alone(user_env, expect):
-    """A bounded spin by default (set before libgomp loads); a policy or count the user exported wins."""
+def test_team_gives_the_same_numbers_for_any_spin_and_after_fork():
+    """The kernels' thread team (team.h): results do not depend on whether idle workers spin or sleep
+    (MS_CPU_SPIN_US), nested teams run alone, and a forked child (whose parent's workers do not exist there)
+    starts its own team instead of waiting for them."""
     import os
     import subprocess
     import sys
-    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
-    env.update(user_env)
-    code = ("import os, mindspore_cpu.kernels._native; "
-            "print(os.environ.get('OMP_WAIT_POLICY'), os.environ.get('GOMP_SPINCOUNT'))")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == expect
+    code = """
+import os, sys, numpy as np
+from mindspore_cpu.kernels._native import _kernels as k
+k.set_num_threads(2)
+rng = np.random.default_rng(0)
+x = rng.standard_normal((16, 8, 1, 32, 32)).astype(np.float32)   # big enough to split in every setting
+w = rng.standard_normal((16, 8, 1, 3, 3)).astype(np.float32)
+a = rng.standard_normal((300, 200)).astype(np.float32)
+def run():
+    y = k.conv3d_forward(x, w, (1, 1, 1), (0, 1, 1), (1, 1, 1), (1, 32, 32), 1, None, False, None)
+    dw = k.conv3d_backward_filter(y, x, (1, 3, 3), (1, 1, 1), (0, 1, 1), (1, 1, 1), 1)
+    return [y, dw, k.matmul(a, a, False, True), k.max_pool3d(x, (1, 2, 2), (1, 2, 2), (0, 0, 0), (1, 1, 1), (1, 16, 16),
+                                                             False)]
+first = run()
+pid = os.fork()
+if pid == 0:
+    again = run()
+    os._exit(0 if all(np.array_equal(a, b) for a, b in zip(first, again)) else 3)
+_, status = os.waitpid(pid, 0)
+assert os.waitstatus_to_exitcode(status) == 0, status
+np.savez(sys.argv[1], *first)
+"""
+    results = {}
+    for spin in ("0", "100", "100000"):
+        env = dict(os.environ, MS_CPU_SPIN_US=spin)
+        out = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"team_{os.getpid()}_{spin}.npz")
+        proc = subprocess.run([sys.executable, "-c", code, out], env=env, capture_output=True, text=True,
+                              timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        with np.load(out) as f:
+            results[spin] = [f[n] for n in sorted(f.files)]
+        os.remove(out)
+    for spin in ("100", "100000"):
+        for a, b in zip(results["0"], results[spin]):
+            np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

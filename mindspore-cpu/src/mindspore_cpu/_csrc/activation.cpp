@@ -101,13 +101,12 @@ void split(int64_t n, double work, F&& body) {
         body(0, n);
         return;
     }
-#pragma omp parallel num_threads(max_threads())
-    {
+    parallel(max_threads(), [&](int, int) {
         const int64_t teams = team_size(), id = thread_id();
         const int64_t chunk = ceil_div(n, teams);
         const int64_t b = std::min(n, id * chunk), e = std::min(n, b + chunk);
         if (b < e) body(b, e);
-    }
+    });
 }
 
 template <typename T>

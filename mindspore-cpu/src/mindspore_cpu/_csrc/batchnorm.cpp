@@ -270,13 +270,12 @@ void split_channels(int64_t C, int64_t align, double values, F&& body) {
         body(0, C);
         return;
     }
-#pragma omp parallel num_threads(max_threads())
-    {
+    parallel(max_threads(), [&](int, int) {
         const int64_t teams = team_size(), id = thread_id();
         const int64_t per = ceil_div(units, teams);
         const int64_t b = std::min(C, id * per * align), e = std::min(C, (id + 1) * per * align);
         if (b < e) body(b, e);
-    }
+    });
 }
 
 // Runs the forward (backward when Backward) over the whole problem.

@@ -2,8 +2,8 @@
 //
 // The Python side validates shapes with the primitives' rules before calling in, so these checks
 // are a second line of defence: they throw std::invalid_argument (a Python ValueError) instead of
-// ever reading out of bounds. Nothing here may be called inside an OpenMP region (no exceptions
-// may escape one).
+// ever reading out of bounds. Nothing here may be called inside parallel() (team.h: no exception may
+// escape a team's task).
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -24,16 +24,17 @@
 #include <omp.h>
 #endif
 
+#include "team.h"
+
 namespace mscpu {
 
 namespace py = pybind11;
 
 using Dims3 = std::array<int64_t, 3>;
 
-// The kernels' team size: set_num_threads() (set_context(runtime_num_threads=...)) when called,
-// else OpenMP's default. Every parallel region names it (num_threads(max_threads())), so the setting
-// holds for kernels launched from any thread, not only the one that made it (omp_set_num_threads is
-// per thread).
+// The kernels' team size: set_num_threads() (set_context(runtime_num_threads=...)) when called, else
+// OpenMP's default (OMP_NUM_THREADS, or the cores this process may run on). Every parallel() names it,
+// so the setting holds for kernels launched from any thread, not only the one that made it.
 inline std::atomic<int>& thread_setting() {
     static std::atomic<int> n{0};
     return n;
@@ -48,55 +49,21 @@ inline int max_threads() {
 #endif
 }
 
-// Threads of the current team (1 outside a parallel region or in a serialised one).
-inline int team_size() {
-#ifdef _OPENMP
-    return omp_get_num_threads();
-#else
-    return 1;
-#endif
-}
-
 // Work below which a kernel runs on one thread (scaled by parallel_scale()). Splitting pays only when
-// the second thread's share outweighs handing it the work: a few microseconds when the idle thread
-// is still spinning, tens to hundreds when it sleeps and must be woken (more in a virtual machine).
-// The default spin (GOMP_SPINCOUNT=300, see kernels/_native.py) lasts a few microseconds, shorter
-// than the gaps between most kernels, so the thresholds are set for sleeping threads; long spins
-// (GOMP_SPINCOUNT >= 10000 or an active policy) take a quarter of them (LeNet's batch-32
-// convolutions then split: its training step went from 0.98 to 0.71 ms on 2 cores).
+// the second thread's share outweighs handing it the work: a few microseconds when the idle worker is
+// still awake, tens to hundreds when it sleeps and must be woken (more in a virtual machine). The
+// team's workers stay awake MS_CPU_SPIN_US (default 100) microseconds after each task (team.h), longer
+// than the gaps between a network's kernels, so the thresholds are a quarter of those for sleeping
+// workers (LeNet's batch-32 convolutions then split: its training step went from 0.98 to 0.71 ms on 2
+// cores when libgomp's threads spun as long); with MS_CPU_SPIN_US under 50 they are whole.
 constexpr double kParallelFlops = 2.0e7;   // GEMM multiply-adds (a few hundred microseconds)
 constexpr double kParallelVisits = 3.0e5;  // element visits of the pooling / loss loops
 
-// 1 when libgomp's idle threads sleep at once or after a short spin, 1/4 when they spin long: read
-// from the same variables libgomp read when it loaded (GOMP_SPINCOUNT wins over OMP_WAIT_POLICY, as
-// in libgomp).
-inline double parallel_scale() {
-    static const double scale = [] {
-        const char* spin = std::getenv("GOMP_SPINCOUNT");
-        const char* policy = std::getenv("OMP_WAIT_POLICY");
-        bool sleeps = false;   // libgomp's default spins
-        if (spin != nullptr && *spin != '\0') {
-            sleeps = std::strtod(spin, nullptr) < 10000.0;   // under ~0.25 ms of spinning
-        } else if (policy != nullptr) {
-            std::string p(policy);
-            for (char& ch : p) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-            sleeps = p == "passive";
-        }
-        return sleeps ? 1.0 : 0.25;
-    }();
-    return scale;
-}
+// 1/4 while the team's idle workers stay awake between kernels, 1 when they sleep (team::spinning()).
+inline double parallel_scale() { return team::spinning() ? 0.25 : 1.0; }
 
 inline bool worth_parallel(double work, double threshold) {
     return work >= threshold * parallel_scale() && max_threads() > 1;
-}
-
-inline int thread_id() {
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
 }
 
 [[noreturn]] inline void fail(const std::string& where, const std::string& what) {

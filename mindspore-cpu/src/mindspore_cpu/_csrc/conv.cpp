@@ -270,8 +270,7 @@ const T* padded_input(const T* x, const Geometry& g, const Wide& w, int64_t tail
     const int64_t s0 = g.stride[0], s1 = g.stride[1], s2 = g.stride[2];
     buf.reset(new T[static_cast<size_t>(channels * w.Cs() + tail)]);
     T* xp = buf.get();
-#pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
-    for (int64_t ch = 0; ch < channels; ++ch) {
+    parallel_for(channels, par, max_threads(), [&](int64_t ch) {
         const T* src = x + ch * D * H * W;
         for (int64_t ph = 0; ph < static_cast<int64_t>(w.slot.size()); ++ph) {
             if (w.slot[ph] < 0) continue;
@@ -298,7 +297,7 @@ const T* padded_input(const T* x, const Geometry& g, const Wide& w, int64_t tail
                 }
             }
         }
-    }
+    });
     std::fill(xp + channels * w.Cs(), xp + channels * w.Cs() + tail, T(0));
     return xp;
 }
@@ -579,15 +578,13 @@ void forward_tiles(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp,
     const size_t panel = plan.packed ? static_cast<size_t>(kSlice * NR) : 0;
     const int nt = par ? max_threads() : 1;
     if (w.copy && items >= 2 * nt) {   // a task per (item, group), each copied by its thread
-#pragma omp parallel num_threads(nt) if (par)
-        {
+        parallel((par) ? nt : 1, [&](int, int) {
             std::vector<T> copy(static_cast<size_t>(Cg * w.Cs()), T(0));
             std::vector<T> bp(panel);
             const Segment* seg[ConvTile<T>::kMaxVectors];
             int64_t n[ConvTile<T>::kMaxVectors];
             const T* xg[ConvTile<T>::kMaxVectors];
-#pragma omp for schedule(static)
-            for (int64_t task = 0; task < items; ++task) {
+            for_static(items, [&](int64_t task) {
                 const int64_t ni = task / g.G, gi = task % g.G;
                 fill_copy(x + (ni * g.C + gi * Cg) * g.S(), g, w, Cg, copy.data());
                 for (int64_t s0 = 0; s0 < nseg; s0 += NV) {
@@ -598,22 +595,20 @@ void forward_tiles(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp,
                     }
                     forward_panel(job, gi, seg, n, xg, bp.data());
                 }
-            }
-        }
+            });
+        });
         return;
     }
     // one copy for all (or none): tasks are (group, NV consecutive segments of the whole batch)
     std::unique_ptr<T[]> buf;
     const T* xp = padded_input(x, g, w, 0, buf, par);
     const int64_t cs = w.Cs(), panels = ceil_div(g.N * nseg, NV), tasks = g.G * panels;
-#pragma omp parallel num_threads(nt) if (par)
-    {
+    parallel((par) ? nt : 1, [&](int, int) {
         std::vector<T> bp(panel);
         const Segment* seg[ConvTile<T>::kMaxVectors];
         int64_t n[ConvTile<T>::kMaxVectors];
         const T* xg[ConvTile<T>::kMaxVectors];
-#pragma omp for schedule(static)
-        for (int64_t task = 0; task < tasks; ++task) {
+        for_static(tasks, [&](int64_t task) {
             const int64_t gi = task / panels, s0 = (task % panels) * NV;
             for (int64_t v = 0; v < NV; ++v) {
                 const int64_t s = s0 + v;
@@ -622,8 +617,8 @@ void forward_tiles(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp,
                 xg[v] = xp + (n[v] * g.C + gi * Cg) * cs;
             }
             forward_panel(job, gi, seg, n, xg, bp.data());
-        }
-    }
+        });
+    });
 }
 
 // backward-filter on wide rows: dW[o, k] = sum over batch items and positions p of dY[o, p] x[p +
@@ -653,13 +648,12 @@ void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, con
     // dY on wide positions: (N, G, Og, Pr)
     const int64_t items = g.N * g.G;
     std::unique_ptr<T[]> dyw(new T[static_cast<size_t>(items * Og * Pr)]);
-#pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
-    for (int64_t r = 0; r < items * Og; ++r) {
+    parallel_for(items * Og, par, max_threads(), [&](int64_t r) {
         const T* src = dy + r * P;   // (n, gi, o) rows are consecutive in dY as in dyw
         T* row = dyw.get() + r * Pr;
         std::fill(row, row + Pr, T(0));
         for (const Span& sp : spans) std::memcpy(row + sp.col, src + sp.out, sizeof(T) * sp.len);
-    }
+    });
     // items whose rows are summed at once: about 8192 positions (fewer horizontal reductions; the chunk of
     // a 32x32 map still fits L2), in equal chunks
     const int64_t chunks = ceil_div(g.N, std::max<int64_t>(1, 8192 / Pr)), per_chunk = ceil_div(g.N, chunks);
@@ -667,14 +661,12 @@ void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, con
     const int64_t tasks = chunks * g.G * oblocks * jblocks;
     const int nt = par ? max_threads() : 1;
     std::vector<std::vector<T>> partial(static_cast<size_t>(nt));
-#pragma omp parallel num_threads(nt) if (par)
-    {
+    parallel((par) ? nt : 1, [&](int, int) {
         std::vector<T>& acc = partial[thread_id()];
         acc.assign(static_cast<size_t>(wsize), T(0));
         std::vector<T> tile(static_cast<size_t>(MO * NJ));
         std::vector<const T*> arows(static_cast<size_t>(MO)), brows(static_cast<size_t>(NJ));
-#pragma omp for schedule(static)
-        for (int64_t t = 0; t < tasks; ++t) {
+        for_static(tasks, [&](int64_t t) {
             const int64_t jb = t % jblocks, ob = (t / jblocks) % oblocks, gi = (t / (jblocks * oblocks)) % g.G;
             const int64_t n0 = (t / (jblocks * oblocks * g.G)) * per_chunk, ns = std::min(per_chunk, g.N - n0);
             const int64_t o0 = ob * MO, mo = std::min(MO, Og - o0), j0 = jb * NJ, nj = std::min(NJ, Kg - j0);
@@ -689,8 +681,8 @@ void backward_filter_wide(const T* dy, const T* x, T* dw, const Geometry& g, con
             for (int64_t i = 0; i < mo; ++i) {
                 for (int64_t j = 0; j < nj; ++j) dwg[(o0 + i) * Kg + j0 + j] += tile[i * NJ + j];
             }
-        }
-    }
+        });
+    });
     sum_partials(partial, dw, wsize);
 }
 
@@ -771,14 +763,12 @@ void backward_filter_cl(const T* dy, const T* x, T* dw, const Geometry& g, const
     std::unique_ptr<T[]> xt(new T[static_cast<size_t>(g.G * xblock + NR)]);
     std::fill(xt.get() + g.G * xblock, xt.get() + g.G * xblock + NR, T(0));
     const int64_t fills = g.G * nphase * g.N;
-#pragma omp parallel num_threads(max_threads()) if (par)
-    {
+    parallel((par) ? max_threads() : 1, [&](int, int) {
         std::vector<const T*> rows(static_cast<size_t>(Cg));
         std::vector<T> gathered(g.stride[2] == 1 ? 0 : static_cast<size_t>(Cg * w.pdim[2]));
-#pragma omp for schedule(static)
-        for (int64_t f = 0; f < fills; ++f) {
+        for_static(fills, [&](int64_t f) {
             const int64_t gi = f / (nphase * g.N), ph = (f / g.N) % nphase, n = f % g.N;
-            if (w.slot[ph] < 0) continue;
+            if (w.slot[ph] < 0) return;   // a phase no tap reads
             const int64_t pz = ph / (g.stride[1] * g.stride[2]), py = (ph / g.stride[2]) % g.stride[1];
             const int64_t px = ph % g.stride[2], s2 = g.stride[2];
             T* plane = xt.get() + gi * xblock + (w.slot[ph] * Q + n * w.Sp) * Cg;
@@ -810,16 +800,15 @@ void backward_filter_cl(const T* dy, const T* x, T* dw, const Geometry& g, const
                     interleave(rows.data(), Cg, xhi - xlo, Cg, dst + xlo * Cg);
                 }
             }
-        }
-    }
+        });
+    });
     // A: dY on the wide positions in MR-tall panels, (G, panel, Q, MR); positions past Pw are never read
     const std::vector<int64_t> targets = wide_targets(g, w);
     std::vector<Span> spans;
     spans_of(targets.data(), w.Pw, spans);
     std::unique_ptr<T[]> ap(new T[static_cast<size_t>(g.G * nop * Q * MR)]);
     const std::vector<T> zeros(static_cast<size_t>(P), T(0));   // the rows of a last panel past Og
-#pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
-    for (int64_t f = 0; f < g.G * nop * g.N; ++f) {
+    parallel_for(g.G * nop * g.N, par, max_threads(), [&](int64_t f) {
         const int64_t gi = f / (nop * g.N), op = (f / g.N) % nop, n = f % g.N;
         T* dst = ap.get() + ((gi * nop + op) * Q + n * w.Sp) * MR;
         const T* rows[64];
@@ -836,19 +825,17 @@ void backward_filter_cl(const T* dy, const T* x, T* dw, const Geometry& g, const
             done = sp.col + sp.len;
         }
         std::fill(dst + done * MR, dst + w.Pw * MR, T(0));
-    }
+    });
     // the products
     const int64_t qslices = ceil_div(w.Pw, kSlice), tasks = g.G * g.N * qslices, part = g.G * Mp * width;
     std::vector<int64_t> offs(static_cast<size_t>(kSlice));
     for (int64_t k = 0; k < kSlice; ++k) offs[k] = k * Cg;
     const int nt = par ? max_threads() : 1;
     std::vector<std::vector<T>> partial(static_cast<size_t>(nt));
-#pragma omp parallel num_threads(nt) if (par)
-    {
+    parallel((par) ? nt : 1, [&](int, int) {
         std::vector<T>& acc = partial[thread_id()];
         acc.assign(static_cast<size_t>(part), T(0));
-#pragma omp for schedule(static)
-        for (int64_t t = 0; t < tasks; ++t) {
+        for_static(tasks, [&](int64_t t) {
             const int64_t gi = t / (g.N * qslices), n = (t / qslices) % g.N, q0 = (t % qslices) * kSlice;
             const int64_t kc = std::min(kSlice, w.Pw - q0), q = n * w.Sp + q0;
             const T* xg = xt.get() + gi * xblock;
@@ -861,8 +848,8 @@ void backward_filter_cl(const T* dy, const T* x, T* dw, const Geometry& g, const
                     }
                 }
             }
-        }
-    }
+        });
+    });
     std::vector<T> sum(static_cast<size_t>(part), T(0));
     for (const std::vector<T>& a : partial) {
         if (a.empty()) continue;
@@ -1586,8 +1573,7 @@ void depthwise_forward(const T* x, const T* w, T* y, const Geometry& g, const Ep
     // wide positions (their ends included) into a buffer, then copied (faster where rows are short)
     const bool by_rows = OW >= 4 * DwVec<T>::lanes;
     const bool par = worth_parallel(static_cast<double>(g.N) * g.O * kk * P, kParallelFlops / 4);
-#pragma omp parallel num_threads(max_threads()) if (par)
-    {
+    parallel((par) ? max_threads() : 1, [&](int, int) {
         std::vector<T> copy_buf, acc_buf;
         T* copy = dw_aligned(copy_buf, L.copy ? L.nslot * stride : 0);
         T* acc = dw_aligned(acc_buf, brows * ld);
@@ -1595,8 +1581,7 @@ void depthwise_forward(const T* x, const T* w, T* y, const Geometry& g, const Ep
         std::vector<int64_t> scratch;
         std::vector<T*> dst;
         DwWindow win = win0;
-#pragma omp for schedule(static)
-        for (int64_t task = 0; task < tasks; ++task) {
+        for_static(tasks, [&](int64_t task) {
             const int64_t plane = task / blocks, n = plane / g.C, c = plane % g.C;
             int64_t Q0, Q1;   // output rows (oz, oy), numbered oz * OH + oy
             split(OD * OH, static_cast<int>(blocks), static_cast<int>(task % blocks), 1, Q0, Q1);
@@ -1641,8 +1626,8 @@ void depthwise_forward(const T* x, const T* w, T* y, const Geometry& g, const Ep
                     }
                 }
             }
-        }
-    }
+        });
+    });
 }
 
 // The depthwise forward with an Epilogue that may hold a residual: the kernel adds the bias, then the
@@ -1750,16 +1735,14 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
     // unit x stride and rows of four vectors or more: summed straight into dX's rows, as the forward
     const bool by_rows = sx == 1 && W >= 4 * V;
     const bool par = worth_parallel(static_cast<double>(g.N) * g.O * kk * P, kParallelFlops / 4);
-#pragma omp parallel num_threads(max_threads()) if (par)
-    {
+    parallel((par) ? max_threads() : 1, [&](int, int) {
         std::vector<T> copy_buf, acc_buf;
         T* copy = dw_aligned(copy_buf, Og * stride);
         T* acc = dw_aligned(acc_buf, sx * brows * ld);
         std::vector<const T*> src(static_cast<size_t>(Og * kk));
         std::vector<T> wts(static_cast<size_t>(Og * kk));
         DwWindow win = win0;
-#pragma omp for schedule(static)
-        for (int64_t task = 0; task < tasks; ++task) {
+        for_static(tasks, [&](int64_t task) {
             const int64_t plane = task / blocks, n = plane / g.C, c = plane % g.C;
             int64_t Q0, Q1;   // grid rows (jz, jy), numbered jz * MY + jy
             split(MZ * MY, static_cast<int>(blocks), static_cast<int>(task % blocks), 1, Q0, Q1);
@@ -1826,8 +1809,8 @@ void depthwise_backward_input(const T* dy, const T* w, T* dx, const Geometry& g)
                     }
                 }
             }
-        }
-    }
+        });
+    });
 }
 
 // The filter gradient: per block of output rows, dY's rows are dotted with the taps' rows of the
@@ -1852,8 +1835,7 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
     const int64_t part = Og * kk * V;   // a task's lane partials
     std::vector<T> partial(static_cast<size_t>(tasks * part));
     const bool par = worth_parallel(static_cast<double>(g.N) * g.O * kk * P, kParallelFlops / 4);
-#pragma omp parallel num_threads(max_threads()) if (par)
-    {
+    parallel((par) ? max_threads() : 1, [&](int, int) {
         // the copy has a vector's room past its end: a row's last partial vector reads past the row
         std::vector<T> copy_buf, dyw_buf;
         T* copy = dw_aligned(copy_buf, L.nslot * stride + V);
@@ -1862,8 +1844,7 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
         std::vector<int64_t> scratch;
         std::vector<T*> dst;
         DwWindow win = win0;
-#pragma omp for schedule(static)
-        for (int64_t task = 0; task < tasks; ++task) {
+        for_static(tasks, [&](int64_t task) {
             const int64_t c = task / runs;
             int64_t n0, n1;
             split(g.N, static_cast<int>(runs), static_cast<int>(task % runs), 1, n0, n1);
@@ -1904,10 +1885,10 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
                     }
                 }
             }
-        }
+        });
+        team::barrier();   // every run's partial sums are written before they are added
         // dW[o, t]: the lanes of the runs' partials, added in order
-#pragma omp for schedule(static)
-        for (int64_t o = 0; o < g.O; ++o) {
+        for_static(g.O, [&](int64_t o) {
             const int64_t c = o / Og, m = o % Og;
             for (int64_t t = 0; t < kk; ++t) {
                 T s = T(0);
@@ -1917,8 +1898,8 @@ void depthwise_backward_filter(const T* dy, const T* x, T* dw, const Geometry& g
                 }
                 dw[o * kk + t] = s;
             }
-        }
-    }
+        });
+    });
 }
 
 // forward: Y[o, p] = sum_k W[o, k] col[k, p], by register tiles (forward_tiles); depthwise layers by
@@ -1959,8 +1940,7 @@ void backward_filter_gather(const T* dy, const T* x, T* dw, const Geometry& g, b
     const int64_t tasks = g.N * g.G * nslices;
     const int nt = par ? max_threads() : 1;
     std::vector<std::vector<T>> partial(static_cast<size_t>(nt));
-#pragma omp parallel num_threads(nt) if (par)
-    {
+    parallel((par) ? nt : 1, [&](int, int) {
         std::vector<T>& acc = partial[thread_id()];
         acc.assign(static_cast<size_t>(wsize), T(0));
         std::vector<T> ap(static_cast<size_t>(Mp * qlen)), bp(static_cast<size_t>(qlen * NR));
@@ -1968,8 +1948,7 @@ void backward_filter_gather(const T* dy, const T* x, T* dw, const Geometry& g, b
         std::vector<Run> runs;
         std::vector<Tap> taps(static_cast<size_t>(Kg));
         for (int64_t k = 0; k < Kg; ++k) taps[k] = tap_of(g, k);
-#pragma omp for schedule(static)
-        for (int64_t t = 0; t < tasks; ++t) {
+        for_static(tasks, [&](int64_t t) {
             const int64_t n = t / (g.G * nslices), gi = (t / nslices) % g.G, q0 = (t % nslices) * qlen;
             const int64_t qc = std::min(qlen, P - q0);
             const T* xg = x + (n * g.C + gi * Cg) * S;
@@ -1991,8 +1970,8 @@ void backward_filter_gather(const T* dy, const T* x, T* dw, const Geometry& g, b
                          scratch.data());
                 }
             }
-        }
-    }
+        });
+    });
     sum_partials(partial, dw, wsize);
 }
 
@@ -2072,11 +2051,9 @@ void backward_input(const T* dy, const T* w, T* dx, const Geometry& g) {
     const int nt = max_threads();
     const bool par = worth_parallel(static_cast<double>(tasks) * Og * Kg * P, kParallelFlops);
     if (!par || tasks >= nt) {
-#pragma omp parallel num_threads(max_threads()) if (par)
-        {
+        parallel((par) ? max_threads() : 1, [&](int, int) {
             std::vector<T> col(direct ? 0 : static_cast<size_t>(Kg * P));
-#pragma omp for schedule(static)
-            for (int64_t t = 0; t < tasks; ++t) {
+            for_static(tasks, [&](int64_t t) {
                 const int64_t n = t / g.G, gi = t % g.G;
                 T* dxg = dx + (n * g.C + gi * Cg) * S;
                 T* C = direct ? dxg : col.data();
@@ -2085,8 +2062,8 @@ void backward_input(const T* dy, const T* w, T* dx, const Geometry& g) {
                     std::fill(dxg, dxg + Cg * S, T(0));
                     col2im(col.data(), g, dxg, 0, Cg);
                 }
-            }
-        }
+            });
+        });
         return;
     }
     std::vector<T> col(direct ? 0 : static_cast<size_t>(Kg * P));
@@ -2095,20 +2072,18 @@ void backward_input(const T* dy, const T* w, T* dx, const Geometry& g) {
         T* dxg = dx + (n * g.C + gi * Cg) * S;
         T* C = direct ? dxg : col.data();
         const T* dyg = dy + (n * g.O + gi * Og) * P;
-#pragma omp parallel num_threads(max_threads())
-        {
+        parallel(max_threads(), [&](int, int) {
             int64_t p0, p1;
             split(P, team_size(), thread_id(), 64, p0, p1);
             if (p1 > p0) gemm<T>(Kg, p1 - p0, Og, w + gi * Og * Kg, 1, Kg, dyg + p0, P, 1, C + p0, P, false);
             if (!direct) {
-#pragma omp barrier
-#pragma omp for schedule(static)
-                for (int64_t c = 0; c < Cg; ++c) {
+                team::barrier();   // every column block of dcol is written before col2im reads them
+                for_static(Cg, [&](int64_t c) {
                     std::fill(dxg + c * S, dxg + (c + 1) * S, T(0));
                     col2im(col.data(), g, dxg, c, c + 1);
-                }
+                });
             }
-        }
+        });
     }
 }
 

@@ -34,8 +34,7 @@ inline void row_softmax_parts(const T* x, int64_t C, T* e, T& mx, T& sum) {
 
 template <typename T>
 void dense(const T* x, const T* labels, T* loss, T* backprop, int64_t N, int64_t C) {
-#pragma omp parallel for num_threads(max_threads()) schedule(static) if (worth_parallel(4.0 * N * C, kParallelVisits))
-    for (int64_t i = 0; i < N; ++i) {
+    parallel_for(N, worth_parallel(4.0 * N * C, kParallelVisits), max_threads(), [&](int64_t i) {
         const T* xr = x + i * C;
         const T* lr = labels + i * C;
         T* br = backprop + i * C;
@@ -49,15 +48,14 @@ void dense(const T* x, const T* labels, T* loss, T* backprop, int64_t N, int64_t
             if (lr[j] != T(0)) l += lr[j] * (lse - xr[j]);
         }
         loss[i] = l;
-    }
+    });
 }
 
 template <typename T, typename L>
 void sparse(const T* x, const L* labels, T* out, int64_t N, int64_t C, bool is_grad) {
     if (is_grad) {
         const T scale = N > 0 ? T(1) / static_cast<T>(N) : T(0);
-#pragma omp parallel for num_threads(max_threads()) schedule(static) if (worth_parallel(4.0 * N * C, kParallelVisits))
-        for (int64_t i = 0; i < N; ++i) {
+        parallel_for(N, worth_parallel(4.0 * N * C, kParallelVisits), max_threads(), [&](int64_t i) {
             const T* xr = x + i * C;
             T* gr = out + i * C;
             T mx, sum;
@@ -65,21 +63,19 @@ void sparse(const T* x, const L* labels, T* out, int64_t N, int64_t C, bool is_g
             const T inv = T(1) / sum;
             for (int64_t j = 0; j < C; ++j) gr[j] = gr[j] * inv * scale;
             gr[labels[i]] -= scale;
-        }
+        });
         return;
     }
     std::vector<double> row_loss(static_cast<size_t>(N));
-#pragma omp parallel num_threads(max_threads()) if (worth_parallel(3.0 * N * C, kParallelVisits))
-    {
+    parallel((worth_parallel(3.0 * N * C, kParallelVisits)) ? max_threads() : 1, [&](int, int) {
         std::vector<T> e(static_cast<size_t>(C));
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < N; ++i) {
+        for_static(N, [&](int64_t i) {
             const T* xr = x + i * C;
             T mx, sum;
             row_softmax_parts(xr, C, e.data(), mx, sum);
             row_loss[i] = static_cast<double>(mx + std::log(sum) - xr[labels[i]]);
-        }
-    }
+        });
+    });
     double total = 0.0;
     for (double v : row_loss) total += v;
     out[0] = N > 0 ? static_cast<T>(total / static_cast<double>(N)) : std::numeric_limits<T>::quiet_NaN();

@@ -55,12 +55,10 @@ void run(const T* a, const T* b, T* c, const Product& p) {
     const bool par = worth_parallel(work, kParallelFlops / 5);
     const int nt = par ? max_threads() : 1;
     if (!par || p.batch >= nt) {
-#pragma omp parallel num_threads(max_threads()) if (par)
-        {
+        parallel(par ? max_threads() : 1, [&](int, int) {
             std::vector<T> scratch;
-#pragma omp for schedule(static)
-            for (int64_t t = 0; t < p.batch; ++t) gemm_item(a + t * p.sa, b + t * p.sb, c + t * MN, p, scratch);
-        }
+            for_static(p.batch, [&](int64_t t) { gemm_item(a + t * p.sa, b + t * p.sb, c + t * MN, p, scratch); });
+        });
         return;
     }
     // Blocks of one product: split the larger dimension into `nt` parts (aligned to 16 rows or 64
@@ -70,20 +68,18 @@ void run(const T* a, const T* b, T* c, const Product& p) {
     const int64_t align = split_n ? 64 : 16;
     const int64_t chunk = ceil_div(ceil_div(total, nt), align) * align;
     const int64_t parts = ceil_div(total, chunk);
-#pragma omp parallel for num_threads(max_threads()) schedule(static) collapse(2)
-    for (int64_t t = 0; t < p.batch; ++t) {
-        for (int64_t i = 0; i < parts; ++i) {
-            const int64_t lo = i * chunk, hi = std::min(total, lo + chunk);
-            const T* at = a + t * p.sa;
-            const T* bt = b + t * p.sb;
-            T* ct = c + t * MN;
-            if (split_n) {
-                gemm<T>(p.M, hi - lo, p.K, at, p.rsa, p.csa, bt + lo * p.csb, p.rsb, p.csb, ct + lo, p.N, false);
-            } else {
-                gemm<T>(hi - lo, p.N, p.K, at + lo * p.rsa, p.rsa, p.csa, bt, p.rsb, p.csb, ct + lo * p.N, p.N, false);
-            }
+    parallel_for(p.batch * parts, true, max_threads(), [&](int64_t task) {   // (batch item, part), as collapse(2)
+        const int64_t t = task / parts, i = task % parts;
+        const int64_t lo = i * chunk, hi = std::min(total, lo + chunk);
+        const T* at = a + t * p.sa;
+        const T* bt = b + t * p.sb;
+        T* ct = c + t * MN;
+        if (split_n) {
+            gemm<T>(p.M, hi - lo, p.K, at, p.rsa, p.csa, bt + lo * p.csb, p.rsb, p.csb, ct + lo, p.N, false);
+        } else {
+            gemm<T>(hi - lo, p.N, p.K, at + lo * p.rsa, p.rsa, p.csa, bt, p.rsb, p.csb, ct + lo * p.N, p.N, false);
         }
-    }
+    });
 }
 
 py::array matmul(const py::array& a, const py::array& b, bool transpose_a, bool transpose_b) {

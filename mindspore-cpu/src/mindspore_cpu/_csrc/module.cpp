@@ -23,14 +23,14 @@ void register_optim(py::module_& m);
 PYBIND11_MODULE(_kernels, m) {
     m.doc() = "C++ kernels of mindspore-cpu (matrix products, convolution, pooling, fused losses, activations, "
               "batch normalisation, optimizer updates)";
-    m.def("num_threads", []() { return mscpu::max_threads(); }, "OpenMP threads the kernels use");
+    m.def("num_threads", []() { return mscpu::max_threads(); }, "threads the kernels use (their team, team.h)");
     m.def(
         "set_num_threads",
         [](int n) {
             if (n < 1) throw std::invalid_argument("set_num_threads: n must be >= 1, but got " + std::to_string(n));
             mscpu::thread_setting().store(n);
         },
-        py::arg("n"), "Use n OpenMP threads in every kernel, whichever thread launches it.");
+        py::arg("n"), "Use n threads in every kernel, whichever thread launches it.");
     mscpu::register_conv(m);
     mscpu::register_pool(m);
     mscpu::register_loss(m);

@@ -18,13 +18,12 @@ constexpr double kParallelElements = 2.0e5;   // memory-bound: below this one th
 template <typename T>
 void momentum(T* v, T* a, const T* g, int64_t n, T lr, T mu, T scale, bool nesterov) {
     const bool scaled = scale != T(1);
-#pragma omp parallel for num_threads(max_threads()) schedule(static) if (worth_parallel(static_cast<double>(n), kParallelElements))
-    for (int64_t i = 0; i < n; ++i) {
+    parallel_for(n, worth_parallel(static_cast<double>(n), kParallelElements), max_threads(), [&](int64_t i) {
         const T gi = scaled ? g[i] * scale : g[i];
         const T ai = a[i] * mu + gi;
         a[i] = ai;
         v[i] = nesterov ? v[i] - (gi * lr + ai * mu * lr) : v[i] - ai * lr;
-    }
+    });
 }
 
 void apply_momentum(py::array& variable, py::array& accumulation, double lr, const py::array& gradient,

@@ -547,11 +547,9 @@ void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g, int rule
     const bool fast = fast_dispatch(g, [&](auto k, auto s) {
         constexpr int K = decltype(k)::value, St = decltype(s)::value;
         const FastRow f = fast_row(g, K, St);
-#pragma omp parallel num_threads(max_threads()) if (worth_parallel(g.visits(), kParallelFastForward))
-        {
+        parallel((worth_parallel(g.visits(), kParallelFastForward)) ? max_threads() : 1, [&](int, int) {
             std::vector<Slot<T>> slot(argmax ? static_cast<size_t>(OW) : 0);
-#pragma omp for schedule(static)
-            for (int64_t pl = 0; pl < g.planes; ++pl) {
+            for_static(g.planes, [&](int64_t pl) {
                 const T* xp = x + pl * S;
                 int64_t* ap = argmax ? argmax + pl * Q : nullptr;
                 if (rule != kRuleIEEE) {
@@ -566,20 +564,18 @@ void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g, int rule
                 } else {
                     fast_max_plane<T, K, St, false>(xp, y + pl * Q, ap, g, f, slot.data());
                 }
-            }
-        }
+            });
+        });
     });
     if (fast) return;
     const ColRanges cols(g);
-#pragma omp parallel num_threads(max_threads()) if (worth_parallel(g.visits(), kParallelVisits))
-    {
+    parallel((worth_parallel(g.visits(), kParallelVisits)) ? max_threads() : 1, [&](int, int) {
         std::vector<int32_t> kid(static_cast<size_t>(OW));
-#pragma omp for schedule(static)
-        for (int64_t pl = 0; pl < g.planes; ++pl) {
+        for_static(g.planes, [&](int64_t pl) {
             if (rule != kRuleIEEE && needs_rule_plane(x + pl * S, S, floor)) {
                 rule_plane<T>(x + pl * S, y + pl * Q, argmax ? argmax + pl * Q : nullptr, nullptr, nullptr, g, rule,
                               floor);
-                continue;
+                return;   // this plane is done
             }
             for (int64_t oz = 0; oz < g.out[0]; ++oz) {
                 for (int64_t oy = 0; oy < g.out[1]; ++oy) {
@@ -589,8 +585,8 @@ void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g, int rule
                 }
             }
             clamp_plane(y + pl * Q, Q, rule, floor);
-        }
-    }
+        });
+    });
 }
 
 // dx of max pooling: dx[winner of each window] += dy (see the section comment).
@@ -602,12 +598,10 @@ void max_pool_backward(const T* x, const T* dy, T* dx, const PoolGeometry& g, in
         constexpr int K = decltype(k)::value, St = decltype(s)::value;
         const FastRow f = fast_row(g, K, St);
         const bool tiles = St == K && f.sy >= K;
-#pragma omp parallel num_threads(max_threads()) if (worth_parallel(work, kParallelFastBackward))
-        {
+        parallel((worth_parallel(work, kParallelFastBackward)) ? max_threads() : 1, [&](int, int) {
             std::vector<T> ys(static_cast<size_t>(OW));
             std::vector<Slot<T>> slot(static_cast<size_t>(OW));
-#pragma omp for schedule(static)
-            for (int64_t pl = 0; pl < g.planes; ++pl) {
+            for_static(g.planes, [&](int64_t pl) {
                 const T *xp = x + pl * S, *gp = dy + pl * Q;
                 T* dp = dx + pl * S;
                 auto plane = [&](auto nan) {
@@ -627,23 +621,21 @@ void max_pool_backward(const T* x, const T* dy, T* dx, const PoolGeometry& g, in
                 } else {
                     plane(std::false_type());
                 }
-            }
-        }
+            });
+        });
     });
     if (fast) return;
     const ColRanges cols(g);
-#pragma omp parallel num_threads(max_threads()) if (worth_parallel(work, kParallelVisits))
-    {
+    parallel((worth_parallel(work, kParallelVisits)) ? max_threads() : 1, [&](int, int) {
         std::vector<T> ys(static_cast<size_t>(OW));
         std::vector<int32_t> kid(static_cast<size_t>(OW));
         std::vector<int64_t> arg(static_cast<size_t>(OW));
-#pragma omp for schedule(static)
-        for (int64_t pl = 0; pl < g.planes; ++pl) {
+        for_static(g.planes, [&](int64_t pl) {
             T* dp = dx + pl * S;
             std::fill(dp, dp + S, T(0));
             if (rule != kRuleIEEE && needs_rule_plane(x + pl * S, S, floor)) {
                 rule_plane<T>(x + pl * S, nullptr, nullptr, dy + pl * Q, dp, g, rule, floor);
-                continue;
+                return;   // this plane is done
             }
             for (int64_t oz = 0; oz < g.out[0]; ++oz) {
                 for (int64_t oy = 0; oy < g.out[1]; ++oy) {
@@ -655,16 +647,15 @@ void max_pool_backward(const T* x, const T* dy, T* dx, const PoolGeometry& g, in
                     }
                 }
             }
-        }
-    }
+        });
+    });
 }
 
 // dx[argmax] += dy per plane; out-of-range indices (other than -1) set ``bad``.
 template <typename T>
 void scatter(const T* dy, const int64_t* argmax, T* dx, int64_t planes, int64_t S, int64_t Q, std::atomic<bool>& bad) {
     const bool par = worth_parallel(static_cast<double>(planes) * (S + Q), kParallelVisits);
-#pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
-    for (int64_t pl = 0; pl < planes; ++pl) {
+    parallel_for(planes, par, max_threads(), [&](int64_t pl) {
         T* dp = dx + pl * S;
         std::fill(dp, dp + S, T(0));
         const T* gp = dy + pl * Q;
@@ -677,14 +668,13 @@ void scatter(const T* dy, const int64_t* argmax, T* dx, int64_t planes, int64_t 
                 bad.store(true, std::memory_order_relaxed);
             }
         }
-    }
+    });
 }
 
 template <typename T>
 void gather(const T* g, const int64_t* argmax, T* out, int64_t planes, int64_t S, int64_t Q, std::atomic<bool>& bad) {
     const bool par = worth_parallel(static_cast<double>(planes) * Q, kParallelVisits);
-#pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
-    for (int64_t pl = 0; pl < planes; ++pl) {
+    parallel_for(planes, par, max_threads(), [&](int64_t pl) {
         const T* gp = g + pl * S;
         const int64_t* ap = argmax + pl * Q;
         T* op = out + pl * Q;
@@ -697,7 +687,7 @@ void gather(const T* g, const int64_t* argmax, T* out, int64_t planes, int64_t S
                 if (i != -1) bad.store(true, std::memory_order_relaxed);
             }
         }
-    }
+    });
 }
 
 struct Window {
@@ -722,8 +712,7 @@ template <typename T>
 void avg_pool(const T* x, T* y, const PoolGeometry& g, bool include_pad, int64_t override_) {
     const int64_t S = g.in_size(), Q = g.out_size(), H = g.in[1], W = g.in[2], OW = g.out[2], sx = g.stride[2];
     const ColRanges cols(g);
-#pragma omp parallel for num_threads(max_threads()) schedule(static) if (worth_parallel(g.visits(), kParallelVisits))
-    for (int64_t pl = 0; pl < g.planes; ++pl) {
+    parallel_for(g.planes, worth_parallel(g.visits(), kParallelVisits), max_threads(), [&](int64_t pl) {
         const T* xp = x + pl * S;
         for (int64_t oz = 0; oz < g.out[0]; ++oz) {
             const Window wz = window(oz, 0, g);
@@ -755,7 +744,7 @@ void avg_pool(const T* x, T* y, const PoolGeometry& g, bool include_pad, int64_t
                 }
             }
         }
-    }
+    });
 }
 
 template <typename T>
@@ -763,11 +752,9 @@ void avg_pool_backward(const T* dy, T* dx, const PoolGeometry& g, bool include_p
     const int64_t S = g.in_size(), Q = g.out_size(), H = g.in[1], W = g.in[2], OW = g.out[2], sx = g.stride[2];
     const bool par = worth_parallel(g.visits() + static_cast<double>(g.planes) * S, kParallelVisits);
     const ColRanges cols(g);
-#pragma omp parallel num_threads(max_threads()) if (par)
-    {
+    parallel((par) ? max_threads() : 1, [&](int, int) {
         std::vector<T> share(static_cast<size_t>(OW));
-#pragma omp for schedule(static)
-        for (int64_t pl = 0; pl < g.planes; ++pl) {
+        for_static(g.planes, [&](int64_t pl) {
             T* dp = dx + pl * S;
             std::fill(dp, dp + S, T(0));
             for (int64_t oz = 0; oz < g.out[0]; ++oz) {
@@ -797,8 +784,8 @@ void avg_pool_backward(const T* dy, T* dx, const PoolGeometry& g, bool include_p
                     }
                 }
             }
-        }
-    }
+        });
+    });
 }
 
 // Adaptive pooling windows: [floor(o * in / out), ceil((o + 1) * in / out)).
@@ -810,8 +797,7 @@ template <typename T>
 void adaptive(const T* x, T* y, int64_t* argmax, int64_t planes, const Dims3& in, const Dims3& out, int mode) {
     const int64_t S = in[0] * in[1] * in[2], Q = out[0] * out[1] * out[2], H = in[1], W = in[2];
     const bool par = worth_parallel(static_cast<double>(planes) * (S + Q), kParallelVisits);
-#pragma omp parallel for num_threads(max_threads()) schedule(static) if (par)
-    for (int64_t pl = 0; pl < planes; ++pl) {
+    parallel_for(planes, par, max_threads(), [&](int64_t pl) {
         const T* xp = x + pl * (mode == 2 ? Q : S);
         T* yp = y + pl * (mode == 2 ? S : Q);
         if (mode == 2) std::fill(yp, yp + S, T(0));
@@ -855,7 +841,7 @@ void adaptive(const T* x, T* y, int64_t* argmax, int64_t planes, const Dims3& in
                 }
             }
         }
-    }
+    });
 }
 
 

@@ -1,0 +1,213 @@
+// The kernels' thread teams (see team.h).
+#include "team.h"
+
+#include <pthread.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define MSCPU_PAUSE() _mm_pause()
+#else
+#define MSCPU_PAUSE() ((void)0)
+#endif
+
+namespace mscpu {
+namespace team {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int64_t kSpinningNs = 50000;   // a spin this long keeps workers awake between a network's kernels
+
+// How long an idle worker stays awake (spinning, yielding its core to other runnable threads) after its
+// last task: MS_CPU_SPIN_US microseconds, 100 by default, 0 to sleep at once.
+std::chrono::nanoseconds spin_time() {
+    static const std::chrono::nanoseconds t = [] {
+        const char* v = std::getenv("MS_CPU_SPIN_US");
+        long us = 100;
+        if (v != nullptr && *v != '\0') {
+            char* end = nullptr;
+            const long parsed = std::strtol(v, &end, 10);
+            if (end != v && parsed >= 0) us = parsed;
+        }
+        return std::chrono::nanoseconds(static_cast<int64_t>(us) * 1000);
+    }();
+    return t;
+}
+
+// Bumped in a forked child: the teams of the parent have no threads there.
+std::atomic<uint64_t> fork_epoch{0};
+
+int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+}
+
+// Spinning pays only while the cores are ours. A worker that was spinning yet starts a task late (it had
+// been preempted: the machine is busy with other work) makes every worker sleep right after its tasks for
+// the next kBackOff, as libgomp's sleeping threads do; then spinning is tried again.
+constexpr int64_t kLateNs = 50000;            // 50 us from handing out a task to a spinning worker starting it
+constexpr int64_t kBackOffNs = 200000000;     // 0.2 s
+std::atomic<int64_t> sleep_until_ns{0};
+
+struct Team {
+    explicit Team(uint64_t epoch_) : epoch(epoch_) {}
+    const uint64_t epoch;
+    std::atomic<uint64_t> generation{0};   // one per task handed out
+    std::atomic<int> pending{0};           // workers still running the current task
+    std::atomic<int> sleepers{0};
+    std::atomic<bool> stop{false};
+    std::atomic<int64_t> published_ns{0};  // when the current task was handed out
+    Body body = nullptr;
+    void* ctx = nullptr;
+    int nt = 0;
+    int workers = 0;                       // members 1 .. workers exist
+    std::mutex mu;
+    std::condition_variable cv;
+    std::atomic<int> arrived{0};           // barrier
+    std::atomic<uint64_t> phase{0};
+};
+
+thread_local Team* current = nullptr;     // the team the calling thread is a member of (for barrier())
+
+// Waits until ``done()``: a pause loop, then yields, then (when sleep) the condition variable.
+template <typename Done>
+bool wait_awake(Team& t, Done&& done, bool may_back_off = false) {
+    const Clock::time_point start = Clock::now();
+    const std::chrono::nanoseconds limit =
+        may_back_off && !spinning() ? std::chrono::nanoseconds(0) : spin_time();
+    for (int spins = 0;; ++spins) {
+        if (done()) return true;
+        if (spins < 64) {
+            MSCPU_PAUSE();
+            continue;
+        }
+        if ((spins & 15) == 0 && Clock::now() - start > limit) return false;
+        std::this_thread::yield();
+    }
+    (void)t;
+}
+
+void worker(std::shared_ptr<Team> tp, int id, uint64_t seen) {
+    Team& t = *tp;
+    for (;;) {
+        auto fresh = [&] { return t.generation.load(std::memory_order_acquire) != seen ||
+                                  t.stop.load(std::memory_order_relaxed); };
+        const bool was_awake = wait_awake(t, fresh, true);
+        if (!was_awake) {
+            std::unique_lock<std::mutex> lock(t.mu);
+            t.sleepers.fetch_add(1);
+            t.cv.wait(lock, fresh);
+            t.sleepers.fetch_sub(1);
+        }
+        if (t.stop.load()) return;
+        seen = t.generation.load(std::memory_order_acquire);
+        if (id < t.nt) {
+            if (was_awake) {
+                const int64_t now = now_ns();
+                if (now - t.published_ns.load(std::memory_order_relaxed) > kLateNs) {
+                    sleep_until_ns.store(now + kBackOffNs, std::memory_order_relaxed);
+                }
+            }
+            member = Member{id, t.nt};
+            current = &t;
+            t.body(t.ctx, id, t.nt);
+            current = nullptr;
+            member = Member{};
+            t.pending.fetch_sub(1, std::memory_order_acq_rel);
+        }
+    }
+}
+
+// The calling thread's team; its workers are told to stop when the thread ends.
+struct Owner {
+    std::shared_ptr<Team> team;
+    ~Owner() { release(); }
+    void release() {
+        if (!team) return;
+        team->stop.store(true);
+        {
+            std::lock_guard<std::mutex> lock(team->mu);
+            team->cv.notify_all();
+        }
+        team.reset();
+    }
+};
+
+thread_local Owner owner;
+
+Team& team_of_caller(int workers_needed) {
+    const uint64_t epoch = fork_epoch.load();
+    if (!owner.team || owner.team->epoch != epoch) {
+        if (owner.team && owner.team->epoch != epoch) {
+            // forked: the parent's workers do not exist here; the old team is abandoned, never touched again
+            new std::shared_ptr<Team>(std::move(owner.team));
+        }
+        owner.team = std::make_shared<Team>(epoch);
+    }
+    Team& t = *owner.team;
+    while (t.workers < workers_needed) {
+        ++t.workers;
+        std::thread(worker, owner.team, t.workers, t.generation.load()).detach();
+    }
+    return t;
+}
+
+void after_fork_in_child() { fork_epoch.fetch_add(1); }
+
+const int registered = [] { return pthread_atfork(nullptr, nullptr, after_fork_in_child); }();
+
+}  // namespace
+
+bool spinning() {
+    return spin_time().count() >= kSpinningNs && now_ns() >= sleep_until_ns.load(std::memory_order_relaxed);
+}
+
+void run(int nt, Body body, void* ctx) {
+    (void)registered;
+    Team& t = team_of_caller(nt - 1);
+    t.body = body;
+    t.ctx = ctx;
+    t.nt = nt;
+    t.arrived.store(0);
+    t.pending.store(nt - 1, std::memory_order_relaxed);
+    t.published_ns.store(now_ns(), std::memory_order_relaxed);
+    t.generation.fetch_add(1);                       // publishes the task (sequentially consistent)
+    if (t.sleepers.load() > 0) {
+        std::lock_guard<std::mutex> lock(t.mu);
+        t.cv.notify_all();
+    }
+    const Member outer = member;
+    Team* outer_team = current;
+    member = Member{0, nt};
+    current = &t;
+    body(ctx, 0, nt);
+    current = outer_team;
+    member = outer;
+    auto finished = [&] { return t.pending.load(std::memory_order_acquire) == 0; };
+    while (!wait_awake(t, finished)) {
+    }
+}
+
+void barrier() {
+    Team* t = current;
+    const int nt = member.nt;
+    if (t == nullptr || nt <= 1) return;
+    const uint64_t phase = t->phase.load(std::memory_order_acquire);
+    if (t->arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == nt) {
+        t->arrived.store(0, std::memory_order_relaxed);
+        t->phase.fetch_add(1, std::memory_order_release);
+        return;
+    }
+    auto passed = [&] { return t->phase.load(std::memory_order_acquire) != phase; };
+    while (!wait_awake(*t, passed)) {
+    }
+}
+
+}  // namespace team
+}  // namespace mscpu
