@@ -33,8 +33,17 @@ def _maker():
 
 @pytest.fixture(scope="module")
 def ours(tmp_path_factory):
-    path = tmp_path_factory.mktemp("control") / "ours.json"
-    _maker().main(str(path))
+    # dump files are numbered by one process-wide counter (2.10's too); the recording started a fresh process
+    import itertools
+    from mindspore.ops._defs import control_prims
+    from mindspore.ops.function import misc2_func
+    saved = control_prims.DUMP_COUNTER, misc2_func._DUMP_COUNTER
+    control_prims.DUMP_COUNTER = misc2_func._DUMP_COUNTER = itertools.count()
+    try:
+        path = tmp_path_factory.mktemp("control") / "ours.json"
+        _maker().main(str(path))
+    finally:
+        control_prims.DUMP_COUNTER, misc2_func._DUMP_COUNTER = saved
     return json.loads(path.read_text())
 
 
