@@ -4,6 +4,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -58,14 +59,14 @@ std::atomic<int64_t> sleep_until_ns{0};
 struct Team {
     explicit Team(uint64_t epoch_) : epoch(epoch_) {}
     const uint64_t epoch;
-    std::atomic<uint64_t> generation{0};   // one per task handed out
+    // (task number << 16) | team size: one word, so that a worker reads a task's number and size together
+    std::atomic<uint64_t> task{0};
     std::atomic<int> pending{0};           // workers still running the current task
     std::atomic<int> sleepers{0};
     std::atomic<bool> stop{false};
     std::atomic<int64_t> published_ns{0};  // when the current task was handed out
     Body body = nullptr;
     void* ctx = nullptr;
-    int nt = 0;
     int workers = 0;                       // members 1 .. workers exist
     std::mutex mu;
     std::condition_variable cv;
@@ -96,8 +97,8 @@ bool wait_awake(Team& t, Done&& done, bool may_back_off = false) {
 void worker(std::shared_ptr<Team> tp, int id, uint64_t seen) {
     Team& t = *tp;
     for (;;) {
-        auto fresh = [&] { return t.generation.load(std::memory_order_acquire) != seen ||
-                                  t.stop.load(std::memory_order_relaxed); };
+        // sequentially consistent, as run()'s store of the task and load of the sleepers (no lost wake-up)
+        auto fresh = [&] { return t.task.load() != seen || t.stop.load(std::memory_order_relaxed); };
         const bool was_awake = wait_awake(t, fresh, true);
         if (!was_awake) {
             std::unique_lock<std::mutex> lock(t.mu);
@@ -106,17 +107,20 @@ void worker(std::shared_ptr<Team> tp, int id, uint64_t seen) {
             t.sleepers.fetch_sub(1);
         }
         if (t.stop.load()) return;
-        seen = t.generation.load(std::memory_order_acquire);
-        if (id < t.nt) {
+        // The task this worker acts on, and its size, from one read: a worker that woke late for an earlier
+        // task it had no part in may find the next one already handed out, and then takes part in that one.
+        seen = t.task.load(std::memory_order_acquire);
+        const int nt = static_cast<int>(seen & 0xFFFF);
+        if (id < nt) {
             if (was_awake) {
                 const int64_t now = now_ns();
                 if (now - t.published_ns.load(std::memory_order_relaxed) > kLateNs) {
                     sleep_until_ns.store(now + kBackOffNs, std::memory_order_relaxed);
                 }
             }
-            member = Member{id, t.nt};
+            member = Member{id, nt};
             current = &t;
-            t.body(t.ctx, id, t.nt);
+            t.body(t.ctx, id, nt);
             current = nullptr;
             member = Member{};
             t.pending.fetch_sub(1, std::memory_order_acq_rel);
@@ -130,6 +134,10 @@ struct Owner {
     ~Owner() { release(); }
     void release() {
         if (!team) return;
+        if (team->epoch != fork_epoch.load()) {   // a forked child's copy: its mutex may be held, never touch it
+            new std::shared_ptr<Team>(std::move(team));
+            return;
+        }
         team->stop.store(true);
         {
             std::lock_guard<std::mutex> lock(team->mu);
@@ -153,7 +161,7 @@ Team& team_of_caller(int workers_needed) {
     Team& t = *owner.team;
     while (t.workers < workers_needed) {
         ++t.workers;
-        std::thread(worker, owner.team, t.workers, t.generation.load()).detach();
+        std::thread(worker, owner.team, t.workers, t.task.load()).detach();
     }
     return t;
 }
@@ -170,14 +178,15 @@ bool spinning() {
 
 void run(int nt, Body body, void* ctx) {
     (void)registered;
+    nt = std::min(nt, 0xFFFF);   // the size travels in 16 bits of the task word
     Team& t = team_of_caller(nt - 1);
     t.body = body;
     t.ctx = ctx;
-    t.nt = nt;
     t.arrived.store(0);
     t.pending.store(nt - 1, std::memory_order_relaxed);
     t.published_ns.store(now_ns(), std::memory_order_relaxed);
-    t.generation.fetch_add(1);                       // publishes the task (sequentially consistent)
+    // publishes the task (sequentially consistent: see the sleepers check below)
+    t.task.store((((t.task.load(std::memory_order_relaxed) >> 16) + 1) << 16) | static_cast<uint64_t>(nt));
     if (t.sleepers.load() > 0) {
         std::lock_guard<std::mutex> lock(t.mu);
         t.cv.notify_all();
