@@ -9,14 +9,14 @@ machine. For LeNet- and ResNet-sized layers it times, in milliseconds (best of `
 * max / average pooling forward and backward against NumPy sliding windows.
 
 Every pair is also checked for agreement (max |difference| / max |reference|), so a fast wrong
-kernel cannot hide in the table. Both sides use all cores: OpenMP in the C++ kernels, the BLAS
-threads in NumPy's ``matmul``.
+kernel cannot hide in the table. Both sides use all cores: the kernels' thread team in the C++ kernels,
+the BLAS threads in NumPy's ``matmul``.
 
 OpenBLAS worker threads busy-wait for a while (about 0.1 s) after each NumPy matmul; C++ kernels
 timed inside that window share the cores with them and run up to 3x slower on a 2-core machine.
 So each C++ timing starts after a short pause (``--settle``), measuring the kernels themselves;
-``--settle 0`` shows the contended numbers. (The C++ side's OpenMP threads spin only a few
-microseconds, ``GOMP_SPINCOUNT=300``, so they do not slow NumPy down in the same way.)
+``--settle 0`` shows the contended numbers. (The C++ side's idle workers spin at most 0.1 ms, yielding
+their core, ``MS_CPU_SPIN_US``, so they do not slow NumPy down in the same way.)
 """
 import argparse
 import time

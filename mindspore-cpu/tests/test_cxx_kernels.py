@@ -591,6 +591,49 @@ np.savez(sys.argv[1], *first)
             np.testing.assert_array_equal(a, b)
 
 
+def test_team_resizes_and_serves_several_launching_threads():
+    """set_num_threads between kernels (workers that sat out a task take part in the next one, exactly once) and
+    kernels launched from three Python threads at once (each has its own team): same numbers every time."""
+    import threading
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((16, 8, 1, 32, 32)).astype(np.float32)
+    w = rng.standard_normal((16, 8, 1, 3, 3)).astype(np.float32)
+    a = rng.standard_normal((300, 200)).astype(np.float32)
+
+    def run():
+        y = k.conv3d_forward(x, w, (1, 1, 1), (0, 1, 1), (1, 1, 1), (1, 32, 32), 1, None, False, None)
+        dw = k.conv3d_backward_filter(y, x, (1, 3, 3), (1, 1, 1), (0, 1, 1), (1, 1, 1), 1)
+        return y, dw, k.matmul(a, a, False, True)
+
+    before = k.num_threads()
+    try:
+        ref = {}
+        for n in (4, 2, 3, 1, 2, 4):
+            k.set_num_threads(n)
+            for _ in range(10):
+                out = run()
+                for got, want in zip(out, ref.setdefault(n, out)):
+                    np.testing.assert_array_equal(got, want)
+        k.set_num_threads(2)
+        errors = []
+
+        def launch():
+            try:
+                for _ in range(10):
+                    for got, want in zip(run(), ref[2]):
+                        np.testing.assert_array_equal(got, want)
+            except AssertionError as exc:
+                errors.append(exc)
+        threads = [threading.Thread(target=launch) for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert not errors and not any(t.is_alive() for t in threads)
+    finally:
+        k.set_num_threads(before)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("c,o,stride,pad", [
     (4, 8, (1, 1, 1), (0, 1, 1)),      # wide rows, dot products

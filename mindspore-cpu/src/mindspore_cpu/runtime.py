@@ -56,7 +56,7 @@ class CPURuntime(DeviceRuntime):
         self.caching_allocator = _keep_freed_memory()
 
     def set_threads(self, n):
-        """The OpenMP team size of the C++ kernels, from every thread that launches them."""
+        """The thread team size of the C++ kernels, from every thread that launches them."""
         from mindspore_cpu.kernels._native import _kernels
         _kernels.set_num_threads(n)
         self.threads = _kernels.num_threads()

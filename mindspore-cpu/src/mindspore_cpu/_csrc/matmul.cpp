@@ -1,10 +1,10 @@
-// Matrix products on the packed GEMM of gemm.h, parallelised with the kernels' own OpenMP team.
+// Matrix products on the packed GEMM of gemm.h, parallelised with the kernels' own thread team (team.h).
 //
 // Why not NumPy's matmul: its OpenBLAS keeps a second thread pool whose idle workers spin for about
 // 0.1 s after every call. A training step alternates matmuls with convolutions and pooling, which
-// run on OpenMP threads; on a machine with few cores those spinning workers take the cores the
+// run on the kernels' team; on a machine with few cores those spinning workers take the cores the
 // next kernels need (a LeNet convolution ran at half speed for 0.1 s after each Dense layer). With
-// every product here, one team of (passive) threads does all the work.
+// every product here, one team of threads does all the work.
 //
 //   matmul(a, b, transpose_a, transpose_b)   a (..., M, K) or (..., K, M) if transposed, the same
 //                                             for b; leading (batch) dims must be equal (the Python

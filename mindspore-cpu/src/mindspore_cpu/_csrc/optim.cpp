@@ -7,7 +7,7 @@
 //
 // in the variable's dtype and in that order of operations, so the results are those of the
 // separate NumPy operations (the same roundings; no fused multiply-add: this file is built for the
-// baseline instruction set). Large tensors are split across the kernels' OpenMP team.
+// baseline instruction set). Large tensors are split across the kernels' thread team (team.h).
 #include "common.h"
 
 namespace mscpu {

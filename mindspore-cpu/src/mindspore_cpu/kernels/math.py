@@ -313,7 +313,7 @@ def _gemm_operand(a, transposed):
 
 
 def _native_matmul(x, y, ta, tb):
-    """float32/float64 products on the C++ GEMM (one OpenMP team for every kernel, see _csrc/matmul.cpp)."""
+    """float32/float64 products on the C++ GEMM (one thread team for every kernel, see _csrc/team.h)."""
     x, ta = _gemm_operand(x, ta)
     y, tb = _gemm_operand(y, tb)
     if y.ndim == 2 and not ta and x.ndim > 2:
