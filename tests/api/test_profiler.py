@@ -131,10 +131,12 @@ def test_graph_mode_kernels_are_timed_one_event_each(tmp_path):
         np.testing.assert_array_equal(out, expected)
     ops_in_trace = [e for e in _trace(_run_dir(tmp_path)) if e.get("ph") == "X" and e["cat"] == "op"]
     names = [e["name"] for e in ops_in_trace]
-    per_step = ["FusedConv2D(Conv2D+BiasAdd+ReLU)", "Flatten", "MatMul", "BiasAdd"]
-    assert names == per_step * 2
+    per_step = names[:len(names) // 2]
+    assert names == per_step * 2 and per_step[-3:] == ["Flatten", "MatMul", "BiasAdd"]
+    # the CPU backend fuses the convolution's epilogue into one kernel; a backend without that pass runs three
+    assert per_step[:-3] in (["FusedConv2D(Conv2D+BiasAdd+ReLU)"], ["Conv2D", "BiasAdd", "ReLU"])
     assert all(e["args"]["mode"] == "graph" and float(e["dur"]) > 0 for e in ops_in_trace)
-    assert ops_in_trace[0]["args"]["Input Dims"] == "Float32[2, 1, 8, 8]; Float32[4, 1, 3, 3]; Float32[4]"
+    assert ops_in_trace[0]["args"]["Input Dims"].startswith("Float32[2, 1, 8, 8]; Float32[4, 1, 3, 3]")
 
 
 def test_a_graph_first_run_under_the_profiler_is_checked_and_timed(tmp_path):
