@@ -166,6 +166,56 @@ def test_a_single_nan_anywhere_is_seen(ins, kernel, stride, pad):
     check(x, kernel, stride, pad, (1, 1, 1), out)
 
 
+def ref_rule_2x2(x, rule, floor):
+    """MaxPool 2x2/2 under the NaN rules of pool.cpp, from their definitions, window elements in scan order:
+    rule 1 (MaxPool's fold) m = floor, then m = (m > v) ? m : v; rule 2 m = floor, then m = v where v > m."""
+    n, c, d, h, w = x.shape
+    win = x.reshape(n, c, d, h // 2, 2, w // 2, 2).transpose(0, 1, 2, 3, 5, 4, 6).reshape(n, c, d, h // 2, w // 2, 4)
+    m = np.full(win.shape[:-1], floor, x.dtype)
+    for j in range(4):
+        v = win[..., j]
+        m = np.where(m > v, m, v) if rule == 1 else np.where(v > m, v, m)
+    return m
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("rule", [0, 1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(2, 3, 1, 4, 6), (64, 6, 1, 28, 28), (8, 16, 2, 10, 10)])
+def test_flat_2x2_path_follows_each_rule(shape, dtype, rule, threads):
+    """2x2/2 windows over even planes without argmax take the flat path (pool.cpp); planes with NaN (and the
+    +-inf and -0 of ``data``) go back to the general path. Bit for bit against each rule's definition, signed
+    zeros included (rule 1's fold keeps the last of equal values), on one thread and split over two."""
+    x = data(shape, dtype)
+    if rule == 0:
+        floor = -np.inf
+    else:
+        floor = float(np.finfo(np.float32).min if rule == 1 else np.finfo(dtype).min)
+    out = (shape[2], shape[3] // 2, shape[4] // 2)
+    before = k.num_threads()
+    k.set_num_threads(threads)
+    try:
+        got = k.max_pool3d(x, (1, 2, 2), (1, 2, 2), (0, 0, 0), (1, 1, 1), out, False, rule, floor)
+    finally:
+        k.set_num_threads(before)
+    if rule == 0:
+        want = ref_max_pool(x, (1, 2, 2), (1, 2, 2), (0, 0, 0), (1, 1, 1), out)[0]
+    else:
+        want = ref_rule_2x2(x, rule, dtype(floor))
+    assert same_bits(got, want)
+
+
+def test_flat_2x2_path_sees_a_single_nan_anywhere():
+    ins = (1, 6, 8)
+    size = int(np.prod(ins))
+    x = np.repeat(RNG.standard_normal((1, 1) + ins).astype(np.float32), size, axis=1)
+    x.reshape(size, size)[np.arange(size), np.arange(size)] = np.nan  # plane i: NaN at element i
+    out = (1, 3, 4)
+    got = k.max_pool3d(x, (1, 2, 2), (1, 2, 2), (0, 0, 0), (1, 1, 1), out, False)
+    assert same_bits(got, ref_max_pool(x, (1, 2, 2), (1, 2, 2), (0, 0, 0), (1, 1, 1), out)[0])
+    assert np.isnan(got).reshape(size, -1).sum(axis=1).tolist() == [1] * size
+
+
 def test_max_pool_grad_kernel_matches_argmax_scatter():
     """pooling.py's MaxPoolGrad / MaxPool3DGrad kernels against MaxPoolWithArgmax + scatter."""
     ops = pytest.importorskip("mindspore.ops")

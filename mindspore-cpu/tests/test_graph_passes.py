@@ -53,7 +53,9 @@ def test_relu_gradient_after_a_sum_of_gradients_is_one_kernel():
 
 
 @pytest.mark.parametrize("act", [ops.relu, ops.gelu, ops.tanh], ids=["relu", "gelu", "tanh"])
-def test_bias_add_and_activation_fuse_into_the_matmul_output(act):
+def test_bias_add_and_activation_fuse_into_the_matmul(act):
+    """nn.Dense's MatMul + BiasAdd (+ ReLU) is one C++ kernel (FusedDense), equal to the separate kernels bit for
+    bit; another activation stays a kernel of its own after it."""
     w, b = _data(8, 4), _data(8, seed=2)
 
     def f(x):
@@ -61,9 +63,58 @@ def test_bias_add_and_activation_fuse_into_the_matmul_output(act):
             ops.gelu(ops.bias_add(ops.matmul(x, w.T), b), approximate="tanh")
     x = _data(5, 4, seed=3)
     jf = ms.jit(f)
-    np.testing.assert_allclose(jf(x).asnumpy(), f(x).asnumpy(), rtol=1e-6, atol=1e-7)
-    (fused,) = _fused(jf)
-    assert fused.attrs["ops"][0] == "BiasAdd" and fused.attrs.get("reuse") == 0   # written into the product
+    if act is ops.relu:
+        np.testing.assert_array_equal(jf(x).asnumpy(), f(x).asnumpy())
+    else:
+        np.testing.assert_allclose(jf(x).asnumpy(), f(x).asnumpy(), rtol=1e-6, atol=1e-7)
+    fused = _fused(jf)
+    assert fused[0].name == "FusedDense"
+    assert fused[0].attrs["ops"] == (("MatMul", "BiasAdd", "ReLU") if act is ops.relu else ("MatMul", "BiasAdd"))
+    assert len(fused) == 1
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("relu", [False, True])
+@pytest.mark.parametrize("shape", [(32, 400, 120), (5, 7, 3), (300, 64, 600), (2, 84, 10)])
+def test_dense_kernel_equals_matmul_bias_add_and_relu_bitwise(shape, relu, dtype):
+    """The C++ Dense kernel against the separate MatMul, BiasAdd and ReLU kernels, on one and two threads (the
+    product splits over the threads at the larger sizes); NaN and -0 through the ReLU as MindSpore's."""
+    k = pytest.importorskip("mindspore_cpu._kernels")
+    m, kk, n = shape
+    rng = np.random.default_rng(sum(shape))
+    x = rng.standard_normal((m, kk)).astype(dtype)
+    w = rng.standard_normal((n, kk)).astype(dtype)
+    bias = rng.standard_normal(n).astype(dtype)
+    x[0, 0] = np.nan                      # row 0 is NaN everywhere: ReLU makes it 0
+    bias[-1] = -np.inf
+    before = k.num_threads()
+    try:
+        for threads in (1, 2):
+            k.set_num_threads(threads)
+            for weight, transposed in ((w, True), (np.ascontiguousarray(w.T), False)):
+                y = k.matmul(x, weight, False, transposed) + bias
+                want = np.fmax(y, np.zeros((), dtype)) if relu else y
+                got = k.dense(x, weight, bias, transposed, relu)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                assert np.array_equal(got.view(np.uint8), want.view(np.uint8))
+    finally:
+        k.set_num_threads(before)
+    with pytest.raises(ValueError, match="'bias' must have"):
+        k.dense(x, w, bias[:-1], True, relu)
+    with pytest.raises(ValueError, match="inner dimensions"):
+        k.dense(x, w, bias, False, relu)
+
+
+def test_dense_read_elsewhere_keeps_its_own_product():
+    w, b = _data(6, 4), _data(6, seed=2)
+
+    def f(x):
+        y = ops.matmul(x, w.T)
+        return ops.relu(ops.bias_add(y, b)) + y     # the raw product is needed too: no Dense fusion
+    x = _data(3, 4, seed=3)
+    jf = ms.jit(f)
+    np.testing.assert_array_equal(jf(x).asnumpy(), f(x).asnumpy())
+    assert not [p for p in _fused(jf) if p.name == "FusedDense"]
 
 
 def test_training_step_updates_moments_and_weights_in_place_exactly():

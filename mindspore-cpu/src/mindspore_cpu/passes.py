@@ -10,6 +10,10 @@
   C++ convolution adds the bias and the residual and clamps each output as it writes it: no separate passes
   over the activation (a LeNet or VGG block's conv + bias + ReLU; a ResNet block's last convolution, whose
   BatchNorm an inference graph folded into its weights, + shortcut + ReLU).
+* ``cpu_fuse_dense_epilogue``: ``MatMul`` of two 2-D operands followed by a ``BiasAdd`` and optionally a ``ReLU``
+  (each the only reader of the one before: ``nn.Dense`` with or without ``activation='relu'``) becomes one apply
+  whose C++ kernel adds the bias and clamps each block of the product as the thread that computed it finishes
+  it: one kernel instead of two, no second pass over the output.
 * ``cpu_fuse_batchnorm_relu``: a ``ReLU`` that is the only reader of a ``BatchNorm``'s output ``y`` is
   applied by the BatchNorm kernel as it writes ``y`` (ResNet's conv -> BN -> ReLU).
 * ``cpu_inplace_update``: ``Assign(p, chain(p, ...))`` on a network Parameter (a moment update of an
@@ -28,7 +32,8 @@ from mindspore.common.tensor import Tensor
 from mindspore.plugin import (TUPLE_GETITEM, Apply, Constant, FusedOp, Parameter, TensorSpec, fuse_chains, graphs_of,
                               is_effectful_apply, prim_of, substitute, use_counts)
 
-__all__ = ["fuse_batchnorm_relu", "fuse_conv_epilogue", "fuse_elementwise", "inplace_update", "register"]
+__all__ = ["fuse_batchnorm_relu", "fuse_conv_epilogue", "fuse_dense_epilogue", "fuse_elementwise", "inplace_update",
+           "register"]
 
 _FLOATS = (mstype.float32, mstype.float64)
 _BINARY = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": np.true_divide,
@@ -370,6 +375,63 @@ def fuse_conv_epilogue(graph):
     return changed
 
 
+def _dense_kernel(transpose_b, relu):
+    from mindspore_cpu.kernels.math import dense_with_epilogue
+
+    def kernel(prim, x, w, bias, out=None):
+        return dense_with_epilogue(x, w, bias, transpose_b, relu)
+    return kernel
+
+
+def _dense_head(node):
+    """Whether ``node`` is a MatMul the Dense kernel runs: 2-D operands of the output's float dtype, A not
+    transposed."""
+    prim = prim_of(node)
+    if type(prim).__name__ != "MatMul" or prim.transpose_a:
+        return False
+    out, x, w = node.abstract, _tensor_ab(node.inputs[1]), _tensor_ab(node.inputs[2])
+    return isinstance(out, TensorSpec) and out.dtype in _FLOATS and x is not None and w is not None and \
+        x.dtype == out.dtype and w.dtype == out.dtype and len(x.shape) == 2 and len(w.shape) == 2
+
+
+def fuse_dense_epilogue(graph):
+    """``ReLU(BiasAdd(MatMul(x, w), b))`` (the ReLU optional) -> one Dense apply."""
+    changed = False
+    for g in graphs_of(graph):
+        uses, users = use_counts(g), _users(g)
+        replace = {}
+        for head in g.nodes:
+            if head in replace or not _dense_head(head) or not _single_user(head, uses) or head is g.output:
+                continue
+            (bias_add,) = users[head]
+            b = _tensor_ab(bias_add.inputs[2]) if len(bias_add.inputs) == 3 else None
+            if type(prim_of(bias_add)).__name__ != "BiasAdd" or bias_add in replace or bias_add.graph is not g or \
+                    bias_add.inputs[1] is not head or bias_add.abstract != head.abstract or b is None or \
+                    b.dtype != head.abstract.dtype or len(b.shape) != 1:
+                continue
+            chain = [bias_add]
+            if _single_user(bias_add, uses) and bias_add is not g.output:
+                (nxt,) = users[bias_add]
+                if type(prim_of(nxt)).__name__ == "ReLU" and nxt not in replace and nxt.graph is g and \
+                        nxt.abstract == head.abstract:
+                    chain.append(nxt)
+            relu = len(chain) == 2
+            ops = ["MatMul", "BiasAdd"] + (["ReLU"] if relu else [])
+            fused = FusedOp("FusedDense", _dense_kernel(bool(prim_of(head).transpose_b), relu), ops)
+            new = Apply(g, [Constant(fused), head.inputs[1], head.inputs[2], bias_add.inputs[2]], chain[-1].loc)
+            new.abstract = chain[-1].abstract
+            new.debug = "fused " + "+".join(ops)
+            replace[head] = None
+            for n in chain[:-1]:
+                replace[n] = None
+            replace[chain[-1]] = new
+        if replace:
+            g.nodes = [replace.get(n, n) for n in g.nodes if replace.get(n, n) is not None]
+            substitute(g, {old: new for old, new in replace.items() if new is not None})
+            changed = True
+    return changed
+
+
 def _batch_norm_kernel():
     from mindspore_cpu.kernels.nn import batch_norm_with_relu
 
@@ -417,6 +479,7 @@ def fuse_batchnorm_relu(graph):
 
 def register(registry):
     registry.register("cpu_fuse_conv_epilogue", fuse_conv_epilogue, target="CPU", priority=5)
+    registry.register("cpu_fuse_dense_epilogue", fuse_dense_epilogue, target="CPU", priority=5)
     registry.register("cpu_fuse_batchnorm_relu", fuse_batchnorm_relu, target="CPU", priority=6)
     registry.register("cpu_fuse_elementwise", fuse_elementwise, target="CPU", priority=10)
     registry.register("cpu_inplace_update", inplace_update, target="CPU", priority=20)

@@ -16,6 +16,7 @@
 // Each element of the output is computed by one thread with one fixed summation order, so results
 // do not depend on the thread count.
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "common.h"
@@ -48,8 +49,35 @@ void gemm_item(const T* a, const T* b, T* c, const Product& p, std::vector<T>& s
     gemm<T>(p.M, p.N, p.K, a, p.rsa, p.csa, b, p.rsb, p.csb, c, p.N, false);
 }
 
+// No epilogue (a plain MatMul).
+struct NoEpilogue {
+    template <typename T>
+    void operator()(T*, int64_t, int64_t, int64_t, int64_t) const {}
+};
+
+// Dense's epilogue: c[r][j] = c[r][j] + bias[col0 + j], then (relu) MindSpore's ReLU, for a block of rows x
+// cols at row stride ldc, right after the block is computed (the same roundings as BiasAdd then ReLU).
 template <typename T>
-void run(const T* a, const T* b, T* c, const Product& p) {
+struct BiasRelu {
+    const T* bias;
+    bool relu;
+    void operator()(T* c, int64_t rows, int64_t col0, int64_t cols, int64_t ldc) const {
+        for (int64_t r = 0; r < rows; ++r) {
+            T* cr = c + r * ldc;
+            const T* br = bias ? bias + col0 : nullptr;
+            if (br && relu) {
+                for (int64_t j = 0; j < cols; ++j) cr[j] = floor_clamp<T>(cr[j] + br[j], T(0), T(0));
+            } else if (br) {
+                for (int64_t j = 0; j < cols; ++j) cr[j] = cr[j] + br[j];
+            } else if (relu) {
+                for (int64_t j = 0; j < cols; ++j) cr[j] = floor_clamp<T>(cr[j], T(0), T(0));
+            }
+        }
+    }
+};
+
+template <typename T, typename Epi = NoEpilogue>
+void run(const T* a, const T* b, T* c, const Product& p, const Epi& epi = Epi()) {
     const int64_t MN = p.M * p.N;
     const double work = static_cast<double>(p.batch) * MN * p.K;
     const bool par = worth_parallel(work, kParallelFlops / 5);
@@ -57,7 +85,10 @@ void run(const T* a, const T* b, T* c, const Product& p) {
     if (!par || p.batch >= nt) {
         parallel(par ? max_threads() : 1, [&](int, int) {
             std::vector<T> scratch;
-            for_static(p.batch, [&](int64_t t) { gemm_item(a + t * p.sa, b + t * p.sb, c + t * MN, p, scratch); });
+            for_static(p.batch, [&](int64_t t) {
+                gemm_item(a + t * p.sa, b + t * p.sb, c + t * MN, p, scratch);
+                epi(c + t * MN, p.M, 0, p.N, p.N);
+            });
         });
         return;
     }
@@ -76,8 +107,10 @@ void run(const T* a, const T* b, T* c, const Product& p) {
         T* ct = c + t * MN;
         if (split_n) {
             gemm<T>(p.M, hi - lo, p.K, at, p.rsa, p.csa, bt + lo * p.csb, p.rsb, p.csb, ct + lo, p.N, false);
+            epi(ct + lo, p.M, lo, hi - lo, p.N);
         } else {
             gemm<T>(hi - lo, p.N, p.K, at + lo * p.rsa, p.rsa, p.csa, bt, p.rsb, p.csb, ct + lo * p.N, p.N, false);
+            epi(ct + lo * p.N, hi - lo, 0, p.N, p.N);
         }
     });
 }
@@ -118,6 +151,32 @@ py::array matmul(const py::array& a, const py::array& b, bool transpose_a, bool 
     });
 }
 
+// Dense: a (M, K) times w (N, K) transposed (or (K, N) with transpose_b false), + bias (N,) when given, then
+// ReLU when asked, each block finished by the thread that computed it while it is in its cache. The product
+// is MatMul's (same splits, same summation order: bitwise equal), the epilogue BiasAdd's and ReLU's.
+py::array dense(const py::array& a, const py::array& w, const std::optional<py::array>& bias, bool transpose_b,
+                bool relu) {
+    const std::string where = "dense";
+    check_array(where, "a", a, 2);
+    check_array(where, "w", w, 2);
+    if (bias) check_array(where, "bias", *bias, 1);
+    const DType dt = bias ? common_float(where, {&a, &w, &*bias}) : common_float(where, {&a, &w});
+    const int64_t M = a.shape(0), K = a.shape(1);
+    const int64_t Kw = transpose_b ? w.shape(1) : w.shape(0), N = transpose_b ? w.shape(0) : w.shape(1);
+    if (K != Kw) {
+        fail(where, "the inner dimensions of " + shape_str(a) + " and " + shape_str(w) + " (transpose_b=" +
+                        std::to_string(transpose_b) + ") differ");
+    }
+    if (bias && bias->shape(0) != N) {
+        fail(where, "'bias' must have " + std::to_string(N) + " elements, but got shape " + shape_str(*bias));
+    }
+    Product p{1, M, N, K, K, 1, transpose_b ? 1 : N, transpose_b ? K : 1, M * K, K * N};
+    return new_float_array(dt, {M, N}, [&](auto* c) {
+        using T = element_of<decltype(c)>;
+        run<T>(cptr<T>(a), cptr<T>(w), c, p, BiasRelu<T>{bias ? cptr<T>(*bias) : nullptr, relu});
+    });
+}
+
 }  // namespace
 
 void register_matmul(py::module_& m) {
@@ -125,6 +184,10 @@ void register_matmul(py::module_& m) {
     m.def("matmul", &matmul, arg("a"), arg("b"), arg("transpose_a") = false, arg("transpose_b") = false,
           "a @ b over the last two axes (either operand transposed for free); equal leading batch axes; "
           "float32 or float64, C-contiguous.");
+    m.def("dense", &dense, arg("a"), arg("w"), arg("bias") = py::none(), arg("transpose_b") = true,
+          arg("relu") = false,
+          "nn.Dense's MatMul + BiasAdd (+ ReLU) in one kernel: a (M, K) @ w^T (w (N, K); (K, N) without "
+          "transpose_b) + bias (N,), ReLU(NaN) = 0; the product bitwise equal to matmul's; float32 or float64.");
 }
 
 }  // namespace mscpu

@@ -328,6 +328,15 @@ def _native_matmul(x, y, ta, tb):
     return _kernels.matmul(x, y, ta, tb)
 
 
+def dense_with_epilogue(x, w, bias, transpose_b, relu):
+    """``ReLU(BiasAdd(MatMul(x, w)))`` of 2-D float32/float64 operands of one dtype in one C++ kernel (the CPU
+    backend's Dense fusion, passes.py): the product bitwise equal to ``_matmul``'s, the epilogue to BiasAdd's and
+    ReLU's kernels."""
+    w, tb = _gemm_operand(w, transpose_b)
+    return _kernels.dense(np.ascontiguousarray(x), w, None if bias is None else np.ascontiguousarray(bias), tb,
+                          relu)
+
+
 def _matmul(prim, x, y, out=None):
     if (x.dtype is y.dtype or x.dtype == y.dtype) and x.dtype in _GEMM_DTYPES and x.ndim >= 2 and y.ndim >= 2:
         return _native_matmul(x, y, bool(prim.transpose_a), bool(prim.transpose_b))
