@@ -205,6 +205,48 @@ def test_flat_2x2_path_follows_each_rule(shape, dtype, rule, threads):
     assert same_bits(got, want)
 
 
+def ref_fold(x, kernel, stride, pad, dil, out, floor):
+    """Rule 1 (MaxPool's fold) from its definition: m = floor, then m = (m > v) ? m : v over the window's
+    elements in scan order (the last of equal values stays; a NaN restarts the fold)."""
+    n, c = x.shape[:2]
+    ins = x.shape[2:]
+    flat = x.reshape(n * c, -1)
+    m = np.full((n * c,) + tuple(out), floor, x.dtype)
+    grids = np.meshgrid(*[np.arange(o) for o in out], indexing="ij")
+    for off in np.ndindex(*kernel):
+        pos = [g * s - p + o * d for g, s, p, o, d in zip(grids, stride, pad, off, dil)]
+        valid = np.ones(out, bool)
+        for q, size in zip(pos, ins):
+            valid &= (q >= 0) & (q < size)
+        idx = (np.clip(pos[0], 0, None) * ins[1] + np.clip(pos[1], 0, None)) * ins[2] + np.clip(pos[2], 0, None)
+        v = flat[:, np.where(valid, idx, 0)]
+        m = np.where(valid, np.where(m > v, m, v), m)
+    return m.reshape((n, c) + tuple(out))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("ins,kernel,stride,pad,dil", [
+    ((1, 8, 8), (1, 2, 2), (1, 2, 2), (0, 0, 0), (1, 1, 1)),      # flat path
+    ((1, 9, 9), (1, 3, 3), (1, 2, 2), (0, 1, 1), (1, 1, 1)),      # fast path (ResNet's)
+    ((1, 9, 9), (1, 2, 2), (1, 1, 1), (0, 0, 0), (1, 1, 1)),      # 2x2/1: the general path
+    ((1, 9, 9), (1, 3, 3), (1, 1, 1), (0, 0, 0), (1, 2, 2)),      # dilation: the general path
+])
+def test_rule_1_value_is_the_fold_on_every_path(ins, kernel, stride, pad, dil, dtype):
+    """MaxPool's value (rule 1, no argmax) is its fold on every path, signed zeros included: MindSpore 2.10's
+    MaxPool gives +0 for the window [-0, +0, +0, +0] and -0 for [+0, -0, -0, -0] (measured on 2.10, 2x2 and 3x3)."""
+    x = data((4, 6) + ins, dtype)
+    zeros = x == 0          # zeros of both signs in every plane (data() gives -0 only where NaN is too)
+    x[zeros] = np.where(RNG.random(int(zeros.sum())) < 0.5, -0.0, 0.0)
+    floor = float(np.finfo(np.float32).min)
+    out = out_size(ins, kernel, stride, pad, dil, (0, 0, 0))
+    got = k.max_pool3d(x, kernel, stride, pad, dil, out, False, 1, floor)
+    assert same_bits(got, ref_fold(x, kernel, stride, pad, dil, out, dtype(floor)))
+    for window, negative in (([-0.0, 0.0, 0.0, 0.0], False), ([0.0, -0.0, -0.0, -0.0], True)):
+        w = np.array(window, dtype).reshape(1, 1, 1, 2, 2)
+        y = k.max_pool3d(w, (1, 2, 2), (1, 2, 2), (0, 0, 0), (1, 1, 1), (1, 1, 1), False, 1, floor)
+        assert bool(np.signbit(y).all()) is negative
+
+
 def test_flat_2x2_path_sees_a_single_nan_anywhere():
     ins = (1, 6, 8)
     size = int(np.prod(ins))

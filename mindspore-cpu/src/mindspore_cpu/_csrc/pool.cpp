@@ -167,17 +167,30 @@ bool has_nan(const T* p, int64_t n) {
     return nan;
 }
 
-// beats(v, best), or on a plane without NaN its equivalent v > best.
-template <bool kNaN, typename T>
+// Whether n elements hold a zero (either sign); branch-free like has_nan.
+template <typename T>
+bool has_zero(const T* p, int64_t n) {
+    T seen = 0;
+    for (int64_t i = 0; i < n; ++i) seen = p[i] == T(0) ? T(1) : seen;
+    return seen != 0;
+}
+
+// kNaN (the fast path's mode): 1, beats(v, best); 0, on a plane without NaN its equivalent v > best (the first
+// of equal values wins); 2, on a plane without NaN v >= best (the last of equal values: the value of rule 1's
+// fold, m = (m > v) ? m : v, for the forward without argmax).
+constexpr int kLastTie = 2;
+
+template <int kNaN, typename T>
 __attribute__((always_inline)) inline bool wins(T v, T best) {
-    if constexpr (kNaN) return beats(v, best);
+    if constexpr (kNaN == 1) return beats(v, best);
+    if constexpr (kNaN == kLastTie) return v >= best;
     return v > best;
 }
 
 // Folds elements J, J + 1, ... of a window (J = ky * K + kx > 0; get(ky, kx) reads one) into
 // best / at: unrolled at compile time, and always inlined (like beats) because GCC if-converts,
 // and so vectorises, the loops below only when every select sits in the loop body.
-template <typename T, int K, bool kSlot, bool kNaN, int J, typename Get>
+template <typename T, int K, bool kSlot, int kNaN, int J, typename Get>
 __attribute__((always_inline)) inline void fold_window(const Get& get, T& best, Slot<T>& at) {
     if constexpr (J < K * K) {
         const T v = get(J / K, J % K);
@@ -191,7 +204,7 @@ __attribute__((always_inline)) inline void fold_window(const Get& get, T& best, 
 // n windows: window i covers columns i * S + [0, K) of rows r0, r1 (and r2 when K == 3). Maximum
 // into y and, with kSlot, its position ky * K + kx into slot. Rows are scalars, not an array: the
 // vectoriser cannot use pointers loaded from memory inside the loop.
-template <typename T, int K, int S, bool kSlot, bool kNaN>
+template <typename T, int K, int S, bool kSlot, int kNaN>
 inline void max_windows(const T* r0, const T* r1, const T* r2, int64_t n, T* __restrict y, Slot<T>* __restrict slot) {
     static_assert(K >= 2 && K <= 3, "windows of two or three rows");
     for (int64_t i = 0; i < n; ++i) {
@@ -224,7 +237,7 @@ FastRow fast_row(const PoolGeometry& g, int64_t K, int64_t S) {
 // winner ky * K + kx into slot (-1 for a window entirely in the padding, whose maximum is -inf).
 // Rows and columns cut by the padding are replaced by copies of the nearest valid one (see the
 // section comment), and the winner's row and column clamped back into the valid range.
-template <typename T, int K, int S, bool kSlot, bool kNaN>
+template <typename T, int K, int S, bool kSlot, int kNaN>
 void fast_max_row(const T* xs, int64_t oy, const FastRow& f, T* y, Slot<T>* slot) {
     const int64_t y0 = oy * f.sy - f.py;
     const int64_t ky0 = std::max<int64_t>(0, -y0), ky1 = std::min<int64_t>(K, f.H - y0);
@@ -271,7 +284,7 @@ void fast_max_row(const T* xs, int64_t oy, const FastRow& f, T* y, Slot<T>* slot
 }
 
 // Fast path, forward of one plane: y (OD, OH, OW) and, unless ap is null, the flat argmax.
-template <typename T, int K, int S, bool kNaN>
+template <typename T, int K, int S, int kNaN>
 void fast_max_plane(const T* xp, T* yp, int64_t* ap, const PoolGeometry& g, const FastRow& f, Slot<T>* slot) {
     const int64_t HW = f.H * f.W, OH = g.out[1], OW = f.OW;
     for (int64_t oz = 0; oz < g.out[0]; ++oz) {
@@ -641,7 +654,11 @@ void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g, int rule
                     if (needs_rule_plane(xp, S, floor)) {
                         rule_plane<T>(xp, y + pl * Q, ap, nullptr, nullptr, g, rule, floor);
                     } else {
-                        fast_max_plane<T, K, St, false>(xp, y + pl * Q, ap, g, f, slot.data());
+                        if (rule == kRuleFold && !ap) {
+                            fast_max_plane<T, K, St, kLastTie>(xp, y + pl * Q, ap, g, f, slot.data());
+                        } else {
+                            fast_max_plane<T, K, St, 0>(xp, y + pl * Q, ap, g, f, slot.data());
+                        }
                         clamp_plane(y + pl * Q, Q, rule, floor);
                     }
                 } else if (has_nan(xp, S)) {
@@ -657,7 +674,9 @@ void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g, int rule
     parallel((worth_parallel(g.visits(), kParallelVisits)) ? max_threads() : 1, [&](int, int) {
         std::vector<int32_t> kid(static_cast<size_t>(OW));
         for_static(g.planes, [&](int64_t pl) {
-            if (rule != kRuleIEEE && needs_rule_plane(x + pl * S, S, floor)) {
+            // rule 1's value keeps the last of equal values, generic_max_row the first: they differ for -0 / +0
+            const bool zero_ties = rule == kRuleFold && !argmax && has_zero(x + pl * S, S);
+            if (rule != kRuleIEEE && (zero_ties || needs_rule_plane(x + pl * S, S, floor))) {
                 rule_plane<T>(x + pl * S, y + pl * Q, argmax ? argmax + pl * Q : nullptr, nullptr, nullptr, g, rule,
                               floor);
                 return;   // this plane is done
