@@ -188,6 +188,55 @@ def test_uncaught_exception_aborts_the_job_naming_the_rank(tmp_path, where, line
     assert record["rank"] == 1 and record["error"] == line[len("[rank 1] "):]
 
 
+ENDING_RANK = """
+    import os, sys
+    from mindspore.communication import init, management
+    class World:
+        rank, size, local_rank, local_size = 1, 2, 1, 2
+        def abort(self, code):
+            print("abort", code, flush=True)
+            os._exit(code)
+        def finalize(self):
+            pass
+    management._collective_factory = lambda name: World
+    init()
+    def deep():
+        raise SystemExit(4)
+    how = sys.argv[1]
+    if how == "raise":
+        deep()
+    if how == "kept":                 # a SystemExit caught and kept: the script then ends normally
+        try:
+            deep()
+        except SystemExit as error:
+            kept = error
+        unraised = SystemExit(6)
+    if how == "fork":                 # os._exit in a forked child ends the child alone
+        pid = os.fork()
+        if pid == 0:
+            os._exit(9)
+        print("child", os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
+    if how == "os_exit":
+        os._exit(7)
+    if how == "release":              # after release() nothing is hooked any more
+        management.release()
+        raise SystemExit(4)
+"""
+
+
+@pytest.mark.parametrize("how, code, stdout", [("raise", 4, "abort 4\n"), ("kept", 0, ""), ("fork", 0, "child 9\n"),
+                                               ("os_exit", 7, "abort 7\n"), ("release", 4, "")])
+def test_how_a_rank_ends_after_init(tmp_path, how, code, stdout):
+    script = tmp_path / "rank.py"
+    script.write_text(textwrap.dedent(ENDING_RANK))
+    full = {k: v for k, v in os.environ.items() if k not in _LAUNCH_ENV}
+    full.update(PMI_RANK="1", PMI_SIZE="2")
+    out = subprocess.run([sys.executable, str(script), how], capture_output=True, text=True, env=full, timeout=60)
+    assert (out.returncode, out.stdout) == (code, stdout), (out.stdout, out.stderr)
+    reported = f"[rank 1] SystemExit: exit code {code}" in out.stderr.splitlines()
+    assert reported == stdout.startswith("abort"), out.stderr
+
+
 def test_cluster_time_out_ends_a_stuck_join():
     out = _run_python("""
         import time
@@ -224,6 +273,10 @@ STEP_LOOP = """
                 raise ZeroDivisionError("division by zero in step")
             if mode == "exit":
                 sys.exit(3)
+            if mode == "raise_exit":
+                raise SystemExit(3)                 # no sys.exit call: seen at the end of the script
+            if mode == "os_exit":
+                os._exit(5)
     print("loop ended", flush=True)
 """
 
@@ -279,6 +332,39 @@ def test_sys_exit_after_init_ends_the_mpiexec_job_naming_rank_and_code(tmp_path)
     assert out.returncode == 3 and "loop ended" not in out.stdout, (out.returncode, out.stderr)
     assert "[rank 1] SystemExit: exit code 3" in out.stderr.splitlines(), out.stderr
     assert "rank 1 exited with code 3 after init()" in out.stderr
+    assert_no_orphans(tag)
+
+
+@skip_unless_mpi
+@pytest.mark.parametrize("mode, code, how", [("raise_exit", 3, ""), ("os_exit", 5, " (os._exit)")])
+def test_raise_system_exit_or_os_exit_after_init_ends_the_mpiexec_job(tmp_path, mode, code, how):
+    script = tmp_path / "steps.py"
+    script.write_text(textwrap.dedent(STEP_LOOP))
+    tag = uuid.uuid4().hex
+    start = time.monotonic()
+    out = run_ranks(script, 2, timeout=60, env=_job_env(tag), args=(mode, 1, tmp_path))
+    assert time.monotonic() - start < FAULT_BOUND_S + 5
+    assert out.returncode == code and "loop ended" not in out.stdout, (out.returncode, out.stderr)
+    assert f"[rank 1] SystemExit: exit code {code}" in out.stderr.splitlines(), out.stderr
+    assert f"rank 1 exited with code {code} after init(){how}." in out.stderr
+    assert_no_orphans(tag)
+
+
+@skip_unless_mpi
+@pytest.mark.parametrize("mode, code", [("raise_exit", 3), ("os_exit", 5), ("raise", 1)])
+def test_rank_ending_after_init_ends_the_msrun_job_naming_it(tmp_path, mode, code):
+    script = tmp_path / "steps.py"
+    script.write_text(textwrap.dedent(STEP_LOOP))
+    tag = uuid.uuid4().hex
+    start = time.monotonic()
+    out = subprocess.run(MSRUN + ["--worker_num=2", "--local_worker_num=2", f"--log_dir={tmp_path / 'logs'}",
+                                  "--join=True", str(script), mode, "1", str(tmp_path)],
+                         capture_output=True, text=True, timeout=60, env={**_clean_env(), **_job_env(tag)})
+    assert time.monotonic() - start < FAULT_BOUND_S + 5
+    assert out.returncode == 1, out.stderr  # msrun's own code for a failed job, as MindSpore's
+    said = "ZeroDivisionError: division by zero in step" if mode == "raise" else f"SystemExit: exit code {code}"
+    assert "msrun: worker 1 " in out.stderr and f"exited with code {code}: {said}" in out.stderr, out.stderr
+    assert "rank(s) 1 failed first" in out.stderr, out.stderr
     assert_no_orphans(tag)
 
 

@@ -152,6 +152,12 @@ class _CountAllReduce:
                 self.calls += 1
                 return inner(*args, **kwargs)
             self.comm.allreduce = counted
+            inner_start = self.comm.allreduce_start   # GRAPH_MODE: started while the backward pass runs
+
+            def counted_start(*args, **kwargs):
+                self.calls += 1
+                return inner_start(*args, **kwargs)
+            self.comm.allreduce_start = counted_start
 
 
 def _train_steps(scenario, rank, size, counter):

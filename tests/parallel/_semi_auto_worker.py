@@ -32,6 +32,7 @@ class MLP(nn.Cell):
 
     def __init__(self, dp, mp, level="semi", d_in=8, d_hidden=16, d_out=4):
         super().__init__()
+        level = "rp" if level == "rpf" else level
         rng = np.random.RandomState(0)
         self.w1 = _param(rng, (d_in, d_hidden), "w1")
         self.b1 = _param(rng, (d_hidden,), "b1")
@@ -125,14 +126,17 @@ def data(case, steps):
         xs = [rng.standard_normal((8, 8)).astype(np.float32) for _ in range(steps)]
     else:
         xs = [rng.standard_normal((8, 8)).astype(np.float32) for _ in range(steps)]
-    d_out = 8 if case == "transformer" else 4
+    d_out = {"transformer": 8, "mlpwide": 32}.get(case, 4)
     ys = [rng.standard_normal((8, d_out)).astype(np.float32) for _ in range(steps)]
     return xs, ys
 
 
 def train(case, dp, mp, steps, level="semi", per_rank=False):
-    net = {"mlp": MLP, "transformer": Transformer, "embed": Embed}[case](dp, mp, {"cell": "rp", "batch": "semi"}.get(
-        level, level))
+    # mlpwide: a narrow hidden layer before a wide output, where gathering the hidden activation costs less than
+    # the all-reduce of a row-split second MatMul (elementwise_op_strategy_follow changes the choice)
+    nets = {"mlp": MLP, "transformer": Transformer, "embed": Embed,
+            "mlpwide": lambda *a: MLP(*a, d_hidden=4, d_out=32)}
+    net = nets[case](dp, mp, {"cell": "rp", "batch": "semi"}.get(level, level))
     if level == "cell":   # no operator strategy: Cell.shard cuts the batch and the first weight, the rest propagates
         first = {"mlp": "w1", "transformer": "wq", "embed": "table"}[case]
         net.shard(in_strategy=((dp, 1),), parameter_plan={f"self.{first}": (mp, 1) if case == "embed" else (1, mp)})
@@ -170,7 +174,7 @@ _MODES = {"semi": ("semi_auto_parallel", "recursive_programming"),
           "cell": ("semi_auto_parallel", "recursive_programming"),
           "layout": ("semi_auto_parallel", "recursive_programming"),
           "batch": ("semi_auto_parallel", "recursive_programming"), "sp": ("auto_parallel", "sharding_propagation"),
-          "rp": ("auto_parallel", "recursive_programming")}
+          "rp": ("auto_parallel", "recursive_programming"), "rpf": ("auto_parallel", "recursive_programming")}
 
 
 def run(case, dp, mp, steps, level):
@@ -179,7 +183,12 @@ def run(case, dp, mp, steps, level):
     parallel_mode, search_mode = _MODES[level]
     context.set_auto_parallel_context(parallel_mode=parallel_mode, search_mode=search_mode,
                                       full_batch=level != "batch", enable_parallel_optimizer=level == "opt")
-    losses, weights, local = train(case, dp, mp, steps, level, per_rank=level == "batch")
+    from mindspore.parallel import reset_algo_parameters, set_algo_parameters
+    set_algo_parameters(elementwise_op_strategy_follow=level == "rpf")
+    try:
+        losses, weights, local = train(case, dp, mp, steps, level, per_rank=level == "batch")
+    finally:
+        reset_algo_parameters()
     searched, layouts = local.pop("searched"), local.pop("layouts")
     context.set_auto_parallel_context(parallel_mode="stand_alone", enable_parallel_optimizer=False)
     return {

@@ -79,6 +79,37 @@ def test_auto_parallel_training_equals_one_process(n, mode, tmp_path):
             assert any(np.prod(r["local_shapes"][k]) < np.prod(full) for k, full in r["full_shapes"].items()), r
 
 
+@pytest.mark.skipif(not mpi_available(), reason="mpi4py/mpiexec not installed")
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_elementwise_op_strategy_follow_keeps_the_activation_layout(mode, tmp_path):
+    # rp: the cost model gathers the narrow hidden activation and cuts the wide output's columns; rpf (the flag):
+    # the MatMul after ReLU takes its output as cut (identity edge), so the hidden dimension stays cut (row split)
+    results = run_configs(2, mode, ["mlpwide:1:2:rp", "mlpwide:1:2:rpf"], tmp_path)
+    searched = {r["case"]: {k: tuple(tuple(s) for s in v) for k, v in r["searched"].items()} for r in results}
+    plain, follow = searched["mlpwide:1:2:rp"], searched["mlpwide:1:2:rpf"]
+    assert plain["mm1"] == follow["mm1"] == ((1, 1), (1, 2))
+    assert plain["relu"] == follow["relu"] == ((1, 2),)
+    assert plain["mm2"] == ((1, 1), (1, 2)) and follow["mm2"] == ((1, 2), (2, 1)), searched
+    losses = {r["case"]: r["losses"] for r in results}
+    np.testing.assert_allclose(losses["mlpwide:1:2:rp"], losses["mlpwide:1:2:rpf"], rtol=0, atol=1e-5)
+
+
+def test_follow_narrows_the_matmul_candidates(auto, algo):
+    from mindspore.parallel._layouts import TensorLayout, set_layout
+    auto(2, "recursive_programming")
+    h = set_layout(Tensor(np.ones((8, 2), np.float32)), TensorLayout((1, 2), (-1, 0), (8, 4)))
+    w = Parameter(Tensor(np.ones((4, 32), np.float32)), name="w")
+    relu = ops.ReLU()
+    assert _auto._search_matmul(ops.MatMul(), (h, w), 2) == ((1, 1), (1, 2))   # gather h, cut the columns
+    algo.set_algo_parameters(elementwise_op_strategy_follow=True)
+    _auto.note_elementwise(ops.MatMul(), h)                                      # not elementwise: nothing kept
+    assert _auto._search_matmul(ops.MatMul(), (h, w), 2) == ((1, 1), (1, 2))
+    _auto.note_elementwise(relu, h)
+    assert _auto._search_matmul(ops.MatMul(), (h, w), 2) == ((1, 2), (2, 1))   # h as it is: row split
+    algo.set_algo_parameters(elementwise_op_strategy_follow=False)
+    assert _auto._search_matmul(ops.MatMul(), (h, w), 2) == ((1, 1), (1, 2))
+
+
 # --- set_algo_parameters: the knobs of the search ---------------------------------------------------------------
 @pytest.fixture
 def algo():

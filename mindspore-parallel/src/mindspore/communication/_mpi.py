@@ -23,6 +23,7 @@ broadcast over this communicator.
 """
 import collections
 import os
+import queue
 import sys
 import threading
 import zlib
@@ -189,6 +190,26 @@ class MPIRequest:
         return self._done or MPI.Request.Testall(self._requests)
 
 
+class _CommThread:
+    """A thread running blocking all-reduces on its own communicator, in the order they were queued."""
+
+    def __init__(self, comm):
+        self.comm = comm
+        self.jobs = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="ms-allreduce", daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while True:
+            src, out, op, done = self.jobs.get()
+            try:
+                self.comm.Allreduce(src, out, op=op)
+                done.append(None)
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting kernel
+                done.append(exc)
+            done[0].set()
+
+
 class MPICommunicator:
     """One MPI communicator: the world, or a user group made by :meth:`create_group`."""
 
@@ -202,6 +223,7 @@ class MPICommunicator:
         self.size = comm.Get_size()
         self._nccl = None
         self._rows = None            # the check's receive buffer
+        self._comm_thread = None     # allreduce_start's thread, made by the first start
 
     # -- helpers ----------------------------------------------------------------------------------
     def _op(self, op, name="AllReduce"):
@@ -252,6 +274,44 @@ class MPICommunicator:
         out = _BUFFERS.empty(src.shape, src.dtype)
         self.comm.Allreduce(src, out, op=mpi_op)
         return back(out) if back else out
+
+    def allreduce_start(self, array, op="sum", name="AllReduce"):
+        """Start :meth:`allreduce` of ``array``; returns ``(receive buffer, wait)``, ``wait()`` giving the result
+        once done. The call is checked here, like :meth:`allreduce`. Results are bitwise :meth:`allreduce`'s:
+
+        * in a group of 2, an ``MPI_Iallreduce`` that ``wait`` completes: a reduction of two values does not depend
+          on the order of its operands (IEEE addition, max, min and multiplication commute exactly);
+        * in a larger group, where a nonblocking algorithm may sum in another order, the same blocking
+          ``MPI_Allreduce``, run by this communicator's communication thread on a duplicate of the communicator
+          (made by the first start: every rank makes it at the same point of the same program), in the order
+          the jobs were started.
+
+        (See ``mindspore.parallel._overlap`` for what each gave on 2 ranks.)
+        """
+        mpi_op = self._op(op, name)
+        self.check(name, (array,), f"op={op}")
+        src, back = self._typed(array)
+        src = np.ascontiguousarray(src)
+        out = np.empty_like(src)
+        if self.size == 2:
+            request = self.comm.Iallreduce(src, out, op=mpi_op)
+            keep = (request, src)   # the send buffer lives until the reduction is done
+
+            def wait_request():
+                keep[0].Wait()
+                return back(out) if back else out
+            return out, wait_request
+        done = [threading.Event()]
+        if self._comm_thread is None:
+            self._comm_thread = _CommThread(self.comm.Dup())
+        self._comm_thread.jobs.put((src, out, mpi_op, done))
+
+        def wait_thread():
+            done[0].wait()
+            if done[1] is not None:
+                raise done[1]
+            return back(out) if back else out
+        return out, wait_thread
 
     def allgather(self, array):
         """Every process's ``array`` stacked along a new leading axis of length ``size`` (no check)."""

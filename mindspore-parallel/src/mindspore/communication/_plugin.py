@@ -35,6 +35,12 @@ def ms_collective_backends():
 
 
 @hookimpl
+def ms_register_passes(registry):
+    from mindspore.parallel import _overlap
+    _overlap.register(registry)
+
+
+@hookimpl
 def ms_environment_info():
     from mindspore.communication.management import launcher_world_size
     info = {"launcher_world_size": str(launcher_world_size())}

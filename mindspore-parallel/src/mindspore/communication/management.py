@@ -27,9 +27,23 @@ Faults: once several processes are joined, one that dies must not leave the othe
 collective forever. ``init`` therefore installs ``sys.excepthook`` and ``threading.excepthook``
 hooks: an uncaught exception prints its traceback and ``[rank N] ExcType: message`` on stderr and
 aborts the whole job through the backend (``MPI_Abort``), and the launcher then stops every rank. A
-rank killed outright (SIGKILL) is noticed by the launcher itself, which stops the others. A rank that calls
-``sys.exit(n)`` with n != 0 after ``init`` aborts the job too, naming the rank and n (MPI's finalize would otherwise
-wait for ranks still waiting for it in a collective); ``raise SystemExit(n)`` written out is not seen.
+rank killed outright (SIGKILL) is noticed by the launcher itself, which stops the others. A rank that ends with
+status n != 0 after ``init`` aborts the job too, with code n, naming the rank and n (MPI's finalize would otherwise
+wait for ranks still waiting for it in a collective):
+
+* ``sys.exit(n)``: ``sys.exit`` is wrapped to note n;
+* ``raise SystemExit(n)`` written out (or a ``sys.exit`` bound before the wrap) reaching the top of the main
+  script: no Python hook sees it in CPython 3.11 (``sys.excepthook`` is skipped for SystemExit, the status is
+  computed in C), but the interpreter flushes ``sys.stderr`` between the end of the script and handling the
+  exception, with the exception still alive; ``init`` therefore puts a thin proxy in front of ``sys.stderr``
+  whose ``flush``, when called from no Python frame at all (that flush alone), looks among the live objects for
+  a SystemExit that only the interpreter holds (no referrer: one caught and kept is referred to by a variable,
+  a frame or a container) and notes its status. That flush happens for
+  ``python script.py`` (mpiexec's and msrun's way of running a script), not for ``python -m`` or ``-c``; a
+  program that replaces ``sys.stderr`` after ``init`` loses it too. Then the ``atexit`` handler aborts the job;
+* ``os._exit(n)``: wrapped (in the process that called ``init``, not in a forked child) to report the rank and
+  abort with n; unwrapped, MPICH's launcher ends the job with n as well, but without naming the rank.
+
 :func:`release` removes the hooks.
 
 The three world-group names (``hccl_world_group``, ``nccl_world_group``, ``mccl_world_group``) all
@@ -314,13 +328,7 @@ def _at_exit():
     world = _world
     if world is not None and world.collective is not None and world.size > 1:
         if code and _can_abort(world.collective):
-            line = f"SystemExit: exit code {code}"
-            sys.stderr.write(f"[rank {world.rank}] {line}\nAborting the job of {world.size} processes: rank "
-                             f"{world.rank} exited with code {code} after init().\n")
-            sys.stderr.flush()
-            _leave_msrun_record(world.rank, line, code)
-            time.sleep(0.2)
-            _abort_job(world.collective, code)
+            _report_exit(world, code, "")
         return
     records = _records_dir()
     if world is None and code and records:
@@ -361,10 +369,13 @@ def _install_exit_recording():
 
 
 _hooks = {}
+_real_os_exit = os._exit
+_aborting = []
 
 
 def _abort_job(collective, code=1):
     """End every process of the job: the backend's abort (``MPI_Abort``), else this process alone."""
+    _aborting.append(code)
     try:
         abort = getattr(collective, "abort", None)
         if abort is not None:
@@ -372,7 +383,54 @@ def _abort_job(collective, code=1):
         else:
             collective.comm.Abort(code)
     finally:
-        os._exit(code)
+        _real_os_exit(code)
+
+
+def _uncaught_system_exit():
+    """The status of the SystemExit that ended the main script (see the module docstring), or None. The
+    interpreter holds it in C alone: no referrer among the live objects."""
+    import gc
+    candidates = [obj for obj in gc.get_objects() if isinstance(obj, SystemExit)]
+    for obj in candidates:
+        if not [ref for ref in gc.get_referrers(obj) if ref is not candidates]:
+            return _status(obj.code)
+    return None
+
+
+class _StderrWatch:
+    """``sys.stderr`` after ``init`` in a job of several processes: the stream itself, except that the flush the
+    interpreter makes after the main script ended (the only one called from no Python frame) notes the status of
+    a SystemExit that ended it."""
+
+    def __init__(self, stream):
+        object.__setattr__(self, "_stream", stream)
+
+    def flush(self):
+        self._stream.flush()
+        if _exit["code"] is None and sys._getframe().f_back is None:
+            code = _uncaught_system_exit()
+            if code is not None:
+                _exit["code"] = code
+
+    def write(self, text):
+        return self._stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._stream, name, value)
+
+
+def _report_exit(world, code, how):
+    """Say on stderr (and to msrun) that this rank ended with ``code`` after ``init`` and abort the job with it."""
+    line = f"SystemExit: exit code {code}"
+    sys.stderr.write(f"[rank {world.rank}] {line}\nAborting the job of {world.size} processes: rank "
+                     f"{world.rank} exited with code {code} after init(){how}.\n")
+    sys.stderr.flush()
+    _leave_msrun_record(world.rank, line, code)
+    time.sleep(0.2)
+    _abort_job(world.collective, code)
 
 
 def _leave_msrun_record(rank, error, returncode=1):
@@ -421,10 +479,23 @@ def _install_fault_hooks(world):
             return
         report(args.exc_type, args.exc_value, args.exc_traceback, args.thread)
 
+    pid = os.getpid()
+
+    def os_exit(status):
+        # os._exit skips every hook: report here, in the process that joined (a forked child only exits)
+        if status and os.getpid() == pid and not _aborting and _world is world:
+            _report_exit(world, status, " (os._exit)")
+        _real_os_exit(status)
+
     _hooks["sys"] = sys.excepthook
     _hooks["threading"] = threading.excepthook
+    _hooks["os._exit"] = os._exit
     sys.excepthook = excepthook
     threading.excepthook = thread_excepthook
+    os._exit = os_exit
+    if not isinstance(sys.stderr, _StderrWatch) and sys.stderr is not None:
+        _hooks["stderr"] = sys.stderr
+        sys.stderr = _StderrWatch(sys.stderr)
 
 
 def _remove_fault_hooks():
@@ -432,6 +503,12 @@ def _remove_fault_hooks():
         sys.excepthook = _hooks.pop("sys")
     if "threading" in _hooks:
         threading.excepthook = _hooks.pop("threading")
+    if "os._exit" in _hooks:
+        os._exit = _hooks.pop("os._exit")
+    if "stderr" in _hooks:
+        stream = _hooks.pop("stderr")
+        if isinstance(sys.stderr, _StderrWatch):
+            sys.stderr = stream
 
 
 def _device_target():

@@ -24,6 +24,15 @@ whose product divides the device number. The cost of a candidate, in elements mo
 * the weight's gradient all-reduce over its copies (``2 x`` its block) when the weight is not cut over
   every device, and re-cutting a weight already cut otherwise.
 
+``elementwise_op_strategy_follow=True`` (``set_algo_parameters``) makes the edge from an elementwise operator to
+the operator using its output an identity edge, as in MindSpore 2.10's cost graph (where redistribution is then
+not allowed on that edge, so the two operators' strategies agree): the candidates of a MatMul / BatchMatMul are
+those that take such an operand exactly in the layout the elementwise operator produced (all of them when none
+does, instead of MindSpore's "Generating cost for edge ... failed" error), and an elementwise operator after
+another one takes that operand's cuts. Without it a MatMul may regather an activation when that costs less than
+the all-reduce of a cut contracted dimension (an MLP whose second weight is wide: the hidden activation is gathered
+and the output columns cut, where with the flag the hidden dimension stays cut, Megatron's row split).
+
 ``mindspore.parallel.set_algo_parameters`` narrows the candidates (``fully_use_devices``,
 ``tensor_slice_align_*``, ``enable_algo_approxi``: see ``algo_parameter_config``), and ``set_op_strategy_config``
 saves the chosen strategies or replaces the search by a saved file. The cheapest candidate wins (ties: fewer
@@ -34,6 +43,7 @@ contracted dimension (one all-reduce of a small output).
 from __future__ import annotations
 
 import itertools
+import weakref
 
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
@@ -41,7 +51,7 @@ from mindspore.parallel import _layouts
 from mindspore.parallel import algo_parameter_config as algo
 from mindspore.parallel._layouts import layout_of, parameter_layout
 
-__all__ = ["choose", "searched_strategies", "COMPUTE_WEIGHT"]
+__all__ = ["choose", "searched_strategies", "note_elementwise", "COMPUTE_WEIGHT"]
 
 #: cost of one multiply-add relative to moving one element (CPU ranks over shared memory: cheap compute)
 COMPUTE_WEIGHT = 0.05
@@ -49,6 +59,26 @@ COMPUTE_WEIGHT = 0.05
 _MATMULS = ("MatMul", "BatchMatMul")
 #: operators that only forward computations use: a cut weight they read is a layout to follow (or to gather)
 FORWARD_ONLY = _MATMULS + ("Gather",)
+
+
+# values made by elementwise operators: id -> weak reference (an id alone could be reused by a later value)
+_elementwise_made: dict[int, weakref.ref] = {}
+
+
+def note_elementwise(prim, value):
+    """Record that elementwise operator ``prim`` made ``value`` (see ``elementwise_op_strategy_follow``)."""
+    from mindspore.parallel._ops.elementwise import RULES as ELEMENTWISE
+    if prim.name in ELEMENTWISE and algo.get_algo_parameters("elementwise_op_strategy_follow"):
+        key = id(value)
+        _elementwise_made[key] = weakref.ref(value, lambda _r, key=key: _elementwise_made.pop(key, None))
+
+
+def _follows(x):
+    """Whether ``x`` is an elementwise operator's output whose layout its user must keep."""
+    if not algo.get_algo_parameters("elementwise_op_strategy_follow"):
+        return False
+    ref = _elementwise_made.get(id(x))
+    return ref is not None and ref() is x
 
 
 def _mode():
@@ -141,7 +171,8 @@ def _propagate(prim, args, device_num):
 
 def _propagate_elementwise(tensors, shapes):
     rank = max(len(s) for s in shapes)
-    widest = max(range(len(tensors)), key=lambda i: (_held(tensors[i]) is not None, len(shapes[i])))
+    widest = max(range(len(tensors)), key=lambda i: (_held(tensors[i]) is not None, _follows(tensors[i]),
+                                                      len(shapes[i])))
     out_cuts = (1,) * (rank - len(shapes[widest])) + _cuts(tensors[widest], len(shapes[widest]))
     strategy = []
     for shape in shapes:
@@ -244,8 +275,13 @@ def _search_matmul(prim, args, device_num):
     for letters, t, shape in ((xl, x, xs), (wl, w, ws)):
         is_param = isinstance(t, Parameter)
         operands.append((letters, _cuts(t, len(shape)), is_param, is_param and parameter_layout(t) is not None))
+    candidates = _candidates(order, sizes, device_num, (xl[-1], wl[-1]))
+    kept = [(letters, _cuts(t, len(shape))) for letters, t, shape in ((xl, x, xs), (wl, w, ws)) if _follows(t)]
+    if kept:   # identity edges: the elementwise operators' outputs are taken as they are
+        candidates = [c for c in candidates if all(tuple(c[l] for l in letters) == held for letters, held in kept)] \
+            or candidates
     best = None
-    for cut in _candidates(order, sizes, device_num, (xl[-1], wl[-1])):
+    for cut in candidates:
         cost = matmul_cost(order, sizes, cut, operands, device_num)
         if best is None or cost < best[0] - 1e-9:
             best = (cost, cut)

@@ -96,13 +96,22 @@ def _dispatch(prim, args):
         from mindspore.parallel._ops import rule_for
         rule = rule_for(prim)
         with inside_rule():
-            return rule(prim, args, strategy)
+            return _note_elementwise(prim, rule(prim, args, strategy))
     if not any(isinstance(a, Tensor) and (layout_of(a) is not None or isinstance(a, Parameter)) for a in args):
-        return apply_primitive(prim, args)
+        return _note_elementwise(prim, apply_primitive(prim, args))
     with inside_rule():
         from mindspore.parallel._ops import propagate
         out = propagate(prim, args)
-        return out if out is not None else _repeated(prim, args)
+        return _note_elementwise(prim, out if out is not None else _repeated(prim, args))
+
+
+def _note_elementwise(prim, out):
+    """AUTO_PARALLEL with ``elementwise_op_strategy_follow``: remember which values an elementwise operator made
+    (the cost model keeps their layouts for the operators that use them, see ``_auto``)."""
+    if _auto_mode() and isinstance(out, Tensor):
+        from mindspore.parallel import _auto
+        _auto.note_elementwise(prim, out)
+    return out
 
 
 def _repeated(prim, args):

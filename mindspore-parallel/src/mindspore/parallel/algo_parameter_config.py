@@ -10,8 +10,9 @@ What each knob does to our search (``mindspore.parallel._auto``), where MindSpor
   last-dimension slices are not multiples of the size is dropped (unless no candidate is left).
 * ``enable_algo_approxi`` / ``algo_approxi_epsilon`` (False / 0.1): only the first ``min(S, 1 / epsilon)``
   candidates, in enumeration order, are costed.
-* ``elementwise_op_strategy_follow`` (False): kept and reported; our search is greedy in program order (an
-  elementwise operator takes its inputs' layout), so there is no later operator's choice for it to follow.
+* ``elementwise_op_strategy_follow`` (False): the operator using an elementwise operator's output keeps its layout
+  (no redistribution on that edge, as MindSpore's cost graph makes it an identity edge): the cost model's MatMul
+  candidates are narrowed to those, and an elementwise user takes that input's cuts (see ``_auto``).
 """
 import json
 import math

@@ -26,11 +26,16 @@ The plan is fixed at construction from the parameters' shapes (``bucket_plan`` s
 the gradients' shapes at every call. A bucket of one gradient is all-reduced without the copy.
 
 Ordering in GRAPH_MODE: the buckets become applies of the compiled graph (concat, AllReduce, mul, split,
-reshape). The graph executor runs the applies of a graph one after the other in program order on one thread,
-and the collective kernels are blocking, so a bucket's all-reduce runs where the program puts it: after the
-whole backward pass (the gradients are handed to this Cell as one tuple). Starting it earlier would not
-overlap it with the backward computation without an asynchronous collective kernel (start + wait), which the
-CPU backend does not have; the bucketing's gain here is fewer, larger messages.
+reshape); the graph executor runs the applies of a graph one after the other in program order, where they stand
+after the whole backward pass (the gradients are handed to this Cell as one tuple). This Cell's ``AllReduce``
+carries the attribute ``grad_bucket``; on CPU, mindspore-parallel's backend pass (``mindspore.parallel._overlap``)
+then splits each bucket's all-reduce into a start, moved (with the bucket's packing) right after the bucket's
+last gradient is computed, and a wait right before the first use of the reduced buffer, so the reduction
+overlaps the rest of the backward pass (an ``MPI_Iallreduce`` in a group of 2, a communication thread running
+the blocking one in larger groups), with bitwise the same results (``MS_DISABLE_GRAD_OVERLAP=1`` turns the pass
+off; measurements in that module). Other backends run the blocking all-reduce where the program puts it.
+PYNATIVE: the gradients come from the tape as one tuple as well, so the buckets run
+after the backward pass there too; the bucketing's gain is fewer, larger messages.
 """
 from __future__ import annotations
 
@@ -173,6 +178,7 @@ class DistributedGradReducer(Cell):
         self.bucket_plan = _bucket_plan(self.parameters, self.allreduce_filter, fusion_type)
         self._shapes = tuple(tuple(p.shape) for p in self.parameters)
         self.allreduce = ops.AllReduce(group=group)
+        self.allreduce.add_prim_attr("grad_bucket", True)   # GRAPH_MODE: may overlap the backward pass
         self.enable_tuple_broaden = True
 
     def _reduce_bucket(self, grads):
