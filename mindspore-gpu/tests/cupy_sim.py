@@ -16,7 +16,17 @@ break on a real device:
   ``ufunc.at`` only for add (``cupy.add.at``, CUDA's atomic add: ``cupyx.scatter_add`` is deprecated
   in CuPy 14), whose dtypes are CUDA atomics' (int32, uint32, uint64, float16, float32, float64); sorts are stable (``kind`` must be ``None`` or
   ``'stable'``); ``cupy.where`` needs a device array as condition.
-* There is no ``ElementwiseKernel``: the fused kernels take their plain-CuPy paths.
+* By default there is no ``ElementwiseKernel``: the fused kernels take their plain-CuPy paths.
+  ``make_modules(elementwise=True)`` offers one that reads the kernel's CUDA C body (a subset: declarations,
+  assignments, arithmetic, comparisons, ``?:``, casts, math functions) and evaluates it with NumPy, so the
+  generated kernels of ``mindspore_gpu.passes`` and the hand-written fused ones are checked for real.
+* Streams capture (``begin_capture``/``end_capture``) as CUDA's do: captured work is recorded, not run (an
+  operation with a result computes it so that shapes flow; in-place writes wait for the replay), and
+  ``cupy.cuda.graph.Graph.launch`` replays the recording, recomputing from the arrays' current contents into the
+  arrays the capture made. What CUDA or CuPy refuse while a stream captures raises: reading values back
+  (``asnumpy``, ``item``, ``bool``), copies from host memory, synchronisations, cuRAND, and cuBLAS
+  (CuPy 14's ``NotImplementedError``; ``CAPTURE_CUBLAS["enabled"] = True`` records matrix products as a capture-safe
+  GEMM would run them).
 * ``cupy.random.RandomState`` has CuPy's signatures (``dtype=`` arguments) over NumPy generators.
 * ``cupy.cuda`` has one simulated device (``runtime.getDeviceCount() == 1``), with CuPy 14's ``Device``,
   ``Stream`` (``null``/``ptds`` singletons, a per-thread current stream, ``with stream:``, ``use()``,
@@ -114,10 +124,76 @@ class DeviceArray(np.ndarray):
                         f"use cupy.{getattr(func, '__name__', '...')} (CuPy refuses implicit conversion to NumPy)")
 
     def __getitem__(self, key):
+        if _CAPTURE.stream is not None:
+            _refuse_host_transfer("indexing with a host array", key)
+            return _captured("ndarray.__getitem__", lambda: self[key])
         return _wrap(np.ndarray.__getitem__(self, _unwrap(key)))
 
     def __setitem__(self, key, value):
+        if _CAPTURE.stream is not None:
+            _refuse_host_transfer("assigning a host array", (key, value))
+            return _captured("ndarray.__setitem__", lambda: self.__setitem__(key, value), in_place=True)
         np.ndarray.__setitem__(self, _unwrap(key), _unwrap(value))
+
+    # the methods below compute on the device without a ufunc: recorded while a stream captures; the ones
+    # that read values back to the host are refused then (CUDA: operation not permitted when capturing)
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        if _CAPTURE.stream is not None:
+            return _captured("ndarray.astype", lambda: self.astype(dtype, order, casting, subok, copy))
+        return _wrap(np.ndarray.astype(self, dtype, order=order, casting=casting, subok=subok, copy=copy))
+
+    def copy(self, order="C"):
+        if _CAPTURE.stream is not None:
+            return _captured("ndarray.copy", lambda: self.copy(order))
+        return _wrap(np.ndarray.copy(self, order=order))
+
+    def flatten(self, order="C"):
+        if _CAPTURE.stream is not None:
+            return _captured("ndarray.flatten", lambda: self.flatten(order))
+        return _wrap(np.ndarray.flatten(self, order=order))
+
+    def ravel(self, order="C"):
+        if _CAPTURE.stream is not None:
+            return _captured("ndarray.ravel", lambda: self.ravel(order))
+        return _wrap(np.ndarray.ravel(self, order=order))
+
+    def fill(self, value):
+        if _CAPTURE.stream is not None:
+            return _captured("ndarray.fill", lambda: self.fill(value), in_place=True)
+        np.ndarray.fill(self, value)
+
+    def sort(self, *args, **kwargs):
+        if _CAPTURE.stream is not None:
+            return _captured("ndarray.sort", lambda: self.sort(*args, **kwargs), in_place=True)
+        np.ndarray.sort(self, *args, **kwargs)
+
+    def nonzero(self):
+        _refuse_during_capture("ndarray.nonzero() (a data-dependent size read back)")
+        return _wrap(np.ndarray.nonzero(self))
+
+    def item(self, *args):
+        _refuse_during_capture("ndarray.item()")
+        return np.ndarray.item(self, *args)
+
+    def tolist(self):
+        _refuse_during_capture("ndarray.tolist()")
+        return np.ndarray.tolist(self)
+
+    def __bool__(self):
+        _refuse_during_capture("bool(ndarray)")
+        return np.ndarray.__bool__(self)
+
+    def __float__(self):
+        _refuse_during_capture("float(ndarray)")
+        return np.ndarray.__float__(self)
+
+    def __int__(self):
+        _refuse_during_capture("int(ndarray)")
+        return np.ndarray.__int__(self)
+
+    def __index__(self):
+        _refuse_during_capture("operator.index(ndarray)")
+        return np.ndarray.__index__(self)
 
     def __iter__(self):
         for i in range(len(self)):
@@ -132,6 +208,26 @@ class DeviceArray(np.ndarray):
 
 def _base(a):
     return a.view(np.ndarray)
+
+
+def _recorded_method(name):
+    """``DeviceArray.<name>``: NumPy's method, recorded while a stream captures (it computes without a ufunc, or
+    may copy: ``reshape`` of a non-contiguous array)."""
+    method = getattr(np.ndarray, name)
+
+    def proxy(self, *args, **kwargs):
+        if _CAPTURE.stream is not None:
+            return _captured(f"ndarray.{name}", lambda: proxy(self, *args, **kwargs))
+        return _wrap(method(self, *args, **kwargs))
+    proxy.__name__ = proxy.__qualname__ = name
+    return proxy
+
+
+for _name in ("reshape", "argmax", "argmin", "cumsum", "cumprod", "take", "repeat", "dot", "clip", "round",
+              "argsort", "diagonal", "trace", "searchsorted", "prod", "max", "min", "sum", "mean", "var", "std",
+              "all", "any", "conj", "choose", "compress", "squeeze", "transpose", "swapaxes"):
+    setattr(DeviceArray, _name, _recorded_method(_name))
+del _name
 
 
 def _unwrap(obj):
@@ -193,6 +289,11 @@ def _apply_ufunc(ufunc, method, inputs, kwargs):
             # as in ``numpy.float32(2) * device_array``, which CuPy takes)
             _refuse_host(f"cupy.{name}", x)
     out = kwargs.get("out")
+    if _CAPTURE.stream is not None:
+        if name in _CUBLAS and not CAPTURE_CUBLAS["enabled"] and _capturing_here():
+            raise NotImplementedError("calling cuBLAS API during stream capture is currently unsupported")
+        return _captured(f"cupy.{name}", lambda: _apply_ufunc(ufunc, method, inputs, kwargs),
+                         in_place=out is not None or method == "at", result=out)
     if out is not None:
         outs = out if isinstance(out, tuple) else (out,)
         for o in outs:
@@ -239,6 +340,11 @@ class _Ufunc:
 def _function(name, fn):
     """``cupy.<name>``: the NumPy function, refusing host arrays and returning device arrays."""
     def proxy(*args, **kwargs):
+        if _CAPTURE.stream is not None:
+            if name in _CUBLAS and not CAPTURE_CUBLAS["enabled"] and _capturing_here():
+                raise NotImplementedError("calling cuBLAS API during stream capture is currently unsupported")
+            return _captured(f"cupy.{name}", lambda: proxy(*args, **kwargs), in_place=name in _IN_PLACE,
+                             result=args[0] if name in _IN_PLACE else None)
         _refuse_host(f"cupy.{name}", args)
         _refuse_host(f"cupy.{name}", kwargs)
         return _wrap(fn(*_unwrap(args), **_unwrap(kwargs)))
@@ -250,25 +356,36 @@ def _function(name, fn):
 def _pooled(host):
     """``host`` (a fresh NumPy array) as a device array whose memory is taken from the default memory pool
     for as long as the array (or any view of it) lives."""
-    memptr = _DEFAULT_POOL.malloc(host.nbytes)
+    allocators = getattr(_tls, "allocators", None)
+    malloc = allocators[-1] if allocators and allocators[-1] is not None else _DEFAULT_POOL.malloc
+    memptr = malloc(host.nbytes)
     weakref.finalize(host, memptr.release)
     return host.view(DeviceArray)
 
 
 def asarray(a, dtype=None, order=None, *, blocking=False):
     """Device arrays pass through (cast if ``dtype`` differs); anything else is copied to the device."""
+    if _CAPTURE.stream is not None:
+        _refuse_host_transfer("cupy.asarray of host data", a)
+        if isinstance(a, DeviceArray) and (dtype is None or a.dtype == np.dtype(dtype)):
+            return a
+        return _captured("cupy.asarray", lambda: asarray(a, dtype))
     if isinstance(a, DeviceArray):
         return a if dtype is None or a.dtype == np.dtype(dtype) else a.astype(dtype)
     return _pooled(np.array(_unwrap(a), dtype=dtype, copy=True))
 
 
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocking=False):
+    if _CAPTURE.stream is not None:
+        _refuse_host_transfer("cupy.array of host data", obj)
+        return _captured("cupy.array", lambda: array(obj, dtype, copy, order, subok, ndmin))
     if isinstance(obj, DeviceArray) and not copy and (dtype is None or obj.dtype == np.dtype(dtype)):
         return obj
     return _pooled(np.array(_unwrap(obj), dtype=dtype, copy=True, ndmin=ndmin))
 
 
 def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
+    _refuse_during_capture("cupy.asnumpy")
     if isinstance(a, DeviceArray):
         return np.array(_base(a), copy=True)
     return np.asarray(a)
@@ -276,6 +393,8 @@ def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
 
 def _sorting(name, fn):
     def proxy(a, axis=-1, kind=None):
+        if _CAPTURE.stream is not None:
+            return _captured(f"cupy.{name}", lambda: proxy(a, axis, kind))
         if kind not in (None, "stable"):
             raise ValueError(f"cupy.{name}: kind must be None or 'stable' (CuPy's sorts are always stable)")
         _refuse_host(f"cupy.{name}", a)
@@ -285,6 +404,10 @@ def _sorting(name, fn):
 
 
 def where(condition, x=None, y=None):
+    if _CAPTURE.stream is not None:
+        if x is None and y is None:
+            _refuse_during_capture("cupy.where(condition) (nonzero: a data-dependent size read back)")
+        return _captured("cupy.where", lambda: where(condition, x, y))
     if not isinstance(condition, DeviceArray):
         raise TypeError(f"cupy.where: the condition must be a device array, not {type(condition).__name__}")
     if x is None and y is None:
@@ -294,10 +417,363 @@ def where(condition, x=None, y=None):
 
 
 def take_along_axis(a, indices, axis):
+    if _CAPTURE.stream is not None:
+        return _captured("cupy.take_along_axis", lambda: take_along_axis(a, indices, axis))
     if not isinstance(indices, DeviceArray) or indices.dtype.kind not in "iu":
         raise IndexError("`indices` must be an integer device array")
     _refuse_host("cupy.take_along_axis", a)
     return _wrap(np.take_along_axis(_base(a), _base(indices), axis))
+
+
+# --- stream capture: recorded, not executed, and replayed by Graph.launch ---------------------------
+#: cuBLAS refuses to run while a stream captures (CuPy 14: ``NotImplementedError`` from ``cublas.setStream``);
+#: ``CAPTURE_CUBLAS["enabled"] = True`` lets the stand-in record matrix products anyway (a capture-safe GEMM).
+CAPTURE_CUBLAS = {"enabled": False}
+_CUBLAS = frozenset({"matmul", "dot", "tensordot", "einsum", "inner", "vdot", "kron"})
+_IN_PLACE = frozenset({"copyto", "put", "putmask", "place", "fill_diagonal", "put_along_axis"})
+
+
+class _CaptureState(threading.local):
+    stream = None      # the stream capturing in this thread (None: none)
+
+
+_CAPTURE = _CaptureState()
+
+
+def _capturing_here():
+    rec = _CAPTURE.stream
+    return rec is not None and get_current_stream() == rec
+
+
+def _refuse_during_capture(what):
+    if _capturing_here():
+        _CAPTURE.stream._capture_invalid = what
+        raise CUDARuntimeError(f"cudaErrorStreamCaptureUnsupported: operation not permitted when stream is "
+                               f"capturing ({what})")
+
+
+def _refuse_host_transfer(what, obj):
+    host = isinstance(obj, np.ndarray) and not isinstance(obj, DeviceArray) and obj.ndim > 0
+    if type(obj) in (tuple, list):
+        host = any(isinstance(o, (list, np.ndarray)) and not isinstance(o, DeviceArray) for o in obj) or \
+            (type(obj) is list)
+    elif not isinstance(obj, (np.ndarray, np.generic, int, float, bool, complex, slice, type(None), type(Ellipsis))):
+        host = True
+    if host:
+        _refuse_during_capture(f"{what}: a copy from pageable host memory")
+
+
+def _uncaptured(thunk):
+    rec, _CAPTURE.stream = _CAPTURE.stream, None
+    try:
+        return thunk()
+    finally:
+        _CAPTURE.stream = rec
+
+
+def _captured(where, thunk, in_place=False, result=None):
+    """An operation while a stream may capture: on the capturing stream it is recorded (an in-place one is not
+    run: captured work does not execute; one with a result computes it, so that shapes flow, and its replay
+    writes into that same array); anywhere else it runs."""
+    if not _capturing_here():
+        return _uncaptured(thunk)
+    ops = _CAPTURE.stream._graph_ops
+    if in_place:
+        ops.append((where, thunk, None))
+        return result
+    value = _uncaptured(thunk)
+    ops.append((where, thunk, value))
+    return value
+
+
+def _copy_into(dst, src):
+    if isinstance(dst, DeviceArray):
+        np.copyto(_base(dst), _unwrap(src), casting="unsafe")
+    elif type(dst) in (tuple, list):
+        for d, v in zip(dst, src):
+            _copy_into(d, v)
+
+
+class Graph:
+    """``cupy.cuda.graph.Graph``: the operations recorded by a capture, replayed in order by :meth:`launch` (each
+    recomputes from the arrays' current contents and writes into the arrays the capture made)."""
+
+    def __init__(self, ops):
+        self._ops = list(ops)
+        self.launches = 0
+
+    @property
+    def ops(self):
+        return [where for where, _, _ in self._ops]
+
+    def launch(self, stream=None):
+        if _capturing_here():
+            raise CUDARuntimeError("cudaErrorStreamCaptureUnsupported: a graph launched while capturing")
+        for _where, thunk, value in self._ops:
+            result = _uncaptured(thunk)
+            if value is not None:
+                _copy_into(value, result)
+        self.launches += 1
+
+    def upload(self, stream=None):
+        pass
+
+
+class _UsingAllocator:
+    def __init__(self, allocator):
+        self.allocator = allocator
+
+    def __enter__(self):
+        _tls.__dict__.setdefault("allocators", []).append(self.allocator)
+
+    def __exit__(self, *args):
+        _tls.allocators.pop()
+
+
+def using_allocator(allocator=None):
+    """``cupy.cuda.using_allocator``: within the block, this thread's arrays from ``cupy.asarray``/``cupy.array``
+    take their memory from ``allocator`` (``MemoryPool.malloc``)."""
+    return _UsingAllocator(allocator)
+
+
+class SimCublasGemm:
+    """What ``mindspore_gpu.capture.CublasGemm`` does on a GPU, on device arrays: cuBLAS's column-major strided
+    batched ``C = A B`` read from the arrays' flat memory with the given leading dimensions and batch strides (in
+    elements), as cuBLAS reads device memory; an access past an array's end raises (an illegal address on a GPU).
+    Bound to the capture stream like the real one; recorded (as an in-place write of ``c``) while it captures."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.calls = 0
+
+    def gemm(self, a, b, c, m, n, k, lda, ldb, ldc, stride_a, stride_b, stride_c, batch):
+        for x, rows, cols, ld, stride in ((a, m, k, lda, stride_a), (b, k, n, ldb, stride_b),
+                                          (c, m, n, ldc, stride_c)):
+            if not (isinstance(x, DeviceArray) and x.flags.c_contiguous):
+                raise CUDARuntimeError("cublas: operands must be contiguous device arrays")
+            if ld < rows or (batch - 1) * stride + (rows - 1) + (cols - 1) * ld >= x.size:
+                raise CUDARuntimeError("cudaErrorIllegalAddress: an operand read past its end")
+
+        def view(x, rows, cols, ld, stride, writeable=False):
+            flat = _base(x).reshape(-1)
+            it = flat.itemsize
+            return np.lib.stride_tricks.as_strided(flat, (batch, rows, cols), (stride * it, it, ld * it),
+                                                   writeable=writeable)
+
+        def run():
+            view(c, m, n, ldc, stride_c, True)[...] = np.matmul(view(a, m, k, lda, stride_a),
+                                                                 view(b, k, n, ldb, stride_b))
+        self.calls += 1
+        if _capturing_here():
+            _CAPTURE.stream._graph_ops.append(("cublasGemmStridedBatched", run, None))
+        else:
+            run()
+
+
+# --- cupy.ElementwiseKernel: CUDA C of per-element statements, run with NumPy -----------------------
+_C_TYPES = {"float": np.float32, "double": np.float64, "bool": np.bool_, "int": np.int32, "long long": np.int64,
+            "float16": np.float16, "signed char": np.int8, "unsigned char": np.uint8, "short": np.int16,
+            "long": np.int64, "unsigned int": np.uint32}
+_C_FUNCS = {"exp": np.exp, "log": np.log, "sqrt": np.sqrt, "tanh": np.tanh, "fmax": np.fmax, "fmin": np.fmin,
+            "fabs": np.fabs, "log1p": np.log1p, "expm1": np.expm1, "pow": np.power, "isnan": np.isnan,
+            "abs": np.abs, "rsqrt": lambda x: 1 / np.sqrt(x), "erf": None, "max": np.maximum, "min": np.minimum}
+
+
+class _CParser:
+    """A recursive-descent reader of the C subset ElementwiseKernel bodies here are written in: declarations
+    and assignments (``T u = ...;``, ``y = ...;``), ``?:``, ``||``, ``&&``, comparisons, ``+ - * /``, unary
+    ``- !``, casts ``(T)``/``(float)``, calls of math functions, names and numbers. Anything else raises."""
+
+    import re as _re
+    TOKEN = _re.compile(r"\s*(?:(\d+\.\d*(?:[eE][-+]?\d+)?[fF]?|\.\d+(?:[eE][-+]?\d+)?[fF]?|\d+(?:[eE][-+]?\d+)?[fF]?)"
+                        r"|([A-Za-z_]\w*)|(\|\||&&|==|!=|<=|>=|[-+*/?:()<>!,;=]))")
+
+    def __init__(self, src, types):
+        self.tokens = []
+        pos = 0
+        src = src.strip()
+        while pos < len(src):
+            m = self.TOKEN.match(src, pos)
+            if m is None or m.end() == pos:
+                if src[pos:].strip() == "":
+                    break
+                raise SyntaxError(f"ElementwiseKernel: can not read {src[pos:pos + 20]!r}")
+            num, name, op = m.groups()
+            self.tokens.append(("num", num) if num else ("name", name) if name else ("op", op))
+            pos = m.end()
+        self.i = 0
+        self.types = types          # type names -> numpy dtypes (T resolved)
+
+    def peek(self, k=0):
+        return self.tokens[self.i + k] if self.i + k < len(self.tokens) else ("end", None)
+
+    def take(self, value=None):
+        tok = self.peek()
+        if value is not None and tok[1] != value:
+            raise SyntaxError(f"ElementwiseKernel: expected {value!r}, got {tok[1]!r}")
+        self.i += 1
+        return tok
+
+    def statements(self):
+        out = []
+        while self.peek()[0] != "end":
+            if self.peek()[1] == ";":
+                self.take()
+                continue
+            dtype = None
+            if self.peek()[0] == "name" and self.peek()[1] in self.types and self.peek(1)[0] == "name":
+                dtype = self.types[self.take()[1]]
+            name = self.take()[1]
+            self.take("=")
+            out.append((name, dtype, self.ternary()))
+            self.take(";")
+        return out
+
+    def ternary(self):
+        cond = self.binary(0)
+        if self.peek()[1] == "?":
+            self.take()
+            a = self.ternary()
+            self.take(":")
+            b = self.ternary()
+            return ("?", cond, a, b)
+        return cond
+
+    LEVELS = (("||",), ("&&",), ("==", "!="), ("<", ">", "<=", ">="), ("+", "-"), ("*", "/"))
+
+    def binary(self, level):
+        if level == len(self.LEVELS):
+            return self.unary()
+        left = self.binary(level + 1)
+        while self.peek()[0] == "op" and self.peek()[1] in self.LEVELS[level]:
+            op = self.take()[1]
+            left = (op, left, self.binary(level + 1))
+        return left
+
+    def unary(self):
+        tok = self.peek()
+        if tok[1] in ("-", "!"):
+            self.take()
+            return ("neg" if tok[1] == "-" else "not", self.unary())
+        if tok[1] == "(" and self.peek(1)[0] == "name" and self.peek(1)[1] in self.types and self.peek(2)[1] == ")":
+            self.take()
+            dtype = self.types[self.take()[1]]
+            self.take(")")
+            return ("cast", dtype, self.unary())
+        return self.primary()
+
+    def primary(self):
+        kind, value = self.take()
+        if kind == "num":
+            is_float = any(c in value for c in ".eEfF")
+            return ("num", float(value.rstrip("fF")) if is_float else int(value))
+        if kind == "name":
+            if self.peek()[1] == "(":
+                self.take()
+                args = [self.ternary()]
+                while self.peek()[1] == ",":
+                    self.take()
+                    args.append(self.ternary())
+                self.take(")")
+                if _C_FUNCS.get(value) is None:
+                    raise SyntaxError(f"ElementwiseKernel: unknown function {value!r}")
+                return ("call", value, args)
+            return ("var", value)
+        if value == "(":
+            e = self.ternary()
+            self.take(")")
+            return e
+        raise SyntaxError(f"ElementwiseKernel: unexpected {value!r}")
+
+
+_BIN = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide, "<": np.less, ">": np.greater,
+        "<=": np.less_equal, ">=": np.greater_equal, "==": np.equal, "!=": np.not_equal,
+        "||": np.logical_or, "&&": np.logical_and}
+
+
+def _c_eval(e, env):
+    kind = e[0]
+    if kind == "num":
+        return e[1]
+    if kind == "var":
+        return env[e[1]]
+    if kind == "cast":
+        v = _c_eval(e[2], env)
+        return np.asarray(v).astype(e[1])
+    if kind == "neg":
+        return np.negative(_c_eval(e[1], env))
+    if kind == "not":
+        return np.logical_not(_c_eval(e[1], env))
+    if kind == "call":
+        return _C_FUNCS[e[1]](*[_c_eval(a, env) for a in e[2]])
+    if kind == "?":
+        return np.where(_c_eval(e[1], env), _c_eval(e[2], env), _c_eval(e[3], env))
+    with np.errstate(all="ignore"):
+        return _BIN[kind](_c_eval(e[1], env), _c_eval(e[2], env))
+
+
+def _params(text):
+    out = []
+    for part in [p.strip() for p in text.split(",") if p.strip()]:
+        words = part.split()
+        raw = words[0] == "raw"
+        words = words[1:] if raw else words
+        out.append((" ".join(words[:-1]), words[-1], raw))
+    return out
+
+
+class ElementwiseKernel:
+    """``cupy.ElementwiseKernel(in_params, out_params, operation, name)`` run by NumPy: the body is read by a C
+    subset parser (a body the stand-in can not read is an error, as CUDA's compiler would give one), the operands
+    broadcast, type ``T`` (or any one-letter type) is taken from the first input declared with it, outputs are
+    allocated when not given, and each statement is evaluated over whole arrays in its declared type."""
+
+    def __init__(self, in_params, out_params, operation, name="kernel", **kwargs):
+        self.in_params, self.out_params = _params(in_params), _params(out_params)
+        self.operation, self.name = operation, name
+        _CParser(operation, dict(_C_TYPES, T=np.float32)).statements()   # syntax checked at construction
+        self.calls = 0
+
+    def __call__(self, *args, size=None, **kwargs):
+        if _CAPTURE.stream is not None:
+            outs_given = len(args) > len(self.in_params)
+            return _captured(f"ElementwiseKernel {self.name}", lambda: self(*args, size=size), in_place=outs_given,
+                             result=(args[len(self.in_params):] if len(self.out_params) > 1 else
+                                     args[len(self.in_params)]) if outs_given else None)
+        n_in = len(self.in_params)
+        if len(args) not in (n_in, n_in + len(self.out_params)):
+            raise TypeError(f"Wrong number of arguments for {self.name!r}")
+        types = dict(_C_TYPES)
+        ins = []
+        for (tname, pname, raw), a in zip(self.in_params, args[:n_in]):
+            if isinstance(a, np.ndarray) and not isinstance(a, DeviceArray) and a.ndim:
+                raise HostArrayError(f"ElementwiseKernel {self.name}: a host array for {pname}")
+            if tname not in _C_TYPES and tname not in types:
+                types[tname] = np.asarray(a).dtype
+            ins.append(a)
+        arrays = [_unwrap(a) for a in ins if isinstance(a, np.ndarray)]
+        outs = list(args[n_in:])
+        shape = np.broadcast_shapes(*[a.shape for a in arrays] + [o.shape for o in outs]) if arrays or outs else ()
+        if not outs:
+            for tname, pname, raw in self.out_params:
+                outs.append(empty_like_shape(shape, types[tname]))
+        env = {}
+        for (tname, pname, raw), a in zip(self.in_params, ins):
+            env[pname] = np.broadcast_to(np.asarray(_unwrap(a)).astype(types[tname], copy=False), shape)
+        for (tname, pname, raw), o in zip(self.out_params, outs):
+            env[pname] = np.array(_base(o), copy=True)
+        for name, dtype, expr in _CParser(self.operation, types).statements():
+            value = _c_eval(expr, env)
+            target = dtype or (env[name].dtype if name in env and isinstance(env[name], np.ndarray) else None)
+            env[name] = np.broadcast_to(np.asarray(value).astype(target, copy=False), shape) if target else value
+        for (tname, pname, raw), o in zip(self.out_params, outs):
+            np.copyto(_base(o), env[pname], casting="unsafe")
+        self.calls += 1
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def empty_like_shape(shape, dtype):
+    return np.empty(shape, dtype).view(DeviceArray)
 
 
 # --- cupy.random ---------------------------------------------------------------------------------
@@ -315,6 +791,11 @@ class RandomState:
         if dtype not in (np.float32, np.float64):
             raise TypeError(f"cupy.random: dtype must be float32 or float64, not {dtype}")
         return dtype
+
+    def __getattribute__(self, name):
+        if _CAPTURE.stream is not None and not name.startswith("_"):
+            raise NotImplementedError("calling cuRAND API during stream capture is currently unsupported")
+        return object.__getattribute__(self, name)
 
     def _param(self, v):
         _refuse_host("cupy.random", v)
@@ -351,6 +832,8 @@ class RandomState:
 # --- cupyx -------------------------------------------------------------------------------------
 def scatter_add(a, slices, value):
     """``cupyx.scatter_add``: ``numpy.add.at`` limited to the dtypes CUDA's atomicAdd takes."""
+    if _CAPTURE.stream is not None:
+        return _captured("cupy.add.at", lambda: scatter_add(a, slices, value), in_place=True)
     if not isinstance(a, DeviceArray):
         raise HostArrayError("cupyx.scatter_add: the target must be a device array")
     _refuse_host("cupyx.scatter_add", (slices, value))
@@ -496,6 +979,7 @@ class Device:
         _tls.device = self.id
 
     def synchronize(self):
+        _refuse_during_capture("Device.synchronize")
         for stream in list(_streams):
             stream._completed = stream._launched
 
@@ -553,7 +1037,32 @@ class Stream:
         return self._completed >= self._launched
 
     def synchronize(self):
+        if _CAPTURE.stream is self:
+            _refuse_during_capture("Stream.synchronize")
         self._completed = self._launched
+
+    def begin_capture(self, mode=None):
+        """Start recording the operations launched on this stream (CuPy: not on the legacy default stream)."""
+        if self.ptr in (0, 1):
+            raise RuntimeError("cannot capture on the default (legacy) stream")
+        if _CAPTURE.stream is not None:
+            raise CUDARuntimeError("cudaErrorIllegalState: a stream of this thread is already capturing")
+        self._graph_ops, self._capture_invalid = [], None
+        _CAPTURE.stream = self
+
+    def end_capture(self):
+        """The recorded operations as a :class:`Graph`; a capture an illegal operation invalidated raises."""
+        if _CAPTURE.stream is not self:
+            raise CUDARuntimeError("cudaErrorIllegalState: the stream is not capturing")
+        _CAPTURE.stream = None
+        ops, self._graph_ops = self._graph_ops, None
+        if self._capture_invalid:
+            raise CUDARuntimeError(f"cudaErrorStreamCaptureInvalidated: operation failed due to a previous error "
+                                   f"during capture ({self._capture_invalid})")
+        return Graph(ops)
+
+    def is_capturing(self):
+        return _CAPTURE.stream is self
 
     def record(self, event=None):
         if event is None:
@@ -641,11 +1150,13 @@ def _module(name, attrs):
     return mod
 
 
-def make_modules():
+def make_modules(elementwise=False):
     """The stand-in modules, by name: ``cupy``, ``cupy.random``, ``cupy.fft``, ``cupy.linalg`` (NumPy's, on device
     arrays), ``cupy.cuda`` (and its ``runtime`` and ``memory``), ``cupyx``, ``cupyx.scipy``,
     ``cupyx.scipy.special``. The simulated device, its streams and its memory pool are one per process, as CuPy's
-    are."""
+    are. With ``elementwise``, ``cupy.ElementwiseKernel`` exists (run by :class:`ElementwiseKernel`): the fused
+    kernels of the GPU backend then take their fused paths. Streams capture (``begin_capture``/``end_capture``)
+    into ``cupy.cuda.graph.Graph`` objects whose ``launch`` replays the recorded operations."""
     attrs = {}
     for name in CUPY_NAMES:
         obj = getattr(np, name, None)
@@ -677,7 +1188,12 @@ def make_modules():
                                             "CUDARuntimeError": CUDARuntimeError})
     memory = _module("cupy.cuda.memory", {"MemoryPool": MemoryPool, "MemoryPointer": MemoryPointer,
                                           "OutOfMemoryError": OutOfMemoryError})
-    cuda = _module("cupy.cuda", {"runtime": runtime, "memory": memory, "Device": Device, "Stream": Stream,
+    if elementwise:
+        attrs["ElementwiseKernel"] = ElementwiseKernel
+    runtime.__dict__.update(streamCaptureModeGlobal=0, streamCaptureModeThreadLocal=1, streamCaptureModeRelaxed=2)
+    graph = _module("cupy.cuda.graph", {"Graph": Graph})
+    cuda = _module("cupy.cuda", {"graph": graph, "using_allocator": using_allocator,
+                                 "runtime": runtime, "memory": memory, "Device": Device, "Stream": Stream,
                                  "Event": Event, "get_current_stream": get_current_stream,
                                  "get_elapsed_time": get_elapsed_time, "MemoryPool": MemoryPool,
                                  "MemoryPointer": MemoryPointer, "OutOfMemoryError": OutOfMemoryError})
@@ -697,6 +1213,7 @@ def make_modules():
     scipy_ = _module("cupyx.scipy", {"special": special})
     cupyx = _module("cupyx", {"scatter_add": scatter_add, "scipy": scipy_})
     return {"cupy": cupy, "cupy.random": random, "cupy.fft": fft, "cupy.linalg": linalg, "cupy.cuda": cuda,
+            "cupy.cuda.graph": graph,
             "cupy.cuda.runtime": runtime,
             "cupy.cuda.memory": memory, "cupyx": cupyx, "cupyx.scipy": scipy_, "cupyx.scipy.special": special}
 
@@ -711,8 +1228,8 @@ def standing_in(modules=None):
     import mindspore_gpu
 
     modules = modules or make_modules()
-    prefixes = ("mindspore_gpu.kernels", "mindspore_gpu.runtime")
-    attrs = ("kernels", "runtime")
+    prefixes = ("mindspore_gpu.kernels", "mindspore_gpu.runtime", "mindspore_gpu.passes", "mindspore_gpu.capture")
+    attrs = ("kernels", "runtime", "passes", "capture")
 
     def ours(name):
         return name in modules or any(name == p or name.startswith(p + ".") for p in prefixes)
@@ -748,6 +1265,19 @@ def load_kernel_families(modules=None):
         return types.SimpleNamespace(families=families, modules=loaded, cupy=stand_ins["cupy"])
 
 
+def load_graph_modules(modules=None):
+    """The kernel tables, ``mindspore_gpu.passes`` and ``mindspore_gpu.capture`` imported together on the stand-ins
+    (default: :func:`make_modules` with ``ElementwiseKernel``): a namespace with ``families``, ``passes``,
+    ``capture`` and ``cupy``."""
+    modules = modules or make_modules(elementwise=True)
+    with standing_in(modules) as stand_ins:
+        import mindspore_gpu.kernels as pkg
+        import mindspore_gpu.passes as passes
+        import mindspore_gpu.capture as capture
+        return types.SimpleNamespace(families=pkg.families(), passes=passes, capture=capture,
+                                     cupy=stand_ins["cupy"])
+
+
 def load_runtime(modules=None):
     """``mindspore_gpu.runtime`` imported with the stand-ins in place of ``cupy`` (see :func:`standing_in`): the
     module, whose ``GPURuntime`` then runs on the simulated device, its streams, events and memory pool."""
@@ -780,9 +1310,11 @@ def checked(name, fn):
     return kernel
 
 
-def make_plugin(sim_target, families):
+def make_plugin(sim_target, families, graph=None):
     """A plugin module offering ``sim_target`` (below the CPU backend's priority, so only used when selected)
-    whose runtime keeps buffers as :class:`DeviceArray` and whose kernels are ``families``' tables."""
+    whose runtime keeps buffers as :class:`DeviceArray` and whose kernels are ``families``' tables. With
+    ``graph`` (a :func:`load_graph_modules` namespace), the target also gets the GPU backend's passes and its
+    runtime the CUDA-graph replay of ``mindspore_gpu.capture``, as the ``GPU`` target has them."""
     from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe, DeviceRuntime, hookimpl
 
     class SimRuntime(DeviceRuntime):
@@ -798,6 +1330,16 @@ def make_plugin(sim_target, families):
 
         def copy(self, buffer):
             return array(buffer, copy=True)
+
+        def graph_runner(self, g, run):
+            if graph is None:
+                return run
+            return graph.capture.graph_runner(g, run, device=Device(0))
+
+    @hookimpl
+    def ms_register_passes(registry):
+        if graph is not None:
+            graph.passes.register(registry, target=sim_target)
 
     @hookimpl
     def ms_plugin_info():
@@ -820,4 +1362,5 @@ def make_plugin(sim_target, families):
     return _module(f"{sim_target.lower()}_plugin", {
         "ms_plugin_info": ms_plugin_info, "ms_backend_probe": ms_backend_probe,
         "ms_backend_create": ms_backend_create, "ms_register_kernels": ms_register_kernels,
+        "ms_register_passes": ms_register_passes,
         "SimRuntime": SimRuntime})

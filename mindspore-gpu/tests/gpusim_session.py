@@ -5,7 +5,8 @@
 Registers the test-only ``GPUSIM`` plugin (``cupy_sim.make_plugin``) and sets ``MS_TEST_DEVICE_TARGET=GPUSIM``,
 which the repository's ``conftest.py`` makes the device of the whole session (as it does for ``STRICT``), so
 core's own suites (nn layers, optimizers, Model, LeNet) run on the GPU kernels without a GPU. bfloat16 is
-refused on the GPU (CuPy's support is partial), so tests of it fail there by design.
+refused on the GPU (CuPy's support is partial), so tests of it fail there by design. With ``MS_GPUSIM_GRAPH=1`` the
+target also has the GPU backend's GRAPH_MODE passes and CUDA-graph replay (``cupy_sim.load_graph_modules``).
 """
 import os
 import pathlib
@@ -21,8 +22,15 @@ TARGET = "GPUSIM"
 
 
 def main(argv):
-    families = cupy_sim.load_kernel_families().families
-    ms.plugin.register_plugin(cupy_sim.make_plugin(TARGET, families), TARGET.lower())
+    if os.environ.get("MS_GPUSIM_GRAPH", "0") == "1":
+        # with the GPU backend's GRAPH_MODE passes (fused ElementwiseKernels) and CUDA-graph replay, as on a GPU
+        graph = cupy_sim.load_graph_modules()
+        if os.environ.get("MS_GPU_CAPTURE_GEMM", "0") == "1":    # the capture-safe GEMM on the stand-in's cuBLAS
+            graph.capture.GEMM_FACTORY["make"] = cupy_sim.SimCublasGemm
+        plugin = cupy_sim.make_plugin(TARGET, graph.families, graph=graph)
+    else:
+        plugin = cupy_sim.make_plugin(TARGET, cupy_sim.load_kernel_families().families)
+    ms.plugin.register_plugin(plugin, TARGET.lower())
     os.environ["MS_TEST_DEVICE_TARGET"] = TARGET
     import pytest
     return pytest.main(list(argv) + ["-W", "ignore::RuntimeWarning"])

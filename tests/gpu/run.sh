@@ -7,8 +7,9 @@
 #
 #   bash tests/gpu/run.sh            # logs in $OUT (default ./gpu-out)
 #
-# LIMIT_PLUGIN, LIMIT_CONFORMANCE, LIMIT_TRAINING, LIMIT_QUICKSTART, LIMIT_BENCH (seconds) bound each step;
-# RUN_SUITES=0, RUN_QUICKSTART=0, RUN_BENCH=0 leave a part out.
+# LIMIT_PLUGIN, LIMIT_CONFORMANCE, LIMIT_TRAINING, LIMIT_GRAPH, LIMIT_QUICKSTART, LIMIT_BENCH (seconds) bound each
+# step; RUN_SUITES=0, RUN_GRAPH=0, RUN_QUICKSTART=0, RUN_BENCH=0 leave a part out. The GRAPH_MODE step
+# (tests/gpu/graph_check.py) prints plain vs fused vs fused + CUDA-graph losses and ms per step.
 #
 # Installs with --no-deps --no-index (a machine without a package index: numpy, pluggy, ml_dtypes,
 # protobuf, pybind11, cupy and pytest must be there already).
@@ -46,9 +47,20 @@ suite() {
     head -n "${SHOW_FAILURES:-25}" "$OUT/$name.failures"
 }
 if [ "${RUN_SUITES:-1}" = 1 ]; then
-    suite gpu_plugin "${LIMIT_PLUGIN:-300}" mindspore-gpu/tests/test_gpu_plugin.py tests/e2e/test_lenet_fixture.py
+    suite gpu_plugin "${LIMIT_PLUGIN:-300}" mindspore-gpu/tests/test_gpu_plugin.py mindspore-gpu/tests/test_gpu_graph.py \
+        tests/e2e/test_lenet_fixture.py
     suite conformance "${LIMIT_CONFORMANCE:-900}" tests/conformance
     suite training "${LIMIT_TRAINING:-600}" mindspore-core/tests/nn mindspore-core/tests/train tests/autodiff
+fi
+
+if [ "${RUN_GRAPH:-1}" = 1 ]; then
+    # GRAPH_MODE: fused elementwise kernels and CUDA-graph replay against plain execution (losses, ms per step,
+    # chains fused, graphs captured/replayed/failed, with the reason of a failed capture)
+    step "GRAPH_MODE fusion and CUDA graphs"
+    timeout "${LIMIT_GRAPH:-600}" $PY tests/gpu/graph_check.py --workloads "${GRAPH_WORKLOADS:-mlp,lenet,resnet}" \
+        > "$OUT/graph_check.log" 2>&1
+    echo "status $?"
+    cat "$OUT/graph_check.log" | cut -c1-400
 fi
 
 if [ "${RUN_QUICKSTART:-1}" = 1 ]; then

@@ -45,6 +45,11 @@ default), ``reset_peak_memory_stats``, ``empty_cache``, ``set_memory_limit``; st
 By default there is one implicit host stream on which all work is already complete, and events time
 with the host clock.
 
+**Running a compiled graph** (optional): ``graph_runner(graph, run)`` returns what runs a GRAPH_MODE graph
+from its second call on, given ``run(*buffers) -> outputs`` (its kernels one by one) and the typed
+:class:`Graph`; the default returns ``run``. The GPU backend returns a CUDA-graph replay of steady-state
+calls (see :meth:`DeviceRuntime.graph_runner`).
+
 **Device queries** (``mindspore.hal``; optional): ``device_name``, ``device_properties`` and
 ``device_capability`` of a device id, and ``arch_list``; by default the target's name and ``None`` (what
 MindSpore answers for the CPU).

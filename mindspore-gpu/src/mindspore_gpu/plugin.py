@@ -88,6 +88,21 @@ def ms_register_kernels(registry):
                 registry.register(name, TARGET, fn)
 
 
+def fuse_elementwise(graph):
+    """The ``gpu_fuse_elementwise`` pass (:mod:`mindspore_gpu.passes`), which imports CuPy only when it runs: on
+    the ``GPU`` target."""
+    cupy, _ = import_cupy()
+    if cupy is None:
+        return False
+    from mindspore_gpu import passes
+    return passes.fuse_elementwise(graph)
+
+
+@hookimpl
+def ms_register_passes(registry):
+    registry.register("gpu_fuse_elementwise", fuse_elementwise, target=TARGET, priority=10)
+
+
 @hookimpl
 def ms_environment_info():
     cupy, reason = import_cupy()

@@ -91,6 +91,11 @@ class GPURuntime(DeviceRuntime):
         self.device.synchronize()
         self._sample()
 
+    def graph_runner(self, graph, run):
+        """Steady-state GRAPH_MODE calls replay a captured CUDA graph (:mod:`mindspore_gpu.capture`)."""
+        from mindspore_gpu import capture
+        return capture.graph_runner(graph, run, device=self.device)
+
     # -- memory -----------------------------------------------------------------------------------------
     def _sample(self):
         """``(allocated, reserved)`` now, raising the peaks to them."""

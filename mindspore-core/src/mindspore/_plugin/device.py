@@ -12,6 +12,8 @@ of ints) and ``buffer.dtype`` (a NumPy dtype, ``ml_dtypes`` for bfloat16), and m
 Memory, streams and events (``mindspore.runtime``) go through optional methods of
 :class:`DeviceRuntime`, whose defaults describe a runtime that has no such notion: no memory pool (every
 count 0) and one implicit host stream on which all work is complete when its launch returns.
+GRAPH_MODE graphs run through :meth:`DeviceRuntime.graph_runner` from their second call on (by default
+kernel by kernel, as on their first call).
 """
 from __future__ import annotations
 
@@ -188,6 +190,19 @@ class DeviceRuntime:
 
     def synchronize(self):
         """Wait until every kernel launched on this runtime has finished."""
+
+    def graph_runner(self, graph, run):
+        """What runs a compiled GRAPH_MODE graph from its second call on (optional; default: ``run``).
+
+        ``run(*buffers) -> outputs`` runs the graph's kernels one by one (its inputs: the device buffers
+        of the call's tensors, then of the network's Parameters; its outputs: a buffer or a tuple of them);
+        ``graph`` is the typed graph it runs (:class:`mindspore.plugin.Graph`: ``params``, with
+        ``weight`` set for network Parameters, and ``nodes``), read-only. A runtime may return another
+        callable with the same contract, made once per compiled graph: the GPU backend's records the
+        kernels of a steady-state call as a CUDA graph and replays it. It must compute what ``run``
+        computes, including the in-place writes into Parameters' buffers, and fall back to ``run``
+        whenever it cannot. Not used while a kernel hook (the profiler's) is set."""
+        return run
 
     def set_threads(self, n):
         """Use ``n`` threads for kernels (``set_context(runtime_num_threads=n)``); runtimes with a

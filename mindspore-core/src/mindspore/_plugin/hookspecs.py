@@ -85,7 +85,8 @@ def ms_backend_create(target):
 
     Returns:
         mindspore.plugin.DeviceRuntime: converts host arrays to device buffers (``from_host``) and
-        back (``to_host``), and synchronises.
+        back (``to_host``), and synchronises; optionally it runs compiled graphs its own way
+        (``graph_runner``: the GPU backend's CUDA-graph replay).
     """
 
 

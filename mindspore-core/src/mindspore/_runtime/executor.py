@@ -14,7 +14,10 @@ generated from the IR and compiled with ``compile()``::
         return (v2,)
 
 so running a graph costs one Python call per kernel and nothing else: no shape inference, no
-dispatch, no tape. Values that die are released right after their last use (the memory plan of
+dispatch, no tape. From its second call on, a graph runs through what the backend's runtime makes of
+it (``DeviceRuntime.graph_runner(graph, run)``: ``run`` itself by default; the GPU backend replays a
+captured CUDA graph), except while a kernel hook is set (the profiler times kernels one by one).
+Values that die are released right after their last use (the memory plan of
 :mod:`mindspore._pipeline.memory`).
 
 Every kernel is called with the inferred output spec (``out=``). The first run of an executable is
@@ -331,6 +334,7 @@ class Executable:
         self._checked = self._generate(self._checker)
         self._fast = None
         self._hooked = None
+        self._runner = None     # what runs the graph from its second call on (see DeviceRuntime.graph_runner)
 
     def _generate(self, checker, hooked=False):
         gen = _Codegen(self.backend, checker, hooked)
@@ -352,12 +356,21 @@ class Executable:
             if self._hooked is None:
                 self._hooked = self._generate(None, hooked=True)
             return self._run(self._hooked, inputs)
-        fn = self._fast
-        if fn is None:
-            out = self._run(self._checked, inputs)
-            self._fast = self._generate(None)
-            return out
-        return self._run(fn, inputs)
+        runner = self._runner
+        if runner is None:
+            if self._fast is None:
+                out = self._run(self._checked, inputs)
+                self._fast = self._generate(None)
+                return out
+            # from the second call on: the backend may replace the kernel-by-kernel run (CUDA-graph replay)
+            make = getattr(self.backend.runtime, "graph_runner", None)
+            runner = self._runner = self._run_fast if make is None else make(self.graph, self._run_fast)
+        return runner(*inputs)
+
+    def _run_fast(self, *inputs):
+        """The graph's kernels one by one, without the first run's checks: what ``DeviceRuntime.graph_runner``
+        wraps."""
+        return self._run(self._fast, inputs)
 
     def _run(self, fn, inputs):
         try:

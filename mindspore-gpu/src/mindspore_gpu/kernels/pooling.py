@@ -43,10 +43,23 @@ def _beats(v, best):
     return (v > best) | ((v != v) & (best == best))
 
 
+_TABLES = {}
+
+
 def _offset_tables(sizes, before, out, kernel, stride, dilation):
     """For every kernel offset (row-major) and output: the flat index in the input plane of the element the
     offset reads, and whether it lies inside the input (not in the padding). Two (K, *out) arrays, built on
-    the host from per-axis coordinates and moved to the device in one copy each."""
+    the host from per-axis coordinates and moved to the device in one copy each, once per geometry and device
+    (read-only; no host copy in a steady-state step, which a stream capturing a CUDA graph refuses)."""
+    key = (cupy.cuda.runtime.getDevice(), tuple(sizes), tuple(before), tuple(out), tuple(kernel), tuple(stride),
+           tuple(dilation))
+    tables = _TABLES.get(key)
+    if tables is None:
+        tables = _TABLES[key] = _build_offset_tables(sizes, before, out, kernel, stride, dilation)
+    return tables
+
+
+def _build_offset_tables(sizes, before, out, kernel, stride, dilation):
     nd = len(sizes)
     flat = numpy.zeros((1,) * (2 * nd), numpy.int64)
     valid = numpy.ones((1,) * (2 * nd), numpy.bool_)
@@ -141,7 +154,9 @@ def _planes(a, nd):
 
 
 def _check_argmax(argmax, size):
-    if argmax.size and bool(((argmax < -1) | (argmax >= size)).any()):
+    # reads a flag back to the host, which a stream capturing a CUDA graph refuses: a captured step does without it
+    if argmax.size and not cupy.cuda.get_current_stream().is_capturing() and \
+            bool(((argmax < -1) | (argmax >= size)).any()):
         raise ValueError(f"an argmax index is out of range [0, {size})")
 
 

@@ -1,0 +1,360 @@
+"""CUDA-graph replay of steady-state GRAPH_MODE steps (the GPU runtime's ``graph_runner``).
+
+A compiled graph runs kernel by kernel: one Python call and one CUDA launch per operator, which decides the
+step time of small networks on a GPU. From its third call on (:data:`WARMUP_RUNS` plain calls first: the
+first is the executor's checked run, and by then CuPy has compiled every kernel of these shapes), a graph
+with static shapes is run once more under stream capture into a ``cupy.cuda.graph.Graph``, and later calls
+launch that graph: one launch for the whole step.
+
+Design
+------
+* **Capture.** On a private non-blocking stream (CUDA can not capture the legacy default stream), after it
+  waits for the work queued on the caller's stream, in CuPy's relaxed capture mode (CuPy's default: the
+  memory pool may ``cudaMalloc`` while capturing). Captured work does not execute: the capturing call then
+  launches the graph to compute its own results, so every in-place write happens exactly once.
+* **Memory.** Everything allocated while capturing (intermediates, the outputs) comes from a private
+  ``cupy.cuda.MemoryPool`` (``cupy.cuda.using_allocator``) that lives as long as the graph: the addresses
+  baked into the graph are never handed to other arrays, and ``ms.runtime.empty_cache()`` (the default
+  pool's ``free_all_blocks``) never frees them under it.
+* **Inputs.** A graph's inputs are the call's tensors, then the network's Parameters (graph parameters with
+  ``weight`` set). Parameters are updated in place by the optimizer kernels inside the step (``Assign``,
+  ``ApplyMomentum``, Adam: ``kernels._common.store`` writes into the Parameter's own buffer), so their device
+  buffers are the same objects from step to step: the graph reads and writes them directly, and each replay
+  checks that every Parameter still has the buffer captured (``set_data``/``load_checkpoint`` that replace a
+  buffer make the graph capture again after :data:`WARMUP_RUNS` calls). Every other input is copied into a
+  static buffer before each launch (on the caller's stream, as the launch and the copies of the outputs).
+* **Outputs.** Copied out of the graph's output buffers after each launch (an output that is an input is the
+  call's own input); a value kept from an earlier step is never overwritten by a later replay.
+* **Refused graphs** (run kernel by kernel, silently): control flow decided on the host (``If``/``While`` on a
+  device value read back), random operators (cuRAND advances its state on the host: a replay would draw the
+  same numbers, and CuPy refuses cuRAND calls while capturing), host-side and debug operators (``Print``,
+  summaries, dumps), collectives, data-dependent output shapes, dynamic shapes, in-place writes into an input
+  that is not a network Parameter (its static copy would be written instead).
+* **What CUDA/CuPy refuse while capturing**: synchronisations and reads back to the host (``.get()``,
+  ``asnumpy``, ``item()``, ``bool()`` of a device value), copies from pageable host memory, cuRAND, and cuBLAS:
+  CuPy 14 raises ``NotImplementedError`` for every cuBLAS call made while a stream captures (``cublas.setStream``
+  refuses; NVIDIA documents cuBLAS as capturable with a user workspace, CuPy does not expose that yet), so a
+  graph with a matrix product or an im2col convolution is not captured by CuPy 14. Any such failure, or any
+  other exception while capturing or launching, makes that graph run kernel by kernel for the rest of the
+  process, with one warning naming the reason (per reason, per process); the call that failed runs plainly.
+* **A capture-safe GEMM** (opt-in, ``MS_GPU_CAPTURE_GEMM=1``, not yet run on a GPU): while capturing,
+  ``cupy.matmul`` of float32/float64 operands of two or more dimensions is replaced by
+  ``cublas{S,D}gemmStridedBatched`` called through ``ctypes`` on a cuBLAS handle of this runner's own, bound to
+  the capture stream and given a fixed workspace before the capture begins (NVIDIA's conditions for capturing
+  cuBLAS: no stream change and no workspace allocation while capturing). Row-major products are computed as the
+  column-major ``C^T = B^T A^T``; non-contiguous or broadcast operands are first made contiguous (a captured
+  copy), an operand whose batch is 1 is read with batch stride 0. Anything else (1-D operands, ``out=``, other
+  dtypes) calls CuPy's ``matmul``, which refuses: the graph then runs kernel by kernel.
+* **Switch**: ``MS_GPU_GRAPH_CAPTURE=0`` (read when a graph is compiled) turns capture off.
+
+Replays are exact: the same kernels on the same operands, in the same order, as the plain run.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy
+
+import cupy
+
+from mindspore.plugin import MAKE_TUPLE, TUPLE_GETITEM, Graph, Parameter, Primitive, graphs_of, is_effectful_apply
+
+from mindspore_gpu.kernels import families as _families
+
+__all__ = ["graph_runner", "refusal", "GraphRunner", "CublasGemm", "GEMM_FACTORY", "WARMUP_RUNS", "STATS"]
+
+#: Plain runs of a graph before it is captured (the executor's checked first run included).
+WARMUP_RUNS = 2
+#: Counters for tests and benchmarks.
+STATS = {"captured": 0, "replays": 0, "refused": 0, "failed": 0}
+#: Kernel families whose operators are never captured.
+_HOST_FAMILIES = {"debug": "a host-side operator", "summary": "a summary operator", "comm": "a collective",
+                  "random": "a random operator"}
+_WARNED = set()
+_MISS = object()
+#: primitive name -> the short name of its kernel family
+_FAMILY_OF = {name: family.__name__.rsplit(".", 1)[-1] for family in _families() for name in family.KERNELS}
+
+
+def _enabled():
+    return os.environ.get("MS_GPU_GRAPH_CAPTURE", "1").strip() not in ("0", "false", "False", "")
+
+
+def _gemm_enabled():
+    return os.environ.get("MS_GPU_CAPTURE_GEMM", "0").strip() not in ("0", "false", "False", "")
+
+
+# --- the capture-safe GEMM ---------------------------------------------------------------------------
+_WORKSPACE_BYTES = 32 << 20
+_OP_N = 0
+
+
+def _loaded_library(stem):
+    """The path of the shared library ``stem`` (``libcublas.so``) this process has loaded (CuPy loaded it)."""
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            path = line.split()[-1] if len(line.split()) >= 6 else ""
+            if os.path.basename(path).startswith(stem + "."):
+                return path
+    raise OSError(f"{stem} is not loaded in this process")
+
+
+class CublasGemm:
+    """``gemm(a, b, c, m, n, k, lda, ldb, ldc, stride_a, stride_b, stride_c, batch)``: cuBLAS's column-major strided
+    batched GEMM ``C = A B`` (no transposes) on device arrays, through ``ctypes`` on a handle of its own that is
+    bound to ``stream`` with a fixed workspace (made before a capture begins)."""
+
+    def __init__(self, stream):
+        import ctypes
+        self._ct = ctypes
+        cupy.cuda.Device().cublas_handle       # makes CuPy load cuBLAS (its handle, once per device)
+        lib = ctypes.CDLL(_loaded_library("libcublas.so"))
+        self._lib = lib
+        self.handle = ctypes.c_void_p()
+        self._check("cublasCreate_v2", lib.cublasCreate_v2(ctypes.byref(self.handle)))
+        self._check("cublasSetStream_v2", lib.cublasSetStream_v2(self.handle, ctypes.c_void_p(stream.ptr)))
+        self.workspace = cupy.empty(_WORKSPACE_BYTES, dtype=cupy.uint8)
+        self._check("cublasSetWorkspace_v2", lib.cublasSetWorkspace_v2(
+            self.handle, ctypes.c_void_p(self.workspace.data.ptr), ctypes.c_size_t(_WORKSPACE_BYTES)))
+        i, ll, p = ctypes.c_int, ctypes.c_longlong, ctypes.c_void_p
+        for name in ("cublasSgemmStridedBatched", "cublasDgemmStridedBatched"):
+            getattr(lib, name).argtypes = [p, i, i, i, i, i, p, p, i, ll, p, i, ll, p, p, i, ll, i]
+            getattr(lib, name).restype = i
+        self._scalars = {numpy.dtype(numpy.float32): (ctypes.c_float(1.0), ctypes.c_float(0.0)),
+                         numpy.dtype(numpy.float64): (ctypes.c_double(1.0), ctypes.c_double(0.0))}
+
+    @staticmethod
+    def _check(what, status):
+        if status != 0:
+            raise RuntimeError(f"{what} returned cuBLAS status {status}")
+
+    def gemm(self, a, b, c, m, n, k, lda, ldb, ldc, stride_a, stride_b, stride_c, batch):
+        ct = self._ct
+        one, zero = self._scalars[c.dtype]
+        fn = self._lib.cublasSgemmStridedBatched if c.dtype == numpy.float32 else self._lib.cublasDgemmStridedBatched
+        self._check(fn.__name__, fn(self.handle, _OP_N, _OP_N, m, n, k, ct.addressof(one), a.data.ptr, lda,
+                                    stride_a, b.data.ptr, ldb, stride_b, ct.addressof(zero), c.data.ptr, ldc,
+                                    stride_c, batch))
+
+    def close(self):
+        if getattr(self, "handle", None):
+            self._lib.cublasDestroy_v2(self.handle)
+            self.handle = None
+
+    __del__ = close
+
+
+#: Makes the GEMM of a capture: ``factory(stream) -> object with gemm(...)`` (tests put the stand-in's here).
+GEMM_FACTORY = {"make": CublasGemm}
+
+
+def _capture_matmul(gemm, plain, stream=None):
+    """``cupy.matmul`` while capturing: float32/float64 products of >= 2-D operands by ``gemm``; others ``plain``, and
+    so are products launched on another stream than ``stream`` (another thread's, while the attribute is replaced)."""
+    def matmul(x1, x2, out=None, **kwargs):
+        if (stream is not None and cupy.cuda.get_current_stream() != stream) or out is not None or kwargs or not isinstance(x1, cupy.ndarray) or not isinstance(x2, cupy.ndarray) or \
+                x1.ndim < 2 or x2.ndim < 2 or x1.dtype != x2.dtype or x1.dtype not in (numpy.float32, numpy.float64):
+            return plain(x1, x2, out=out, **kwargs)
+        m, k = x1.shape[-2:]
+        k2, n = x2.shape[-2:]
+        if k != k2:
+            return plain(x1, x2)          # CuPy's error
+        batch_shape = tuple(numpy.broadcast_shapes(x1.shape[:-2], x2.shape[:-2]))
+        batch = int(numpy.prod(batch_shape, dtype=numpy.int64))
+        if m == 0 or n == 0 or k == 0 or batch == 0:
+            return plain(x1, x2)
+
+        def operand(x, rows, cols):
+            own = int(numpy.prod(x.shape[:-2], dtype=numpy.int64))
+            if own == batch or own == 1:
+                x = cupy.ascontiguousarray(x)
+                return x, (rows * cols if own == batch and batch > 1 else 0)
+            return cupy.ascontiguousarray(cupy.broadcast_to(x, batch_shape + (rows, cols))), rows * cols
+        a, stride_a = operand(x1, m, k)
+        b, stride_b = operand(x2, k, n)
+        c = cupy.empty(batch_shape + (m, n), x1.dtype)
+        # row-major C (m, n) = A (m, k) B (k, n)  <=>  column-major C^T (n, m) = B^T (n, k) A^T (k, m)
+        gemm.gemm(b, a, c, n, m, k, n, k, n, stride_b, stride_a, m * n, batch)
+        return c
+    return matmul
+
+
+def _family_of(name):
+    return _FAMILY_OF.get(name)
+
+
+def _dynamic(ab):
+    shape = getattr(ab, "shape", None)
+    if shape is not None:
+        return -1 in tuple(shape)
+    elements = getattr(ab, "elements", None)
+    return elements is not None and any(_dynamic(e) for e in elements)
+
+
+def refusal(graph):
+    """Why ``graph`` is never captured, or None."""
+    for p in graph.params:
+        if _dynamic(p.abstract):
+            return "an input of dynamic shape"
+    for g in graphs_of(graph):
+        for node in g.nodes:
+            fn = node.fn_value()
+            if isinstance(fn, Primitive):
+                name = type(fn).__name__
+                if hasattr(fn, "_random_state"):
+                    return f"a random operator ('{fn.name}')"
+                family = _family_of(name)
+                if family in _HOST_FAMILIES:
+                    return f"{_HOST_FAMILIES[family]} ('{fn.name}')"
+                if _dynamic(node.abstract):
+                    return f"a data-dependent output shape ('{fn.name}')"
+                if is_effectful_apply(node) and len(node.inputs) > 1:
+                    target = node.inputs[1]
+                    if isinstance(target, Parameter) and target.weight is None:
+                        return f"an in-place write into an input that is not a Parameter ('{fn.name}')"
+            elif fn is MAKE_TUPLE or fn is TUPLE_GETITEM or isinstance(fn, Graph):
+                continue
+            else:
+                return f"control flow or a call decided on the host ('{getattr(fn, 'name', type(fn).__name__)}')"
+    return None
+
+
+def graph_runner(graph, run, device=None):
+    """What runs ``graph`` from its second call on: ``run`` (kernel by kernel) when capture is off or the graph
+    is refused, else a :class:`GraphRunner`."""
+    if not _enabled():
+        return run
+    reason = refusal(graph)
+    if reason is not None:
+        STATS["refused"] += 1
+        return run
+    return GraphRunner(graph, run, device)
+
+
+def _flatten(value, leaves):
+    if type(value) is tuple:
+        return tuple(_flatten(v, leaves) for v in value)
+    leaves.append(value)
+    return len(leaves) - 1
+
+
+def _rebuild(tree, leaves):
+    if type(tree) is tuple:
+        return tuple(_rebuild(t, leaves) for t in tree)
+    return leaves[tree]
+
+
+class GraphRunner:
+    """Plain runs, then one capture, then replays (see the module docstring)."""
+
+    def __init__(self, graph, run, device=None):
+        self.run = run
+        self.name = getattr(graph, "name", "graph")
+        self.weights = tuple(p.weight is not None for p in graph.params)
+        self.device = device
+        self.calls = 0
+        self.state = "warming"       # -> "captured", or "plain" for good
+        self.reason = None
+        self._release()
+
+    def _release(self):
+        self.cuda_graph = self.static = self.plan = self.tree = self.pool = self.stream = self.gemm = None
+
+    def __call__(self, *inputs):
+        if self.state == "captured":
+            out = self._replay(inputs)
+            if out is not _MISS:
+                return out
+        elif self.state == "warming":
+            self.calls += 1
+            if self.calls >= WARMUP_RUNS:
+                try:
+                    self._capture(inputs)
+                except Exception as exc:  # noqa: BLE001 - a graph that can not be captured runs kernel by kernel
+                    self._give_up(exc)
+                    return self.run(*inputs)
+                out = self._replay(inputs)
+                if out is not _MISS:
+                    return out
+        return self.run(*inputs)
+
+    def _give_up(self, exc):
+        self.state = "plain"
+        self.reason = f"{type(exc).__name__}: {exc}"
+        self._release()
+        STATS["failed"] += 1
+        if self.reason not in _WARNED:
+            _WARNED.add(self.reason)
+            warnings.warn(f"CUDA-graph capture of '{self.name}' failed ({self.reason}); it runs kernel by kernel "
+                          f"from now on (MS_GPU_GRAPH_CAPTURE=0 turns capture off).", RuntimeWarning, stacklevel=3)
+
+    def _capture(self, inputs):
+        for x in inputs:
+            if not isinstance(x, cupy.ndarray):
+                raise TypeError(f"an input is a {type(x).__module__}.{type(x).__name__}, not a device array")
+        device = self.device if self.device is not None else cupy.cuda.Device()
+        with device:
+            caller = cupy.cuda.get_current_stream()
+            pool = cupy.cuda.MemoryPool()
+            stream = cupy.cuda.Stream(non_blocking=True)
+            with cupy.cuda.using_allocator(pool.malloc):
+                static = tuple(x if w else cupy.empty_like(x) for x, w in zip(inputs, self.weights))
+            for x, s, w in zip(inputs, static, self.weights):
+                if not w:
+                    cupy.copyto(s, x)      # (each launch copies again; this makes the capture read real values)
+            gemm = GEMM_FACTORY["make"](stream) if _gemm_enabled() else None
+            stream.wait_event(caller.record())     # the inputs' producers, queued on the caller's stream
+            plain_matmul = cupy.matmul
+            with cupy.cuda.using_allocator(pool.malloc), stream:
+                stream.begin_capture()
+                try:
+                    if gemm is not None:
+                        cupy.matmul = _capture_matmul(gemm, plain_matmul, stream)
+                    outs = self.run(*static)
+                except BaseException:
+                    try:
+                        stream.end_capture()
+                    except Exception:  # noqa: BLE001 - the capture was invalidated: the first error is the reason
+                        pass
+                    raise
+                finally:
+                    cupy.matmul = plain_matmul
+                cuda_graph = stream.end_capture()
+        leaves = []
+        tree = _flatten(outs, leaves)
+        ids = {id(s): i for i, s in enumerate(static)}
+        plan = []
+        for leaf in leaves:
+            if id(leaf) in ids:
+                plan.append((True, ids[id(leaf)]))
+            elif isinstance(leaf, cupy.ndarray):
+                plan.append((False, leaf))
+            else:
+                raise TypeError(f"an output is a {type(leaf).__name__}, not a device array")
+        self.cuda_graph, self.static, self.plan, self.tree = cuda_graph, static, tuple(plan), tree
+        self.pool, self.stream, self.gemm = pool, stream, gemm     # the GEMM's handle and workspace live on
+        self.state = "captured"
+        STATS["captured"] += 1
+
+    def _replay(self, inputs):
+        static, weights = self.static, self.weights
+        for x, s, w in zip(inputs, static, weights):
+            if w:
+                if x is not s:       # a Parameter's buffer was replaced: capture again after the warm-up
+                    self.state, self.calls = "warming", 0
+                    self._release()
+                    return _MISS
+            elif not isinstance(x, cupy.ndarray) or x.shape != s.shape or x.dtype != s.dtype:
+                return _MISS
+        try:
+            for x, s, w in zip(inputs, static, weights):
+                if not w:
+                    cupy.copyto(s, x)
+            self.cuda_graph.launch(stream=cupy.cuda.get_current_stream())
+            leaves = [inputs[v] if is_input else v.copy() for is_input, v in self.plan]
+        except Exception as exc:  # noqa: BLE001 - a launch that fails: kernel by kernel from now on
+            self._give_up(exc)
+            return _MISS
+        STATS["replays"] += 1
+        return _rebuild(self.tree, leaves)

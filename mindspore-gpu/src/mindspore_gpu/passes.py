@@ -1,0 +1,310 @@
+"""The GPU backend's GRAPH_MODE passes (registered through ``ms_register_passes`` for the ``GPU`` target).
+
+``gpu_fuse_elementwise``: a chain of elementwise applies, each the only reader of the one before (found by
+:func:`mindspore.plugin.fuse_chains`), becomes one apply whose kernel is one generated
+``cupy.ElementwiseKernel``: one launch and one output array instead of one of each per operator (launch
+overhead and memory traffic decide small GPU models). Fused, when every tensor of the chain is float32 or
+float64 (a ``Cast`` between the two included):
+
+* ``Add``, ``Sub``, ``Mul``, ``RealDiv``/``Div``, ``Maximum``, ``Minimum`` (operands: the chain's value, other
+  tensors of its dtype that broadcast to the chain's shape, finite scalar constants), ``BiasAdd`` (its bias
+  reshaped for NCHW), ``Pow`` with a constant exponent;
+* ``Neg``, ``Square``, ``Exp``, ``Log``, ``Sqrt``, ``Rsqrt``, ``Tanh``, ``ReLU``, ``Sigmoid``, ``GeLU`` (tanh
+  form) and ``ReluGrad``.
+
+Each step is written with the formula of the CuPy kernel it replaces (``kernels/``): ``fmax(x, 0)`` for ReLU (NaN
+gives 0), ``exp(-logaddexp(0, -x))`` for Sigmoid, GeLU's tanh form, ``y > 0 ? dy : 0`` for ReluGrad, ``1 /
+sqrt(x)`` for Rsqrt, NaN-propagating ``Maximum``/``Minimum``; scalar constants are rounded to the chain's dtype
+first, as the plain kernels convert them. So the fused kernel gives the unfused numbers (to the last bit where
+CUDA's math functions agree with themselves; float32 to 1e-6 relative).
+
+The kernel source is generated from the chain (one ``float``/``double`` statement per step), and kernels are
+cached by that source, which encodes the chain's operators, operand layout and dtypes: a network's repeated
+blocks share one compiled kernel. CuPy compiles a kernel (NVRTC) at its first launch, in the graph's first
+run. Any exception from a fused kernel (a compiler missing on the machine, an NVRTC error) makes that kernel
+run its chain's plain kernels, one by one, for the rest of the process, with one warning naming the reason:
+a fusion never breaks a run. ``MS_GPU_FUSED_KERNELS=0`` turns this pass off, with the hand-written fused
+kernels (read when a graph is compiled).
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy
+
+import cupy
+
+from mindspore.common import dtype as mstype
+from mindspore.common.tensor import Tensor
+from mindspore.plugin import Constant, FusedOp, TensorSpec, fuse_chains, graphs_of, prim_of
+
+from mindspore_gpu.kernels import families as _families
+
+#: This backend's plain kernels by primitive name (what a fused kernel falls back to).
+_TABLE = {name: fn for family in _families() for name, fn in family.KERNELS.items()}
+
+__all__ = ["fuse_elementwise", "register", "kernel_source", "STATS"]
+
+_FLOATS = (mstype.float32, mstype.float64)
+_C = {numpy.dtype(numpy.float32): "float", numpy.dtype(numpy.float64): "double"}
+_BINARY = {"Add": "({a} + {b})", "Sub": "({a} - {b})", "Mul": "({a} * {b})", "RealDiv": "({a} / {b})",
+           "Div": "({a} / {b})",
+           "Maximum": "((isnan({a}) || {a} > {b}) ? {a} : {b})", "Minimum": "((isnan({a}) || {a} < {b}) ? {a} : {b})"}
+_UNARY = {"Neg": "(-{a})", "Square": "({a} * {a})", "Exp": "exp({a})", "Log": "log({a})", "Sqrt": "sqrt({a})",
+          "Rsqrt": "(({T})1 / sqrt({a}))", "Tanh": "tanh({a})", "ReLU": "fmax({a}, ({T})0)",
+          # sigmoid = exp(-logaddexp(0, -x)); logaddexp(0, t) = fmax(0, t) + log1p(exp(-|t|))
+          "Sigmoid": "exp(-(fmax(({T})0, -{a}) + log1p(exp(-fabs({a})))))",
+          "GeLU": "(({T})0.5 * {a} * (({T})1 + "
+                  "tanh(({T})0.7978845608028654 * ({a} + ({T})0.044715 * {a} * {a} * {a}))))"}
+
+#: Counters for tests and benchmarks: chains fused, fused kernels that fell back.
+STATS = {"chains": 0, "fallbacks": 0}
+_KERNELS = {}          # source -> cupy.ElementwiseKernel
+_BROKEN = {}           # source -> the reason it fell back
+_WARNED = set()
+
+
+def _enabled():
+    return os.environ.get("MS_GPU_FUSED_KERNELS", "1").strip() not in ("0", "false", "False", "")
+
+
+def _tensor_ab(x):
+    ab = x.abstract
+    return ab if isinstance(ab, TensorSpec) else None
+
+
+def _scalar(x, dtype):
+    """The value of a finite scalar constant (a Python number or a 0-d float tensor of ``dtype``), or None."""
+    if not isinstance(x, Constant):
+        return None
+    v = x.value
+    if isinstance(v, bool) or not isinstance(v, (int, float, Tensor)):
+        return None
+    if isinstance(v, Tensor):
+        if v.shape != () or v.dtype != dtype:
+            return None
+        v = float(v.asnumpy())
+    v = float(v)
+    return v if numpy.isfinite(v) else None
+
+
+def _broadcasts(shape, out_shape):
+    if len(shape) > len(out_shape):
+        return False
+    return all(s in (1, o) for s, o in zip(reversed(shape), reversed(out_shape)))
+
+
+def _plan(node):
+    """Input positions through which ``node`` may continue an elementwise chain, or None."""
+    prim = prim_of(node)
+    if prim is None or isinstance(prim, FusedOp):
+        return None
+    name = type(prim).__name__
+    out = node.abstract
+    if not isinstance(out, TensorSpec) or out.dtype not in _FLOATS or -1 in tuple(out.shape):
+        return None
+    args = node.inputs[1:]
+    if name in _BINARY or name == "Pow":
+        if len(args) != 2:
+            return None
+        tensors = 0
+        for k, a in enumerate(args):
+            ab = _tensor_ab(a)
+            if isinstance(a, Constant):
+                if _scalar(a, out.dtype) is None:
+                    return None
+            elif ab is not None and ab.dtype == out.dtype and _broadcasts(tuple(ab.shape), tuple(out.shape)):
+                if name == "Pow" and k == 1:
+                    return None          # only a constant exponent
+                tensors += 1
+            else:
+                return None
+        return (0, 1) if tensors else None
+    if name in _UNARY:
+        ab = _tensor_ab(args[0])
+        return (0,) if ab is not None and ab.dtype == out.dtype and not isinstance(args[0], Constant) else None
+    if name == "ReluGrad":
+        dy, y = _tensor_ab(args[0]), _tensor_ab(args[1])
+        ok = (dy is not None and y is not None and dy.dtype == out.dtype and y.dtype == out.dtype
+              and tuple(dy.shape) == tuple(out.shape) and tuple(y.shape) == tuple(out.shape)
+              and not any(isinstance(a, Constant) for a in args))
+        return (0, 1) if ok else None
+    if name == "BiasAdd":
+        x, b = _tensor_ab(args[0]), _tensor_ab(args[1])
+        if x is None or b is None or b.dtype != out.dtype or x.dtype != out.dtype or len(b.shape) != 1 or \
+                isinstance(args[0], Constant) or isinstance(args[1], Constant) or len(out.shape) < 2:
+            return None
+        return (0,)
+    if name == "Cast":
+        src = _tensor_ab(args[0])
+        if src is not None and src.dtype in _FLOATS and not isinstance(args[0], Constant):
+            return (0,)
+    return None
+
+
+def _literal(value, dtype):
+    """A C literal of ``value`` rounded to ``dtype`` (what the plain kernels compute with)."""
+    return f"(({_C[dtype]}){float(dtype.type(value))!r})"
+
+
+def kernel_source(chain, inputs):
+    """``(in_params, out_params, body, reshapes)`` of the fused kernel of ``chain`` whose outside tensor inputs
+    are ``inputs``: ``reshapes[i]`` is the shape input ``i`` is viewed as (a bias along NCHW's channels), or None.
+    Raises ``ValueError`` for a chain it can not write."""
+    index = {x: i for i, x in enumerate(inputs)}
+    reshapes = [None] * len(inputs)
+    types = [None] * len(inputs)
+    lines = []
+    value_of = {}
+    out_shape = tuple(chain[-1].abstract.shape)
+
+    def operand(x, dtype):
+        if x in value_of:
+            return value_of[x]
+        if isinstance(x, Constant):
+            value = _scalar(x, x.value.dtype if isinstance(x.value, Tensor) else None)
+            if value is None:
+                raise ValueError("a constant operand that is not a finite scalar")
+            return _literal(value, dtype)
+        i = index[x]
+        t = _tensor_ab(x).dtype.to_numpy()
+        if types[i] is None:
+            types[i] = t
+        return f"x{i}"
+
+    for k, node in enumerate(chain):
+        prim = prim_of(node)
+        name = type(prim).__name__
+        args = node.inputs[1:]
+        dt = node.abstract.dtype.to_numpy()
+        T = _C[dt]
+        if name in _BINARY or name == "Pow":
+            a, b = operand(args[0], dt), operand(args[1], dt)
+            expr = f"pow({a}, {b})" if name == "Pow" else _BINARY[name].format(a=a, b=b)
+        elif name in _UNARY:
+            expr = _UNARY[name].format(a=operand(args[0], dt), T=T)
+        elif name == "ReluGrad":
+            dy, y = operand(args[0], dt), operand(args[1], dt)
+            expr = f"({y} > ({T})0 ? {dy} : ({T})0)"
+        elif name == "BiasAdd":
+            x = operand(args[0], dt)
+            b = args[1]
+            bias = operand(b, dt)
+            if b in index:
+                rank = len(node.abstract.shape)
+                shape = (int(b.abstract.shape[0]),) if prim.data_format == "NHWC" else \
+                    (1, int(b.abstract.shape[0])) + (1,) * (rank - 2)
+                i = index[b]
+                if reshapes[i] not in (None, shape) or not _broadcasts(shape, out_shape):
+                    raise ValueError("a bias used with two layouts")
+                reshapes[i] = shape
+            expr = f"({x} + {bias})"
+        elif name == "Cast":
+            expr = f"(({T}){operand(args[0], node.inputs[1].abstract.dtype.to_numpy())})"
+        else:
+            raise ValueError(f"'{name}' is not fusable")
+        v = f"v{k}"
+        lines.append(f"{T} {v} = {expr};")
+        value_of[node] = v
+    for i, x in enumerate(inputs):
+        if reshapes[i] is None and types[i] is not None and \
+                not _broadcasts(tuple(_tensor_ab(x).shape), out_shape):
+            raise ValueError("an operand that does not broadcast to the chain's shape")
+    lines.append(f"y = v{len(chain) - 1};")
+    out_t = _C[chain[-1].abstract.dtype.to_numpy()]
+    in_params = ", ".join(f"{_C[numpy.dtype(t)]} x{i}" for i, t in enumerate(types))
+    return in_params, f"{out_t} y", " ".join(lines), reshapes
+
+
+def _get_kernel(in_params, out_params, body):
+    key = (in_params, out_params, body)
+    k = _KERNELS.get(key)
+    if k is None:
+        k = _KERNELS[key] = cupy.ElementwiseKernel(in_params, out_params, body, f"ms_fused_{len(_KERNELS)}")
+    return k
+
+
+def _fall_back(key, exc, names):
+    STATS["fallbacks"] += 1
+    reason = f"{type(exc).__name__}: {exc}"
+    _BROKEN[key] = reason
+    if reason not in _WARNED:
+        _WARNED.add(reason)
+        warnings.warn(f"The GPU backend's fused kernel of {'+'.join(names)} failed ({reason}); its operators run "
+                      f"one by one from now on.", RuntimeWarning, stacklevel=2)
+
+
+def _plain_steps(chain, inputs):
+    """The chain as calls of the plain kernels of this backend's table (the fallback of a fused kernel)."""
+    table = _TABLE
+    steps = []
+    for node in chain:
+        prim = prim_of(node)
+        refs = []
+        for x in node.inputs[1:]:
+            if x in inputs:
+                refs.append(("in", inputs.index(x)))
+            elif isinstance(x, Constant):
+                v = x.value
+                refs.append(("const", v._buffer() if isinstance(v, Tensor) else v))
+            else:
+                refs.append(("step", chain.index(x)))
+        steps.append((table[type(prim).__name__], prim, refs, node.abstract))
+    return steps
+
+
+def _run_plain(steps, inputs):
+    values = []
+    for kernel, prim, refs, spec in steps:
+        args = [inputs[r] if kind == "in" else r if kind == "const" else values[r] for kind, r in refs]
+        values.append(kernel(prim, *args, out=spec))
+    return values[-1]
+
+
+def _make_kernel(source, steps, names):
+    in_params, out_params, body, reshapes = source
+    key = (in_params, out_params, body)
+    shaped = [(i, s) for i, s in enumerate(reshapes) if s is not None]
+
+    def kernel(prim, *inputs, out=None):
+        if key not in _BROKEN:
+            try:
+                ins = list(inputs)
+                for i, shape in shaped:
+                    ins[i] = ins[i].reshape(shape)
+                y = cupy.empty(tuple(out.shape), out.dtype.to_numpy())
+                _get_kernel(in_params, out_params, body)(*ins, y)
+                return y
+            except Exception as exc:  # noqa: BLE001 - any failure of a generated kernel: its plain kernels
+                _fall_back(key, exc, names)
+        return _run_plain(steps, inputs)
+    kernel.__name__ = kernel.__qualname__ = "gpu_fused_elementwise"
+    return kernel
+
+
+def _build(chain, inputs):
+    try:
+        source = kernel_source(chain, inputs)
+        steps = _plain_steps(chain, inputs)
+    except (ValueError, KeyError):
+        return None
+    names = [type(prim_of(n)).__name__ for n in chain]
+    prim = FusedOp("FusedElementwise", _make_kernel(source, steps, names), names)
+    prim.source = source[2]
+    STATS["chains"] += 1
+    return prim
+
+
+def fuse_elementwise(graph):
+    """Fuse the graph's elementwise chains into generated ``cupy.ElementwiseKernel`` applies."""
+    if not _enabled() or getattr(cupy, "ElementwiseKernel", None) is None:
+        return False
+    changed = False
+    for g in graphs_of(graph):
+        changed |= fuse_chains(g, _plan, _build)
+    return changed
+
+
+def register(registry, target="GPU"):
+    registry.register("gpu_fuse_elementwise", fuse_elementwise, target=target, priority=10)

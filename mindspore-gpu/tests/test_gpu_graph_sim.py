@@ -1,0 +1,410 @@
+"""GRAPH_MODE on the GPU backend without a GPU: the fused elementwise kernels of ``mindspore_gpu.passes`` and the
+CUDA-graph replay of ``mindspore_gpu.capture``, on the NumPy stand-in for CuPy (``cupy_sim``).
+
+The stand-in runs the generated ``ElementwiseKernel`` sources (their CUDA C read and evaluated with NumPy), and
+its streams capture as CUDA's do: captured work is recorded and not run, ``Graph.launch`` replays it from the
+arrays' current contents, and what CUDA/CuPy refuse while capturing (reads back, cuRAND, CuPy 14's cuBLAS) raises.
+So these tests show that the fused kernels give the plain kernels' numbers, that replays recompute from new
+inputs and from Parameters updated in place, and that refused or failing graphs run kernel by kernel.
+"""
+import pathlib
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import mindspore as ms
+from mindspore import _generation, nn, ops
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import cupy_sim  # noqa: E402
+
+TARGET = "GPUSIMG"
+G = cupy_sim.load_graph_modules()
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+
+@pytest.fixture(scope="module")
+def sim_plugin():
+    plugin = cupy_sim.make_plugin(TARGET, G.families, graph=G)
+    ms.plugin.register_plugin(plugin, TARGET.lower())
+    yield plugin
+    ms.plugin.unregister_plugin(TARGET.lower())
+
+
+@pytest.fixture
+def on_sim(sim_plugin, monkeypatch):
+    before = ms.get_context("device_target_requested")
+    mode = ms.get_context("mode")
+    ms.set_context(device_target=TARGET, mode=ms.GRAPH_MODE)
+    monkeypatch.setitem(cupy_sim.CAPTURE_CUBLAS, "enabled", False)
+    yield TARGET
+    ms.set_context(mode=mode)
+    ms.context.store("device_target", before)
+    _generation.bump()
+
+
+def _switches(monkeypatch, fuse, capture):
+    monkeypatch.setenv("MS_GPU_FUSED_KERNELS", "1" if fuse else "0")
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "1" if capture else "0")
+
+
+def _t(a):
+    return ms.Tensor(np.asarray(a))
+
+
+# --- fused elementwise kernels --------------------------------------------------------------------
+_X = np.array([[-2.5, -1.0, -0.0, 0.0, 0.3], [0.7, 1.5, 3.0, 20.0, -30.0]])
+_Y = np.array([[0.5, 2.0, -1.5, 4.0, 0.25], [1.0, -0.5, 3.0, 2.0, 1.5]])
+
+# op name -> f(a, b): a chain a*2 - b followed by the op (so that every op is inside a chain of 3)
+_CHAINS = {
+    "Add": lambda a, b: ops.add(a, b), "Sub": lambda a, b: ops.sub(b, a), "Mul": lambda a, b: ops.mul(a, b),
+    "RealDiv": lambda a, b: ops.div(a, b), "Maximum": lambda a, b: ops.maximum(a, b),
+    "Minimum": lambda a, b: ops.minimum(a, b), "Neg": lambda a, b: ops.neg(a), "Square": lambda a, b: ops.square(a),
+    "Exp": lambda a, b: ops.exp(a), "Log": lambda a, b: ops.log(ops.abs(a) + 0.5) if False else ops.log(a),
+    "Sqrt": lambda a, b: ops.sqrt(a), "Rsqrt": lambda a, b: ops.rsqrt(a), "Tanh": lambda a, b: ops.tanh(a),
+    "ReLU": lambda a, b: ops.relu(a), "Sigmoid": lambda a, b: ops.sigmoid(a), "GeLU": lambda a, b: ops.gelu(a),
+    "Pow": lambda a, b: ops.pow(a, 3.0), "ScalarAdd": lambda a, b: a + 0.1,
+    "ReluGrad": lambda a, b: ops.ReluGrad()(b, a), "Cast": lambda a, b: ops.cast(a, ms.float64) * 3.0,
+}
+
+
+def _run(fn, *args):
+    out = ms.jit(fn)(*args)
+    return out.asnumpy()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("op", sorted(_CHAINS))
+def test_a_fused_chain_gives_the_unfused_numbers(on_sim, monkeypatch, op, dtype):
+    def f(a, b):
+        return _CHAINS[op](a * 2.0 - b, b)
+    x, y = _t(_X.astype(dtype)), _t(_Y.astype(dtype))
+    _switches(monkeypatch, fuse=False, capture=False)
+    plain = _run(lambda a, b: f(a, b), x, y)
+    _switches(monkeypatch, fuse=True, capture=False)
+    before = G.passes.STATS["chains"]
+    fused = _run(lambda a, b: f(a, b), x, y)
+    assert G.passes.STATS["chains"] > before, "the chain was not fused"
+    assert fused.dtype == plain.dtype
+    tol = 1e-6 if dtype == np.float32 else 1e-13
+    np.testing.assert_allclose(fused, plain, rtol=tol, atol=0, equal_nan=True)
+
+
+def test_bias_add_activation_chain_is_one_kernel_with_the_bias_broadcast(on_sim, monkeypatch):
+    rng = np.random.default_rng(0)
+    x = _t(rng.standard_normal((2, 3, 4, 4)).astype(np.float32))
+    b = _t(rng.standard_normal(3).astype(np.float32))
+    _switches(monkeypatch, fuse=True, capture=False)
+
+    def f(x, b):
+        return ops.sigmoid(ops.relu(ops.bias_add(x * 0.5, b)) + 1.0)
+    jf = ms.jit(f)
+    out = jf(x, b).asnumpy()
+    ref = x.asnumpy() * 0.5 + b.asnumpy().reshape(1, 3, 1, 1)
+    ref = 1 / (1 + np.exp(-(np.maximum(ref, 0) + 1.0)))
+    np.testing.assert_allclose(out, ref, rtol=1e-6)
+    sources = [k[2] for k in G.passes._KERNELS]
+    assert any("fmax" in s and "log1p" in s and "+" in s for s in sources), sources
+
+
+def test_kernel_source_is_generated_per_chain_and_cached(on_sim, monkeypatch):
+    _switches(monkeypatch, fuse=True, capture=False)
+    x = _t(np.ones((3, 4), np.float32))
+    n0 = len(G.passes._KERNELS)
+    ms.jit(lambda a: ops.tanh(a * 3.0 + 1.0))(x).asnumpy()
+    ms.jit(lambda a: ops.tanh(a * 3.0 + 1.0))(x).asnumpy()        # the same chain: the cached kernel
+    assert len(G.passes._KERNELS) == n0 + 1
+    ms.jit(lambda a: ops.tanh(a * 3.0 + 1.0))(_t(np.ones((3, 4)))).asnumpy()   # float64: another kernel
+    assert len(G.passes._KERNELS) == n0 + 2
+    src = list(G.passes._KERNELS)[-1]
+    assert src[0] == "double x0" and src[1] == "double y" and "tanh(" in src[2]
+
+
+def test_a_failing_fused_kernel_runs_its_operators_with_one_warning(on_sim, monkeypatch):
+    _switches(monkeypatch, fuse=True, capture=False)
+
+    def broken(*args):
+        raise RuntimeError("nvrtc: error: simulated compiler failure")
+    monkeypatch.setattr(G.passes, "_get_kernel", broken)
+    monkeypatch.setattr(G.passes, "_BROKEN", {})
+    monkeypatch.setattr(G.passes, "_WARNED", set())
+    x = _t(np.array([[-1.0, 0.5, 2.0]], np.float32))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        f = ms.jit(lambda a: ops.relu(a * 2.0 - 0.5) * 3.0)
+        outs = [f(x).asnumpy() for _ in range(3)]
+    for out in outs:
+        np.testing.assert_allclose(out, [[0.0, 1.5, 10.5]], rtol=1e-6)
+    mine = [w for w in caught if "fused kernel" in str(w.message)]
+    assert len(mine) == 1 and "simulated compiler failure" in str(mine[0].message)
+
+
+# --- CUDA-graph replay ----------------------------------------------------------------------------
+class _Accumulate(nn.Cell):
+    """An elementwise step that updates a Parameter in place: w = w * 0.5 + x; returns w * 2 + 1."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(ms.Tensor(np.zeros((2, 3), np.float32)), name="w")
+
+    def construct(self, x):
+        ops.assign(self.w, self.w * 0.5 + x)
+        return self.w * 2.0 + 1.0
+
+
+def test_replays_recompute_from_new_inputs_and_updated_parameters(on_sim, monkeypatch):
+    _switches(monkeypatch, fuse=True, capture=True)
+    net = _Accumulate()
+    st = dict(G.capture.STATS)
+    w = np.zeros((2, 3), np.float32)
+    rng = np.random.default_rng(1)
+    for step in range(6):
+        x = rng.standard_normal((2, 3)).astype(np.float32)
+        out = net(_t(x)).asnumpy()
+        w = w * 0.5 + x
+        np.testing.assert_allclose(out, w * 2 + 1, rtol=1e-6, err_msg=f"step {step}")
+        np.testing.assert_allclose(net.w.asnumpy(), w, rtol=1e-6)
+    assert G.capture.STATS["captured"] == st["captured"] + 1
+    assert G.capture.STATS["replays"] == st["replays"] + 4, "calls 3 to 6 are launches of the captured graph"
+
+
+def test_replacing_a_parameter_buffer_captures_again(on_sim, monkeypatch):
+    _switches(monkeypatch, fuse=True, capture=True)
+    net = _Accumulate()
+    x = np.ones((2, 3), np.float32)
+    st = dict(G.capture.STATS)
+    for _ in range(3):
+        net(_t(x))
+    net.w.set_data(ms.Tensor(np.full((2, 3), 10.0, np.float32)))
+    w = np.full((2, 3), 10.0, np.float32)
+    for _ in range(4):
+        out = net(_t(x)).asnumpy()
+        w = w * 0.5 + x
+        np.testing.assert_allclose(out, w * 2 + 1, rtol=1e-6)
+    assert G.capture.STATS["captured"] >= st["captured"] + 2
+
+
+def test_random_graphs_are_never_captured(on_sim, monkeypatch):
+    _switches(monkeypatch, fuse=True, capture=True)
+    st = dict(G.capture.STATS)
+    drop = nn.Dropout(p=0.5)
+    drop.set_train(True)
+    outs = [drop(_t(np.ones((64,), np.float32))).asnumpy() for _ in range(4)]
+    assert G.capture.STATS["captured"] == st["captured"] and G.capture.STATS["refused"] > st["refused"]
+    assert any((a != b).any() for a, b in zip(outs, outs[1:])), "every call draws new numbers"
+
+
+def test_graphs_with_host_control_flow_are_never_captured(on_sim, monkeypatch):
+    _switches(monkeypatch, fuse=True, capture=True)
+
+    @ms.jit
+    def f(x):
+        if x.sum() > 0:
+            return x * 2.0
+        return x - 1.0
+    st = dict(G.capture.STATS)
+    for sign in (1, -1, 1, -1):
+        x = np.full((3,), sign, np.float32)
+        np.testing.assert_allclose(f(_t(x)).asnumpy(), x * 2 if sign > 0 else x - 1)
+    assert G.capture.STATS["captured"] == st["captured"] and G.capture.STATS["refused"] > st["refused"]
+
+
+class _MLP(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.l1 = nn.Dense(20, 32)
+        self.l2 = nn.Dense(32, 10)
+        self.relu = nn.ReLU()
+
+    def construct(self, x):
+        return self.l2(self.relu(self.l1(x)))
+
+
+class _LeNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
+        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+        self.relu = nn.ReLU()
+        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+        self.flatten = nn.Flatten()
+        self.fc1 = nn.Dense(16 * 5 * 5, 120)
+        self.fc2 = nn.Dense(120, 84)
+        self.fc3 = nn.Dense(84, 10)
+
+    def construct(self, x):
+        x = self.pool(self.relu(self.conv1(x)))
+        x = self.pool(self.relu(self.conv2(x)))
+        x = self.flatten(x)
+        return self.fc3(self.relu(self.fc2(self.relu(self.fc1(x)))))
+
+
+def _train_losses(make_net, shape, steps=5):
+    ms.set_seed(7)
+    net = make_net()
+    rng = np.random.default_rng(3)
+    for p in net.trainable_params():
+        p.set_data(ms.Tensor((rng.standard_normal(p.shape) * 0.1).astype(np.float32)))
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    step.set_train()
+    losses = []
+    for _ in range(steps):
+        x = _t(rng.standard_normal(shape).astype(np.float32))
+        y = _t(rng.integers(0, 10, shape[0]).astype(np.int32))
+        losses.append(float(step(x, y).asnumpy()))
+    return np.array(losses)
+
+
+@pytest.mark.parametrize("gemm", ["capture-gemm", "cublas-capturable"])
+@pytest.mark.parametrize("workload", ["mlp", "lenet"])
+def test_training_steps_give_the_same_losses_with_capture_on_and_off(on_sim, monkeypatch, workload, gemm):
+    """Matrix products while capturing: by the capture-safe GEMM (``MS_GPU_CAPTURE_GEMM=1``, the stand-in's cuBLAS
+    reading the operands' memory as the real one would), or by CuPy's matmul on a CuPy that could capture cuBLAS."""
+    make, shape = {"mlp": (_MLP, (16, 20)), "lenet": (_LeNet, (4, 1, 32, 32))}[workload]
+    _switches(monkeypatch, fuse=False, capture=False)
+    plain = _train_losses(make, shape)
+    _switches(monkeypatch, fuse=True, capture=False)
+    fused = _train_losses(make, shape)
+    made = []
+    if gemm == "capture-gemm":
+        monkeypatch.setenv("MS_GPU_CAPTURE_GEMM", "1")
+        monkeypatch.setitem(G.capture.GEMM_FACTORY, "make", lambda stream: made.append(cupy_sim.SimCublasGemm(stream))
+                            or made[-1])
+    else:
+        monkeypatch.setitem(cupy_sim.CAPTURE_CUBLAS, "enabled", True)
+    _switches(monkeypatch, fuse=True, capture=True)
+    st = dict(G.capture.STATS)
+    captured = _train_losses(make, shape)
+    if gemm == "capture-gemm":
+        assert len(made) == 1 and made[0].calls >= 3, "the products of the captured step go through the GEMM"
+    assert G.capture.STATS["captured"] == st["captured"] + 1
+    assert G.capture.STATS["replays"] == st["replays"] + 3, "steps 3 to 5 replay the captured step"
+    assert np.all(np.diff(plain[:2]) != 0)
+    np.testing.assert_allclose(fused, plain, rtol=1e-5)
+    np.testing.assert_allclose(captured, fused, rtol=1e-6)
+
+
+def test_a_capture_cupy_refuses_falls_back_with_one_warning(on_sim, monkeypatch):
+    """CuPy 14 refuses cuBLAS while a stream captures: the MLP step is run kernel by kernel, with one warning."""
+    _switches(monkeypatch, fuse=True, capture=False)
+    reference = _train_losses(_MLP, (16, 20))
+    _switches(monkeypatch, fuse=True, capture=True)
+    monkeypatch.setattr(G.capture, "_WARNED", set())
+    st = dict(G.capture.STATS)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        losses = _train_losses(_MLP, (16, 20))
+    mine = [w for w in caught if "CUDA-graph capture" in str(w.message)]
+    assert len(mine) == 1 and "cuBLAS" in str(mine[0].message), [str(w.message) for w in caught]
+    assert G.capture.STATS["failed"] == st["failed"] + 1 and G.capture.STATS["replays"] == st["replays"]
+    np.testing.assert_allclose(losses, reference, rtol=1e-6)
+
+
+def test_the_switch_turns_capture_off(on_sim, monkeypatch):
+    _switches(monkeypatch, fuse=True, capture=False)
+    st = dict(G.capture.STATS)
+    net = _Accumulate()
+    for _ in range(4):
+        net(_t(np.ones((2, 3), np.float32)))
+    assert G.capture.STATS == st
+
+
+# --- the stand-in's capture itself ----------------------------------------------------------------
+def test_the_stand_in_records_and_refuses_like_cuda():
+    cp = G.cupy
+    s = cp.cuda.Stream(non_blocking=True)
+    a = cp.asarray(np.arange(4, dtype=np.float32))
+    out = cp.asarray(np.zeros(4, np.float32))
+    with s:
+        s.begin_capture()
+        b = cp.multiply(a, 2.0)
+        cp.copyto(out, b + 1.0)
+        g = s.end_capture()
+    np.testing.assert_array_equal(cp.asnumpy(out), 0.0)     # captured work does not run
+    g.launch()
+    np.testing.assert_array_equal(cp.asnumpy(out), [1, 3, 5, 7])
+    a[...] = cp.asarray(np.ones(4, np.float32))
+    g.launch()
+    np.testing.assert_array_equal(cp.asnumpy(out), 3.0)     # recomputed from the new contents
+    with s:
+        s.begin_capture()
+        with pytest.raises(cupy_sim.CUDARuntimeError, match="capturing"):
+            float(a.sum())
+        with pytest.raises(cupy_sim.CUDARuntimeError, match="Invalidated"):
+            s.end_capture()
+    with s:
+        s.begin_capture()
+        with pytest.raises(NotImplementedError, match="cuBLAS"):
+            cp.matmul(a.reshape(2, 2), a.reshape(2, 2))
+        s.end_capture()
+
+
+# --- the op conformance suite in GRAPH_MODE with the passes and capture on --------------------------
+def _load_conformance():
+    import importlib.util
+    conformance = pathlib.Path(__file__).parents[2] / "tests" / "conformance"
+    if not (conformance / "test_ops.py").exists():
+        return None
+    if str(conformance) not in sys.path:
+        sys.path.insert(0, str(conformance))
+    spec = importlib.util.spec_from_file_location("gpusimg_conformance_ops", conformance / "test_ops.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SUITE = _load_conformance()
+needs_suite = pytest.mark.skipif(SUITE is None, reason="the conformance suite is not here")
+
+
+@needs_suite
+@pytest.mark.parametrize("family,case", SUITE.GRAD_CASES if SUITE else [],
+                         ids=[f"{f}-{c.name}" for f, c in (SUITE.GRAD_CASES if SUITE else [])])
+def test_conformance_gradients_in_graph_mode_with_fusion(on_sim, monkeypatch, family, case):
+    """Backward graphs are where elementwise chains are (the gradient of every op, expanded into primitives)."""
+    _switches(monkeypatch, fuse=True, capture=True)
+    SUITE.test_gradient(target=TARGET, family=family, case=case, mode="graph")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("sa,sb,transpose_b", [((3, 4), (4, 5), False), ((2, 3, 4), (4, 5), False),
+                                               ((3, 4), (2, 4, 5), False), ((2, 1, 3, 4), (1, 3, 4, 2), False),
+                                               ((6, 4), (5, 4), True), ((1, 3, 4), (2, 4, 1), False)])
+def test_the_capture_gemm_computes_cupy_matmul(sa, sb, transpose_b, dtype):
+    """The row-major products as column-major cuBLAS calls (the stand-in's cuBLAS reads the operands' memory with
+    the leading dimensions and batch strides given, as the real one does)."""
+    cp = G.cupy
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal(sa).astype(dtype), rng.standard_normal(sb).astype(dtype)
+    gemm = cupy_sim.SimCublasGemm(None)
+    matmul = G.capture._capture_matmul(gemm, cp.matmul)
+    db = cp.asarray(b).swapaxes(-1, -2) if transpose_b else cp.asarray(b)
+    ref = np.matmul(a, b.swapaxes(-1, -2) if transpose_b else b)
+    got = matmul(cp.asarray(a), db)
+    assert gemm.calls == 1 and got.shape == ref.shape and got.dtype == dtype
+    np.testing.assert_allclose(cp.asnumpy(got), ref, rtol=1e-5 if dtype == np.float32 else 1e-12)
+    with pytest.raises(ValueError):       # not a product the GEMM takes: CuPy's matmul, and its error
+        matmul(cp.asarray(a), cp.asarray(np.ones((7, 7), dtype)))
+
+
+def test_the_lenet_fixture_reproduces_with_fusion_and_capture():
+    """The LeNet fixture (losses recorded from MindSpore 2.10) on the stand-in GPU, with the GRAPH_MODE passes and the
+    CUDA-graph replay (matrix products by the capture-safe GEMM), in a process of its own (gpusim_session.py)."""
+    import os
+    import subprocess
+    repo = pathlib.Path(__file__).parents[2]
+    fixture = repo / "tests" / "e2e" / "test_lenet_fixture.py"
+    if not fixture.exists():
+        pytest.skip("the LeNet fixture test is not here")
+    env = dict(os.environ, MS_GPUSIM_GRAPH="1", MS_GPU_CAPTURE_GEMM="1", MS_GPU_GRAPH_CAPTURE="1",
+               MS_GPU_FUSED_KERNELS="1")
+    proc = subprocess.run([sys.executable, str(pathlib.Path(__file__).parent / "gpusim_session.py"), str(fixture),
+                           "-q", "-p", "no:cacheprovider"], cwd=repo, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert " passed" in proc.stdout and " failed" not in proc.stdout
