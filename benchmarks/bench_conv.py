@@ -213,7 +213,7 @@ def main():
     convs, pools = (CONVS[:1], POOLS[:1]) if args.quick else (CONVS, POOLS)
     rows = [r for cfg in convs for r in conv_rows(cfg, args.repeats, rng)]
     rows += [r for cfg in pools for r in pool_rows(cfg, args.repeats, rng)]
-    print(f"float32, C++ kernels: {_kernels.num_threads()} OpenMP threads, GEMM micro-kernels: {_kernels.gemm_isa()}; "
+    print(f"float32, C++ kernels: {_kernels.num_threads()} threads (their own team), GEMM micro-kernels: {_kernels.gemm_isa()}; "
           f"best of {args.repeats}")
     header = f"| {'layer':<31} | {'op':<15} | {'C++ ms':>8} | {'NumPy ms':>9} | {'speedup':>7} | {'rel err':>8} |"
     print(header)

@@ -44,7 +44,7 @@ def ms_environment_info():
     info = {"cpu": platform.processor() or platform.machine(), "cpu_count": str(os.cpu_count())}
     try:
         from mindspore_cpu.kernels._native import _kernels
-        info["cpu_cxx_kernels"] = f"built, {_kernels.num_threads()} OpenMP threads"
+        info["cpu_cxx_kernels"] = f"built, {_kernels.num_threads()} threads, GEMM micro-kernels {_kernels.gemm_isa()}"
     except ImportError as exc:
         info["cpu_cxx_kernels"] = f"unavailable ({exc})"
     return info
