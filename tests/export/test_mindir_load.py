@@ -267,6 +267,31 @@ def test_predictor_inputs_numpy_casts_and_batches():
         predictor.predict(x1, x1)
 
 
+def test_predictor_batches_of_one_shape_skip_the_lookup_but_not_the_checks():
+    """Batch after batch of one shape reuses the last call's compiled graph (no signature, no cache lookup): the
+    numbers are those of each batch, outputs are not shared, and anything that changes the key (another shape or
+    dtype, invalidate_all) goes through the full path again."""
+    from mindspore._pipeline import compiler
+    predictor = ms.Predictor(str(FIXTURES / "lenet_dyn.mindir"))
+    (_, (x1,), (y1,)), (_, (x3,), (y3,)) = cases("lenet_dyn")
+    first = predictor.predict(x1)
+    hits = STATS["hits"]
+    x = x1.copy()
+    second = predictor.predict(x)
+    assert STATS["hits"] == hits                            # the fast path: no lookup at all
+    np.testing.assert_array_equal(second, first)
+    x += 1.0                                                # the same array, new values: computed anew
+    third = predictor.predict(x)
+    assert not np.array_equal(third, first)
+    np.testing.assert_array_equal(predictor.predict(x1), first)
+    np.testing.assert_allclose(predictor.predict(x3), y3, rtol=RTOL, atol=ATOL)    # another shape: full path
+    compiles = STATS["compiles"]
+    compiler.invalidate_all()
+    np.testing.assert_allclose(predictor.predict(x3), y3, rtol=RTOL, atol=ATOL)
+    assert STATS["compiles"] == compiles + 1               # a stale entry is never reused
+    np.testing.assert_allclose(predictor.predict(x3.astype(np.float64)), y3, rtol=RTOL, atol=ATOL)
+
+
 def test_predictor_from_a_loaded_graph_with_tuple_outputs():
     (_, ins, outs), = cases("layers")
     predictor = ms.Predictor(load("layers"))

@@ -24,7 +24,8 @@ from mindspore._runtime import backend as _backend
 from mindspore._runtime.executor import Executable
 from mindspore.common.tensor import Tensor
 
-__all__ = ["CompiledGraph", "compiled_call", "compile_callable", "cache_for", "STATS", "invalidate_all"]
+__all__ = ["CompiledGraph", "compiled_call", "compiled_entry", "compile_callable", "cache_for", "generation", "STATS",
+           "invalidate_all"]
 
 #: Counters tests and benchmarks read: compilations and cache hits.
 STATS = {"compiles": 0, "hits": 0, "last_compile_s": 0.0}
@@ -160,8 +161,8 @@ def _name_of(fn):
     return getattr(fn, "__name__", "graph").replace("<", "").replace(">", "")
 
 
-def compiled_call(cache, fn, args, kwargs=None, extra_key=(), name=None, freeze_weights=False):
-    """Run ``fn(*args, **kwargs)`` compiled, compiling on a new signature."""
+def compiled_entry(cache, fn, args, kwargs=None, extra_key=(), name=None, freeze_weights=False):
+    """The :class:`CompiledGraph` that runs ``fn(*args, **kwargs)``, compiled on a new signature."""
     key = (signature(args, kwargs), extra_key, _backend.current().generation, _EPOCH[0], freeze_weights)
     entry = cache.get(key)
     if entry is None or entry.stale():
@@ -169,4 +170,16 @@ def compiled_call(cache, fn, args, kwargs=None, extra_key=(), name=None, freeze_
         cache[key] = entry
     else:
         STATS["hits"] += 1
-    return entry.run(args, kwargs)
+    return entry
+
+
+def compiled_call(cache, fn, args, kwargs=None, extra_key=(), name=None, freeze_weights=False):
+    """Run ``fn(*args, **kwargs)`` compiled, compiling on a new signature."""
+    return compiled_entry(cache, fn, args, kwargs, extra_key, name, freeze_weights).run(args, kwargs)
+
+
+def generation():
+    """What every compile-cache key holds besides the arguments: the backend's generation and the
+    :func:`invalidate_all` epoch. A caller that keeps an entry across calls reuses it while this is unchanged
+    and the entry is not stale."""
+    return _backend.current().generation, _EPOCH[0]

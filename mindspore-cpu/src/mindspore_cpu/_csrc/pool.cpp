@@ -544,8 +544,12 @@ inline void clamp_plane(T* yp, int64_t Q, int rule, T floor) {
 // The larger of u and v, u when they are equal (kLast: v), a NaN on either side carried on.
 template <bool kLast, typename T>
 __attribute__((always_inline)) inline T larger(T u, T v) {
-    if constexpr (kLast) return (v >= u || v != v) ? v : u;
-    return (u >= v || u != u) ? u : v;
+    if constexpr (kLast) {
+        const bool take = (v >= u) | (v != v);   // | not ||: no branch in the loops' scalar tails
+        return take ? v : u;
+    }
+    const bool keep = (u >= v) | (u != u);
+    return keep ? u : v;
 }
 
 template <bool kLast, typename T>
