@@ -15,3 +15,4 @@ from mindspore.ops._defs.comm import ReduceOp  # noqa: F401,E402
 from mindspore.ops.op_info_register import (AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp,  # noqa: F401,E402
                                              CustomRegOp, DataType, TBERegOp, custom_info_register,
                                              op_info_register)
+from mindspore.ops.operations.custom_ops import CustomOpBuilder  # noqa: F401,E402
