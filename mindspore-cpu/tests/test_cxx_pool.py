@@ -15,13 +15,12 @@ k = pytest.importorskip("mindspore_cpu._kernels")
 RNG = np.random.default_rng(1)
 
 
-def ref_max_pool(x, kernel, stride, pad, dil, out):
-    """(y, argmax) of x (N, C, D, H, W), vectorised over planes and outputs, looping over offsets."""
+def windows(x, kernel, stride, pad, dil, out):
+    """For each kernel offset in scan order: (valid, idx, v) over every plane and output, v the input value at
+    flat index idx of its plane where valid."""
     n, c = x.shape[:2]
     ins = x.shape[2:]
     flat = x.reshape(n * c, -1)
-    best = np.full((n * c,) + tuple(out), -np.inf, x.dtype)
-    arg = np.full((n * c,) + tuple(out), -1, np.int64)
     grids = np.meshgrid(*[np.arange(o) for o in out], indexing="ij")
     for off in np.ndindex(*kernel):
         pos = [g * s - p + o * d for g, s, p, o, d in zip(grids, stride, pad, off, dil)]
@@ -29,7 +28,15 @@ def ref_max_pool(x, kernel, stride, pad, dil, out):
         for q, size in zip(pos, ins):
             valid &= (q >= 0) & (q < size)
         idx = (np.clip(pos[0], 0, None) * ins[1] + np.clip(pos[1], 0, None)) * ins[2] + np.clip(pos[2], 0, None)
-        v = flat[:, np.where(valid, idx, 0)]
+        yield valid, idx, flat[:, np.where(valid, idx, 0)]
+
+
+def ref_max_pool(x, kernel, stride, pad, dil, out):
+    """(y, argmax) of x (N, C, D, H, W), vectorised over planes and outputs, looping over offsets."""
+    n, c = x.shape[:2]
+    best = np.full((n * c,) + tuple(out), -np.inf, x.dtype)
+    arg = np.full((n * c,) + tuple(out), -1, np.int64)
+    for valid, idx, v in windows(x, kernel, stride, pad, dil, out):
         wins = valid & ((arg < 0) | (v > best) | (np.isnan(v) & ~np.isnan(best)))
         best = np.where(wins, v, best)
         arg = np.where(wins, idx, arg)
@@ -209,17 +216,8 @@ def ref_fold(x, kernel, stride, pad, dil, out, floor):
     """Rule 1 (MaxPool's fold) from its definition: m = floor, then m = (m > v) ? m : v over the window's
     elements in scan order (the last of equal values stays; a NaN restarts the fold)."""
     n, c = x.shape[:2]
-    ins = x.shape[2:]
-    flat = x.reshape(n * c, -1)
     m = np.full((n * c,) + tuple(out), floor, x.dtype)
-    grids = np.meshgrid(*[np.arange(o) for o in out], indexing="ij")
-    for off in np.ndindex(*kernel):
-        pos = [g * s - p + o * d for g, s, p, o, d in zip(grids, stride, pad, off, dil)]
-        valid = np.ones(out, bool)
-        for q, size in zip(pos, ins):
-            valid &= (q >= 0) & (q < size)
-        idx = (np.clip(pos[0], 0, None) * ins[1] + np.clip(pos[1], 0, None)) * ins[2] + np.clip(pos[2], 0, None)
-        v = flat[:, np.where(valid, idx, 0)]
+    for valid, _, v in windows(x, kernel, stride, pad, dil, out):
         m = np.where(valid, np.where(m > v, m, v), m)
     return m.reshape((n, c) + tuple(out))
 

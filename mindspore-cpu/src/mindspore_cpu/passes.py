@@ -303,6 +303,27 @@ def _users(graph):
     return users
 
 
+def _fuse_chain(g, replace, head, chain, fused, inputs):
+    """Plan ``head`` and ``chain`` (each the only reader of the one before) as one apply of ``fused`` on
+    ``inputs``: in ``replace`` (old apply -> its fused apply, None for the applies that go away)."""
+    new = Apply(g, [Constant(fused)] + list(inputs), chain[-1].loc)
+    new.abstract = chain[-1].abstract
+    new.debug = "fused " + "+".join(fused.attrs["ops"])
+    replace[head] = None
+    for n in chain[:-1]:
+        replace[n] = None
+    replace[chain[-1]] = new
+
+
+def _apply_replacements(g, replace):
+    """Carry out the plan of :func:`_fuse_chain` in ``g``; whether there was anything to do."""
+    if not replace:
+        return False
+    g.nodes = [replace.get(n, n) for n in g.nodes if replace.get(n, n) is not None]
+    substitute(g, {old: new for old, new in replace.items() if new is not None})
+    return True
+
+
 def _conv_epilogue(head, g, uses, users, claimed):
     """The applies after ``head`` (a Conv2D) that its kernel can apply as it writes: a BiasAdd, an Add of a
     tensor of the output's shape and dtype (a residual), a ReLU, each in this order, each the only reader of
@@ -361,17 +382,8 @@ def fuse_conv_epilogue(graph):
             fused = FusedOp("FusedConv2D", _conv_kernel(conv, bias_node is not None, residual is not None, relu), ops)
             inputs = [head.inputs[1], head.inputs[2]] + ([bias_node.inputs[2]] if bias_node is not None else []) + \
                 ([residual] if residual is not None else [])
-            new = Apply(g, [Constant(fused)] + inputs, chain[-1].loc)
-            new.abstract = chain[-1].abstract
-            new.debug = "fused " + "+".join(ops)
-            replace[head] = None
-            for n in chain[:-1]:
-                replace[n] = None
-            replace[chain[-1]] = new
-        if replace:
-            g.nodes = [replace.get(n, n) for n in g.nodes if replace.get(n, n) is not None]
-            substitute(g, {old: new for old, new in replace.items() if new is not None})
-            changed = True
+            _fuse_chain(g, replace, head, chain, fused, inputs)
+        changed |= _apply_replacements(g, replace)
     return changed
 
 
@@ -418,17 +430,8 @@ def fuse_dense_epilogue(graph):
             relu = len(chain) == 2
             ops = ["MatMul", "BiasAdd"] + (["ReLU"] if relu else [])
             fused = FusedOp("FusedDense", _dense_kernel(bool(prim_of(head).transpose_b), relu), ops)
-            new = Apply(g, [Constant(fused), head.inputs[1], head.inputs[2], bias_add.inputs[2]], chain[-1].loc)
-            new.abstract = chain[-1].abstract
-            new.debug = "fused " + "+".join(ops)
-            replace[head] = None
-            for n in chain[:-1]:
-                replace[n] = None
-            replace[chain[-1]] = new
-        if replace:
-            g.nodes = [replace.get(n, n) for n in g.nodes if replace.get(n, n) is not None]
-            substitute(g, {old: new for old, new in replace.items() if new is not None})
-            changed = True
+            _fuse_chain(g, replace, head, chain, fused, [head.inputs[1], head.inputs[2], bias_add.inputs[2]])
+        changed |= _apply_replacements(g, replace)
     return changed
 
 
