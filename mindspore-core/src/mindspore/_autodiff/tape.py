@@ -26,6 +26,11 @@ order, and one that returns a tensor replaces it.
 Saved-tensor hooks (``ms.saved_tensors_hooks``): while a (pack, unpack) pair is in force, a recorded node keeps
 ``pack(t)`` of each tensor input (run untraced); backward hands the bprop ``unpack`` of those, while the node's
 ``inputs`` still route the gradient to the original tensors.
+
+Final-gradient callbacks (:class:`on_gradient_final`, used by data-parallel gradient reduction to start a bucket's
+all-reduce while the walk goes on): the walk counts, per watched tensor, the recorded uses of it not walked yet; at
+zero its gradient will not be accumulated into again and the callback sees it, during the walk. Without a
+callback in force the walk does none of this (one test per node).
 """
 from __future__ import annotations
 
@@ -37,7 +42,8 @@ from mindspore._core import primitive as _primitive
 from mindspore._core.primitive import NON_DIFFERENTIABLE, hook_suspended, mark_zero
 from mindspore.common.tensor import Tensor
 
-__all__ = ["Tape", "Node", "record", "backward", "tracked", "active", "sum_to", "rebind", "register_hook"]
+__all__ = ["Tape", "Node", "record", "backward", "tracked", "active", "sum_to", "rebind", "register_hook",
+           "on_gradient_final"]
 
 _HOOKS = {}     # id(tensor) -> {handle id: hook}, dropped when the tensor is collected (tensors compare elementwise,
 #                so they can not be dictionary keys themselves)
@@ -88,6 +94,92 @@ def _run_hooks(grads, t):
         if out is not None:
             g = out
     grads[k] = g
+
+
+_FINAL = []     # on_gradient_final in force, innermost last: (tape depth, callback)
+
+
+class on_gradient_final:
+    """A context manager: while in force, the backward pass (:func:`backward`) of the first tape opened inside it
+    (the tape at this depth of the tape stack; the tapes of gradients taken inside the differentiated function are
+    deeper and are not watched) calls ``callback(key, grad)`` for each watched tensor once its gradient is final:
+    every recorded use of it has been walked (nothing will be accumulated into it again) and its tensor hooks have
+    run. ``key`` is the ``id`` under which the result of :func:`backward` holds it (a watched tensor updated in place:
+    its own id, not its stand-in's) and ``grad`` that very object (None: no gradient reached it). Tensors without a
+    walked use (or with tensor hooks) are reported at the end of the walk, in watch order."""
+
+    __slots__ = ("callback", "_entry")
+
+    def __init__(self, callback):
+        self.callback = callback
+        self._entry = None
+
+    def __enter__(self):
+        self._entry = (len(active()), self.callback)
+        _FINAL.append(self._entry)
+        return self
+
+    def __exit__(self, *exc):
+        if _FINAL and _FINAL[-1] is self._entry:
+            _FINAL.pop()
+        elif self._entry in _FINAL:
+            _FINAL.remove(self._entry)
+
+
+def _final_callback(tape):
+    depth, callback = _FINAL[-1]
+    tapes = active()
+    return callback if len(tapes) > depth and tapes[depth] is tape else None
+
+
+class _FinalCounter:
+    """The uses of each watched tensor of ``tape`` still to be walked, and the callback told at zero."""
+
+    __slots__ = ("callback", "uses", "leaves", "keys", "told")
+
+    def __init__(self, tape, callback):
+        self.callback = callback
+        self.uses = {}     # id(watched tensor) -> recorded uses not walked yet
+        self.leaves = {}   # id(node) -> the watched tensors among its inputs (once per use)
+        self.keys = {id(proxy): key for key, proxy in tape.aliases.items()}
+        self.told = set()
+        uses = self.uses
+        for node in tape.nodes:
+            if node is None:
+                continue
+            mine = []
+            for inp in node.inputs:
+                if _is_tensor(inp):
+                    if _watched_leaf(inp, tape):
+                        mine.append(inp)
+                elif type(inp) in (tuple, list):
+                    mine.extend(x for x in inp if _is_tensor(x) and _watched_leaf(x, tape))
+            if mine:
+                self.leaves[id(node)] = mine
+                for t in mine:
+                    uses[id(t)] = uses.get(id(t), 0) + 1
+
+    def walked(self, node, grads):
+        mine = self.leaves.get(id(node))
+        if mine is None:
+            return
+        uses = self.uses
+        for t in mine:
+            k = id(t)
+            uses[k] -= 1
+            if uses[k] == 0 and k not in _HOOKS:   # a tensor with hooks is final once they ran, at the end
+                self.tell(t, grads)
+
+    def tell(self, t, grads):
+        k = id(t)
+        if k not in self.told:
+            self.told.add(k)
+            self.callback(self.keys.get(k, k), grads.get(k))
+
+
+def _watched_leaf(t, tape):
+    ad = t._ad
+    return bool(ad) and tape in ad and ad[tape] is None
 
 
 def active():
@@ -327,6 +419,11 @@ def backward(tape, outputs, sens):
     Returns a dict ``id(tensor) -> gradient``; callers look up their watched tensors.
     """
     grads = {}
+    final = None
+    if _FINAL:
+        callback = _final_callback(tape)
+        if callback is not None:
+            final = _FinalCounter(tape, callback)
     with _interpreters.suspended(tape), hook_suspended():
         for o, s in zip(outputs, sens):
             if _is_tensor(o) and tracked(o, tape):
@@ -337,6 +434,8 @@ def backward(tape, outputs, sens):
                     _run_hooks(grads, o)
             douts = [grads.get(id(o)) for o in node.outputs]
             if all(d is None for d in douts):
+                if final is not None:
+                    final.walked(node, grads)
                 continue
             if node.multi:
                 dout = tuple(d if d is not None else mark_zero(_zeros_like(o)) for d, o in zip(douts, node.outputs))
@@ -354,9 +453,14 @@ def backward(tape, outputs, sens):
                     for x, gx in zip(inp, g):
                         if _is_tensor(x) and tracked(x, tape):
                             _accumulate(grads, x, gx)
+            if final is not None:
+                final.walked(node, grads)
         if _HOOKS:
             for t in tape.watched:
                 _run_hooks(grads, t)
+        if final is not None:
+            for t in tape.watched:
+                final.tell(t, grads)
     for key, proxy in tape.aliases.items():   # watched inputs updated in place: their original value's gradient
         grads[key] = grads.get(id(proxy))
     return grads

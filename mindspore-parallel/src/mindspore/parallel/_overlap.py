@@ -43,6 +43,32 @@ cost more than it hid; it serves groups of more than 2, where the nonblocking al
 order. ``MS_DISABLE_GRAD_OVERLAP=1`` turns the pass off; the numbers are the same bits either way.
 
 A group of one process (no communicator) copies the buffer, as ``AllReduce`` does.
+
+PYNATIVE has no graph to rewrite: there :class:`~mindspore.nn.DistributedGradReducer` starts each bucket from a
+final-gradient callback of the tape's backward pass, through the same ``allreduce_start``, and waits in its call
+after the pass (see its module docstring); this pass is not involved. Since that change ``allreduce_start`` takes
+its output buffers from the communicator's pool, lets MPI progress the reductions already started at each new
+start, and can skip the call check (the PYNATIVE reducer checks each bucket once, at its first start).
+Measured with ``tests/parallel/_overlap_pynative_worker.py`` (the MLP of test_grad_overlap.py's worker at width
+1024: 5 Dense 1024x1024 with relu + 1024x10, 32 rows per rank, Momentum, 10 buckets of at most 4 MB, 20 timed steps,
+2 ranks on the loaded 2-core machine; waits as rank 0/rank 1), PYNATIVE, overlap on and off
+(``MS_DISABLE_GRAD_OVERLAP=1``) alternating, three runs each:
+
+=========================================  =====================  ==================================================
+variant                                    steps/s (runs)         ms / step waiting (+ starting), per run
+=========================================  =====================  ==================================================
+``TrainOneStepCell``, off                  19.12 11.87 17.93      22/22  33/41  24/21
+``TrainOneStepCell``, on                   11.89 22.11 15.51      17/18 (+7)  6/11 (+5)  11/11 (+6)
+``TrainOneStepWithLossScaleCell``, off     14.56 12.04 14.38      25/30  33/36  30/22
+``TrainOneStepWithLossScaleCell``, on      12.85 15.49 13.07      12/13 (+5)  13/15 (+4)  24/12 (+6)
+=========================================  =====================  ==================================================
+
+The waits shrink (the starts' progress calls and the backward pass's time do part of the reduction), but neither
+variant is reliably faster: as in GRAPH_MODE the two ranks have no idle core to reduce on, and the run-to-run noise
+(other jobs on the machine) is larger than the differences. (A first version kept the loss-scaled gradients alive
+until the reducer's call; the loss-scale runs were then 25-35 % slower in three pairs out of three (presumably the
+extra memory); releasing them once the unscaled ones are handed over brought it back into the noise: 13.0-13.2
+against 13.8-14.1 steps/s in three more pairs.) The numbers are the same bits either way.
 """
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
-from mindspore.nn.wrap.grad_reducer import DistributedGradReducer, _current_world_group
+from mindspore.nn.wrap.grad_reducer import DistributedGradReducer, _current_world_group, _NoOverlap
 
 __all__ = ["WithLossCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell", "WithEvalCell",
            "ParameterUpdate"]
@@ -283,8 +283,20 @@ class TrainOneStepCell(Cell):
             _broadcast_parameters(list(self.get_parameters()))
         return super().__call__(*args, **kwargs)
 
-    def _forward_and_grads(self, inputs, sens=None):
-        """``(loss, gradients of self.weights)`` from one forward pass; ``sens`` (a number or Tensor) seeds it."""
+    def _forward_and_grads(self, inputs, sens=None, overlap=False, unscale=None):
+        """``(loss, gradients of self.weights)`` from one forward pass; ``sens`` (a number or Tensor) seeds it.
+
+        ``unscale`` (a Tensor): the gradients come back multiplied by it (cast to each one's dtype). ``overlap``:
+        the caller hands the gradients to ``self.grad_reducer`` next; a :class:`DistributedGradReducer` then starts
+        each bucket's all-reduce while the backward pass runs (PYNATIVE; see its ``overlap``)."""
+        transform = None if unscale is None else (lambda g: ops.mul(g, ops.cast(unscale, g.dtype)))
+        reducer = self.grad_reducer
+        with (reducer.overlap(transform) if overlap and isinstance(reducer, DistributedGradReducer)
+              else _NoOverlap(transform)) as starts:
+            loss, grads = self._value_and_grads(inputs, sens)
+        return loss, starts.transformed(grads)
+
+    def _value_and_grads(self, inputs, sens):
         if sens is None:
             return value_and_grad(self.network, None, self.weights)(*inputs)
 
@@ -298,7 +310,7 @@ class TrainOneStepCell(Cell):
         return loss, grads
 
     def construct(self, *inputs):
-        loss, grads = self._forward_and_grads(inputs, self.sens if self.sense_flag else None)
+        loss, grads = self._forward_and_grads(inputs, self.sens if self.sense_flag else None, overlap=True)
         grads = self.grad_reducer(grads)
         self.optimizer(grads)
         if self.return_grad:

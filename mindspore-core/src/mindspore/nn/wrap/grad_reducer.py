@@ -34,14 +34,37 @@ last gradient is computed, and a wait right before the first use of the reduced 
 overlaps the rest of the backward pass (an ``MPI_Iallreduce`` in a group of 2, a communication thread running
 the blocking one in larger groups), with bitwise the same results (``MS_DISABLE_GRAD_OVERLAP=1`` turns the pass
 off; measurements in that module). Other backends run the blocking all-reduce where the program puts it.
-PYNATIVE: the gradients come from the tape as one tuple as well, so the buckets run
-after the backward pass there too; the bucketing's gain is fewer, larger messages.
+
+PYNATIVE: ``TrainOneStepCell`` and the loss-scale wrappers (so ``Model`` too) run their backward pass inside
+:meth:`DistributedGradReducer.overlap`, which registers a final-gradient callback on the tape
+(``mindspore._autodiff.tape.on_gradient_final``) for that one backward pass. When the last gradient of a bucket is
+final during the walk (every recorded use of its parameter walked: nothing will be accumulated into it again), the
+bucket is packed right there (the caller's per-gradient transform, e.g. the loss scale's unscaling, then the same
+float32 casts and ``concat`` in the same order) and its all-reduce STARTED with the communicator's
+``allreduce_start`` (the one the GRAPH_MODE pass uses: ``MPI_Iallreduce`` in a group of 2, a communication thread
+beyond). The call of this Cell after the backward pass (before the optimizer) waits for each started bucket, in
+bucket order, and averages, splits and casts back exactly as the blocking path does, so the results are bitwise the
+same. Every rank walks the same tape, so the starts come in the same order everywhere; the first started step
+checks every bucket's buffer across the ranks (the communicator's check), later steps start unchecked (the plan
+and the gradients' shapes and dtypes are fixed). A bucket is started only when all its gradients reached the tape
+(a parameter without gradient gets zeros after the pass) and its buffer is a host (NumPy) one; a bucket this Cell
+is then not handed exactly those gradients (the same objects) is waited for, dropped and reduced the blocking way,
+as are the buckets not started. Nothing overlaps (the blocking path, unchanged) in one process or without a
+communicator offering ``allreduce_start``, in GRAPH_MODE and while a graph is being traced, with
+``MS_DISABLE_GRAD_OVERLAP=1`` (which must be the same on every rank), or for callers that do not use
+:meth:`overlap`. Measurements on 2 ranks: ``mindspore.parallel._overlap``.
 """
 from __future__ import annotations
 
+import os
+
+import numpy as np
+
 import mindspore.context as context
 import mindspore.ops as ops
+from mindspore._autodiff import tape as _tape
 from mindspore._errors import MSTypeError, MSValueError
+from mindspore._infer import staging as _staging
 from mindspore._plugin.collective import process_group
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
@@ -180,15 +203,43 @@ class DistributedGradReducer(Cell):
         self.allreduce = ops.AllReduce(group=group)
         self.allreduce.add_prim_attr("grad_bucket", True)   # GRAPH_MODE: may overlap the backward pass
         self.enable_tuple_broaden = True
+        self._starts = None   # PYNATIVE: the buckets the last overlap() started, for the next call
+        self._checked_plan = False   # every bucket started once with the communicator's check (same on every rank)
 
-    def _reduce_bucket(self, grads):
-        """All-reduce float32 gradients together (one AllReduce) and average them."""
+    def overlap(self, transform=None):
+        """PYNATIVE: a context manager for one backward pass whose gradients this Cell is then called on; each
+        bucket's all-reduce starts as soon as its gradients are final (module docstring). ``transform(g)``: what
+        the caller does to each gradient before handing it over (e.g. unscaling), done here as each gradient is
+        final; the caller then takes the gradients from ``.transformed(grads)`` of what it returns. Where nothing
+        can overlap, the returned object only applies ``transform``."""
+        comm = self._overlap_communicator()
+        if comm is None:
+            return _NoOverlap(transform)
+        return _BucketStarts(self, comm, transform)
+
+    def _overlap_communicator(self):
+        if os.environ.get("MS_DISABLE_GRAD_OVERLAP", "") not in ("", "0") or not self.bucket_plan:
+            return None
+        if _staging.active() or context.get_context("mode") != context.PYNATIVE_MODE:
+            return None
+        group = process_group(self.group)
+        if group.size <= 1 or group.communicator is None:
+            return None
+        return group.communicator if hasattr(group.communicator, "allreduce_start") else None
+
+    @staticmethod
+    def _pack(grads):
+        """The float32 gradients of a bucket as one buffer (itself for one gradient that is not a scalar)."""
+        if len(grads) == 1 and grads[0].ndim > 0:
+            return grads[0]
+        return ops.concat([ops.reshape(g, (-1,)) for g in grads])   # a scalar gradient travels as a (1,) buffer
+
+    def _reduce_bucket(self, grads, total=None):
+        """All-reduce float32 gradients together (one AllReduce) and average them (``total``: the all-reduced
+        buffer, when an overlapped start has already reduced it)."""
         single = len(grads) == 1 and grads[0].ndim > 0
-        if single:
-            flat = grads[0]
-        else:   # a scalar gradient travels as a (1,) buffer too
-            flat = ops.concat([ops.reshape(g, (-1,)) for g in grads])
-        total = self.allreduce(flat)
+        if total is None:
+            total = self.allreduce(self._pack(grads))
         if self.mean:
             total = ops.mul(total, self.degree)
         if single:
@@ -202,15 +253,129 @@ class DistributedGradReducer(Cell):
         if len(grads) != len(self.parameters):
             raise MSValueError(f"For 'DistributedGradReducer', the number of gradients must be the number of "
                                f"parameters ({len(self.parameters)}), but got {len(grads)}.")
+        starts, self._starts = self._starts, None
         out = list(grads)
-        for bucket in self.bucket_plan:
+        for b, bucket in enumerate(self.bucket_plan):
             for i in bucket:
                 if tuple(grads[i].shape) != self._shapes[i]:
+                    if starts is not None:
+                        starts.drain()
                     raise MSValueError(f"For 'DistributedGradReducer', the gradient {i} must have the shape of "
                                        f"parameter '{self.parameters[i].name}' {self._shapes[i]}, but got "
                                        f"{tuple(grads[i].shape)}.")
-            members = [grads[i] if grads[i].dtype == mstype.float32 else ops.cast(grads[i], mstype.float32)
-                       for i in bucket]
-            for i, reduced in zip(bucket, self._reduce_bucket(members)):
+            started = None if starts is None else starts.finish(b, grads)
+            if started is not None:   # reduced while the backward pass ran: the same members, the same buffer
+                members, total = started
+            else:
+                members = [grads[i] if grads[i].dtype == mstype.float32 else ops.cast(grads[i], mstype.float32)
+                           for i in bucket]
+                total = None
+            for i, reduced in zip(bucket, self._reduce_bucket(members, total)):
                 out[i] = reduced if grads[i].dtype == mstype.float32 else ops.cast(reduced, grads[i].dtype)
         return tuple(out)
+
+
+class _NoOverlap:
+    """:meth:`DistributedGradReducer.overlap` where nothing overlaps: only the caller's transform."""
+
+    def __init__(self, transform=None):
+        self.transform = transform
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def transformed(self, grads):
+        if self.transform is None:
+            return grads
+        return tuple(self.transform(g) for g in grads)
+
+
+class _BucketStarts(_NoOverlap):
+    """The buckets of one PYNATIVE backward pass, started as their gradients become final."""
+
+    def __init__(self, reducer, comm, transform=None):
+        super().__init__(transform)
+        self.reducer = reducer
+        self.comm = comm
+        self.index = {}
+        for i, p in enumerate(reducer.parameters):
+            self.index.setdefault(id(p), i)
+        self.bucket_of = {i: b for b, bucket in enumerate(reducer.bucket_plan) for i in bucket}
+        self.left = [len(bucket) for bucket in reducer.bucket_plan]
+        self.final = {}     # gradient index -> (the tape's gradient, the transformed one this Cell will see)
+        self.started = {}   # bucket index -> (the transformed gradients, their float32 forms, wait)
+        self.checked = set()   # the buckets whose start was checked across the ranks
+        self.hook = _tape.on_gradient_final(self._final)
+
+    def __enter__(self):
+        self.reducer._starts = None
+        self.hook.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self.hook.__exit__(*exc)
+        if exc[0] is not None:
+            self.drain()
+        else:
+            self.reducer._starts = self
+        return False
+
+    def _final(self, key, grad):
+        i = self.index.get(key)
+        if i is None or grad is None or i in self.final:
+            return
+        self.final[i] = (grad, grad if self.transform is None else self.transform(grad))
+        b = self.bucket_of.get(i)
+        if b is None:   # not reduced (layerwise parallel)
+            return
+        self.left[b] -= 1
+        if self.left[b] == 0:
+            self._start(b)
+
+    def _start(self, b):
+        bucket = self.reducer.bucket_plan[b]
+        seen = [self.final[i][1] for i in bucket]
+        members = [g if g.dtype == mstype.float32 else ops.cast(g, mstype.float32) for g in seen]
+        flat = self.reducer._pack(members)
+        data = flat._data
+        if not isinstance(data, np.ndarray):   # not a host buffer: reduced the blocking way after the pass
+            return
+        if self.reducer._checked_plan:   # every bucket's buffer was checked across the ranks at its first start
+            recv, wait = self.comm.allreduce_start(data, "sum", check=False)
+        else:
+            recv, wait = self.comm.allreduce_start(data, "sum")
+            self.checked.add(b)
+        self.started[b] = (seen, members, wait)
+
+    def transformed(self, grads):
+        if self.transform is None:
+            return grads
+        out = []
+        for i, g in enumerate(grads):
+            done = self.final.get(i)
+            out.append(done[1] if done is not None and done[0] is g else self.transform(g))
+        self.final = {}   # the untransformed gradients are no longer needed here
+        return tuple(out)
+
+    def finish(self, b, grads):
+        """``(float32 members, all-reduced buffer)`` of bucket ``b`` when it was started on exactly ``grads``'
+        members, else None (a started one is waited for and dropped)."""
+        entry = self.started.pop(b, None)
+        if entry is None:
+            return None
+        seen, members, wait = entry
+        total = Tensor._make(wait(), mstype.float32)
+        if any(grads[i] is not g for i, g in zip(self.reducer.bucket_plan[b], seen)):
+            return None
+        if len(self.checked) == len(self.reducer.bucket_plan):
+            self.reducer._checked_plan = True
+        return members, total
+
+    def drain(self):
+        """Wait for every started all-reduce (an error path: the buffers must outlive the reductions)."""
+        started, self.started = self.started, {}
+        for _, _, wait in started.values():
+            wait()

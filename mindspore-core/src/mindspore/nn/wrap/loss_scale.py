@@ -176,9 +176,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
     def construct(self, *inputs):
         scaling_sens = self.scale_sense
         status, scaling_sens = self.start_overflow_check(None, scaling_sens)
-        loss, grads = self._forward_and_grads(inputs, scaling_sens)
         reciprocal = ops.reciprocal(scaling_sens)
-        grads = tuple(ops.mul(g, ops.cast(reciprocal, g.dtype)) for g in grads)
+        loss, grads = self._forward_and_grads(inputs, scaling_sens, overlap=True, unscale=reciprocal)
         grads = self.grad_reducer(grads)
         cond = self.get_overflow_status(status, grads)
         overflow = self.process_loss_scale(cond)
