@@ -19,7 +19,10 @@ break on a real device:
 * By default there is no ``ElementwiseKernel``: the fused kernels take their plain-CuPy paths.
   ``make_modules(elementwise=True)`` offers one that reads the kernel's CUDA C body (a subset: declarations,
   assignments, arithmetic, comparisons, ``?:``, casts, math functions) and evaluates it with NumPy, so the
-  generated kernels of ``mindspore_gpu.passes`` and the hand-written fused ones are checked for real.
+  generated kernels of ``mindspore_gpu.passes`` and the hand-written fused ones are checked for real. Parameter
+  types are read as CuPy reads them, through ``numpy.dtype`` (``float x`` declares float64), and arrays are
+  checked against them as CuPy does (an input must cast safely, an output must match exactly: "Type is
+  mismatched").
 * Streams capture (``begin_capture``/``end_capture``) as CUDA's do: captured work is recorded, not run (an
   operation with a result computes it so that shapes flow; in-place writes wait for the replay), and
   ``cupy.cuda.graph.Graph.launch`` replays the recording, recomputing from the arrays' current contents into the
@@ -375,6 +378,13 @@ def asarray(a, dtype=None, order=None, *, blocking=False):
     return _pooled(np.array(_unwrap(a), dtype=dtype, copy=True))
 
 
+def as_strided(x, shape=None, strides=None):
+    """``cupy.lib.stride_tricks.as_strided``: a view of a device array (no kernel, nothing copied; CuPy
+    checks no bounds either), refusing host arrays."""
+    _refuse_host("cupy.lib.stride_tricks.as_strided", (x,))
+    return np.lib.stride_tricks.as_strided(x, shape, strides, subok=True).view(DeviceArray)
+
+
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocking=False):
     if _CAPTURE.stream is not None:
         _refuse_host_transfer("cupy.array of host data", obj)
@@ -722,6 +732,14 @@ def _params(text):
     return out
 
 
+def _param_dtype(tname):
+    """The dtype CuPy gives a parameter's declared type: ``numpy.dtype`` of the name (so ``float`` is float64,
+    as in CuPy, whatever C says), None for a type placeholder (``T``, any one-letter name)."""
+    if len(tname) == 1:
+        return None
+    return np.dtype(tname)
+
+
 class ElementwiseKernel:
     """``cupy.ElementwiseKernel(in_params, out_params, operation, name)`` run by NumPy: the body is read by a C
     subset parser (a body the stand-in can not read is an error, as CUDA's compiler would give one), the operands
@@ -748,12 +766,22 @@ class ElementwiseKernel:
         for (tname, pname, raw), a in zip(self.in_params, args[:n_in]):
             if isinstance(a, np.ndarray) and not isinstance(a, DeviceArray) and a.ndim:
                 raise HostArrayError(f"ElementwiseKernel {self.name}: a host array for {pname}")
-            if tname not in _C_TYPES and tname not in types:
+            declared = _param_dtype(tname)
+            if declared is None and tname not in types:
                 types[tname] = np.asarray(a).dtype
+            elif declared is not None and isinstance(a, np.ndarray) and not np.can_cast(a.dtype, declared):
+                raise TypeError(f"Type is mismatched. {pname} {a.dtype} {declared}")
             ins.append(a)
         arrays = [_unwrap(a) for a in ins if isinstance(a, np.ndarray)]
         outs = list(args[n_in:])
+        for (tname, pname, raw), o in zip(self.out_params, outs):
+            declared = _param_dtype(tname)
+            if declared is not None and o.dtype != declared:
+                raise TypeError(f"Type is mismatched. {pname} {o.dtype} {declared}")
         shape = np.broadcast_shapes(*[a.shape for a in arrays] + [o.shape for o in outs]) if arrays or outs else ()
+        for tname, _, _ in self.in_params + self.out_params:
+            if _param_dtype(tname) is not None:
+                types[tname] = _param_dtype(tname)
         if not outs:
             for tname, pname, raw in self.out_params:
                 outs.append(empty_like_shape(shape, types[tname]))
@@ -1212,8 +1240,11 @@ def make_modules(elementwise=False):
     special = _module("cupyx.scipy.special", functions)
     scipy_ = _module("cupyx.scipy", {"special": special})
     cupyx = _module("cupyx", {"scatter_add": scatter_add, "scipy": scipy_})
+    stride_tricks = _module("cupy.lib.stride_tricks", {"as_strided": as_strided})
+    lib = _module("cupy.lib", {"stride_tricks": stride_tricks})
+    cupy.lib = lib
     return {"cupy": cupy, "cupy.random": random, "cupy.fft": fft, "cupy.linalg": linalg, "cupy.cuda": cuda,
-            "cupy.cuda.graph": graph,
+            "cupy.lib": lib, "cupy.lib.stride_tricks": stride_tricks, "cupy.cuda.graph": graph,
             "cupy.cuda.runtime": runtime,
             "cupy.cuda.memory": memory, "cupyx": cupyx, "cupyx.scipy": scipy_, "cupyx.scipy.special": special}
 

@@ -25,7 +25,7 @@ def main(argv):
     if os.environ.get("MS_GPUSIM_GRAPH", "0") == "1":
         # with the GPU backend's GRAPH_MODE passes (fused ElementwiseKernels) and CUDA-graph replay, as on a GPU
         graph = cupy_sim.load_graph_modules()
-        if os.environ.get("MS_GPU_CAPTURE_GEMM", "0") == "1":    # the capture-safe GEMM on the stand-in's cuBLAS
+        if os.environ.get("MS_GPU_CAPTURE_GEMM", "1") != "0":    # the capture-safe GEMM on the stand-in's cuBLAS
             graph.capture.GEMM_FACTORY["make"] = cupy_sim.SimCublasGemm
         plugin = cupy_sim.make_plugin(TARGET, graph.families, graph=graph)
     else:

@@ -46,6 +46,13 @@ def on_sim(sim_plugin, monkeypatch):
     _generation.bump()
 
 
+@pytest.fixture(autouse=True)
+def _no_ctypes_gemm(monkeypatch):
+    """The capture-safe GEMM (on by default) calls libcublas through ctypes, which the stand-in lacks: the tests
+    that capture products with it set ``MS_GPU_CAPTURE_GEMM=1`` and the stand-in's GEMM factory themselves."""
+    monkeypatch.setenv("MS_GPU_CAPTURE_GEMM", "0")
+
+
 def _switches(monkeypatch, fuse, capture):
     monkeypatch.setenv("MS_GPU_FUSED_KERNELS", "1" if fuse else "0")
     monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "1" if capture else "0")
@@ -121,7 +128,10 @@ def test_kernel_source_is_generated_per_chain_and_cached(on_sim, monkeypatch):
     ms.jit(lambda a: ops.tanh(a * 3.0 + 1.0))(_t(np.ones((3, 4)))).asnumpy()   # float64: another kernel
     assert len(G.passes._KERNELS) == n0 + 2
     src = list(G.passes._KERNELS)[-1]
-    assert src[0] == "double x0" and src[1] == "double y" and "tanh(" in src[2]
+    assert src[0] == "float64 x0" and src[1] == "float64 y" and "tanh(" in src[2]
+    # parameters carry NumPy's names (CuPy reads "float" as float64): a float32 chain declares float32
+    f32 = list(G.passes._KERNELS)[-2]
+    assert f32[0] == "float32 x0" and f32[1] == "float32 y" and "float v0" in f32[2]
 
 
 def test_a_failing_fused_kernel_runs_its_operators_with_one_warning(on_sim, monkeypatch):

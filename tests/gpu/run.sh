@@ -7,8 +7,9 @@
 #
 #   bash tests/gpu/run.sh            # logs in $OUT (default ./gpu-out)
 #
-# LIMIT_PLUGIN, LIMIT_CONFORMANCE, LIMIT_TRAINING, LIMIT_GRAPH, LIMIT_QUICKSTART, LIMIT_BENCH (seconds) bound each
-# step; RUN_SUITES=0, RUN_GRAPH=0, RUN_QUICKSTART=0, RUN_BENCH=0 leave a part out. The GRAPH_MODE step
+# LIMIT_PLUGIN, LIMIT_CONFORMANCE, LIMIT_TRAINING, LIMIT_SUITES, LIMIT_GRAPH, LIMIT_QUICKSTART, LIMIT_BENCH (seconds)
+# bound each step; RUN_INSTALL=0, RUN_SUITES=0, RUN_GRAPH=0, RUN_QUICKSTART=0, RUN_DISPATCH=0, RUN_BENCH=0 leave a
+# part out, RUN_SUITES=all runs the suites as one pytest run. With pytest-xdist the suites run in JOBS processes. The GRAPH_MODE step
 # (tests/gpu/graph_check.py) prints plain vs fused vs fused + CUDA-graph losses and ms per step.
 #
 # Installs with --no-deps --no-index (a machine without a package index: numpy, pluggy, ml_dtypes,
@@ -21,10 +22,12 @@ PY=${PYTHON:-$(command -v python3)}
 start=$(date +%s)
 step() { echo "== $* ($(( $(date +%s) - start )) s)"; }
 
+if [ "${RUN_INSTALL:-1}" = 1 ]; then
 step "install"
 NPY_NUM_BUILD_JOBS=$(nproc) $PY -m pip install --no-deps --no-build-isolation --no-index -q \
     ./mindspore-core ./mindspore-cpu ./mindspore-gpu ./mindspore-data > "$OUT/install.log" 2>&1 \
     || { tail -30 "$OUT/install.log"; exit 1; }
+fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1
 
 step "python -m mindspore.info"
@@ -32,21 +35,32 @@ $PY -m mindspore.info > "$OUT/info.txt" 2>&1
 grep -E "^MindSpore|^  (cpu|gpu|data) |target |^Default target|gpu\.|^  GPU \(" "$OUT/info.txt" | cut -c1-160
 
 TIMEOUT_ARGS=()
-$PY -c "import pytest_timeout" 2>/dev/null && TIMEOUT_ARGS=(--timeout 120)
+$PY -c "import pytest_timeout" 2>/dev/null && TIMEOUT_ARGS=(--timeout "${TEST_TIMEOUT:-120}")
+# with pytest-xdist, JOBS processes share the GPU (default: one per two cores, at most 12); -v so that a suite cut
+# off by its time limit still shows which tests had failed
+XDIST_ARGS=()
+JOBS=${JOBS:-$(( $(nproc) / 2 > 12 ? 12 : $(nproc) / 2 ))}
+[ "$JOBS" -gt 1 ] && $PY -c "import xdist" 2>/dev/null && XDIST_ARGS=(-n "$JOBS" -v)
 # suite NAME SECONDS PATHS...: one pytest run with the GPU as the session's device, its summary and failures
 suite() {
     local name=$1 limit=$2
     shift 2
     step "$name (MS_TEST_DEVICE_TARGET=GPU)"
     MS_TEST_DEVICE_TARGET=GPU timeout "$limit" $PY -m pytest "$@" -q -p no:cacheprovider -rfE "${TIMEOUT_ARGS[@]}" \
-        > "$OUT/$name.log" 2>&1
+        "${XDIST_ARGS[@]}" > "$OUT/$name.log" 2>&1
     echo "pytest status $? ($name)"
     tail -n 1 "$OUT/$name.log"
-    grep -E "^(FAILED|ERROR) " "$OUT/$name.log" | sed -E 's/ - .*//' | cut -c1-150 > "$OUT/$name.failures"
+    grep -E "^(FAILED|ERROR) |^\[gw[0-9]+\] .*(FAILED|ERROR) " "$OUT/$name.log" \
+        | sed -E -e 's/ - .*//' -e 's/ +$//' -e 's/^\[gw[0-9]+\] \[ *[0-9]+%\] (FAILED|ERROR) /\1 /' | sort -u | cut -c1-150 \
+        > "$OUT/$name.failures"
     echo "$(wc -l < "$OUT/$name.failures") failing; first ones:"
     head -n "${SHOW_FAILURES:-25}" "$OUT/$name.failures"
 }
-if [ "${RUN_SUITES:-1}" = 1 ]; then
+if [ "${RUN_SUITES:-1}" = all ]; then
+    # every suite in one pytest run (with pytest-xdist: one pool of workers for all of them)
+    suite gpu_suites "${LIMIT_SUITES:-900}" mindspore-gpu/tests/test_gpu_plugin.py mindspore-gpu/tests/test_gpu_graph.py \
+        tests/e2e/test_lenet_fixture.py tests/conformance mindspore-core/tests/nn mindspore-core/tests/train tests/autodiff
+elif [ "${RUN_SUITES:-1}" = 1 ]; then
     suite gpu_plugin "${LIMIT_PLUGIN:-300}" mindspore-gpu/tests/test_gpu_plugin.py mindspore-gpu/tests/test_gpu_graph.py \
         tests/e2e/test_lenet_fixture.py
     suite conformance "${LIMIT_CONFORMANCE:-900}" tests/conformance
@@ -71,6 +85,7 @@ echo "status $?"
 tail -n 4 "$OUT/quickstart.log"
 fi
 
+if [ "${RUN_DISPATCH:-1}" = 1 ]; then
 step "eager dispatch on the GPU"
 MINDSPORE_DEVICE_TARGET=GPU timeout 120 $PY -c "
 import sys; sys.argv = ['bench_dispatch']
@@ -82,6 +97,7 @@ b.chain(1000)
 import statistics
 print('ops.add eager on GPU: %.2f us/op' % statistics.median(b.chain(10000) for _ in range(5)))
 " 2>&1 | tail -n 2
+fi
 if [ "${RUN_BENCH:-1}" = 1 ]; then
     # ours (PYNATIVE, GRAPH) beside PyTorch CUDA eager and torch.compile, same seeded weights (the PyTorch of
     # $TORCH_PYTHON, by default the same interpreter)

@@ -37,7 +37,8 @@ Design
   graph with a matrix product or an im2col convolution is not captured by CuPy 14. Any such failure, or any
   other exception while capturing or launching, makes that graph run kernel by kernel for the rest of the
   process, with one warning naming the reason (per reason, per process); the call that failed runs plainly.
-* **A capture-safe GEMM** (opt-in, ``MS_GPU_CAPTURE_GEMM=1``, not yet run on a GPU): while capturing,
+* **A capture-safe GEMM** (on by default, ``MS_GPU_CAPTURE_GEMM=0`` turns it off; checked on an H100 with CuPy
+  14.2: MLP and transformer steps captured, losses equal to plain execution to 1e-7): while capturing,
   ``cupy.matmul`` of float32/float64 operands of two or more dimensions is replaced by
   ``cublas{S,D}gemmStridedBatched`` called through ``ctypes`` on a cuBLAS handle of this runner's own, bound to
   the capture stream and given a fixed workspace before the capture begins (NVIDIA's conditions for capturing
@@ -82,7 +83,7 @@ def _enabled():
 
 
 def _gemm_enabled():
-    return os.environ.get("MS_GPU_CAPTURE_GEMM", "0").strip() not in ("0", "false", "False", "")
+    return os.environ.get("MS_GPU_CAPTURE_GEMM", "1").strip() not in ("0", "false", "False", "")
 
 
 # --- the capture-safe GEMM ---------------------------------------------------------------------------

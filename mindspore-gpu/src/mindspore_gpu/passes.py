@@ -212,8 +212,10 @@ def kernel_source(chain, inputs):
                 not _broadcasts(tuple(_tensor_ab(x).shape), out_shape):
             raise ValueError("an operand that does not broadcast to the chain's shape")
     lines.append(f"y = v{len(chain) - 1};")
-    out_t = _C[chain[-1].abstract.dtype.to_numpy()]
-    in_params = ", ".join(f"{_C[numpy.dtype(t)]} x{i}" for i, t in enumerate(types))
+    # parameters are declared with NumPy's names: CuPy reads a C name through numpy.dtype, and
+    # numpy.dtype("float") is float64
+    out_t = numpy.dtype(chain[-1].abstract.dtype.to_numpy()).name
+    in_params = ", ".join(f"{numpy.dtype(t).name} x{i}" for i, t in enumerate(types))
     return in_params, f"{out_t} y", " ".join(lines), reshapes
 
 

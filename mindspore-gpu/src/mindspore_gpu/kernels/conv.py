@@ -4,8 +4,9 @@ cuBLAS (``cupy.matmul``) — a cuDNN path is to come.
 Shapes follow the primitives: x (N, C, [D,] H, W), weight (C_out, C_in / group, [kd,] kh, kw),
 cross-correlation. Output sizes and padding come from the primitive's own geometry
 (:meth:`geometry_for`), the same the shape rule used. For each kernel offset (row-major), the
-strided view of the zero-padded input it reads is one slice (:func:`windows`); the views stacked are
-the columns, and one batched product per group gives the output. The gradient with respect to the
+strided view of the zero-padded input it reads is one slice (:func:`windows`); all of them are one strided
+view (:func:`window_view`), whose copy is the columns (one kernel), and one batched product per group gives
+the output. The gradient with respect to the
 input adds the columns' gradient back through the same views (col2im), the one with respect to the
 weight is one product per group with the batch folded in. float16 computes in float32. The pooling
 kernels (:mod:`.pooling`) share :func:`windows`.
@@ -14,6 +15,7 @@ import itertools
 import math
 
 import cupy
+from cupy.lib.stride_tricks import as_strided
 
 from mindspore_gpu.kernels._common import compute_dtype, fits_out
 
@@ -32,11 +34,15 @@ def pad_after(sizes, before, out, kernel, stride, dilation):
 
 
 def pad_spatial(x, before, after, value=0):
-    """``x`` padded with ``value`` by ``before``/``after`` on its trailing ``len(before)`` axes."""
+    """``x`` padded with ``value`` by ``before``/``after`` on its trailing ``len(before)`` axes: a fill and one
+    copy, nothing from the host (a stream capturing a CUDA graph refuses host transfers)."""
     if not any(before) and not any(after):
         return x
-    lead = ((0, 0),) * (x.ndim - len(before))
-    return cupy.pad(x, lead + tuple(zip(before, after)), mode="constant", constant_values=value)
+    nd = len(before)
+    sizes = x.shape[-nd:]
+    xp = cupy.full(x.shape[:-nd] + tuple(b + n + a for b, n, a in zip(before, sizes, after)), value, x.dtype)
+    xp[(Ellipsis,) + tuple(slice(b, b + n) for b, n in zip(before, sizes))] = x
+    return xp
 
 
 def windows(xp, out, kernel, stride, dilation):
@@ -48,13 +54,25 @@ def windows(xp, out, kernel, stride, dilation):
         yield offset, xp[(Ellipsis,) + index]
 
 
+def window_view(xp, out, kernel, stride, dilation):
+    """All windows of the padded ``xp`` as one strided view, shaped ``(*lead, *kernel, *out)``: element
+    ``[..., j, o]`` is what kernel offset ``j`` reads for output ``o`` (the views of :func:`windows`, stacked
+    without a copy)."""
+    nd = len(kernel)
+    steps = xp.strides[-nd:]
+    return as_strided(xp, xp.shape[:-nd] + tuple(kernel) + tuple(out),
+                      xp.strides[:-nd] + tuple(t * d for t, d in zip(steps, dilation))
+                      + tuple(t * s for t, s in zip(steps, stride)))
+
+
 def _columns(prim, x, dt):
-    """(columns (N, group, C/group * K, L), window geometry) of input ``x``."""
+    """(columns (N, group, C/group * K, L), window geometry) of input ``x``: im2col as one copy of the
+    windows' strided view."""
     kernel, stride, dilation, win = prim.geometry_for(x.shape)
     xp = pad_spatial(x.astype(dt, copy=False), win.before,
                      pad_after(x.shape[2:], win.before, win.out, kernel, stride, dilation))
     n, c, g = x.shape[0], x.shape[1], prim.group
-    cols = cupy.stack([v for _, v in windows(xp, win.out, kernel, stride, dilation)], axis=2)
+    cols = cupy.ascontiguousarray(window_view(xp, win.out, kernel, stride, dilation))
     return cols.reshape(n, g, (c // g) * math.prod(kernel), math.prod(win.out)), (kernel, stride, dilation, win)
 
 

@@ -31,7 +31,7 @@ import math
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import F64, compute_dtype, fits_out, scatter_add
+from mindspore_gpu.kernels._common import F64, Fused, compute_dtype, fits_out, scatter_add
 from mindspore_gpu.kernels.conv import pad_after, pad_spatial, windows
 
 _dev = cupy.asarray  # no copy for a CuPy array already on the current device
@@ -94,15 +94,49 @@ def _rule(prim, x):
     return rule, floor
 
 
-def _rule_pool(views, flat, valid, shape, dt, rule, floor):
-    """(values, argmax) of the windows under one of MindSpore 2.10's NaN rules (see the module docstring)."""
+# One fused kernel per kernel offset instead of a dozen CuPy operations: each updates the running values (and
+# argmax) in place with exactly the comparisons of the plain path below it, so both give the same bits.
+_ARG = "arg = take ? f : ((ok && arg < 0) ? f : arg);"
+_STEPS = {
+    "fold": Fused("ms_pool_fold", "T v, bool ok", "T fold", "fold = (ok && !(fold > v)) ? v : fold;"),
+    _FOLD: Fused("ms_pool_fold_arg", "T v, bool ok, int64 f", "T fold, T best, int64 arg",
+                 "fold = (ok && !(fold > v)) ? v : fold; "
+                 "bool take = ok && (v != v || best != best || v > best); best = take ? v : best; " + _ARG),
+    _GREATER: Fused("ms_pool_greater_arg", "T v, bool ok, int64 f", "T best, int64 arg",
+                    "bool take = ok && v > best; best = take ? v : best; " + _ARG),
+    _LAST_NAN: Fused("ms_pool_last_nan_arg", "T v, bool ok, int64 f", "T best, int64 arg",
+                     "bool take = ok && (arg < 0 || v != v || v > best); best = take ? v : best; " + _ARG),
+    _FIRST: Fused("ms_pool_first_arg", "T v, bool ok, int64 f", "T best, int64 arg",
+                  "bool take = ok && (arg < 0 || v > best); best = take ? v : best; " + _ARG),
+    "beats": Fused("ms_pool_max", "T v", "T best", "best = (v > best || (v != v && best == best)) ? v : best;"),
+    "beats_arg": Fused("ms_pool_max_arg", "T v, bool ok, int64 f", "T best, int64 arg",
+                       "bool take = ok && (arg < 0 || v > best || (v != v && best == best)); "
+                       "best = take ? v : best; arg = take ? f : arg;"),
+}
+
+
+def _rule_pool(views, flat, valid, shape, dt, rule, floor, need_arg=True):
+    """(values, argmax or None) of the windows under one of MindSpore 2.10's NaN rules (see the module
+    docstring); MaxPool's fold without argmax (``need_arg=False``) keeps only the fold."""
     best = cupy.full(shape, floor if rule in (_FOLD, _GREATER) else -_INF, dt)
-    fold = cupy.full(shape, floor, dt)
-    arg = cupy.full(shape, -1, numpy.int64)
+    fold = cupy.full(shape, floor, dt) if rule == _FOLD else None
+    arg = cupy.full(shape, -1, numpy.int64) if need_arg or rule != _FOLD else None
+    step = _STEPS[_FOLD if need_arg or rule != _FOLD else "fold"]
+    if step.usable(best):
+        for i, (_, v) in enumerate(views):
+            if arg is None:
+                step(v, valid[i], fold)
+            elif rule == _FOLD:
+                step(v, valid[i], flat[i], fold, best, arg)
+            else:
+                _STEPS[rule](v, valid[i], flat[i], best, arg)
+        return (fold if rule == _FOLD else best), arg
     for i, (_, v) in enumerate(views):
         ok = valid[i]
         if rule == _FOLD:
             fold = cupy.where(ok & ~(fold > v), v, fold)
+            if arg is None:
+                continue
             take = ok & ((v != v) | (best != best) | (v > best))
         elif rule == _GREATER:
             take = ok & (v > best)
@@ -130,18 +164,29 @@ def max_pool(prim, x, out_spatial=None, with_argmax=True):
     rule, floor = _rule(prim, x)
     if rule:
         flat, valid = _offset_tables(sizes, win.before, out, kernel, stride, dil)
-        best, arg = _rule_pool(views, flat, valid, x.shape[:-nd] + out, dt, rule, floor)
+        best, arg = _rule_pool(views, flat, valid, x.shape[:-nd] + out, dt, rule, floor, with_argmax)
         return best, (arg if with_argmax else None)
     if not with_argmax:
         # padding is -inf: it never beats an element of the input, so the values need no masks
         _, best = next(views)
+        best = best.copy()
+        step = _STEPS["beats"]
+        fused = step.usable(best)
         for _, v in views:
-            best = cupy.where(_beats(v, best), v, best)
-        return best.copy(), None
+            if fused:
+                step(v, best)
+            else:
+                best = cupy.where(_beats(v, best), v, best)
+        return best, None
     flat, valid = _offset_tables(sizes, win.before, out, kernel, stride, dil)
     best = cupy.full(x.shape[:-nd] + out, -_INF, dt)
     arg = cupy.full(best.shape, -1, numpy.int64)
+    step = _STEPS["beats_arg"]
+    fused = step.usable(best)
     for i, (_, v) in enumerate(views):
+        if fused:
+            step(v, valid[i], flat[i], best, arg)
+            continue
         take = valid[i] & ((arg < 0) | _beats(v, best))
         best = cupy.where(take, v, best)
         arg = cupy.where(take, flat[i], arg)
@@ -160,11 +205,13 @@ def _check_argmax(argmax, size):
         raise ValueError(f"an argmax index is out of range [0, {size})")
 
 
-def scatter_planes(grad, argmax, x_shape, nd, dt):
-    """dx (``x_shape``): each plane gets ``grad`` added at its ``argmax`` entries (-1: none)."""
+def scatter_planes(grad, argmax, x_shape, nd, dt, check=True):
+    """dx (``x_shape``): each plane gets ``grad`` added at its ``argmax`` entries (-1: none). ``check=False``
+    for an argmax computed here (the check reads a flag back to the host: a synchronisation)."""
     size = math.prod(x_shape[-nd:])
     argmax = _planes(_dev(argmax), nd)
-    _check_argmax(argmax, size)
+    if check:
+        _check_argmax(argmax, size)
     g = _planes(_dev(grad).astype(dt, copy=False), nd)
     dx = cupy.zeros((argmax.shape[0], size), dt)
     hit = argmax >= 0
@@ -173,13 +220,14 @@ def scatter_planes(grad, argmax, x_shape, nd, dt):
     return dx.reshape(tuple(x_shape))
 
 
-def gather_planes(grad, argmax, nd, dt):
+def gather_planes(grad, argmax, nd, dt, check=True):
     """``grad`` (shaped like the input) read at each ``argmax`` entry of its plane (0 for -1)."""
     argmax = _dev(argmax)
     shape = argmax.shape
     argmax = _planes(argmax, nd)
     g = _planes(_dev(grad).astype(dt, copy=False), nd)
-    _check_argmax(argmax, g.shape[1])
+    if check:
+        _check_argmax(argmax, g.shape[1])
     hit = argmax >= 0
     rows = cupy.arange(argmax.shape[0])[:, None]
     return cupy.where(hit, g[rows, cupy.where(hit, argmax, 0)], dt.type(0)).reshape(shape)
@@ -205,7 +253,7 @@ def _max_pool_grad(prim, x, y, dout, *, out=None):
     x, dout = _dev(x), _dev(dout)
     nd = len(prim.geometry_for(x.shape)[0])
     _, arg = max_pool(prim, x, dout.shape[-nd:])
-    return scatter_planes(dout, arg, x.shape, nd, compute_dtype(x, dout))
+    return scatter_planes(dout, arg, x.shape, nd, compute_dtype(x, dout), check=False)
 
 
 @fits_out
@@ -213,7 +261,7 @@ def _max_pool_grad_grad(prim, x, y, grad, *, out=None):
     x, y, grad = _dev(x), _dev(y), _dev(grad)
     nd = len(prim.geometry_for(x.shape)[0])
     _, arg = max_pool(prim, x, y.shape[-nd:])
-    return gather_planes(grad, arg, nd, compute_dtype(x, grad))
+    return gather_planes(grad, arg, nd, compute_dtype(x, grad), check=False)
 
 
 @fits_out
@@ -251,10 +299,23 @@ def _divisors(sizes, win, kernel, stride, include_pad, override):
     return div
 
 
+_DIVISORS = {}
+
+
+def _device_divisors(div):
+    """(divisor > 0, divisor or 1) of a host divisor table as device arrays, copied once per table and device
+    (no host copy in a steady-state step, which a stream capturing a CUDA graph refuses)."""
+    key = (cupy.cuda.runtime.getDevice(), div.shape, div.tobytes())
+    tables = _DIVISORS.get(key)
+    if tables is None:
+        tables = _DIVISORS[key] = (cupy.asarray(div > 0), cupy.asarray(numpy.where(div > 0, div, 1.0)))
+    return tables
+
+
 def _divide(total, div):
     """``total / div`` in float64 (as the CPU kernels divide), 0 where the divisor is not positive."""
-    ok = cupy.asarray(div > 0)
-    return cupy.where(ok, total.astype(F64) / cupy.asarray(numpy.where(div > 0, div, 1.0)), 0.0)
+    ok, safe = _device_divisors(div)
+    return cupy.where(ok, total.astype(F64) / safe, 0.0)
 
 
 def _avg_geometry(prim, shape):

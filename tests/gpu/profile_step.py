@@ -1,0 +1,119 @@
+"""Where a training step's time goes on the GPU: per primitive, and per Python function.
+
+    python tests/gpu/profile_step.py [--workloads mlp,lenet,resnet,transformer] [--mode graph|pynative]
+
+For every workload (the benchmark's networks, seeded weights and inputs) it runs the training step and prints
+
+* the median ms per step (nothing hooked);
+* GRAPH_MODE only: every kernel of three steps timed with the device synchronised before and after it (so the
+  numbers are launch + GPU time, the sum larger than a step), summed per primitive, the largest first;
+* the functions where a profiled step spends its own time (``cProfile``, sorted by ``tottime``), which shows host
+  overhead: kernel compilation or module loading, host round trips, Python dispatch.
+"""
+import argparse
+import cProfile
+import io
+import os
+import pathlib
+import pstats
+import statistics
+import sys
+import time
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def train_step(ms, workload):
+    import numpy as np
+    from mindspore import nn
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    import workloads_common as common
+    import workloads_mindspore as wm
+
+    net = wm.build(ms, workload)
+    wm.set_initial_params(ms, net, workload)
+    x_np, labels_np = common.inputs(workload)
+    x, labels = ms.Tensor(x_np), ms.Tensor(labels_np.astype(np.int32))
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    optimizer = nn.Adam(net.trainable_params(), learning_rate=1e-3) if workload == "transformer" else \
+        nn.Momentum(net.trainable_params(), 0.01, 0.9)
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer)
+    train.set_train()
+    return lambda: train(x, labels).asnumpy()
+
+
+def profile(workload, mode, steps, top, device="GPU"):
+    import mindspore as ms
+    from mindspore._runtime import executor
+
+    ms.set_context(device_target=device, mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
+    step = train_step(ms, workload)
+    for _ in range(5):
+        step()
+    times = []
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        step()
+        times.append((time.perf_counter() - t0) * 1e3)
+    print(f"## {workload} {mode}: {statistics.median(times):.2f} ms per step (median of {steps})")
+
+    if mode == "graph":
+        per = {}
+        sync = ms.runtime.synchronize
+
+        def hook(prim, kernel, args, out):
+            sync()
+            t0 = time.perf_counter()
+            result = kernel(prim, *args, out=out)
+            sync()
+            name = getattr(prim, "name", type(prim).__name__)
+            entry = per.setdefault(name, [0, 0.0])
+            entry[0] += 1
+            entry[1] += time.perf_counter() - t0
+            return result
+        executor.set_kernel_hook(hook)
+        try:
+            for _ in range(3):
+                step()
+        finally:
+            executor.set_kernel_hook(None)
+        total = sum(t for _, t in per.values())
+        print(f"kernels, synchronised (3 steps, per step): {total / 3 * 1e3:.2f} ms in {sum(c for c, _ in per.values()) // 3}"
+              " kernels")
+        for name, (count, t) in sorted(per.items(), key=lambda kv: -kv[1][1])[:top]:
+            print(f"  {name:32s} {count // 3:4d} x  {t / 3 * 1e3:8.3f} ms  ({t / count * 1e6:8.1f} us each)")
+
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(3):
+        step()
+    prof.disable()
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(top)
+    lines = [ln for ln in buf.getvalue().splitlines() if ln.strip()]
+    start = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("ncalls")), 0)
+    print("cProfile, 3 steps, by own time:")
+    for ln in lines[start:start + top + 1]:
+        print("  " + ln.replace(str(REPO), "").replace(sys.prefix, "<venv>")[:200])
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--workloads", default="mlp,lenet,resnet,transformer")
+    p.add_argument("--mode", default="graph", choices=("graph", "pynative"))
+    p.add_argument("--steps", type=int, default=10)
+    p.add_argument("--top", type=int, default=18)
+    p.add_argument("--device", default="GPU", help="the device target (CPU: to try this script without a GPU)")
+    args = p.parse_args()
+    os.environ.setdefault("MS_GPU_GRAPH_CAPTURE", "0")
+    for workload in args.workloads.split(","):
+        try:
+            profile(workload, args.mode, args.steps, args.top, args.device)
+        except Exception as exc:  # one workload's failure must not hide the others' profiles
+            print(f"## {workload} {args.mode}: FAILED {type(exc).__name__}: {str(exc)[:600]}")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
