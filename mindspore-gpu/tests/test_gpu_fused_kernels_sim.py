@@ -1,7 +1,11 @@
-"""Max pooling's fused steps (one ``ElementwiseKernel`` per kernel offset, ``kernels/pooling.py`` ``_STEPS``) on the
-stand-in, whose ``ElementwiseKernel`` evaluates their CUDA C with NumPy: every pooling edge case of
-``test_gpu_kernels_sim.py`` (NaN under each of MindSpore 2.10's rules, ties, signed zeros, +-inf, windows in the
-padding, 2-D and 3-D, gradients) gives the CPU kernels' values and indices bit for bit, through the fused kernels.
+"""The GPU kernels' fused paths (``ElementwiseKernel``s) on the stand-in, whose ``ElementwiseKernel`` evaluates
+their CUDA C with NumPy, against the CPU kernels:
+
+* max pooling's steps (one kernel per kernel offset, ``kernels/pooling.py`` ``_STEPS``): every pooling edge case
+  of ``test_gpu_kernels_sim.py`` (NaN under each of MindSpore 2.10's rules, ties, signed zeros, +-inf, windows in
+  the padding, 2-D and 3-D, gradients) gives the CPU kernels' values and indices bit for bit;
+* training-mode batch norm and its gradient (``kernels/nn.py`` ``_BN_*``): outputs, saved statistics, the moving
+  statistics updated in place, and the three gradients, NCHW and NHWC, float32 and float64.
 """
 import pathlib
 import sys
@@ -18,7 +22,8 @@ import test_gpu_kernels_sim as base  # noqa: E402
 
 TARGET = "GPUSIMF"
 GRAPH = cupy_sim.load_graph_modules()
-POOLING = {f.__name__.rsplit(".", 1)[-1]: f for f in GRAPH.families}["pooling"]
+FAMILIES = {f.__name__.rsplit(".", 1)[-1]: f for f in GRAPH.families}
+POOLING, NN = FAMILIES["pooling"], FAMILIES["nn"]
 CASES = sorted(name for name in base.EDGE_CASES if "maxpool" in name and "adaptive" not in name)
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -58,3 +63,47 @@ def test_fused_max_pooling_gives_the_cpu_kernels_bits(fused_plugin, name):
             np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6, equal_nan=True, err_msg=f"{name} output {i}")
         else:
             np.testing.assert_array_equal(g, w, err_msg=f"{name} output {i}")
+
+
+def _bn_calls():
+    return sum(k.kernel.calls for k in (NN._BN_STATS, NN._BN_Y, NN._BN_DX))
+
+
+def _batch_norm_run(target, data_format, dtype):
+    """(outputs, moving mean, moving variance, gradients of x, scale, bias) of a training batch norm on ``target``."""
+    rng = np.random.default_rng(3)
+    shape = (4, 3, 5, 6) if data_format == "NCHW" else (4, 5, 6, 3)
+    x = rng.normal(1.0, 2.0, shape).astype(dtype)
+    c = 3
+    scale, bias = rng.normal(size=c).astype(dtype), rng.normal(size=c).astype(dtype)
+    mean, var = rng.normal(size=c).astype(dtype), rng.uniform(0.5, 2, c).astype(dtype)
+    w = rng.normal(size=shape).astype(dtype)
+    before = ms.get_context("device_target_requested")
+    ms.set_context(device_target=target)
+    try:
+        bn = ms.ops.BatchNorm(is_training=True, epsilon=1e-3, momentum=0.3, data_format=data_format)
+        m, v = ms.Tensor(mean), ms.Tensor(var)
+        outs = [o.asnumpy() for o in bn(ms.Tensor(x), ms.Tensor(scale), ms.Tensor(bias), m, v)[:5]]
+        moving = [m.asnumpy(), v.asnumpy()]
+        bn2 = ms.ops.BatchNorm(is_training=True, epsilon=1e-3, momentum=0.3, data_format=data_format)
+        grads = ms.grad(lambda a, s, b: (bn2(a, s, b, ms.Tensor(mean), ms.Tensor(var))[0] * ms.Tensor(w)).sum(),
+                        grad_position=(0, 1, 2))(ms.Tensor(x), ms.Tensor(scale), ms.Tensor(bias))
+        return outs + moving + [g.asnumpy() for g in grads]
+    finally:
+        ms.context.store("device_target", before)
+        base._generation.bump()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
+def test_fused_batch_norm_gives_the_cpu_kernels_numbers(fused_plugin, data_format, dtype):
+    want = _batch_norm_run("CPU", data_format, dtype)
+    before = _bn_calls()
+    got = _batch_norm_run(TARGET, data_format, dtype)
+    assert _bn_calls() >= before + 3, "the fused forward and gradient kernels ran"
+    names = ["y", "batch mean", "batch variance", "saved mean", "saved variance", "moving mean", "moving variance",
+             "dx", "dscale", "dbias"]
+    tol = 2e-5 if dtype == np.float32 else 1e-12
+    for name, g, w in zip(names, got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape, name
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol, err_msg=name)

@@ -3,13 +3,13 @@ cuBLAS (``cupy.matmul``) — a cuDNN path is to come.
 
 Shapes follow the primitives: x (N, C, [D,] H, W), weight (C_out, C_in / group, [kd,] kh, kw),
 cross-correlation. Output sizes and padding come from the primitive's own geometry
-(:meth:`geometry_for`), the same the shape rule used. For each kernel offset (row-major), the
-strided view of the zero-padded input it reads is one slice (:func:`windows`); all of them are one strided
-view (:func:`window_view`), whose copy is the columns (one kernel), and one batched product per group gives
-the output. The gradient with respect to the
-input adds the columns' gradient back through the same views (col2im), the one with respect to the
-weight is one product per group with the batch folded in. float16 computes in float32. The pooling
-kernels (:mod:`.pooling`) share :func:`windows`.
+(:meth:`geometry_for`), the same the shape rule used. For each kernel offset (row-major), the strided
+view of the zero-padded input it reads is one slice (:func:`windows`); all of them are one strided view
+(:func:`window_view`), whose copy is the columns (one kernel), and one batched product per group gives
+the output. The gradient with respect to the input is the same construction on the gradient (spread
+``stride`` apart) with the kernel flipped, the one with respect to the weight is one product per group
+with the batch folded in. float16 computes in float32. The pooling kernels (:mod:`.pooling`) share
+:func:`windows`.
 """
 import itertools
 import math
@@ -92,21 +92,29 @@ def _forward(prim, x, w, *, out=None):
 
 @fits_out
 def _backward_input(prim, dout, w, input_size, *, out=None):
+    """dx as a correlation of the gradient with the flipped kernel (one im2col and one product per group,
+    deterministic): with ``dd`` the gradient spread ``stride`` apart (zeros between) behind ``(k - 1) * d``
+    zeros, ``dx[h] = sum_j W[k - 1 - j] dd[before + h + j * d]`` on each spatial axis."""
     dout, w = _dev(dout), _dev(w)
     dt = compute_dtype(dout, w)
     input_size = tuple(int(s) for s in input_size)
     kernel, stride, dilation, win = prim.geometry_for(input_size)
     n, c, g = input_size[0], input_size[1], prim.group
-    wm = _weight_matrix(w, g, dt)
-    d = dout.astype(dt, copy=False).reshape(n, g, w.shape[0] // g, -1)
-    dcols = cupy.matmul(wm.transpose(0, 2, 1), d).reshape((n, c, math.prod(kernel)) + win.out)
-    spatial = input_size[2:]
-    after = pad_after(spatial, win.before, win.out, kernel, stride, dilation)
-    dxp = cupy.zeros((n, c) + tuple(b + s + a for b, s, a in zip(win.before, spatial, after)), dt)
-    for i, (_, view) in enumerate(windows(dxp, win.out, kernel, stride, dilation)):
-        view += dcols[:, :, i]     # one offset's views never overlap themselves: no repeated index
-    crop = tuple(slice(b, b + s) for b, s in zip(win.before, spatial))
-    return cupy.asarray(dxp[(slice(None), slice(None)) + crop], order="C")
+    spatial, outs = input_size[2:], dout.shape[2:]
+    lead = tuple((k - 1) * d for k, d in zip(kernel, dilation))
+    spread = tuple((o - 1) * s + 1 if o else 0 for o, s in zip(outs, stride))
+    tail = tuple(max(0, b + h - m) for b, h, m in zip(win.before, spatial, spread))
+    dd = cupy.zeros(dout.shape[:2] + tuple(a + m + t for a, m, t in zip(lead, spread, tail)), dt)
+    dd[(slice(None), slice(None)) + tuple(slice(a, a + m, s) for a, m, s in zip(lead, spread, stride))] = dout
+    view = dd[(slice(None), slice(None)) + tuple(slice(b, None) for b in win.before)]
+    cols = cupy.ascontiguousarray(window_view(view, spatial, kernel, (1,) * len(kernel), dilation))
+    o_g, c_g = w.shape[0] // g, w.shape[1]
+    nd = len(kernel)
+    flipped = w.astype(dt, copy=False).reshape((g, o_g, c_g) + tuple(kernel))[
+        (slice(None),) * 3 + (slice(None, None, -1),) * nd]
+    wm = cupy.ascontiguousarray(flipped.transpose((0, 2, 1) + tuple(range(3, 3 + nd)))).reshape(g, c_g, -1)
+    dx = cupy.matmul(wm, cols.reshape(n, g, o_g * math.prod(kernel), math.prod(spatial)))   # (N, g, C_in / g, L)
+    return dx.reshape(input_size)
 
 
 @fits_out

@@ -188,11 +188,37 @@ def _bn_layout(prim, x):
     return axes, stat_shape, x.size // max(x.shape[c], 1)
 
 
+# Training-mode batch norm in a few launches (float32/float64, fusion on): the statistics by two reductions, the
+# per-channel tail (scale factor, moving statistics in place, saved statistics) in one kernel, the normalised
+# output in one; the gradient by two reductions and one kernel. Same operations in the same order as the plain
+# path beside them (CUDA may contract a multiply-add of the moving statistics into one rounding).
+_BN_SQDEV = Fused("ms_bn_sqdev", "T x, T m", "T d", "T c = x - m; d = c * c;")
+_BN_STATS = Fused("ms_bn_stats", "T m, T s, T scale, T count, T unbias, T keep, T mom, T eps",
+                  "T a, T mean, T var, T v, T m2, T v2",
+                  "T vb = s / count; a = ((T)1 / sqrt(vb + eps)) * scale; "
+                  "mean = keep * mean + mom * m; var = keep * var + mom * (vb * unbias); v = vb; m2 = m; v2 = vb;")
+_BN_Y = Fused("ms_bn_y", "T x, T m, T a, T b", "T y", "y = (x - m) * a + b;")
+_BN_DY_XHAT = Fused("ms_bn_dy_xhat", "T dy, T x, T m, T rstd", "T p", "p = dy * ((x - m) * rstd);")
+_BN_DX = Fused("ms_bn_dx", "T dy, T x, T m, T rstd, T scale, T dbias, T dscale, T count", "T dx",
+               "T xhat = (x - m) * rstd; T a = scale * rstd; "
+               "dx = a * (dy - dbias / count - xhat * (dscale / count));")
+
+
 @fits_out
 def _batch_norm(prim, x, scale, bias, mean, variance, *, out=None):
     x = _dev(x)
     x32 = wide(x)
     axes, stat_shape, count = _bn_layout(prim, x)
+    if prim.is_training and _BN_STATS.usable(x32, _dev(scale), _dev(bias), mean, variance):
+        dt = x32.dtype.type
+        m = cupy.mean(x32, axis=axes)
+        s = cupy.sum(_BN_SQDEV(x32, m.reshape(stat_shape)), axis=axes)
+        mom = prim.momentum
+        a, v, m2, v2 = (cupy.empty_like(m) for _ in range(4))
+        _BN_STATS(m, s, _dev(scale), dt(max(count, 1)), dt(max(count, 1) / max(count - 1, 1)), dt(1 - mom), dt(mom),
+                  dt(prim.epsilon), a, mean, variance, v, m2, v2)
+        y = _BN_Y(x32, m.reshape(stat_shape), a.reshape(stat_shape), _dev(bias).reshape(stat_shape))
+        return y, m, v, m2, v2
     if prim.is_training:
         m = cupy.mean(x32, axis=axes)
         centred = x32 - m.reshape(stat_shape)
@@ -217,10 +243,19 @@ def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve, *,
     x, dy = wide(_dev(x)), wide(_dev(dy))
     axes, stat_shape, count = _bn_layout(prim, x)
     rstd = 1.0 / cupy.sqrt(wide(_dev(saved_variance)) + prim.epsilon)
-    xhat = (x - wide(_dev(saved_mean)).reshape(stat_shape)) * rstd.reshape(stat_shape)
+    sm = wide(_dev(saved_mean))
+    sc = wide(_dev(scale))
+    if prim.is_training and _BN_DX.usable(x, dy, rstd, sm, sc):
+        r, m_, c_ = rstd.reshape(stat_shape), sm.reshape(stat_shape), sc.reshape(stat_shape)
+        dbias = cupy.sum(dy, axis=axes)
+        dscale = cupy.sum(_BN_DY_XHAT(dy, x, m_, r), axis=axes)
+        dx = _BN_DX(dy, x, m_, r, c_, dbias.reshape(stat_shape), dscale.reshape(stat_shape),
+                    x.dtype.type(max(count, 1)))
+        return dx, dscale, dbias
+    xhat = (x - sm.reshape(stat_shape)) * rstd.reshape(stat_shape)
     dbias = cupy.sum(dy, axis=axes)
     dscale = cupy.sum(dy * xhat, axis=axes)
-    a = (wide(_dev(scale)) * rstd).reshape(stat_shape)
+    a = (sc * rstd).reshape(stat_shape)
     if not prim.is_training:
         return dy * a, dscale, dbias
     count = max(count, 1)
