@@ -107,3 +107,39 @@ def test_fused_batch_norm_gives_the_cpu_kernels_numbers(fused_plugin, data_forma
     for name, g, w in zip(names, got, want):
         assert g.dtype == w.dtype and g.shape == w.shape, name
         np.testing.assert_allclose(g, w, rtol=tol, atol=tol, err_msg=name)
+
+
+def _sparse_ce_run(target, logits, labels):
+    before = ms.get_context("device_target_requested")
+    ms.set_context(device_target=target)
+    try:
+        x, y = ms.Tensor(logits), ms.Tensor(labels)
+        loss = ms.ops.SparseSoftmaxCrossEntropyWithLogits()(x, y).asnumpy()
+        grad = ms.ops.SparseSoftmaxCrossEntropyWithLogits(is_grad=True)(x, y).asnumpy()
+        return loss, grad
+    finally:
+        ms.context.store("device_target", before)
+        base._generation.bump()
+
+
+def _sparse_calls():
+    loss = FAMILIES["loss"]
+    return sum(k.kernel.calls for k in (loss._SPARSE_EXP, loss._SPARSE_ROW, loss._SPARSE_GRAD))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fused_sparse_softmax_cross_entropy_gives_the_cpu_kernels_numbers(fused_plugin, dtype):
+    rng = np.random.default_rng(9)
+    logits = (rng.standard_normal((6, 5)) * 4).astype(dtype)
+    logits[1, 2] = np.inf            # a row whose maximum is not finite: shifted by 0, as the CPU kernels do
+    logits[2] = -np.inf
+    logits[3, :2] = 80.0             # large values: the shift keeps exp finite
+    labels = np.array([0, 2, 1, 4, 3, 1], np.int32)
+    want = _sparse_ce_run("CPU", logits, labels)
+    before = _sparse_calls()
+    got = _sparse_ce_run(TARGET, logits, labels)
+    assert _sparse_calls() == before + 4, "the fused loss and its gradient ran (2 kernels each)"
+    tol = 1e-6 if dtype == np.float32 else 1e-13
+    for name, g, w in zip(("loss", "grad"), got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape, name
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol, equal_nan=True, err_msg=name)

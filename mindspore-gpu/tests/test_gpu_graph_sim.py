@@ -299,6 +299,56 @@ def test_training_steps_give_the_same_losses_with_capture_on_and_off(on_sim, mon
     np.testing.assert_allclose(captured, fused, rtol=1e-6)
 
 
+class _EmbedBN(nn.Cell):
+    """An embedding (Gather, whose bounds check reads back to the host outside a capture), a convolution with
+    batch norm (the fused training kernels, moving statistics written in place) and a Dense head."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(10, 6)
+        self.conv = nn.Conv2d(1, 4, 3, pad_mode="pad", padding=1, has_bias=False)
+        self.bn = nn.BatchNorm2d(4)
+        self.relu = nn.ReLU()
+        self.flatten = nn.Flatten()
+        self.fc = nn.Dense(4 * 5 * 6, 10)
+
+    def construct(self, ids):
+        x = self.embed(ids).expand_dims(1)                   # (N, 1, 5, 6)
+        return self.fc(self.flatten(self.relu(self.bn(self.conv(x)))))
+
+
+def _embed_bn_losses(steps=5):
+    ms.set_seed(7)
+    net = _EmbedBN()
+    rng = np.random.default_rng(5)
+    for p in net.trainable_params():
+        p.set_data(ms.Tensor((rng.standard_normal(p.shape) * 0.3).astype(np.float32)))
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    step.set_train()
+    losses = []
+    for _ in range(steps):
+        ids = _t(rng.integers(0, 10, (4, 5)).astype(np.int32))
+        y = _t(rng.integers(0, 10, 4).astype(np.int32))
+        losses.append(float(step(ids, y).asnumpy()))
+    return np.array(losses), net.bn.moving_mean.asnumpy()
+
+
+def test_a_step_with_gather_and_batch_norm_is_captured_and_replays_the_plain_numbers(on_sim, monkeypatch):
+    monkeypatch.setenv("MS_GPU_CAPTURE_GEMM", "1")
+    monkeypatch.setitem(G.capture.GEMM_FACTORY, "make", cupy_sim.SimCublasGemm)
+    _switches(monkeypatch, fuse=True, capture=False)
+    plain, plain_mean = _embed_bn_losses()
+    _switches(monkeypatch, fuse=True, capture=True)
+    st = dict(G.capture.STATS)
+    captured, captured_mean = _embed_bn_losses()
+    assert G.capture.STATS["captured"] == st["captured"] + 1 and G.capture.STATS["failed"] == st["failed"]
+    assert G.capture.STATS["replays"] == st["replays"] + 3
+    np.testing.assert_allclose(captured, plain, rtol=1e-6)
+    np.testing.assert_allclose(captured_mean, plain_mean, rtol=1e-6)     # moving statistics updated by each replay
+    assert np.any(plain_mean != 0)
+
+
 def test_a_capture_cupy_refuses_falls_back_with_one_warning(on_sim, monkeypatch):
     """CuPy 14 refuses cuBLAS while a stream captures: the MLP step is run kernel by kernel, with one warning."""
     _switches(monkeypatch, fuse=True, capture=False)

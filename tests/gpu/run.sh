@@ -8,12 +8,14 @@
 #   bash tests/gpu/run.sh            # logs in $OUT (default ./gpu-out)
 #
 # LIMIT_PLUGIN, LIMIT_CONFORMANCE, LIMIT_TRAINING, LIMIT_SUITES, LIMIT_GRAPH, LIMIT_QUICKSTART, LIMIT_BENCH (seconds)
-# bound each step; RUN_INSTALL=0, RUN_SUITES=0, RUN_GRAPH=0, RUN_QUICKSTART=0, RUN_DISPATCH=0, RUN_BENCH=0 leave a
-# part out, RUN_SUITES=all runs the suites as one pytest run. With pytest-xdist the suites run in JOBS processes. The GRAPH_MODE step
-# (tests/gpu/graph_check.py) prints plain vs fused vs fused + CUDA-graph losses and ms per step.
+# bound each step; RUN_INSTALL=0, RUN_SUITES=0, RUN_GRAPH=0, RUN_QUICKSTART=0, RUN_NCCL=0, RUN_DISPATCH=0,
+# RUN_BENCH=0 leave a part out, RUN_SUITES=all runs the suites as one pytest run. With pytest-xdist the suites
+# run in JOBS processes. The GRAPH_MODE step (tests/gpu/graph_check.py) prints plain vs fused vs fused +
+# CUDA-graph losses and ms per step; the NCCL step (tests/gpu/nccl_check.py) checks mindspore-parallel's NCCL
+# communicator on one GPU.
 #
 # Installs with --no-deps --no-index (a machine without a package index: numpy, pluggy, ml_dtypes,
-# protobuf, pybind11, cupy and pytest must be there already).
+# protobuf, pybind11, cupy, mpi4py and pytest must be there already).
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-out}
@@ -25,7 +27,7 @@ step() { echo "== $* ($(( $(date +%s) - start )) s)"; }
 if [ "${RUN_INSTALL:-1}" = 1 ]; then
 step "install"
 NPY_NUM_BUILD_JOBS=$(nproc) $PY -m pip install --no-deps --no-build-isolation --no-index -q \
-    ./mindspore-core ./mindspore-cpu ./mindspore-gpu ./mindspore-data > "$OUT/install.log" 2>&1 \
+    ./mindspore-core ./mindspore-cpu ./mindspore-gpu ./mindspore-data ./mindspore-parallel > "$OUT/install.log" 2>&1 \
     || { tail -30 "$OUT/install.log"; exit 1; }
 fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1
@@ -85,6 +87,13 @@ echo "status $?"
 tail -n 4 "$OUT/quickstart.log"
 fi
 
+if [ "${RUN_NCCL:-1}" = 1 ]; then
+    # mindspore-parallel's NCCL communicator on this GPU (one rank: NCCL refuses two ranks on one GPU)
+    step "NCCL"
+    timeout 120 $PY tests/gpu/nccl_check.py > "$OUT/nccl.log" 2>&1
+    echo "status $?"
+    grep -v "^ok " "$OUT/nccl.log" | tail -n 12
+fi
 if [ "${RUN_DISPATCH:-1}" = 1 ]; then
 step "eager dispatch on the GPU"
 MINDSPORE_DEVICE_TARGET=GPU timeout 120 $PY -c "

@@ -44,6 +44,29 @@ def _softmax_cross_entropy(prim, logits, labels, *, out=None):
     return cupy.sum(term, axis=1), bp
 
 
+# The sparse loss in a few launches (float32/float64, fusion on), with the plain path's operations in its order:
+# the shift (m where finite, else 0: ``m - m == 0`` is false for inf and NaN) and exp in one kernel, each row's
+# loss in float64 in one.
+_SPARSE_EXP = Fused("ms_sparse_ce_exp", "T x, T m", "T e", "T s = (m - m == (T)0) ? m : (T)0; e = exp(x - s);")
+_SPARSE_ROW = Fused("ms_sparse_ce_row", "T m, T total, T xl", "float64 r",
+                    "T s = (m - m == (T)0) ? m : (T)0; T lse = s + log(total); r = (double)(lse - xl);")
+_SPARSE_GRAD = Fused("ms_sparse_ce_grad", "T e, T total, T scale", "T g", "T inv = (T)1 / total; g = e * inv * scale;")
+
+
+def _sparse_fused(prim, x, labels, n):
+    m = cupy.max(x, axis=1, keepdims=True)
+    e = _SPARSE_EXP(x, m)
+    total = cupy.sum(e, axis=1, keepdims=True)
+    dt = x.dtype.type
+    if prim.is_grad:
+        scale = dt(1.0 / n)
+        grad = _SPARSE_GRAD(e, total, scale)
+        grad[cupy.arange(n), labels] -= scale
+        return grad
+    picked = cupy.take_along_axis(x, labels.reshape(n, 1).astype(numpy.int64, copy=False), axis=1)
+    return (cupy.sum(_SPARSE_ROW(m, total, picked)) / n).astype(x.dtype)
+
+
 @fits_out
 def _sparse_softmax_cross_entropy(prim, logits, labels, *, out=None):
     logits, labels = _dev(logits), _dev(labels)
@@ -58,6 +81,8 @@ def _sparse_softmax_cross_entropy(prim, logits, labels, *, out=None):
         i = int(numpy.flatnonzero((bad < 0) | (bad >= c))[0])
         raise ValueError(f"sparse_softmax_cross_entropy: the label {int(bad[i])} at index {i} is out of range "
                          f"[0, {c})")
+    if n > 0 and c > 0 and _SPARSE_EXP.usable(x):
+        return _sparse_fused(prim, x, labels, n)
     m, inv, lse = _row_parts(x)
     rows = cupy.arange(n)
     if prim.is_grad:
