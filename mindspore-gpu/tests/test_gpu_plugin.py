@@ -172,6 +172,26 @@ def test_environment_info_never_raises():
     assert "cupy" in info
 
 
+def test_environment_info_reports_versions_and_a_driver_too_old(monkeypatch):
+    import types
+
+    def props(i):
+        return {"name": b"NVIDIA H100 80GB HBM3", "totalGlobalMem": 80 * 2**30, "major": 9, "minor": 0}
+    runtime = types.SimpleNamespace(runtimeGetVersion=lambda: 13020, driverGetVersion=lambda: 12080,
+                                    getDeviceCount=lambda: 1, getDeviceProperties=props)
+    fake = types.SimpleNamespace(__version__="14.2.0", cuda=types.SimpleNamespace(runtime=runtime))
+    monkeypatch.setattr(plugin, "import_cupy", lambda: (fake, None))
+    info = plugin.ms_environment_info()
+    assert info["cupy"] == "14.2.0" and info["cuda_runtime"] == "13.2" and info["cuda_devices"] == "1"
+    assert info["cuda_driver"].startswith("supports CUDA 12.8: too old for CuPy's CUDA 13.2 runtime")
+    assert "mindspore-gpu[cuda12]" in info["cuda_driver"]
+    assert info["cuda_device_0"] == "NVIDIA H100 80GB HBM3, 80.0 GiB, compute capability 9.0"
+    assert "nccl" in info and "cudnn" in info
+    runtime.driverGetVersion = lambda: 13000
+    assert plugin.ms_environment_info()["cuda_driver"] == "supports CUDA 13.0"
+    assert plugin._split_version(22805) == (2, 28, 5) and plugin._split_version(2708) == (2, 7, 8)
+
+
 @needs_gpu
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_fused_kernels_match_their_plain_paths(monkeypatch, dtype):

@@ -103,24 +103,50 @@ def ms_register_passes(registry):
     registry.register("gpu_fuse_elementwise", fuse_elementwise, target=TARGET, priority=10)
 
 
+def _cuda_version(v):
+    """CUDA's integer version (13020) as text (13.2)."""
+    return f"{v // 1000}.{(v % 1000) // 10}"
+
+
+def _split_version(v):
+    """NCCL's integer version: 22805 (2.28.5) from NCCL 2.9 on, 2708 (2.7.8) before."""
+    return (v // 10000, v % 10000 // 100, v % 100) if v >= 20900 else (v // 1000, v % 1000 // 100, v % 100)
+
+
 @hookimpl
 def ms_environment_info():
     cupy, reason = import_cupy()
     if cupy is None:
         return {"cupy": reason}
     info = {"cupy": cupy.__version__}
+    runtime = driver = None
     try:
-        v = cupy.cuda.runtime.runtimeGetVersion()
-        info["cuda_runtime"] = f"{v // 1000}.{(v % 1000) // 10}"
+        runtime = cupy.cuda.runtime.runtimeGetVersion()
+        info["cuda_runtime"] = _cuda_version(runtime)
     except Exception as exc:  # noqa: BLE001
         info["cuda_runtime"] = f"unknown ({type(exc).__name__}: {exc})"
+    try:
+        driver = cupy.cuda.runtime.driverGetVersion()
+        info["cuda_driver"] = f"supports CUDA {_cuda_version(driver)}" if driver else "no NVIDIA driver"
+    except Exception as exc:  # noqa: BLE001
+        info["cuda_driver"] = f"unknown ({type(exc).__name__}: {exc})"
+    if runtime and driver and driver // 1000 < runtime // 1000:
+        info["cuda_driver"] += (f": too old for CuPy's CUDA {_cuda_version(runtime)} runtime (update the driver, or "
+                                f"install the CuPy wheel of CUDA {driver // 1000}: mindspore-gpu[cuda{driver // 1000}])")
+    try:
+        from cupy.cuda import nccl
+        info["nccl"] = ".".join(str(int(p)) for p in _split_version(nccl.get_version()))
+    except Exception as exc:  # noqa: BLE001 - CuPy without NCCL: collectives on GPU tensors go over MPI
+        info["nccl"] = f"unavailable ({type(exc).__name__}: {exc}); collectives on GPU tensors copy to the host"
+    info["cudnn"] = "not used: convolutions are im2col + cuBLAS, pooling and normalisation CuPy kernels"
     n, reason = device_count(cupy)
     info["cuda_devices"] = str(n) if not reason else reason
     for i in range(n):
         try:
             props = cupy.cuda.runtime.getDeviceProperties(i)
             name = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
-            info[f"cuda_device_{i}"] = f"{name}, {props['totalGlobalMem'] / 2**30:.1f} GiB"
+            info[f"cuda_device_{i}"] = (f"{name}, {props['totalGlobalMem'] / 2**30:.1f} GiB, compute capability "
+                                        f"{props['major']}.{props['minor']}")
         except Exception as exc:  # noqa: BLE001
             info[f"cuda_device_{i}"] = f"unknown ({type(exc).__name__}: {exc})"
     return info
