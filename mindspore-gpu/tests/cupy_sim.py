@@ -30,6 +30,11 @@ break on a real device:
   (``asnumpy``, ``item``, ``bool``), copies from host memory, synchronisations, cuRAND, and cuBLAS
   (CuPy 14's ``NotImplementedError``; ``CAPTURE_CUBLAS["enabled"] = True`` records matrix products as a capture-safe
   GEMM would run them).
+* What a real GPU showed (an H100, CuPy 14.2): ``cupy.quantile``/``percentile`` sort NaN last and interpolate, so
+  they do NOT propagate NaN as NumPy's do; ``cupy.linalg.svd`` (cuSOLVER) returns singular vector pairs with other
+  signs than LAPACK (the stand-in negates the first pair); bfloat16 (``ml_dtypes.bfloat16``) arrays transfer,
+  cast and compute, but its sorts (sort, argsort, lexsort, partition, unique, median, quantile, ...) raise
+  ``NotImplementedError`` and its scans (cumsum, cumprod, ``add.accumulate``) a ``CompileException``.
 * ``cupy.random.RandomState`` has CuPy's signatures (``dtype=`` arguments) over NumPy generators.
 * ``cupy.cuda`` has one simulated device (``runtime.getDeviceCount() == 1``), with CuPy 14's ``Device``,
   ``Stream`` (``null``/``ptds`` singletons, a per-thread current stream, ``with stream:``, ``use()``,
@@ -109,6 +114,35 @@ _ATOMIC_ADD = frozenset(np.dtype(t) for t in (np.int32, np.uint32, np.uint64, np
 _ACCUMULATE = {"add", "multiply"}
 _REDUCEAT = {"add"}
 
+# bfloat16 (``ml_dtypes.bfloat16``; ``cupy.bfloat16`` does not exist) as CuPy 14.2 takes it, measured on an H100:
+# transfers, casts, arithmetic, ufuncs, reductions, matmul, ``where`` and ElementwiseKernels work; its sorts
+# (and what CuPy builds on them) raise NotImplementedError, its scans fail to compile (no ``+=`` for bf16).
+_BF16_SORTS = frozenset({"sort", "argsort", "lexsort", "partition", "argpartition", "msort", "sort_complex",
+                         "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "median",
+                         "nanmedian", "quantile", "percentile"})
+_BF16_SCANS = frozenset({"cumsum", "cumprod", "nancumsum", "nancumprod"})
+
+
+class CompileException(Exception):
+    """``cupy.cuda.compiler.CompileException``: NVRTC rejected a kernel CuPy generated."""
+
+
+def _is_bf16(obj):
+    if isinstance(obj, np.ndarray):
+        return obj.dtype.name == "bfloat16"
+    if type(obj) in (tuple, list):
+        return any(_is_bf16(o) for o in obj)
+    return False
+
+
+def _refuse_bf16(name, args):
+    """CuPy 14.2's refusals of bfloat16 for its sorts and scans (see ``_BF16_SORTS``)."""
+    if name in _BF16_SORTS and _is_bf16(args):
+        raise NotImplementedError("Sorting arrays with dtype 'bfloat16' is not supported")
+    if name in _BF16_SCANS and _is_bf16(args):
+        raise CompileException(f"cupy.{name}: error: no operator \"+=\" matches these operands "
+                               f"(operand types are: __nv_bfloat16 += __nv_bfloat16)")
+
 
 class HostArrayError(TypeError):
     """A host ``numpy.ndarray`` reached CuPy where CuPy would refuse it."""
@@ -166,6 +200,7 @@ class DeviceArray(np.ndarray):
         np.ndarray.fill(self, value)
 
     def sort(self, *args, **kwargs):
+        _refuse_bf16("sort", self)
         if _CAPTURE.stream is not None:
             return _captured("ndarray.sort", lambda: self.sort(*args, **kwargs), in_place=True)
         np.ndarray.sort(self, *args, **kwargs)
@@ -219,6 +254,7 @@ def _recorded_method(name):
     method = getattr(np.ndarray, name)
 
     def proxy(self, *args, **kwargs):
+        _refuse_bf16(name, self)
         if _CAPTURE.stream is not None:
             return _captured(f"ndarray.{name}", lambda: proxy(self, *args, **kwargs))
         return _wrap(method(self, *args, **kwargs))
@@ -228,7 +264,8 @@ def _recorded_method(name):
 
 for _name in ("reshape", "argmax", "argmin", "cumsum", "cumprod", "take", "repeat", "dot", "clip", "round",
               "argsort", "diagonal", "trace", "searchsorted", "prod", "max", "min", "sum", "mean", "var", "std",
-              "all", "any", "conj", "choose", "compress", "squeeze", "transpose", "swapaxes"):
+              "all", "any", "conj", "choose", "compress", "squeeze", "transpose", "swapaxes", "partition",
+              "argpartition"):
     setattr(DeviceArray, _name, _recorded_method(_name))
 del _name
 
@@ -272,9 +309,11 @@ def _refuse_host(where, obj):
             _refuse_host(where, o)
 
 
-def _check_ufunc_method(name, method):
+def _check_ufunc_method(name, method, inputs=()):
     if method == "accumulate" and name not in _ACCUMULATE:
         raise NotImplementedError(f"`cupy_{name}.accumulate` is not supported yet")
+    if method == "accumulate":
+        _refuse_bf16({"add": "cumsum", "multiply": "cumprod"}[name], inputs)
     if method == "reduceat" and name not in _REDUCEAT:
         raise NotImplementedError(f"`cupy_{name}.reduceat` is not supported yet")
     if method == "at" and name != "add":
@@ -283,7 +322,7 @@ def _check_ufunc_method(name, method):
 
 def _apply_ufunc(ufunc, method, inputs, kwargs):
     name = getattr(ufunc, "__name__", str(ufunc))
-    _check_ufunc_method(name, method)
+    _check_ufunc_method(name, method, inputs)
     for x in inputs:
         if isinstance(x, (list, tuple)):
             raise TypeError(f"Unsupported type {type(x)} (cupy.{name})")
@@ -343,6 +382,7 @@ class _Ufunc:
 def _function(name, fn):
     """``cupy.<name>``: the NumPy function, refusing host arrays and returning device arrays."""
     def proxy(*args, **kwargs):
+        _refuse_bf16(name, (args, list(kwargs.values())))
         if _CAPTURE.stream is not None:
             if name in _CUBLAS and not CAPTURE_CUBLAS["enabled"] and _capturing_here():
                 raise NotImplementedError("calling cuBLAS API during stream capture is currently unsupported")
@@ -403,6 +443,7 @@ def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
 
 def _sorting(name, fn):
     def proxy(a, axis=-1, kind=None):
+        _refuse_bf16(name, a)
         if _CAPTURE.stream is not None:
             return _captured(f"cupy.{name}", lambda: proxy(a, axis, kind))
         if kind not in (None, "stable"):
@@ -411,6 +452,77 @@ def _sorting(name, fn):
         return _wrap(fn(_unwrap(a), axis=axis, kind="stable"))
     proxy.__name__ = name
     return proxy
+
+
+def _quantile_nan_last(name, percent):
+    """``cupy.quantile``/``cupy.percentile`` as CuPy computes them: the data sorted along ``axis`` (NaN last, as its
+    sort puts them) and interpolated at ``q * (n - 1)``, so a NaN is NOT propagated (NumPy's quantile gives NaN
+    for a slice holding one): a NaN only shows where an index reaches the sorted tail of NaNs."""
+    methods = ("linear", "lower", "higher", "midpoint", "nearest")
+
+    def proxy(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+              interpolation=None):
+        _refuse_bf16(name, a)
+        if _CAPTURE.stream is not None:
+            return _captured(f"cupy.{name}", lambda: proxy(a, q, axis, out, overwrite_input, method, keepdims))
+        _refuse_host(f"cupy.{name}", (a, q))
+        method = interpolation or method
+        if method not in methods:
+            raise ValueError(f"Unexpected interpolation method.\nActual: '{method}' not in {methods}")
+        x = _unwrap(a)
+        qs = np.asarray(_unwrap(q), np.float64) / (100.0 if percent else 1.0)
+        if qs.size and not (qs.min() >= 0 and qs.max() <= 1):
+            raise ValueError("Quantiles must be in the range [0, 1]" if not percent
+                             else "Percentiles must be in the range [0, 100]")
+        if axis is None:
+            moved, kept_shape = x.reshape(-1), (1,) * x.ndim
+        else:
+            ax = axis % x.ndim
+            moved = np.moveaxis(x, ax, -1)
+            kept_shape = x.shape[:ax] + (1,) + x.shape[ax + 1:]
+        s = np.sort(moved, axis=-1)                     # NaN last
+        n = s.shape[-1]
+        pos = qs * (n - 1)
+        lo = np.floor(pos).astype(np.int64)
+        hi = np.minimum(lo + 1, n - 1)
+        if method == "lower":
+            hi = lo
+        elif method == "higher":
+            lo = hi = np.ceil(pos).astype(np.int64)
+        elif method == "nearest":
+            lo = hi = np.around(pos).astype(np.int64)
+        t = pos - np.floor(pos) if method == "linear" else np.full(pos.shape, 0.5 if method == "midpoint" else 0.0)
+        below, above = s[..., lo], s[..., hi]             # (lead..., *q.shape)
+        res = below + (above - below) * t
+        res = np.moveaxis(res, tuple(range(res.ndim - qs.ndim, res.ndim)), tuple(range(qs.ndim)))
+        if keepdims:
+            res = res.reshape(qs.shape + kept_shape)
+        if x.dtype.kind == "f":
+            res = res.astype(x.dtype)
+        if out is not None:
+            np.copyto(_base(out), res, casting="unsafe")
+            return out
+        return _wrap(np.asarray(res))
+    proxy.__name__ = name
+    return proxy
+
+
+def _svd(a, full_matrices=True, compute_uv=True):
+    """``cupy.linalg.svd`` (cuSOLVER's gesvdj/gesvd): the singular values are LAPACK's, but the singular vectors
+    come with other signs than LAPACK's. The stand-in negates the first pair (``u[..., :, 0]`` and ``vh[..., 0,
+    :]`` together: still a valid decomposition), so a test comparing vectors with NumPy's signs fails here as it
+    does on a GPU."""
+    _refuse_host("cupy.linalg.svd", a)
+    if _CAPTURE.stream is not None:
+        return _captured("cupy.linalg.svd", lambda: _svd(a, full_matrices, compute_uv))
+    x = _unwrap(a)
+    if not compute_uv:
+        return _wrap(np.linalg.svd(x, compute_uv=False))
+    u, s, vh = (np.array(r) for r in np.linalg.svd(x, full_matrices=full_matrices))
+    if s.shape[-1]:
+        u[..., :, 0] *= -1
+        vh[..., 0, :] *= -1
+    return _wrap((u, s, vh))
 
 
 def where(condition, x=None, y=None):
@@ -1200,7 +1312,8 @@ def make_modules(elementwise=False):
             attrs[name] = obj
     attrs.update(ndarray=DeviceArray, asarray=asarray, array=array, asnumpy=asnumpy, where=where,
                  take_along_axis=take_along_axis, argsort=_sorting("argsort", np.argsort),
-                 sort=_sorting("sort", np.sort), __version__="14.0.0-sim")
+                 sort=_sorting("sort", np.sort), quantile=_quantile_nan_last("quantile", False),
+                 percentile=_quantile_nan_last("percentile", True), __version__="14.0.0-sim")
     random = _module("cupy.random", {"RandomState": RandomState})
     attrs["random"] = random
     fft = _module("cupy.fft", {name: _function(name, getattr(np.fft, name))
@@ -1211,6 +1324,7 @@ def make_modules(elementwise=False):
         return lambda *args, **kwargs: (lambda r: tuple(r) if isinstance(r, tuple) else r)(fn(*args, **kwargs))
     linalg = _module("cupy.linalg", {name: _function(name, plain(getattr(np.linalg, name)))
                                      for name in ("svd", "solve", "qr", "inv", "det", "eigh", "norm", "cholesky")})
+    linalg.svd = _svd
     attrs["linalg"] = linalg
     runtime = _module("cupy.cuda.runtime", {"getDeviceCount": getDeviceCount, "getDevice": getDevice,
                                             "CUDARuntimeError": CUDARuntimeError})
@@ -1220,7 +1334,8 @@ def make_modules(elementwise=False):
         attrs["ElementwiseKernel"] = ElementwiseKernel
     runtime.__dict__.update(streamCaptureModeGlobal=0, streamCaptureModeThreadLocal=1, streamCaptureModeRelaxed=2)
     graph = _module("cupy.cuda.graph", {"Graph": Graph})
-    cuda = _module("cupy.cuda", {"graph": graph, "using_allocator": using_allocator,
+    compiler = _module("cupy.cuda.compiler", {"CompileException": CompileException})
+    cuda = _module("cupy.cuda", {"graph": graph, "compiler": compiler, "using_allocator": using_allocator,
                                  "runtime": runtime, "memory": memory, "Device": Device, "Stream": Stream,
                                  "Event": Event, "get_current_stream": get_current_stream,
                                  "get_elapsed_time": get_elapsed_time, "MemoryPool": MemoryPool,
@@ -1245,6 +1360,7 @@ def make_modules(elementwise=False):
     cupy.lib = lib
     return {"cupy": cupy, "cupy.random": random, "cupy.fft": fft, "cupy.linalg": linalg, "cupy.cuda": cuda,
             "cupy.lib": lib, "cupy.lib.stride_tricks": stride_tricks, "cupy.cuda.graph": graph,
+            "cupy.cuda.compiler": compiler,
             "cupy.cuda.runtime": runtime,
             "cupy.cuda.memory": memory, "cupyx": cupyx, "cupyx.scipy": scipy_, "cupyx.scipy.special": special}
 

@@ -4,8 +4,8 @@
 
 Registers the test-only ``GPUSIM`` plugin (``cupy_sim.make_plugin``) and sets ``MS_TEST_DEVICE_TARGET=GPUSIM``,
 which the repository's ``conftest.py`` makes the device of the whole session (as it does for ``STRICT``), so
-core's own suites (nn layers, optimizers, Model, LeNet) run on the GPU kernels without a GPU. bfloat16 is
-refused on the GPU (CuPy's support is partial), so tests of it fail there by design. With ``MS_GPUSIM_GRAPH=1`` the
+core's own suites (nn layers, optimizers, Model, LeNet, amp with bfloat16) run on the GPU kernels without a GPU.
+With ``MS_GPUSIM_GRAPH=1`` the
 target also has the GPU backend's GRAPH_MODE passes and CUDA-graph replay (``cupy_sim.load_graph_modules``).
 """
 import os

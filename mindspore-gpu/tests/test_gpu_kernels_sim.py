@@ -471,10 +471,10 @@ TRAINING_SUITES = ["tests/e2e/test_lenet_fixture.py", "mindspore-core/tests/nn",
 
 @pytest.mark.skipif(not all((REPO / s).exists() for s in TRAINING_SUITES), reason="core's suites are not here")
 def test_core_training_suites_on_gpusim():
-    """LeNet training, the nn layers, optimizers, Model and amp, all on the GPU kernels (``gpusim_session.py``);
-    bfloat16 is left out: the GPU backend refuses it."""
+    """LeNet training, the nn layers, optimizers, Model and amp (bfloat16 included), all on the GPU kernels
+    (``gpusim_session.py``)."""
     run = subprocess.run([sys.executable, str(HERE / "gpusim_session.py"), *TRAINING_SUITES, "-q", "-x",
-                          "-p", "no:cacheprovider", "-k", "not bfloat16"],
+                          "-p", "no:cacheprovider"],
                          cwd=REPO, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert " passed" in run.stdout

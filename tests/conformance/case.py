@@ -11,6 +11,11 @@ Each family has a ``cases_<family>.py`` with ``CASES = [Case(...), ...]``. The r
   random weight, so every output element matters) w.r.t. each input in ``grad_inputs`` (default:
   every float input) against central finite differences.
 
+``align`` is for ops whose result is unique only up to a symmetry (``Svd``: a singular vector pair ``(u_i, v_i)``
+may come negated, and LAPACK and cuSOLVER choose differently): ``align(outs, expected)`` gets our outputs and the
+oracle's as NumPy arrays and returns ours mapped onto the oracle's choice (e.g. each pair given the oracle's sign),
+which are then compared as usual; it must not make a wrong result pass.
+
 ``prims`` names the primitive(s) the case exercises; a coverage test requires every primitive of
 the registry to appear in some case. Every case also runs compiled by the GRAPH_MODE compiler
 (``ms.jit(op)``), unless ``modes`` says the op only makes sense eagerly (it creates a Parameter from
@@ -41,6 +46,7 @@ class Case:
     grad_atol: float = 1e-6
     eps: float = 1e-6               # finite-difference step
     modes: Sequence[str] = ("pynative", "graph")  # also run compiled (ms.jit) unless the op is eager-only
+    align: Callable | None = None   # (outs, expected) -> outs: ours given the oracle's choice where not unique
 
 
 def rand(*shape, low=-1.0, high=1.0, seed=0, dtype=np.float64):

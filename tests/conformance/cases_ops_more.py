@@ -362,6 +362,28 @@ def _svd_oracle(a):
     return s, u, np.swapaxes(vh, -1, -2)
 
 
+def _svd_align(outs, expected):
+    """Singular vectors are unique only up to negating a pair ``(u_i, v_i)`` together (LAPACK and cuSOLVER pick
+    different signs): each pair of ours takes the oracle's sign, read from ``u_i . u'_i + v_i . v'_i`` (about +2 or
+    -2 for a right pair), before the usual comparison. A wrong vector, or one of a pair negated alone (the sum is
+    then about 0: kept as is), still fails. A full ``u``'s columns past ``min(m, n)`` take their own sign."""
+    if len(outs) != 3 or len(expected) != 3:
+        return outs
+    s, u, v = outs
+    _, eu, ev = expected
+    if u.shape != eu.shape or v.shape != ev.shape or u.ndim < 2 or v.ndim < 2 or not u.size or not v.size:
+        return outs
+    k = min(u.shape[-1], v.shape[-1])
+    u, v = u.astype(np.float64), v.astype(np.float64)
+    pair = (u[..., :k] * eu[..., :k]).sum(-2) + (v[..., :k] * ev[..., :k]).sum(-2)        # (..., k)
+    sign = np.where(pair < 0, -1.0, 1.0)[..., None, :]
+    u[..., :k] *= sign
+    v[..., :k] *= sign
+    for rest, erest in ((u[..., k:], eu[..., k:]), (v[..., k:], ev[..., k:])):
+        rest *= np.where((rest * erest).sum(-2) < 0, -1.0, 1.0)[..., None, :]
+    return [s, u, v]
+
+
 def _expm(a):
     from scipy.linalg import expm
     return expm(a)
@@ -381,15 +403,15 @@ def _lu_unpack(lu, piv):
 _TALL = np.array([[1.0, 2.0], [3.0, 4.5], [5.0, 7.0]]) + rand(3, 2, seed=4) * 0.1
 
 LINALG_MORE = [
-    Case("svd_reduced", ops.Svd(), [_TALL], oracle=_svd_oracle, prims=["Svd"], grad=True,
+    Case("svd_reduced", ops.Svd(), [_TALL], oracle=_svd_oracle, prims=["Svd"], align=_svd_align, grad=True,
          dtypes=(np.float32, np.float64), rtol=1e-4, atol=1e-5, grad_rtol=1e-5, grad_atol=1e-6),
-    Case("svd_wide_batched", ops.Svd(), [rand(2, 2, 3, seed=5)], oracle=_svd_oracle, prims=["Svd"], grad=True,
-         rtol=1e-5, grad_rtol=1e-5, grad_atol=1e-6),
+    Case("svd_wide_batched", ops.Svd(), [rand(2, 2, 3, seed=5)], oracle=_svd_oracle, prims=["Svd"],
+         align=_svd_align, grad=True, rtol=1e-5, grad_rtol=1e-5, grad_atol=1e-6),
     Case("svd_values_only", ops.Svd(compute_uv=False), [_TALL],
-         oracle=lambda a: (np.linalg.svd(a, compute_uv=False), np.zeros(0), np.zeros(0)), prims=["Svd"], grad=True,
-         rtol=1e-5),
+         oracle=lambda a: (np.linalg.svd(a, compute_uv=False), np.zeros(0), np.zeros(0)), prims=["Svd"],
+         align=_svd_align, grad=True, rtol=1e-5),
     Case("svd_full", lambda a: ops.Svd(True)(a)[0], [_TALL], oracle=lambda a: np.linalg.svd(a)[1], prims=["Svd"],
-         grad=True, rtol=1e-5),
+         align=_svd_align, grad=True, rtol=1e-5),
     Case("matrix_exp", ops.MatrixExp(), [rand(2, 3, 3, seed=6)], oracle=lambda a: np.stack([_expm(m) for m in a]),
          prims=["MatrixExp"], grad=True, dtypes=(np.float32, np.float64), rtol=1e-5, atol=1e-6),
     Case("matrix_solve", ops.MatrixSolve(), [rand(2, 3, 3, seed=7) + 3 * np.eye(3), rand(2, 3, 2, seed=8)],

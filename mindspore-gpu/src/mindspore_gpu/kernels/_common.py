@@ -19,12 +19,14 @@ import weakref
 
 import cupy
 import cupyx.scipy.special as special  # noqa: F401  (erf, erfc, erfinv for the math kernels)
+import ml_dtypes   # bfloat16's finfo (a dependency of mindspore-core)
 import numpy
 
 from mindspore.common import dtype as mstype
 
 __all__ = ["dev", "fit", "fits_out", "wide", "compute_dtype", "is_array", "scalar_of", "store", "promoted",
-           "float_of", "is_inexact", "Fused", "FUSED", "scatter_add", "device_rng", "fixed_rng", "special", "scan"]
+           "float_of", "is_inexact", "Fused", "FUSED", "scatter_add", "device_rng", "fixed_rng", "special", "scan",
+           "is_bf16", "sortable", "finfo"]
 
 dev = cupy.asarray  # no copy for a CuPy array already on the current device; a host array is moved
 
@@ -34,24 +36,43 @@ F64 = numpy.dtype(numpy.float64)
 _SCALARS = (bool, int, float, complex)
 
 
+def is_bf16(dtype):
+    """Whether ``dtype`` is bfloat16 (``ml_dtypes.bfloat16``: NumPy kind ``'V'``, and no ``cupy.bfloat16``)."""
+    return numpy.dtype(dtype).name == "bfloat16"
+
+
+def finfo(dtype):
+    """``numpy.finfo`` of a float dtype, bfloat16 included (NumPy's refuses ml_dtypes' types; theirs is the same)."""
+    if is_bf16(dtype):
+        return ml_dtypes.finfo(numpy.dtype(dtype))
+    return numpy.finfo(dtype)
+
+
+def sortable(x):
+    """``x`` as CuPy can sort or scan it: CuPy 14.2 has no sort (``NotImplementedError``) and no scan (``cumsum``
+    does not compile) for bfloat16, so bfloat16 is widened to float32 (exact: a sort's order or a gather from it is
+    the same; a scan then accumulates in float32). Other dtypes pass through."""
+    return x.astype(F32) if is_bf16(x.dtype) else x
+
+
 def is_array(v):
     """Whether ``v`` is an array (a device buffer, or a host array not moved yet)."""
     return isinstance(v, (cupy.ndarray, numpy.ndarray))
 
 
 def is_inexact(dt):
-    return numpy.dtype(dt).kind in "fc"
+    return numpy.dtype(dt).kind in "fc" or is_bf16(dt)
 
 
 def float_of(dt):
     """``dt`` if it is a float (or complex) dtype, else float32 (MindSpore's float of integers)."""
     dt = numpy.dtype(dt)
-    return dt if dt.kind in "fc" else F32
+    return dt if dt.kind in "fc" or is_bf16(dt) else F32
 
 
 def wide(x):
-    """``x`` in a precision fit for reductions and transcendental functions (float16 -> float32)."""
-    return x.astype(F32) if x.dtype == F16 else x
+    """``x`` in a precision fit for reductions and transcendental functions (float16, bfloat16 -> float32)."""
+    return x.astype(F32) if x.dtype == F16 or is_bf16(x.dtype) else x
 
 
 def compute_dtype(*arrays):
@@ -181,7 +202,7 @@ def scatter_add(target, index, values):
     if dt == numpy.int64:
         cupy.add.at(target.view(numpy.uint64), index, values.astype(numpy.int64).view(numpy.uint64))
         return target
-    if dt.kind == "f":
+    if dt.kind == "f" or is_bf16(dt):
         acc = target.astype(F32)
         cupy.add.at(acc, index, values.astype(F32))
     elif dt.kind == "c":

@@ -5,19 +5,21 @@ NumPy); anything else raises ``MSIndexRuntimeError``, an IndexError and, as Mind
 RuntimeError (the bounds are read back from the device, which synchronises). Scatters with accumulation use CUDA's atomic add (:func:`._common.scatter_add`);
 scatters that overwrite (``TensorScatterUpdate``, ``ScatterNdUpdate``, ``TensorScatterElements``
 without reduction) keep one of the updates of a repeated index, not necessarily the last one as the
-CPU kernels do. Sorts are stable (CuPy's sorts are), NaN last.
+CPU kernels do. Sorts are stable (CuPy's sorts are), NaN last; bfloat16, which CuPy cannot sort, sorts as float32.
 """
 import cupy
 import numpy
 
 from mindspore.plugin import MSIndexRuntimeError
-from mindspore_gpu.kernels._common import fit, fits_out, is_array, scalar_of, scatter_add
+from mindspore_gpu.kernels._common import fit, fits_out, is_array, scalar_of, scatter_add, sortable
 
 _dev = cupy.asarray  # no copy for a CuPy array already on the current device
 
 
 def _check_bounds(op, idx, n, dim):
-    if idx.size:
+    # reads the extremes back to the host, which a stream capturing a CUDA graph refuses: a captured step
+    # (mindspore_gpu.capture) does without the check, as the plain steps before it made it
+    if idx.size and not cupy.cuda.get_current_stream().is_capturing():
         lo, hi = (int(v) for v in cupy.asnumpy(cupy.stack((idx.min(), idx.max()))))   # one read-back
         if lo < -n or hi >= n:
             bad = lo if lo < -n else hi
@@ -224,7 +226,9 @@ def _one_hot(prim, indices, depth, on_value, off_value, *, out):
 
 # --- sorting ------------------------------------------------------------------------------------
 def _argsort(x, axis, descending):
-    """Stable argsort; descending keeps equal elements in their original order."""
+    """Stable argsort; descending keeps equal elements in their original order. bfloat16 sorts as float32 (CuPy
+    cannot sort it; the order is the same)."""
+    x = sortable(x)
     if not descending:
         return cupy.argsort(x, axis=axis)
     idx = cupy.flip(cupy.argsort(cupy.flip(x, axis), axis=axis), axis)
@@ -248,7 +252,8 @@ def _top_k(prim, x, k, *, out):
 def _unique(prim, x, *, out=None):
     x = _dev(x)
     # distinct values in order of first occurrence, as the CPU backend and MindSpore 2.10's CPU kernel
-    y, first, idx = cupy.unique(x.reshape(-1), return_index=True, return_inverse=True)
+    y, first, idx = cupy.unique(sortable(x).reshape(-1), return_index=True, return_inverse=True)
+    y = y.astype(x.dtype, copy=False)     # bfloat16 was found in float32 (exact), its values are bfloat16's
     order = cupy.argsort(first)
     rank = cupy.empty_like(order)
     rank[order] = cupy.arange(order.size, dtype=order.dtype)

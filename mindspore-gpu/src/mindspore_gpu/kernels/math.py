@@ -10,7 +10,7 @@ CPU kernels do) with ``cupyx.scipy.special``. Matrix products run on cuBLAS thro
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import F16, F32, F64, fit, is_array, is_inexact, promoted, special
+from mindspore_gpu.kernels._common import F16, F32, F64, finfo, fit, is_array, is_bf16, is_inexact, promoted, special
 
 _dev = cupy.asarray  # no copy for a CuPy array already on the current device
 _SCALARS = (bool, int, float, complex)
@@ -208,14 +208,14 @@ def _special64(fn):
 def _sinc(prim, x, *, out):
     dt = out.dtype.to_numpy()
     x = _operand(_dev(x), dt)
-    return cupy.sinc(x.astype(F32)).astype(dt) if dt == F16 else cupy.sinc(x)
+    return cupy.sinc(x.astype(F32)).astype(dt) if dt == F16 or is_bf16(dt) else cupy.sinc(x)
 
 
 def _nan_to_num(prim, x, *, out):
     x = _dev(x)
     if not is_inexact(x.dtype):
         return x.copy()
-    limit = numpy.finfo(x.dtype)
+    limit = finfo(x.dtype)
     posinf = limit.max if prim.posinf is None else prim.posinf
     neginf = limit.min if prim.neginf is None else prim.neginf
     r = cupy.where(cupy.isnan(x), x.dtype.type(prim.nan), x)
@@ -279,10 +279,12 @@ def _cumulative(name, identity):
         if x.ndim == 0:
             return cupy.full((), identity, x.dtype) if prim.exclusive else x.copy()
         axis = axis % x.ndim
-        acc = F32 if x.dtype == F16 else x.dtype
+        # half precision accumulates in float32; bfloat16 must (CuPy's scans do not compile for it): the input is
+        # widened before the scan, not through ``dtype=``
+        acc = F32 if x.dtype == F16 or is_bf16(x.dtype) else x.dtype
         if prim.reverse:
             x = cupy.flip(x, axis)
-        r = accumulate(x, axis=axis, dtype=acc)
+        r = accumulate(x.astype(acc, copy=False), axis=axis, dtype=acc)
         if prim.exclusive and r.shape[axis]:  # an empty axis stays empty
             lead = cupy.full(r.shape[:axis] + (1,) + r.shape[axis + 1:], identity, r.dtype)
             body = r[(slice(None),) * axis + (slice(0, r.shape[axis] - 1),)]

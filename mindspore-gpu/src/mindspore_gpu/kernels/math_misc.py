@@ -6,12 +6,12 @@ in float32 where a reduction or a transcendental function is involved, rounded o
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import dev, scalar_of, scan
+from mindspore_gpu.kernels._common import F32, dev, finfo, is_bf16, scalar_of, scan
 
 
 def _wide(x):
     x = dev(x)
-    return x.astype(cupy.float32) if x.dtype == cupy.float16 else x
+    return x.astype(cupy.float32) if x.dtype == cupy.float16 or is_bf16(x.dtype) else x
 
 
 def _cross(prim, x1, x2, *, out):
@@ -81,7 +81,7 @@ def _cumulative_logsumexp(prim, x, axis, *, out):
         w = w[::-1]
     res = scan(cupy.logaddexp, w)
     if prim.exclusive:
-        head = cupy.full((1,) + res.shape[1:], numpy.finfo(x.dtype).min, res.dtype)
+        head = cupy.full((1,) + res.shape[1:], finfo(x.dtype).min, res.dtype)
         res = cupy.concatenate([head, res[:-1]], axis=0)
     if prim.reverse:
         res = res[::-1]
@@ -90,7 +90,7 @@ def _cumulative_logsumexp(prim, x, axis, *, out):
 
 def _eps(prim, x, *, out):
     x = dev(x)
-    return cupy.full(x.shape, numpy.finfo(x.dtype).eps, x.dtype)
+    return cupy.full(x.shape, finfo(x.dtype).eps, x.dtype)
 
 
 def _bincount(prim, array, size, weights, *, out):
@@ -132,6 +132,8 @@ def _histogram_fixed_width(prim, x, value_range, *, out):
 def _search_rows(seq, values, right):
     side = "right" if right else "left"
     seq, values = dev(seq), dev(values)
+    if is_bf16(seq.dtype) or is_bf16(values.dtype):   # CuPy's sorted searches do not take bfloat16: exact in float32
+        seq, values = seq.astype(F32), values.astype(F32)
     if seq.ndim == 1:
         return cupy.searchsorted(seq, values, side=side)
     flat_seq = seq.reshape(-1, seq.shape[-1])

@@ -5,16 +5,17 @@ primitives), on CuPy.
 
 The CPU backend's ``kernels/math_prims.py`` with ``xp`` = CuPy and the movers ``_dev`` (``cupy.asarray``), ``_host``
 (``cupy.asnumpy``: an explicit copy, for the sequential kernels ``UniqueWithPad``, ``ListDiff``, ``RaggedRange``, the
-eigen-decomposition of ``MatrixLogarithm``, ``Quantile`` with ``ignore_nan`` and small index reads) and ``_back``
+eigen-decomposition of ``MatrixLogarithm`` and small index reads) and ``_back``
 (a host result copied to the device). Segment reductions reduce a masked broadcast over the (elements x segments)
 membership (CuPy's ``ufunc.at`` is only ``add``); scatter-adds go through ``_common.scatter_add`` (atomics).
-Reductions and transcendental functions of half precision compute in float32 and are rounded once.
+Reductions and transcendental functions of half precision compute in float32 and are rounded once. ``Quantile`` sorts
+and interpolates itself (``cupy.quantile`` does not propagate NaN); bfloat16 sorts as float32 (CuPy cannot sort it).
 """
 import cupy
 import cupy.linalg  # noqa: F401
 import numpy as np
 
-from mindspore_gpu.kernels._common import scatter_add
+from mindspore_gpu.kernels._common import F16, F32, is_bf16, scatter_add, sortable
 from mindspore_gpu.kernels.array_more import KERNELS as _ARRAY_MORE
 
 xp = cupy
@@ -175,17 +176,45 @@ def _nth_element(prim, input, n, out=None):  # noqa: A002
     k = _int_value(n)
     if not 0 <= k < x.shape[-1]:
         raise ValueError(f"For '{prim.name}', the 'n' must be in [0, {x.shape[-1]}), but got {k}.")
-    s = xp.sort(x, axis=-1)
-    return xp.ascontiguousarray(s[..., x.shape[-1] - 1 - k if prim.reverse else k])
+    s = xp.sort(sortable(x), axis=-1)     # bfloat16 sorts as float32 (exact; CuPy cannot sort it)
+    return xp.ascontiguousarray(s[..., x.shape[-1] - 1 - k if prim.reverse else k]).astype(x.dtype, copy=False)
 
 
 def _quantile(prim, input, q, out=None):  # noqa: A002
+    """NumPy's linear quantile on the device: each slice sorted (NaN last), interpolated at ``q * (count - 1)``.
+    ``cupy.quantile`` is not used: it does not propagate NaN (it sorts NaN last and interpolates over them). A slice
+    holding a NaN gives NaN, as NumPy's quantile; with ``ignore_nan`` (nanquantile) the NaNs are left out (count is
+    the number of the others) and only an all-NaN slice gives NaN. Half precision and bfloat16 compute in float32."""
     x, q = _dev(input), _dev(q)
+    work = x.astype(F32) if x.dtype == F16 or is_bf16(x.dtype) else x
+    axis = None if prim.dim is None else prim.dim % max(x.ndim, 1)
+    moved = work.reshape(1, -1) if axis is None or x.ndim == 0 else xp.moveaxis(work, axis, -1)
+    n = moved.shape[-1]
+    flat = moved.reshape(-1, n)                               # (B, n)
+    b = flat.shape[0]
+    qs = q.reshape(-1).astype(np.float64)                     # (Q,)
+    if n == 0 or b == 0:
+        return xp.full(tuple(out.shape), np.nan, x.dtype)
+    nan = xp.isnan(flat)
+    s = xp.sort(flat, axis=-1)                                # NaN last
     if prim.ignore_nan:
-        res = _back(np.nanquantile(_host(x), _host(q), axis=prim.dim, keepdims=prim.keep_dims))
+        count = xp.sum(~nan, axis=-1)
+        bad = count == 0
     else:
-        res = xp.quantile(x, q, axis=prim.dim, keepdims=prim.keep_dims)
-    return xp.asarray(res).astype(x.dtype).reshape(tuple(out.shape))
+        count = xp.full((b,), n, np.int64)
+        bad = xp.any(nan, axis=-1)
+    last = xp.maximum(count - 1, 0)                           # (B,)
+    pos = qs[:, None] * last[None, :].astype(np.float64)      # (Q, B)
+    lo = xp.floor(pos)
+    t = (pos - lo).astype(work.dtype)
+    lo = lo.astype(np.int64)
+    hi = xp.minimum(lo + 1, last[None, :])
+    rows = xp.broadcast_to(xp.arange(b)[None, :], pos.shape)
+    below, above = s[rows, lo], s[rows, hi]
+    diff = above - below                                      # NumPy's lerp: from the nearer end
+    res = xp.where(t >= 0.5, above - diff * (1 - t), below + diff * t)
+    res = xp.where(bad[None, :], xp.full((), np.nan, work.dtype), res)
+    return xp.ascontiguousarray(res.astype(x.dtype)).reshape(tuple(out.shape))
 
 
 def _quantile_grad(prim, dout, input, q, out=None):  # noqa: A002
@@ -199,7 +228,8 @@ def _quantile_grad(prim, dout, input, q, out=None):  # noqa: A002
     qs = q.reshape(-1).astype(x.dtype)                        # (Q,)
     g2 = g.reshape(qs.shape[0], b).astype(x.dtype)            # (Q, B)
     nan = xp.isnan(flat)
-    order = xp.argsort(xp.where(nan, xp.full((), np.inf, x.dtype), flat), axis=-1)
+    keyed = sortable(flat)                                    # bfloat16 sorts as float32 (exact)
+    order = xp.argsort(xp.where(nan, xp.full((), np.inf, keyed.dtype), keyed), axis=-1)
     if prim.ignore_nan:
         count = xp.sum(~nan, axis=-1)
         bad = count == 0

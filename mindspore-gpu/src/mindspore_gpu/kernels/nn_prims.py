@@ -20,7 +20,7 @@ import numpy
 
 from mindspore.plugin import MSValueError
 from mindspore_gpu.kernels import conv as _conv
-from mindspore_gpu.kernels._common import F64, compute_dtype, dev, device_rng, fit, fits_out, scatter_add
+from mindspore_gpu.kernels._common import F64, compute_dtype, dev, device_rng, fit, fits_out, scatter_add, sortable
 
 
 def _wide(*arrays):
@@ -54,10 +54,11 @@ def _conv3d_transpose(prim, x, w, *, out=None):
 # --- LRN ------------------------------------------------------------------------------------------
 def _band(v, r):
     c = v.shape[1]
-    cs = cupy.concatenate([cupy.zeros_like(v[:, :1]), cupy.cumsum(v, axis=1)], axis=1)
+    w = sortable(v)                       # bfloat16 sums in float32 (CuPy's cumsum does not compile for it)
+    cs = cupy.concatenate([cupy.zeros_like(w[:, :1]), cupy.cumsum(w, axis=1)], axis=1)
     hi = cupy.minimum(cupy.arange(c) + r + 1, c)
     lo = cupy.maximum(cupy.arange(c) - r, 0)
-    return cupy.take(cs, hi, axis=1) - cupy.take(cs, lo, axis=1)
+    return (cupy.take(cs, hi, axis=1) - cupy.take(cs, lo, axis=1)).astype(v.dtype, copy=False)
 
 
 @fits_out

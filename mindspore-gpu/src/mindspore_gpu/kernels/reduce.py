@@ -6,7 +6,7 @@ add and multiply).
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import F16, F32, fit, fits_out, scan
+from mindspore_gpu.kernels._common import F16, F32, fit, fits_out, scan, sortable
 
 _dev = cupy.asarray  # no copy for a CuPy array already on the current device
 
@@ -110,12 +110,12 @@ def _median(prim, x, *, out):
     x = _dev(x)
     if prim.global_median or x.ndim == 0:
         flat = x.reshape(-1)
-        order = cupy.argsort(flat)
+        order = cupy.argsort(sortable(flat))
         k = (flat.size - 1) // 2
         return fit((flat[order[k]], cupy.zeros((), numpy.int64)), out)
     axis = prim.axis % x.ndim
     k = (x.shape[axis] - 1) // 2
-    order = cupy.argsort(x, axis=axis)
+    order = cupy.argsort(sortable(x), axis=axis)
     idx = order[(slice(None),) * axis + (slice(k, k + 1),)]
     values = cupy.take_along_axis(x, idx, axis=axis)
     if not prim.keep_dims:
