@@ -379,6 +379,11 @@ class _Ufunc:
         return f"<sim ufunc cupy.{self.__name__}>"
 
 
+#: CuPy functions that upload their operands' pointers from the host (seen refused while capturing on an H200:
+#: ``cupy.concatenate``; ``stack`` and the other joins concatenate).
+_HOST_POINTERS = frozenset({"concatenate", "stack", "hstack", "vstack", "dstack", "column_stack"})
+
+
 def _function(name, fn):
     """``cupy.<name>``: the NumPy function, refusing host arrays and returning device arrays."""
     def proxy(*args, **kwargs):
@@ -386,6 +391,8 @@ def _function(name, fn):
         if _CAPTURE.stream is not None:
             if name in _CUBLAS and not CAPTURE_CUBLAS["enabled"] and _capturing_here():
                 raise NotImplementedError("calling cuBLAS API during stream capture is currently unsupported")
+            if name in _HOST_POINTERS and _capturing_here():
+                raise RuntimeError("the current stream is capturing, so H2D transfers are disallowed")
             return _captured(f"cupy.{name}", lambda: proxy(*args, **kwargs), in_place=name in _IN_PLACE,
                              result=args[0] if name in _IN_PLACE else None)
         _refuse_host(f"cupy.{name}", args)

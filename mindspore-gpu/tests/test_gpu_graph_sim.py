@@ -468,3 +468,31 @@ def test_the_lenet_fixture_reproduces_with_fusion_and_capture():
                           timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout and " failed" not in proc.stdout
+
+
+class _Joined(nn.Cell):
+    """Concat and Stack between two Dense branches (CuPy's joins upload pointers from the host: refused while
+    capturing)."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Dense(20, 8)
+        self.b = nn.Dense(20, 8)
+        self.head = nn.Dense(32, 10)
+
+    def construct(self, x):
+        a, b = self.a(x), self.b(x)
+        joined = ops.concat((a, b, ops.stack((a, b), axis=1).reshape(x.shape[0], 16)), axis=1)
+        return self.head(joined)
+
+
+def test_a_step_with_concat_and_stack_is_captured(on_sim, monkeypatch):
+    monkeypatch.setenv("MS_GPU_CAPTURE_GEMM", "1")
+    monkeypatch.setitem(G.capture.GEMM_FACTORY, "make", cupy_sim.SimCublasGemm)
+    _switches(monkeypatch, fuse=True, capture=False)
+    plain = _train_losses(_Joined, (16, 20))
+    _switches(monkeypatch, fuse=True, capture=True)
+    st = dict(G.capture.STATS)
+    captured = _train_losses(_Joined, (16, 20))
+    assert G.capture.STATS["captured"] == st["captured"] + 1 and G.capture.STATS["failed"] == st["failed"]
+    np.testing.assert_allclose(captured, plain, rtol=1e-6)

@@ -228,6 +228,25 @@ def test_nccl_is_optional():
         assert _nccl.nccl_module() is None
 
 
+@pytest.mark.parametrize("uid", [bytes(range(128)), tuple(range(-64, 64))], ids=["cupy14-bytes", "older-tuple"])
+def test_the_nccl_id_reaches_every_rank_as_cupy_made_it(monkeypatch, uid):
+    """CuPy 14's ``get_unique_id`` returns 128 bytes (earlier CuPy a tuple of ints): whatever it is goes unchanged
+    from rank 0 to ``NcclCommunicator`` (converting it broke on the H200: int() of a bytes object)."""
+    pytest.importorskip("mpi4py")
+    import types
+
+    from mpi4py import MPI
+
+    from mindspore.communication import _mpi, _nccl
+    made = []
+    fake = types.SimpleNamespace(get_unique_id=lambda: uid,
+                                 NcclCommunicator=lambda size, commid, rank: made.append((size, commid, rank)) or "c")
+    monkeypatch.setattr(_nccl, "nccl_module", lambda: fake)
+    monkeypatch.setitem(sys.modules, "cupy", sys.modules.get("cupy") or types.ModuleType("cupy"))
+    comm = _nccl.NCCLCommunicator.create(_mpi.MPICommunicator(MPI.COMM_SELF))
+    assert made == [(1, uid, 0)] and comm.comm == "c" and comm.size == 1
+
+
 def test_output_buffers_are_reused_only_when_nothing_refers_to_them():
     from mindspore.communication._mpi import _BufferPool
     pool = _BufferPool()

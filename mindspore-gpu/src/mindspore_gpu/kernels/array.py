@@ -54,10 +54,25 @@ def _transpose(prim, x, perm, *, out):
     return cupy.asarray(cupy.transpose(x, _perm(perm, x.ndim)), order="C")
 
 
+def concatenate(xs, axis):
+    """``cupy.concatenate``, or while a stream captures a CUDA graph one copy per input into the result: CuPy's
+    concatenation uploads its operands' pointers from the host, which a capture refuses (seen on the H200)."""
+    if not cupy.cuda.get_current_stream().is_capturing():
+        return cupy.concatenate(xs, axis=axis)
+    shape = list(xs[0].shape)
+    shape[axis] = sum(a.shape[axis] for a in xs)
+    y = cupy.empty(tuple(shape), xs[0].dtype)
+    start = 0
+    for a in xs:
+        y[(slice(None),) * axis + (slice(start, start + a.shape[axis]),)] = a
+        start += a.shape[axis]
+    return y
+
+
 def _concat(prim, xs, *, out):
     dt = out.dtype.to_numpy()
     xs = [_dev(a).astype(dt, copy=False) for a in xs]
-    return cupy.concatenate(xs, axis=prim.axis % xs[0].ndim)
+    return concatenate(xs, prim.axis % xs[0].ndim)
 
 
 def _split_v(prim, x, *, out):
@@ -76,7 +91,8 @@ def _split(prim, x, *, out):
 def _stack(prim, xs, *, out):
     dt = out.dtype.to_numpy()
     xs = [_dev(a).astype(dt, copy=False) for a in xs]
-    return cupy.stack(xs, axis=prim.axis % (xs[0].ndim + 1))
+    axis = prim.axis % (xs[0].ndim + 1)
+    return concatenate([cupy.expand_dims(a, axis) for a in xs], axis)
 
 
 def _unstack(prim, x, *, out):

@@ -4,8 +4,8 @@ Design
 ------
 One :class:`NCCLCommunicator` per MPI communicator, made on the first GPU collective of its group by
 :meth:`mindspore.communication._mpi.MPICommunicator.nccl`: rank 0 draws NCCL's unique id and broadcasts it over the
-group's MPI communicator (128 bytes, the buffer interface), then every rank joins ``NcclCommunicator(size, id,
-rank)`` on its current device. All ranks first agree (one MPI all-reduce of a flag) on whether NCCL imports
+group's MPI communicator (as CuPy returns it: bytes in CuPy 14), then every rank joins ``NcclCommunicator(size,
+id, rank)`` on its current device. All ranks first agree (one MPI all-reduce of a flag) on whether NCCL imports
 everywhere, so that either every rank uses NCCL or every rank falls back to MPI over host copies (the GPU kernels
 warn once when they do).
 
@@ -54,11 +54,10 @@ class NCCLCommunicator:
         if not ok[0]:
             return None
         import cupy
-        uid = np.zeros(128, np.int8)
-        if mpi.rank == 0:
-            uid[:] = np.array(nccl.get_unique_id(), np.int64).astype(np.int8)
-        mpi.comm.Bcast(uid, root=0)
-        comm = nccl.NcclCommunicator(mpi.size, tuple(int(v) for v in uid), mpi.rank)
+        # the id as CuPy gives it (128 bytes in CuPy 14, a tuple of ints before), passed on unchanged: every rank
+        # runs the same CuPy
+        uid = mpi.comm.bcast(nccl.get_unique_id() if mpi.rank == 0 else None, root=0)
+        comm = nccl.NcclCommunicator(mpi.size, uid, mpi.rank)
         return cls(comm, mpi, nccl, cupy)
 
     # -- helpers ----------------------------------------------------------------------------------
