@@ -253,18 +253,22 @@ class _LeNet(nn.Cell):
         return self.fc3(self.relu(self.fc2(self.relu(self.fc1(x)))))
 
 
-def _train_losses(make_net, shape, steps=5):
+def _train_losses(make_net, shape, steps=5, *, draw=None, scale=0.1, seed=3, nets=None):
+    """The losses of ``steps`` momentum steps on random batches of ``shape`` (``draw(rng)``: another input), from
+    seeded weights; the network is appended to ``nets`` when given."""
     ms.set_seed(7)
     net = make_net()
-    rng = np.random.default_rng(3)
+    if nets is not None:
+        nets.append(net)
+    rng = np.random.default_rng(seed)
     for p in net.trainable_params():
-        p.set_data(ms.Tensor((rng.standard_normal(p.shape) * 0.1).astype(np.float32)))
+        p.set_data(ms.Tensor((rng.standard_normal(p.shape) * scale).astype(np.float32)))
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.05, 0.9))
     step.set_train()
     losses = []
     for _ in range(steps):
-        x = _t(rng.standard_normal(shape).astype(np.float32))
+        x = _t(draw(rng) if draw is not None else rng.standard_normal(shape).astype(np.float32))
         y = _t(rng.integers(0, 10, shape[0]).astype(np.int32))
         losses.append(float(step(x, y).asnumpy()))
     return np.array(losses)
@@ -317,21 +321,11 @@ class _EmbedBN(nn.Cell):
         return self.fc(self.flatten(self.relu(self.bn(self.conv(x)))))
 
 
-def _embed_bn_losses(steps=5):
-    ms.set_seed(7)
-    net = _EmbedBN()
-    rng = np.random.default_rng(5)
-    for p in net.trainable_params():
-        p.set_data(ms.Tensor((rng.standard_normal(p.shape) * 0.3).astype(np.float32)))
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.05, 0.9))
-    step.set_train()
-    losses = []
-    for _ in range(steps):
-        ids = _t(rng.integers(0, 10, (4, 5)).astype(np.int32))
-        y = _t(rng.integers(0, 10, 4).astype(np.int32))
-        losses.append(float(step(ids, y).asnumpy()))
-    return np.array(losses), net.bn.moving_mean.asnumpy()
+def _embed_bn_losses():
+    nets = []
+    losses = _train_losses(_EmbedBN, (4,), draw=lambda rng: rng.integers(0, 10, (4, 5)).astype(np.int32), scale=0.3,
+                           seed=5, nets=nets)
+    return losses, nets[0].bn.moving_mean.asnumpy()
 
 
 def test_a_step_with_gather_and_batch_norm_is_captured_and_replays_the_plain_numbers(on_sim, monkeypatch):

@@ -29,36 +29,24 @@ def child(workload, steps, warmup):
 
     import numpy as np
 
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    import workloads_common as common
-    import workloads_mindspore as wm
-
     import mindspore as ms
-    from mindspore import nn
+    from profile_step import train_step   # this folder's: the benchmark's network, weights, inputs and optimizer
 
     caught = []
     warnings.showwarning = lambda message, *args, **kwargs: caught.append(str(message))
     ms.set_context(device_target="GPU", mode=ms.GRAPH_MODE)
-    net = wm.build(ms, workload)
-    wm.set_initial_params(ms, net, workload)
-    x_np, labels_np = common.inputs(workload)
-    x, labels = ms.Tensor(x_np), ms.Tensor(labels_np.astype(np.int32))
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    optimizer = nn.Adam(net.trainable_params(), learning_rate=1e-3) if workload == "transformer" else \
-        nn.Momentum(net.trainable_params(), 0.01, 0.9)
-    train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer)
-    train.set_train()
+    step = train_step(ms, workload)
     losses = []
     t0 = time.perf_counter()
     for _ in range(5):
-        losses.append(float(train(x, labels).asnumpy()))
+        losses.append(float(step()))
     first5_ms = (time.perf_counter() - t0) * 1e3
     for _ in range(warmup):
-        train(x, labels).asnumpy()
+        step()
     times = []
     for _ in range(steps):
         t0 = time.perf_counter()
-        train(x, labels).asnumpy()
+        step()
         times.append((time.perf_counter() - t0) * 1e3)
     from mindspore_gpu import capture, passes
     print(json.dumps({"losses": losses, "median_ms": float(np.median(times)), "first5_ms": first5_ms,
