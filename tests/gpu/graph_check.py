@@ -30,7 +30,7 @@ def child(workload, steps, warmup):
     import numpy as np
 
     import mindspore as ms
-    from profile_step import train_step   # this folder's: the benchmark's network, weights, inputs and optimizer
+    from profile_step import step_times, train_step   # this folder's: the benchmark's step, and its timing
 
     caught = []
     warnings.showwarning = lambda message, *args, **kwargs: caught.append(str(message))
@@ -43,11 +43,7 @@ def child(workload, steps, warmup):
     first5_ms = (time.perf_counter() - t0) * 1e3
     for _ in range(warmup):
         step()
-    times = []
-    for _ in range(steps):
-        t0 = time.perf_counter()
-        step()
-        times.append((time.perf_counter() - t0) * 1e3)
+    times = step_times(step, steps)
     from mindspore_gpu import capture, passes
     print(json.dumps({"losses": losses, "median_ms": float(np.median(times)), "first5_ms": first5_ms,
                       "fused_chains": passes.STATS["chains"], "fused_fallbacks": passes.STATS["fallbacks"],

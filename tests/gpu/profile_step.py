@@ -43,6 +43,16 @@ def train_step(ms, workload):
     return lambda: train(x, labels).asnumpy()
 
 
+def step_times(step, steps):
+    """ms of each of ``steps`` calls of ``step``."""
+    times = []
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        step()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return times
+
+
 def profile(workload, mode, steps, top, device="GPU"):
     import mindspore as ms
     from mindspore._runtime import executor
@@ -51,11 +61,7 @@ def profile(workload, mode, steps, top, device="GPU"):
     step = train_step(ms, workload)
     for _ in range(5):
         step()
-    times = []
-    for _ in range(steps):
-        t0 = time.perf_counter()
-        step()
-        times.append((time.perf_counter() - t0) * 1e3)
+    times = step_times(step, steps)
     print(f"## {workload} {mode}: {statistics.median(times):.2f} ms per step (median of {steps})")
 
     if mode == "graph":
