@@ -33,7 +33,7 @@ def test_probe_without_cupy(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", None)
     p = plugin.probe()
     assert (p.target, p.available) == ("GPU", False)
-    assert p.reason == "cupy is not installed (pip install mindspore-gpu[cuda12])"
+    assert p.reason == "cupy is not installed (pip install mindspore-gpu[cuda13] for CUDA 13.x, mindspore-gpu[cuda12] for 12.x)"
 
 
 def test_probe_without_device(monkeypatch):
@@ -89,7 +89,7 @@ def test_selecting_gpu_without_one_names_reason_and_install():
 def test_create_refuses_when_unavailable(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", None)
     assert plugin.ms_backend_create(target="CPU") is None
-    with pytest.raises(RuntimeError, match=r"cupy is not installed \(pip install mindspore-gpu\[cuda12\]\)"):
+    with pytest.raises(RuntimeError, match=r"cupy is not installed \(pip install mindspore-gpu\[cuda13\] for CUDA 13"):
         plugin.ms_backend_create(target="GPU")
 
 

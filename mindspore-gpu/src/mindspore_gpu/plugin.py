@@ -1,6 +1,6 @@
 """The GPU backend's plugin: the same hooks any third-party backend implements.
 
-CuPy is an optional dependency (``pip install mindspore-gpu[cuda12]``), so every hook here works
+CuPy is an optional dependency (``pip install mindspore-gpu[cuda13]`` or ``[cuda12]``), so every hook here works
 without it: the probe reports the ``GPU`` target unavailable with the reason, and no kernel is
 registered. Nothing here initialises a CUDA context except :func:`ms_backend_create`, which runs
 only when the ``GPU`` target is selected.
@@ -14,7 +14,7 @@ from mindspore_gpu import __version__
 TARGET = "GPU"
 #: Above the CPU backend's 0: a usable GPU is the default target.
 PRIORITY = 10
-NO_CUPY = "cupy is not installed (pip install mindspore-gpu[cuda12])"
+NO_CUPY = "cupy is not installed (pip install mindspore-gpu[cuda13] for CUDA 13.x, mindspore-gpu[cuda12] for 12.x)"
 NO_DEVICE = "no CUDA device"
 
 
