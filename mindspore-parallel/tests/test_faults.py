@@ -154,7 +154,17 @@ def _run_python(code, env, timeout=60):
                           timeout=timeout)
 
 
-HOOKED_RANK = """
+def _run_rank_script(tmp_path, code, arg, **env):
+    """``code`` run as a script (rank 1 of 2 by PMI's variables, no launcher) with argument ``arg``."""
+    script = tmp_path / "rank.py"
+    script.write_text(textwrap.dedent(code))
+    full = {k: v for k, v in os.environ.items() if k not in _LAUNCH_ENV}
+    full.update(PMI_RANK="1", PMI_SIZE="2", **env)
+    return subprocess.run([sys.executable, str(script), arg], capture_output=True, text=True, env=full, timeout=60)
+
+
+# rank 1 of 2 after init(), its world a stand-in whose abort prints the exit code
+FAKE_RANK = """
     import os, sys, threading
     from mindspore.communication import init, management
     class World:
@@ -166,6 +176,9 @@ HOOKED_RANK = """
             pass
     management._collective_factory = lambda name: World
     init()
+"""
+
+HOOKED_RANK = FAKE_RANK + """
     if sys.argv[1:] == ["thread"]:
         t = threading.Thread(target=lambda: {}["missing"], name="loader")
         t.start(); t.join()
@@ -177,29 +190,14 @@ HOOKED_RANK = """
 @pytest.mark.parametrize("where, line", [("main", "[rank 1] ZeroDivisionError: division by zero"),
                                          ("thread", "[rank 1] KeyError: 'missing' in thread 'loader'")])
 def test_uncaught_exception_aborts_the_job_naming_the_rank(tmp_path, where, line):
-    script = tmp_path / "rank.py"
-    script.write_text(textwrap.dedent(HOOKED_RANK))
-    full = {k: v for k, v in os.environ.items() if k not in _LAUNCH_ENV}
-    full.update(PMI_RANK="1", PMI_SIZE="2", MSRUN_JOB_DIR=str(tmp_path))
-    out = subprocess.run([sys.executable, str(script), where], capture_output=True, text=True, env=full, timeout=60)
+    out = _run_rank_script(tmp_path, HOOKED_RANK, where, MSRUN_JOB_DIR=str(tmp_path))
     assert out.returncode == 1 and out.stdout == "abort 1\n", (out.stdout, out.stderr)
     assert "Traceback" in out.stderr and line in out.stderr.splitlines()
     record = json.loads((tmp_path / "1.fault.json").read_text())  # what msrun reports
     assert record["rank"] == 1 and record["error"] == line[len("[rank 1] "):]
 
 
-ENDING_RANK = """
-    import os, sys
-    from mindspore.communication import init, management
-    class World:
-        rank, size, local_rank, local_size = 1, 2, 1, 2
-        def abort(self, code):
-            print("abort", code, flush=True)
-            os._exit(code)
-        def finalize(self):
-            pass
-    management._collective_factory = lambda name: World
-    init()
+ENDING_RANK = FAKE_RANK + """
     def deep():
         raise SystemExit(4)
     how = sys.argv[1]
@@ -227,11 +225,7 @@ ENDING_RANK = """
 @pytest.mark.parametrize("how, code, stdout", [("raise", 4, "abort 4\n"), ("kept", 0, ""), ("fork", 0, "child 9\n"),
                                                ("os_exit", 7, "abort 7\n"), ("release", 4, "")])
 def test_how_a_rank_ends_after_init(tmp_path, how, code, stdout):
-    script = tmp_path / "rank.py"
-    script.write_text(textwrap.dedent(ENDING_RANK))
-    full = {k: v for k, v in os.environ.items() if k not in _LAUNCH_ENV}
-    full.update(PMI_RANK="1", PMI_SIZE="2")
-    out = subprocess.run([sys.executable, str(script), how], capture_output=True, text=True, env=full, timeout=60)
+    out = _run_rank_script(tmp_path, ENDING_RANK, how)
     assert (out.returncode, out.stdout) == (code, stdout), (out.stdout, out.stderr)
     reported = f"[rank 1] SystemExit: exit code {code}" in out.stderr.splitlines()
     assert reported == stdout.startswith("abort"), out.stderr

@@ -103,8 +103,17 @@ def test_softmax_axis_and_broadcast_dimension_cannot_be_cut(semi_auto):
         ops.Add().shard(((1, 2), (1, 2)))(x, Tensor(np.ones((4, 1), np.float32)))
 
 
+def test_shard_comes_from_the_parallel_plugin():
+    from mindspore._plugin import manager
+    from mindspore.parallel import _dispatch, _shard
+    offer = manager.sharding()
+    assert offer == {"primitive_shard": _shard.primitive_shard, "cell_shard": _shard.cell_shard,
+                     "sync": _dispatch.sync}
+
+
 def test_shard_without_the_parallel_package_names_the_install(monkeypatch):
-    monkeypatch.setitem(sys.modules, "mindspore.parallel._shard", None)
+    from mindspore._plugin import manager
+    monkeypatch.setattr(manager, "sharding", lambda: None)     # no plugin offers ms_sharding
     with pytest.raises(ImportError, match="pip install mindspore-parallel"):
         ops.MatMul().shard(((2, 1), (1, 2)))
     with pytest.raises(ImportError, match="pip install mindspore-parallel"):

@@ -279,11 +279,10 @@ def set_auto_parallel_context(**kwargs):
 def _sync_sharding():
     """SEMI_AUTO_PARALLEL and AUTO_PARALLEL run operators through mindspore-parallel's distributed rules: tell it
     the mode (without that add-on no strategy can be set, and operators run whole)."""
-    try:
-        from mindspore.parallel._dispatch import sync
-    except ImportError:
-        return
-    sync(_auto_parallel["parallel_mode"])
+    from mindspore._plugin import manager
+    offer = manager.sharding()
+    if offer is not None:
+        offer["sync"](_auto_parallel["parallel_mode"])
 
 
 def _auto_parallel_is_set(attr_key):

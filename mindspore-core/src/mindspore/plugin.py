@@ -68,7 +68,10 @@ is a graph input (``weight`` set for a network Parameter). Helpers: :func:`graph
 **Collectives**: :func:`set_process_groups` (for the add-on that joins processes) and
 :func:`process_group` (for the kernels of collective primitives); :func:`collective_backends` gathers
 what plugins offer through ``ms_collective_backends``; :func:`set_parameter_merge_hook` (for the add-on that
-cuts parameters) gives ``save_checkpoint(..., integrated_save=True)`` the full value of a sharded parameter.
+cuts parameters) gives ``save_checkpoint(..., integrated_save=True)`` the full value of a sharded parameter;
+:func:`set_group_creator` (for the add-on that joins processes) makes the groups core's layers create (SyncBatchNorm's
+``process_groups``). Sharded execution (``Primitive.shard``, ``Cell.shard``) is offered through the plugin hook
+``ms_sharding``.
 
 **Operator interception** (for mindspore-parallel's SEMI_AUTO_PARALLEL): :func:`set_primitive_call_hook`
 installs the one function every ``Primitive.__call__`` hands ``(prim, args)`` to first (None removes it);
@@ -93,7 +96,8 @@ from mindspore._ir.nodes import Apply, Constant, Graph, Parameter, graphs_of
 from mindspore._pipeline._util import is_effectful_apply, prim_of, substitute
 from mindspore._pipeline.fusion import FusedOp, fuse_chains, use_counts
 from mindspore._plugin import manager as _manager
-from mindspore._plugin.collective import ProcessGroup, process_group, set_parameter_merge_hook, set_process_groups
+from mindspore._plugin.collective import (ProcessGroup, process_group, set_group_creator, set_parameter_merge_hook,
+                                          set_process_groups)
 from mindspore._plugin.device import BackendProbe, DeviceRuntime
 from mindspore._plugin.hookspecs import ENTRY_POINT_GROUP, PLUGIN_API_VERSION, hookimpl, hookspec
 from mindspore._plugin.registry import KernelRegistry, PassRegistry
@@ -111,6 +115,7 @@ __all__ = [
     "substitute", "is_effectful_apply", "FusedOp", "fuse_chains", "MAKE_TUPLE", "TUPLE_GETITEM",
     # collectives
     "ProcessGroup", "process_group", "set_process_groups", "collective_backends", "set_parameter_merge_hook",
+    "set_group_creator",
     # errors
     "MindSporeError", "MSTypeError", "MSValueError", "MSRuntimeError", "MSIndexError", "MSIndexRuntimeError", "KernelNotFoundError",
     "BackendUnavailableError",

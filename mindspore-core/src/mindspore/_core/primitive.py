@@ -189,12 +189,12 @@ class Primitive:
         """
         if in_strategy is None and out_strategy is None:
             return self
-        try:
-            from mindspore.parallel._shard import primitive_shard
-        except ImportError:
+        from mindspore._plugin import manager
+        offer = manager.sharding()
+        if offer is None:
             raise ImportError(f"For '{self.name}', 'shard' needs mindspore.parallel, which is not installed: "
-                              f"pip install mindspore-parallel") from None
-        return primitive_shard(self, in_strategy, out_strategy)
+                              f"pip install mindspore-parallel")
+        return offer["primitive_shard"](self, in_strategy, out_strategy)
 
     def recompute(self, mode=True):
         self.add_prim_attr("recompute", mode)

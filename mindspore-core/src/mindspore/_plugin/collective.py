@@ -16,7 +16,7 @@ import dataclasses
 import mindspore._generation as _generation
 
 __all__ = ["ProcessGroup", "set_process_groups", "process_group", "process_groups", "set_parameter_merge_hook",
-           "merged_parameter"]
+           "merged_parameter", "WORLD_GROUPS", "world_group", "world_initialized", "set_group_creator", "create_group"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,11 +30,15 @@ class ProcessGroup:
 
 
 _groups: dict[str, ProcessGroup] = {}
+#: The names of the world group, by communication backend (HCCL, NCCL, MCCL); the first one until a world is set.
+WORLD_GROUPS = ("hccl_world_group", "nccl_world_group", "mccl_world_group")
+_world = [None]
 
 
-def set_process_groups(groups):
+def set_process_groups(groups, world=None):
     """Install the table of process groups (an iterable of :class:`ProcessGroup`); an empty one
-    means a single process.
+    means a single process. ``world`` names the world group of the backend that joined the processes
+    (``GlobalComm.WORLD_COMM_GROUP``; None: no backend initialised).
 
     A changed table moves the cache generation: the collective primitives' shape rules read the group
     sizes, so inferred shapes cached by the eager dispatcher and compiled graphs must be refilled."""
@@ -47,6 +51,39 @@ def set_process_groups(groups):
         _generation.bump()
     _groups.clear()
     _groups.update(table)
+    _world[0] = world
+
+
+def world_group():
+    """The world group's name for the initialised communication backend (``hccl_world_group`` without one)."""
+    return _world[0] or WORLD_GROUPS[0]
+
+
+def world_initialized():
+    """Whether a communication backend has joined the processes (``GlobalComm.INITED``)."""
+    return _world[0] is not None
+
+
+# ``fn(name, ranks)``: makes a communication group (``communication.create_group``), installed by the add-on that
+# joins processes, for core's layers that make their own groups (SyncBatchNorm's ``process_groups``).
+_group_creator = [None]
+
+
+def set_group_creator(fn):
+    """Install ``fn(name, ranks)``, which creates the communication group ``name`` of the world ranks ``ranks``
+    (collective over them); returns the function it replaces."""
+    old = _group_creator[0]
+    _group_creator[0] = fn
+    return old
+
+
+def create_group(name, ranks):
+    """Create the group ``name`` of ``ranks`` through the installed creator."""
+    fn = _group_creator[0]
+    if fn is None:
+        raise RuntimeError(f"Creating the communication group {name!r} needs mindspore-parallel's "
+                           f"communication.init() first.")
+    fn(name, list(ranks))
 
 
 def process_group(name):

@@ -25,7 +25,7 @@ Lifecycle, in call order:
    selects it (or when it is the default).
 5. **Kernels** -- :func:`ms_register_kernels`: kernels for (primitive, target[, dtypes]).
 6. **Compiler** -- :func:`ms_register_passes`: backend passes for the GRAPH_MODE pipeline.
-7. **Add-ons** -- :func:`ms_collective_backends` (for mindspore-parallel) and
+7. **Add-ons** -- :func:`ms_collective_backends` and :func:`ms_sharding` (for mindspore-parallel) and
    :func:`ms_environment_info` (extra lines for ``python -m mindspore.info``).
 """
 import pluggy
@@ -129,6 +129,18 @@ def ms_collective_backends():
     Returns:
         dict[str, object]: backend name (``"mpi"``, ``"nccl"``) -> factory; read through
         :func:`mindspore.plugin.collective_backends`.
+    """
+
+
+@hookspec
+def ms_sharding():
+    """Sharded execution (for mindspore-parallel): what ``Primitive.shard``, ``Cell.shard`` and
+    ``set_auto_parallel_context(parallel_mode=...)`` call, so that core never imports the add-on.
+
+    Returns:
+        dict[str, callable]: ``"primitive_shard"(prim, in_strategy, out_strategy)`` -> the sharded primitive,
+        ``"cell_shard"(cell, in_strategy, out_strategy, parameter_plan)`` -> the cell's shard function, and
+        ``"sync"(parallel_mode)``, told every new parallel mode; read through :func:`mindspore._plugin.manager.sharding`.
     """
 
 

@@ -36,7 +36,7 @@ import mindspore._generation as _generation
 from mindspore._plugin import hookspecs
 
 __all__ = ["PluginRecord", "plugin_manager", "plugins", "register_plugin", "unregister_plugin", "call_each",
-           "hookimpls", "reset",
+           "hookimpls", "reset", "sharding",
            "record", "FIRST_PARTY"]
 
 #: Distributions whose plugins are MindSpore's own: they register first.
@@ -218,6 +218,14 @@ def hookimpls(hook_name):
         if impl is not None and rec.status == "loaded":
             out.append((rec, impl.function))
     return out
+
+
+def sharding():
+    """The sharding functions the first plugin offering ``ms_sharding`` gives (a dict), or None."""
+    for _rec, offer in call_each("ms_sharding"):
+        if offer:
+            return offer
+    return None
 
 
 def call_each(hook_name, **kwargs):

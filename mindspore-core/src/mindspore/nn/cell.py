@@ -297,12 +297,11 @@ class Cell:
         """Cut this cell's inputs as ``in_strategy`` says (one tuple of cut counts or ``Layout`` per input) when it
         runs under SEMI_AUTO_PARALLEL or AUTO_PARALLEL, and the parameters named in ``parameter_plan`` at its first
         such call; its operators run on the blocks (mindspore-parallel's ``mindspore.parallel.shard``)."""
-        try:
-            from mindspore.parallel._shard import cell_shard
-        except ImportError:
-            raise ImportError("For 'Cell.shard', mindspore.parallel is not installed: "
-                              "pip install mindspore-parallel") from None
-        self.__dict__["_shard_fn"] = cell_shard(self, in_strategy, out_strategy, parameter_plan)
+        from mindspore._plugin import manager
+        offer = manager.sharding()
+        if offer is None:
+            raise ImportError("For 'Cell.shard', mindspore.parallel is not installed: pip install mindspore-parallel")
+        self.__dict__["_shard_fn"] = offer["cell_shard"](self, in_strategy, out_strategy, parameter_plan)
 
     def _call_eagerly_or_staged(self, *args, **kwargs):
         hook = CELL_CALL_HOOK[0]

@@ -92,11 +92,9 @@ def _load_with_prefix(net, parameter_dict, param_not_load, loaded, strict_load):
 
 
 def _group_size():
-    try:
-        from mindspore.communication import get_group_size
-        return int(get_group_size())
-    except Exception:  # not installed or not initialised: a single process
-        return 1
+    """The world's size (1 without an initialised communication backend)."""
+    from mindspore._plugin import collective
+    return collective.process_group(collective.world_group()).size
 
 
 def _check_remove_redundancy(net):

@@ -35,6 +35,12 @@ def ms_collective_backends():
 
 
 @hookimpl
+def ms_sharding():
+    from mindspore.parallel import _dispatch, _shard
+    return {"primitive_shard": _shard.primitive_shard, "cell_shard": _shard.cell_shard, "sync": _dispatch.sync}
+
+
+@hookimpl
 def ms_register_passes(registry):
     from mindspore.parallel import _overlap
     _overlap.register(registry)

@@ -59,7 +59,7 @@ import threading
 import time
 import traceback
 
-from mindspore.plugin import ProcessGroup, collective_backends, set_process_groups
+from mindspore.plugin import ProcessGroup, collective_backends, set_group_creator, set_process_groups
 
 __all__ = ["GlobalComm", "init", "release", "get_rank", "get_local_rank", "get_group_size", "get_local_rank_size",
            "get_world_rank_from_group_rank", "get_group_rank_from_world_rank", "create_group", "destroy_group",
@@ -109,7 +109,7 @@ def _publish_groups():
         for name, ranks in _world.groups.items():
             rank = ranks.index(_world.rank) if _world.rank in ranks else -1
             groups.append(ProcessGroup(name, len(ranks), rank, _world.group_comms.get(name)))
-    set_process_groups(groups)
+    set_process_groups(groups, world=GlobalComm.WORLD_COMM_GROUP if _world is not None else None)
 
 
 # (rank, size) variables of the MPI launchers: Open MPI (also under PMIx), MPICH / Intel MPI (hydra, PMI).
@@ -831,3 +831,4 @@ def group_communicator(group=GlobalComm.WORLD_COMM_GROUP):
 
 
 _install_exit_recording()
+set_group_creator(lambda name, ranks: create_group(name, ranks))   # SyncBatchNorm's process_groups (core)

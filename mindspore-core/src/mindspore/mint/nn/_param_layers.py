@@ -9,6 +9,7 @@ composed from reductions: running statistics use the unbiased variance and PyTor
 import math
 
 import mindspore.ops as ops
+from mindspore._plugin import collective
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import HeUniform, Normal, Uniform, initializer
@@ -270,13 +271,9 @@ class SyncBatchNorm(_BatchNorm):
         self.process_group = process_group
 
     def _batch_stats(self, input, axes):
-        try:
-            from mindspore.communication import GlobalComm
-        except ImportError:
+        if not collective.world_initialized():
             return super()._batch_stats(input, axes)
-        if not GlobalComm.INITED:
-            return super()._batch_stats(input, axes)
-        group = self.process_group or GlobalComm.WORLD_COMM_GROUP
+        group = self.process_group or collective.world_group()
         local = math.prod(input.shape[a] for a in axes)
         sums = ops.stack((ops.sum(input, axes), ops.sum(ops.square(input), axes),
                           ops.full((input.shape[1],), float(local), dtype=input.dtype)))
@@ -284,8 +281,7 @@ class SyncBatchNorm(_BatchNorm):
         count = ops.reshape(ops.narrow(total, 0, 2, 1), (-1,))
         mean = ops.div(ops.reshape(ops.narrow(total, 0, 0, 1), (-1,)), count)
         var = ops.sub(ops.div(ops.reshape(ops.narrow(total, 0, 1, 1), (-1,)), count), ops.square(mean))
-        from mindspore.communication import get_group_size
-        return mean, var, local * get_group_size(group)
+        return mean, var, local * collective.process_group(group).size
 
 
 class GroupNorm(Cell):

@@ -23,7 +23,7 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import initializer
 from mindspore.common.parameter import Parameter
-from mindspore._plugin.collective import process_group
+from mindspore._plugin.collective import create_group, process_group, world_group
 from mindspore.nn.cell import Cell
 from mindspore.nn.layer import _checks as chk
 
@@ -193,7 +193,7 @@ class SyncBatchNorm(_BatchNorm):
         super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
                          moving_var_init, use_batch_statistics, "NCHW", dtype)
         self.process_groups = process_groups
-        self.group_name = _world_group()
+        self.group_name = world_group()
         self.group_device_num = process_group(self.group_name).size
         if process_groups is not None:
             if not isinstance(process_groups, list):
@@ -257,17 +257,7 @@ class SyncBatchNorm(_BatchNorm):
         return out if x.dtype == mstype.float32 else ops.cast(out, x.dtype)
 
 
-_WORLD_GROUPS = ("hccl_world_group", "nccl_world_group", "mccl_world_group")
 _SYNC_GROUPS = {}
-
-
-def _world_group():
-    """The world group's name for the communication backend in use (a world of one without one)."""
-    try:
-        from mindspore.communication.management import GlobalComm
-    except ImportError:
-        return _WORLD_GROUPS[0]
-    return GlobalComm.WORLD_COMM_GROUP
 
 
 def _sync_group(ranks):
@@ -276,9 +266,8 @@ def _sync_group(ranks):
     key = "_".join(str(r) for r in ranks)
     name = _SYNC_GROUPS.get(key)
     if name is None:
-        from mindspore.communication import management
         name = f"{len(ranks)}_{hashlib.sha256(key.encode('utf-8')).hexdigest()}"
-        management.create_group(name, list(ranks))
+        create_group(name, ranks)
         _SYNC_GROUPS[key] = name
     return name
 

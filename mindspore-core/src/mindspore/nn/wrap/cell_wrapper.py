@@ -26,12 +26,12 @@ import mindspore.ops as ops
 from mindspore._autodiff.grad import GradOperation, value_and_grad
 from mindspore._core import interpreters as _interpreters
 from mindspore._errors import MSTypeError, MSValueError
-from mindspore._plugin.collective import process_group
+from mindspore._plugin.collective import process_group, world_group
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
-from mindspore.nn.wrap.grad_reducer import DistributedGradReducer, _current_world_group, _NoOverlap
+from mindspore.nn.wrap.grad_reducer import DistributedGradReducer, _NoOverlap
 
 __all__ = ["WithLossCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell", "WithEvalCell",
            "ParameterUpdate"]
@@ -49,13 +49,13 @@ def _device_num():
         return 1
     if context._auto_parallel_is_set("device_num"):
         return context.get_auto_parallel_context("device_num")
-    return process_group(_current_world_group()).size
+    return process_group(world_group()).size
 
 
 def _broadcast_parameters(params, root=0):
     """Give every rank of the world ``root``'s values of ``params`` (one all-reduce per dtype: the other ranks
     contribute zeros, so the sum is ``root``'s value exactly)."""
-    group = _current_world_group()
+    group = world_group()
     world = process_group(group)
     if world.size <= 1:
         return
@@ -274,7 +274,7 @@ class TrainOneStepCell(Cell):
             self.mean = context.get_auto_parallel_context("gradients_mean")
             self.degree = _device_num()
             self.grad_reducer = DistributedGradReducer(self.weights, self.mean, self.degree,
-                                                       group=_current_world_group())
+                                                       group=world_group())
             self._broadcast_pending = context.get_auto_parallel_context("parameter_broadcast")
 
     def __call__(self, *args, **kwargs):

@@ -65,25 +65,15 @@ import mindspore.ops as ops
 from mindspore._autodiff import tape as _tape
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore._infer import staging as _staging
-from mindspore._plugin.collective import process_group
+from mindspore._plugin.collective import WORLD_GROUPS, process_group, world_group
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
 
 __all__ = ["DistributedGradReducer"]
 
-_WORLD_GROUPS = ("hccl_world_group", "nccl_world_group", "mccl_world_group")
 _AUTO_THRESHOLD_MB = 64
 _FIRST_INDEX_FUSION = 1024   # MindSpore numbers the fusion groups made from split indices from 2**10
-
-
-def _current_world_group():
-    """The world group's name for the initialised communication backend (``hccl_world_group`` without one)."""
-    try:
-        from mindspore.communication.management import GlobalComm
-    except ImportError:
-        return _WORLD_GROUPS[0]
-    return GlobalComm.WORLD_COMM_GROUP
 
 
 def _fusion_ids(parameters, fusion_type, split_indices):
@@ -178,8 +168,8 @@ class DistributedGradReducer(Cell):
         super().__init__(auto_prefix=False)
         if not isinstance(group, str):
             raise MSTypeError(f"For 'DistributedGradReducer', the 'group' must be a str, but got {type(group)}.")
-        if group in _WORLD_GROUPS:
-            group = _current_world_group()
+        if group in WORLD_GROUPS:
+            group = world_group()
         if mean is None:
             mean = context.get_auto_parallel_context("gradients_mean")
         if not isinstance(mean, bool):

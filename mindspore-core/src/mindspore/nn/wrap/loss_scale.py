@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
+from mindspore._plugin.collective import world_group
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
 from mindspore.nn.wrap.cell_wrapper import TrainOneStepCell
-from mindspore.nn.wrap.grad_reducer import _current_world_group
 
 __all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepWithLossScaleCell"]
 
@@ -153,7 +153,7 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         self.base0 = Tensor(0, mstype.int32)
         self.is_distributed = self.parallel_mode != "stand_alone"
         if self.is_distributed:
-            self.allreduce = ops.AllReduce(group=_current_world_group())
+            self.allreduce = ops.AllReduce(group=world_group())
         self.gpu_target = False
         self.loss_scaling_manager = None
         if isinstance(scale_sense, Cell):

@@ -331,13 +331,8 @@ class ModelCheckpoint(Callback):
 
 def _world():
     """``(rank, size)`` of this process in the world (``(0, 1)`` without a communication backend)."""
-    from mindspore._plugin.collective import process_group
-    try:
-        from mindspore.communication.management import GlobalComm
-        group = GlobalComm.WORLD_COMM_GROUP
-    except ImportError:
-        group = "hccl_world_group"
-    world = process_group(group)
+    from mindspore._plugin.collective import process_group, world_group
+    world = process_group(world_group())
     return world.rank, world.size
 
 
