@@ -45,8 +45,11 @@ break on a real device:
   is synchronised. ``cupy.get_default_memory_pool()`` is CuPy's pool in miniature (512-byte rounding,
   ``used_bytes``/``free_bytes``/``total_bytes``, freed blocks cached until ``free_all_blocks``,
   ``set_limit``/``get_limit`` with ``cupy.cuda.memory.OutOfMemoryError`` past the limit after freeing the
-  cache, like CuPy): ``pool.malloc(n)`` returns a pointer whose collection frees its block, and the arrays
-  ``cupy.asarray``/``cupy.array`` copy to the device are allocated from it (other results are not).
+  cache, like CuPy): ``pool.malloc(n)`` (and ``cupy.cuda.alloc``) returns a pointer whose collection frees its
+  block, and the arrays ``cupy.asarray``/``cupy.array`` copy to the device are allocated from it (other results
+  are not). Host uploads as CuPy 14 offers them: ``cupy.cuda.alloc_pinned_memory`` (bytes with NumPy views),
+  ``UnownedMemory(ptr, size, owner)`` over a pool block, ``MemoryPointer(mem, offset)`` with
+  ``copy_from_host_async`` from a pinned block, and ``cupy.ndarray(shape, dtype, memptr=...)`` over its bytes.
 
 :func:`load_kernel_families` imports ``mindspore_gpu.kernels`` with these modules standing in for
 ``cupy`` and ``cupyx`` and restores ``sys.modules`` afterwards (the kernel modules keep their stand-in).
@@ -152,6 +155,15 @@ class DeviceArray(np.ndarray):
     """A "device" array: NumPy storage with CuPy's manners (see the module docstring)."""
 
     __array_priority__ = 1000
+
+    def __new__(cls, shape, dtype=float, memptr=None, strides=None, order="C"):
+        """``cupy.ndarray(shape, dtype, memptr=...)``: an array over the bytes of ``memptr`` (a
+        :class:`MemoryPointer`, kept alive by the array), or over new memory of the pool without one."""
+        if memptr is None:
+            return _pooled(np.empty(shape, dtype, order=order))
+        arr = np.ndarray.__new__(cls, shape, dtype, buffer=memptr._bytes, strides=strides, order=order)
+        arr._memptr = memptr
+        return arr
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         return _apply_ufunc(ufunc, method, inputs, kwargs)
@@ -403,12 +415,18 @@ def _function(name, fn):
 
 
 # --- the few functions whose CuPy behaviour differs from NumPy's defaults --------------------------
+def alloc(size):
+    """``cupy.cuda.alloc``: ``size`` bytes from the current allocator (the default pool's ``malloc`` unless
+    ``using_allocator`` set another)."""
+    allocators = getattr(_tls, "allocators", None)
+    malloc = allocators[-1] if allocators and allocators[-1] is not None else _DEFAULT_POOL.malloc
+    return malloc(size)
+
+
 def _pooled(host):
     """``host`` (a fresh NumPy array) as a device array whose memory is taken from the default memory pool
     for as long as the array (or any view of it) lives."""
-    allocators = getattr(_tls, "allocators", None)
-    malloc = allocators[-1] if allocators and allocators[-1] is not None else _DEFAULT_POOL.malloc
-    memptr = malloc(host.nbytes)
+    memptr = alloc(host.nbytes)
     weakref.finalize(host, memptr.release)
     return host.view(DeviceArray)
 
@@ -1012,11 +1030,45 @@ _ALLOCATION_UNIT = 512
 
 
 class MemoryPointer:
-    """What ``MemoryPool.malloc`` returns: the block goes back to the pool when this is collected (or
-    :meth:`release`, for the arrays the stand-in allocates)."""
+    """What ``MemoryPool.malloc`` returns (``MemoryPointer(pool, size, ptr)``): the block goes back to the pool
+    when this is collected (or :meth:`release`, for the arrays the stand-in allocates). Or CuPy's
+    ``MemoryPointer(mem, offset)`` into an :class:`UnownedMemory`. Its bytes (``_bytes``, made when first
+    used) are what ``cupy.ndarray(..., memptr=)`` arrays and :meth:`copy_from_host_async` read and write."""
 
-    def __init__(self, pool, size, ptr):
-        self._pool, self.size, self.ptr = pool, size, ptr
+    def __init__(self, pool_or_mem, size_or_offset, ptr=None):
+        if ptr is None:    # CuPy's form: (mem, offset)
+            mem, offset = pool_or_mem, int(size_or_offset)
+            self._pool, self._mem = None, mem
+            self.size, self.ptr, self.device_id = mem.size - offset, mem.ptr + offset, mem.device_id
+            self._data = mem._data[offset:]
+        else:
+            self._pool, self.size, self.ptr, self.device_id = pool_or_mem, size_or_offset, ptr, 0
+            self._mem, self._data = None, None
+            _BLOCKS[ptr] = self
+
+    @property
+    def mem(self):
+        """The memory pointed into (a pool block is its own: no reference cycle keeps it from the pool)."""
+        return self if self._mem is None else self._mem
+
+    @property
+    def _bytes(self):
+        if self._data is None:
+            self._data = np.zeros(self.size, np.uint8)
+        return self._data
+
+    def copy_from_host_async(self, mem, size, stream=None):
+        """Copy ``size`` bytes from pinned host memory at ``mem`` (an int or ``ctypes.c_void_p``; only
+        :func:`alloc_pinned_memory`'s blocks are known here). Kernels complete at once on the stand-in, so the
+        copy is done on return."""
+        _refuse_during_capture("MemoryPointer.copy_from_host_async")
+        ptr = mem if isinstance(mem, int) else mem.value
+        source = _PINNED.get(ptr)
+        if source is None:
+            raise CUDARuntimeError(f"cudaErrorInvalidValue: {ptr:#x} is not pinned host memory of the stand-in")
+        if size > min(len(source), self.size):
+            raise CUDARuntimeError(f"cudaErrorInvalidValue: copy of {size} bytes overruns its source or target")
+        self._bytes[:size] = np.frombuffer(source, np.uint8, size)
 
     def release(self):
         pool, self._pool = self._pool, None
@@ -1025,6 +1077,42 @@ class MemoryPointer:
 
     def __del__(self):
         self.release()
+
+
+#: Pool blocks by pointer (:class:`UnownedMemory` finds its bytes here) and pinned host blocks by pointer.
+_BLOCKS = weakref.WeakValueDictionary()
+_PINNED = weakref.WeakValueDictionary()
+_host_ptrs = itertools.count(0x7f0000000000, 4096)
+
+
+class UnownedMemory:
+    """``cupy.cuda.UnownedMemory(ptr, size, owner, device_id)``: memory CuPy does not own, kept alive by
+    ``owner``. Only pointers of the stand-in's pool are known (a pointer it never gave out raises)."""
+
+    def __init__(self, ptr, size, owner, device_id=-1):
+        block = _BLOCKS.get(ptr)
+        if block is None or size > block.size:
+            raise CUDARuntimeError(f"cudaErrorInvalidValue: {ptr:#x} is not device memory of {size} bytes")
+        self.ptr, self.size, self.owner = ptr, int(size), owner
+        self.device_id = 0 if device_id < 0 else device_id
+        self._data = block._bytes[:size]
+
+
+class PinnedMemoryPointer(bytearray):
+    """What ``cupy.cuda.alloc_pinned_memory`` returns: page-locked host bytes (NumPy views through the buffer
+    protocol, as CuPy's) at ``ptr``."""
+
+    def __init__(self, size):
+        super().__init__(int(size))
+        self.ptr = next(_host_ptrs)
+        _PINNED[self.ptr] = self
+
+    def size(self):
+        return len(self)
+
+
+def alloc_pinned_memory(size):
+    return PinnedMemoryPointer(size)
 
 
 class MemoryPool:
@@ -1336,6 +1424,7 @@ def make_modules(elementwise=False):
     runtime = _module("cupy.cuda.runtime", {"getDeviceCount": getDeviceCount, "getDevice": getDevice,
                                             "CUDARuntimeError": CUDARuntimeError})
     memory = _module("cupy.cuda.memory", {"MemoryPool": MemoryPool, "MemoryPointer": MemoryPointer,
+                                          "UnownedMemory": UnownedMemory, "alloc": alloc,
                                           "OutOfMemoryError": OutOfMemoryError})
     if elementwise:
         attrs["ElementwiseKernel"] = ElementwiseKernel
@@ -1346,7 +1435,10 @@ def make_modules(elementwise=False):
                                  "runtime": runtime, "memory": memory, "Device": Device, "Stream": Stream,
                                  "Event": Event, "get_current_stream": get_current_stream,
                                  "get_elapsed_time": get_elapsed_time, "MemoryPool": MemoryPool,
-                                 "MemoryPointer": MemoryPointer, "OutOfMemoryError": OutOfMemoryError})
+                                 "MemoryPointer": MemoryPointer, "OutOfMemoryError": OutOfMemoryError,
+                                 "UnownedMemory": UnownedMemory, "alloc": alloc,
+                                 "alloc_pinned_memory": alloc_pinned_memory,
+                                 "PinnedMemoryPointer": PinnedMemoryPointer})
     attrs.update(cuda=cuda, get_default_memory_pool=get_default_memory_pool)
     cupy = _module("cupy", attrs)
     try:
@@ -1382,8 +1474,9 @@ def standing_in(modules=None):
     import mindspore_gpu
 
     modules = modules or make_modules()
-    prefixes = ("mindspore_gpu.kernels", "mindspore_gpu.runtime", "mindspore_gpu.passes", "mindspore_gpu.capture")
-    attrs = ("kernels", "runtime", "passes", "capture")
+    prefixes = ("mindspore_gpu.kernels", "mindspore_gpu.runtime", "mindspore_gpu.passes", "mindspore_gpu.capture",
+                "mindspore_gpu.upload")
+    attrs = ("kernels", "runtime", "passes", "capture", "upload")
 
     def ours(name):
         return name in modules or any(name == p or name.startswith(p + ".") for p in prefixes)
@@ -1468,8 +1561,11 @@ def make_plugin(sim_target, families, graph=None):
     """A plugin module offering ``sim_target`` (below the CPU backend's priority, so only used when selected)
     whose runtime keeps buffers as :class:`DeviceArray` and whose kernels are ``families``' tables. With
     ``graph`` (a :func:`load_graph_modules` namespace), the target also gets the GPU backend's passes and its
-    runtime the CUDA-graph replay of ``mindspore_gpu.capture``, as the ``GPU`` target has them."""
+    runtime the CUDA-graph replay of ``mindspore_gpu.capture``, as the ``GPU`` target has them. Dataset batches
+    of ``Model.train`` go through the GPU runtime's host uploader (:mod:`mindspore_gpu.upload`), as on a GPU."""
     from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe, DeviceRuntime, hookimpl
+
+    upload = load_runtime().upload      # the GPU runtime's host uploader, on the stand-in
 
     class SimRuntime(DeviceRuntime):
         target = sim_target
@@ -1477,13 +1573,16 @@ def make_plugin(sim_target, families, graph=None):
         buffer_types = (DeviceArray,)
 
         def from_host(self, a):
-            return np.array(a, copy=True).view(DeviceArray)
+            return asarray(np.asarray(a))       # as the GPU runtime's cupy.asarray (refused while capturing)
 
         def to_host(self, buffer):
             return asnumpy(buffer)
 
         def copy(self, buffer):
             return array(buffer, copy=True)
+
+        def host_uploader(self, depth):
+            return upload.HostUploader(Device(0), depth)
 
         def graph_runner(self, g, run):
             if graph is None:
@@ -1517,4 +1616,4 @@ def make_plugin(sim_target, families, graph=None):
         "ms_plugin_info": ms_plugin_info, "ms_backend_probe": ms_backend_probe,
         "ms_backend_create": ms_backend_create, "ms_register_kernels": ms_register_kernels,
         "ms_register_passes": ms_register_passes,
-        "SimRuntime": SimRuntime})
+        "SimRuntime": SimRuntime, "upload": upload})

@@ -27,7 +27,10 @@ MiB = 1 << 20
 
 @pytest.fixture
 def rt():
-    """A GPU runtime on the stand-in, with the pool's cache emptied, no limit and the peaks restarted."""
+    """A GPU runtime on the stand-in, with the pool's cache emptied, no limit and the peaks restarted (and earlier
+    tests' garbage collected, so that no block comes back to the pool in the middle of a test)."""
+    for _ in range(3):    # (a collection can run finalizers whose objects the next one frees)
+        gc.collect()
     POOL.set_limit(size=0)
     POOL.free_all_blocks()
     runtime = SIM.GPURuntime(device_id=0)

@@ -94,6 +94,40 @@ class StrictRuntime(DeviceRuntime):
         buffer._array[index] = value._array if isinstance(value, StrictBuffer) else value
         return True
 
+    def host_uploader(self, depth):
+        return _Uploader(depth)
+
+
+class _Uploader:
+    """Dataset batches made device buffers on the feed's thread (where a GPU starts its copies); ``take`` checks
+    that each batch is taken once, in order, on another thread, and that at most ``depth`` wait between."""
+
+    def __init__(self, depth):
+        self.depth = depth
+        self.puts = self.takes = 0
+        self.put_threads, self.closed = set(), False
+
+    def put(self, arrays):
+        import threading
+        if self.closed:
+            raise RuntimeError("a batch was put after the uploader was closed")
+        self.put_threads.add(threading.get_ident())
+        self.puts += 1
+        return self.puts - 1, [StrictBuffer(np.array(a, copy=True)) for a in arrays]
+
+    def take(self, token):
+        import threading
+        n, buffers = token
+        if n != self.takes or threading.get_ident() in self.put_threads:
+            raise RuntimeError(f"batch {n} taken out of order or on the feed's thread (next: {self.takes})")
+        if self.puts - self.takes > self.depth + 2:
+            raise RuntimeError(f"{self.puts - self.takes} batches uploaded ahead (depth {self.depth})")
+        self.takes += 1
+        return buffers
+
+    def close(self):
+        self.closed = True
+
 
 def _down(x, where):
     if isinstance(x, StrictBuffer):

@@ -14,10 +14,11 @@ from mindspore import nn
 
 
 class _Iterator:
-    def __init__(self, dataset, num_epochs):
+    def __init__(self, dataset, num_epochs, output_numpy=False):
         self._ds = dataset
         self._epochs_left = num_epochs
         self._row = 0
+        self._numpy = output_numpy
 
     def __iter__(self):
         return self
@@ -34,7 +35,7 @@ class _Iterator:
         rows = slice(self._row * bs, (self._row + 1) * bs)
         self._row += 1
         self._ds.batches_served += 1
-        return [ms.Tensor(col[rows]) for col in self._ds.columns]
+        return [col[rows].copy() if self._numpy else ms.Tensor(col[rows]) for col in self._ds.columns]
 
 
 class ArrayDataset:
@@ -57,7 +58,7 @@ class ArrayDataset:
         return [f"col{i}" for i in range(len(self.columns))]
 
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False, do_copy=True):
-        it = _Iterator(self, num_epochs)
+        it = _Iterator(self, num_epochs, output_numpy)
         self.iterators.append(num_epochs)
         return it
 

@@ -1,7 +1,9 @@
 """The GPU device runtime: buffers are ``cupy.ndarray`` objects on one CUDA device.
 
 Kernels are launched on CuPy's current stream of that device, so ``synchronize`` waits for the
-device (every stream); transfers (``from_host``/``to_host``) are synchronous copies.
+device (every stream); transfers (``from_host``/``to_host``) are synchronous copies. Dataset batches of
+``Model.train`` are copied ahead of use from pinned memory on a copy stream (``host_uploader``,
+:mod:`mindspore_gpu.upload`).
 
 Memory is CuPy's default memory pool (``cupy.get_default_memory_pool()``), for this runtime's device:
 allocated = ``used_bytes()`` (held by live arrays), reserved = ``total_bytes()`` (taken from CUDA, cached
@@ -26,6 +28,7 @@ import threading
 import cupy
 
 from mindspore.plugin import DeviceRuntime, MSTypeError, MSValueError
+from mindspore_gpu import upload
 
 # NumPy dtypes CuPy has no kernels for (ml_dtypes' float8 types). bfloat16 (``ml_dtypes.bfloat16``) is taken: CuPy 14
 # transfers, casts and computes it (its sorts and scans excepted, which the kernels run in float32).
@@ -92,6 +95,10 @@ class GPURuntime(DeviceRuntime):
         self.device.synchronize()
         self._sample()
 
+    def host_uploader(self, depth):
+        """Dataset batches copied ahead from pinned memory on a copy stream (:mod:`mindspore_gpu.upload`)."""
+        return upload.HostUploader(self.device, depth)
+
     def graph_runner(self, graph, run):
         """Steady-state GRAPH_MODE calls replay a captured CUDA graph (:mod:`mindspore_gpu.capture`)."""
         from mindspore_gpu import capture
@@ -126,6 +133,9 @@ class GPURuntime(DeviceRuntime):
     def empty_cache(self):
         self._sample()
         with self.device:
+            if upload.has_returned(self.device_id):   # dataset batches' blocks held back for the compute stream
+                self.device.synchronize()
+                upload.release_returned(self.device_id)
             self.pool.free_all_blocks()
 
     def set_memory_limit(self, nbytes):

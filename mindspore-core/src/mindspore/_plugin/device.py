@@ -204,6 +204,20 @@ class DeviceRuntime:
         whenever it cannot. Not used while a kernel hook (the profiler's) is set."""
         return run
 
+    def host_uploader(self, depth):
+        """What copies dataset batches to this device ahead of their use, or ``None`` (the default: each batch
+        becomes tensors through :meth:`from_host` when the training loop takes it).
+
+        ``Model.train`` (sink and non-sink) and ``data_sink`` ask for one per run and call, from a background
+        thread, ``token = uploader.put(arrays)`` with each batch's NumPy arrays (numeric dtypes, any layout):
+        it starts their copies without waiting for the device and returns at once; ``depth`` such batches
+        may be in flight. The training loop's thread then calls ``uploader.take(token)``, which returns the
+        device buffers in the same order, ready for kernels launched on that thread's current stream (a
+        runtime that copies on another stream makes the current one wait for the copies, and must keep a
+        buffer's memory from being reused while kernels queued before its release may still read it).
+        ``uploader.close()`` is called when the run ends."""
+        return None
+
     def set_threads(self, n):
         """Use ``n`` threads for kernels (``set_context(runtime_num_threads=n)``); runtimes with a
         thread pool resize it."""

@@ -3,14 +3,16 @@
 
 MindSpore moves the dataset into a device queue read by a ``GetNext`` operator and refuses the CPU target
 ("Data sinking supports ascend or gpu device target ..."), which is reproduced. On GPU (and Ascend) the batches are
-taken from a dataset iterator kept on the dataset (this implementation has no device queue: the host iterator
-feeds each call), and ``fn`` runs compiled when a ``jit_config`` is given, as there.
+taken from a dataset iterator kept on the dataset (this implementation has no device queue: a background thread
+copies the next batches to the device while ``fn`` runs, :mod:`mindspore.train._device_feed`), and ``fn`` runs
+compiled when a ``jit_config`` is given, as there.
 """
 from __future__ import annotations
 
 from functools import wraps
 
 import mindspore.log as logger
+from mindspore.train import _device_feed
 
 __all__ = ["data_sink"]
 
@@ -64,7 +66,7 @@ def data_sink(fn, dataset, sink_size=1, jit_config=None, input_signature=None):
     def batches():   # the dataset, epoch after epoch, for as long as calls ask for batches
         while True:
             empty = True
-            for batch in dataset.create_tuple_iterator(num_epochs=1):
+            for batch in _device_feed.feed(dataset, 1):
                 empty = False
                 yield batch
             if empty:

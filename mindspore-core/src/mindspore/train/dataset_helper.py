@@ -4,7 +4,8 @@ A dataset is anything with ``create_tuple_iterator(num_epochs=..., do_copy=...)`
 ``get_dataset_size()`` (``mindspore.dataset`` datasets, or a user object with the same methods).
 One iterator is created for all the epochs of a run, as MindSpore does, so a shuffling dataset
 reshuffles per epoch; the iterator raises StopIteration at the end of each epoch and continues with
-the next epoch when iterated again.
+the next epoch when iterated again. On a device whose runtime uploads batches ahead (the GPU), the batches
+are copied to the device by a background thread while the network runs (:mod:`mindspore.train._device_feed`).
 
 * Non-sink mode: iterating the helper yields one epoch of batches (lists of Tensors).
 * Sink mode: data is fed from the host (there is no device queue), but the epoch accounting is
@@ -30,7 +31,8 @@ def _tuple_iterator(dataset, epoch_num):
     if not hasattr(dataset, "create_tuple_iterator"):
         raise TypeError(f"The dataset must provide 'create_tuple_iterator' (a mindspore.dataset Dataset), but got "
                         f"{type(dataset).__name__}.")
-    return dataset.create_tuple_iterator(num_epochs=epoch_num, do_copy=True)
+    from mindspore.train import _device_feed
+    return _device_feed.feed(dataset, epoch_num)
 
 
 class _DatasetIterNormal:
