@@ -212,6 +212,9 @@ def refusal(graph):
                 family = _family_of(name)
                 if family in _HOST_FAMILIES:
                     return f"{_HOST_FAMILIES[family]} ('{fn.name}')"
+                for op in fn.attrs.get("ops", ()):   # a fused operator (mindspore-parallel's all-reduce start/wait)
+                    if _family_of(op) in _HOST_FAMILIES:
+                        return f"{_HOST_FAMILIES[_family_of(op)]} ('{fn.name}': {op})"
                 if _dynamic(node.abstract):
                     return f"a data-dependent output shape ('{fn.name}')"
                 if is_effectful_apply(node) and len(node.inputs) > 1:

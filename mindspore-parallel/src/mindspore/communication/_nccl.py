@@ -9,12 +9,13 @@ id, rank)`` on its current device. All ranks first agree (one MPI all-reduce of 
 everywhere, so that either every rank uses NCCL or every rank falls back to MPI over host copies (the GPU kernels
 warn once when they do).
 
-Data never leaves the device: operations run on the current CuPy stream on device pointers. Reductions use the
-array's own NCCL type (bool reduces in int32); everything that only moves data goes as bytes. Shapes and dtypes
-are checked across the ranks over MPI before the data moves (``MPICommunicator.check``), so a mismatch is an error
-on every rank. ``alltoall``, ``gather`` and ``scatter`` are grouped NCCL sends and receives. A point-to-point send
-first sends its shape/dtype header over MPI and waits for the receiver's verdict, so a mismatch is an error on both
-ranks and never leaves a NCCL send waiting on the device.
+Data never leaves the device: operations run on the current CuPy stream on device pointers, except the gradient
+all-reduces started while the backward pass runs (``allreduce_start``), which run on the communicator's own stream.
+Reductions use the array's own NCCL type (bool reduces in int32); everything that only moves data goes as bytes.
+Shapes and dtypes are checked across the ranks over MPI before the data moves (``MPICommunicator.check``), so a
+mismatch is an error on every rank. ``alltoall``, ``gather`` and ``scatter`` are grouped NCCL sends and receives.
+A point-to-point send first sends its shape/dtype header over MPI and waits for the receiver's verdict, so a
+mismatch is an error on both ranks and never leaves a NCCL send waiting on the device.
 """
 import numpy as np
 
@@ -43,6 +44,8 @@ class NCCLCommunicator:
         self.size = mpi.size
         self._nccl = nccl
         self._cupy = cupy
+        self._start_stream = None   # allreduce_start's stream, made by the first start
+        self._last_start = None     # the event after the last started reduction
 
     @classmethod
     def create(cls, mpi):
@@ -62,7 +65,16 @@ class NCCLCommunicator:
 
     # -- helpers ----------------------------------------------------------------------------------
     def _stream(self):
-        return self._cupy.cuda.get_current_stream().ptr
+        """The current stream's handle, made to wait for the reductions started on the start stream first (NCCL
+        runs the collectives of one communicator one at a time, in the order every rank enqueues them)."""
+        stream = self._cupy.cuda.get_current_stream()
+        if self._last_start is not None:
+            stream.wait_event(self._last_start)
+        return stream.ptr
+
+    @staticmethod
+    def _ptr(a):
+        return a.data.ptr
 
     def _type(self, dtype, name):
         key = np.dtype(dtype).name
@@ -87,9 +99,41 @@ class NCCLCommunicator:
         self.mpi.check(name, (x,), f"op={op}")
         src, back = self._typed(x)
         out = self._cupy.empty_like(src)
-        self.comm.allReduce(src.data.ptr, out.data.ptr, src.size, self._type(src.dtype, name),
+        self.comm.allReduce(self._ptr(src), self._ptr(out), src.size, self._type(src.dtype, name),
                             getattr(self._nccl, _NCCL_OPS[op]), self._stream())
         return back(out) if back else out
+
+    def allreduce_start(self, x, op="sum", name="AllReduce", check=True):
+        """Start :meth:`allreduce` of ``x`` on this communicator's own stream, so that the reduction runs while the
+        caller's stream goes on (the rest of the backward pass); returns ``(receive buffer, wait)``, where ``wait()``
+        makes the caller's current stream wait for the reduction and returns the result. ``check`` as for the MPI
+        communicator's start. The start stream first waits for the work queued on the caller's stream (``x``'s
+        producers); ``x`` is kept alive until ``wait`` (freed earlier, its memory could be reused by the caller's
+        stream while NCCL still reads it). The receive buffer is allocated on the caller's stream before that wait,
+        so its previous users are done before NCCL writes it. Collectives of this communicator issued later on
+        other streams wait for the started ones (:meth:`_stream`). Results are bitwise :meth:`allreduce`'s: the
+        same NCCL call on the same buffers."""
+        if check:
+            self.mpi.check(name, (x,), f"op={op}")
+        cp = self._cupy
+        src, back = self._typed(x)
+        out = cp.empty_like(src)
+        caller = cp.cuda.get_current_stream()
+        if self._start_stream is None:
+            self._start_stream = cp.cuda.Stream(non_blocking=True)
+        stream = self._start_stream
+        stream.wait_event(caller.record())
+        self.comm.allReduce(self._ptr(src), self._ptr(out), src.size, self._type(src.dtype, name),
+                            getattr(self._nccl, _NCCL_OPS[op]), stream.ptr)
+        done = stream.record()
+        self._last_start = done
+        keep = [src]
+
+        def wait():
+            cp.cuda.get_current_stream().wait_event(done)
+            keep.clear()
+            return back(out) if back else out
+        return out, wait
 
     def all_gather(self, x, name="AllGather"):
         self.mpi.check(name, (x,))

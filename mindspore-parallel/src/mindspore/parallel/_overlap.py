@@ -44,6 +44,13 @@ order. ``MS_DISABLE_GRAD_OVERLAP=1`` turns the pass off; the numbers are the sam
 
 A group of one process (no communicator) copies the buffer, as ``AllReduce`` does.
 
+The pass runs for the GPU target too. There a bucket's buffer is a CuPy array, and its start is the NCCL
+communicator's ``allreduce_start`` (``mindspore.communication._nccl``): NCCL on the communicator's own stream, which
+first waits for the work queued on the compute stream, so the reduction runs while the compute stream computes the
+rest of the backward pass; the wait makes the compute stream wait for it. (Where some rank lacks NCCL, the start is
+the blocking all-reduce through host memory, as the GPU's AllReduce kernel does then.) The GPU backend never
+captures a graph with collectives as a CUDA graph. Not measured on GPUs yet (it needs several).
+
 PYNATIVE has no graph to rewrite: there :class:`~mindspore.nn.DistributedGradReducer` starts each bucket from a
 final-gradient callback of the tape's backward pass, through the same ``allreduce_start``, and waits in its call
 after the pass (see its module docstring); this pass is not involved. Since that change ``allreduce_start`` takes
@@ -87,18 +94,30 @@ _PACKING = ("Reshape", "Cast", "Concat", "Flatten", "ExpandDims")
 def _start_kernel(prim, x, out=None):
     group = process_group(prim.group)
     if group.size == 1:
-        return np.array(x, copy=True)
+        return x.copy()
     comm = group.communicator
     if comm is None:
         from mindspore.plugin import MSRuntimeError
         raise MSRuntimeError(f"For 'AllReduce', this process has no communicator for the group '{prim.group}' "
                              f"(it is not one of its members).")
+    if type(x) is not np.ndarray:   # a GPU buffer: NCCL on its own stream (see the module docstring)
+        make = getattr(comm, "nccl", None)
+        comm = make() if make is not None else None
+        if comm is None:
+            return _allreduce_through_host(group, x, prim.op)
     start = getattr(comm, "allreduce_start", None)
     if start is None:   # a communicator without a communication thread: the blocking all-reduce, here
         return comm.allreduce(x, prim.op, name="AllReduce")
     recv, wait = start(x, prim.op)
     _pending[id(recv)] = wait
     return recv
+
+
+def _allreduce_through_host(group, x, op):
+    """A CuPy buffer where some rank lacks NCCL: over MPI through host memory, as the GPU's AllReduce kernel does
+    then (it has warned that it does)."""
+    import cupy
+    return cupy.asarray(group.communicator.allreduce(cupy.asnumpy(x), op, name="AllReduce"))
 
 
 def _wait_kernel(prim, recv, out=None):
@@ -186,3 +205,5 @@ def overlap_grad_allreduce(graph):
 def register(registry):
     # after the CPU fusions (priorities 5-20): the packing applies are plain ones by then
     registry.register("parallel_overlap_grad_allreduce", overlap_grad_allreduce, target="CPU", priority=40)
+    # on the GPU the starts are NCCL on a stream of their own; a graph with them is never captured as a CUDA graph
+    registry.register("parallel_overlap_grad_allreduce", overlap_grad_allreduce, target="GPU", priority=40)

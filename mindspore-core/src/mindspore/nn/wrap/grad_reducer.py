@@ -47,9 +47,11 @@ bucket order, and averages, splits and casts back exactly as the blocking path d
 same. Every rank walks the same tape, so the starts come in the same order everywhere; the first started step
 checks every bucket's buffer across the ranks (the communicator's check), later steps start unchecked (the plan
 and the gradients' shapes and dtypes are fixed). A bucket is started only when all its gradients reached the tape
-(a parameter without gradient gets zeros after the pass) and its buffer is a host (NumPy) one; a bucket this Cell
-is then not handed exactly those gradients (the same objects) is waited for, dropped and reduced the blocking way,
-as are the buckets not started. Nothing overlaps (the blocking path, unchanged) in one process or without a
+(a parameter without gradient gets zeros after the pass). A device buffer (GPU) is started by the communicator's
+device side (mindspore-parallel's ``nccl()``: NCCL on a stream of its own, which waits for the gradients' producers
+on the caller's stream; the caller's stream waits for the reduction in this Cell's call), or, without one, reduced
+the blocking way. A bucket this Cell is then not handed exactly those gradients (the same objects) is waited for,
+dropped and reduced the blocking way, as are the buckets not started. Nothing overlaps (the blocking path, unchanged) in one process or without a
 communicator offering ``allreduce_start``, in GRAPH_MODE and while a graph is being traced, with
 ``MS_DISABLE_GRAD_OVERLAP=1`` (which must be the same on every rank), or for callers that do not use
 :meth:`overlap`. Measurements on 2 ranks: ``mindspore.parallel._overlap``.
@@ -298,6 +300,7 @@ class _BucketStarts(_NoOverlap):
         self.final = {}     # gradient index -> (the tape's gradient, the transformed one this Cell will see)
         self.started = {}   # bucket index -> (the transformed gradients, their float32 forms, wait)
         self.checked = set()   # the buckets whose start was checked across the ranks
+        self.device = False    # the device communicator, looked up by the first device buffer's start
         self.hook = _tape.on_gradient_final(self._final)
 
     def __enter__(self):
@@ -331,14 +334,25 @@ class _BucketStarts(_NoOverlap):
         members = [g if g.dtype == mstype.float32 else ops.cast(g, mstype.float32) for g in seen]
         flat = self.reducer._pack(members)
         data = flat._data
-        if not isinstance(data, np.ndarray):   # not a host buffer: reduced the blocking way after the pass
+        comm = self.comm if type(data) is np.ndarray else self._device_comm()
+        if comm is None:   # a device buffer without a device communicator: reduced the blocking way after the pass
             return
         if self.reducer._checked_plan:   # every bucket's buffer was checked across the ranks at its first start
-            recv, wait = self.comm.allreduce_start(data, "sum", check=False)
+            recv, wait = comm.allreduce_start(data, "sum", check=False)
         else:
-            recv, wait = self.comm.allreduce_start(data, "sum")
+            recv, wait = comm.allreduce_start(data, "sum")
             self.checked.add(b)
         self.started[b] = (seen, members, wait)
+
+    def _device_comm(self):
+        """The communicator's device side for device buffers (mindspore-parallel's ``nccl()``: NCCL over the same
+        ranks, made by the first call on every rank, which reach this bucket at the same point) when it can start
+        an all-reduce, else None."""
+        if self.device is False:
+            make = getattr(self.comm, "nccl", None)
+            device = make() if make is not None else None
+            self.device = device if hasattr(device, "allreduce_start") else None
+        return self.device
 
     def transformed(self, grads):
         if self.transform is None:
