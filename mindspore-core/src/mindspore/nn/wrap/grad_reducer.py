@@ -28,12 +28,13 @@ the gradients' shapes at every call. A bucket of one gradient is all-reduced wit
 Ordering in GRAPH_MODE: the buckets become applies of the compiled graph (concat, AllReduce, mul, split,
 reshape); the graph executor runs the applies of a graph one after the other in program order, where they stand
 after the whole backward pass (the gradients are handed to this Cell as one tuple). This Cell's ``AllReduce``
-carries the attribute ``grad_bucket``; on CPU, mindspore-parallel's backend pass (``mindspore.parallel._overlap``)
-then splits each bucket's all-reduce into a start, moved (with the bucket's packing) right after the bucket's
+carries the attribute ``grad_bucket``; on CPU and GPU, mindspore-parallel's backend pass
+(``mindspore.parallel._overlap``) then splits each bucket's all-reduce into a start, moved (with the bucket's packing) right after the bucket's
 last gradient is computed, and a wait right before the first use of the reduced buffer, so the reduction
 overlaps the rest of the backward pass (an ``MPI_Iallreduce`` in a group of 2, a communication thread running
-the blocking one in larger groups), with bitwise the same results (``MS_DISABLE_GRAD_OVERLAP=1`` turns the pass
-off; measurements in that module). Other backends run the blocking all-reduce where the program puts it.
+the blocking one in larger groups; on the GPU, NCCL on a stream of its own), with bitwise the same results
+(``MS_DISABLE_GRAD_OVERLAP=1`` turns the pass off; measurements in that module). Other backends run the blocking
+all-reduce where the program puts it.
 
 PYNATIVE: ``TrainOneStepCell`` and the loss-scale wrappers (so ``Model`` too) run their backward pass inside
 :meth:`DistributedGradReducer.overlap`, which registers a final-gradient callback on the tape
