@@ -113,3 +113,27 @@ def test_training_graphs_are_not_frozen():
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     assert losses[0] > losses[1] > losses[2]
+
+
+class _Views(nn.Cell):
+    """Two outputs: a view of the input (a reshape) and a computed value."""
+
+    def construct(self, x):
+        return x.reshape((x.shape[0], -1)), x * 2.0
+
+
+def test_repeated_predictions_neither_alias_nor_change_the_callers_arrays(tmp_path):
+    x = np.random.default_rng(4).standard_normal((2, 3, 4)).astype(np.float32)
+    predictor = _predictor(_Views(), x, tmp_path, "views")
+    for call in range(3):      # the first call compiles; the next ones take the direct path of the compiled graph
+        keep = x.copy()
+        flat, doubled = predictor.predict(x)
+        np.testing.assert_array_equal(x, keep)
+        assert not np.shares_memory(flat, x), f"call {call}: an output aliases the input"
+        np.testing.assert_array_equal(flat, keep.reshape(2, -1))
+        np.testing.assert_array_equal(doubled, keep * 2)
+        x = x + 1.0
+    transposed = np.ascontiguousarray(x.transpose(2, 1, 0)).transpose(2, 1, 0)   # same shape, not C-contiguous
+    flat, doubled = predictor.predict(transposed)
+    np.testing.assert_array_equal(doubled, transposed * 2)
+    np.testing.assert_array_equal(flat, transposed.reshape(2, -1))

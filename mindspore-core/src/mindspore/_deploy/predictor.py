@@ -105,17 +105,20 @@ class Predictor:
         if last is not None:
             # batch after batch of one shape: the checks and the compiled graph of the last call hold (the cache
             # lookup costs about as much as a small layer)
-            layout, entry, gen = last
+            layout, entry, gen, direct = last
             if len(inputs) == len(layout) and all(type(x) is np.ndarray and x.shape == shape and x.dtype == dtype
                                                   for x, (shape, dtype) in zip(inputs, layout)) \
                     and gen == generation() and not entry.stale():
+                if direct is not None:
+                    return direct(inputs)
                 return _to_numpy(entry.run(tuple(Tensor(x) for x in inputs), None))
         tensors = tuple(self._tensor(i, x) for i, x in enumerate(inputs))
         self._graph.check_inputs(tensors, "Predictor.predict")
         entry = compiled_entry(cache_for(self), self._graph.run, tensors, name="Predictor", freeze_weights=True)
         out = entry.run(tensors, None)
         if all(type(x) is np.ndarray and x.dtype == t.dtype.to_numpy() for x, t in zip(inputs, tensors)):
-            self._last = (tuple((x.shape, x.dtype) for x in inputs), entry, generation())
+            self._last = (tuple((x.shape, x.dtype) for x in inputs), entry, generation(),
+                          _direct_runner(entry, len(inputs)))
         else:
             self._last = None
         return _to_numpy(out)
@@ -146,6 +149,34 @@ class Predictor:
     def __repr__(self):
         ins = ", ".join(f"{i.name}: {i.dtype}{list(i.shape) if i.shape is not None else ''}" for i in self.inputs)
         return f"Predictor({self._graph.source!r}, inputs=({ins}))"
+
+
+def _direct_runner(entry, n):
+    """For a compiled graph whose program takes the ``n`` arrays in order and returns graph values only (a loaded
+    MindIR's, with its weights frozen): a function running it on NumPy arrays straight through the runtime's
+    transfers (no Tensor objects, no flattening of arguments), or None. The arrays are not copied on a host
+    runtime: a graph never writes into its inputs (the memory plan keeps them); an output that may share memory
+    with an input (a view of it) is copied, so that outputs never alias the caller's arrays."""
+    from mindspore._infer.staging import unflatten
+    from mindspore._runtime import backend
+
+    p = entry.program
+    if p.state or p.guards or tuple(p.input_leaves) != tuple(range(n)) or \
+            any(kind != "graph" for kind, _ in p.out_plan):
+        return None
+    runtime = backend.data_runtime()
+    executable, weights, tree = entry.executable, p.weights, p.out_tree
+    plan = [k for _, k in p.out_plan]
+    from_host, to_host, host = runtime.from_host, runtime.to_host, runtime.is_host
+
+    def run(arrays):
+        arrays = [a if a.flags.c_contiguous else np.ascontiguousarray(a) for a in arrays]
+        outs = executable(*[from_host(a) for a in arrays], *[w._buffer() for w in weights])
+        values = [to_host(outs[k]) for k in plan]
+        if host:
+            values = [v.copy() if any(np.may_share_memory(v, a) for a in arrays) else v for v in values]
+        return _to_numpy(unflatten(tree, values))
+    return run
 
 
 def _to_numpy(out):
