@@ -276,3 +276,65 @@ def test_bfloat16_level_o3(mlp_factory):
     out = converted(_x())
     assert out.dtype == ms.float32
     assert np.array_equal(out.asnumpy(), ms.Tensor(out.asnumpy()).astype(ms.bfloat16).astype(ms.float32).asnumpy())
+
+
+class SmallConvNet(nn.Cell):
+    """Convolutions, max pooling, a Dense head and a scaled attention-like product: what amp O2 runs in half
+    precision in a LeNet, a ResNet or a transformer (their backward kernels included)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, 3, pad_mode="valid")
+        self.conv2 = nn.Conv2d(4, 4, 3, pad_mode="pad", padding=1, has_bias=False)
+        self.bn = nn.BatchNorm2d(4)
+        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+        self.relu = nn.ReLU()
+        self.flatten = nn.Flatten()
+        self.fc = nn.Dense(4 * 3 * 3, 3)
+
+    def construct(self, x):
+        x = self.pool(self.relu(self.conv1(x)))
+        x = self.relu(self.bn(self.conv2(x)))
+        y = self.flatten(x)
+        y = y * 0.5 + ops.matmul(y, ops.transpose(y, (1, 0))).mean() * 0.125
+        return self.fc(y)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_o2_trains_a_conv_net_in_half_precision(dtype):
+    """Every kernel of the step returns the half-precision dtype the rules infer (amp O2 of a conv net failed on
+    the CPU in Conv2DBackpropInput/Filter, MaxPoolGrad and bfloat16 Mul by a Python float), and the losses
+    follow float32's."""
+    def losses(level, half=None):
+        ms.set_seed(3)
+        net = SmallConvNet()
+        rng = np.random.default_rng(1)
+        for p in net.trainable_params():
+            p.set_data(Tensor((rng.standard_normal(p.shape) * 0.3).astype(F32)))
+        if level != "O0":
+            net = amp.auto_mixed_precision(net, level, dtype=getattr(ms, half))
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        opt = nn.Momentum(net.trainable_params(), 0.05, 0.9)
+        if half == "float16":
+            step = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, loss), opt,
+                                                    scale_sense=Tensor(np.float32(1024)))
+        else:
+            step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
+        step.set_train()
+        x = Tensor(rng.standard_normal((4, 1, 8, 8)).astype(F32))
+        y = Tensor(np.array([0, 1, 2, 1], np.int32))
+        out = [step(x, y) for _ in range(4)]
+        return np.array([float((o[0] if isinstance(o, tuple) else o).asnumpy()) for o in out]), net
+
+    full, _ = losses("O0")
+    half, net = losses("O2", dtype)
+    assert np.all(np.isfinite(half))
+    assert all(p.dtype == ms.float32 for p in net.trainable_params()), "O2 keeps float32 parameters"
+    np.testing.assert_allclose(half, full, rtol=0.05, atol=0.02)
+
+
+def test_bfloat16_tensor_times_a_python_float_stays_bfloat16():
+    x = Tensor(np.array([1.5, -2.0, 3.0], F32)).astype(ms.bfloat16)
+    for y in (x * 0.125, 0.125 * x, x + 1.0, x / 2.0, x - 0.5):
+        assert y.dtype == ms.bfloat16
+    np.testing.assert_array_equal((x * 0.125).astype(ms.float32).asnumpy(), [0.1875, -0.25, 0.375])

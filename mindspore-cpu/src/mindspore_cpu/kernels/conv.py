@@ -67,6 +67,7 @@ def forward_with_epilogue(prim, x, w, bias=None, relu=False, residual=None):
     return y.reshape((x.shape[0], w.shape[0]) + win.out)
 
 
+@fits_out
 def _backward_input(prim, dout, w, input_size, out=None):
     dt = compute_dtype(dout, w)
     input_size = tuple(input_size)
@@ -76,6 +77,7 @@ def _backward_input(prim, dout, w, input_size, out=None):
     return dx.reshape(input_size)
 
 
+@fits_out
 def _backward_filter(prim, dout, x, filter_size, out=None):
     dt = compute_dtype(dout, x)
     filter_size = tuple(filter_size)

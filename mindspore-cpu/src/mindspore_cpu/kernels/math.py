@@ -58,9 +58,9 @@ def _float_of(t):
 def _to(v, t):
     if isinstance(v, np.ndarray):
         return v if v.dtype == t else v.astype(t)
-    if isinstance(v, _SCALARS):
-        return v
-    return np.asarray(v, dtype=t)
+    if isinstance(v, _SCALARS) and t.kind in "biufc":
+        return v      # a weak Python scalar: NumPy computes in the array's dtype
+    return np.asarray(v, dtype=t)   # (ml_dtypes' bfloat16 promotes a Python float to float32: give it a bfloat16)
 
 
 def _operands(x, y, floating=False):

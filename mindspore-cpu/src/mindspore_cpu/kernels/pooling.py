@@ -134,6 +134,7 @@ def _gather(grad, argmax, dtype):
     return _kernels.argmax_gather(_as_planes(grad, dtype), _as_planes(argmax, np.int64)).reshape(argmax.shape)
 
 
+@fits_out
 def _max_pool_grad(prim, x, y, dout, out=None):
     """dx: dout added at each window's argmax, recomputed from x (dout has the forward output's shape)."""
     kernel, stride, dil, win = prim.geometry_for(x.shape)
@@ -144,16 +145,19 @@ def _max_pool_grad(prim, x, y, dout, out=None):
     return dx.reshape(x.shape)
 
 
+@fits_out
 def _max_pool_grad_grad(prim, x, y, grad, out=None):
     nd = 3 if x.ndim == 5 else 2
     _, idx = _max_pool(prim, x, y.shape[-nd:])
     return _gather(grad, idx, _dtype(x, grad))
 
 
+@fits_out
 def _scatter_kernel(prim, x, grad, argmax, out=None):
     return _scatter(grad, argmax, x.shape, _dtype(x, grad))
 
 
+@fits_out
 def _gather_kernel(prim, x, grad, argmax, out=None):
     return _gather(grad, argmax, _dtype(x, grad))
 
