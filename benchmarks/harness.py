@@ -87,6 +87,8 @@ def parse_args(argv=None):
     p.add_argument("--timeout", type=float, default=1800, help="seconds per run")
     p.add_argument("--device", choices=("CPU", "GPU"), default="CPU",
                    help="run every workload on the CPU or the GPU (MindSpore's GPU target, PyTorch's CUDA)")
+    p.add_argument("--amp", choices=common.AMP_CHOICES, default="off",
+                   help="mixed precision of the training workloads, passed to every framework's script (default off)")
     p.add_argument("--output", default=os.path.join(HERE, "RESULTS.md"))
     p.add_argument("--raw", default=os.path.join(HERE, "results.json"), help="where the JSON lines go")
     args = p.parse_args(argv)
@@ -133,7 +135,7 @@ def run_one(python, framework, mode, workload, args):
     script = os.path.join(HERE, FRAMEWORKS[framework][0])
     command = [python, script, "--workload", workload, *MODE_ARGUMENTS.get(mode, ["--mode", mode]),
                "--steps", str(args.steps), "--warmup", str(args.warmup), "--threads", str(args.threads), "--json",
-               "--device", args.device]
+               "--device", args.device, "--amp", args.amp]
     t0 = time.perf_counter()
     try:
         done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=args.timeout,
@@ -216,6 +218,9 @@ def render(args, runs, results, skipped, versions, started, finished, load):
               "`torch.set_num_threads`, MindSpore's CPU kernel thread count); real MindSpore with "
               "`ONEDNN_MAX_CPU_ISA=AVX2`"),
              f"- Device: {args.device}" + (f" ({gpu_name()})" if args.device == "GPU" else ""),
+             f"- Mixed precision: {args.amp}" + (" (MindSpore amp O2 / PyTorch autocast" +
+                                                 (f", loss scale {common.AMP_LOSS_SCALE:g})" if args.amp == "float16"
+                                                  else ")") if args.amp != "off" else ""),
              f"- Load average (1 min) before / after: {load[0]:.2f} / {load[1]:.2f}",
              f"- Steps: first step, then {args.warmup} warm-up steps, then the median of {args.steps} steps; "
              "every step forces its result to the host"

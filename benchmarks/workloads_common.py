@@ -138,6 +138,11 @@ def apply_thread_env(threads):
     return int(os.environ.get("OMP_NUM_THREADS", os.cpu_count() or 1))
 
 
+#: ``--amp`` choices, and the loss scale of float16 training.
+AMP_CHOICES = ("off", "float16", "bfloat16")
+AMP_LOSS_SCALE = 1024.0
+
+
 def parser(description, modes):
     p = argparse.ArgumentParser(description=description)
     p.add_argument("--workload", choices=tuple(WORKLOADS), required=True)
@@ -149,6 +154,10 @@ def parser(description, modes):
     p.add_argument("--json", action="store_true", help="print one JSON line (default: a readable line)")
     p.add_argument("--device", choices=("CPU", "GPU"), default="CPU",
                    help="where the workload runs (GPU: MindSpore's GPU target, PyTorch's CUDA device)")
+    p.add_argument("--amp", choices=AMP_CHOICES, default="off",
+                   help="mixed precision for the training workloads: 'float16' (MindSpore's amp level O2 with a static "
+                        f"loss scale of {AMP_LOSS_SCALE:g}; PyTorch's autocast with a GradScaler starting there) or "
+                        "'bfloat16' (O2 / autocast in bfloat16, no loss scale); default off")
     return p
 
 

@@ -4,7 +4,7 @@ The same script runs unchanged on our packages (mindspore-core + mindspore-cpu) 
 ``workloads_torch.py`` has the same workloads in PyTorch and ``harness.py`` runs them all side by side.
 
 Run: ``python benchmarks/workloads_mindspore.py --workload lenet --mode graph [--steps 30] [--warmup 5]
-[--threads 2] [--launch-blocking] [--json]``. ``--launch-blocking`` calls ``mindspore.runtime.launch_blocking()``
+[--threads 2] [--launch-blocking] [--amp float16|bfloat16] [--json]``. ``--launch-blocking`` calls ``mindspore.runtime.launch_blocking()``
 (synchronous execution; ours always runs that way, so there it changes nothing). Workloads (see
 ``workloads_common.WORKLOADS``):
 
@@ -239,11 +239,19 @@ def main():
                 optimizer = nn.Adam(net.trainable_params(), learning_rate=1e-3)
             else:
                 optimizer = nn.Momentum(net.trainable_params(), 0.01, 0.9)
-            train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer)
+            if args.amp != "off":   # amp level O2: the network in half precision (BatchNorm and the loss in float32)
+                net = ms.amp.auto_mixed_precision(net, "O2", dtype=getattr(ms, args.amp))
+                extra["amp"] = f"O2 {args.amp}"
+            if args.amp == "float16":
+                scale = ms.Tensor(np.float32(common.AMP_LOSS_SCALE))
+                train = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, loss), optimizer, scale_sense=scale)
+            else:
+                train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer)
             train.set_train()
 
             def step():
-                return float(train(x, labels).asnumpy())
+                out = train(x, labels)
+                return float((out[0] if isinstance(out, tuple) else out).asnumpy())
 
     first_ms, median_ms, times, values = common.measure(step, args.steps, args.warmup)
     common.report(args, framework, ms.__version__, threads, first_ms, median_ms, times, values, extra)

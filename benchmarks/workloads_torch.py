@@ -226,12 +226,27 @@ def main():
             forward = torch.compile(with_loss) if compiled else with_loss
             optimizer_step = torch.compile(optimizer.step) if compiled else optimizer.step
 
-            def step():
-                optimizer.zero_grad(set_to_none=True)
-                loss = forward(x, labels)
-                loss.backward()
-                optimizer_step()
-                return loss.item()
+            if args.amp == "off":
+                def step():
+                    optimizer.zero_grad(set_to_none=True)
+                    loss = forward(x, labels)
+                    loss.backward()
+                    optimizer_step()
+                    return loss.item()
+            else:   # autocast; float16 with a GradScaler (it skips a step whose gradients overflowed)
+                dtype = getattr(torch, args.amp)
+                scaler = torch.amp.GradScaler(device.type, init_scale=common.AMP_LOSS_SCALE,
+                                              enabled=args.amp == "float16")
+                extra["amp"] = f"autocast {args.amp}"
+
+                def step():
+                    optimizer.zero_grad(set_to_none=True)
+                    with torch.autocast(device.type, dtype=dtype):
+                        loss = forward(x, labels)
+                    scaler.scale(loss).backward()
+                    scaler.step(optimizer)
+                    scaler.update()
+                    return loss.item()
 
     first_ms, median_ms, times, values = common.measure(step, args.steps, args.warmup)
     common.report(args, "torch", torch.__version__, threads, first_ms, median_ms, times, values, extra)
