@@ -9,7 +9,8 @@
 #
 # LIMIT_PLUGIN, LIMIT_CONFORMANCE, LIMIT_TRAINING, LIMIT_SUITES, LIMIT_GRAPH, LIMIT_QUICKSTART, LIMIT_BENCH (seconds)
 # bound each step; RUN_INSTALL=0, RUN_SUITES=0, RUN_GRAPH=0, RUN_QUICKSTART=0, RUN_NCCL=0, RUN_DISPATCH=0,
-# RUN_BENCH=0 leave a part out, RUN_SUITES=all runs the suites as one pytest run. With pytest-xdist the suites
+# RUN_BENCH=0 leave a part out, RUN_SUITES=all runs the suites as one pytest run; BENCH_AMP=float16 (or bfloat16)
+# adds the mixed-precision benchmarks (LIMIT_BENCH_AMP, BENCH_AMP_WORKLOADS). With pytest-xdist the suites
 # run in JOBS processes. The GRAPH_MODE step (tests/gpu/graph_check.py) prints plain vs fused vs fused +
 # CUDA-graph losses and ms per step; the NCCL step (tests/gpu/nccl_check.py) checks mindspore-parallel's NCCL
 # communicator on one GPU.
@@ -116,5 +117,15 @@ if [ "${RUN_BENCH:-1}" = 1 ]; then
         --steps "${BENCH_STEPS:-30}" --output "$OUT/RESULTS_gpu.md" --raw "$OUT/results_gpu.json" > "$OUT/bench.log" 2>&1
     echo "status $?"
     grep -E "median|error|fail" "$OUT/bench.log" | tail -n 20
+fi
+if [ -n "${BENCH_AMP:-}" ]; then
+    # mixed precision on tensor cores (BENCH_AMP=float16 or bfloat16): amp O2 beside PyTorch's autocast
+    step "GPU benchmarks, amp $BENCH_AMP"
+    timeout "${LIMIT_BENCH_AMP:-600}" $PY benchmarks/harness.py --device GPU --amp "$BENCH_AMP" --ours-python "$PY" \
+        --torch-python "${TORCH_PYTHON:-$PY}" --skip mindspore --workloads "${BENCH_AMP_WORKLOADS:-lenet,resnet,transformer}" \
+        --steps "${BENCH_STEPS:-30}" --output "$OUT/RESULTS_gpu_amp.md" --raw "$OUT/results_gpu_amp.json" \
+        > "$OUT/bench_amp.log" 2>&1
+    echo "status $?"
+    grep -E "median|error|fail" "$OUT/bench_amp.log" | tail -n 20
 fi
 step "done"
