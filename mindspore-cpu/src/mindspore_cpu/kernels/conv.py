@@ -93,7 +93,8 @@ KERNELS = {
     "Conv2DTranspose": _backward_input,
     "Conv2DBackpropFilter": _backward_filter,
     "Conv3D": _forward,
-    "Conv3DBackpropInput": lambda prim, w, dout, input_size, out=None: _backward_input(prim, dout, w, input_size),
-    "Conv3DBackpropFilter": lambda prim, x, dout, w_size, out=None: _backward_filter(prim, dout, x, w_size),
+    "Conv3DBackpropInput": lambda prim, w, dout, input_size, out=None: _backward_input(prim, dout, w, input_size,
+                                                                                       out=out),
+    "Conv3DBackpropFilter": lambda prim, x, dout, w_size, out=None: _backward_filter(prim, dout, x, w_size, out=out),
     **pooling.KERNELS,
 }

@@ -25,14 +25,14 @@ averaged once, then split back into the gradients. The buckets follow MindSpore'
 The plan is fixed at construction from the parameters' shapes (``bucket_plan`` shows it) and checked against
 the gradients' shapes at every call. A bucket of one gradient is all-reduced without the copy.
 
-Ordering in GRAPH_MODE: the buckets become applies of the compiled graph (concat, AllReduce, mul, split,
-reshape); the graph executor runs the applies of a graph one after the other in program order, where they stand
-after the whole backward pass (the gradients are handed to this Cell as one tuple). This Cell's ``AllReduce``
-carries the attribute ``grad_bucket``; on CPU and GPU, mindspore-parallel's backend pass
-(``mindspore.parallel._overlap``) then splits each bucket's all-reduce into a start, moved (with the bucket's packing) right after the bucket's
-last gradient is computed, and a wait right before the first use of the reduced buffer, so the reduction
-overlaps the rest of the backward pass (an ``MPI_Iallreduce`` in a group of 2, a communication thread running
-the blocking one in larger groups; on the GPU, NCCL on a stream of its own), with bitwise the same results
+Ordering in GRAPH_MODE: the buckets become applies of the compiled graph (concat, AllReduce, mul, split, reshape);
+the graph executor runs the applies of a graph one after the other in program order, where they stand after the
+whole backward pass (the gradients are handed to this Cell as one tuple). This Cell's ``AllReduce`` carries the
+attribute ``grad_bucket``; on CPU and GPU, mindspore-parallel's backend pass (``mindspore.parallel._overlap``) then
+splits each bucket's all-reduce into a start, moved (with the bucket's packing) right after the bucket's last
+gradient is computed, and a wait right before the first use of the reduced buffer, so the reduction overlaps the
+rest of the backward pass (an ``MPI_Iallreduce`` in a group of 2, a communication thread running the blocking one
+in larger groups; on the GPU, NCCL on a stream of its own), with bitwise the same results
 (``MS_DISABLE_GRAD_OVERLAP=1`` turns the pass off; measurements in that module). Other backends run the blocking
 all-reduce where the program puts it.
 
@@ -46,16 +46,16 @@ float32 casts and ``concat`` in the same order) and its all-reduce STARTED with 
 beyond). The call of this Cell after the backward pass (before the optimizer) waits for each started bucket, in
 bucket order, and averages, splits and casts back exactly as the blocking path does, so the results are bitwise the
 same. Every rank walks the same tape, so the starts come in the same order everywhere; the first started step
-checks every bucket's buffer across the ranks (the communicator's check), later steps start unchecked (the plan
-and the gradients' shapes and dtypes are fixed). A bucket is started only when all its gradients reached the tape
-(a parameter without gradient gets zeros after the pass). A device buffer (GPU) is started by the communicator's
+checks every bucket's buffer across the ranks (the communicator's check), later steps start unchecked (the plan and
+the gradients' shapes and dtypes are fixed). A bucket is started only when all its gradients reached the tape (a
+parameter without gradient gets zeros after the pass). A device buffer (GPU) is started by the communicator's
 device side (mindspore-parallel's ``nccl()``: NCCL on a stream of its own, which waits for the gradients' producers
 on the caller's stream; the caller's stream waits for the reduction in this Cell's call), or, without one, reduced
 the blocking way. A bucket this Cell is then not handed exactly those gradients (the same objects) is waited for,
-dropped and reduced the blocking way, as are the buckets not started. Nothing overlaps (the blocking path, unchanged) in one process or without a
-communicator offering ``allreduce_start``, in GRAPH_MODE and while a graph is being traced, with
-``MS_DISABLE_GRAD_OVERLAP=1`` (which must be the same on every rank), or for callers that do not use
-:meth:`overlap`. Measurements on 2 ranks: ``mindspore.parallel._overlap``.
+dropped and reduced the blocking way, as are the buckets not started. Nothing overlaps (the blocking path,
+unchanged) in one process or without a communicator offering ``allreduce_start``, in GRAPH_MODE and while a graph
+is being traced, with ``MS_DISABLE_GRAD_OVERLAP=1`` (which must be the same on every rank), or for callers that do
+not use :meth:`overlap`. Measurements on 2 ranks: ``mindspore.parallel._overlap``.
 """
 from __future__ import annotations
 
