@@ -660,3 +660,16 @@ def test_conv_filter_gradient_with_infinite_inputs_matches_the_exact_sum(c, o, s
     assert np.isfinite(want).any() and not np.isfinite(want).all()
     finite = np.isfinite(want)
     _close(got[finite], want[finite].astype(dtype), dtype)
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+def test_conv_gradients_of_an_empty_batch_are_zeros(dims):
+    """The C++ gradient kernels divide by the batch: an empty one is answered before them (it killed the process
+    with a floating-point exception)."""
+    import mindspore as ms
+    from mindspore import nn
+    net = nn.Conv2d(3, 4, 3) if dims == 2 else nn.Conv3d(3, 4, 3)
+    x = ms.Tensor(np.zeros((0, 3) + (6,) * dims, np.float32))
+    dx, (dw,) = ms.grad(lambda x: net(x).sum(), grad_position=0, weights=net.trainable_params())(x)
+    assert dx.shape == x.shape
+    assert dw.shape == net.weight.shape and not dw.asnumpy().any()

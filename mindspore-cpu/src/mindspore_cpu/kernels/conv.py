@@ -71,6 +71,8 @@ def forward_with_epilogue(prim, x, w, bias=None, relu=False, residual=None):
 def _backward_input(prim, dout, w, input_size, out=None):
     dt = compute_dtype(dout, w)
     input_size = tuple(input_size)
+    if dout.size == 0 or w.size == 0:   # an empty batch (or kernel): nothing flows back (the C++ kernel divides by it)
+        return np.zeros(input_size, dt)
     kernel, stride, dilation, win = prim.geometry_for(input_size)
     dx = _kernels.conv3d_backward_input(as_5d(dout, dt), as_5d(w, dt), lift(input_size[2:], 1), lift(stride, 1),
                                         lift(win.before, 0), lift(dilation, 1), prim.group)
@@ -81,6 +83,8 @@ def _backward_input(prim, dout, w, input_size, out=None):
 def _backward_filter(prim, dout, x, filter_size, out=None):
     dt = compute_dtype(dout, x)
     filter_size = tuple(filter_size)
+    if dout.size == 0 or x.size == 0:   # an empty batch: the filter gets no gradient
+        return np.zeros(filter_size, dt)
     kernel, stride, dilation, win = prim.geometry_for(x.shape)
     dw = _kernels.conv3d_backward_filter(as_5d(dout, dt), as_5d(x, dt), lift(kernel, 1), lift(stride, 1),
                                          lift(win.before, 0), lift(dilation, 1), prim.group)
