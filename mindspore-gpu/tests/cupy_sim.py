@@ -16,6 +16,8 @@ break on a real device:
   ``ufunc.at`` only for add (``cupy.add.at``, CUDA's atomic add: ``cupyx.scatter_add`` is deprecated
   in CuPy 14), whose dtypes are CUDA atomics' (int32, uint32, uint64, float16, float32, float64); sorts are stable (``kind`` must be ``None`` or
   ``'stable'``); ``cupy.where`` needs a device array as condition.
+* ``LAUNCHES`` (a :class:`LaunchCounter`) counts the CUDA kernel launches (and host<->device copies) the work
+  would take on CuPy, views excepted; ``tests/gpu/launch_count.py`` reports them per training step and primitive.
 * By default there is no ``ElementwiseKernel``: the fused kernels take their plain-CuPy paths.
   ``make_modules(elementwise=True)`` offers one that reads the kernel's CUDA C body (a subset: declarations,
   assignments, arithmetic, comparisons, ``?:``, casts, math functions) and evaluates it with NumPy, so the
@@ -151,6 +153,40 @@ class HostArrayError(TypeError):
     """A host ``numpy.ndarray`` reached CuPy where CuPy would refuse it."""
 
 
+class LaunchCounter(threading.local):
+    """How many CUDA kernel launches the work run on the stand-in would take on CuPy (``LAUNCHES``): every ufunc
+    and operator, reduction, computing ``cupy.*`` function, ``astype``/``copy``/``fill``, ElementwiseKernel call,
+    matrix product, gathering or scattering index and copy between host and device counts one (``kind`` names
+    it: ``"ufunc add"``, ``"cupy.sum"``, ``"ElementwiseKernel relu"``, ``"h2d"``, ``"d2h"``); views (reshape of
+    contiguous data, transpose, basic slicing, ``expand_dims``) count none. Per thread; operations a recorded
+    graph replays count again. ``listener``, when set, is called with each launch's kind."""
+
+    def __init__(self):
+        self.total = 0
+        self.listener = None
+        self.nested = 0      # >0 while a counted operation computes with NumPy (what it runs inside is its own)
+
+    def add(self, kind):
+        if self.nested == 0:
+            self.total += 1
+            if self.listener is not None:
+                self.listener(kind)
+
+
+LAUNCHES = LaunchCounter()
+
+
+def _count_unless_view(kind, result, source):
+    """Count ``kind`` unless ``result`` (or a tuple's first element) is a view of ``source`` (nothing computed)."""
+    first = result[0] if type(result) in (tuple, list) and result else result
+    if isinstance(first, np.generic):   # an element picked by integers: CuPy gives a 0-d view
+        return
+    if isinstance(first, np.ndarray) and (first.size == 0 or isinstance(source, np.ndarray) and np.may_share_memory(
+            first.view(np.ndarray), source.view(np.ndarray))):
+        return
+    LAUNCHES.add(kind)
+
+
 class DeviceArray(np.ndarray):
     """A "device" array: NumPy storage with CuPy's manners (see the module docstring)."""
 
@@ -176,12 +212,15 @@ class DeviceArray(np.ndarray):
         if _CAPTURE.stream is not None:
             _refuse_host_transfer("indexing with a host array", key)
             return _captured("ndarray.__getitem__", lambda: self[key])
-        return _wrap(np.ndarray.__getitem__(self, _unwrap(key)))
+        result = np.ndarray.__getitem__(self, _unwrap(key))
+        _count_unless_view("ndarray.__getitem__", result, self)
+        return _wrap(result)
 
     def __setitem__(self, key, value):
         if _CAPTURE.stream is not None:
             _refuse_host_transfer("assigning a host array", (key, value))
             return _captured("ndarray.__setitem__", lambda: self.__setitem__(key, value), in_place=True)
+        LAUNCHES.add("ndarray.__setitem__")
         np.ndarray.__setitem__(self, _unwrap(key), _unwrap(value))
 
     # the methods below compute on the device without a ufunc: recorded while a stream captures; the ones
@@ -189,60 +228,75 @@ class DeviceArray(np.ndarray):
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         if _CAPTURE.stream is not None:
             return _captured("ndarray.astype", lambda: self.astype(dtype, order, casting, subok, copy))
+        if copy or self.dtype != np.dtype(dtype):
+            LAUNCHES.add("ndarray.astype")
         return _wrap(np.ndarray.astype(self, dtype, order=order, casting=casting, subok=subok, copy=copy))
 
     def copy(self, order="C"):
         if _CAPTURE.stream is not None:
             return _captured("ndarray.copy", lambda: self.copy(order))
+        LAUNCHES.add("ndarray.copy")
         return _wrap(np.ndarray.copy(self, order=order))
 
     def flatten(self, order="C"):
         if _CAPTURE.stream is not None:
             return _captured("ndarray.flatten", lambda: self.flatten(order))
+        LAUNCHES.add("ndarray.flatten")
         return _wrap(np.ndarray.flatten(self, order=order))
 
     def ravel(self, order="C"):
         if _CAPTURE.stream is not None:
             return _captured("ndarray.ravel", lambda: self.ravel(order))
-        return _wrap(np.ndarray.ravel(self, order=order))
+        result = np.ndarray.ravel(self, order=order)
+        _count_unless_view("ndarray.ravel", result, self)
+        return _wrap(result)
 
     def fill(self, value):
         if _CAPTURE.stream is not None:
             return _captured("ndarray.fill", lambda: self.fill(value), in_place=True)
+        LAUNCHES.add("ndarray.fill")
         np.ndarray.fill(self, value)
 
     def sort(self, *args, **kwargs):
         _refuse_bf16("sort", self)
         if _CAPTURE.stream is not None:
             return _captured("ndarray.sort", lambda: self.sort(*args, **kwargs), in_place=True)
+        LAUNCHES.add("ndarray.sort")
         np.ndarray.sort(self, *args, **kwargs)
 
     def nonzero(self):
         _refuse_during_capture("ndarray.nonzero() (a data-dependent size read back)")
+        LAUNCHES.add("ndarray.nonzero")
         return _wrap(np.ndarray.nonzero(self))
 
     def item(self, *args):
         _refuse_during_capture("ndarray.item()")
+        LAUNCHES.add("d2h")
         return np.ndarray.item(self, *args)
 
     def tolist(self):
         _refuse_during_capture("ndarray.tolist()")
+        LAUNCHES.add("d2h")
         return np.ndarray.tolist(self)
 
     def __bool__(self):
         _refuse_during_capture("bool(ndarray)")
+        LAUNCHES.add("d2h")
         return np.ndarray.__bool__(self)
 
     def __float__(self):
         _refuse_during_capture("float(ndarray)")
+        LAUNCHES.add("d2h")
         return np.ndarray.__float__(self)
 
     def __int__(self):
         _refuse_during_capture("int(ndarray)")
+        LAUNCHES.add("d2h")
         return np.ndarray.__int__(self)
 
     def __index__(self):
         _refuse_during_capture("operator.index(ndarray)")
+        LAUNCHES.add("d2h")
         return np.ndarray.__index__(self)
 
     def __iter__(self):
@@ -260,6 +314,9 @@ def _base(a):
     return a.view(np.ndarray)
 
 
+_VIEW_METHODS = frozenset({"reshape", "squeeze", "transpose", "swapaxes", "diagonal"})
+
+
 def _recorded_method(name):
     """``DeviceArray.<name>``: NumPy's method, recorded while a stream captures (it computes without a ufunc, or
     may copy: ``reshape`` of a non-contiguous array)."""
@@ -269,7 +326,16 @@ def _recorded_method(name):
         _refuse_bf16(name, self)
         if _CAPTURE.stream is not None:
             return _captured(f"ndarray.{name}", lambda: proxy(self, *args, **kwargs))
-        return _wrap(method(self, *args, **kwargs))
+        LAUNCHES.nested += 1
+        try:
+            result = method(self, *args, **kwargs)
+        finally:
+            LAUNCHES.nested -= 1
+        if name in _VIEW_METHODS:
+            _count_unless_view(f"ndarray.{name}", result, self)
+        else:
+            LAUNCHES.add(f"ndarray.{name}")
+        return _wrap(result)
     proxy.__name__ = proxy.__qualname__ = name
     return proxy
 
@@ -354,6 +420,7 @@ def _apply_ufunc(ufunc, method, inputs, kwargs):
             if o is not None and not isinstance(o, DeviceArray):
                 raise HostArrayError(f"cupy.{name}: out= must be a device array")
         kwargs = dict(kwargs, out=tuple(None if o is None else _base(o) for o in outs))
+    LAUNCHES.add(f"ufunc {name}" if method == "__call__" else f"ufunc {name}.{method}")
     result = getattr(ufunc, method)(*_unwrap(inputs), **_unwrap(kwargs))
     if out is not None:
         return out if not isinstance(out, tuple) or len(out) > 1 else out[0]
@@ -396,6 +463,14 @@ class _Ufunc:
 _HOST_POINTERS = frozenset({"concatenate", "stack", "hstack", "vstack", "dstack", "column_stack"})
 
 
+#: ``cupy.*`` functions that give views (a launch only where they copy) or compute nothing on the device.
+_VIEW_FUNCTIONS = frozenset("""reshape ravel transpose permute_dims expand_dims squeeze broadcast_to broadcast_arrays
+moveaxis swapaxes rollaxis atleast_1d atleast_2d atleast_3d split array_split hsplit vsplit dsplit diagonal real imag
+flip fliplr flipud rot90 ascontiguousarray asfortranarray asanyarray require""".split())
+_NO_LAUNCH = frozenset("may_share_memory shares_memory broadcast_shapes isfortran iscomplexobj isrealobj empty "
+                       "empty_like".split())
+
+
 def _function(name, fn):
     """``cupy.<name>``: the NumPy function, refusing host arrays and returning device arrays."""
     def proxy(*args, **kwargs):
@@ -409,7 +484,12 @@ def _function(name, fn):
                              result=args[0] if name in _IN_PLACE else None)
         _refuse_host(f"cupy.{name}", args)
         _refuse_host(f"cupy.{name}", kwargs)
-        return _wrap(fn(*_unwrap(args), **_unwrap(kwargs)))
+        result = fn(*_unwrap(args), **_unwrap(kwargs))
+        if name in _VIEW_FUNCTIONS:
+            _count_unless_view(f"cupy.{name}", result, args[0] if args else None)
+        elif name not in _NO_LAUNCH:
+            LAUNCHES.add(f"cupy.{name}")
+        return _wrap(result)
     proxy.__name__ = proxy.__qualname__ = name
     return proxy
 
@@ -440,6 +520,7 @@ def asarray(a, dtype=None, order=None, *, blocking=False):
         return _captured("cupy.asarray", lambda: asarray(a, dtype))
     if isinstance(a, DeviceArray):
         return a if dtype is None or a.dtype == np.dtype(dtype) else a.astype(dtype)
+    LAUNCHES.add("h2d")
     return _pooled(np.array(_unwrap(a), dtype=dtype, copy=True))
 
 
@@ -456,11 +537,13 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocki
         return _captured("cupy.array", lambda: array(obj, dtype, copy, order, subok, ndmin))
     if isinstance(obj, DeviceArray) and not copy and (dtype is None or obj.dtype == np.dtype(dtype)):
         return obj
+    LAUNCHES.add("ndarray.copy" if isinstance(obj, DeviceArray) else "h2d")
     return _pooled(np.array(_unwrap(obj), dtype=dtype, copy=True, ndmin=ndmin))
 
 
 def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
     _refuse_during_capture("cupy.asnumpy")
+    LAUNCHES.add("d2h")
     if isinstance(a, DeviceArray):
         return np.array(_base(a), copy=True)
     return np.asarray(a)
@@ -474,6 +557,7 @@ def _sorting(name, fn):
         if kind not in (None, "stable"):
             raise ValueError(f"cupy.{name}: kind must be None or 'stable' (CuPy's sorts are always stable)")
         _refuse_host(f"cupy.{name}", a)
+        LAUNCHES.add(f"cupy.{name}")
         return _wrap(fn(_unwrap(a), axis=axis, kind="stable"))
     proxy.__name__ = name
     return proxy
@@ -495,6 +579,7 @@ def _quantile_nan_last(name, percent):
         if method not in methods:
             raise ValueError(f"Unexpected interpolation method.\nActual: '{method}' not in {methods}")
         x = _unwrap(a)
+        LAUNCHES.add(f"cupy.{name}")
         qs = np.asarray(_unwrap(q), np.float64) / (100.0 if percent else 1.0)
         if qs.size and not (qs.min() >= 0 and qs.max() <= 1):
             raise ValueError("Quantiles must be in the range [0, 1]" if not percent
@@ -540,6 +625,7 @@ def _svd(a, full_matrices=True, compute_uv=True):
     _refuse_host("cupy.linalg.svd", a)
     if _CAPTURE.stream is not None:
         return _captured("cupy.linalg.svd", lambda: _svd(a, full_matrices, compute_uv))
+    LAUNCHES.add("cupy.linalg.svd")
     x = _unwrap(a)
     if not compute_uv:
         return _wrap(np.linalg.svd(x, compute_uv=False))
@@ -557,6 +643,7 @@ def where(condition, x=None, y=None):
         return _captured("cupy.where", lambda: where(condition, x, y))
     if not isinstance(condition, DeviceArray):
         raise TypeError(f"cupy.where: the condition must be a device array, not {type(condition).__name__}")
+    LAUNCHES.add("cupy.where")
     if x is None and y is None:
         return _wrap(np.nonzero(_base(condition)))
     _refuse_host("cupy.where", (x, y))
@@ -569,6 +656,7 @@ def take_along_axis(a, indices, axis):
     if not isinstance(indices, DeviceArray) or indices.dtype.kind not in "iu":
         raise IndexError("`indices` must be an integer device array")
     _refuse_host("cupy.take_along_axis", a)
+    LAUNCHES.add("cupy.take_along_axis")
     return _wrap(np.take_along_axis(_base(a), _base(indices), axis))
 
 
@@ -898,6 +986,15 @@ class ElementwiseKernel:
         n_in = len(self.in_params)
         if len(args) not in (n_in, n_in + len(self.out_params)):
             raise TypeError(f"Wrong number of arguments for {self.name!r}")
+        LAUNCHES.add(f"ElementwiseKernel {self.name}")
+        LAUNCHES.nested += 1
+        try:
+            return self._run(args)
+        finally:
+            LAUNCHES.nested -= 1
+
+    def _run(self, args):
+        n_in = len(self.in_params)
         types = dict(_C_TYPES)
         ins = []
         for (tname, pname, raw), a in zip(self.in_params, args[:n_in]):
@@ -960,6 +1057,8 @@ class RandomState:
     def __getattribute__(self, name):
         if _CAPTURE.stream is not None and not name.startswith("_"):
             raise NotImplementedError("calling cuRAND API during stream capture is currently unsupported")
+        if not name.startswith("_"):
+            LAUNCHES.add(f"cupy.random.{name}")
         return object.__getattribute__(self, name)
 
     def _param(self, v):
@@ -1004,6 +1103,7 @@ def scatter_add(a, slices, value):
     _refuse_host("cupyx.scatter_add", (slices, value))
     if a.dtype not in _ATOMIC_ADD:
         raise TypeError("cupy.add.at only supports int32, float16, float32, float64, uint32, uint64, as data type")
+    LAUNCHES.add("cupy.add.at")
     value = _unwrap(value)
     value = value.astype(a.dtype, copy=False) if isinstance(value, np.ndarray) else a.dtype.type(value)
     np.add.at(_base(a), _unwrap(slices), value)

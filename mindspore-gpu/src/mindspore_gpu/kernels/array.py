@@ -157,14 +157,27 @@ def _assign(prim, variable, value, *, out):
     return store(variable, value)
 
 
-def _assign_add(prim, variable, value, *, out):
-    v = _dev(variable)
-    return store(variable, v + (_dev(value) if isinstance(value, (cupy.ndarray, numpy.ndarray)) else value))
+def _assign_op(ufunc, name):
+    def kernel(prim, variable, value, *, out):
+        """In place: one launch (``ufunc(variable, value, out=variable)``, cast back as a store casts) on a device
+        buffer that the result's shape fits; otherwise the result stored."""
+        if isinstance(value, (cupy.ndarray, numpy.ndarray)):
+            value = _dev(value)
+            # (a value overlapping the variable elsewhere than element for element would be read while written)
+            fits = numpy.broadcast_shapes(variable.shape, value.shape) == variable.shape and \
+                (value is variable or not cupy.may_share_memory(variable, value))
+        else:
+            fits = True
+        if isinstance(variable, cupy.ndarray) and fits:
+            ufunc(variable, value, out=variable, casting="unsafe")
+            return variable
+        return store(variable, ufunc(_dev(variable), value))
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
 
 
-def _assign_sub(prim, variable, value, *, out):
-    v = _dev(variable)
-    return store(variable, v - (_dev(value) if isinstance(value, (cupy.ndarray, numpy.ndarray)) else value))
+_assign_add = _assign_op(cupy.add, "_assign_add")
+_assign_sub = _assign_op(cupy.subtract, "_assign_sub")
 
 
 KERNELS = {

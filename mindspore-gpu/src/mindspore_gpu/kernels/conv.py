@@ -65,15 +65,24 @@ def window_view(xp, out, kernel, stride, dilation):
                       + tuple(t * s for t, s in zip(steps, stride)))
 
 
-def _columns(prim, x, dt):
+def _columns(prim, x, dt, transposed=False):
     """(columns (N, group, C/group * K, L), window geometry) of input ``x``: im2col as one copy of the
-    windows' strided view."""
+    windows' strided view. ``transposed``: the columns as (group, N * L, C/group * K) instead, made by that same
+    one copy (the filter's gradient multiplies them so)."""
     kernel, stride, dilation, win = prim.geometry_for(x.shape)
     xp = pad_spatial(x.astype(dt, copy=False), win.before,
                      pad_after(x.shape[2:], win.before, win.out, kernel, stride, dilation))
     n, c, g = x.shape[0], x.shape[1], prim.group
-    cols = cupy.ascontiguousarray(window_view(xp, win.out, kernel, stride, dilation))
-    return cols.reshape(n, g, (c // g) * math.prod(kernel), math.prod(win.out)), (kernel, stride, dilation, win)
+    view = window_view(xp, win.out, kernel, stride, dilation)                 # (N, C, *K, *out)
+    ck, length = (c // g) * math.prod(kernel), math.prod(win.out)
+    if transposed:
+        nd = len(kernel)
+        split = view.reshape((n, g, c // g) + view.shape[2:])                  # a view: the channel axis split
+        order = (1, 0) + tuple(range(3 + nd, 3 + 2 * nd)) + (2,) + tuple(range(3, 3 + nd))
+        cols = cupy.ascontiguousarray(split.transpose(order))                 # (g, N, *out, C/g, *K)
+        return cols.reshape(g, n * length, ck), (kernel, stride, dilation, win)
+    cols = cupy.ascontiguousarray(view)
+    return cols.reshape(n, g, ck, length), (kernel, stride, dilation, win)
 
 
 def _weight_matrix(w, g, dt):
@@ -99,7 +108,7 @@ def _backward_input(prim, dout, w, input_size, *, out=None):
     dt = compute_dtype(dout, w)
     input_size = tuple(int(s) for s in input_size)
     kernel, stride, dilation, win = prim.geometry_for(input_size)
-    n, c, g = input_size[0], input_size[1], prim.group
+    n, g = input_size[0], prim.group
     spatial, outs = input_size[2:], dout.shape[2:]
     lead = tuple((k - 1) * d for k, d in zip(kernel, dilation))
     spread = tuple((o - 1) * s + 1 if o else 0 for o, s in zip(outs, stride))
@@ -121,11 +130,10 @@ def _backward_input(prim, dout, w, input_size, *, out=None):
 def _backward_filter(prim, dout, x, filter_size, *, out=None):
     dout, x = _dev(dout), _dev(x)
     dt = compute_dtype(dout, x)
-    cols, _ = _columns(prim, x, dt)                                     # (N, g, C_in / g * K, L)
-    n, g, ck, length = cols.shape
+    cols, (_, _, _, win) = _columns(prim, x, dt, transposed=True)      # (g, N * L, C_in / g * K)
+    g, n, length = prim.group, x.shape[0], math.prod(win.out)
     o_g = dout.shape[1] // g
     d = dout.astype(dt, copy=False).reshape(n, g, o_g, length).transpose(1, 2, 0, 3).reshape(g, o_g, n * length)
-    cols = cols.transpose(1, 0, 3, 2).reshape(g, n * length, ck)
     return cupy.matmul(d, cols).reshape(tuple(int(s) for s in filter_size))
 
 

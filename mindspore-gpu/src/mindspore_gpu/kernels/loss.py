@@ -9,7 +9,9 @@ With ``m`` the row maximum (0 for a row without a finite one, as the CPU kernels
             grad_ij = (softmax_ij - [j == label_i]) / N
 
 float16 computes in float32. The dense loss's elementwise tail (softmax, backprop and the loss terms
-in one pass) is a fused CUDA kernel for float32/float64, with a plain-CuPy path.
+in one pass) is a fused CUDA kernel for float32/float64, with a plain-CuPy path; so are the sparse loss's shift
+and exp, its rows' losses and their mean, and its gradient with the label's ``- 1/N`` (its labels checked by one
+reduction read back).
 """
 import cupy
 import numpy
@@ -50,7 +52,29 @@ def _softmax_cross_entropy(prim, logits, labels, *, out=None):
 _SPARSE_EXP = Fused("ms_sparse_ce_exp", "T x, T m", "T e", "T s = (m - m == (T)0) ? m : (T)0; e = exp(x - s);")
 _SPARSE_ROW = Fused("ms_sparse_ce_row", "T m, T total, T xl", "float64 r",
                     "T s = (m - m == (T)0) ? m : (T)0; T lse = s + log(total); r = (double)(lse - xl);")
-_SPARSE_GRAD = Fused("ms_sparse_ce_grad", "T e, T total, T scale", "T g", "T inv = (T)1 / total; g = e * inv * scale;")
+# the gradient's ``- scale`` at each row's label in the same kernel: ``col`` (the column indices) against ``lab``
+# (the labels as a column)
+_SPARSE_GRAD = Fused("ms_sparse_ce_grad", "T e, T total, T scale, I lab, I col", "T g",
+                     "T inv = (T)1 / total; T gi = e * inv * scale; g = col == lab ? gi - scale : gi;")
+# the mean of the rows' float64 losses, cast to the logits' dtype
+_SPARSE_MEAN = {numpy.dtype(t): Fused(f"ms_sparse_ce_mean_{t}", "float64 s, float64 n", f"{t} y",
+                                      f"y = ({c})(s / n);")
+                for t, c in (("float32", "float"), ("float64", "double"))}
+
+
+_COLUMNS = {}
+
+
+def _columns(c, dtype):
+    """``arange(c)`` of ``dtype`` on the current device, made once per (device, c, dtype) and only read (not kept
+    when made while a stream captures: a captured kernel runs only when its graph does)."""
+    if cupy.cuda.get_current_stream().is_capturing():
+        return cupy.arange(c, dtype=dtype)
+    key = (cupy.cuda.runtime.getDevice(), c, numpy.dtype(dtype))
+    col = _COLUMNS.get(key)
+    if col is None:
+        col = _COLUMNS[key] = cupy.arange(c, dtype=dtype)
+    return col
 
 
 def _sparse_fused(prim, x, labels, n):
@@ -59,12 +83,16 @@ def _sparse_fused(prim, x, labels, n):
     total = cupy.sum(e, axis=1, keepdims=True)
     dt = x.dtype.type
     if prim.is_grad:
-        scale = dt(1.0 / n)
-        grad = _SPARSE_GRAD(e, total, scale)
-        grad[cupy.arange(n), labels] -= scale
-        return grad
-    picked = cupy.take_along_axis(x, labels.reshape(n, 1).astype(numpy.int64, copy=False), axis=1)
-    return (cupy.sum(_SPARSE_ROW(m, total, picked)) / n).astype(x.dtype)
+        return _SPARSE_GRAD(e, total, dt(1.0 / n), labels.reshape(n, 1), _columns(x.shape[1], labels.dtype))
+    picked = cupy.take_along_axis(x, labels.reshape(n, 1), axis=1)
+    return _SPARSE_MEAN[x.dtype](cupy.sum(_SPARSE_ROW(m, total, picked)), numpy.float64(n))
+
+
+def _label_out_of_range(labels, c):
+    """Whether a label is outside [0, c): one reduction read back (a negative label, seen as unsigned, is >= c)."""
+    if labels.dtype.kind == "i":
+        labels = labels.view(numpy.dtype(f"u{labels.dtype.itemsize}"))
+    return int(cupy.max(labels)) >= c
 
 
 @fits_out
@@ -75,8 +103,7 @@ def _sparse_softmax_cross_entropy(prim, logits, labels, *, out=None):
     n, c = x.shape
     # the range check reads a flag back to the host, which a stream capturing a CUDA graph refuses: a captured step
     # (mindspore_gpu.capture) does without it
-    if labels.size and not cupy.cuda.get_current_stream().is_capturing() and \
-            bool(((labels < 0) | (labels >= c)).any()):
+    if labels.size and not cupy.cuda.get_current_stream().is_capturing() and _label_out_of_range(labels, c):
         bad = cupy.asnumpy(labels)
         i = int(numpy.flatnonzero((bad < 0) | (bad >= c))[0])
         raise ValueError(f"sparse_softmax_cross_entropy: the label {int(bad[i])} at index {i} is out of range "

@@ -1,8 +1,10 @@
 """GPU kernels of the nn family: activations, softmax, bias add, normalisation, dropout, momentum.
 
 Float16 inputs are computed in float32 (results are cast to the inferred ``out`` dtype). GeLU, its
-gradient, ReluGrad and ApplyMomentum have fused CUDA kernels (:class:`._common.Fused`, float32 and
-float64) next to their plain-CuPy paths. Losses and resizing are in :mod:`.nn_ext`.
+gradient, ReluGrad, ApplyMomentum, float32 Softmax over the last axis, LayerNorm and training batch norm with its
+gradient have fused CUDA kernels (:class:`._common.Fused`, float32 and float64) next to their plain-CuPy paths:
+a PYNATIVE step is bound by the host's ~10 us per CuPy launch, so each kernel launches as few times as its
+reductions allow. Losses and resizing are in :mod:`.nn_ext`.
 """
 import cupy
 import numpy
@@ -137,6 +139,22 @@ def _softmax_last_f32(x, xp):
         return xp.where(s == 0, e, e / xp.where(s == 0, xp.float32(1), s)).astype(xp.float32)
 
 
+# The float32 last-axis softmax above in five launches (fusion on): NaN masked out, the maximum, the shift, exp and
+# NaN -> +inf in one kernel, the sum, and the division (rows summing to 0 kept) in one; the same operations in the
+# same order.
+_SOFTMAX_MASK = Fused("ms_softmax_nan_mask", "T x, T ninf", "T y", "y = x != x ? ninf : x;")
+_SOFTMAX_EXP = Fused("ms_softmax_exp", "T x, T m, T low, T pinf", "T e",
+                     "T mm = m < low ? low : m; T d = x - mm; e = d != d ? pinf : exp(d);")
+_SOFTMAX_DIV = Fused("ms_softmax_div", "T e, T s", "T y", "y = s == (T)0 ? e : e / s;")
+
+
+def _softmax_last_f32_fused(x):
+    f = numpy.float32
+    m = cupy.max(_SOFTMAX_MASK(x, f(-numpy.inf)), axis=-1, keepdims=True)
+    e = _SOFTMAX_EXP(x, m, f(-3.4028234663852886e38), f(numpy.inf))
+    return _SOFTMAX_DIV(e, cupy.sum(e, axis=-1, keepdims=True))
+
+
 @fits_out
 def _softmax(prim, x, *, out=None):
     f32 = x.dtype == numpy.float32  # before widening float16
@@ -145,6 +163,8 @@ def _softmax(prim, x, *, out=None):
         return x.copy()
     axis = _axes(prim.axis)
     if f32 and _last_axis(axis, x.ndim):
+        if _SOFTMAX_EXP.usable(x):
+            return _softmax_last_f32_fused(x)
         return _softmax_last_f32(x, cupy)
     e = cupy.exp(x - cupy.max(x, axis=axis, keepdims=True))
     return e / cupy.sum(e, axis=axis, keepdims=True)
@@ -166,16 +186,28 @@ def _bias_add(prim, x, bias, *, out):
     return fit(x + bias.reshape((1, bias.size) + (1,) * (x.ndim - 2)), out)
 
 
+# LayerNorm in five launches (fusion on): the mean, the squared deviations (``_BN_SQDEV``), their mean, rstd, and
+# the normalised output with its scale and shift in one kernel; the plain path's operations in its order.
+_LN_RSTD = Fused("ms_ln_rstd", "T var, T eps", "T rstd", "rstd = (T)1 / sqrt(var + eps);")
+_LN_Y = Fused("ms_ln_y", "T x, T mean, T rstd, T g, T b", "T y", "y = (x - mean) * rstd * g + b;")
+
+
 @fits_out
 def _layer_norm(prim, x, gamma, beta, *, out=None):
     x = wide(_dev(x))
     bna = prim.begin_norm_axis % x.ndim
     axes = tuple(range(bna, x.ndim))
+    g, b = wide(_dev(gamma)), wide(_dev(beta))
+    if x.size and _LN_Y.usable(x, g, b):
+        mean = cupy.mean(x, axis=axes, keepdims=True)
+        var = cupy.mean(_BN_SQDEV(x, mean), axis=axes, keepdims=True)
+        rstd = _LN_RSTD(var, x.dtype.type(prim.epsilon))
+        return _LN_Y(x, mean, rstd, g, b), mean, rstd
     mean = cupy.mean(x, axis=axes, keepdims=True)
     centred = x - mean
     var = cupy.mean(centred * centred, axis=axes, keepdims=True)
     rstd = 1.0 / cupy.sqrt(var + prim.epsilon)
-    return centred * rstd * wide(_dev(gamma)) + wide(_dev(beta)), mean, rstd
+    return centred * rstd * g + b, mean, rstd
 
 
 # --- batch normalisation ----------------------------------------------------------------------
@@ -198,9 +230,11 @@ _BN_STATS = Fused("ms_bn_stats", "T m, T s, T scale, T count, T unbias, T keep, 
                   "T vb = s / count; a = ((T)1 / sqrt(vb + eps)) * scale; "
                   "mean = keep * mean + mom * m; var = keep * var + mom * (vb * unbias); v = vb; m2 = m; v2 = vb;")
 _BN_Y = Fused("ms_bn_y", "T x, T m, T a, T b", "T y", "y = (x - m) * a + b;")
-_BN_DY_XHAT = Fused("ms_bn_dy_xhat", "T dy, T x, T m, T rstd", "T p", "p = dy * ((x - m) * rstd);")
-_BN_DX = Fused("ms_bn_dx", "T dy, T x, T m, T rstd, T scale, T dbias, T dscale, T count", "T dx",
-               "T xhat = (x - m) * rstd; T a = scale * rstd; "
+# (rstd = 1 / sqrt(saved variance + eps) computed in both gradient kernels, as the plain path computes it once)
+_BN_DY_XHAT = Fused("ms_bn_dy_xhat", "T dy, T x, T m, T sv, T eps", "T p",
+                    "T rstd = (T)1 / sqrt(sv + eps); p = dy * ((x - m) * rstd);")
+_BN_DX = Fused("ms_bn_dx", "T dy, T x, T m, T sv, T eps, T scale, T dbias, T dscale, T count", "T dx",
+               "T rstd = (T)1 / sqrt(sv + eps); T xhat = (x - m) * rstd; T a = scale * rstd; "
                "dx = a * (dy - dbias / count - xhat * (dscale / count));")
 
 
@@ -242,16 +276,18 @@ def _batch_norm(prim, x, scale, bias, mean, variance, *, out=None):
 def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve, *, out=None):
     x, dy = wide(_dev(x)), wide(_dev(dy))
     axes, stat_shape, count = _bn_layout(prim, x)
-    rstd = 1.0 / cupy.sqrt(wide(_dev(saved_variance)) + prim.epsilon)
+    sv = wide(_dev(saved_variance))
     sm = wide(_dev(saved_mean))
     sc = wide(_dev(scale))
-    if prim.is_training and _BN_DX.usable(x, dy, rstd, sm, sc):
-        r, m_, c_ = rstd.reshape(stat_shape), sm.reshape(stat_shape), sc.reshape(stat_shape)
+    if prim.is_training and _BN_DX.usable(x, dy, sv, sm, sc):
+        v_, m_, c_ = sv.reshape(stat_shape), sm.reshape(stat_shape), sc.reshape(stat_shape)
+        eps = x.dtype.type(prim.epsilon)
         dbias = cupy.sum(dy, axis=axes)
-        dscale = cupy.sum(_BN_DY_XHAT(dy, x, m_, r), axis=axes)
-        dx = _BN_DX(dy, x, m_, r, c_, dbias.reshape(stat_shape), dscale.reshape(stat_shape),
+        dscale = cupy.sum(_BN_DY_XHAT(dy, x, m_, v_, eps), axis=axes)
+        dx = _BN_DX(dy, x, m_, v_, eps, c_, dbias.reshape(stat_shape), dscale.reshape(stat_shape),
                     x.dtype.type(max(count, 1)))
         return dx, dscale, dbias
+    rstd = 1.0 / cupy.sqrt(sv + prim.epsilon)
     xhat = (x - sm.reshape(stat_shape)) * rstd.reshape(stat_shape)
     dbias = cupy.sum(dy, axis=axes)
     dscale = cupy.sum(dy * xhat, axis=axes)
@@ -275,7 +311,7 @@ _MOMENTUM_NESTEROV = Fused("ms_apply_momentum_nesterov", "T g, T lr, T mu, T sca
 def _scalar_in(v, dt):
     """A number or one-element tensor as a 0-d value of ``dt`` (a device tensor stays on the device)."""
     if is_array(v):
-        return _dev(v).astype(dt).reshape(())
+        return _dev(v).astype(dt, copy=False).reshape(())
     return numpy.asarray(v, dt).reshape(())[()]
 
 

@@ -102,6 +102,9 @@ _STEPS = {
     _FOLD: Fused("ms_pool_fold_arg", "T v, bool ok, int64 f", "T fold, T best, int64 arg",
                  "fold = (ok && !(fold > v)) ? v : fold; "
                  "bool take = ok && (v != v || best != best || v > best); best = take ? v : best; " + _ARG),
+    # the fold's argmax alone (the gradients need no values: the argmax does not depend on the fold)
+    "fold_arg_only": Fused("ms_pool_fold_arg_only", "T v, bool ok, int64 f", "T best, int64 arg",
+                           "bool take = ok && (v != v || best != best || v > best); best = take ? v : best; " + _ARG),
     _GREATER: Fused("ms_pool_greater_arg", "T v, bool ok, int64 f", "T best, int64 arg",
                     "bool take = ok && v > best; best = take ? v : best; " + _ARG),
     _LAST_NAN: Fused("ms_pool_last_nan_arg", "T v, bool ok, int64 f", "T best, int64 arg",
@@ -115,9 +118,23 @@ _STEPS = {
 }
 
 
-def _rule_pool(views, flat, valid, shape, dt, rule, floor, need_arg=True):
+def _rule_pool(views, flat, valid, shape, dt, rule, floor, need_arg=True, need_values=True):
     """(values, argmax or None) of the windows under one of MindSpore 2.10's NaN rules (see the module
-    docstring); MaxPool's fold without argmax (``need_arg=False``) keeps only the fold."""
+    docstring); MaxPool's fold without argmax (``need_arg=False``) keeps only the fold; without
+    ``need_values`` (a gradient: MaxPool's fold values are then not computed) the values returned are None
+    on the fused path."""
+    if rule == _FOLD and need_arg and not need_values and _STEPS["fold_arg_only"].usable(cupy.empty(0, dt)):
+        best, arg = cupy.full(shape, floor, dt), cupy.full(shape, -1, numpy.int64)
+        step = _STEPS["fold_arg_only"]
+        for i, (_, v) in enumerate(views):
+            step(v, valid[i], flat[i], best, arg)
+        return None, arg
+    if rule == _FOLD and not need_arg and _STEPS["fold"].usable(cupy.empty(0, dt)):
+        fold = cupy.full(shape, floor, dt)
+        step = _STEPS["fold"]
+        for i, (_, v) in enumerate(views):
+            step(v, valid[i], fold)
+        return fold, None
     best = cupy.full(shape, floor if rule in (_FOLD, _GREATER) else -_INF, dt)
     fold = cupy.full(shape, floor, dt) if rule == _FOLD else None
     arg = cupy.full(shape, -1, numpy.int64) if need_arg or rule != _FOLD else None
@@ -149,9 +166,10 @@ def _rule_pool(views, flat, valid, shape, dt, rule, floor, need_arg=True):
     return (fold if rule == _FOLD else best), arg
 
 
-def max_pool(prim, x, out_spatial=None, with_argmax=True):
+def max_pool(prim, x, out_spatial=None, with_argmax=True, need_values=True):
     """(values, argmax) of max pooling ``x``, optionally with the output size fixed by a forward result;
-    values only (``with_argmax=False``) skips the index bookkeeping."""
+    values only (``with_argmax=False``) skips the index bookkeeping; ``need_values=False`` (a gradient) lets
+    MaxPool's fused path skip its values (None then)."""
     x = _dev(x)
     kernel, stride, dil, win = prim.geometry_for(x.shape)
     nd = len(kernel)
@@ -164,7 +182,7 @@ def max_pool(prim, x, out_spatial=None, with_argmax=True):
     rule, floor = _rule(prim, x)
     if rule:
         flat, valid = _offset_tables(sizes, win.before, out, kernel, stride, dil)
-        best, arg = _rule_pool(views, flat, valid, x.shape[:-nd] + out, dt, rule, floor, with_argmax)
+        best, arg = _rule_pool(views, flat, valid, x.shape[:-nd] + out, dt, rule, floor, with_argmax, need_values)
         return best, (arg if with_argmax else None)
     if not with_argmax:
         # padding is -inf: it never beats an element of the input, so the values need no masks
@@ -214,10 +232,20 @@ def scatter_planes(grad, argmax, x_shape, nd, dt, check=True):
         _check_argmax(argmax, size)
     g = _planes(_dev(grad).astype(dt, copy=False), nd)
     dx = cupy.zeros((argmax.shape[0], size), dt)
+    rows = cupy.arange(argmax.shape[0])[:, None]
+    if _SCATTER_INDEX.usable(g):
+        # the flat targets and the values (0 where no element: added at the plane's first) in one kernel
+        index, values = _SCATTER_INDEX(argmax, rows, numpy.int64(size), g)
+        scatter_add(dx.reshape(-1), index, values)
+        return dx.reshape(tuple(x_shape))
     hit = argmax >= 0
-    rows = cupy.broadcast_to(cupy.arange(argmax.shape[0])[:, None], argmax.shape)
-    scatter_add(dx, (rows, cupy.where(hit, argmax, 0)), cupy.where(hit, g, dt.type(0)))
+    scatter_add(dx, (cupy.broadcast_to(rows, argmax.shape), cupy.where(hit, argmax, 0)),
+                cupy.where(hit, g, dt.type(0)))
     return dx.reshape(tuple(x_shape))
+
+
+_SCATTER_INDEX = Fused("ms_pool_scatter_index", "int64 a, int64 row, int64 size, T g", "int64 index, T value",
+                       "bool hit = a >= 0; index = row * size + (hit ? a : 0); value = hit ? g : (T)0;")
 
 
 def gather_planes(grad, argmax, nd, dt, check=True):
@@ -252,7 +280,7 @@ def _max_pool_grad(prim, x, y, dout, *, out=None):
     """dx: dout added at each window's argmax, recomputed from x (dout has the forward output's shape)."""
     x, dout = _dev(x), _dev(dout)
     nd = len(prim.geometry_for(x.shape)[0])
-    _, arg = max_pool(prim, x, dout.shape[-nd:])
+    _, arg = max_pool(prim, x, dout.shape[-nd:], need_values=False)
     return scatter_planes(dout, arg, x.shape, nd, compute_dtype(x, dout), check=False)
 
 
