@@ -1684,6 +1684,24 @@ def make_plugin(sim_target, families, graph=None):
         def host_uploader(self, depth):
             return upload.HostUploader(Device(0), depth)
 
+        def view(self, buffer, index):       # device arrays alias, as CuPy's basic indexing does
+            return buffer[index]
+
+        def write(self, buffer, index, value):
+            if isinstance(value, DeviceArray) and np.may_share_memory(buffer, value):
+                value = value.copy()
+            buffer[index] = value
+            return True
+
+        def layout(self, buffer):           # strides and offset as the GPU runtime reads them from CuPy
+            if buffer.itemsize == 0:
+                return None
+            root = buffer
+            while isinstance(root.base, np.ndarray):
+                root = root.base
+            offset = buffer.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+            return tuple(st // buffer.itemsize for st in buffer.strides), offset // buffer.itemsize
+
         def graph_runner(self, g, run):
             if graph is None:
                 return run
