@@ -183,8 +183,8 @@ def test_sim_level_runs_one_dry_run_worker(tmp_path, worker):
 @pytest.mark.parametrize("args, message", [
     (["--worker_num=0"], "worker_num must be greater than 0, but got 0."),
     (["--worker_num=2", "--local_worker_num=4"], "Total worker number is 2, but got exceeded local worker number: 4."),
-    (["--worker_num=4", "--local_worker_num=2"], r"worker_num \(4\) is larger than local_worker_num \(2\): a job "
-                                                 r"over several hosts is not supported"),
+    (["--worker_num=4", "--local_worker_num=2", "--node_rank=-2"], r"node_rank must be -1 or a rank >= 0, but "
+                                                                   r"got -2."),
     (["--worker_num=2", "--local_worker_num=2", "--master_addr=192.0.2.7"],
      r"--master_addr 192.0.2.7 \(192.0.2.7\) is not an address of this host"),
     (["--worker_num=2", "--local_worker_num=2", "--master_port=70000"], r"master_port must be in \[1, 65535\]"),

@@ -17,7 +17,9 @@ turns it off. Point-to-point messages carry the same row as a header message bef
 the receiver compares it with what it expects and raises on a mismatch (a message longer than expected is
 consumed truncated, so the sender is never left blocked).
 
-The local (same-host) rank and size come from splitting the world by shared memory. GPU buffers use the NCCL
+The world is ``MPI.COMM_WORLD``, or under msrun over several nodes the nodes' worlds merged into one
+(:func:`msrun_world`). The local (same-node) rank and size come from splitting the node's launcher world
+(``MPI.COMM_WORLD``) by shared memory. GPU buffers use the NCCL
 communicator of the same group (:meth:`MPICommunicator.nccl`), created on first use with its unique id
 broadcast over this communicator.
 """
@@ -514,13 +516,77 @@ class MPICommunicator:
             self.comm.Free()
 
 
+def _rendezvous(addr, message, timeout=None):
+    """One request to msrun's rendezvous service (``mindspore.parallel.cluster._rendezvous``)."""
+    import json
+    import socket
+    host, port = addr.rsplit(":", 1)
+    with socket.create_connection((host.strip("[]"), int(port)), timeout=30) as sock:
+        sock.sendall((json.dumps(message) + "\n").encode())
+        if message["op"] != "getport":
+            return None
+        sock.settimeout(timeout)
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise MSRuntimeError(f"For 'init', msrun's rendezvous at {addr} closed before it gave the MPI port "
+                                     f"of node 0.")
+            data += chunk
+    return json.loads(data)["port"]
+
+
+def msrun_world(MPI):
+    """The world communicator: ``MPI.COMM_WORLD``, or, under msrun over several nodes (``MSRUN_NODES`` > 1), the
+    launchers' worlds of the nodes merged in node order with MPI's dynamic-process calls. Rank 0 of node 0 opens
+    an MPI port and gives its name to msrun's rendezvous; local rank 0 of every other node gets it there. Then,
+    for n = 1, 2, ...: every rank already merged takes part in ``Accept``, node n's ranks in ``Connect``, and
+    ``Merge`` puts node n's ranks after them, so that world rank = node offset + local rank."""
+    nodes = int(os.environ.get("MSRUN_NODES", "1") or 1)
+    addr = os.environ.get("MSRUN_RDZV")
+    if nodes <= 1 or not addr:
+        return MPI.COMM_WORLD
+    node = int(os.environ["MSRUN_NODE_INDEX"])
+    local = MPI.COMM_WORLD
+    port = None
+    if local.Get_rank() == 0:
+        if node == 0:
+            port = MPI.Open_port()
+            _rendezvous(addr, {"op": "setport", "port": port})
+        else:
+            port = _rendezvous(addr, {"op": "getport"})
+            if port is None:
+                raise MSRuntimeError(f"For 'init', msrun's rendezvous at {addr} ended before node 0 gave its MPI "
+                                     f"port.")
+    port = local.bcast(port, root=0)
+    comm = local
+    for n in range(1, nodes):
+        if node < n:
+            inter = comm.Accept(port, root=0)
+        elif node == n:
+            inter = local.Connect(port, root=0)
+        else:
+            continue
+        merged = inter.Merge(high=node == n)
+        inter.Disconnect()
+        if comm is not local:
+            comm.Free()
+        comm = merged
+    if node == 0 and local.Get_rank() == 0:
+        MPI.Close_port(port)
+    return comm
+
+
 class MPIBackend(MPICommunicator):
     """The world communicator, with local rank/size and user-group creation."""
 
     def __init__(self):
         from mpi4py import MPI
-        super().__init__(MPI.COMM_WORLD)
-        local = MPI.COMM_WORLD.Split_type(MPI.COMM_TYPE_SHARED, key=self.rank)
+        world = msrun_world(MPI)
+        super().__init__(world, owns=world is not MPI.COMM_WORLD)
+        # the node-local group: this node's launcher's world split by shared memory (several msrun nodes on one
+        # host stay separate nodes)
+        local = MPI.COMM_WORLD.Split_type(MPI.COMM_TYPE_SHARED, key=MPI.COMM_WORLD.Get_rank())
         self.local_rank = local.Get_rank()
         self.local_size = local.Get_size()
         local.Free()

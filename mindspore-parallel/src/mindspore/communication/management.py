@@ -13,6 +13,9 @@ the rank and size (Open MPI ``OMPI_COMM_WORLD_RANK``/``_SIZE``, MPICH and Intel 
 through that launcher and adds MindSpore's variables (``MS_WORKER_NUM``, ``RANK_ID``), which must
 agree with it. With more than one process ``init`` asks the plugins' ``ms_collective_backends`` hook
 for the ``"mpi"`` backend, which mindspore-parallel's own plugin provides when mpi4py is installed.
+Under msrun over several hosts (``MSRUN_NODES`` > 1) each node's launcher started only that node's
+workers: the rank is ``MSRUN_RANK_OFFSET`` + the launcher's rank and the size ``MS_WORKER_NUM``, and the
+``"mpi"`` backend merges the nodes' MPI worlds into one world (``_mpi.msrun_world``).
 Outside any launcher the process is alone: rank 0 of 1. MindSpore's variables without an MPI
 launcher (a job started by another launcher, which would meet over TCP) are an error.
 
@@ -153,6 +156,13 @@ def launcher_world():
         return 0, 1, None
     if not 0 <= rank < size:
         raise RuntimeError(f"For 'init', the launcher's rank {rank} is not in [0, {size}).")
+    nodes = _int_env("MSRUN_NODES")
+    if nodes is not None and nodes > 1:
+        # msrun over several hosts: each node's launcher started its local workers; the worlds are merged in
+        # node order (see mindspore.parallel.cluster.run), so the global rank is the node's offset + the local one.
+        rank += _int_env("MSRUN_RANK_OFFSET") or 0
+        size = worker_num if worker_num is not None else size
+        launcher = f"msrun over {nodes} nodes ({launcher})"
     if worker_num is not None and worker_num != size and not os.environ.get("MS_SIMULATION_LEVEL"):
         raise RuntimeError(f"For 'init', MS_WORKER_NUM is {worker_num} but the MPI launcher started {size} "
                            f"processes; msrun's --worker_num must equal the number of processes.")

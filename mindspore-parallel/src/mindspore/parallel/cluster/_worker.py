@@ -2,8 +2,8 @@
 
 msrun starts ``mpiexec -n N python _worker.py`` with the job described in the ``MSRUN_WORKER_SPEC``
 environment variable (JSON). For its rank (``PMI_RANK``, or ``OMPI_COMM_WORLD_RANK`` under Open MPI)
-this process exports the variables MindSpore's msrun gives a worker (``RANK_ID``, ``MS_NODE_ID``,
-``DEVICE_ID``), applies the CPU binding, and runs the command with stdout and stderr in the rank's log
+this process exports the variables MindSpore's msrun gives a worker (``RANK_ID``, ``MS_NODE_ID``: the
+global rank, i.e. the node's rank offset plus the launcher's rank; ``DEVICE_ID``: the rank on this host), applies the CPU binding, and runs the command with stdout and stderr in the rank's log
 file. It stays as the command's parent so that it learns how the command ended (exit code or signal),
 which it writes to ``<status_dir>/<rank>.json`` for msrun, and then ends the same way (same code, or
 same signal), so that the MPI launcher sees the worker's own exit status.
@@ -66,7 +66,8 @@ def main():
         raise SystemExit(1)
     rank = _launcher_rank()
     local_rank = _local_rank(rank)
-    rank_id = spec["rank_id"] if spec.get("rank_id") is not None else rank
+    # over several hosts (nodes), the global rank: this node's first rank (msrun's rendezvous) + the local one
+    rank_id = spec["rank_id"] if spec.get("rank_id") is not None else spec.get("rank_offset", 0) + rank
     os.environ["RANK_ID"] = str(rank_id)
     os.environ["MS_NODE_ID"] = str(rank_id)
     os.environ["DEVICE_ID"] = str(local_rank)

@@ -28,9 +28,26 @@ fails the launcher stops the others, and msrun prints which rank failed first wi
 its error and exits with status 1. Without ``--join`` msrun returns at once, as MindSpore's does,
 and the job goes on in the background.
 
-All workers run on this host: a job over several hosts (``worker_num > local_worker_num``, or a
-``master_addr`` that is not this host's) is refused with an error; ``mpiexec`` with a host file
-runs such jobs.
+Several hosts (nodes)
+---------------------
+With ``worker_num > local_worker_num`` the job spans several msrun processes (one per node; MindSpore's way:
+``msrun --worker_num=8 --local_worker_num=4 --master_addr=<node 0> --master_port=8118 --node_rank=<0|1> ...``).
+Node 0 (``--node_rank=0``; without node ranks, the msrun that can listen at ``master_addr:master_port``) serves a
+small TCP rendezvous there (:mod:`mindspore.parallel.cluster._rendezvous`); every other node's msrun registers.
+Once the local worker numbers add up to ``worker_num`` each node learns its place (node-rank order, else join
+order) and starts its workers with its own ``mpiexec -n local_worker_num``; ``_worker.py`` exports the global
+rank (node offset + local rank) as ``RANK_ID``/``MS_NODE_ID``, plus ``MSRUN_RDZV``, ``MSRUN_NODE_INDEX``,
+``MSRUN_NODES`` and ``MSRUN_RANK_OFFSET``, from which ``init()`` merges the nodes' MPI worlds into one
+communicator (:func:`mindspore.communication._mpi.msrun_world`). Mismatched ``worker_num``, a duplicate
+``node_rank``, local numbers adding up to more than ``worker_num``, or nodes still missing after
+``--cluster_time_out`` seconds: every msrun that came stops with an error saying so, before any worker starts.
+
+The msruns then watch each other over their rendezvous connections: a rank failing on one node is reported to
+every node, whose msrun stops its workers and names the failed rank and node; a node's msrun that disappears
+(connection closed without its ``done``) ends the job too. Node 0's msrun ends after every node's workers ended.
+Without ``--join`` a background msrun process (output in ``scheduler.log.msrun``) does the rendezvous and the
+watching, and msrun returns at once. A one-host job (``worker_num == local_worker_num``) needs ``master_addr`` to
+be this host.
 """
 import argparse
 import ast
@@ -127,14 +144,15 @@ def _parse_bind_numa(value):
 
 def _parser():
     parser = argparse.ArgumentParser(prog="msrun", description="Start the workers of a distributed MindSpore job on "
-                                     "this host through the MPI launcher (mpiexec).")
+                                     "this host (node) through the MPI launcher (mpiexec).")
     add = parser.add_argument
     add("--worker_num", type=int, default=8, help="the total number of workers of the job (default: 8).")
     add("--local_worker_num", type=int, default=8, help="the number of workers on this host (default: 8).")
     add("--master_addr", default="127.0.0.1", type=str,
-        help="IP address or host name of the scheduler; must be this host (default: 127.0.0.1).")
-    add("--master_port", default=8118, type=int, help="port of the scheduler, exported to the workers as "
-        "MS_SCHED_PORT; the MPI launcher does the rendezvous (default: 8118).")
+        help="IP address or host name of node 0, whose msrun serves the rendezvous of a job over several hosts "
+        "(default: 127.0.0.1).")
+    add("--master_port", default=8118, type=int, help="port of the rendezvous of a job over several hosts, "
+        "exported to the workers as MS_SCHED_PORT (default: 8118).")
     add("--node_rank", default=-1, type=int, help="rank of this host among the hosts of the job (default: -1).")
     add("--log_dir", default="", type=str, help="directory of the log files (default: the current directory).")
     add("--join", default=False, type=ast.literal_eval, choices=[True, False],
@@ -384,17 +402,17 @@ class _ProcessManager:
                 self.sim_rank_id = int(os.getenv("RANK_ID", "-1"))
             if self.sim_rank_id != -1:
                 self.local_worker_num = 1
-        elif self.local_worker_num < self.worker_num:
-            raise RuntimeError(f"msrun of mindspore-parallel starts every worker on this host through MPI, but "
-                               f"worker_num ({self.worker_num}) is larger than local_worker_num "
-                               f"({self.local_worker_num}): a job over several hosts is not supported. Start it with "
-                               f"'mpiexec -f <hostfile> -n {self.worker_num} python <script>' instead.")
-        if not self.is_simulation and not _is_local_ip(self.master_addr):
-            raise RuntimeError(f"msrun of mindspore-parallel starts every worker on this host, but --master_addr "
-                               f"{args.master_addr} ({self.master_addr}) is not an address of this host: a job over "
-                               f"several hosts is not supported.")
-        if self.node_rank not in (0, -1):
+        self.multi = not self.is_simulation and self.local_worker_num < self.worker_num
+        if not self.is_simulation and not self.multi and not _is_local_ip(self.master_addr):
+            raise RuntimeError(f"msrun of mindspore-parallel starts every worker of a one-host job on this host, but "
+                               f"--master_addr {args.master_addr} ({self.master_addr}) is not an address of this "
+                               f"host. For a job over several hosts give worker_num > local_worker_num.")
+        if self.node_rank < -1:
+            raise ValueError(f"node_rank must be -1 or a rank >= 0, but got {self.node_rank}.")
+        if not self.multi and self.node_rank not in (0, -1):
             _warn(f"All workers will be spawned on this node, so 'node_rank': [{self.node_rank}] will be ignored.")
+        self.rdzv = None
+        self.rank_offset, self.node_index, self.node_count = 0, 0, 1
         self.tail_ranks = self._tail_ranks()
         self.cpus = _core_binding(args.bind_core, self.local_worker_num) if args.bind_core else {}
         self.numa = _numa_binding(args.bind_numa, self.local_worker_num) if args.bind_numa else {}
@@ -438,8 +456,46 @@ class _ProcessManager:
         if self.local_worker_num > len(os.sched_getaffinity(0)):
             for key, value in _OVERSUBSCRIBE_ENV.items():
                 env.setdefault(key, value)
+        if self.multi:
+            env["MSRUN_RDZV"] = f"{self.master_addr}:{self.master_port}"
+            env["MSRUN_NODE_INDEX"] = str(self.node_index)
+            env["MSRUN_NODES"] = str(self.node_count)
+            env["MSRUN_RANK_OFFSET"] = str(self.rank_offset)
         env["MSRUN_WORKER_SPEC"] = json.dumps(spec)
         return env
+
+    def _rendezvous(self):
+        """Meet the msruns of the other nodes at ``master_addr:master_port`` (see ``_rendezvous``): node 0 serves,
+        the others register; sets this node's place (index, rank offset) in the job."""
+        from mindspore.parallel.cluster import _rendezvous as rdzv
+        listener = None
+        if self.node_rank == 0 or (self.node_rank == -1 and _is_local_ip(self.master_addr)):
+            family = socket.AF_INET6 if ":" in self.master_addr else socket.AF_INET
+            listener = socket.socket(family, socket.SOCK_STREAM)
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                listener.bind((self.master_addr, self.master_port))
+                listener.listen(64)
+            except OSError as e:
+                listener.close()
+                listener = None
+                if self.node_rank == 0:
+                    raise RuntimeError(f"node_rank 0 serves the job's rendezvous at {self.master_addr}:"
+                                       f"{self.master_port}, but it cannot listen there: {e}.") from None
+        if listener is not None:
+            me = {"node_rank": self.node_rank, "local_worker_num": self.local_worker_num}
+            self.rdzv = rdzv.Server(listener, me, self.worker_num, self.cluster_time_out)
+            try:
+                self.node_index, self.rank_offset, self.node_count = self.rdzv.gather()
+            except RuntimeError:
+                self.rdzv.close()
+                raise
+        else:
+            self.rdzv = rdzv.Client(self.master_addr, self.master_port, self.node_rank, self.worker_num,
+                                    self.local_worker_num, self.cluster_time_out)
+            self.node_index, self.rank_offset, self.node_count = self.rdzv.register()
+        print(f"msrun: node {self.node_index} of {self.node_count} (node_rank {self.node_rank}): global ranks "
+              f"{self.rank_offset}-{self.rank_offset + self.local_worker_num - 1} of {self.worker_num}.", flush=True)
 
     def _worker_command(self, local_rank):
         """The command the worker of ``local_rank`` runs: the task, under numactl for ``--bind_numa``."""
@@ -456,16 +512,37 @@ class _ProcessManager:
             os.makedirs(self.log_dir, mode=0o700, exist_ok=True)
         log_prefix = self.log_prefix = self._log_prefix()
         sched_log = os.path.join(os.path.dirname(log_prefix), "scheduler.log")
+        if self.multi and not self.join:
+            # Not joined, msrun returns at once; the nodes' msruns must still meet and watch each other, so a
+            # process of its own (output in scheduler.log) does that for the job.
+            if os.fork():
+                _warn(f"Distributed job is spawned in the background; see {sched_log}.")
+                return
+            os.setsid()
+            fd = os.open(sched_log + ".msrun", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+            self.join, self.tail_ranks = True, set()
+            code = 0
+            try:
+                self.run()
+            except BaseException as e:  # noqa: BLE001 - the background msrun reports everything in its log
+                print(f"msrun: error: {e}", file=sys.stderr, flush=True)
+                code = 1
+            os._exit(code)
+        if self.multi:
+            self._rendezvous()
         if self.join:
             self.status_dir = tempfile.mkdtemp(prefix="msrun-")
         rank_id = self.sim_rank_id if self.is_simulation and self.sim_rank_id != -1 else None
         cmds = {str(i): self._worker_command(i) for i in range(self.local_worker_num)}
         spec = {"log_prefix": log_prefix, "cmds": cmds, "status_dir": self.status_dir, "rank_id": rank_id,
+                "rank_offset": self.rank_offset,
                 "cpus": {str(k): v for k, v in self.cpus.items()}}
         launch = [self.launcher, "-n", str(self.local_worker_num), sys.executable, _WORKER_SCRIPT]
         print(f"Start scheduler process, log file:{sched_log}. Execute command: {shlex.join(launch)}", flush=True)
         for i in range(self.local_worker_num):
-            rank = rank_id if rank_id is not None else i
+            rank = rank_id if rank_id is not None else self.rank_offset + i
             print(f"Start worker process with rank id:{rank}, log file:{log_prefix}_{rank}.log. Environment variable "
                   f"[RANK_ID={rank}] is exported. Execute command: {shlex.join(cmds[str(i)])}", flush=True)
         for rank in self._ranks():  # start the logs empty, so that no one reads a previous job's
@@ -484,6 +561,8 @@ class _ProcessManager:
                 self.join_processes(log_prefix, sched_log)
             finally:
                 shutil.rmtree(self.status_dir, ignore_errors=True)
+                if self.rdzv is not None:
+                    self.rdzv.close()
 
     def join_processes(self, log_prefix, sched_log):
         """Wait for the job, show the chosen workers' logs, and report the workers that failed."""
@@ -504,13 +583,27 @@ class _ProcessManager:
             # The launcher stops the job when a rank that joined fails, but not when one fails before it joined
             # (an ImportError before init(), say): the others would wait for it forever. So, as MindSpore's msrun
             # does, watch the workers and stop the job at the first failure.
+            told = False
             while True:
                 try:
                     code = self.process.wait(timeout=0.2)
                     break
                 except subprocess.TimeoutExpired:
-                    if self._failures():
+                    failures = self._failures()
+                    if failures:
+                        self._tell_failure(failures[0])
+                        told = True
                         self.kill_all_processes()
+                    elif self._remote_failure() is not None:
+                        self.kill_all_processes()
+            failures = self._failures()
+            if self.rdzv is not None:
+                if failures or code != 0:
+                    if not told and self._remote_failure() is None:
+                        self._tell_failure(failures[0] if failures else
+                                           {"rank": None, "error": f"the MPI launcher exited with code {code}"})
+                else:
+                    self._finish_nodes()
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
@@ -518,8 +611,15 @@ class _ProcessManager:
                 tail.finish()
             self.kill_all_processes()
         failures = self._failures()
-        if code == 0 and not failures:
+        remote = self._remote_failure()
+        if code == 0 and not failures and remote is None:
             return
+        if remote is not None and (not failures or remote.get("time", 0) < failures[0]["time"]):
+            print(f"msrun: the job failed on node {remote['node']}: "
+                  + (f"rank {remote['rank']} failed ({remote['error']})" if remote.get("rank") is not None
+                     else remote["error"]) + "; the workers of this node were stopped.", file=sys.stderr, flush=True)
+            raise RuntimeError(f"Distributed job exited with exception. Please check the logs of node "
+                               f"{remote['node']} (and this node's in {os.path.dirname(log_prefix)}).")
         for record in failures:
             print(f"msrun: worker {record['rank']} (pid {record['pid']}) {_how(record)}"
                   + (f": {record['error']}" if record["error"] else "") + f". Log: {record['log']}",
@@ -537,7 +637,41 @@ class _ProcessManager:
     def _ranks(self):
         if self.is_simulation and self.sim_rank_id != -1:
             return [self.sim_rank_id]
-        return list(range(self.local_worker_num))
+        return list(range(self.rank_offset, self.rank_offset + self.local_worker_num))
+
+    def _tell_failure(self, record):
+        """Tell the other nodes' msruns that a rank of this node failed (they end their workers)."""
+        if self.rdzv is None or getattr(self, "_told", False):
+            return
+        self._told = True
+        how = _how(record) if "returncode" in record else ""
+        error = "; ".join(part for part in (how, record.get("error") or "") if part)
+        msg = {"op": "fail", "rank": record["rank"], "error": error,
+               "node": self.node_index, "time": record.get("time", time.time())}
+        if hasattr(self.rdzv, "broadcast"):
+            self.rdzv.broadcast(msg)
+        else:
+            self.rdzv.tell(msg)
+
+    def _remote_failure(self):
+        """The first failure another node reported (or the loss of another node's msrun), else ``None``."""
+        if self.rdzv is None:
+            return None
+        for kind, what in list(self.rdzv.events):
+            if kind == "fail":
+                return what
+            if kind == "lost":
+                return {"rank": None, "node": what, "time": time.time(),
+                        "error": f"the msrun process of node {what} disappeared"}
+        return None
+
+    def _finish_nodes(self):
+        """This node's workers ended well: say so; node 0 waits for the other nodes (or their failure)."""
+        if hasattr(self.rdzv, "tell"):
+            self.rdzv.tell({"op": "done"})
+            return
+        while not self.rdzv.all_done() and self._remote_failure() is None:
+            time.sleep(0.1)
 
     def _failures(self):
         """The workers that ended badly by themselves, first failure first, each with its error line. Those the
