@@ -95,29 +95,11 @@ def uninstall(ms):
 
 
 def train_step(ms, workload, batch=None):
-    """The benchmark's PYNATIVE training step of ``workload`` (as ``profile_step.train_step``), inputs cut to
-    ``batch`` rows."""
-    import numpy as np
-    from mindspore import nn
-
-    for sub in ("benchmarks",):
-        if str(REPO / sub) not in sys.path:
-            sys.path.insert(0, str(REPO / sub))
-    import workloads_common as common
-    import workloads_mindspore as wm
-
-    net = wm.build(ms, workload)
-    wm.set_initial_params(ms, net, workload)
-    x_np, labels_np = common.inputs(workload)
-    if batch:
-        x_np, labels_np = x_np[:batch], labels_np[:batch]
-    x, labels = ms.Tensor(x_np), ms.Tensor(labels_np.astype(np.int32))
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    optimizer = nn.Adam(net.trainable_params(), learning_rate=1e-3) if workload == "transformer" else \
-        nn.Momentum(net.trainable_params(), 0.01, 0.9)
-    train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer)
-    train.set_train()
-    return lambda: train(x, labels).asnumpy()
+    """The benchmark's PYNATIVE training step of ``workload`` (``profile_step.train_step``, this folder's), inputs
+    cut to ``batch`` rows."""
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+    from profile_step import train_step as step
+    return step(ms, workload, batch)
 
 
 def measure(workload, batch=4, steps=2, warmup=1):

@@ -23,17 +23,21 @@ import time
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
-def train_step(ms, workload):
+def train_step(ms, workload, batch=None):
+    """The benchmark's PYNATIVE training step of ``workload`` (its inputs cut to ``batch`` rows when given)."""
     import numpy as np
     from mindspore import nn
 
-    sys.path.insert(0, str(REPO / "benchmarks"))
+    if str(REPO / "benchmarks") not in sys.path:
+        sys.path.insert(0, str(REPO / "benchmarks"))
     import workloads_common as common
     import workloads_mindspore as wm
 
     net = wm.build(ms, workload)
     wm.set_initial_params(ms, net, workload)
     x_np, labels_np = common.inputs(workload)
+    if batch:
+        x_np, labels_np = x_np[:batch], labels_np[:batch]
     x, labels = ms.Tensor(x_np), ms.Tensor(labels_np.astype(np.int32))
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     optimizer = nn.Adam(net.trainable_params(), learning_rate=1e-3) if workload == "transformer" else \
