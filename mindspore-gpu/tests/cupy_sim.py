@@ -1663,7 +1663,7 @@ def make_plugin(sim_target, families, graph=None):
     ``graph`` (a :func:`load_graph_modules` namespace), the target also gets the GPU backend's passes and its
     runtime the CUDA-graph replay of ``mindspore_gpu.capture``, as the ``GPU`` target has them. Dataset batches
     of ``Model.train`` go through the GPU runtime's host uploader (:mod:`mindspore_gpu.upload`), as on a GPU."""
-    from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe, DeviceRuntime, hookimpl
+    from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe, DeviceRuntime, array_layout, hookimpl
 
     upload = load_runtime().upload      # the GPU runtime's host uploader, on the stand-in
 
@@ -1693,14 +1693,8 @@ def make_plugin(sim_target, families, graph=None):
             buffer[index] = value
             return True
 
-        def layout(self, buffer):           # strides and offset as the GPU runtime reads them from CuPy
-            if buffer.itemsize == 0:
-                return None
-            root = buffer
-            while isinstance(root.base, np.ndarray):
-                root = root.base
-            offset = buffer.__array_interface__["data"][0] - root.__array_interface__["data"][0]
-            return tuple(st // buffer.itemsize for st in buffer.strides), offset // buffer.itemsize
+        def layout(self, buffer):           # strides and offset, as the GPU runtime reads them from CuPy
+            return array_layout(buffer)
 
         def graph_runner(self, g, run):
             if graph is None:

@@ -15,7 +15,7 @@ asks for it (``MS_TEST_DEVICE_TARGET=STRICT``); it is a plugin like any other, b
 """
 import numpy as np
 
-from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe, DeviceRuntime, hookimpl
+from mindspore.plugin import PLUGIN_API_VERSION, BackendProbe, DeviceRuntime, array_layout, hookimpl
 
 TARGET = "STRICT"
 _MESSAGE = "Implicit conversion to a NumPy array is not allowed (STRICT device buffer; use the runtime's to_host)."
@@ -79,14 +79,7 @@ class StrictRuntime(DeviceRuntime):
         return StrictBuffer(buffer._array[index])
 
     def layout(self, buffer):
-        a = buffer._array
-        if a.itemsize == 0:
-            return None
-        root = a
-        while isinstance(root.base, np.ndarray):
-            root = root.base
-        offset = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
-        return tuple(s // a.itemsize for s in a.strides), offset // a.itemsize
+        return array_layout(buffer._array)
 
     def write(self, buffer, index, value):
         if not buffer._array.flags.writeable:

@@ -98,7 +98,7 @@ from mindspore._pipeline.fusion import FusedOp, fuse_chains, use_counts
 from mindspore._plugin import manager as _manager
 from mindspore._plugin.collective import (ProcessGroup, process_group, set_group_creator, set_parameter_merge_hook,
                                           set_process_groups)
-from mindspore._plugin.device import BackendProbe, DeviceRuntime
+from mindspore._plugin.device import BackendProbe, DeviceRuntime, array_layout
 from mindspore._plugin.hookspecs import ENTRY_POINT_GROUP, PLUGIN_API_VERSION, hookimpl, hookspec
 from mindspore._plugin.registry import KernelRegistry, PassRegistry
 from mindspore._runtime import backend as _backend
@@ -107,7 +107,7 @@ __all__ = [
     # version and hooks
     "PLUGIN_API_VERSION", "ENTRY_POINT_GROUP", "hookspec", "hookimpl",
     # backends
-    "BackendProbe", "DeviceRuntime", "KernelRegistry", "PassRegistry", "TensorSpec",
+    "BackendProbe", "DeviceRuntime", "array_layout", "KernelRegistry", "PassRegistry", "TensorSpec",
     # operators (for ms_register_primitives)
     "Primitive", "prim_attr_register", "NON_DIFFERENTIABLE",
     # the IR backend passes see

@@ -102,6 +102,18 @@ class _CapsuleHolder:
         return (1, 0)   # kDLCPU; numpy refuses a capsule whose own DLTensor says otherwise
 
 
+def array_layout(array):
+    """``(element strides, element offset into its storage)`` of a ``numpy.ndarray`` (or of a subclass, or of the
+    NumPy array a backend's buffer wraps), what :meth:`DeviceRuntime.layout` answers; None for empty elements."""
+    if array.itemsize == 0:
+        return None
+    root = array
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    offset = array.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return tuple(s // array.itemsize for s in array.strides), offset // array.itemsize
+
+
 class DeviceRuntime:
     """A device runtime: host transfers and synchronisation for one target, and optionally its memory
     statistics, streams and events.
@@ -180,13 +192,9 @@ class DeviceRuntime:
         """``(element strides, element offset into its storage)`` of ``buffer`` (``Tensor.stride()``,
         ``storage_offset()``, ``is_contiguous()``: a view can be strided), or None for a contiguous buffer of
         its own. The default reads host ``numpy.ndarray`` buffers."""
-        if not (self.is_host and isinstance(buffer, np.ndarray)) or buffer.itemsize == 0:
+        if not (self.is_host and isinstance(buffer, np.ndarray)):
             return None
-        root = buffer
-        while isinstance(root.base, np.ndarray):
-            root = root.base
-        offset = buffer.__array_interface__["data"][0] - root.__array_interface__["data"][0]
-        return tuple(s // buffer.itemsize for s in buffer.strides), offset // buffer.itemsize
+        return array_layout(buffer)
 
     def synchronize(self):
         """Wait until every kernel launched on this runtime has finished."""

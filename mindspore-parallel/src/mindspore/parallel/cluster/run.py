@@ -412,6 +412,7 @@ class _ProcessManager:
         if not self.multi and self.node_rank not in (0, -1):
             _warn(f"All workers will be spawned on this node, so 'node_rank': [{self.node_rank}] will be ignored.")
         self.rdzv = None
+        self.told = False   # whether the other nodes were told of a failure here
         self.rank_offset, self.node_index, self.node_count = 0, 0, 1
         self.tail_ranks = self._tail_ranks()
         self.cpus = _core_binding(args.bind_core, self.local_worker_num) if args.bind_core else {}
@@ -583,7 +584,6 @@ class _ProcessManager:
             # The launcher stops the job when a rank that joined fails, but not when one fails before it joined
             # (an ImportError before init(), say): the others would wait for it forever. So, as MindSpore's msrun
             # does, watch the workers and stop the job at the first failure.
-            told = False
             while True:
                 try:
                     code = self.process.wait(timeout=0.2)
@@ -592,14 +592,13 @@ class _ProcessManager:
                     failures = self._failures()
                     if failures:
                         self._tell_failure(failures[0])
-                        told = True
                         self.kill_all_processes()
                     elif self._remote_failure() is not None:
                         self.kill_all_processes()
             failures = self._failures()
             if self.rdzv is not None:
                 if failures or code != 0:
-                    if not told and self._remote_failure() is None:
+                    if self._remote_failure() is None:   # (told once: _tell_failure says nothing twice)
                         self._tell_failure(failures[0] if failures else
                                            {"rank": None, "error": f"the MPI launcher exited with code {code}"})
                 else:
@@ -641,9 +640,9 @@ class _ProcessManager:
 
     def _tell_failure(self, record):
         """Tell the other nodes' msruns that a rank of this node failed (they end their workers)."""
-        if self.rdzv is None or getattr(self, "_told", False):
+        if self.rdzv is None or self.told:
             return
-        self._told = True
+        self.told = True
         how = _how(record) if "returncode" in record else ""
         error = "; ".join(part for part in (how, record.get("error") or "") if part)
         msg = {"op": "fail", "rank": record["rank"], "error": error,
