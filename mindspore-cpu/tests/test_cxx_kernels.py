@@ -112,6 +112,8 @@ CONV_CASES = [
     (2, 3, 4, (5, 15, 16), (2, 3, 3), (2, 3, 2), (1, 2, 1), (2, 2, 2), 1, 0),        # 3-D, strides 2/3, dilation
     (2, 3, 4, (1, 4, 4), (1, 7, 7), (1, 2, 2), (0, 3, 3), (1, 1, 1), 1, 0),          # wide kernel, small map: runs
     (2, 3, 4, (1, 9, 9), (1, 3, 3), (1, 2, 2), (0, 3, 3), (1, 1, 1), 1, 0),          # stride 2, padding past the reach
+    (2, 3, 8, (1, 12, 40), (1, 3, 3), (1, 2, 2), (0, 1, 1), (1, 1, 1), 1, 0),        # stride 2: rows split in vectors
+    (2, 3, 8, (1, 6, 13), (1, 3, 3), (1, 2, 2), (0, 2, 2), (1, 1, 1), 1, 0),         # the same, odd width, pad 2
     # many channels: the filter gradient runs channels-last (lines of taps that differ in x shift)
     (2, 64, 32, (1, 12, 12), (1, 3, 3), (1, 2, 2), (0, 1, 1), (1, 1, 1), 2, 0),      # stride 2, groups
     (1, 32, 16, (1, 10, 10), (1, 3, 3), (1, 1, 1), (0, 2, 2), (1, 2, 2), 1, 0),      # dilation: one tap per line
@@ -156,6 +158,29 @@ def test_conv_forward_and_gradients(case, dtype):
     _close(dx, ref_conv_backward_input(dy, w, in_size, stride, pad, dil, groups), dtype)
     dw = k.conv3d_backward_filter(dy, x, kernel, stride, pad, dil, groups)
     _close(dw, ref_conv_backward_filter(dy, x, kernel, stride, pad, dil, groups), dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("o,groups", [(6, 1), (5, 1), (12, 2), (1, 1), (3, 1)])
+def test_conv_forward_does_not_depend_on_the_tile_height(o, groups, dtype):
+    """A layer with few output channels per group may run on a shorter register tile (AVX-512: 6 rows instead
+    of 8, LeNet's 6 channels); every output is still summed in the same order, so the channels come out bit for
+    bit as they do in a layer with 8 more (zero) filters per group, which runs on the tall tile."""
+    x = RNG.standard_normal((3, 2 * groups, 1, 12, 12)).astype(dtype)
+    w = RNG.standard_normal((o, 2, 1, 3, 3)).astype(dtype)
+    b = RNG.standard_normal(o).astype(dtype)
+    og = o // groups
+    wide_w = np.zeros((o + 8 * groups, 2, 1, 3, 3), dtype)
+    wide_b = np.zeros(o + 8 * groups, dtype)
+    for gi in range(groups):
+        wide_w[gi * (og + 8): gi * (og + 8) + og] = w[gi * og: (gi + 1) * og]
+        wide_b[gi * (og + 8): gi * (og + 8) + og] = b[gi * og: (gi + 1) * og]
+    args = ((1, 1, 1), (0, 1, 1), (1, 1, 1), (1, 12, 12), groups)
+    y = k.conv3d_forward(x, w, *args, b, True)
+    wide = k.conv3d_forward(x, wide_w, *args, wide_b, True)
+    keep = np.concatenate([np.arange(gi * (og + 8), gi * (og + 8) + og) for gi in range(groups)])
+    assert y.tobytes() == np.ascontiguousarray(wide[:, keep]).tobytes()
+    _close(y, np.maximum(ref_conv(x, w, *args[:4], groups) + b.reshape(1, -1, 1, 1, 1), 0), dtype)
 
 
 @pytest.mark.parametrize("n,groups", [(1, 1), (3, 1), (1, 2)])

@@ -188,7 +188,8 @@ def ref_rule_2x2(x, rule, floor):
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("rule", [0, 1, 2])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("shape", [(2, 3, 1, 4, 6), (64, 6, 1, 28, 28), (8, 16, 2, 10, 10)])
+@pytest.mark.parametrize("shape", [(2, 3, 1, 4, 6), (64, 6, 1, 28, 28), (8, 16, 2, 10, 10), (3, 2, 1, 6, 32),
+                                   (3, 2, 1, 4, 34), (4, 3, 1, 2, 4)])
 def test_flat_2x2_path_follows_each_rule(shape, dtype, rule, threads):
     """2x2/2 windows over even planes without argmax take the flat path (pool.cpp); planes with NaN (and the
     +-inf and -0 of ``data``) go back to the general path. Bit for bit against each rule's definition, signed

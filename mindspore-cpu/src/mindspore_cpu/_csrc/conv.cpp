@@ -428,6 +428,105 @@ inline SegmentPlan segment_plan(const Geometry& g, const Wide& w, int64_t W, int
     return plan;
 }
 
+#define MSCPU_DW_INLINE __attribute__((always_inline)) inline
+
+// 64-byte vectors (one AVX-512 register, two AVX2 or four SSE2 ones): the copies' unit, and the lanes
+// of the filter gradient's partial sums (the same on every instruction set).
+typedef float dw_f32x16 __attribute__((vector_size(64)));
+typedef double dw_f64x8 __attribute__((vector_size(64)));
+typedef int32_t dw_i32x16 __attribute__((vector_size(64)));
+typedef int64_t dw_i64x8 __attribute__((vector_size(64)));
+
+template <typename T>
+struct DwVec;
+template <>
+struct DwVec<float> {
+    using vec = dw_f32x16;
+    using mask = dw_i32x16;
+    static constexpr int lanes = 16;
+    static constexpr mask even = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
+    static constexpr mask odd = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
+    static constexpr mask zip_lo = {0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23};
+    static constexpr mask zip_hi = {8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
+};
+template <>
+struct DwVec<double> {
+    using vec = dw_f64x8;
+    using mask = dw_i64x8;
+    static constexpr int lanes = 8;
+    static constexpr mask even = {0, 2, 4, 6, 8, 10, 12, 14};
+    static constexpr mask odd = {1, 3, 5, 7, 9, 11, 13, 15};
+    static constexpr mask zip_lo = {0, 8, 1, 9, 2, 10, 3, 11};
+    static constexpr mask zip_hi = {4, 12, 5, 13, 6, 14, 7, 15};
+};
+
+template <typename T>
+MSCPU_DW_INLINE void dw_load(typename DwVec<T>::vec& v, const T* p) {
+    std::memcpy(&v, p, sizeof(v));
+}
+
+template <typename T>
+MSCPU_DW_INLINE void dw_store_vec(T* p, const typename DwVec<T>::vec& v) {
+    std::memcpy(p, &v, sizeof(v));
+}
+
+// d[i] = s[i], i < n, in whole vectors (the last one overlapping the one before).
+template <typename T>
+MSCPU_DW_INLINE void dw_copy(T* d, const T* s, int64_t n) {
+    constexpr int V = DwVec<T>::lanes;
+    if (n < V) {
+        for (int64_t i = 0; i < n; ++i) d[i] = s[i];
+        return;
+    }
+    int64_t i = 0;
+    typename DwVec<T>::vec v;
+    for (; i + V <= n; i += V) {
+        dw_load(v, s + i);
+        dw_store_vec(d + i, v);
+    }
+    if (i < n) {
+        dw_load(v, s + n - V);
+        dw_store_vec(d + n - V, v);
+    }
+}
+
+// e[u] = s[2 u] and o[u] = s[2 u + 1], u < n: a row split into its even and odd elements.
+template <typename T>
+MSCPU_DW_INLINE void dw_split2(T* e, T* o, const T* s, int64_t n) {
+    using W = DwVec<T>;
+    constexpr int V = W::lanes;
+    if (n < V / 2) {
+        for (int64_t u = 0; u < n; ++u) {
+            e[u] = s[2 * u];
+            o[u] = s[2 * u + 1];
+        }
+        return;
+    }
+    if (n < V) {   // half vectors (ResNet's 8-wide phase rows): V inputs give V / 2 evens and odds
+        auto half = [&](int64_t u) {
+            typename W::vec a;
+            dw_load(a, s + 2 * u);
+            const typename W::vec ev = __builtin_shuffle(a, a, W::even), od = __builtin_shuffle(a, a, W::odd);
+            std::memcpy(e + u, &ev, sizeof(T) * (V / 2));
+            std::memcpy(o + u, &od, sizeof(T) * (V / 2));
+        };
+        int64_t u = 0;
+        for (; u + V / 2 <= n; u += V / 2) half(u);
+        if (u < n) half(n - V / 2);
+        return;
+    }
+    auto block = [&](int64_t u) {
+        typename W::vec a, b;
+        dw_load(a, s + 2 * u);
+        dw_load(b, s + 2 * u + V);
+        dw_store_vec(e + u, typename W::vec(__builtin_shuffle(a, b, W::even)));
+        dw_store_vec(o + u, typename W::vec(__builtin_shuffle(a, b, W::odd)));
+    };
+    int64_t u = 0;
+    for (; u + V <= n; u += V) block(u);
+    if (u < n) block(n - V);
+}
+
 // Channels [gi * Cg, (gi + 1) * Cg) of one item into its copy ``dst`` (``channels`` planes of w.Cs()
 // elements) whose padding is zero already: only the input's elements are written. Each input row is read
 // once for all its x phases; plain loops (no calls per row: rows are short), vectorised per instruction set.
@@ -440,6 +539,38 @@ __attribute__((always_inline)) inline void fill_copy_body(const T* x, const Geom
         const T* src = x + c * S;
         for (int64_t pz = 0; pz < s0; ++pz) {
             for (int64_t py = 0; py < s1; ++py) {
+                if (s2 == 2) {
+                    const int64_t slot0 = w.slot[(pz * s1 + py) * 2], slot1 = w.slot[(pz * s1 + py) * 2 + 1];
+                    if (slot0 >= 0 && slot1 >= 0) {
+                        // both x phases of a row at once: phase px, index v reads input x = 2 v + px - pad
+                        // (r[2 v + px], r = row - pad): one pass deinterleaving the row into the two planes
+                        const int64_t pad = g.pad[2], Wp = w.pdim[2];
+                        int64_t lo = 0, hi = Wp;   // v where both phases read inside the input
+                        while (lo < hi && 2 * lo - pad < 0) ++lo;
+                        while (hi > lo && 2 * (hi - 1) + 1 - pad >= W) --hi;
+                        T* plane0 = dst + c * w.Cs() + slot0 * w.Sp;
+                        T* plane1 = dst + c * w.Cs() + slot1 * w.Sp;
+                        for (int64_t vz = 0; vz < w.pdim[0]; ++vz) {
+                            const int64_t iz = vz * s0 + pz - g.pad[0];
+                            if (iz < 0 || iz >= D) continue;
+                            for (int64_t vy = 0; vy < w.pdim[1]; ++vy) {
+                                const int64_t iy = vy * s1 + py - g.pad[1];
+                                if (iy < 0 || iy >= H) continue;
+                                const T* __restrict r = src + (iz * H + iy) * W - pad;
+                                T* __restrict d0 = plane0 + (vz * w.pdim[1] + vy) * Wp;
+                                T* __restrict d1 = plane1 + (vz * w.pdim[1] + vy) * Wp;
+                                dw_split2(d0 + lo, d1 + lo, r + 2 * lo, hi - lo);
+                                for (int64_t v = 0; v < Wp; ++v) {   // the ends: one phase inside, the other not
+                                    if (v >= lo && v < hi) { v = hi - 1; continue; }
+                                    const int64_t x0 = 2 * v - pad, x1 = x0 + 1;
+                                    if (x0 >= 0 && x0 < W) d0[v] = r[2 * v];
+                                    if (x1 >= 0 && x1 < W) d1[v] = r[2 * v + 1];
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                }
                 for (int64_t px = 0; px < s2; ++px) {
                     const int64_t slot = w.slot[(pz * s1 + py) * s2 + px];
                     if (slot < 0) continue;
@@ -457,7 +588,7 @@ __attribute__((always_inline)) inline void fill_copy_body(const T* x, const Geom
                             const T* __restrict row = src + (iz * H + iy) * W + px - g.pad[2];
                             T* __restrict d = plane + (vz * w.pdim[1] + vy) * w.pdim[2];
                             if (s2 == 1) {
-                                for (int64_t v = xlo; v < xhi; ++v) d[v] = row[v];
+                                dw_copy(d + xlo, row + xlo, xhi - xlo);
                             } else if (s2 == 2) {
                                 for (int64_t v = xlo; v < xhi; ++v) d[v] = row[2 * v];
                             } else {
@@ -490,6 +621,8 @@ struct ForwardJob {
     const SegmentPlan& plan;
     const T* wp;                  // packed weights: (G, slices of kSlice, Mp / MR panels, kc, MR)
     int64_t Mp;
+    int64_t MR;                   // the tile's rows (ConvKernel::mr_for)
+    void (*tile)(const ConvTile<T>& t);
     const int64_t* taps;          // offset of tap k from a wide position, in a group's copy
     const int64_t* poff;          // k * NR: the rows of a packed panel
     T* y;
@@ -503,7 +636,7 @@ void forward_panel(const ForwardJob<T>& j, int64_t gi, const Segment* const* seg
                    const T* const* xg, T* bp) {
     const ConvKernel<T>& ck = conv_kernel<T>();
     const Geometry& g = j.g;
-    const int64_t MR = ck.mr, W = ck.w, NV = ck.nv, NR = W * NV;
+    const int64_t MR = j.MR, W = ck.w, NV = ck.nv, NR = W * NV;
     const int64_t Og = g.Og(), Kg = g.Kg(), P = g.P();
     ConvTile<T> t;
     t.ldc = P;
@@ -559,21 +692,23 @@ void forward_panel(const ForwardJob<T>& j, int64_t gi, const Segment* const* seg
                 t.c[v] = j.y + at;
                 t.z[v] = j.ep.residual && seg[v] ? j.ep.residual + at : nullptr;
             }
-            ck.tile(t);
+            j.tile(t);
         }
     }
 }
 
 template <typename T>
-void forward_tiles(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, bool par, const Epilogue<T>& ep) {
+void forward_tiles(const T* x, const T* wp, T* y, const Geometry& g, int64_t Mp, int64_t MR, bool par,
+                   const Epilogue<T>& ep) {
     const ConvKernel<T>& ck = conv_kernel<T>();
     const int64_t W = ck.w, NV = ck.nv, NR = W * NV, Cg = g.Cg();
     const Wide w = wide_of(g);
-    const SegmentPlan plan = segment_plan(g, w, W, ck.mr);
+    const SegmentPlan plan = segment_plan(g, w, W, MR);
     const std::vector<int64_t> taps = wide_taps(g, w);
     std::vector<int64_t> poff(static_cast<size_t>(kSlice));
     for (int64_t k = 0; k < kSlice; ++k) poff[k] = k * NR;
-    const ForwardJob<T> job{g, w, plan, wp, Mp, taps.data(), poff.data(), y, ep};
+    const ForwardJob<T> job{g, w, plan, wp, Mp, MR, ck.tile_of(static_cast<int>(MR)), taps.data(), poff.data(), y,
+                            ep};
     const int64_t nseg = static_cast<int64_t>(plan.segs.size()), items = g.N * g.G;
     const size_t panel = plan.packed ? static_cast<size_t>(kSlice * NR) : 0;
     const int nt = par ? max_threads() : 1;
@@ -1030,92 +1165,6 @@ int64_t dw_slide(T* buf, int64_t count, int64_t stride, int64_t width, int64_t& 
     lo = nlo;
     hi = nhi;
     return from;
-}
-
-#define MSCPU_DW_INLINE __attribute__((always_inline)) inline
-
-// 64-byte vectors (one AVX-512 register, two AVX2 or four SSE2 ones): the copies' unit, and the lanes
-// of the filter gradient's partial sums (the same on every instruction set).
-typedef float dw_f32x16 __attribute__((vector_size(64)));
-typedef double dw_f64x8 __attribute__((vector_size(64)));
-typedef int32_t dw_i32x16 __attribute__((vector_size(64)));
-typedef int64_t dw_i64x8 __attribute__((vector_size(64)));
-
-template <typename T>
-struct DwVec;
-template <>
-struct DwVec<float> {
-    using vec = dw_f32x16;
-    using mask = dw_i32x16;
-    static constexpr int lanes = 16;
-    static constexpr mask even = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
-    static constexpr mask odd = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
-    static constexpr mask zip_lo = {0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23};
-    static constexpr mask zip_hi = {8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
-};
-template <>
-struct DwVec<double> {
-    using vec = dw_f64x8;
-    using mask = dw_i64x8;
-    static constexpr int lanes = 8;
-    static constexpr mask even = {0, 2, 4, 6, 8, 10, 12, 14};
-    static constexpr mask odd = {1, 3, 5, 7, 9, 11, 13, 15};
-    static constexpr mask zip_lo = {0, 8, 1, 9, 2, 10, 3, 11};
-    static constexpr mask zip_hi = {4, 12, 5, 13, 6, 14, 7, 15};
-};
-
-template <typename T>
-MSCPU_DW_INLINE void dw_load(typename DwVec<T>::vec& v, const T* p) {
-    std::memcpy(&v, p, sizeof(v));
-}
-
-template <typename T>
-MSCPU_DW_INLINE void dw_store_vec(T* p, const typename DwVec<T>::vec& v) {
-    std::memcpy(p, &v, sizeof(v));
-}
-
-// d[i] = s[i], i < n, in whole vectors (the last one overlapping the one before).
-template <typename T>
-MSCPU_DW_INLINE void dw_copy(T* d, const T* s, int64_t n) {
-    constexpr int V = DwVec<T>::lanes;
-    if (n < V) {
-        for (int64_t i = 0; i < n; ++i) d[i] = s[i];
-        return;
-    }
-    int64_t i = 0;
-    typename DwVec<T>::vec v;
-    for (; i + V <= n; i += V) {
-        dw_load(v, s + i);
-        dw_store_vec(d + i, v);
-    }
-    if (i < n) {
-        dw_load(v, s + n - V);
-        dw_store_vec(d + n - V, v);
-    }
-}
-
-// e[u] = s[2 u] and o[u] = s[2 u + 1], u < n: a row split into its even and odd elements.
-template <typename T>
-MSCPU_DW_INLINE void dw_split2(T* e, T* o, const T* s, int64_t n) {
-    using W = DwVec<T>;
-    constexpr int V = W::lanes;
-    if (n < V) {
-        for (int64_t u = 0; u < n; ++u) {
-            e[u] = s[2 * u];
-            o[u] = s[2 * u + 1];
-        }
-        return;
-    }
-    auto block = [&](int64_t u) {
-        typename W::vec a, b;
-        dw_load(a, s + 2 * u);
-        dw_load(b, s + 2 * u + V);
-        dw_store_vec(e + u, typename W::vec(__builtin_shuffle(a, b, W::even)));
-        dw_store_vec(o + u, typename W::vec(__builtin_shuffle(a, b, W::odd)));
-    };
-    int64_t u = 0;
-    for (; u + V <= n; u += V) block(u);
-    if (u < n) block(n - V);
 }
 
 // Input rows row0 + i * ld (i < rows) into their phase rows dst[p] + i * ldd (phase line element v =
@@ -1910,8 +1959,8 @@ void forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>&
         depthwise_forward_with_residual(x, w, y, g, ep);
         return;
     }
-    const int64_t MR = conv_kernel<T>().mr;
     const int64_t Og = g.Og(), Kg = g.Kg(), P = g.P();
+    const int64_t MR = conv_kernel<T>().mr_for(Og);
     const int64_t Mp = ceil_div(Og, MR) * MR;   // rows of the packed weights of one group
     std::vector<T> wp(static_cast<size_t>(g.G * Mp * Kg));
     for (int64_t gi = 0; gi < g.G; ++gi) {
@@ -1921,7 +1970,7 @@ void forward(const T* x, const T* w, T* y, const Geometry& g, const Epilogue<T>&
         }
     }
     const bool par = worth_parallel(static_cast<double>(g.N) * g.O * Kg * P, kParallelFlops / 4);
-    forward_tiles(x, wp.data(), y, g, Mp, par, ep);
+    forward_tiles(x, wp.data(), y, g, Mp, MR, par, ep);
 }
 
 // backward-filter by gathering (the wide rows' fallback, and exact for non-finite inputs):

@@ -185,6 +185,8 @@ void dot_f64(int64_t len, int64_t nseg, int64_t sa, int64_t sb, const double* co
 }
 void conv_f32(const ConvTile<float>& t) { conv_tile<F32, 8, 2>(t); }
 void conv_f64(const ConvTile<double>& t) { conv_tile<F64, 8, 2>(t); }
+void conv6_f32(const ConvTile<float>& t) { conv_tile<F32, 6, 2>(t); }
+void conv6_f64(const ConvTile<double>& t) { conv_tile<F64, 6, 2>(t); }
 void pack_f32(const ConvPack<float>& p) { conv_pack<F32>(p); }
 void pack_f64(const ConvPack<double>& p) { conv_pack<F64>(p); }
 }  // namespace isa_avx512
@@ -440,7 +442,7 @@ template <>
 ConvKernel<float> select_conv<float>() {
     switch (kIsa) {
 #ifdef MSCPU_X86_DISPATCH
-        case Isa::avx512: return {isa_avx512::conv_f32, isa_avx512::pack_f32, 8, 16, 2};
+        case Isa::avx512: return {isa_avx512::conv_f32, isa_avx512::pack_f32, 8, 16, 2, isa_avx512::conv6_f32, 6};
         case Isa::avx2: return {isa_avx2::conv_f32, isa_avx2::pack_f32, 6, 8, 2};
         case Isa::sse2: return {isa_sse2::conv_f32, isa_sse2::pack_f32, 4, 4, 2};
 #endif
@@ -452,7 +454,7 @@ template <>
 ConvKernel<double> select_conv<double>() {
     switch (kIsa) {
 #ifdef MSCPU_X86_DISPATCH
-        case Isa::avx512: return {isa_avx512::conv_f64, isa_avx512::pack_f64, 8, 8, 2};
+        case Isa::avx512: return {isa_avx512::conv_f64, isa_avx512::pack_f64, 8, 8, 2, isa_avx512::conv6_f64, 6};
         case Isa::avx2: return {isa_avx2::conv_f64, isa_avx2::pack_f64, 6, 4, 2};
         case Isa::sse2: return {isa_sse2::conv_f64, isa_sse2::pack_f64, 4, 2, 2};
 #endif

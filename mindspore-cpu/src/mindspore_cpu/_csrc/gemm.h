@@ -95,6 +95,19 @@ struct ConvKernel {
     int mr;   // rows of a tile (as MicroKernel::mr: the packed weights' panel height)
     int w;    // lanes of a vector
     int nv;   // vectors of a tile
+    // A shorter tile (mr_short rows; none: nullptr), for layers whose output channels per group fill its
+    // rows better (LeNet's 6 channels: 8-row tiles would compute 2 rows for nothing)
+    void (*tile_short)(const ConvTile<T>& t) = nullptr;
+    int mr_short = 0;
+
+    // The tile height for a layer of og output channels per group: the tile computing fewer padding rows
+    // (ceil(og / rows) * rows), the taller one where both compute as many; tile_of(rows) is that tile.
+    int mr_for(int64_t og) const {
+        const auto padded = [og](int m) { return (og + m - 1) / m * m; };
+        return tile_short != nullptr && padded(mr_short) < padded(mr) ? mr_short : mr;
+    }
+    using TileFn = void (*)(const ConvTile<T>& t);
+    TileFn tile_of(int rows) const { return rows == mr ? tile : tile_short; }
 };
 
 template <typename T>

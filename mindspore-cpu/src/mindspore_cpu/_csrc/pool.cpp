@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -552,15 +553,52 @@ __attribute__((always_inline)) inline T larger(T u, T v) {
     return keep ? u : v;
 }
 
+// larger() on Bytes-byte vectors (GCC's vector extensions: one register where the target has it, else split).
+template <typename T, int Bytes>
+struct RowVec {
+    typedef T vec __attribute__((vector_size(Bytes)));
+    static constexpr int lanes = Bytes / static_cast<int>(sizeof(T));
+};
+
+template <bool kLast, typename T, int Bytes>
+__attribute__((always_inline)) inline void larger_vec(const T* a, const T* b, T* y) {
+    using V = typename RowVec<T, Bytes>::vec;
+    V u, v;
+    std::memcpy(&u, a, sizeof(V));
+    std::memcpy(&v, b, sizeof(V));
+    V r;
+    if constexpr (kLast) {
+        r = ((v >= u) | (v != v)) ? v : u;
+    } else {
+        r = ((u >= v) | (u != u)) ? u : v;
+    }
+    std::memcpy(y, &r, sizeof(V));
+}
+
+// y[x] = larger(a[x], b[x]) for x < n, in vectors (the last one overlapping the one before: a short row
+// (LeNet's 14- and 5-wide pooled rows) is one or two vectors, not a scalar tail).
+template <bool kLast, typename T>
+__attribute__((always_inline)) inline void larger_row(const T* a, const T* b, T* y, int64_t n) {
+    constexpr int L = RowVec<T, 32>::lanes, H = RowVec<T, 16>::lanes;
+    if (n >= L) {
+        int64_t x = 0;
+        for (; x + L <= n; x += L) larger_vec<kLast, T, 32>(a + x, b + x, y + x);
+        if (x < n) larger_vec<kLast, T, 32>(a + n - L, b + n - L, y + n - L);
+    } else if (n >= H) {
+        larger_vec<kLast, T, 16>(a, b, y);
+        larger_vec<kLast, T, 16>(a + n - H, b + n - H, y + n - H);
+    } else {
+        for (int64_t x = 0; x < n; ++x) y[x] = larger<kLast>(a[x], b[x]);
+    }
+}
+
 template <bool kLast, typename T>
 inline void max2x2_plane_body(const T* __restrict xp, T* __restrict yp, T* __restrict t, int64_t OH, int64_t W) {
     const int64_t OW = W / 2, half = 2 * OH * OW;   // t: one value per row and column pair
     for (int64_t i = 0; i < half; ++i) t[i] = larger<kLast>(xp[2 * i], xp[2 * i + 1]);
     for (int64_t oy = 0; oy < OH; ++oy) {
         const T* a = t + 2 * oy * OW;
-        const T* b = a + OW;
-        T* yr = yp + oy * OW;
-        for (int64_t x = 0; x < OW; ++x) yr[x] = larger<kLast>(a[x], b[x]);
+        larger_row<kLast>(a, a + OW, yp + oy * OW, OW);
     }
 }
 
@@ -631,6 +669,10 @@ void max_pool(const T* x, T* y, int64_t* argmax, const PoolGeometry& g, int rule
             for_static(blocks, [&](int64_t b) {
                 const int64_t p0 = b * per, np = std::min(per, g.planes - p0);
                 max2x2_plane(x + p0 * S, y + p0 * Q, t.data(), np * g.in[0] * g.out[1], g.in[2], rule == kRuleFold);
+                if (!has_nan(y + p0 * Q, np * Q)) {   // the usual case: no plane of the block has a NaN
+                    if (clamp) clamp_plane(y + p0 * Q, np * Q, rule, floor);
+                    return;
+                }
                 for (int64_t pl = p0; pl < p0 + np; ++pl) {
                     const T* xp = x + pl * S;
                     T* yp = y + pl * Q;
