@@ -183,6 +183,45 @@ def test_conv_forward_does_not_depend_on_the_tile_height(o, groups, dtype):
     _close(y, np.maximum(ref_conv(x, w, *args[:4], groups) + b.reshape(1, -1, 1, 1, 1), 0), dtype)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n,c,o,hw,pad,out", [
+    (2, 32, 32, (16, 16), (1, 1), (16, 16)),    # ResNet's middle stage
+    (3, 5, 7, (7, 9), (1, 1), (7, 9)),           # odd maps: the last tiles half outside
+    (2, 8, 40, (6, 5), (0, 2), (4, 7)),          # channels past one GEMM panel, asymmetric padding
+    (1, 3, 2, (1, 1), (1, 1), (1, 1)),           # one pixel
+    (2, 4, 3, (5, 5), (2, 2), (7, 7)),           # padding past the kernel's reach (zeros)
+])
+def test_winograd_matches_the_direct_convolution(n, c, o, hw, pad, out, dtype):
+    """winograd_f23_forward (inference, frozen weights) against conv3d_forward on the same inputs, epilogue
+    included: the sums are rounded differently, so to a few ulps of the outputs' scale, not bit for bit."""
+    x = RNG.standard_normal((n, c) + hw).astype(dtype)
+    w = RNG.standard_normal((o, c, 3, 3)).astype(dtype)
+    b = RNG.standard_normal(o).astype(dtype)
+    z = RNG.standard_normal((n, o) + out).astype(dtype)
+    filt = k.winograd_f23_filter(w)
+    for bias, relu, residual in ((None, False, None), (b, True, z), (b, False, None), (None, True, z)):
+        got = k.winograd_f23_forward(x, filt, pad, out, o, bias, relu, residual)
+        want = k.conv3d_forward(x[:, :, None], w[:, :, None], (1, 1, 1), (0,) + pad, (1, 1, 1), (1,) + out, 1, bias,
+                                relu, None if residual is None else residual[:, :, None])[:, :, 0]
+        assert got.shape == want.shape and got.dtype == want.dtype
+        scale = max(1.0, float(np.abs(want).max()))
+        tol = 2e-6 if dtype == np.float32 else 1e-14
+        assert float(np.abs(got - want).max()) <= tol * scale
+        if relu:
+            assert (got >= 0).all() and not np.signbit(got).any()   # ReLU's +0, never -0
+
+
+def test_winograd_refuses_a_filter_made_for_other_shapes():
+    w = RNG.standard_normal((8, 4, 3, 3)).astype(np.float32)
+    x = RNG.standard_normal((1, 5, 6, 6)).astype(np.float32)
+    with pytest.raises(ValueError, match="winograd_f23_filter's for 8 filters"):
+        k.winograd_f23_forward(x, k.winograd_f23_filter(w), (1, 1), (6, 6), 8)
+    with pytest.raises(ValueError, match="must be \\(O, C, 3, 3\\)"):
+        k.winograd_f23_filter(RNG.standard_normal((8, 4, 5, 5)).astype(np.float32))
+    with pytest.raises(ValueError, match="output size"):
+        k.winograd_f23_forward(x[:, :4], k.winograd_f23_filter(w), (1, 1), (0, 6), 8)
+
+
 @pytest.mark.parametrize("n,groups", [(1, 1), (3, 1), (1, 2)])
 def test_conv_parallel_paths(n, groups):
     """Work large enough to be split across threads: by columns of each GEMM (one task), or by
@@ -245,6 +284,9 @@ for t in ("f32", "f64"):
     out["yu_" + t] = k.conv3d_forward(x, w, *unit, x.shape[2:], 2)
     out["dxu_" + t] = k.conv3d_backward_input(dyu, w, x.shape[2:], *unit, 2)
     out["dwu_" + t] = k.conv3d_backward_filter(dyu, x, w.shape[2:], *unit, 2)
+    wg = np.ascontiguousarray(w[:5, :, 0])   # Winograd runs on this ISA's GEMM micro-kernel too
+    out["wino_" + t] = k.winograd_f23_forward(np.ascontiguousarray(x[:, :3, 0]), k.winograd_f23_filter(wg), (1, 1),
+                                              x.shape[3:], 5)
 np.savez(sys.argv[2], **out)
 """
 
@@ -281,6 +323,7 @@ def test_every_gemm_micro_kernel(isa, tmp_path):
         _close(res["yu_" + t], ref_conv(xt, wt, *unit, x.shape[2:], 2), dt)
         _close(res["dxu_" + t], ref_conv_backward_input(dyut, wt, x.shape[2:], *unit, 2), dt)
         _close(res["dwu_" + t], ref_conv_backward_filter(dyut, xt, w.shape[2:], *unit, 2), dt)
+        _close(res["wino_" + t], ref_conv(xt[:, :3], wt[:5], *unit, x.shape[2:], 1)[:, :, 0], dt)
 
 
 # --- pooling ---------------------------------------------------------------------------------

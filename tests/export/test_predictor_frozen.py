@@ -137,3 +137,47 @@ def test_repeated_predictions_neither_alias_nor_change_the_callers_arrays(tmp_pa
     flat, doubled = predictor.predict(transposed)
     np.testing.assert_array_equal(doubled, transposed * 2)
     np.testing.assert_array_equal(flat, transposed.reshape(2, -1))
+
+
+class _Wide(nn.Cell):
+    """A ResNet-style block of 32 channels: 3x3 convolutions wide enough for the CPU's Winograd kernel."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(32, 32, 3, pad_mode="same", has_bias=True)
+        self.c2 = nn.Conv2d(32, 40, 3, pad_mode="pad", padding=1, has_bias=False)
+        self.b2 = nn.BatchNorm2d(40)
+        self.relu = nn.ReLU()
+
+    def construct(self, x):
+        return self.relu(self.b2(self.c2(self.relu(self.c1(x)))))
+
+
+def test_frozen_wide_convolutions_run_by_winograd_and_training_does_not(tmp_path, monkeypatch):
+    """The CPU backend runs 3x3 convolutions of frozen weights (a Predictor's) with 32 channels or more by Winograd
+    F(2x2, 3x3), the filter transformed once, and the outputs are the eager network's to rounding; graphs that
+    read Parameters (a loaded graph's GraphCell, training) keep the direct kernel."""
+    if ms.get_context("device_target") != "CPU":
+        pytest.skip("the CPU backend's kernel choice")
+    import mindspore_cpu.kernels.conv as cpu_conv
+    calls = []
+    real = cpu_conv.winograd_forward
+
+    def spy(*args, **kwargs):
+        y = real(*args, **kwargs)
+        calls.append(y is not None)
+        return y
+    monkeypatch.setattr(cpu_conv, "winograd_forward", spy)
+    net = _seeded(_Wide())
+    x = np.random.default_rng(5).standard_normal((3, 32, 11, 9)).astype(np.float32)
+    eager = net(ms.Tensor(x)).asnumpy()
+    predictor = _predictor(net, x, tmp_path, "wide")
+    got = predictor.predict(x)
+    np.testing.assert_allclose(got, eager, rtol=1e-5, atol=1e-5)
+    assert calls == [True, True]                 # both convolutions, on the first call
+    predictor.predict(x)
+    assert calls == [True] * 4
+    calls.clear()
+    graph = ms.load(str(tmp_path / "wide.mindir"))
+    np.testing.assert_allclose(nn.GraphCell(graph)(ms.Tensor(x)).asnumpy(), eager, rtol=1e-5, atol=1e-5)
+    assert calls == []                           # Parameters, not constants: the direct convolution

@@ -48,6 +48,13 @@ def _tensor_ab(x):
     return ab if isinstance(ab, TensorSpec) else None
 
 
+def _frozen_array(x):
+    """The value of a constant tensor input (a frozen weight) as a host array, or None."""
+    if isinstance(x, Constant) and isinstance(x.value, Tensor):
+        return x.value.asnumpy()
+    return None
+
+
 def _scalar_const(x):
     if isinstance(x, Constant):
         v = x.value
@@ -281,12 +288,21 @@ def _writes_to(graph, param):
     return sum(1 for n in graph.nodes if is_effectful_apply(n) and param in n.inputs[1:])
 
 
-def _conv_kernel(conv, with_bias, with_residual, relu):
-    from mindspore_cpu.kernels.conv import forward_with_epilogue
+def _conv_kernel(conv, with_bias, with_residual, relu, frozen=None):
+    """The fused convolution's kernel; with ``frozen`` (the weight, a constant: mindspore.Predictor's graphs), by
+    Winograd where it applies and pays (kernels/conv.py), the filter transformed once, here."""
+    from mindspore_cpu.kernels.conv import forward_with_epilogue, winograd_filter, winograd_forward
+
+    filt = winograd_filter(conv, frozen) if frozen is not None else None
+    out_channels = None if filt is None else int(np.shape(frozen)[0])
 
     def kernel(prim, x, w, *rest, out=None):
         bias = rest[0] if with_bias else None
         residual = rest[-1] if with_residual else None
+        if filt is not None:
+            y = winograd_forward(conv, x, filt, out_channels, bias, relu, residual)
+            if y is not None:
+                return y
         return forward_with_epilogue(conv, x, w, bias, relu, residual)
     return kernel
 
@@ -379,7 +395,9 @@ def fuse_conv_epilogue(graph):
             bias_node = chain[0] if kinds[0] == "BiasAdd" else None
             relu = kinds[-1] == "ReLU"
             ops = ["Conv2D"] + kinds
-            fused = FusedOp("FusedConv2D", _conv_kernel(conv, bias_node is not None, residual is not None, relu), ops)
+            frozen = _frozen_array(head.inputs[2])
+            fused = FusedOp("FusedConv2D", _conv_kernel(conv, bias_node is not None, residual is not None, relu,
+                                                        frozen), ops)
             inputs = [head.inputs[1], head.inputs[2]] + ([bias_node.inputs[2]] if bias_node is not None else []) + \
                 ([residual] if residual is not None else [])
             _fuse_chain(g, replace, head, chain, fused, inputs)

@@ -18,6 +18,7 @@ void register_activation(py::module_& m);
 void register_matmul(py::module_& m);
 void register_batchnorm(py::module_& m);
 void register_optim(py::module_& m);
+void register_winograd(py::module_& m);
 }  // namespace mscpu
 
 PYBIND11_MODULE(_kernels, m) {
@@ -38,4 +39,5 @@ PYBIND11_MODULE(_kernels, m) {
     mscpu::register_matmul(m);
     mscpu::register_batchnorm(m);
     mscpu::register_optim(m);
+    mscpu::register_winograd(m);
 }
