@@ -535,6 +535,18 @@ __attribute__((always_inline)) inline void fill_copy_body(const T* x, const Geom
                                                           int64_t channels, T* dst) {
     const int64_t D = g.in[0], H = g.in[1], W = g.in[2], S = g.S();
     const int64_t s0 = g.stride[0], s1 = g.stride[1], s2 = g.stride[2];
+    // f(input row iz, iy (from its first element), row (vz, vy) of a phase plane) for the rows of phases (pz, py)
+    // that lie inside the input
+    auto rows = [&](const T* src, int64_t pz, int64_t py, auto&& f) {
+        for (int64_t vz = 0; vz < w.pdim[0]; ++vz) {
+            const int64_t iz = vz * s0 + pz - g.pad[0];
+            if (iz < 0 || iz >= D) continue;
+            for (int64_t vy = 0; vy < w.pdim[1]; ++vy) {
+                const int64_t iy = vy * s1 + py - g.pad[1];
+                if (iy >= 0 && iy < H) f(src + (iz * H + iy) * W, (vz * w.pdim[1] + vy) * w.pdim[2]);
+            }
+        }
+    };
     for (int64_t c = 0; c < channels; ++c) {
         const T* src = x + c * S;
         for (int64_t pz = 0; pz < s0; ++pz) {
@@ -550,24 +562,18 @@ __attribute__((always_inline)) inline void fill_copy_body(const T* x, const Geom
                         while (hi > lo && 2 * (hi - 1) + 1 - pad >= W) --hi;
                         T* plane0 = dst + c * w.Cs() + slot0 * w.Sp;
                         T* plane1 = dst + c * w.Cs() + slot1 * w.Sp;
-                        for (int64_t vz = 0; vz < w.pdim[0]; ++vz) {
-                            const int64_t iz = vz * s0 + pz - g.pad[0];
-                            if (iz < 0 || iz >= D) continue;
-                            for (int64_t vy = 0; vy < w.pdim[1]; ++vy) {
-                                const int64_t iy = vy * s1 + py - g.pad[1];
-                                if (iy < 0 || iy >= H) continue;
-                                const T* __restrict r = src + (iz * H + iy) * W - pad;
-                                T* __restrict d0 = plane0 + (vz * w.pdim[1] + vy) * Wp;
-                                T* __restrict d1 = plane1 + (vz * w.pdim[1] + vy) * Wp;
-                                dw_split2(d0 + lo, d1 + lo, r + 2 * lo, hi - lo);
-                                for (int64_t v = 0; v < Wp; ++v) {   // the ends: one phase inside, the other not
-                                    if (v >= lo && v < hi) { v = hi - 1; continue; }
-                                    const int64_t x0 = 2 * v - pad, x1 = x0 + 1;
-                                    if (x0 >= 0 && x0 < W) d0[v] = r[2 * v];
-                                    if (x1 >= 0 && x1 < W) d1[v] = r[2 * v + 1];
-                                }
+                        rows(src, pz, py, [&](const T* in, int64_t at) {
+                            const T* __restrict r = in - pad;
+                            T* __restrict d0 = plane0 + at;
+                            T* __restrict d1 = plane1 + at;
+                            dw_split2(d0 + lo, d1 + lo, r + 2 * lo, hi - lo);
+                            for (int64_t v = 0; v < Wp; ++v) {   // the ends: one phase inside, the other not
+                                if (v >= lo && v < hi) { v = hi - 1; continue; }
+                                const int64_t x0 = 2 * v - pad, x1 = x0 + 1;
+                                if (x0 >= 0 && x0 < W) d0[v] = r[2 * v];
+                                if (x1 >= 0 && x1 < W) d1[v] = r[2 * v + 1];
                             }
-                        }
+                        });
                         continue;
                     }
                 }
@@ -579,23 +585,17 @@ __attribute__((always_inline)) inline void fill_copy_body(const T* x, const Geom
                     while (xhi > xlo && (xhi - 1) * s2 + px - g.pad[2] >= W) --xhi;
                     if (xhi <= xlo) continue;
                     T* plane = dst + c * w.Cs() + slot * w.Sp;
-                    for (int64_t vz = 0; vz < w.pdim[0]; ++vz) {
-                        const int64_t iz = vz * s0 + pz - g.pad[0];
-                        if (iz < 0 || iz >= D) continue;
-                        for (int64_t vy = 0; vy < w.pdim[1]; ++vy) {
-                            const int64_t iy = vy * s1 + py - g.pad[1];
-                            if (iy < 0 || iy >= H) continue;
-                            const T* __restrict row = src + (iz * H + iy) * W + px - g.pad[2];
-                            T* __restrict d = plane + (vz * w.pdim[1] + vy) * w.pdim[2];
-                            if (s2 == 1) {
-                                dw_copy(d + xlo, row + xlo, xhi - xlo);
-                            } else if (s2 == 2) {
-                                for (int64_t v = xlo; v < xhi; ++v) d[v] = row[2 * v];
-                            } else {
-                                for (int64_t v = xlo; v < xhi; ++v) d[v] = row[v * s2];
-                            }
+                    rows(src, pz, py, [&](const T* in, int64_t at) {
+                        const T* __restrict row = in + px - g.pad[2];
+                        T* __restrict d = plane + at;
+                        if (s2 == 1) {
+                            dw_copy(d + xlo, row + xlo, xhi - xlo);
+                        } else if (s2 == 2) {
+                            for (int64_t v = xlo; v < xhi; ++v) d[v] = row[2 * v];
+                        } else {
+                            for (int64_t v = xlo; v < xhi; ++v) d[v] = row[v * s2];
                         }
-                    }
+                    });
                 }
             }
         }
