@@ -117,13 +117,28 @@ def test_dense_read_elsewhere_keeps_its_own_product():
     assert not [p for p in _fused(jf) if p.name == "FusedDense"]
 
 
+class _MeanSquareSGD(nn.Optimizer):
+    """An optimizer written as elementwise chains assigned to Parameters (the built-in ones call one update
+    primitive per parameter): ms = 0.9 ms + 0.1 g^2, then p -= 0.01 g / sqrt(ms + 1e-6)."""
+
+    def __init__(self, params):
+        super().__init__(0.01, params)
+        self.mean_squares = self._parameters.clone(prefix="ms", init="zeros")
+
+    def construct(self, gradients):
+        for p, m, g in zip(self._parameters, self.mean_squares, gradients):
+            ops.assign(m, m * 0.9 + g * g * 0.1)
+            ops.assign_sub(p, g * 0.01 / ops.sqrt(m + 1e-6))
+        return True
+
+
 def test_training_step_updates_moments_and_weights_in_place_exactly():
     def make():
         ms.set_seed(5)
         net = nn.SequentialCell([nn.Dense(6, 8), nn.ReLU(), nn.Dense(8, 3)])
         step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True,
                                                                                          reduction="mean")),
-                                   nn.RMSProp(net.trainable_params(), 0.01, momentum=0.9))
+                                   _MeanSquareSGD(net.trainable_params()))
         return net, step.set_train()
     x = _data(4, 6)
     y = ms.Tensor(np.array([0, 2, 1, 2], np.int32))

@@ -438,7 +438,13 @@ def backward(tape, outputs, sens):
                     final.walked(node, grads)
                 continue
             if node.multi:
-                dout = tuple(d if d is not None else mark_zero(_zeros_like(o)) for d, o in zip(douts, node.outputs))
+                if getattr(node.prim, "bprop_none_douts", False):
+                    # the bprop reads None as the zero cotangent of an output that got no gradient: no
+                    # zeros are made for it (BatchNorm's statistics, LayerNorm's mean and rstd)
+                    dout = tuple(douts)
+                else:
+                    dout = tuple(d if d is not None else mark_zero(_zeros_like(o))
+                                 for d, o in zip(douts, node.outputs))
                 out = node.outputs
             else:
                 dout, out = douts[0], node.outputs[0]

@@ -1,4 +1,5 @@
-"""Adagrad (MindSpore's ApplyAdagrad CPU kernel)::
+"""Adagrad: the ``ApplyAdagrad`` primitive per parameter, as MindSpore's nn.Adagrad (its CPU kernel's formula, in
+the parameter's dtype; other dtypes run the same formula as a chain of primitives)::
 
     accum += g * g                   (if update_slots)
     p -= lr * g * (1 / sqrt(accum + 1e-6))
@@ -10,9 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 import mindspore.ops as ops
+from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
+
+_ADAGRAD_TYPES = (mstype.float16, mstype.float32, mstype.float64)   # ApplyAdagrad's real dtypes
 
 __all__ = ["Adagrad"]
 
@@ -50,6 +54,8 @@ class Adagrad(Optimizer):
         validator.check_non_negative_float("accum", accum, self.cls_name)
         self.update_slots = update_slots
         self.accum = self._parameters.clone(prefix="accum", init=accum)
+        self._eps = {dt: Tensor(np.asarray(1e-6, dt.to_numpy()), dt) for dt in {p.dtype for p in self._parameters}}
+        self._opt = ops.ApplyAdagrad(update_slots)
 
     def construct(self, grads):
         grads = self._prepare_gradients(grads)
@@ -60,10 +66,14 @@ class Adagrad(Optimizer):
 
     def _update(self, param, accum, g, lr):
         dtype = param.dtype
+        if dtype in _ADAGRAD_TYPES:     # one primitive per parameter, as MindSpore's nn.Adagrad
+            self._opt(param, accum, lr, g if g.dtype == dtype else ops.cast(g, dtype))
+            return True
         lr = lr if lr.dtype == dtype else ops.cast(lr, dtype)
         if self.update_slots:
             accum = ops.assign(accum, ops.add(accum, ops.mul(g, g)))
-        eps = Tensor(np.asarray(1e-6, dtype.to_numpy()), dtype)
+        eps = self._eps.get(dtype)
+        eps = eps if eps is not None else Tensor(np.asarray(1e-6, dtype.to_numpy()), dtype)
         inv = ops.div(ops.ones_like(accum), ops.sqrt(ops.add(accum, eps)))
         ops.assign_sub(param, ops.mul(ops.mul(lr, g), inv))
         return True

@@ -1,17 +1,21 @@
-"""Adam, LazyAdam and AdamWeightDecay with MindSpore's update kernels, computed in float32.
+"""Adam, LazyAdam and AdamWeightDecay: one update primitive per parameter, as MindSpore's nn optimizers call.
 
-Adam (the ``Adam`` / ``ApplyAdamWithAmsgrad`` kernels), with ``beta1_power *= beta1``, ``beta2_power *= beta2``
-first and ``t`` the step::
+Adam calls the ``Adam`` primitive per parameter (``ApplyAdamWithAmsgrad`` with ``use_amsgrad``), after
+``beta1_power *= beta1``, ``beta2_power *= beta2``; the kernels compute, in the parameter's dtype and in MindSpore's
+CPU order of operations, with float32 scalars::
 
     m += (g - m) * (1 - beta1);  v += (g * g - v) * (1 - beta2)
     lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power)
     p -= lr_t * m / (sqrt(v) + eps)                                  (or (m * beta1 + (1 - beta1) * g) with nesterov)
     amsgrad: vhat = max(vhat, v); p -= lr_t * m / (sqrt(vhat) + eps)
 
+(Where no update primitive computes it, AMSGrad with ``use_nesterov`` or of a float64 parameter, or a dtype the
+primitives do not take, the same formula runs as a chain of primitives.)
 State: ``beta1_power``, ``beta2_power`` (float32 scalars, start at 1), ``moment1.<name>``, ``moment2.<name>``
 (and ``vhat.<name>`` with amsgrad). Weight decay is added to the gradient before the loss-scale division.
 
-AdamWeightDecay (decoupled decay, no bias correction; ``AdamWeightDecay`` CPU kernel)::
+AdamWeightDecay calls the ``AdamWeightDecay`` primitive per parameter (decoupled decay, no bias correction; decay
+0.0 for the parameters that do not decay)::
 
     m += (g - m) * (1 - beta1);  v += (g * g - v) * (1 - beta2)
     p -= lr * (m / (sqrt(v) + eps) + weight_decay * p)
@@ -41,6 +45,10 @@ def _check_param_value(beta1, beta2, eps, prim_name):
     validator.check_open_range("beta1", beta1, 0.0, 1.0, prim_name)
     validator.check_open_range("beta2", beta2, 0.0, 1.0, prim_name)
     validator.check_positive_float("eps", eps, prim_name)
+
+
+_ADAM_TYPES = (mstype.float16, mstype.float32, mstype.float64)     # what the update primitives take
+_AMSGRAD_TYPES = (mstype.float16, mstype.float32)
 
 
 def _f32(value):
@@ -134,6 +142,8 @@ class Adam(Optimizer):
         self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
         if use_amsgrad:
             self.vhat = self._parameters.clone(prefix="vhat", init="zeros")
+        self._adam_opt = ops.Adam(use_locking, use_nesterov)
+        self._amsgrad_opt = ops.ApplyAdamWithAmsgrad(beta1, beta2, eps, use_locking)
 
     def construct(self, gradients):
         gradients = self._prepare_gradients(gradients)
@@ -143,14 +153,29 @@ class Adam(Optimizer):
         ops.assign(self.beta1_power, beta1_power)
         beta2_power = ops.mul(self.beta2_power, self.beta2)
         ops.assign(self.beta2_power, beta2_power)
-        correction_num = ops.sqrt(ops.sub(1.0, beta2_power))
-        correction_den = ops.sub(1.0, beta1_power)
+        lrs = self._lr_per_param(lr)
         vhats = self.vhat if self.use_amsgrad else (None,) * self.param_length
-        return tuple(self._update(p, m, v, vh, g, ops.div(ops.mul(lr_i, correction_num), correction_den))
-                     for lr_i, g, p, m, v, vh in zip(self._lr_per_param(lr), gradients, self._parameters,
-                                                     self.moment1, self.moment2, vhats))
+        corrected = []      # lr * sqrt(1 - beta2_power) / (1 - beta1_power), for the composite formula only
+
+        def lr_t(lr_i):
+            if not corrected:
+                corrected.append((ops.sqrt(ops.sub(1.0, beta2_power)), ops.sub(1.0, beta1_power)))
+            return ops.div(ops.mul(lr_i, corrected[0][0]), corrected[0][1])
+        results = []
+        for lr_i, g, p, m, v, vh in zip(lrs, gradients, self._parameters, self.moment1, self.moment2, vhats):
+            if vh is not None and not self.use_nesterov and p.dtype in _AMSGRAD_TYPES:
+                self._amsgrad_opt(p, m, v, vh, beta1_power, beta2_power, lr_i, _as_dtype(g, p.dtype))
+            elif vh is None and p.dtype in _ADAM_TYPES:
+                self._adam_opt(p, m, v, beta1_power, beta2_power, lr_i, self.beta1, self.beta2, self.eps,
+                               _as_dtype(g, p.dtype))
+            else:
+                self._update(p, m, v, vh, g, lr_t(lr_i))
+            results.append(True)
+        return tuple(results)
 
     def _update(self, param, m, v, vhat, g, lr_t):
+        """The update as a chain of primitives, where no update primitive computes it: AMSGrad with a Nesterov
+        first moment, AMSGrad of a float64 parameter, dtypes the primitives do not take."""
         dtype = param.dtype
         next_m, next_v = _adam_moments(m, v, g, self.one_minus_beta1, self.one_minus_beta2)
         eps = _as_dtype(self.eps, dtype)
@@ -218,11 +243,11 @@ class AdamWeightDecay(Optimizer):
         _check_param_value(beta1, beta2, eps, self.cls_name)
         self.beta1 = _f32(beta1)
         self.beta2 = _f32(beta2)
-        self.one_minus_beta1 = _one_minus(beta1)
-        self.one_minus_beta2 = _one_minus(beta2)
+        self._beta1, self._beta2 = beta1, beta2
         self.eps = _f32(eps)
         self.moments1 = self._parameters.clone(prefix="adam_m", init="zeros")
         self.moments2 = self._parameters.clone(prefix="adam_v", init="zeros")
+        self._opt = ops.AdamWeightDecay()
 
     def construct(self, gradients):
         gradients = tuple(gradients) if isinstance(gradients, (tuple, list)) else (gradients,)
@@ -234,7 +259,8 @@ class AdamWeightDecay(Optimizer):
         lr = self.get_lr()
         self._increase_global_step()
         decays = weight_decay if self.is_group else (weight_decay,) * self.param_length
-        return tuple(self._update(p, m, v, g, lr_i, wd if flag else None)
+        # a zero decay (exec_weight_decay False) is passed as the number 0.0: the kernels then skip the term
+        return tuple(self._update(p, m, v, g, lr_i, wd if flag and self.exec_weight_decay else None)
                      for lr_i, wd, flag, g, p, m, v in zip(self._lr_per_param(lr), decays, self.decay_flags,
                                                            gradients, self._parameters, self.moments1,
                                                            self.moments2))
@@ -242,7 +268,12 @@ class AdamWeightDecay(Optimizer):
     def _update(self, param, m, v, g, lr, weight_decay):
         dtype = param.dtype
         g = _as_dtype(g, dtype)
-        next_m, next_v = _adam_moments(m, v, g, self.one_minus_beta1, self.one_minus_beta2)
+        if dtype in _ADAM_TYPES:
+            self._opt(param, m, v, lr, self.beta1, self.beta2, self.eps, 0.0 if weight_decay is None else weight_decay,
+                      g)
+            return True
+        # a dtype the primitive does not take: the same formula as a chain of primitives
+        next_m, next_v = _adam_moments(m, v, g, _one_minus(self._beta1), _one_minus(self._beta2))
         update = ops.div(next_m, ops.add(ops.sqrt(next_v), _as_dtype(self.eps, dtype)))
         if weight_decay is not None:
             update = ops.add(update, ops.mul(_as_dtype(weight_decay, dtype), param))

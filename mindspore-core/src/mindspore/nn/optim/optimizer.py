@@ -185,6 +185,14 @@ class Optimizer(Cell):
         self._user_parameters = [p.name for p in self._parameters]
         self.reciprocal_scale = Tensor(1.0 / self.loss_scale, mstype.float32)
         self.need_scale = self.loss_scale != 1.0
+        # the float32 constants (loss-scale reciprocal, fixed weight decays) cast once to each parameter dtype,
+        # instead of a Cast per parameter per step; keyed by the constant itself (see :meth:`_as_param_dtype`)
+        self._casts = {}
+        constants = [self.reciprocal_scale] + [wd for wd in (self.weight_decay if self.is_group else
+                                                             (self.weight_decay,)) if isinstance(wd, Tensor)]
+        for value in constants:
+            for dt in {p.dtype for p in self._parameters}:
+                self._casts[(id(value), dt)] = (value, _cast_const(value, dt))
         self.param_length = len(self._parameters)
         self.optim_filter = (True,) * self.param_length
         self.map_ = composite.Map()
@@ -395,11 +403,17 @@ class Optimizer(Cell):
         if not self.exec_weight_decay:
             return gradients
         weight_decay = self.get_weight_decay()
-        if self.is_group:
-            return tuple(_apply_decay(wd, flag, p, g)
-                         for wd, flag, p, g in zip(weight_decay, self.decay_flags, self._parameters, gradients))
-        return tuple(_apply_decay(weight_decay, flag, p, g)
-                     for flag, p, g in zip(self.decay_flags, self._parameters, gradients))
+        if not self.is_group:
+            weight_decay = (weight_decay,) * self.param_length
+        return tuple(ops.add(ops.mul(p, self._as_param_dtype(wd, p.dtype)), g) if flag else g
+                     for wd, flag, p, g in zip(weight_decay, self.decay_flags, self._parameters, gradients))
+
+    def _as_param_dtype(self, value, dtype):
+        """``ops.cast(value, dtype)`` of a float32 constant: the copy made at construction when there is one."""
+        entry = self.__dict__.get("_casts", {}).get((id(value), dtype))
+        if entry is not None and entry[0] is value:
+            return entry[1]
+        return value if value.dtype == dtype else ops.cast(value, dtype)
 
     def gradients_centralization(self, gradients):
         """Centralize the gradients of the groups with ``grad_centralization`` (conv weights: rank >= 2 and
@@ -413,7 +427,7 @@ class Optimizer(Cell):
         """Divide the gradients by ``loss_scale`` (multiply by its float32 reciprocal)."""
         if not self.need_scale:
             return gradients
-        return tuple(ops.mul(g, ops.cast(self.reciprocal_scale, g.dtype)) for g in gradients)
+        return tuple(ops.mul(g, self._as_param_dtype(self.reciprocal_scale, g.dtype)) for g in gradients)
 
     def get_weight_decay(self):
         """The weight decay of the current step (a tuple per parameter when grouped)."""
@@ -485,10 +499,9 @@ class Optimizer(Cell):
         raise MSTypeError(f"For '{self.cls_name}', the optimizer must define 'construct(gradients)'.")
 
 
-def _apply_decay(weight_decay, if_apply, weight, gradient):
-    if if_apply:
-        return ops.addn((ops.mul(weight, ops.cast(weight_decay, weight.dtype)), gradient))
-    return gradient
+def _cast_const(value, dtype):
+    """A float32 constant Tensor as ``ops.cast`` would give it in ``dtype``, made once on the host."""
+    return Tensor(np.asarray(value.asnumpy(), np.float32).astype(dtype.to_numpy()), dtype)
 
 
 def _apply_grad_centralization(if_apply, gradient):
@@ -514,7 +527,11 @@ class _ConvertToCell(LearningRateSchedule):
 
 class _IteratorLearningRate(LearningRateSchedule):
     """Step ``i`` uses element ``i`` of a 1-D learning-rate Parameter; past its end the rate is 0, as
-    MindSpore's CPU/GPU Gather gives for an out-of-range index."""
+    MindSpore's CPU/GPU Gather gives for an out-of-range index.
+
+    Selected by comparing the step with the indices (``sum(where(arange == step, lr, 0))``: three elementwise
+    kernels, exact, nothing read back to the host) rather than by a Gather, whose bounds check reads the index
+    back on a GPU (a device synchronisation at every PYNATIVE step)."""
 
     def __init__(self, learning_rate, name):
         super().__init__()
@@ -526,12 +543,14 @@ class _IteratorLearningRate(LearningRateSchedule):
                                f"got {learning_rate.ndim}.")
         self.learning_rate = Parameter(learning_rate, name)
         self.length = learning_rate.shape[0]
+        self._indices = Tensor(np.arange(self.length, dtype=np.int32))
+        self._zeros = Tensor(np.zeros(self.length, learning_rate.dtype.to_numpy()))
 
     def construct(self, global_step):
-        inside = ops.less(global_step, self.length)
-        index = ops.select(inside, global_step, ops.zeros_like(global_step))
-        value = ops.gather(self.learning_rate, index, 0)
-        return ops.select(inside, value, ops.zeros_like(value))
+        if global_step.dtype != mstype.int32:
+            global_step = ops.cast(global_step, mstype.int32)
+        at_step = ops.equal(self._indices, global_step)
+        return ops.reduce_sum(ops.select(at_step, self.learning_rate, self._zeros), 0, keep_dims=True)
 
 
 class _WrappedWeightDecay(Cell):

@@ -1,4 +1,5 @@
-"""RMSProp, plain and centered (MindSpore's ApplyRMSProp / ApplyCenteredRMSProp kernels)::
+"""RMSProp, plain and centered: the ``ApplyRMSProp`` / ``ApplyCenteredRMSProp`` primitive per parameter, as
+MindSpore's nn.RMSProp (in the parameter's dtype; ``1 - decay``, ``momentum``, ``epsilon``, ``lr`` cast to it)::
 
     ms += (g * g - ms) * (1 - decay)
     centered:  mg += (g - mg) * (1 - decay);  denom = ms - mg * mg + epsilon   (elements with denom <= 0 skip)
@@ -13,11 +14,15 @@ from __future__ import annotations
 import numpy as np
 
 import mindspore.ops as ops
+from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["RMSProp"]
+
+
+_RMSPROP_TYPES = (mstype.float16, mstype.float32, mstype.float64)   # what ApplyRMSProp takes
 
 
 def _const(value, dtype):
@@ -77,6 +82,14 @@ class RMSProp(Optimizer):
         self.moment = self._parameters.clone(prefix="moment", init="zeros")
         self.epsilon = epsilon
         self.decay = decay
+        # (1 - decay, momentum, epsilon) in each parameter dtype, made once (not uploaded at every step)
+        self._consts = {dt: self._constants(dt) for dt in {p.dtype for p in self._parameters}}
+        self._opt = ops.ApplyRMSProp(use_locking)
+        self._centered_opt = ops.ApplyCenteredRMSProp(use_locking)
+
+    def _constants(self, dt):
+        return (_const(np.asarray(1.0, dt.to_numpy()) - np.asarray(self.decay, dt.to_numpy()), dt),
+                _const(self.momentum, dt), _const(self.epsilon, dt))
 
     def construct(self, gradients):
         gradients = self._prepare_gradients(gradients)
@@ -89,11 +102,17 @@ class RMSProp(Optimizer):
 
     def _update(self, param, mean_grad, mean_square, moment, g, lr):
         dtype = param.dtype
-        one_minus_decay = _const(np.asarray(1.0, dtype.to_numpy()) - np.asarray(self.decay, dtype.to_numpy()),
-                                 dtype)
+        if dtype in _RMSPROP_TYPES:     # one primitive per parameter, as MindSpore's nn.RMSProp
+            g = g if g.dtype == dtype else ops.cast(g, dtype)
+            if mean_grad is None:
+                self._opt(param, mean_square, moment, lr, g, self.decay, self.momentum, self.epsilon)
+            else:
+                self._centered_opt(param, mean_grad, mean_square, moment, g, lr, self.decay, self.momentum,
+                                   self.epsilon)
+            return True
+        consts = self._consts.get(dtype)
+        one_minus_decay, momentum, epsilon = consts if consts is not None else self._constants(dtype)
         lr = lr if lr.dtype == dtype else ops.cast(lr, dtype)
-        momentum = _const(self.momentum, dtype)
-        epsilon = _const(self.epsilon, dtype)
         next_ms = ops.add(mean_square, ops.mul(ops.sub(ops.mul(g, g), mean_square), one_minus_decay))
         ops.assign(mean_square, next_ms)
         if mean_grad is None:

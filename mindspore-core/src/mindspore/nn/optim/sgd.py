@@ -1,6 +1,8 @@
-"""SGD with optional momentum, dampening, Nesterov and weight decay (MindSpore's ``SGD`` kernel).
+"""SGD with optional momentum, dampening, Nesterov and weight decay: the ``SGD`` primitive per parameter, as
+MindSpore's nn.SGD calls it (a float64 parameter, which the primitive does not take, runs the same formula as a
+chain of primitives).
 
-Per element, with ``g`` the gradient divided by the loss scale::
+Per element, in the parameter's dtype, with ``g`` the gradient divided by the loss scale::
 
     g' = g + weight_decay * p                     (if weight_decay > 0)
     if momentum > 0:
@@ -26,6 +28,9 @@ from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["SGD"]
+
+
+_SGD_TYPES = (mstype.float16, mstype.float32)     # what the SGD primitive takes
 
 
 def _const(value, dtype):
@@ -114,6 +119,8 @@ class SGD(Optimizer):
         self.momentum = Parameter(Tensor(momentum, mstype.float32), name="momentum")
         self.accum = self._parameters.clone(prefix="accum", init="zeros")
         self.stat = self._parameters.clone(prefix="stat", init="ones")
+        opts = {wd: ops.SGD(dampening, wd, nesterov) for wd in set(self.opt_weight_decay)}
+        self.opt = tuple(opts[wd] for wd in self.opt_weight_decay)
 
     def construct(self, gradients):
         gradients = tuple(gradients) if isinstance(gradients, (tuple, list)) else (gradients,)
@@ -124,6 +131,12 @@ class SGD(Optimizer):
         gradients = self.scale_grad(gradients)
         lr = self.get_lr()
         self._increase_global_step()
-        return tuple(_apply_sgd(p, g, lr_i, a, self.momentum, s, wd, self.dampening, self.nesterov)
-                     for lr_i, g, p, a, s, wd in zip(self._lr_per_param(lr), gradients, self._parameters,
-                                                     self.accum, self.stat, self.opt_weight_decay))
+        results = []
+        for lr_i, g, p, a, s, wd, opt in zip(self._lr_per_param(lr), gradients, self._parameters, self.accum,
+                                             self.stat, self.opt_weight_decay, self.opt):
+            if p.dtype in _SGD_TYPES:
+                opt(p, g if g.dtype == p.dtype else ops.cast(g, p.dtype), lr_i, a, self.momentum, s)
+                results.append(True)
+            else:   # a dtype the SGD primitive does not take: its formula as a chain of primitives
+                results.append(_apply_sgd(p, g, lr_i, a, self.momentum, s, wd, self.dampening, self.nesterov))
+        return tuple(results)

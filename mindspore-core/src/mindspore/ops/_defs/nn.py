@@ -465,8 +465,12 @@ class LayerNorm(Primitive):
         rules.check_float(self.name, "beta", beta)
         return x, x, x
 
+    bprop_none_douts = True     # the tape passes None for the cotangent of an output that got no gradient
+
     def bprop(self, x, gamma, beta, out, dout):
         dy, dmean, drstd = dout
+        if dy is None:
+            dy = fops.zeros_like(out[0])
         mean, rstd = out[1], out[2]
         bna = self.begin_norm_axis % x.ndim
         axes = tuple(range(bna, x.ndim))
@@ -479,9 +483,23 @@ class LayerNorm(Primitive):
         gx_mean = fops.mul(fops.reduce_sum(fops.mul(g, xhat), axes, keep_dims=True), 1.0 / count)
         dx = fops.mul(rstd, fops.sub(fops.sub(g, g_mean), fops.mul(xhat, gx_mean)))
         # the statistics outputs are functions of x too: d mean/dx = 1/n, d rstd/dx = -rstd^2 xhat / n
-        dx = fops.add(dx, fops.mul(dmean, 1.0 / count))
-        dx = fops.sub(dx, fops.mul(fops.mul(fops.mul(drstd, fops.mul(rstd, rstd)), xhat), 1.0 / count))
+        if not _zero_dout(dmean):
+            dx = fops.add(dx, fops.mul(dmean, 1.0 / count))
+        if not _zero_dout(drstd):
+            dx = fops.sub(dx, fops.mul(fops.mul(fops.mul(drstd, fops.mul(rstd, rstd)), xhat), 1.0 / count))
         return dx, fops.mul(dy, xhat), dy
+
+
+def _add_douts(a, b):
+    """The sum of two cotangents, either of which may be None (no gradient): None when both are."""
+    if a is None:
+        return b
+    return a if b is None else fops.add(a, b)
+
+
+def _zero_dout(d):
+    """Whether a cotangent is zero without reading it: None (the tape made none) or zeros autodiff made."""
+    return d is None or is_known_zero(d)
 
 
 # --- BatchNorm ------------------------------------------------------------------------------
@@ -543,6 +561,8 @@ class BatchNorm(Primitive):
             rules.check_float(self.name, name, d)
         return (x,) + (scale,) * 4
 
+    bprop_none_douts = True     # the tape passes None for the cotangent of an output that got no gradient
+
     def bprop(self, x, scale, bias, mean, variance, out, dout):
         # the main terms in one BatchNormGrad, called as MindSpore does: the saved statistics out[3]/out[4]
         # in training, the moving ones in inference, out[2] as the reserve input
@@ -550,15 +570,18 @@ class BatchNorm(Primitive):
             saved_mean, saved_variance = out[3], out[4]
         else:
             saved_mean, saved_variance = mean, variance
+        dy = dout[0] if dout[0] is not None else fops.zeros_like(out[0])
         dx, dscale, dbias = BatchNormGrad(self.is_training, self.epsilon, self.data_format)(
-            dout[0], x, scale, saved_mean, saved_variance, out[2])
-        if self.is_training and all(is_known_zero(d) for d in dout[1:]):
-            # nothing used the statistics (autodiff made their cotangents as zeros): skip two full-size passes
+            dy, x, scale, saved_mean, saved_variance, out[2])
+        if self.is_training and all(_zero_dout(d) for d in dout[1:]):
+            # nothing used the statistics (no cotangents, or zeros autodiff made): skip two full-size passes
             return dx, dscale, dbias, None, None
-        # the statistics outputs' own cotangents (outputs 3/4 repeat 1/2)
-        dstat_mean = fops.add(dout[1], dout[3])
-        dstat_var = fops.add(dout[2], dout[4])
+        # the statistics outputs' own cotangents (outputs 3/4 repeat 1/2; None: no gradient reached either)
+        dstat_mean = _add_douts(dout[1], dout[3])
+        dstat_var = _add_douts(dout[2], dout[4])
         if not self.is_training:
+            dstat_mean = dstat_mean if dstat_mean is not None else fops.zeros_like(out[1])
+            dstat_var = dstat_var if dstat_var is not None else fops.zeros_like(out[2])
             # outputs 1-4 repeat the inputs mean/variance, and y depends on them through xhat:
             # dL/dmean = -scale rstd sum(dout[0]) = -scale rstd dbias, and with d rstd/dvar = -rstd^3 / 2,
             # dL/dvar = -rstd^3 / 2 scale sum(dout[0] (x - mean)) = -rstd^2 / 2 scale dscale
@@ -568,9 +591,11 @@ class BatchNorm(Primitive):
             return dx, dscale, dbias, dmean, dvar
         _, stat_shape, count = _bn_layout(self.data_format, x)
         # the batch statistics are functions of x: d mean/dx = 1/n, d var/dx = 2 (x - mean) / n
-        centred = fops.sub(x, fops.reshape(out[1], stat_shape))
-        dx = fops.add(dx, fops.mul(fops.reshape(dstat_mean, stat_shape), 1.0 / count))
-        dx = fops.add(dx, fops.mul(fops.mul(fops.reshape(dstat_var, stat_shape), centred), 2.0 / count))
+        if dstat_mean is not None:
+            dx = fops.add(dx, fops.mul(fops.reshape(dstat_mean, stat_shape), 1.0 / count))
+        if dstat_var is not None:
+            centred = fops.sub(x, fops.reshape(out[1], stat_shape))
+            dx = fops.add(dx, fops.mul(fops.mul(fops.reshape(dstat_var, stat_shape), centred), 2.0 / count))
         return dx, dscale, dbias, None, None
 
 
