@@ -1,7 +1,8 @@
 """Worker of test_msrun_multinode.py: under msrun over two nodes, checks the world, does an AllReduce and trains a
 small MLP data-parallel, saving the losses and weights to ``OUT/rank<r>.npz``; run plainly (no launcher) it trains
 the same MLP in one process on the global batch (``OUT/reference.npz``). ``KILL=<rank>`` makes that rank SIGKILL
-itself in its second step (the others then block in the step's AllReduce)."""
+itself in its second step (the others then block in the step's AllReduce); ``INIT_DELAY=<seconds>`` makes the
+workers wait that long before ``init()`` (a node that comes late to the merge of the nodes' worlds)."""
 import os
 import signal
 import sys
@@ -31,6 +32,7 @@ def main():
     distributed = "RANK_ID" in os.environ
     rank, size = 0, 1
     if distributed:
+        time.sleep(float(os.environ.get("INIT_DELAY", "0")))
         init()
         rank, size = get_rank(), get_group_size()
         assert rank == int(os.environ["RANK_ID"]), (rank, os.environ["RANK_ID"])

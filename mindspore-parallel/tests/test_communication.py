@@ -137,6 +137,7 @@ class FakeComm:
 
 def test_launched_world_with_groups(monkeypatch):
     comm = FakeComm(rank=2, size=4, local_rank=0, local_size=2)
+    monkeypatch.setenv("PMI_RANK", "2")
     monkeypatch.setenv("PMI_SIZE", "4")
     monkeypatch.setattr(management, "_collective_factory", lambda name: (lambda: comm) if name == "mpi" else None)
     init("mccl")
@@ -167,6 +168,34 @@ def test_launched_world_with_groups(monkeypatch):
     assert process_group("odd-even").size == 1  # unknown again
     release()
     assert comm.finalized
+
+
+@pytest.mark.parametrize("env, launcher, rank", [
+    ({"PMI_RANK": "1", "PMI_SIZE": "4"}, r"mpiexec \(PMI_RANK/PMI_SIZE\)", 1),
+    ({"PMI_RANK": "1", "PMI_SIZE": "2", "MSRUN_NODES": "2", "MSRUN_RANK_OFFSET": "0", "MS_WORKER_NUM": "4"},
+     r"msrun over 2 nodes \(mpiexec \(PMI_RANK/PMI_SIZE\)\)", 1),
+])
+def test_a_joined_world_that_contradicts_the_launcher_is_refused(monkeypatch, env, launcher, rank):
+    # e.g. msrun's nodes merged out of their order: this process would compute with another rank's share
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    comm = FakeComm(rank=2, size=4, local_rank=1, local_size=2)
+    monkeypatch.setattr(management, "_collective_factory", lambda name: (lambda: comm) if name == "mpi" else None)
+    with pytest.raises(RuntimeError, match=rf"For 'init', the joined world gives this process rank 2 of 4, but "
+                                           rf"{launcher} says rank {rank} of 4\.$"):
+        init()
+    assert not GlobalComm.INITED
+
+
+def test_msrun_node_offset_gives_the_joined_worlds_rank(monkeypatch):
+    for key, value in {"PMI_RANK": "0", "PMI_SIZE": "2", "MSRUN_NODES": "2", "MSRUN_RANK_OFFSET": "2",
+                       "MS_WORKER_NUM": "4"}.items():
+        monkeypatch.setenv(key, value)
+    comm = FakeComm(rank=2, size=4, local_rank=0, local_size=2)
+    monkeypatch.setattr(management, "_collective_factory", lambda name: (lambda: comm) if name == "mpi" else None)
+    init()
+    assert (get_rank(), get_group_size(), get_local_rank()) == (2, 4, 0)
+    release()
 
 
 def test_launched_without_mpi4py_names_the_install(monkeypatch):

@@ -13,56 +13,8 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _mpi_launch import skip_unless_mpi  # noqa: E402
-from test_msrun import MSRUN, _env  # noqa: E402
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-WORKER = os.path.join(HERE, "_multinode_worker.py")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_node(tmp_path, node_rank, port, *extra, worker_num=4, local_worker_num=2, script=WORKER, **env):
-    log_dir = tmp_path / f"node{node_rank}"
-    args = [f"--worker_num={worker_num}", f"--local_worker_num={local_worker_num}", "--master_addr=127.0.0.1",
-            f"--master_port={port}", f"--node_rank={node_rank}", f"--log_dir={log_dir}", "--join=True", *extra,
-            script, tmp_path]
-    return subprocess.Popen(MSRUN + [str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=_env(**env))
-
-
-def finish(procs, timeout=60):
-    outs = []
-    for p in procs:
-        try:
-            out, err = p.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            out, err = p.communicate()
-            pytest.fail(f"msrun did not end within {timeout} s: {out}\n{err}")
-        outs.append((p.returncode, out, err))
-    return outs
-
-
-def job_processes(tmp_path):
-    """Live processes whose command line names this test's directory (the workers and their launchers)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
-            with open(f"/proc/{entry}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if str(tmp_path) in cmd and state not in "ZX":
-            found.append((int(entry), cmd))
-    return found
+from _multinode import MSRUN, WORKER, finish, free_port, job_processes, start_node  # noqa: E402
+from test_msrun import _env  # noqa: E402
 
 
 @skip_unless_mpi
@@ -87,6 +39,29 @@ def test_two_nodes_form_one_world_and_train_like_one_process(tmp_path):
     for r in ranks:
         for name in names:
             np.testing.assert_allclose(r[name], ref[name], rtol=1e-5, atol=1e-6)
+
+
+@skip_unless_mpi
+def test_three_nodes_of_unequal_sizes_form_one_world(tmp_path):
+    """Nodes of 1, 2 and 1 workers, node 1 late to init(): node 2 waits in MPI's Connect before node 1 does, yet each
+    node is merged in its own turn (world rank = node offset + local rank); the data-parallel training is one
+    process's."""
+    port = free_port()
+    outs = finish([start_node(tmp_path, n, port, local_worker_num=k, INIT_DELAY="1.5" if n == 1 else "0")
+                   for n, k in ((2, 1), (1, 2), (0, 1))])
+    for code, out, err in outs:
+        assert code == 0, out + err
+    for node, ranks in enumerate([[0], [1, 2], [3]]):
+        for local, rank in enumerate(ranks):
+            text = (tmp_path / f"node{node}" / f"worker_{rank}.log").read_text()
+            assert f"rank {rank} of 4, local rank {local} of {len(ranks)}, sum 10" in text, text
+    subprocess.run([sys.executable, WORKER, str(tmp_path)], check=True, env=_env(), timeout=60)
+    ref = np.load(tmp_path / "reference.npz")
+    for r in range(4):
+        got = np.load(tmp_path / f"rank{r}.npz")
+        for name in ref.files:
+            if name.startswith("w:"):
+                np.testing.assert_allclose(got[name], ref[name], rtol=1e-5, atol=1e-6)
 
 
 @skip_unless_mpi

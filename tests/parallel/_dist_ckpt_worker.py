@@ -9,7 +9,9 @@ argv: mode, out_dir.
   (its parameters and Momentum states hold this rank's blocks), saved per rank with ``save_checkpoint``; the first
   sharded step writes the strategy file the context names (``strategy_ckpt_config["save_file"]``); each rank also
   saves ``integrated.ckpt`` with ``integrated_save=True`` (the full parameters, gathered); rank 0 saves
-  the same training in one process (STAND_ALONE) to ``out_dir/standalone.ckpt``.
+  the same training in one process (STAND_ALONE) to ``out_dir/standalone.ckpt``. (``semi_auto(out, rank, mp, dp,
+  optimizer)`` is also called by the multi-node worker ``mindspore-parallel/tests/_multinode_parallel_worker.py``:
+  ``dp`` x ``mp`` ranks, the batch cut ``dp`` ways, ``optimizer`` turns ``enable_parallel_optimizer`` on.)
 """
 import os
 import sys
@@ -21,24 +23,24 @@ from mindspore import Parameter, Tensor, context, nn, ops
 
 
 class ShardedMLP(nn.Cell):
-    def __init__(self, mp):
+    def __init__(self, mp, dp=1):
         super().__init__()
         rng = np.random.RandomState(0)
         self.w1 = Parameter(Tensor(rng.standard_normal((8, 16)).astype(np.float32) * 0.3), name="w1")
         self.b1 = Parameter(Tensor(rng.standard_normal((16,)).astype(np.float32) * 0.3), name="b1")
         self.w2 = Parameter(Tensor(rng.standard_normal((16, 4)).astype(np.float32) * 0.3), name="w2")
-        self.mm1 = ops.MatMul().shard(((1, 1), (1, mp)))
-        self.add1 = ops.Add().shard(((1, mp), (mp,)))
-        self.relu = ops.ReLU().shard(((1, mp),))
-        self.mm2 = ops.MatMul().shard(((1, mp), (mp, 1)))
+        self.mm1 = ops.MatMul().shard(((dp, 1), (1, mp)))
+        self.add1 = ops.Add().shard(((dp, mp), (mp,)))
+        self.relu = ops.ReLU().shard(((dp, mp),))
+        self.mm2 = ops.MatMul().shard(((dp, mp), (mp, 1)))
 
     def construct(self, x):
         return self.mm2(self.relu(self.add1(self.mm1(x, self.w1), self.b1)), self.w2)
 
 
-def train_step_cell(mp, steps):
+def train_step_cell(mp, steps, dp=1):
     """A TrainOneStepCell of :class:`ShardedMLP` after ``steps`` Momentum steps on fixed data."""
-    net = ShardedMLP(mp)
+    net = ShardedMLP(mp, dp)
     opt = nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)
     step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
     rng = np.random.RandomState(7)
@@ -64,18 +66,20 @@ def hand(out, rank):
         write_strategy_file(os.path.join(out, "strategy.ckpt"), _strategy_layouts(layouts, full))
 
 
-def semi_auto(out, rank):
+def semi_auto(out, rank, mp=2, dp=1, optimizer=False):
     # the strategy file is written by the first sharded step, as MindSpore writes it when it compiles the network
     context.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True, strategy_ckpt_config={
-        "save_file": os.path.join(out, "strategy.ckpt"), "only_trainable_params": False})
-    step = train_step_cell(2, 2)
+        "save_file": os.path.join(out, "strategy.ckpt"), "only_trainable_params": False},
+        enable_parallel_optimizer=optimizer)
+    step = train_step_cell(mp, 2, dp)
     os.makedirs(os.path.join(out, f"rank_{rank}"), exist_ok=True)
     ms.save_checkpoint(step, os.path.join(out, f"rank_{rank}", "net.ckpt"), integrated_save=False)
     # the default integrated_save=True: every rank gathers the full parameters (collective) and writes them
     ms.save_checkpoint(step, os.path.join(out, f"rank_{rank}", "integrated.ckpt"))
-    context.set_auto_parallel_context(parallel_mode="stand_alone", strategy_ckpt_config={"save_file": ""})
+    context.set_auto_parallel_context(parallel_mode="stand_alone", strategy_ckpt_config={"save_file": ""},
+                                      enable_parallel_optimizer=False)
     if rank == 0:
-        ms.save_checkpoint(train_step_cell(2, 2), os.path.join(out, "standalone.ckpt"))
+        ms.save_checkpoint(train_step_cell(mp, 2, dp), os.path.join(out, "standalone.ckpt"))
 
 
 def main():

@@ -207,8 +207,7 @@ def check_redistribute():
     """Every rank's block after ``redistribute`` between layouts of a (4, 8) tensor equals NumPy's slice of the
     whole tensor (cut moves by AlltoAll, gathers by AllGather, slices); its gradient follows the sum convention:
     summed over the ranks holding each element, it is the summed weights of the ranks whose new block holds it."""
-    from mpi4py import MPI
-
+    from mindspore.communication.management import group_communicator
     from mindspore.parallel._layouts import TensorLayout
     from mindspore.parallel._redistribute import redistribute
     rank, n = get_rank(), get_group_size()
@@ -231,7 +230,9 @@ def check_redistribute():
         weight = Tensor(np.full(want.shape, rank + 1, np.float32))
         grad = ms.grad(lambda t, w=weight, a=src, b=dst: (redistribute(t, a, b, rank, n) * w).sum())(Tensor(block))
         summed, total = np.zeros_like(full), np.zeros_like(full)
-        for r, (r_box, r_grad) in enumerate(MPI.COMM_WORLD.allgather((box, grad.asnumpy()))):
+        # the world's communicator (under msrun over several nodes MPI.COMM_WORLD is only this node's ranks)
+        world = group_communicator().comm
+        for r, (r_box, r_grad) in enumerate(world.allgather((box, grad.asnumpy()))):
             summed[tuple(slice(a, b) for a, b in r_box)] += r_grad
             total[tuple(slice(a, b) for a, b in dst.box(r))] += r + 1
         if not np.allclose(summed, total):

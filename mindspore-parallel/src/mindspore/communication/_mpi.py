@@ -539,32 +539,34 @@ def _rendezvous(addr, message, timeout=None):
 def msrun_world(MPI):
     """The world communicator: ``MPI.COMM_WORLD``, or, under msrun over several nodes (``MSRUN_NODES`` > 1), the
     launchers' worlds of the nodes merged in node order with MPI's dynamic-process calls. Rank 0 of node 0 opens
-    an MPI port and gives its name to msrun's rendezvous; local rank 0 of every other node gets it there. Then,
-    for n = 1, 2, ...: every rank already merged takes part in ``Accept``, node n's ranks in ``Connect``, and
-    ``Merge`` puts node n's ranks after them, so that world rank = node offset + local rank."""
+    one MPI port per other node and gives their names to msrun's rendezvous; local rank 0 of every other node
+    gets them there. Then, for n = 1, 2, ...: every rank already merged takes part in ``Accept`` on node n's port,
+    node n's ranks in ``Connect`` to it, and ``Merge`` puts node n's ranks after them, so that world rank = node
+    offset + local rank. (One port per node: the nodes not merged yet all wait in ``Connect`` at once, and on a
+    shared port the ``Accept`` of node n's turn could take node n + 1.)"""
     nodes = int(os.environ.get("MSRUN_NODES", "1") or 1)
     addr = os.environ.get("MSRUN_RDZV")
     if nodes <= 1 or not addr:
         return MPI.COMM_WORLD
     node = int(os.environ["MSRUN_NODE_INDEX"])
     local = MPI.COMM_WORLD
-    port = None
+    ports = None
     if local.Get_rank() == 0:
         if node == 0:
-            port = MPI.Open_port()
-            _rendezvous(addr, {"op": "setport", "port": port})
+            ports = [MPI.Open_port() for _ in range(1, nodes)]
+            _rendezvous(addr, {"op": "setport", "port": ports})
         else:
-            port = _rendezvous(addr, {"op": "getport"})
-            if port is None:
+            ports = _rendezvous(addr, {"op": "getport"})
+            if ports is None:
                 raise MSRuntimeError(f"For 'init', msrun's rendezvous at {addr} ended before node 0 gave its MPI "
-                                     f"port.")
-    port = local.bcast(port, root=0)
+                                     f"ports.")
+    ports = local.bcast(ports, root=0)
     comm = local
     for n in range(1, nodes):
         if node < n:
-            inter = comm.Accept(port, root=0)
+            inter = comm.Accept(ports[n - 1], root=0)
         elif node == n:
-            inter = local.Connect(port, root=0)
+            inter = local.Connect(ports[n - 1], root=0)
         else:
             continue
         merged = inter.Merge(high=node == n)
@@ -573,7 +575,8 @@ def msrun_world(MPI):
             comm.Free()
         comm = merged
     if node == 0 and local.Get_rank() == 0:
-        MPI.Close_port(port)
+        for port in ports:
+            MPI.Close_port(port)
     return comm
 
 

@@ -579,9 +579,12 @@ def init(backend_name=None):
             return
         if os.environ.get("MS_SIMULATION_LEVEL"):
             raise RuntimeError(f"Dryrun is not supported on {target} device for a distributed job.")
-        rank, size, _ = launcher_world()
+        rank, size, launcher = launcher_world()
         if size > 1:
             comm = _join_with_timeout(size, rank)
+            if (comm.rank, comm.size) != (rank, size):   # e.g. msrun's nodes merged out of their order
+                raise RuntimeError(f"For 'init', the joined world gives this process rank {comm.rank} of "
+                                   f"{comm.size}, but {launcher} says rank {rank} of {size}.")
             world = _World(comm.rank, comm.size, comm.local_rank, comm.local_size, comm)
             _install_fault_hooks(world)
         else:

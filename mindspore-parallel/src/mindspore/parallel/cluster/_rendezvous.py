@@ -11,8 +11,9 @@ first) serves a small TCP service there; the msrun of every other node connects 
 - then the connection stays open and the msruns watch each other over it: ``{"op": "fail", "rank", "error",
   "node"}`` (a rank of that node failed: every msrun ends its job), ``{"op": "done"}`` (that node's workers all
   ended well). A connection that closes without ``done`` means that node's msrun disappeared: the job ends.
-- workers (short connections): rank 0 of node 0 ``{"op": "setport", "port"}`` (its ``MPI.Open_port()`` name);
-  local rank 0 of every other node ``{"op": "getport"}``, answered ``{"port"}`` once it is known.
+- workers (short connections): rank 0 of node 0 ``{"op": "setport", "port"}`` (the names of its
+  ``MPI.Open_port()`` ports, one per other node, as a list); local rank 0 of every other node ``{"op": "getport"}``,
+  answered ``{"port"}`` once it is known.
 """
 import json
 import socket
