@@ -156,7 +156,8 @@ class _Wide(nn.Cell):
 def test_frozen_wide_convolutions_run_by_winograd_and_training_does_not(tmp_path, monkeypatch):
     """The CPU backend runs 3x3 convolutions of frozen weights (a Predictor's) with 32 channels or more by Winograd
     F(2x2, 3x3), the filter transformed once, and the outputs are the eager network's to rounding; graphs that
-    read Parameters (a loaded graph's GraphCell, training) keep the direct kernel."""
+    read Parameters (a loaded graph's GraphCell, training) keep the direct kernel, and so does a batch with fewer
+    items than threads."""
     if ms.get_context("device_target") != "CPU":
         pytest.skip("the CPU backend's kernel choice")
     import mindspore_cpu.kernels.conv as cpu_conv
@@ -169,7 +170,8 @@ def test_frozen_wide_convolutions_run_by_winograd_and_training_does_not(tmp_path
         return y
     monkeypatch.setattr(cpu_conv, "winograd_forward", spy)
     net = _seeded(_Wide())
-    x = np.random.default_rng(5).standard_normal((3, 32, 11, 9)).astype(np.float32)
+    batch = max(3, cpu_conv._kernels.num_threads())     # an item per thread at least
+    x = np.random.default_rng(5).standard_normal((batch, 32, 11, 9)).astype(np.float32)
     eager = net(ms.Tensor(x)).asnumpy()
     predictor = _predictor(net, x, tmp_path, "wide")
     got = predictor.predict(x)
@@ -177,6 +179,10 @@ def test_frozen_wide_convolutions_run_by_winograd_and_training_does_not(tmp_path
     assert calls == [True, True]                 # both convolutions, on the first call
     predictor.predict(x)
     assert calls == [True] * 4
+    if cpu_conv._kernels.num_threads() > 1:
+        calls.clear()
+        np.testing.assert_allclose(predictor.predict(x[:1]), eager[:1], rtol=1e-5, atol=1e-5)
+        assert calls == [False, False]           # one item: the direct convolution, which splits its positions
     calls.clear()
     graph = ms.load(str(tmp_path / "wide.mindir"))
     np.testing.assert_allclose(nn.GraphCell(graph)(ms.Tensor(x)).asnumpy(), eager, rtol=1e-5, atol=1e-5)

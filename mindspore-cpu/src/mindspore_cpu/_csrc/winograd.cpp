@@ -7,24 +7,25 @@
 //
 // with g the 3x3 filter, B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1], G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2;
 // 0 0 1], A^T = [1 1 1 0; 0 1 -1 -1]: 16 multiply-adds per (o, c, tile) instead of the 36 of four direct
-// outputs. The sum over c is 16 matrix products, one per element e of the 4x4 transform, M[e] (O x tiles) =
-// U[e] (O x C) V[e] (C x tiles), run by the GEMM (gemm.h). U = G g G^T is computed once per filter
-// (winograd_f23_filter: the Predictor's weights are constants), V and the output transform per call.
+// outputs. The sum over c is 16 matrix products, one per element e of the 4x4 transform, M[e] (tiles x O) =
+// V[e] (tiles x C) U[e] (C x O), run straight on the GEMM micro-kernel (gemm.h): U = G g G^T is computed once
+// per filter and packed as the micro-kernel's B panels (winograd_f23_filter: a Predictor's weights are
+// constants); V is transformed tile by tile and transposed into its A panels, per call.
 //
 // The sums are not the direct convolution's: each output is rounded differently (about as accurate: the
-// transforms only add, subtract and halve). So this runs only where weights are frozen (mindspore.Predictor,
-// nn.GraphCell on a loaded model: the CPU backend's fusion pass chooses it, passes.py), never in training.
+// transforms only add, subtract and halve). So this runs only where weights are frozen (mindspore.Predictor:
+// the CPU backend's fusion pass chooses it, passes.py and kernels/conv.py), never in training.
 //
-// Work is split in blocks of tile rows ("bands": one item's tiles at one tile row ty), sized so that a block's
-// V and M (16 x channels x tiles each) stay in L2; the threads take whole blocks. Inside a band everything runs
-// along the tiles tx, contiguous, so the transforms vectorise: an input row is first split into its even and odd
-// elements (the patch columns 2tx .. 2tx + 3 are then even[tx], odd[tx], even[tx + 1], odd[tx + 1]).
+// A task is one batch item: its input laid out channels-last, its tiles in slices (a multiple of the
+// micro-kernel's rows) whose V and M stay in L2, then its output transposed back to channels-first with the
+// epilogue. Every transform is a loop over channels (input or output), the same arithmetic for each, which the
+// compiler vectorises whatever the map's size (8x8 maps have only 4x4 tiles).
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <type_traits>
-#include <limits>
 #include <vector>
 
 #include "common.h"
@@ -66,10 +67,6 @@ void filter_transform(const T* w, T* u, int64_t O, int64_t C, int64_t NR) {
         }
     }
 }
-
-// Channels run along the vectors: an item's input is first laid out channels-last (xt[(iy * W + ix) * C + c],
-// by gemm.h's interleave), so that every step below is a loop over channels (or output channels) with the
-// same arithmetic for each, which the compiler vectorises whatever the map's size (8x8 maps have 4x4 tiles).
 
 // V[e][t][c] = (B^T d B)[e] for the tiles [t0, t0 + n) of one item (tile t: rows 2 ty - ph .., columns 2 tx -
 // pw ..), all channels, read from the channels-last input xt (``zeros``: C zeros, for the patch elements outside

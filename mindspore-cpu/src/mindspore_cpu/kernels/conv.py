@@ -68,9 +68,11 @@ def winograd_filter(prim, w):
 
 def winograd_forward(prim, x, filt, out_channels, bias=None, relu=False, residual=None):
     """``forward_with_epilogue`` by Winograd F(2x2, 3x3) with ``filt`` from :func:`winograd_filter`, or None
-    where this call's geometry is not a unit-stride, undilated 2-D one in the filter's dtype. Its sums are
-    rounded differently from the direct kernel's (about as accurately): only for frozen weights (inference)."""
-    if x.ndim != 4 or compute_dtype(x) != filt.dtype:
+    where this call's geometry is not a unit-stride, undilated 2-D one in the filter's dtype, or where the batch
+    has fewer items than the kernels have threads (the Winograd kernel splits the batch's items among them; the
+    direct one also splits an item's positions). Its sums are rounded differently from the direct kernel's
+    (about as accurately): only for frozen weights (inference)."""
+    if x.ndim != 4 or compute_dtype(x) != filt.dtype or x.shape[0] < _kernels.num_threads():
         return None
     stride, before, dilation, size, win = lifted_geometry(prim, x.shape)
     if stride != (1, 1, 1) or dilation != (1, 1, 1):
