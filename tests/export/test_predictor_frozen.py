@@ -187,3 +187,10 @@ def test_frozen_wide_convolutions_run_by_winograd_and_training_does_not(tmp_path
     graph = ms.load(str(tmp_path / "wide.mindir"))
     np.testing.assert_allclose(nn.GraphCell(graph)(ms.Tensor(x)).asnumpy(), eager, rtol=1e-5, atol=1e-5)
     assert calls == []                           # Parameters, not constants: the direct convolution
+    w = ms.Tensor(np.random.default_rng(6).standard_normal((32, 32, 3, 3)).astype(np.float32))
+
+    @ms.jit
+    def conv_relu(v):                            # a constant weight, but not a frozen graph's: direct too
+        return ms.ops.relu(ms.ops.conv2d(v, w, pad_mode="same"))
+    conv_relu(ms.Tensor(x))
+    assert calls == []

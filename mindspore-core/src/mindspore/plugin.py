@@ -64,6 +64,9 @@ buffer's ``__dlpack__()``) and ``from_dlpack(source)`` (default: ``numpy.from_dl
 is a graph input (``weight`` set for a network Parameter). Helpers: :func:`graphs_of`,
 :func:`prim_of`, :func:`use_counts`, :func:`substitute`, :func:`is_effectful_apply`, :class:`FusedOp`,
 :func:`fuse_chains`, and the structural IR ops :data:`MAKE_TUPLE` and :data:`TUPLE_GETITEM`.
+:func:`weights_frozen` tells whether a root graph was compiled with its weights frozen into constants
+(``mindspore.Predictor``): kernels may then be prepared from those constants once (the CPU backend's Winograd
+convolutions, whose sums round unlike the direct kernel's, run only there).
 
 **Collectives**: :func:`set_process_groups` (for the add-on that joins processes) and
 :func:`process_group` (for the kernels of collective primitives); :func:`collective_backends` gathers
@@ -94,6 +97,7 @@ from mindspore._infer.abstract import AbstractTuple
 from mindspore._ir import ops as _irops
 from mindspore._ir.nodes import Apply, Constant, Graph, Parameter, graphs_of
 from mindspore._pipeline._util import is_effectful_apply, prim_of, substitute
+from mindspore._pipeline import freeze as _freeze
 from mindspore._pipeline.fusion import FusedOp, fuse_chains, use_counts
 from mindspore._plugin import manager as _manager
 from mindspore._plugin.collective import (ProcessGroup, process_group, set_group_creator, set_parameter_merge_hook,
@@ -112,7 +116,7 @@ __all__ = [
     "Primitive", "prim_attr_register", "NON_DIFFERENTIABLE",
     # the IR backend passes see
     "Graph", "Apply", "Constant", "Parameter", "AbstractTuple", "graphs_of", "prim_of", "use_counts",
-    "substitute", "is_effectful_apply", "FusedOp", "fuse_chains", "MAKE_TUPLE", "TUPLE_GETITEM",
+    "substitute", "is_effectful_apply", "FusedOp", "fuse_chains", "MAKE_TUPLE", "TUPLE_GETITEM", "weights_frozen",
     # collectives
     "ProcessGroup", "process_group", "set_process_groups", "collective_backends", "set_parameter_merge_hook",
     "set_group_creator",
@@ -130,6 +134,13 @@ __all__ = [
 MAKE_TUPLE = _irops.make_tuple
 #: The IR op taking item ``i`` of a tuple value (``Apply(TUPLE_GETITEM, value, Constant(i))``).
 TUPLE_GETITEM = _irops.tuple_getitem
+
+
+def weights_frozen(graph):
+    """Whether ``graph`` (the root graph a backend pass is given) was compiled with its weights frozen into
+    constants (``mindspore.Predictor``): they do not change for the life of the compiled graph, and nothing
+    differentiates it."""
+    return bool(graph.flags.get(_freeze.FROZEN))
 
 
 def collective_backends():

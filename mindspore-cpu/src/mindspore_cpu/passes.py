@@ -30,7 +30,7 @@ import numpy as np
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.plugin import (TUPLE_GETITEM, Apply, Constant, FusedOp, Parameter, TensorSpec, fuse_chains, graphs_of,
-                              is_effectful_apply, prim_of, substitute, use_counts)
+                              is_effectful_apply, prim_of, substitute, use_counts, weights_frozen)
 
 __all__ = ["fuse_batchnorm_relu", "fuse_conv_epilogue", "fuse_dense_epilogue", "fuse_elementwise", "inplace_update",
            "register"]
@@ -49,7 +49,8 @@ def _tensor_ab(x):
 
 
 def _frozen_array(x):
-    """The value of a constant tensor input (a frozen weight) as a host array, or None."""
+    """The value of a constant tensor input (in a graph whose weights are frozen: a frozen weight) as a host array,
+    or None."""
     if isinstance(x, Constant) and isinstance(x.value, Tensor):
         return x.value.asnumpy()
     return None
@@ -375,8 +376,9 @@ def _conv_epilogue(head, g, uses, users, claimed):
 
 def fuse_conv_epilogue(graph):
     """``ReLU(Add(BiasAdd(Conv2D(x, w), b), z))`` (any of the three after the convolution may be missing)
-    -> one convolution apply."""
+    -> one convolution apply (by Winograd where the weight is frozen, see _conv_kernel)."""
     changed = False
+    frozen_graph = weights_frozen(graph)
     for g in graphs_of(graph):
         uses, users = use_counts(g), _users(g)
         replace = {}
@@ -395,7 +397,7 @@ def fuse_conv_epilogue(graph):
             bias_node = chain[0] if kinds[0] == "BiasAdd" else None
             relu = kinds[-1] == "ReLU"
             ops = ["Conv2D"] + kinds
-            frozen = _frozen_array(head.inputs[2])
+            frozen = _frozen_array(head.inputs[2]) if frozen_graph else None
             fused = FusedOp("FusedConv2D", _conv_kernel(conv, bias_node is not None, residual is not None, relu,
                                                         frozen), ops)
             inputs = [head.inputs[1], head.inputs[2]] + ([bias_node.inputs[2]] if bias_node is not None else []) + \
