@@ -37,7 +37,9 @@ ENTRY_POINT_GROUP = "mindspore.plugins"
 #: an equal or older minor is compatible; anything else is reported as incompatible.
 #: 2.0: kernels receive the inferred output specs (``fn(prim, *inputs, out)``) and are chosen on the
 #: dtypes of all tensor inputs; the contract is the public module :mod:`mindspore.plugin`.
-PLUGIN_API_VERSION = (2, 0)
+#: 2.1: ``DeviceRuntime.host_uploader``, :func:`mindspore.plugin.array_layout` and
+#: :func:`mindspore.plugin.weights_frozen`.
+PLUGIN_API_VERSION = (2, 1)
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
