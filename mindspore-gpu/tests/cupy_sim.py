@@ -1657,6 +1657,19 @@ def checked(name, fn):
     return kernel
 
 
+@contextlib.contextmanager
+def registered(sim_target, families, graph=None):
+    """:func:`make_plugin`'s plugin registered with mindspore for the ``with`` block (a test module's fixture);
+    yields the plugin."""
+    import mindspore as ms
+    plugin = make_plugin(sim_target, families, graph=graph)
+    ms.plugin.register_plugin(plugin, sim_target.lower())
+    try:
+        yield plugin
+    finally:
+        ms.plugin.unregister_plugin(sim_target.lower())
+
+
 def make_plugin(sim_target, families, graph=None):
     """A plugin module offering ``sim_target`` (below the CPU backend's priority, so only used when selected)
     whose runtime keeps buffers as :class:`DeviceArray` and whose kernels are ``families``' tables. With

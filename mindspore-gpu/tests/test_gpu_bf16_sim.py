@@ -36,10 +36,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 @pytest.fixture(scope="module")
 def sim():
     loaded = cupy_sim.load_kernel_families()
-    plugin = cupy_sim.make_plugin(TARGET, loaded.families)
-    ms.plugin.register_plugin(plugin, TARGET.lower())
-    yield loaded
-    ms.plugin.unregister_plugin(TARGET.lower())
+    with cupy_sim.registered(TARGET, loaded.families):
+        yield loaded
 
 
 def _on(target, fn):

@@ -31,10 +31,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 @pytest.fixture(scope="module")
 def fused_plugin():
-    plugin = cupy_sim.make_plugin(TARGET, GRAPH.families)
-    ms.plugin.register_plugin(plugin, TARGET.lower())
-    yield plugin
-    ms.plugin.unregister_plugin(TARGET.lower())
+    with cupy_sim.registered(TARGET, GRAPH.families) as plugin:
+        yield plugin
 
 
 def _calls():

@@ -28,10 +28,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 @pytest.fixture(scope="module")
 def sim_plugin():
-    plugin = cupy_sim.make_plugin(TARGET, G.families, graph=G)
-    ms.plugin.register_plugin(plugin, TARGET.lower())
-    yield plugin
-    ms.plugin.unregister_plugin(TARGET.lower())
+    with cupy_sim.registered(TARGET, G.families, graph=G) as plugin:
+        yield plugin
 
 
 @pytest.fixture

@@ -109,10 +109,8 @@ MODES = ("pynative", "graph")
 
 @pytest.fixture(scope="module")
 def sim_plugin():
-    plugin = cupy_sim.make_plugin(TARGET, FAMILIES)
-    ms.plugin.register_plugin(plugin, TARGET.lower())
-    yield plugin
-    ms.plugin.unregister_plugin(TARGET.lower())
+    with cupy_sim.registered(TARGET, FAMILIES) as plugin:
+        yield plugin
 
 
 @pytest.fixture

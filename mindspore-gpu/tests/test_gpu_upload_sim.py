@@ -122,10 +122,8 @@ def test_empty_cache_synchronises_and_gives_back_held_blocks(up):
 # -- Model.train on the GPU kernels through the uploader ------------------------------------------------------
 @pytest.fixture(scope="module")
 def sim_target():
-    plugin = cupy_sim.make_plugin(TARGET, cupy_sim.load_kernel_families().families)
-    ms.plugin.register_plugin(plugin, TARGET.lower())
-    yield plugin
-    ms.plugin.unregister_plugin(TARGET.lower())
+    with cupy_sim.registered(TARGET, cupy_sim.load_kernel_families().families) as plugin:
+        yield plugin
 
 
 def _train(target, mode, sink):
