@@ -162,19 +162,20 @@ _FUSABLE = (F32, F64)
 
 class Fused:
     """A ``cupy.ElementwiseKernel`` with its plain-CuPy twin: ``usable(*arrays)`` says whether the fused
-    kernel takes these operands (float32/float64 CuPy arrays of one dtype, fusion on, the kernel
-    available); otherwise the caller runs its plain path. Compiled by CuPy on first use."""
+    kernel takes these operands (CuPy arrays of one dtype among ``dtypes``, float32/float64 by default, fusion
+    on, the kernel available); otherwise the caller runs its plain path. Compiled by CuPy on first use."""
 
-    def __init__(self, name, in_params, out_params, operation):
+    def __init__(self, name, in_params, out_params, operation, dtypes=_FUSABLE):
         make = getattr(cupy, "ElementwiseKernel", None)
         self.name = name
+        self.dtypes = dtypes
         self.kernel = make(in_params, out_params, operation, name) if make is not None else None
 
     def usable(self, *arrays):
         if not FUSED or self.kernel is None:
             return False
         dt = arrays[0].dtype
-        return dt in _FUSABLE and all(isinstance(a, cupy.ndarray) and a.dtype == dt for a in arrays)
+        return dt in self.dtypes and all(isinstance(a, cupy.ndarray) and a.dtype == dt for a in arrays)
 
     def __call__(self, *args, **kwargs):
         return self.kernel(*args, **kwargs)

@@ -385,9 +385,12 @@ _ADAM_LR = "T lt = (T)(lr * sqrt(1 - b2p) / (1 - b1p));"
 _ADAM_IN = "T g, S lr, S b1p, S b2p, S b1, S b2, S eps"
 
 
+_ADAM_TYPES = frozenset(numpy.dtype(t) for t in (numpy.float16, numpy.float32, numpy.float64))
+
+
 def _elementwise(in_params, out_params, body, name):
-    make = getattr(cupy, "ElementwiseKernel", None)
-    return make(in_params, out_params, body, name) if make is not None else None
+    """The update's fused kernel (``_common.Fused``, for float16 too)."""
+    return _common.Fused(name, in_params, out_params, body, dtypes=_ADAM_TYPES)
 
 
 _ADAM_K = _elementwise(_ADAM_IN, "T var, T m, T v",
@@ -407,7 +410,6 @@ _ADAM_WD_K = _elementwise(_ADAM_WD_IN, "T var, T m, T v",
 _ADAM_NO_DECAY_K = _elementwise(_ADAM_WD_IN, "T var, T m, T v",
                                 _ADAM_HEAD + "T u = mi / (sqrt(vi) + (T)eps);"
                                 "var = var - (T)lr * u; m = mi; v = vi;", "ms_adam_no_decay")
-_ADAM_TYPES = frozenset(numpy.dtype(t) for t in (numpy.float16, numpy.float32, numpy.float64))
 _F64 = numpy.dtype(numpy.float64)
 
 
@@ -424,13 +426,6 @@ def _s(v, sdt):
     if isinstance(v, cupy.ndarray):
         return v.astype(sdt, copy=False).reshape(())
     return numpy.asarray(v).astype(sdt).reshape(())[()]
-
-
-def _fusable(kernel, *arrays):
-    if not _common.FUSED or kernel is None:
-        return False
-    dt = arrays[0].dtype
-    return dt in _ADAM_TYPES and all(isinstance(a, cupy.ndarray) and a.dtype == dt for a in arrays)
 
 
 def _plain_scalars(var_dt, sdt, lr, b1, b2, eps, b1p=None, b2p=None):
@@ -459,7 +454,7 @@ def _adam_dense(prim, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, eps
     sdt = _scalar_dtype(dt, (lr, beta1, beta2, epsilon, beta1_power, beta2_power))
     lr, b1, b2, eps, b1p, b2p = (_s(x, sdt) for x in (lr, beta1, beta2, epsilon, beta1_power, beta2_power))
     kernel = _ADAM_NESTEROV_K if prim.use_nesterov else _ADAM_K
-    if _fusable(kernel, var, m, v, g):
+    if kernel.usable(var, m, v, g):
         kernel(g, lr, b1p, b2p, b1, b2, eps, var, m, v)
         return var, m, v
     lr_t, omb1, omb2, b1, eps = _plain_scalars(dt, sdt, lr, b1, b2, eps, b1p, b2p)
@@ -477,7 +472,7 @@ def _amsgrad_dense(prim, var, m, v, vhat, beta1_power, beta2_power, lr, grad, ou
     sdt = _scalar_dtype(dt, (lr, beta1_power, beta2_power, prim.beta1, prim.beta2, prim.epsilon))
     lr, b1, b2, eps, b1p, b2p = (_s(x, sdt) for x in (lr, prim.beta1, prim.beta2, prim.epsilon, beta1_power,
                                                       beta2_power))
-    if _fusable(_AMSGRAD_K, var, m, v, vhat, g):
+    if _AMSGRAD_K.usable(var, m, v, vhat, g):
         _AMSGRAD_K(g, lr, b1p, b2p, b1, b2, eps, var, m, v, vhat)
         return var, m, v, vhat
     lr_t, omb1, omb2, _, eps = _plain_scalars(dt, sdt, lr, b1, b2, eps, b1p, b2p)
@@ -497,7 +492,7 @@ def _adam_weight_decay_dense(prim, var, m, v, lr, beta1, beta2, epsilon, decay, 
     lr, b1, b2, eps, wd = (_s(x, sdt) for x in (lr, beta1, beta2, epsilon, decay))
     no_decay = not isinstance(wd, cupy.ndarray) and wd == 0     # a host zero: skipped, as on the CPU
     kernel = _ADAM_NO_DECAY_K if no_decay else _ADAM_WD_K
-    if _fusable(kernel, var, m, v, g):
+    if kernel.usable(var, m, v, g):
         kernel(g, lr, b1, b2, eps, wd, var, m, v)
         return var, m, v
     lr_c, omb1, omb2, _, eps = _plain_scalars(dt, sdt, lr, b1, b2, eps)
@@ -541,7 +536,7 @@ def _sgd_dense(prim, parameters, gradient, learning_rate, accum, momentum, stat,
     sdt = _scalar_dtype(dt, (learning_rate, momentum))
     lr, mu = _s(learning_rate, sdt), _s(momentum, sdt)
     wd, omd = t(prim.weight_decay), t(t(1) - t(prim.dampening))
-    if _fusable(kernel, p, accum, stat, g):
+    if kernel.usable(p, accum, stat, g):
         kernel(g, lr, mu, wd, omd, p, accum, stat)
         return p
     # plain CuPy: the momentum read back once (a device synchronisation)
@@ -590,7 +585,7 @@ def _rmsprop_dense(prim, var, mean_square, moment, learning_rate, grad, decay, m
     g = dev(grad).astype(dt, copy=False)
     lr = _s(learning_rate, _scalar_dtype(dt, (learning_rate,)))
     rho, mu, eps = (_in_dtype(x, dt) for x in (decay, momentum, epsilon))
-    if _fusable(_RMSPROP_K, var, mean_square, moment, g):
+    if _RMSPROP_K.usable(var, mean_square, moment, g):
         _RMSPROP_K(g, lr, rho, mu, eps, var, mean_square, moment)
         return var
     lr = _in_dtype(lr, dt)
@@ -610,7 +605,7 @@ def _centered_rmsprop_dense(prim, var, mean_gradient, mean_square, moment, grad,
     g = dev(grad).astype(dt, copy=False)
     lr = _s(learning_rate, _scalar_dtype(dt, (learning_rate,)))
     rho, mu, eps = (_in_dtype(x, dt) for x in (decay, momentum, epsilon))
-    if _fusable(_CENTERED_RMSPROP_K, var, mean_gradient, mean_square, moment, g):
+    if _CENTERED_RMSPROP_K.usable(var, mean_gradient, mean_square, moment, g):
         _CENTERED_RMSPROP_K(g, lr, rho, mu, eps, var, mean_gradient, mean_square, moment)
         return var
     lr = _in_dtype(lr, dt)
@@ -637,7 +632,7 @@ def _adagrad_dense(prim, var, accum, lr, grad, out=None):
     g = dev(grad).astype(dt, copy=False)
     lr = _s(lr, _scalar_dtype(dt, (lr,)))
     kernel = _ADAGRAD_K[bool(prim.update_slots)]
-    if _fusable(kernel, var, accum, g):
+    if kernel.usable(var, accum, g):
         kernel(g, lr, var, accum)
         return var, accum
     a = dev(accum)
