@@ -659,6 +659,49 @@ np.savez(sys.argv[1], *first)
             np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "sched_getaffinity")
+                    or len(__import__("os").sched_getaffinity(0)) < 2, reason="needs Linux and two allowed CPUs")
+def test_team_worker_moves_off_the_callers_core():
+    """A worker the scheduler left on the core of the thread handing out its task (seen after a pause on a
+    virtual machine: it then runs only when the caller waits, one thread's speed) moves itself to another
+    allowed core when it starts the task, and is not left pinned there."""
+    import os
+    import subprocess
+    import sys
+    code = """
+import os, threading, numpy as np
+from mindspore_cpu.kernels._native import _kernels as k
+k.set_num_threads(2)
+a = np.random.default_rng(0).standard_normal((300, 200)).astype(np.float32)
+main = threading.get_native_id()
+before = set(os.listdir("/proc/self/task"))
+want = k.matmul(a, a, False, True)                       # starts the team's worker
+workers = [int(t) for t in set(os.listdir("/proc/self/task")) - before]
+allowed = os.sched_getaffinity(0)
+c0 = min(allowed)
+os.sched_setaffinity(main, {c0})
+
+def cpu_of(tid):
+    with open(f"/proc/self/task/{tid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[36])
+
+moved = 0
+for _ in range(20):
+    for w in workers:                                    # onto the caller's core, then free again
+        os.sched_setaffinity(w, {c0})
+        os.sched_setaffinity(w, allowed)
+    assert all(cpu_of(w) == c0 for w in workers)
+    assert np.array_equal(k.matmul(a, a, False, True), want)
+    moved += all(cpu_of(w) != c0 for w in workers)
+assert workers and all(os.sched_getaffinity(w) == allowed for w in workers)
+print(moved)
+"""
+    env = dict(os.environ, MS_CPU_SPIN_US="1000000")    # the worker spins between the calls: only its task moves it
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) >= 10   # 20 of 20 on the 2-core VM (0 of 20 before workers moved themselves)
+
+
 def test_team_resizes_and_serves_several_launching_threads():
     """set_num_threads between kernels (workers that sat out a task take part in the next one, exactly once) and
     kernels launched from three Python threads at once (each has its own team): same numbers every time."""

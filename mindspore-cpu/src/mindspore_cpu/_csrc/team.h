@@ -10,7 +10,8 @@
 // for MS_CPU_SPIN_US microseconds (default 100) after its last task, then sleeps: while a network
 // runs, its kernels find the team awake; when it stops, the workers leave the cores within 0.1 ms. On a
 // machine busy with other work a spinning worker loses its core anyway and starts late; then the team
-// sleeps after every task for a while (team.cpp), as libgomp's threads do.
+// sleeps after every task for a while (team.cpp), as libgomp's threads do. A worker the scheduler woke on
+// the core of the thread that hands out its tasks moves itself to another allowed core (team.cpp).
 //
 // Semantics follow the OpenMP constructs they replace, so results are unchanged for a given thread
 // count: static_range() is schedule(static)'s split, a parallel() nested inside a running team runs on
