@@ -130,8 +130,8 @@ class Conv2D(_Conv):
         return _float_pair(self.name, x, w, ("x", "w"))
 
     def bprop(self, x, w, out, dout):
-        dx = Conv2DBackpropInput(**self._config())(dout, w, x.shape)
-        dw = Conv2DBackpropFilter(**self._config())(dout, x, w.shape)
+        dx = self._grad_prim(Conv2DBackpropInput, **self._config())(dout, w, x.shape)
+        dw = self._grad_prim(Conv2DBackpropFilter, **self._config())(dout, x, w.shape)
         return dx, dw
 
 
@@ -155,8 +155,8 @@ class Conv2DBackpropInput(_Conv):
         return _float_pair(self.name, dout, w, ("dout", "weight"))
 
     def bprop(self, dout, w, input_size, out, dout2):
-        d_dout = Conv2D(**self._config())(dout2, w)
-        d_w = Conv2DBackpropFilter(**self._config())(dout, dout2, w.shape)
+        d_dout = self._grad_prim(Conv2D, **self._config())(dout2, w)
+        d_w = self._grad_prim(Conv2DBackpropFilter, **self._config())(dout, dout2, w.shape)
         return d_dout, d_w, None
 
 
@@ -191,8 +191,8 @@ class Conv2DBackpropFilter(_Conv):
         return _float_pair(self.name, dout, x, ("dout", "x"))
 
     def bprop(self, dout, x, filter_size, out, dout2):
-        d_dout = Conv2D(**self._config())(x, dout2)
-        d_x = Conv2DBackpropInput(**self._config())(dout, dout2, x.shape)
+        d_dout = self._grad_prim(Conv2D, **self._config())(x, dout2)
+        d_x = self._grad_prim(Conv2DBackpropInput, **self._config())(dout, dout2, x.shape)
         return d_dout, d_x, None
 
 
@@ -217,8 +217,8 @@ class Conv3D(_Conv):
         return _float_pair(self.name, x, w, ("x", "w"))
 
     def bprop(self, x, w, out, dout):
-        dx = Conv3DBackpropInput(**self._config())(w, dout, x.shape)
-        dw = Conv3DBackpropFilter(**self._config())(x, dout, w.shape)
+        dx = self._grad_prim(Conv3DBackpropInput, **self._config())(w, dout, x.shape)
+        dw = self._grad_prim(Conv3DBackpropFilter, **self._config())(x, dout, w.shape)
         return dx, dw
 
 
@@ -245,8 +245,8 @@ class Conv3DBackpropInput(_Conv):
         return _float_pair(self.name, w, dout, ("weight", "dout"))
 
     def bprop(self, w, dout, input_size, out, dout2):
-        d_w = Conv3DBackpropFilter(**self._config())(dout2, dout, w.shape)
-        d_dout = Conv3D(**self._config())(dout2, w)
+        d_w = self._grad_prim(Conv3DBackpropFilter, **self._config())(dout2, dout, w.shape)
+        d_dout = self._grad_prim(Conv3D, **self._config())(dout2, w)
         return d_w, d_dout, None
 
 
@@ -273,8 +273,8 @@ class Conv3DBackpropFilter(_Conv):
         return _float_pair(self.name, x, dout, ("x", "dout"))
 
     def bprop(self, x, dout, w_size, out, dout2):
-        d_x = Conv3DBackpropInput(**self._config())(dout2, dout, x.shape)
-        d_dout = Conv3D(**self._config())(x, dout2)
+        d_x = self._grad_prim(Conv3DBackpropInput, **self._config())(dout2, dout, x.shape)
+        d_dout = self._grad_prim(Conv3D, **self._config())(x, dout2)
         return d_x, d_dout, None
 
 

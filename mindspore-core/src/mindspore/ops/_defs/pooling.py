@@ -121,7 +121,8 @@ class MaxPool(_Pool):
         return rules.check_float(self.name, "x", x)
 
     def bprop(self, x, out, dout):
-        return (MaxPoolGrad(self.kernel_size, self.strides, self.pad_mode, self.data_format)(x, out, dout),)
+        grad = self._grad_prim(MaxPoolGrad, self.kernel_size, self.strides, self.pad_mode, self.data_format)
+        return (grad(x, out, dout),)
 
 
 # --- MaxPoolGrad ----------------------------------------------------------------------------
@@ -141,7 +142,7 @@ class MaxPoolGrad(_Pool):
         return _check_float(self.name, ("x", x), ("out", out), ("dout", dout))
 
     def bprop(self, x, out, dout, out2, dout2):
-        gg = MaxPoolGradGrad(self.kernel_size, self.strides, self.pad_mode)(x, out, dout2)
+        gg = self._grad_prim(MaxPoolGradGrad, self.kernel_size, self.strides, self.pad_mode)(x, out, dout2)
         return fops.zeros_like(x), fops.zeros_like(out), gg
 
 
@@ -163,7 +164,7 @@ class MaxPoolGradGrad(_Pool):
         return _check_float(self.name, ("x", x), ("out", out), ("grad", grad))
 
     def bprop(self, x, out, grad, out2, dout):
-        g = MaxPoolGrad(self.kernel_size, self.strides, self.pad_mode)(x, out, dout)
+        g = self._grad_prim(MaxPoolGrad, self.kernel_size, self.strides, self.pad_mode)(x, out, dout)
         return fops.zeros_like(x), fops.zeros_like(out), g
 
 
@@ -184,7 +185,8 @@ class AvgPool(_Pool):
         return rules.check_float(self.name, "x", x)
 
     def bprop(self, x, out, dout):
-        return (AvgPoolGrad(self.kernel_size, self.strides, self.pad_mode, self.data_format)(x, out, dout),)
+        grad = self._grad_prim(AvgPoolGrad, self.kernel_size, self.strides, self.pad_mode, self.data_format)
+        return (grad(x, out, dout),)
 
 
 # --- AvgPoolGrad ----------------------------------------------------------------------------
@@ -204,7 +206,7 @@ class AvgPoolGrad(_Pool):
         return _check_float(self.name, ("x", x), ("out", out), ("dout", dout))
 
     def bprop(self, x, out, dout, out2, dout2):
-        g = AvgPool(self.kernel_size, self.strides, self.pad_mode, self.data_format)(dout2)
+        g = self._grad_prim(AvgPool, self.kernel_size, self.strides, self.pad_mode, self.data_format)(dout2)
         return fops.zeros_like(x), fops.zeros_like(out), g
 
 
@@ -226,7 +228,8 @@ class MaxPoolWithArgmax(_Pool):
         return rules.check_float(self.name, "x", x), mstype.int32
 
     def bprop(self, x, out, dout):
-        return (MaxPoolGradWithArgmax(self.kernel_size, self.strides, self.pad_mode)(x, dout[0], out[1]),)
+        grad = self._grad_prim(MaxPoolGradWithArgmax, self.kernel_size, self.strides, self.pad_mode)
+        return (grad(x, dout[0], out[1]),)
 
 
 # --- MaxPoolGradWithArgmax ------------------------------------------------------------------
@@ -248,7 +251,7 @@ class MaxPoolGradWithArgmax(_Pool):
         return _check_float(self.name, ("x", x), ("grad", grad))
 
     def bprop(self, x, grad, argmax, out, dout):
-        return fops.zeros_like(x), MaxPoolGradGradWithArgmax()(x, dout, argmax), None
+        return fops.zeros_like(x), self._grad_prim(MaxPoolGradGradWithArgmax)(x, dout, argmax), None
 
 
 # --- MaxPoolGradGradWithArgmax --------------------------------------------------------------
@@ -270,7 +273,7 @@ class MaxPoolGradGradWithArgmax(_Pool):
         return _check_float(self.name, ("x", x), ("grad", grad))
 
     def bprop(self, x, grad, argmax, out, dout):
-        return fops.zeros_like(x), MaxPoolGradWithArgmax()(x, dout, argmax), None
+        return fops.zeros_like(x), self._grad_prim(MaxPoolGradWithArgmax)(x, dout, argmax), None
 
 
 # --- MaxPoolWithArgmaxV2 --------------------------------------------------------------------
@@ -325,7 +328,7 @@ class MaxPoolGradWithArgmaxV2(_Pool):
         return _check_float(self.name, ("x", x), ("grad", grad))
 
     def bprop(self, x, grad, argmax, out, dout):
-        return fops.zeros_like(x), MaxPoolGradGradWithArgmax()(x, dout, argmax), None
+        return fops.zeros_like(x), self._grad_prim(MaxPoolGradGradWithArgmax)(x, dout, argmax), None
 
 
 # --- MaxPool3D ------------------------------------------------------------------------------
@@ -371,7 +374,8 @@ class MaxPool3DGrad(_Pool):
         return _check_float(self.name, ("x", x), ("out", out), ("dout", dout))
 
     def bprop(self, x, out, dout, out2, dout2):
-        gg = MaxPool3DGradGrad(self.kernel_size, self.strides, self.pad_mode, self.pad_list)(x, out, dout2)
+        gg = self._grad_prim(MaxPool3DGradGrad, self.kernel_size, self.strides, self.pad_mode,
+                             self.pad_list)(x, out, dout2)
         return fops.zeros_like(x), fops.zeros_like(out), gg
 
 
@@ -396,7 +400,7 @@ class MaxPool3DGradGrad(_Pool):
         return _check_float(self.name, ("x", x), ("out", out), ("grad", grad))
 
     def bprop(self, x, out, grad, out2, dout):
-        g = MaxPool3DGrad(self.kernel_size, self.strides, self.pad_mode, self.pad_list)(x, out, dout)
+        g = self._grad_prim(MaxPool3DGrad, self.kernel_size, self.strides, self.pad_mode, self.pad_list)(x, out, dout)
         return fops.zeros_like(x), fops.zeros_like(out), g
 
 
@@ -448,7 +452,7 @@ class MaxPool3DGradWithArgmax(_Pool):
         return _check_float(self.name, ("x", x), ("grads", grads))
 
     def bprop(self, x, grads, argmax, out, dout):
-        return fops.zeros_like(x), MaxPoolGradGradWithArgmax()(x, dout, argmax), None
+        return fops.zeros_like(x), self._grad_prim(MaxPoolGradGradWithArgmax)(x, dout, argmax), None
 
 
 # --- AvgPool3D ------------------------------------------------------------------------------
@@ -470,7 +474,7 @@ class AvgPool3D(_Pool):
         return rules.check_float(self.name, "x", x)
 
     def bprop(self, x, out, dout):
-        return (AvgPool3DGrad(**_avg3d_config(self))(x.shape, dout),)
+        return (self._grad_prim(AvgPool3DGrad, **_avg3d_config(self))(x.shape, dout),)
 
 
 def _setup_avg3d(prim, kernel_size, strides, pad_mode, pad, ceil_mode, count_include_pad, divisor_override,
@@ -516,7 +520,7 @@ class AvgPool3DGrad(_Pool):
         return rules.check_float(self.name, "grads", grads)
 
     def bprop(self, origin_input_shape, grads, out, dout):
-        return None, AvgPool3D(**_avg3d_config(self))(dout)
+        return None, self._grad_prim(AvgPool3D, **_avg3d_config(self))(dout)
 
 
 # --- AdaptiveAvgPool2D ----------------------------------------------------------------------
@@ -556,7 +560,7 @@ class AdaptiveAvgPool2D(Primitive):
         return rules.check_float(self.name, "x", x)
 
     def bprop(self, x, out, dout):
-        return (AdaptiveAvgPool2DGrad()(dout, x.shape),)
+        return (self._grad_prim(AdaptiveAvgPool2DGrad)(dout, x.shape),)
 
 
 # --- AdaptiveAvgPool2DGrad ------------------------------------------------------------------
@@ -580,7 +584,7 @@ class AdaptiveAvgPool2DGrad(Primitive):
         return rules.check_float(self.name, "input_grad", input_grad)
 
     def bprop(self, input_grad, orig_input_shape, out, dout):
-        return AdaptiveAvgPool2D(input_grad.shape[-2:])(dout), None
+        return self._grad_prim(AdaptiveAvgPool2D, input_grad.shape[-2:])(dout), None
 
 
 # --- AdaptiveMaxPool2D ----------------------------------------------------------------------
@@ -599,7 +603,7 @@ class AdaptiveMaxPool2D(Primitive):
         return rules.check_float(self.name, "x", x), mstype.int64
 
     def bprop(self, x, out, dout):
-        return (AdaptiveMaxPool2DGrad()(dout[0], x, out[1]),)
+        return (self._grad_prim(AdaptiveMaxPool2DGrad)(dout[0], x, out[1]),)
 
 
 # --- AdaptiveMaxPool2DGrad ------------------------------------------------------------------
@@ -620,7 +624,7 @@ class AdaptiveMaxPool2DGrad(Primitive):
         return _check_float(self.name, ("y_grad", y_grad), ("x", x))
 
     def bprop(self, y_grad, x, argmax, out, dout):
-        return MaxPoolGradGradWithArgmax()(x, dout, argmax), fops.zeros_like(x), None
+        return self._grad_prim(MaxPoolGradGradWithArgmax)(x, dout, argmax), fops.zeros_like(x), None
 
 
 PRIMITIVES = [MaxPool, MaxPoolGrad, MaxPoolGradGrad, AvgPool, AvgPoolGrad, MaxPoolWithArgmax, MaxPoolGradWithArgmax,
