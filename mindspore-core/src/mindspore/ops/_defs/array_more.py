@@ -57,7 +57,7 @@ class Roll(Primitive):
 
     def bprop(self, x, out, dout):
         back = tuple(-s for s in _as_tuple(self.shifts))
-        return (Roll(back, self.dims)(dout),)
+        return (self._grad_prim(Roll, back, self.dims)(dout),)
 
 
 # --- Diag / DiagPart / Trace ------------------------------------------------------------------
@@ -76,7 +76,7 @@ class Diag(Primitive):
         return rules.check_dtype_in(self.name, "input_x", x, rules.ALL_TYPES)
 
     def bprop(self, x, out, dout):
-        return (DiagPart()(dout),)
+        return (self._grad_prim(DiagPart)(dout),)
 
 
 class DiagPart(Primitive):
@@ -97,7 +97,7 @@ class DiagPart(Primitive):
         return rules.check_dtype_in(self.name, "input_x", x, rules.ALL_TYPES)
 
     def bprop(self, x, out, dout):
-        return (Diag()(dout),)
+        return (self._grad_prim(Diag)(dout),)
 
 
 class Trace(Primitive):
@@ -138,7 +138,7 @@ class MatrixBandPart(Primitive):
         return rules.check_dtype_in(self.name, "x", x, rules.ALL_TYPES)
 
     def bprop(self, x, lower, upper, out, dout):
-        return MatrixBandPart()(dout, lower, upper), None, None
+        return self._grad_prim(MatrixBandPart)(dout, lower, upper), None, None
 
 
 class FillDiagonal(Primitive):
@@ -164,7 +164,7 @@ class FillDiagonal(Primitive):
         return rules.check_dtype_in(self.name, "input_x", x, rules.NUMBER_TYPES)
 
     def bprop(self, x, out, dout):
-        return (FillDiagonal(0.0, self.wrap)(dout),)
+        return (self._grad_prim(FillDiagonal, 0.0, self.wrap)(dout),)
 
 
 # --- DepthToSpace / SpaceToDepth ---------------------------------------------------------------
@@ -192,7 +192,7 @@ class DepthToSpace(_BlockRearrange):
         return (x[0], x[1] // (b * b), x[2] * b, x[3] * b)
 
     def bprop(self, x, out, dout):
-        return (SpaceToDepth(self.block_size)(dout),)
+        return (self._grad_prim(SpaceToDepth, self.block_size)(dout),)
 
 
 class SpaceToDepth(_BlockRearrange):
@@ -207,7 +207,7 @@ class SpaceToDepth(_BlockRearrange):
         return (x[0], x[1] * b * b, x[2] // b, x[3] // b)
 
     def bprop(self, x, out, dout):
-        return (DepthToSpace(self.block_size)(dout),)
+        return (self._grad_prim(DepthToSpace, self.block_size)(dout),)
 
 
 # --- ReverseSequence --------------------------------------------------------------------------
@@ -234,7 +234,8 @@ class ReverseSequence(Primitive):
         return rules.check_dtype_in(self.name, "x", x, rules.ALL_TYPES)
 
     def bprop(self, x, seq_lengths, out, dout):
-        return ReverseSequence(self.seq_dim, self.batch_dim)(dout, seq_lengths), fops.zeros_like(seq_lengths)
+        grad = self._grad_prim(ReverseSequence, self.seq_dim, self.batch_dim)(dout, seq_lengths)
+        return grad, fops.zeros_like(seq_lengths)
 
 
 # --- IndexAdd / IndexFill / MaskedScatter -------------------------------------------------------
@@ -288,7 +289,7 @@ class IndexFill(Primitive):
         return rules.check_dtype_in(self.name, "x", x, rules.ALL_TYPES)
 
     def bprop(self, x, dim, index, value, out, dout):
-        dx = IndexFill()(dout, dim, index, fops.zeros_like(value))
+        dx = self._grad_prim(IndexFill)(dout, dim, index, fops.zeros_like(value))
         return dx, None, fops.zeros_like(index), fops.reduce_sum(fops.sub(dout, dx))
 
 
@@ -315,7 +316,7 @@ class MaskedScatter(Primitive):
     def bprop(self, x, mask, updates, out, dout):
         full = fops.broadcast_to(mask, fops.shape(x))
         dx = fops.select(full, fops.zeros_like(dout), dout)
-        taken = MaskedScatterGrad()(dout, full, updates)
+        taken = self._grad_prim(MaskedScatterGrad)(dout, full, updates)
         return dx, fops.zeros_like(mask), taken
 
 
@@ -383,7 +384,7 @@ class InplaceUpdate(_InplaceRows):
     """``InplaceUpdate(indices)(x, v)``: ``x`` with row ``indices[k]`` replaced by ``v[k]``."""
 
     def bprop(self, x, v, out, dout):
-        return InplaceUpdate(self.indices)(dout, fops.zeros_like(v)), self._gather_rows(dout)
+        return self._grad_prim(InplaceUpdate, self.indices)(dout, fops.zeros_like(v)), self._gather_rows(dout)
 
 
 class InplaceUpdateV2(Primitive):
@@ -408,7 +409,7 @@ class InplaceUpdateV2(Primitive):
 
     def bprop(self, x, indices, v, out, dout):
         rows = fops.reshape(indices, (-1,))
-        dx = InplaceUpdateV2()(dout, indices, fops.zeros_like(v))
+        dx = self._grad_prim(InplaceUpdateV2)(dout, indices, fops.zeros_like(v))
         return dx, fops.zeros_like(indices), fops.reshape(fops.gather(dout, rows, 0), fops.shape(v))
 
 
@@ -590,7 +591,7 @@ class BatchToSpaceND(_BatchSpace):
         return rules.check_dtype_in(self.name, "input_x", x, rules.ALL_TYPES)
 
     def bprop(self, x, out, dout):
-        return (SpaceToBatchND(self.block_shape, self.crops)(dout),)
+        return (self._grad_prim(SpaceToBatchND, self.block_shape, self.crops)(dout),)
 
 
 class SpaceToBatchND(_BatchSpace):
@@ -620,7 +621,7 @@ class SpaceToBatchND(_BatchSpace):
         return rules.check_dtype_in(self.name, "input_x", x, rules.ALL_TYPES)
 
     def bprop(self, x, out, dout):
-        return (BatchToSpaceND(self.block_shape, self.paddings)(dout),)
+        return (self._grad_prim(BatchToSpaceND, self.block_shape, self.paddings)(dout),)
 
 
 class BatchToSpace(BatchToSpaceND):
@@ -634,7 +635,7 @@ class BatchToSpace(BatchToSpaceND):
         self._geometry(block_size, crops, "crops")
 
     def bprop(self, x, out, dout):
-        return (SpaceToBatch(self.block_size, self.crops)(dout),)
+        return (self._grad_prim(SpaceToBatch, self.block_size, self.crops)(dout),)
 
 
 class SpaceToBatch(SpaceToBatchND):
@@ -648,7 +649,7 @@ class SpaceToBatch(SpaceToBatchND):
         self._geometry(block_size, paddings, "paddings")
 
     def bprop(self, x, out, dout):
-        return (BatchToSpace(self.block_size, self.paddings)(dout),)
+        return (self._grad_prim(BatchToSpace, self.block_size, self.paddings)(dout),)
 
 
 PRIMITIVES = [Roll, Diag, DiagPart, Trace, MatrixBandPart, FillDiagonal, DepthToSpace, SpaceToDepth, ReverseSequence,

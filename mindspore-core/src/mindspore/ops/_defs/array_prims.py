@@ -148,7 +148,7 @@ class FFTWithSize(Primitive):
     def bprop(self, x, out, dout):
         inner = self._inner(tuple(x.shape))
         if isinstance(inner, FFTN) and self.real and not self.inverse:     # full spectrum of a real signal
-            return (Real()(inner.bprop(fops.cast(x, _COMPLEX_OF[x.dtype]), out, dout)[0]),)
+            return (self._grad_prim(Real)(inner.bprop(fops.cast(x, _COMPLEX_OF[x.dtype]), out, dout)[0]),)
         if isinstance(inner, FFTN) and self.real:                          # real part of an inverse FFT
             return inner.bprop(x, out, fops.cast(dout, _COMPLEX_OF[dout.dtype]))
         return inner.bprop(x, out, dout)
@@ -203,7 +203,7 @@ class TransposeExtView(Primitive):
         return x
 
     def bprop(self, x, dim0, dim1, out, dout):
-        return TransposeExtView()(dout, dim0, dim1), None, None
+        return self._grad_prim(TransposeExtView)(dout, dim0, dim1), None, None
 
 
 class SelectView(Primitive):

@@ -50,7 +50,7 @@ class Complex(Primitive):
         return _COMPLEX_OF[rules.check_same_dtype(self.name, ("real", "imag"), (real, imag))]
 
     def bprop(self, real, imag, out, dout):
-        return Real()(dout), Imag()(dout)
+        return self._grad_prim(Real)(dout), self._grad_prim(Imag)(dout)
 
 
 class Real(_ComplexUnary):
@@ -81,14 +81,14 @@ class Conj(Primitive):
         return rules.check_dtype_in(self.name, "input", x, _COMPLEX)
 
     def bprop(self, x, out, dout):
-        return (Conj()(dout),)
+        return (self._grad_prim(Conj)(dout),)
 
 
 class Angle(_ComplexUnary):
     """``Angle()(x)``: the argument ``atan2(imag, real)`` of each element."""
 
     def bprop(self, x, out, dout):
-        re, im = Real()(x), Imag()(x)
+        re, im = self._grad_prim(Real)(x), self._grad_prim(Imag)(x)
         r2 = fops.add(fops.square(re), fops.square(im))
         safe = fops.select(fops.equal(r2, 0), fops.ones_like(r2), r2)
         scale = fops.div(dout, safe)
@@ -101,7 +101,7 @@ class ComplexAbs(_ComplexUnary):
     def bprop(self, x, out, dout):
         safe = fops.select(fops.equal(out, 0), fops.ones_like(out), out)
         scale = fops.select(fops.equal(out, 0), fops.zeros_like(out), fops.div(dout, safe))
-        return (_complex(fops.mul(scale, Real()(x)), fops.mul(scale, Imag()(x))),)
+        return (_complex(fops.mul(scale, self._grad_prim(Real)(x)), fops.mul(scale, self._grad_prim(Imag)(x))),)
 
 
 PRIMITIVES = [Complex, Real, Imag, Conj, Angle, ComplexAbs]

@@ -60,8 +60,8 @@ class CTCLossV2(Primitive):
         return log_probs, log_probs
 
     def bprop(self, log_probs, targets, input_lengths, target_lengths, out, dout):
-        grad = CTCLossV2Grad(self.blank, self.zero_infinity)(dout[0], log_probs, targets, input_lengths,
-                                                             target_lengths, out[0], out[1])
+        op = self._grad_prim(CTCLossV2Grad, self.blank, self.zero_infinity)
+        grad = op(dout[0], log_probs, targets, input_lengths, target_lengths, out[0], out[1])
         return grad, None, None, None
 
 

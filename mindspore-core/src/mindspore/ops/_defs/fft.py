@@ -103,7 +103,7 @@ class FFTN(_Transform):
         return rules.check_dtype_in(self.name, "input", x, _COMPLEX)
 
     def bprop(self, x, out, dout):
-        g = FFTN(self.axes, self.sizes, _DUAL[self.norm], not self.inverse)(dout)
+        g = self._grad_prim(FFTN, self.axes, self.sizes, _DUAL[self.norm], not self.inverse)(dout)
         return (_fit(g, x.shape, self.axes),)
 
 
@@ -119,7 +119,7 @@ class RFFTN(_Transform):
 
     def bprop(self, x, out, dout):
         full = _fit(dout, self._out_shape(x.shape), self.axes[-1:])
-        g = Real()(FFTN(self.axes, self.sizes, _DUAL[self.norm], True)(full))
+        g = self._grad_prim(Real)(self._grad_prim(FFTN, self.axes, self.sizes, _DUAL[self.norm], True)(full))
         return (_fit(g, x.shape, self.axes),)
 
 
@@ -135,7 +135,7 @@ class IRFFTN(_Transform):
 
     def bprop(self, x, out, dout):
         n = self.sizes[-1]
-        g = RFFTN(self.axes, self.sizes, _DUAL[self.norm])(dout)
+        g = self._grad_prim(RFFTN, self.axes, self.sizes, _DUAL[self.norm])(dout)
         last = self.axes[-1] % len(x.shape)
         weights = fops.tuple_to_array(_half_weights(n, n // 2 + 1))
         shape = _weight_shape(len(x.shape), last, n // 2 + 1)

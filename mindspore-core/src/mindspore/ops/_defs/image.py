@@ -438,8 +438,8 @@ class CropAndResize(Primitive):
         return mstype.float32
 
     def bprop(self, x, boxes, box_index, crop_size, out, dout):
-        grad = CropAndResizeGradImage(self.method)(dout, boxes, box_index, tuple(x.shape))
-        dboxes = CropAndResizeGradBoxes(self.method)(dout, x, boxes, box_index)
+        grad = self._grad_prim(CropAndResizeGradImage, self.method)(dout, boxes, box_index, tuple(x.shape))
+        dboxes = self._grad_prim(CropAndResizeGradBoxes, self.method)(dout, x, boxes, box_index)
         return fops.cast(grad, fops.dtype(x)), dboxes, fops.zeros_like(box_index), None
 
 
@@ -688,7 +688,8 @@ class ScaleAndTranslate(Primitive):
         return mstype.float32
 
     def bprop(self, images, size, scale, translation, out, dout):
-        grad = ScaleAndTranslateGrad(self.kernel_type, self.antialias)(dout, images, scale, translation)
+        op = self._grad_prim(ScaleAndTranslateGrad, self.kernel_type, self.antialias)
+        grad = op(dout, images, scale, translation)
         return fops.cast(grad, fops.dtype(images)), None, fops.zeros_like(scale), fops.zeros_like(translation)
 
 
@@ -914,7 +915,8 @@ class GridSampler2D(_GridSampler):
     (N, C, H, W), grid (N, H_out, W_out, 2))``."""
 
     def bprop(self, input_x, grid, out, dout):
-        return GridSampler2DGrad(self.interpolation_mode, self.padding_mode, self.align_corners)(dout, input_x, grid)
+        op = self._grad_prim(GridSampler2DGrad, self.interpolation_mode, self.padding_mode, self.align_corners)
+        return op(dout, input_x, grid)
 
 
 class GridSampler2DGrad(_GridSamplerGrad):
@@ -930,7 +932,8 @@ class GridSampler3D(_GridSampler):
     _SPATIAL = 3
 
     def bprop(self, input_x, grid, out, dout):
-        return GridSampler3DGrad(self.interpolation_mode, self.padding_mode, self.align_corners)(dout, input_x, grid)
+        op = self._grad_prim(GridSampler3DGrad, self.interpolation_mode, self.padding_mode, self.align_corners)
+        return op(dout, input_x, grid)
 
 
 class GridSampler3DGrad(_GridSamplerGrad):
@@ -964,7 +967,7 @@ class AffineGrid(Primitive):
         return rules.check_dtype_in(self.name, "theta", theta, _FLOATS)
 
     def bprop(self, theta, output_size, out, dout):
-        return AffineGridGrad(self.align_corners)(dout, output_size), None
+        return self._grad_prim(AffineGridGrad, self.align_corners)(dout, output_size), None
 
 
 class AffineGridGrad(Primitive):
@@ -982,7 +985,7 @@ class AffineGridGrad(Primitive):
         return y_grad
 
     def bprop(self, y_grad, x_size, out, dout):
-        return AffineGrid(self.align_corners)(dout, x_size), None
+        return self._grad_prim(AffineGrid, self.align_corners)(dout, x_size), None
 
 
 # --- Im2Col / Col2Im --------------------------------------------------------------------------
@@ -1026,7 +1029,8 @@ class Im2Col(Primitive):
         return rules.check_dtype_in(self.name, "x", x, rules.NUMBER_TYPES)
 
     def bprop(self, x, out, dout):
-        return (Col2Im(self.ksizes, self.dilations, self.pads, self.strides)(dout, tuple(x.shape[2:])),)
+        op = self._grad_prim(Col2Im, self.ksizes, self.dilations, self.pads, self.strides)
+        return (op(dout, tuple(x.shape[2:])),)
 
 
 class Col2Im(Primitive):
@@ -1060,7 +1064,7 @@ class Col2Im(Primitive):
         return rules.check_dtype_in(self.name, "x", x, _FLOATS)
 
     def bprop(self, x, output_size, out, dout):
-        return Im2Col(self.kernel_size, self.stride, self.dilation, self.padding)(dout), None
+        return self._grad_prim(Im2Col, self.kernel_size, self.stride, self.dilation, self.padding)(dout), None
 
 
 # --- ExtractImagePatches / ExtractVolumePatches -----------------------------------------------
@@ -1105,7 +1109,7 @@ class ExtractImagePatches(Primitive):
         return rules.check_dtype_in(self.name, "input_x", input_x, rules.NUMBER_TYPES)
 
     def bprop(self, input_x, out, dout):
-        return (ExtractPatchesGrad(self.name, self.ksizes, self.strides, self.rates, self.padding)(
+        return (self._grad_prim(ExtractPatchesGrad, self.name, self.ksizes, self.strides, self.rates, self.padding)(
             dout, tuple(input_x.shape)),)
 
 
@@ -1132,8 +1136,9 @@ class ExtractVolumePatches(Primitive):
 
     def bprop(self, input_x, out, dout):
         nd = len(input_x.shape) - 2
-        return (ExtractPatchesGrad(self.name, self.kernel_size, self.strides, (1,) * (nd + 2), self.padding)(
-            dout, tuple(input_x.shape)),)
+        op = self._grad_prim(ExtractPatchesGrad, self.name, self.kernel_size, self.strides, (1,) * (nd + 2),
+                             self.padding)
+        return (op(dout, tuple(input_x.shape)),)
 
 
 class ExtractPatchesGrad(Primitive):
@@ -1186,7 +1191,7 @@ class MirrorPad(Primitive):
         return rules.check_dtype_in(self.name, "input_x", input_x, rules.ALL_TYPES)
 
     def bprop(self, input_x, paddings, out, dout):
-        return MirrorPadGrad(self.mode)(dout, paddings), None
+        return self._grad_prim(MirrorPadGrad, self.mode)(dout, paddings), None
 
 
 class MirrorPadGrad(Primitive):
@@ -1203,7 +1208,7 @@ class MirrorPadGrad(Primitive):
         return dy
 
     def bprop(self, dy, paddings, out, dout):
-        return MirrorPad(self.mode)(dout, paddings), None
+        return self._grad_prim(MirrorPad, self.mode)(dout, paddings), None
 
 
 # --- Dilation2D -------------------------------------------------------------------------------
@@ -1235,7 +1240,7 @@ class Dilation2D(Primitive):
         return rules.check_same_dtype(self.name, ("x", "filter"), (x, filter))
 
     def bprop(self, x, filter, out, dout):  # noqa: A002
-        return Dilation2DGrad(self.stride, self.dilation, self.pad_mode)(dout, x, filter)
+        return self._grad_prim(Dilation2DGrad, self.stride, self.dilation, self.pad_mode)(dout, x, filter)
 
 
 class Dilation2DGrad(Primitive):

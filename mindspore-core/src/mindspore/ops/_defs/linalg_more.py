@@ -75,13 +75,13 @@ class Svd(Primitive):
 
     def bprop(self, a, out, dout):
         if self.compute_uv and self.full_matrices:
-            s, u, v = Svd(False, True)(a)
+            s, u, v = self._grad_prim(Svd, False, True)(a)
             k = _k_of(a.shape)
             gu = fops.narrow(dout[1], -1, 0, k)
             gv = fops.narrow(dout[2], -1, 0, k)
             return (_svd_grad(a, s, u, v, dout[0], gu, gv),)
         if not self.compute_uv:
-            s, u, v = Svd(False, True)(a)
+            s, u, v = self._grad_prim(Svd, False, True)(a)
             return (_svd_grad(a, s, u, v, dout[0], None, None),)
         return (_svd_grad(a, out[0], out[1], out[2], dout[0], dout[1], dout[2]),)
 
@@ -133,7 +133,7 @@ class MatrixExp(Primitive):
         xt = _t(x)
         top = fops.concat((xt, dout), -1)
         bottom = fops.concat((fops.zeros_like(xt), xt), -1)
-        big = MatrixExp()(fops.concat((top, bottom), -2))
+        big = self._grad_prim(MatrixExp)(fops.concat((top, bottom), -2))
         return (fops.narrow(fops.narrow(big, -2, 0, n), -1, n, n),)
 
 
@@ -159,7 +159,7 @@ class MatrixSolve(Primitive):
         return rules.check_same_dtype(self.name, ("matrix", "rhs"), (matrix, rhs))
 
     def bprop(self, matrix, rhs, out, dout):
-        drhs = MatrixSolve(not self.adjoint)(matrix, dout)
+        drhs = self._grad_prim(MatrixSolve, not self.adjoint)(matrix, dout)
         dmat = fops.neg(fops.matmul(drhs, _t(out)))
         return (_t(dmat) if self.adjoint else dmat), drhs
 
@@ -287,7 +287,7 @@ class MatrixTriangularSolve(Primitive):
         return rules.check_same_dtype(self.name, ("matrix", "rhs"), (matrix, rhs))
 
     def bprop(self, matrix, rhs, out, dout):
-        drhs = MatrixTriangularSolve(self.lower, not self.adjoint)(matrix, dout)
+        drhs = self._grad_prim(MatrixTriangularSolve, self.lower, not self.adjoint)(matrix, dout)
         if self.adjoint:
             dmat = fops.neg(fops.matmul(out, _t(drhs)))
         else:
@@ -314,12 +314,12 @@ class MatrixPower(Primitive):
         m = self.n if self.n >= 0 else -self.n
         if m == 0:
             return (fops.zeros_like(x),)
-        base = x if self.n > 0 else MatrixPower(-1)(x)
+        base = x if self.n > 0 else self._grad_prim(MatrixPower, -1)(x)
         base_t = _t(base)
         grad = fops.zeros_like(x)
         for k in range(m):
-            left = MatrixPower(k)(base_t)
-            right = MatrixPower(m - 1 - k)(base_t)
+            left = self._grad_prim(MatrixPower, k)(base_t)
+            right = self._grad_prim(MatrixPower, m - 1 - k)(base_t)
             grad = fops.add(grad, fops.matmul(fops.matmul(left, dout), right))
         if self.n < 0:
             grad = fops.neg(fops.matmul(fops.matmul(base_t, grad), base_t))
@@ -354,7 +354,8 @@ class Cholesky(Primitive):
         # Murray (2016): with L the factor and G its gradient, dA = sym(L^-T phi(L^T G) L^-1)
         lower = _t(out) if self.upper else out
         g = _t(dout) if self.upper else dout
-        inv = MatrixTriangularSolve(True, False)(lower, fops.eye(x.shape[-1], x.shape[-1], fops.dtype(x)))
+        eye = fops.eye(x.shape[-1], x.shape[-1], fops.dtype(x))
+        inv = self._grad_prim(MatrixTriangularSolve, True, False)(lower, eye)
         p = _phi(fops.matmul(_t(lower), g))
         return (_sym(fops.matmul(fops.matmul(_t(inv), p), inv)),)
 
@@ -400,7 +401,7 @@ class CholeskySolve(Primitive):
         return rules.check_same_dtype(self.name, ("x1", "x2"), (x1, x2))
 
     def bprop(self, x1, x2, out, dout):
-        dx1 = CholeskySolve(self.upper)(dout, x2)
+        dx1 = self._grad_prim(CholeskySolve, self.upper)(dout, x2)
         da = fops.neg(fops.matmul(dx1, _t(out)))
         both = fops.add(da, _t(da))
         return dx1, (fops.matmul(x2, both) if self.upper else fops.matmul(both, x2))

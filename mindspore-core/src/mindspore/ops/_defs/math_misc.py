@@ -57,7 +57,7 @@ class Cross(Primitive):
         return rules.check_same_dtype(self.name, ("x1", "x2"), (x1, x2))
 
     def bprop(self, x1, x2, out, dout):
-        return Cross(self.dim)(x2, dout), Cross(self.dim)(dout, x1)
+        return self._grad_prim(Cross, self.dim)(x2, dout), self._grad_prim(Cross, self.dim)(dout, x1)
 
 
 class Ger(Primitive):
@@ -254,7 +254,7 @@ class CumulativeLogsumexp(Primitive):
 
     def bprop(self, x, axis, out, dout):
         # d out_i / d x_j = exp(x_j - out_i) for every i whose sum holds j: a cumulative sum the other way
-        back = CumSum(self.exclusive, not self.reverse)(fops.mul(dout, fops.exp(fops.neg(out))), axis)
+        back = self._grad_prim(CumSum, self.exclusive, not self.reverse)(fops.mul(dout, fops.exp(fops.neg(out))), axis)
         dx = fops.mul(back, fops.exp(x))
         return dx, (None if isinstance(axis, int) else fops.zeros_like(axis))
 

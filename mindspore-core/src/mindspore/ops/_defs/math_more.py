@@ -58,7 +58,7 @@ class MulNoNan(_Binary):
     """``x * y``, and 0 wherever ``y`` is 0 (even where ``x`` is inf or NaN)."""
 
     def bprop(self, x, y, out, dout):
-        return MulNoNan()(dout, y), MulNoNan()(x, dout)
+        return self._grad_prim(MulNoNan)(dout, y), self._grad_prim(MulNoNan)(x, dout)
 
 
 # --- shifts ---------------------------------------------------------------------------------

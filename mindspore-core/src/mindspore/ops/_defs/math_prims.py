@@ -188,7 +188,8 @@ class SegmentMean(_Segment):
 
     def bprop(self, input_x, segment_ids, out, dout):
         n = fops.shape(out)[0]
-        count = UnsortedSegmentSum()(fops.ones((fops.shape(segment_ids)[0],), fops.dtype(dout)), segment_ids, n)
+        ones = fops.ones((fops.shape(segment_ids)[0],), fops.dtype(dout))
+        count = self._grad_prim(UnsortedSegmentSum)(ones, segment_ids, n)
         count = fops.reshape(fops.maximum(count, fops.ones_like(count)), (n,) + (1,) * (len(fops.shape(dout)) - 1))
         return _rows_of(fops.div(dout, count), segment_ids, n), None
 
@@ -258,7 +259,7 @@ class EuclideanNorm(Primitive):
         return rules.check_dtype_in(self.name, "x", x, rules.NUMBER_TYPES)
 
     def bprop(self, x, axes, out, dout):
-        kept = EuclideanNorm(True)(x, axes)
+        kept = self._grad_prim(EuclideanNorm, True)(x, axes)
         d = fops.reshape(dout, fops.shape(kept))
         nonzero = fops.not_equal(kept, fops.zeros_like(kept))
         scale = fops.select(nonzero, fops.div(d, fops.select(nonzero, kept, fops.ones_like(kept))),
@@ -351,7 +352,7 @@ class ConjugateTranspose(Primitive):
         return rules.check_dtype_in(self.name, "x", x, rules.ALL_TYPES)
 
     def bprop(self, x, perm, out, dout):
-        return ConjugateTranspose()(dout, _inverse_perm(perm)), None
+        return self._grad_prim(ConjugateTranspose)(dout, _inverse_perm(perm)), None
 
 
 class PopulationCount(Primitive):
@@ -451,7 +452,7 @@ class Quantile(Primitive):
         return rules.check_same_dtype(self.name, ("input", "q"), (input, q))
 
     def bprop(self, input, q, out, dout):  # noqa: A002
-        return QuantileGrad(self.dim, self.keep_dims, self.ignore_nan)(dout, input, q), None
+        return self._grad_prim(QuantileGrad, self.dim, self.keep_dims, self.ignore_nan)(dout, input, q), None
 
 
 class QuantileGrad(Primitive):
@@ -492,7 +493,7 @@ class Pdist(Primitive):
         return rules.check_dtype_in(self.name, "x", x, _FLOATS)
 
     def bprop(self, x, out, dout):
-        return (PdistGrad(self.p)(dout, x, out),)
+        return (self._grad_prim(PdistGrad, self.p)(dout, x, out),)
 
 
 class PdistGrad(Primitive):
@@ -1224,7 +1225,7 @@ class MatrixDiagV3(Primitive):
         return x
 
     def bprop(self, x, k, num_rows, num_cols, padding_value, out, dout):
-        part = MatrixDiagPartV3(self.align)(dout, k, fops.zeros((), fops.dtype(dout)))
+        part = self._grad_prim(MatrixDiagPartV3, self.align)(dout, k, fops.zeros((), fops.dtype(dout)))
         return fops.reshape(part, fops.shape(x)), None, None, None, None
 
 
@@ -1259,7 +1260,7 @@ class MatrixDiagPartV3(Primitive):
         return x
 
     def bprop(self, x, k, padding_value, out, dout):
-        return MatrixSetDiagV3(self.align)(fops.zeros_like(x), dout, k), None, None
+        return self._grad_prim(MatrixSetDiagV3, self.align)(fops.zeros_like(x), dout, k), None, None
 
 
 class MatrixSetDiagV3(Primitive):
@@ -1292,8 +1293,8 @@ class MatrixSetDiagV3(Primitive):
         return rules.check_same_dtype(self.name, ("x", "diagonal"), (x, diagonal))
 
     def bprop(self, x, diagonal, k, out, dout):
-        dx = MatrixSetDiagV3(self.align)(dout, fops.zeros_like(diagonal), k)
-        return dx, MatrixDiagPartV3(self.align)(dout, k, fops.zeros((), fops.dtype(dout))), None
+        dx = self._grad_prim(MatrixSetDiagV3, self.align)(dout, fops.zeros_like(diagonal), k)
+        return dx, self._grad_prim(MatrixDiagPartV3, self.align)(dout, k, fops.zeros((), fops.dtype(dout))), None
 
 
 # --- MatrixSolveLs / Ormqr ------------------------------------------------------------------------------------------
@@ -1467,7 +1468,7 @@ class IndexPut(Primitive):
         if self.accumulate:
             dx1 = dout
         else:
-            dx1 = IndexPut(0)(dout, fops.zeros((1,), fops.dtype(dout)), indices)
+            dx1 = self._grad_prim(IndexPut, 0)(dout, fops.zeros((1,), fops.dtype(dout)), indices)
         picked = fops.gather_nd(dout, fops.stack(indices, -1))
         return dx1, picked, None   # the autodiff engine sums it back over x2's broadcast axes
 

@@ -73,21 +73,21 @@ class BesselI0(_SpecialUnary):
     """Modified Bessel function of the first kind of order 0, elementwise."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, BesselI1()(x)),)
+        return (fops.mul(dout, self._grad_prim(BesselI1)(x)),)
 
 
 class BesselI0e(_SpecialUnary):
     """Exponentially scaled ``I0``: ``exp(-|x|) I0(x)``."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, fops.sub(BesselI1e()(x), fops.mul(fops.sign(x), out))),)
+        return (fops.mul(dout, fops.sub(self._grad_prim(BesselI1e)(x), fops.mul(fops.sign(x), out))),)
 
 
 class BesselI1(_SpecialUnary):
     """Modified Bessel function of the first kind of order 1, elementwise."""
 
     def bprop(self, x, out, dout):
-        grad = fops.sub(BesselI0()(x), fops.div(out, _safe(x)))
+        grad = fops.sub(self._grad_prim(BesselI0)(x), fops.div(out, _safe(x)))
         return (fops.mul(dout, _where_zero(x, 0.5, grad)),)
 
 
@@ -95,7 +95,7 @@ class BesselI1e(_SpecialUnary):
     """Exponentially scaled ``I1``: ``exp(-|x|) I1(x)``."""
 
     def bprop(self, x, out, dout):
-        grad = fops.sub(BesselI0e()(x), fops.mul(out, fops.add(fops.sign(x), fops.reciprocal(_safe(x)))))
+        grad = fops.sub(self._grad_prim(BesselI0e)(x), fops.mul(out, fops.add(fops.sign(x), fops.reciprocal(_safe(x)))))
         return (fops.mul(dout, _where_zero(x, 0.5, grad)),)
 
 
@@ -104,14 +104,14 @@ class BesselJ0(_SpecialUnary):
     """Bessel function of the first kind of order 0, elementwise."""
 
     def bprop(self, x, out, dout):
-        return (fops.neg(fops.mul(dout, BesselJ1()(x))),)
+        return (fops.neg(fops.mul(dout, self._grad_prim(BesselJ1)(x))),)
 
 
 class BesselJ1(_SpecialUnary):
     """Bessel function of the first kind of order 1, elementwise."""
 
     def bprop(self, x, out, dout):
-        grad = fops.sub(BesselJ0()(x), fops.div(out, _safe(x)))
+        grad = fops.sub(self._grad_prim(BesselJ0)(x), fops.div(out, _safe(x)))
         return (fops.mul(dout, _where_zero(x, 0.5, grad)),)
 
 
@@ -119,14 +119,14 @@ class BesselY0(_SpecialUnary):
     """Bessel function of the second kind of order 0 (NaN for ``x < 0``, ``-inf`` at 0)."""
 
     def bprop(self, x, out, dout):
-        return (fops.neg(fops.mul(dout, BesselY1()(x))),)
+        return (fops.neg(fops.mul(dout, self._grad_prim(BesselY1)(x))),)
 
 
 class BesselY1(_SpecialUnary):
     """Bessel function of the second kind of order 1 (NaN for ``x < 0``, ``-inf`` at 0)."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, fops.sub(BesselY0()(x), fops.div(out, x))),)
+        return (fops.mul(dout, fops.sub(self._grad_prim(BesselY0)(x), fops.div(out, x))),)
 
 
 # --- modified Bessel functions of the second kind (K) -----------------------------------------
@@ -134,28 +134,28 @@ class BesselK0(_SpecialUnary):
     """Modified Bessel function of the second kind of order 0 (NaN for ``x < 0``, ``inf`` at 0)."""
 
     def bprop(self, x, out, dout):
-        return (fops.neg(fops.mul(dout, BesselK1()(x))),)
+        return (fops.neg(fops.mul(dout, self._grad_prim(BesselK1)(x))),)
 
 
 class BesselK0e(_SpecialUnary):
     """Exponentially scaled ``K0``: ``exp(x) K0(x)``."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, fops.sub(out, BesselK1e()(x))),)
+        return (fops.mul(dout, fops.sub(out, self._grad_prim(BesselK1e)(x))),)
 
 
 class BesselK1(_SpecialUnary):
     """Modified Bessel function of the second kind of order 1 (NaN for ``x < 0``, ``inf`` at 0)."""
 
     def bprop(self, x, out, dout):
-        return (fops.neg(fops.mul(dout, fops.add(BesselK0()(x), fops.div(out, x)))),)
+        return (fops.neg(fops.mul(dout, fops.add(self._grad_prim(BesselK0)(x), fops.div(out, x)))),)
 
 
 class BesselK1e(_SpecialUnary):
     """Exponentially scaled ``K1``: ``exp(x) K1(x)``."""
 
     def bprop(self, x, out, dout):
-        grad = fops.sub(fops.sub(out, BesselK0e()(x)), fops.div(out, x))
+        grad = fops.sub(fops.sub(out, self._grad_prim(BesselK0e)(x)), fops.div(out, x))
         return (fops.mul(dout, grad),)
 
 
@@ -164,7 +164,7 @@ class Lgamma(_SpecialUnary):
     """``log|Gamma(x)|``, elementwise (``inf`` at the poles 0, -1, -2, ...)."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, Digamma()(x)),)
+        return (fops.mul(dout, self._grad_prim(Digamma)(x)),)
 
 
 class Digamma(_SpecialUnary):
@@ -172,7 +172,7 @@ class Digamma(_SpecialUnary):
 
     def bprop(self, x, out, dout):
         one = fops.ones_like(x)
-        return (fops.mul(dout, Polygamma()(fops.cast(one, mstype.int64), x)),)
+        return (fops.mul(dout, self._grad_prim(Polygamma)(fops.cast(one, mstype.int64), x)),)
 
 
 class Polygamma(Primitive):
@@ -191,7 +191,7 @@ class Polygamma(Primitive):
         return rules.check_dtype_in(self.name, "x", x, _HALF_TO_DOUBLE)
 
     def bprop(self, a, x, out, dout):
-        return fops.zeros_like(a), fops.mul(dout, Polygamma()(fops.add(a, 1), x))
+        return fops.zeros_like(a), fops.mul(dout, self._grad_prim(Polygamma)(fops.add(a, 1), x))
 
 
 class Mvlgamma(Primitive):
@@ -213,7 +213,7 @@ class Mvlgamma(Primitive):
     def bprop(self, x, out, dout):
         total = fops.zeros_like(x)
         for j in range(self.p):
-            total = fops.add(total, Digamma()(fops.sub(x, j / 2.0)))
+            total = fops.add(total, self._grad_prim(Digamma)(fops.sub(x, j / 2.0)))
         return (fops.mul(dout, total),)
 
 
@@ -230,7 +230,7 @@ class Igamma(_SpecialBinary):
     names = ("a", "x")
 
     def bprop(self, a, x, out, dout):
-        return fops.mul(dout, IgammaGradA()(a, x)), fops.mul(dout, _igamma_density(a, x))
+        return fops.mul(dout, self._grad_prim(IgammaGradA)(a, x)), fops.mul(dout, _igamma_density(a, x))
 
 
 class Igammac(_SpecialBinary):
@@ -239,7 +239,7 @@ class Igammac(_SpecialBinary):
     names = ("a", "x")
 
     def bprop(self, a, x, out, dout):
-        return (fops.neg(fops.mul(dout, IgammaGradA()(a, x))),
+        return (fops.neg(fops.mul(dout, self._grad_prim(IgammaGradA)(a, x))),
                 fops.neg(fops.mul(dout, _igamma_density(a, x))))
 
 
@@ -257,7 +257,7 @@ class Zeta(_SpecialBinary):
     names = ("x", "q")
 
     def bprop(self, x, q, out, dout):
-        dq = fops.neg(fops.mul(fops.mul(dout, x), Zeta()(fops.add(x, 1.0), q)))
+        dq = fops.neg(fops.mul(fops.mul(dout, x), self._grad_prim(Zeta)(fops.add(x, 1.0), q)))
         return fops.zeros_like(x), dq
 
 
@@ -285,7 +285,8 @@ class Betainc(Primitive):
         return rules.check_same_dtype(self.name, ("a", "b", "x"), (a, b, x))
 
     def bprop(self, a, b, x, out, dout):
-        log_beta = fops.sub(fops.add(Lgamma()(a), Lgamma()(b)), Lgamma()(fops.add(a, b)))
+        lgamma = self._grad_prim(Lgamma)
+        log_beta = fops.sub(fops.add(lgamma(a), lgamma(b)), lgamma(fops.add(a, b)))
         log_density = fops.add(fops.mul(fops.sub(a, 1.0), fops.log(x)),
                                fops.mul(fops.sub(b, 1.0), fops.log1p(fops.neg(x))))
         dx = fops.mul(dout, fops.exp(fops.sub(log_density, log_beta)))

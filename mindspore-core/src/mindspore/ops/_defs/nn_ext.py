@@ -340,7 +340,7 @@ class ResizeNearestNeighbor(Primitive):
         return rules.check_dtype_in(self.name, "input_x", x, rules.NUMBER_TYPES)
 
     def bprop(self, x, out, dout):
-        return (ResizeNearestNeighborGrad(self.align_corners)(dout, tuple(x.shape[2:])),)
+        return (self._grad_prim(ResizeNearestNeighborGrad, self.align_corners)(dout, tuple(x.shape[2:])),)
 
 
 class ResizeNearestNeighborGrad(Primitive):
@@ -359,7 +359,7 @@ class ResizeNearestNeighborGrad(Primitive):
         return rules.check_dtype_in(self.name, "grads", grads, rules.NUMBER_TYPES)
 
     def bprop(self, grads, size, out, dout):
-        return ResizeNearestNeighbor(tuple(grads.shape[2:]), self.align_corners)(dout), None
+        return self._grad_prim(ResizeNearestNeighbor, tuple(grads.shape[2:]), self.align_corners)(dout), None
 
 
 # --- ResizeBilinearV2 -----------------------------------------------------------------------
@@ -383,7 +383,8 @@ class ResizeBilinearV2(Primitive):
         return rules.check_float(self.name, "x", x)
 
     def bprop(self, x, size, out, dout):
-        grad = ResizeBilinearGrad(self.align_corners, self.half_pixel_centers)(dout, tuple(x.shape[2:]))
+        op = self._grad_prim(ResizeBilinearGrad, self.align_corners, self.half_pixel_centers)
+        grad = op(dout, tuple(x.shape[2:]))
         return grad, None
 
 

@@ -152,7 +152,7 @@ class LRN(_LRNAttrs):
         return rules.check_dtype_in(self.name, "x", x, _F16_32_64)
 
     def bprop(self, x, out, dout):
-        return (LRNGrad(self.depth_radius, self.bias, self.alpha, self.beta)(dout, x, out),)
+        return (self._grad_prim(LRNGrad, self.depth_radius, self.bias, self.alpha, self.beta)(dout, x, out),)
 
 
 class LRNGrad(_LRNAttrs):
@@ -283,7 +283,7 @@ class AdaptiveAvgPool3D(Primitive):
         return rules.check_dtype_in(self.name, "x", x, _F16_32_64)
 
     def bprop(self, x, out, dout):
-        return (AdaptiveAvgPool3DGrad()(dout, x.shape),)
+        return (self._grad_prim(AdaptiveAvgPool3DGrad)(dout, x.shape),)
 
 
 class AdaptiveAvgPool3DGrad(Primitive):
@@ -306,7 +306,7 @@ class AdaptiveAvgPool3DGrad(Primitive):
 
     def bprop(self, dout, orig_shape, out, dout2):
         size = tuple(dout.shape[-3:])
-        return AdaptiveAvgPool3D(size)(dout2), None
+        return self._grad_prim(AdaptiveAvgPool3D, size)(dout2), None
 
 
 class AdaptiveMaxPool3D(Primitive):
@@ -327,7 +327,7 @@ class AdaptiveMaxPool3D(Primitive):
         return x, mstype.int32
 
     def bprop(self, x, output_size, out, dout):
-        return AdaptiveMaxPool3DGrad()(dout[0], x, out[1]), None
+        return self._grad_prim(AdaptiveMaxPool3DGrad)(dout[0], x, out[1]), None
 
 
 class AdaptiveMaxPool3DGrad(Primitive):
@@ -491,7 +491,7 @@ class ChannelShuffle(Primitive):
         return rules.check_dtype_in(self.name, "x", x, rules.ALL_TYPES)
 
     def bprop(self, x, out, dout):
-        return (ChannelShuffle(x.shape[1] // self.group)(dout),)
+        return (self._grad_prim(ChannelShuffle, x.shape[1] // self.group)(dout),)
 
 
 # --- RmsNorm --------------------------------------------------------------------------------
@@ -730,11 +730,9 @@ class DynamicRNN(Primitive):
         return (d,) * 8
 
     def bprop(self, x, w, b, init_h, init_c, out, dout):
-        grad = LSTMSequenceGrad(self.forget_bias, self.cell_clip)(x, w, b, init_h, init_c, out[1], out[2], out[3],
-                                                                   out[4], out[5], out[6], out[7],
-                                                                   dout[0], dout[1], dout[2], dout[3], dout[4],
-                                                                   dout[5], dout[6], dout[7])
-        return grad
+        op = self._grad_prim(LSTMSequenceGrad, self.forget_bias, self.cell_clip)
+        return op(x, w, b, init_h, init_c, out[1], out[2], out[3], out[4], out[5], out[6], out[7],
+                  dout[0], dout[1], dout[2], dout[3], dout[4], dout[5], dout[6], dout[7])
 
 
 class BasicLSTMCell(Primitive):
@@ -761,7 +759,7 @@ class BasicLSTMCell(Primitive):
     def bprop(self, x, h, c, w, b, out, dout):
         steps = [fops.expand_dims(t, 0) for t in (x, h, c) + tuple(out) + tuple(dout)]   # one time step
         x1, h1, c1, ct, ht, it, jt, ft, ot, tanhct, dct, dht, dit, djt, dft, dot, dtanh = steps
-        dx, dw, db, dh, dc = LSTMSequenceGrad(self.forget_bias, -1.0)(
+        dx, dw, db, dh, dc = self._grad_prim(LSTMSequenceGrad, self.forget_bias, -1.0)(
             x1, w, b, h1, c1, ht, ct, it, jt, ft, ot, tanhct, fops.zeros_like(ht), dht, dct, dit, djt, dft, dot, dtanh)
         return fops.squeeze(dx, 0), fops.squeeze(dh, 0), fops.squeeze(dc, 0), dw, db
 
@@ -846,9 +844,9 @@ class DynamicGRUV2(Primitive):
         return (d,) * 6
 
     def bprop(self, x, wi, wh, bi, bh, init_h, out, dout):
-        return GRUSequenceGrad(self.gate_order, self.reset_after)(x, wi, wh, bi, bh, init_h, out[1], out[2], out[3],
-                                                                   out[4], out[5], dout[0], dout[1], dout[2],
-                                                                   dout[3], dout[4], dout[5])
+        op = self._grad_prim(GRUSequenceGrad, self.gate_order, self.reset_after)
+        return op(x, wi, wh, bi, bh, init_h, out[1], out[2], out[3], out[4], out[5],
+                  dout[0], dout[1], dout[2], dout[3], dout[4], dout[5])
 
 
 class GRUSequenceGrad(Primitive):

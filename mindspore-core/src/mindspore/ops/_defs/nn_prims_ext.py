@@ -240,7 +240,7 @@ class DropoutDoMask(Primitive):
         return x
 
     def bprop(self, x, mask, keep_prob, out, dout):
-        return DropoutDoMask()(dout, mask, keep_prob), fops.zeros_like(mask), None
+        return self._grad_prim(DropoutDoMask)(dout, mask, keep_prob), fops.zeros_like(mask), None
 
 
 # --- ComputeAccidentalHits / candidate samplers ---------------------------------------------
@@ -355,7 +355,7 @@ class _FractionalFixed(Primitive):
         return x, mstype.int64
 
     def bprop(self, x, random_samples, out, dout):
-        return MaxPoolScatterGrad(self._nd)(dout[0], x, out[1]), fops.zeros_like(random_samples)
+        return self._grad_prim(MaxPoolScatterGrad, self._nd)(dout[0], x, out[1]), fops.zeros_like(random_samples)
 
 
 class FractionalMaxPoolWithFixedKsize(_FractionalFixed):
@@ -704,7 +704,7 @@ class FractionalMaxPool(_FractionalPool):
         self._setup(pooling_ratio, pseudo_random, overlapping, deterministic, seed, seed2)
 
     def bprop(self, x, out, dout):
-        return (FractionalMaxPoolGrad(self.overlapping)(x, out[0], dout[0], out[1], out[2]),)
+        return (self._grad_prim(FractionalMaxPoolGrad, self.overlapping)(x, out[0], dout[0], out[1], out[2]),)
 
 
 class FractionalAvgPool(_FractionalPool):
@@ -716,7 +716,7 @@ class FractionalAvgPool(_FractionalPool):
         self._setup(pooling_ratio, pseudo_random, overlapping, deterministic, seed, seed2)
 
     def bprop(self, x, out, dout):
-        return (FractionalAvgPoolGrad(self.overlapping)(x.shape, dout[0], out[1], out[2]),)
+        return (self._grad_prim(FractionalAvgPoolGrad, self.overlapping)(x.shape, dout[0], out[1], out[2]),)
 
 
 def _check_sequences(op, out, row, col):

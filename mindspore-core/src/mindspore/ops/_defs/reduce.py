@@ -162,7 +162,7 @@ class ReduceProd(_Reduce):
         # no zero; a zero x_i gets p when it is the only zero; everything else gets 0.
         zero = fops.cast(fops.equal(x, 0), x.dtype)
         safe = fops.add(x, zero)
-        p = ReduceProd(True)(safe, axis)
+        p = self._grad_prim(ReduceProd, True)(safe, axis)
         zeros = fops.reduce_sum(zero, axis, True)
         no_zero = fops.cast(fops.equal(zeros, 0), x.dtype)
         one_zero = fops.cast(fops.equal(zeros, 1), x.dtype)

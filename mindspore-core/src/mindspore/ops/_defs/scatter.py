@@ -185,7 +185,7 @@ class TensorScatterMul(_TensorScatter):
     kind = "mul"
 
     def bprop(self, input_x, indices, updates, out, dout):
-        dx = TensorScatterMul()(dout, indices, updates)
+        dx = self._grad_prim(TensorScatterMul)(dout, indices, updates)
         dupd = fops.div(_gather_nd(fops.mul(dout, out), indices), updates)
         return dx, None, dupd
 
@@ -197,7 +197,7 @@ class TensorScatterDiv(_TensorScatter):
     allowed = _FLOATS
 
     def bprop(self, input_x, indices, updates, out, dout):
-        dx = TensorScatterDiv()(dout, indices, updates)
+        dx = self._grad_prim(TensorScatterDiv)(dout, indices, updates)
         dupd = fops.neg(fops.div(_gather_nd(fops.mul(dout, out), indices), updates))
         return dx, None, dupd
 
