@@ -19,6 +19,7 @@ _global_seed = None
 _op_counter = itertools.count()
 _init_rng = None
 _epoch = 0  # bumped by set_seed, so generators created before it are re-seeded
+_OP_STREAM = 0x6D73   # a fixed non-zero word in every op stream's seed (see OpRandomState.generator)
 
 
 def set_seed(seed):
@@ -58,7 +59,9 @@ class OpRandomState:
                 self._rng = np.random.default_rng()
             else:
                 self._index = next(_op_counter) if not self.op_seed else 0
-                self._rng = np.random.default_rng([_global_seed or 0, self.op_seed, self._index])
+                # the last word keeps the stream apart from np.random.default_rng(global seed): NumPy's seed
+                # sequences ignore trailing zero words, so [s, 0, 0] alone would be the user's default_rng(s)
+                self._rng = np.random.default_rng([_global_seed or 0, self.op_seed, self._index, _OP_STREAM])
         return self._rng
 
 
