@@ -146,6 +146,13 @@ def _softmax(prim, x, out=None):
 
 
 @fits_out
+def _softmax_grad(prim, y, dy, out=None):
+    """``y (dy - sum(dy y))``, in the order of operations of the composite it replaced."""
+    y, dy = wide(y), wide(dy)
+    return y * (dy - np.sum(dy * y, axis=_axes(prim.axis), keepdims=True))
+
+
+@fits_out
 def _log_softmax(prim, x, out=None):
     x = wide(x)
     if x.size == 0:  # nothing to normalise (and max has no identity)
@@ -170,6 +177,23 @@ def _layer_norm(prim, x, gamma, beta, out=None):
     var = np.mean(centred * centred, axis=axes, keepdims=True)
     rstd = 1.0 / np.sqrt(var + prim.epsilon)
     return centred * rstd * wide(gamma) + wide(beta), mean, rstd
+
+
+@fits_out
+def _layer_norm_grad(prim, x, dy, rstd, mean, gamma, out=None):
+    """``(dx, dgamma, dbeta)`` in one pass, in the order of operations of the composite it replaced (each step
+    rounded to the compute dtype as those primitives rounded it)."""
+    x, dy, rstd, mean, gamma = wide(x), wide(dy), wide(rstd), wide(mean), wide(gamma)
+    bna = prim.begin_norm_axis % x.ndim
+    axes = tuple(range(bna, x.ndim))
+    batch = tuple(range(prim.begin_params_axis % x.ndim))
+    inv_n = 1.0 / max(math.prod(x.shape[bna:]), 1)
+    xhat = (x - mean) * rstd
+    g = dy * gamma
+    g_mean = np.sum(g, axis=axes, keepdims=True) * inv_n
+    gx_mean = np.sum(g * xhat, axis=axes, keepdims=True) * inv_n
+    dx = rstd * ((g - g_mean) - xhat * gx_mean)
+    return dx, np.sum(dy * xhat, axis=batch), np.sum(dy, axis=batch)
 
 
 def _bn_layout(prim, x):
@@ -320,9 +344,11 @@ KERNELS = {
     "SoftShrink": _elementwise(_softshrink),
     "PReLU": _prelu,
     "Softmax": _softmax,
+    "SoftmaxGrad": _softmax_grad,
     "LogSoftmax": _log_softmax,
     "BiasAdd": _bias_add,
     "LayerNorm": _layer_norm,
+    "LayerNormGrad": _layer_norm_grad,
     "BatchNorm": _batch_norm,
     "ApplyMomentum": _apply_momentum,
     "BatchNormGrad": _batch_norm_grad,

@@ -88,9 +88,9 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
 
     def bprop(self, logits, labels, out, dout):
         if self.is_grad:
-            p = SoftmaxCrossEntropyWithLogits()(logits, fops.zeros_like(logits))[1]
+            p = self._grad_prim(SoftmaxCrossEntropyWithLogits)(logits, fops.zeros_like(logits))[1]
             return fops.div(_softmax_vjp(p, dout), logits.shape[0]), None
-        grad = SparseSoftmaxCrossEntropyWithLogits(is_grad=True)(logits, labels)
+        grad = self._grad_prim(SparseSoftmaxCrossEntropyWithLogits, is_grad=True)(logits, labels)
         return fops.mul(grad, dout), None
 
 

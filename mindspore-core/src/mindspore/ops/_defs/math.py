@@ -181,11 +181,18 @@ def _conj(t):
 
 
 # --- Mul ------------------------------------------------------------------------------------
+def _is_number(v):
+    """Whether an operand is a Python number: a constant, whose gradient nobody reads (not computed)."""
+    return isinstance(v, (bool, int, float, complex))
+
+
 class Mul(_Binary):
     """``x * y`` with broadcasting; ``bool * bool`` is logical AND."""
 
     def bprop(self, x, y, out, dout):
-        return fops.mul(dout, _conj(y)), fops.mul(dout, _conj(x))
+        dx = None if _is_number(x) else fops.mul(dout, _conj(y))
+        dy = None if _is_number(y) else fops.mul(dout, _conj(x))
+        return dx, dy
 
 
 # --- RealDiv --------------------------------------------------------------------------------

@@ -76,7 +76,7 @@ class ReLU(_FloatUnary):
     def bprop(self, x, out, dout):
         # out > 0 exactly where x > 0; reading the output (as MindSpore's ReluGrad does) leaves x used once,
         # so a graph can fuse the op producing x (a bias-add) with this ReLU
-        return (ReluGrad()(dout, out),)
+        return (self._grad_prim(ReluGrad)(dout, out),)
 
 
 class ReluGrad(Primitive):
@@ -107,7 +107,7 @@ class ReluGrad(Primitive):
 
     def bprop(self, y_backprop, x, out, dout):
         # linear in y_backprop with the same mask; piecewise constant in x
-        return ReluGrad()(dout, x), None
+        return self._grad_prim(ReluGrad)(dout, x), None
 
 
 # --- ReLU6 ----------------------------------------------------------------------------------
@@ -139,7 +139,7 @@ class GeLU(_FloatUnary):
     """
 
     def bprop(self, x, out, dout):
-        return (GeLUGrad()(dout, x, out),)
+        return (self._grad_prim(GeLUGrad)(dout, x, out),)
 
 
 class GeLUGrad(Primitive):
@@ -367,8 +367,47 @@ class Softmax(Primitive):
         return rules.check_float(self.name, "logits", x)
 
     def bprop(self, x, out, dout):
-        inner = fops.reduce_sum(fops.mul(dout, out), self.axis, keep_dims=True)
-        return (fops.mul(out, fops.sub(dout, inner)),)
+        return (self._grad_prim(SoftmaxGrad, self.axis)(out, dout),)
+
+
+class SoftmaxGrad(Primitive):
+    """``SoftmaxGrad(axis=-1)(y, dy)``: the gradient of :class:`Softmax` from its output ``y``,
+    ``y (dy - sum(dy y, axis))``.
+
+    MindSpore's ``SoftmaxGrad()`` (last axis); ``axis`` (an int or a tuple, as Softmax takes) is ours, so that
+    every Softmax has it. Its own primitive so that backends compute it in one pass (with one reduction) instead of
+    four primitives.
+    """
+
+    @prim_attr_register
+    def __init__(self, axis=-1):
+        if isinstance(axis, (tuple, list)):
+            for a in axis:
+                rules.check_int(self.name, "axis", a)
+            self.add_prim_attr("axis", tuple(axis))
+        else:
+            rules.check_int(self.name, "axis", axis)
+        self.init_prim_io_names(inputs=["y", "dy"], outputs=["z"])
+
+    def infer_shape(self, y, dy):
+        rules.check_rank(self.name, "y", y, range(1, 9))
+        _softmax_axes(self.name, self.axis, len(y))
+        if tuple(dy) != tuple(y):
+            raise MSValueError(f"For '{self.name}', the shape of 'dy' {tuple(dy)} must equal the shape of 'y' "
+                               f"{tuple(y)}.")
+        return y
+
+    def infer_dtype(self, y, dy):
+        rules.check_float(self.name, "y", y)
+        return rules.check_same_dtype(self.name, ("y", "dy"), (y, dy))
+
+    def bprop(self, y, dy, out, dout):
+        # L = sum(a dx) = sum(a y dy) - sum(s t) per slice, s = sum(dy y), t = sum(a y): dL/ddy = y (a - t), the
+        # same map applied to a; dL/dy = a (dy - s) - dy t
+        t = fops.reduce_sum(fops.mul(dout, y), self.axis, keep_dims=True)
+        s = fops.reduce_sum(fops.mul(dy, y), self.axis, keep_dims=True)
+        d_y = fops.sub(fops.mul(dout, fops.sub(dy, s)), fops.mul(dy, t))
+        return d_y, self._grad_prim(SoftmaxGrad, self.axis)(y, dout)
 
 
 # --- LogSoftmax -----------------------------------------------------------------------------
@@ -472,22 +511,113 @@ class LayerNorm(Primitive):
         if dy is None:
             dy = fops.zeros_like(out[0])
         mean, rstd = out[1], out[2]
+        grad = self._grad_prim(LayerNormGrad, self.begin_norm_axis, self.begin_params_axis)
+        dx, dgamma, dbeta = grad(x, dy, rstd, mean, gamma)
         bna = self.begin_norm_axis % x.ndim
-        axes = tuple(range(bna, x.ndim))
         count = 1
         for s in x.shape[bna:]:
             count *= s
-        xhat = fops.mul(fops.sub(x, mean), rstd)
-        g = fops.mul(dy, gamma)
-        g_mean = fops.mul(fops.reduce_sum(g, axes, keep_dims=True), 1.0 / count)
-        gx_mean = fops.mul(fops.reduce_sum(fops.mul(g, xhat), axes, keep_dims=True), 1.0 / count)
-        dx = fops.mul(rstd, fops.sub(fops.sub(g, g_mean), fops.mul(xhat, gx_mean)))
         # the statistics outputs are functions of x too: d mean/dx = 1/n, d rstd/dx = -rstd^2 xhat / n
         if not _zero_dout(dmean):
             dx = fops.add(dx, fops.mul(dmean, 1.0 / count))
         if not _zero_dout(drstd):
+            xhat = fops.mul(fops.sub(x, mean), rstd)
             dx = fops.sub(dx, fops.mul(fops.mul(fops.mul(drstd, fops.mul(rstd, rstd)), xhat), 1.0 / count))
-        return dx, fops.mul(dy, xhat), dy
+        return dx, dgamma, dbeta
+
+
+# --- LayerNormGrad --------------------------------------------------------------------------
+def _row_count(shape, begin):
+    """The number of values a LayerNorm row holds: the product of ``shape[begin:]`` (at least 1)."""
+    count = 1
+    for s in shape[begin:]:
+        count *= s
+    return count if count > 0 else 1
+
+
+class LayerNormGrad(Primitive):
+    """``LayerNormGrad(begin_norm_axis=1, begin_params_axis=1)(x, dy, rstd, mean, gamma)``: the gradient of
+    :class:`LayerNorm`, ``(dx, dgamma, dbeta)``.
+
+    MindSpore's inputs in MindSpore's order; the third (MindSpore calls it ``variance``) is what
+    :class:`LayerNorm` returns third here, ``rstd = 1 / sqrt(var + epsilon)``, so no ``epsilon`` is needed.
+    ``rstd`` and ``mean`` have LayerNorm's statistics shape (the normalised axes kept as size 1), ``gamma``
+    the shape ``x.shape[begin_params_axis:]``. With ``xhat = (x - mean) rstd``, ``g = dy gamma`` and means
+    over the normalised axes (``n`` values a row)::
+
+        dx = rstd (g - mean(g) - xhat mean(g xhat))
+        dgamma = sum(dy xhat),   dbeta = sum(dy)       (sums over the axes before begin_params_axis)
+
+    Its own primitive (as in MindSpore) so that backends compute the three in a few passes over the data
+    instead of a dozen primitives; its bprop is the derivative of that composite, so grad of grad works.
+    """
+
+    @prim_attr_register
+    def __init__(self, begin_norm_axis=1, begin_params_axis=1):
+        rules.check_int(self.name, "begin_norm_axis", begin_norm_axis)
+        rules.check_int(self.name, "begin_params_axis", begin_params_axis)
+
+    def infer_shape(self, x, dy, rstd, mean, gamma):
+        rules.check_rank(self.name, "x", x, range(1, 9))
+        bna = rules.check_axis(self.name, self.begin_norm_axis, len(x), "begin_norm_axis")
+        bpa = rules.check_axis(self.name, self.begin_params_axis, len(x), "begin_params_axis")
+        if tuple(dy) != tuple(x):
+            raise MSValueError(f"For '{self.name}', the shape of 'dy' {tuple(dy)} must equal the shape of 'x' "
+                               f"{tuple(x)}.")
+        stat = tuple(x[:bna]) + (1,) * (len(x) - bna)
+        want = tuple(x[bpa:])
+        for name, s, shape, what in (("variance", rstd, stat, "the statistics shape of 'x'"),
+                                     ("mean", mean, stat, "the statistics shape of 'x'"),
+                                     ("gamma", gamma, want, "x.shape[begin_params_axis:]")):
+            if tuple(s) != shape:
+                raise MSValueError(f"For '{self.name}', the shape of '{name}' must be {shape} ({what}), "
+                                   f"but got {tuple(s)}.")
+        return tuple(x), want, want
+
+    def infer_dtype(self, x, dy, rstd, mean, gamma):
+        rules.check_float(self.name, "x", x)
+        if dy != x:
+            raise MSTypeError(f"For '{self.name}', the dtype of 'dy' {dy} must equal the dtype of 'x' {x}.")
+        for name, d in (("variance", rstd), ("mean", mean), ("gamma", gamma)):
+            rules.check_float(self.name, name, d)
+        return x, gamma, gamma
+
+    bprop_none_douts = True     # the tape passes None for the cotangent of an output that got no gradient
+
+    def bprop(self, x, dy, rstd, mean, gamma, out, dout):
+        # L = sum(a dx) + sum(b dgamma) + sum(c dbeta), (a, b, c) = dout. With ar = a rstd, per row
+        # sa = sum(ar), sx = sum(ar xhat) and A = mean(g), B = mean(g xhat): dL/dg = ar - sa/n - xhat sx/n (the
+        # projection that made dx from g, self-adjoint), e = dL/dxhat = b dy - ar B - g sx/n, and rstd also enters
+        # directly, dL/drstd at fixed xhat = sum(a dx) / rstd. Then xhat = (x - mean) rstd gives dL/dx = e rstd,
+        # dL/dmean = -rstd sum(e), dL/drstd = sum(a dx) / rstd + sum(e (x - mean)).
+        a, b, c = dout
+        bna = self.begin_norm_axis % x.ndim
+        axes = tuple(range(bna, x.ndim))
+        inv_n = 1.0 / _row_count(x.shape, bna)
+        centred = fops.sub(x, mean)
+        xhat = fops.mul(centred, rstd)
+        d_dy, d_gamma, e, d_rstd = None, None, None, None
+        if not _zero_dout(a):
+            g = fops.mul(dy, gamma)
+            ar = fops.mul(a, rstd)
+            sx_n = fops.mul(fops.reduce_sum(fops.mul(ar, xhat), axes, keep_dims=True), inv_n)
+            sa_n = fops.mul(fops.reduce_sum(ar, axes, keep_dims=True), inv_n)
+            gx_n = fops.mul(fops.reduce_sum(fops.mul(g, xhat), axes, keep_dims=True), inv_n)
+            d_g = fops.sub(fops.sub(ar, sa_n), fops.mul(xhat, sx_n))
+            d_dy = fops.mul(d_g, gamma)
+            d_gamma = fops.mul(d_g, dy)
+            e = fops.neg(fops.add(fops.mul(ar, gx_n), fops.mul(g, sx_n)))
+            d_rstd = fops.div(fops.reduce_sum(fops.mul(a, out[0]), axes, keep_dims=True), rstd)
+        if not _zero_dout(b):
+            d_dy = _add_douts(d_dy, fops.mul(b, xhat))
+            e = _add_douts(e, fops.mul(b, dy))
+        if not _zero_dout(c):
+            d_dy = fops.broadcast_to(c, dy.shape) if d_dy is None else fops.add(d_dy, c)
+        if e is None:
+            return None, d_dy, None, None, None
+        d_mean = fops.neg(fops.mul(fops.reduce_sum(e, axes, keep_dims=True), rstd))
+        d_rstd = _add_douts(d_rstd, fops.reduce_sum(fops.mul(e, centred), axes, keep_dims=True))
+        return fops.mul(e, rstd), d_dy, d_rstd, d_mean, d_gamma
 
 
 def _add_douts(a, b):
@@ -571,7 +701,7 @@ class BatchNorm(Primitive):
         else:
             saved_mean, saved_variance = mean, variance
         dy = dout[0] if dout[0] is not None else fops.zeros_like(out[0])
-        dx, dscale, dbias = BatchNormGrad(self.is_training, self.epsilon, self.data_format)(
+        dx, dscale, dbias = self._grad_prim(BatchNormGrad, self.is_training, self.epsilon, self.data_format)(
             dy, x, scale, saved_mean, saved_variance, out[2])
         if self.is_training and all(_zero_dout(d) for d in dout[1:]):
             # nothing used the statistics (no cotangents, or zeros autodiff made): skip two full-size passes
@@ -789,5 +919,5 @@ class ApplyMomentum(Primitive):
 
 
 PRIMITIVES = [ReLU, ReluGrad, ReLU6, Sigmoid, GeLU, GeLUGrad, FastGeLU, HSigmoid, HSwish, Elu, CeLU, SeLU, Softplus, Softsign, Mish,
-              HShrink, SoftShrink, PReLU, Softmax, LogSoftmax, BiasAdd, LayerNorm, BatchNorm, BatchNormGrad,
-              Dropout, L2Normalize, ApplyMomentum] + nn_ext.PRIMITIVES
+              HShrink, SoftShrink, PReLU, Softmax, SoftmaxGrad, LogSoftmax, BiasAdd, LayerNorm, LayerNormGrad,
+              BatchNorm, BatchNormGrad, Dropout, L2Normalize, ApplyMomentum] + nn_ext.PRIMITIVES
