@@ -18,8 +18,10 @@ break on a real device:
   ``'stable'``); ``cupy.where`` needs a device array as condition.
 * ``LAUNCHES`` (a :class:`LaunchCounter`) counts the CUDA kernel launches (and host<->device copies) the work
   would take on CuPy, views excepted; ``tests/gpu/launch_count.py`` reports them per training step and primitive.
-* By default there is no ``ElementwiseKernel``: the fused kernels take their plain-CuPy paths.
-  ``make_modules(elementwise=True)`` offers one that reads the kernel's CUDA C body (a subset: declarations,
+* By default there is no ``ElementwiseKernel`` (nor ``ReductionKernel``): the fused kernels take their plain-CuPy
+  paths. ``make_modules(elementwise=True)`` offers both; ``ReductionKernel`` (map, pairwise reduce, post-map
+  expressions, CuPy's ``axis``/``keepdims``, one launch) is read by the same parser. The ``ElementwiseKernel``
+  reads the kernel's CUDA C body (a subset: declarations,
   assignments, arithmetic, comparisons, ``?:``, casts, math functions) and evaluates it with NumPy, so the
   generated kernels of ``mindspore_gpu.passes`` and the hand-written fused ones are checked for real. Parameter
   types are read as CuPy reads them, through ``numpy.dtype`` (``float x`` declares float64), and arrays are
@@ -807,6 +809,7 @@ class SimCublasGemm:
 
 # --- cupy.ElementwiseKernel: CUDA C of per-element statements, run with NumPy -----------------------
 _C_TYPES = {"float": np.float32, "double": np.float64, "bool": np.bool_, "int": np.int32, "long long": np.int64,
+            "ptrdiff_t": np.int64,
             "float16": np.float16, "signed char": np.int8, "unsigned char": np.uint8, "short": np.int16,
             "long": np.int64, "unsigned int": np.uint32}
 _C_FUNCS = {"exp": np.exp, "log": np.log, "sqrt": np.sqrt, "tanh": np.tanh, "fmax": np.fmax, "fmin": np.fmin,
@@ -816,12 +819,14 @@ _C_FUNCS = {"exp": np.exp, "log": np.log, "sqrt": np.sqrt, "tanh": np.tanh, "fma
 
 class _CParser:
     """A recursive-descent reader of the C subset ElementwiseKernel bodies here are written in: declarations
-    and assignments (``T u = ...;``, ``y = ...;``), ``?:``, ``||``, ``&&``, comparisons, ``+ - * /``, unary
-    ``- !``, casts ``(T)``/``(float)``, calls of math functions, names and numbers. Anything else raises."""
+    and assignments (``T u = ...;``, ``y = ...;``), ``?:``, ``||``, ``&&``, comparisons, ``+ - * / %`` (C's
+    truncating ``/`` and ``%`` between integers), unary ``- !``, casts ``(T)``/``(float)``, calls of math
+    functions, element reads of raw arrays (``x[k]``, ``k`` a flat C-order index), names and numbers. Anything else
+    raises."""
 
     import re as _re
     TOKEN = _re.compile(r"\s*(?:(\d+\.\d*(?:[eE][-+]?\d+)?[fF]?|\.\d+(?:[eE][-+]?\d+)?[fF]?|\d+(?:[eE][-+]?\d+)?[fF]?)"
-                        r"|([A-Za-z_]\w*)|(\|\||&&|==|!=|<=|>=|[-+*/?:()<>!,;=]))")
+                        r"|([A-Za-z_]\w*)|(\|\||&&|==|!=|<=|>=|[-+*/%?:()<>!,;=\[\]]))")
 
     def __init__(self, src, types):
         self.tokens = []
@@ -874,7 +879,7 @@ class _CParser:
             return ("?", cond, a, b)
         return cond
 
-    LEVELS = (("||",), ("&&",), ("==", "!="), ("<", ">", "<=", ">="), ("+", "-"), ("*", "/"))
+    LEVELS = (("||",), ("&&",), ("==", "!="), ("<", ">", "<=", ">="), ("+", "-"), ("*", "/", "%"))
 
     def binary(self, level):
         if level == len(self.LEVELS):
@@ -913,6 +918,11 @@ class _CParser:
                 if _C_FUNCS.get(value) is None:
                     raise SyntaxError(f"ElementwiseKernel: unknown function {value!r}")
                 return ("call", value, args)
+            if self.peek()[1] == "[":
+                self.take()
+                index = self.ternary()
+                self.take("]")
+                return ("index", value, index)
             return ("var", value)
         if value == "(":
             e = self.ternary()
@@ -943,8 +953,39 @@ def _c_eval(e, env):
         return _C_FUNCS[e[1]](*[_c_eval(a, env) for a in e[2]])
     if kind == "?":
         return np.where(_c_eval(e[1], env), _c_eval(e[2], env), _c_eval(e[3], env))
+    if kind == "index":
+        return _c_index(e[1], env[e[1]], _c_eval(e[2], env))
+    a, b = _c_eval(e[1], env), _c_eval(e[2], env)
+    if kind in ("/", "%") and np.asarray(a).dtype.kind in "iub" and np.asarray(b).dtype.kind in "iub":
+        if np.any(np.asarray(b) == 0):
+            raise ZeroDivisionError("ElementwiseKernel: an integer division by zero (undefined in CUDA C)")
+        rem = np.fmod(a, b)                 # C's remainder: the dividend's sign (fmod on integers)
+        return rem if kind == "%" else (np.subtract(a, rem)) // b
     with np.errstate(all="ignore"):
-        return _BIN[kind](_c_eval(e[1], env), _c_eval(e[2], env))
+        return _BIN[kind](a, b)
+
+
+def _c_index(name, raw, index):
+    """``raw[index]`` as CUDA reads a raw ``CArray`` by a flat index: the element at that C-order position of its
+    logical shape (whatever its strides); a position outside the array is an illegal address on a GPU: raised
+    (both arms of a ``?:`` are evaluated here, so a kernel must keep even an unused index in range)."""
+    if not isinstance(raw, _RawArray):
+        raise SyntaxError(f"ElementwiseKernel: {name!r} is indexed but is not a raw array parameter")
+    index = np.asarray(index)
+    if index.dtype.kind not in "iu":
+        raise TypeError(f"ElementwiseKernel: {name}[...] needs an integer index, got {index.dtype}")
+    flat = raw.flat_values
+    if index.size and (index.min() < 0 or index.max() >= flat.size):
+        raise IndexError(f"cudaErrorIllegalAddress: {name}[{int(index.min())}..{int(index.max())}] read outside "
+                         f"its {flat.size} elements")
+    return flat[index]
+
+
+class _RawArray:
+    """A ``raw`` parameter's array as a kernel body sees it: not broadcast, read by flat index only."""
+
+    def __init__(self, array):
+        self.flat_values = np.ascontiguousarray(_unwrap(array)).reshape(-1)
 
 
 def _params(text):
@@ -1006,7 +1047,7 @@ class ElementwiseKernel:
             elif declared is not None and isinstance(a, np.ndarray) and not np.can_cast(a.dtype, declared):
                 raise TypeError(f"Type is mismatched. {pname} {a.dtype} {declared}")
             ins.append(a)
-        arrays = [_unwrap(a) for a in ins if isinstance(a, np.ndarray)]
+        arrays = [_unwrap(a) for (_, _, raw), a in zip(self.in_params, ins) if isinstance(a, np.ndarray) and not raw]
         outs = list(args[n_in:])
         for (tname, pname, raw), o in zip(self.out_params, outs):
             declared = _param_dtype(tname)
@@ -1019,8 +1060,14 @@ class ElementwiseKernel:
         if not outs:
             for tname, pname, raw in self.out_params:
                 outs.append(empty_like_shape(shape, types[tname]))
-        env = {}
+        # ``i``: the element's index in the (C-order) loop over the broadcast shape
+        env = {"i": np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)}
         for (tname, pname, raw), a in zip(self.in_params, ins):
+            if raw:
+                if not isinstance(a, np.ndarray) or a.dtype != np.dtype(types[tname]):
+                    raise TypeError(f"Type is mismatched. {pname} {getattr(a, 'dtype', type(a))} {types[tname]}")
+                env[pname] = _RawArray(a)
+                continue
             env[pname] = np.broadcast_to(np.asarray(_unwrap(a)).astype(types[tname], copy=False), shape)
         for (tname, pname, raw), o in zip(self.out_params, outs):
             env[pname] = np.array(_base(o), copy=True)
@@ -1030,6 +1077,140 @@ class ElementwiseKernel:
             env[name] = np.broadcast_to(np.asarray(value).astype(target, copy=False), shape) if target else value
         for (tname, pname, raw), o in zip(self.out_params, outs):
             np.copyto(_base(o), env[pname], casting="unsafe")
+        self.calls += 1
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+class ReductionKernel:
+    """``cupy.ReductionKernel(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name,
+    reduce_type=None, reduce_dims=True, preamble='', options=())`` run by NumPy, called as CuPy's
+    ``kernel(*args, axis=None, keepdims=False, stream=None)`` with the outputs optionally given after the inputs.
+
+    The expressions are read by the ElementwiseKernel's C subset parser (``map_expr`` and ``reduce_expr`` are
+    expressions, ``post_map_expr`` one assignment to an output, as CuPy pastes it into parentheses; ``identity`` a
+    number). The inputs broadcast; ``map_expr`` is
+    evaluated over them in ``reduce_type`` (default: the first output's type), the mapped values are combined
+    pairwise by ``reduce_expr`` (``a``, ``b``) along the reduced axes from ``identity``, and ``post_map_expr``
+    writes each output from the reduced ``a`` (outputs and scalar inputs in scope). One launch per call; host
+    arrays are refused, as everywhere in the stand-in."""
+
+    def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name="reduce_kernel",
+                 reduce_type=None, reduce_dims=True, preamble="", options=()):
+        if preamble:
+            raise SyntaxError("ReductionKernel: the stand-in reads no preamble")
+        self.in_params, self.out_params = _params(in_params), _params(out_params)
+        if not self.out_params:
+            raise ValueError("ReductionKernel: no output parameter")
+        if any(raw for _, _, raw in self.out_params):
+            raise NotImplementedError("ReductionKernel: raw outputs are not supported by the stand-in")
+        self.map_expr, self.reduce_expr, self.post_map_expr = map_expr, reduce_expr, post_map_expr
+        self.identity, self.name, self.reduce_type = identity, name, reduce_type
+        types = dict(_C_TYPES, T=np.float32)
+        for text in (map_expr, reduce_expr, identity):         # syntax checked at construction
+            self._expr(text, types)
+        self._post(types)
+        self.calls = 0
+
+    def _post(self, types):
+        """``post_map_expr``: CuPy pastes it into ``(...)`` as one expression, so one assignment to an output
+        (``y = a`` or ``y = f(a)``; no declaration, no ``;`` between statements)."""
+        parser = _CParser(self.post_map_expr, types)
+        kind, name = parser.take()
+        if kind != "name" or name not in [p for _, p, _ in self.out_params]:
+            raise SyntaxError(f"ReductionKernel: post_map_expr {self.post_map_expr!r} must assign an output")
+        parser.take("=")
+        e = parser.ternary()
+        if parser.peek()[0] != "end":
+            raise SyntaxError(f"ReductionKernel: unexpected {parser.peek()[1]!r} in {self.post_map_expr!r}")
+        return name, e
+
+    @staticmethod
+    def _expr(text, types):
+        parser = _CParser(text, types)
+        e = parser.ternary()
+        if parser.peek()[0] != "end":
+            raise SyntaxError(f"ReductionKernel: unexpected {parser.peek()[1]!r} in {text!r}")
+        return e
+
+    def __call__(self, *args, axis=None, keepdims=False, stream=None):
+        n_in = len(self.in_params)
+        if len(args) not in (n_in, n_in + len(self.out_params)):
+            raise TypeError(f"Wrong number of arguments for {self.name!r}")
+        if _CAPTURE.stream is not None:
+            outs_given = len(args) > n_in
+            return _captured(f"ReductionKernel {self.name}",
+                             lambda: self(*args, axis=axis, keepdims=keepdims), in_place=outs_given,
+                             result=(args[n_in:] if len(self.out_params) > 1 else args[n_in]) if outs_given else None)
+        for (_, pname, _), a in zip(self.in_params + self.out_params, args):
+            if isinstance(a, np.ndarray) and not isinstance(a, DeviceArray):
+                raise HostArrayError(f"ReductionKernel {self.name}: a host array for {pname}")
+        LAUNCHES.add(f"ReductionKernel {self.name}")
+        LAUNCHES.nested += 1
+        try:
+            return self._run(args, axis, keepdims)
+        finally:
+            LAUNCHES.nested -= 1
+
+    def _run(self, args, axis, keepdims):
+        n_in = len(self.in_params)
+        types = dict(_C_TYPES)
+        for (tname, pname, raw), a in zip(self.in_params, args[:n_in]):
+            declared = _param_dtype(tname)
+            if raw:
+                raise NotImplementedError("ReductionKernel: raw inputs are not supported by the stand-in")
+            if declared is None and tname not in types:
+                types[tname] = np.asarray(a).dtype
+            elif declared is not None and isinstance(a, np.ndarray) and not np.can_cast(a.dtype, declared):
+                raise TypeError(f"Type is mismatched. {pname} {a.dtype} {declared}")
+        for tname, _, _ in self.in_params + self.out_params:
+            if _param_dtype(tname) is not None:
+                types[tname] = _param_dtype(tname)
+        arrays = [_unwrap(a) for a in args[:n_in] if isinstance(a, np.ndarray)]
+        shape = np.broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
+        ndim = len(shape)
+        given = tuple(range(ndim)) if axis is None else (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+        if any(not -ndim <= int(a) < ndim for a in given):
+            raise ValueError(f"ReductionKernel {self.name}: axis {axis} is out of bounds for {ndim} dimensions")
+        axes = tuple(sorted(int(a) % ndim for a in given))
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"ReductionKernel {self.name}: axis {axis} repeats an axis")
+        kept = tuple(d for d in range(ndim) if d not in axes)
+        out_shape = tuple(1 if d in axes else shape[d] for d in range(ndim)) if keepdims else tuple(
+            shape[d] for d in kept)
+        reduce_dt = np.dtype(types[self.reduce_type] if self.reduce_type in types else
+                             self.reduce_type if self.reduce_type else types[self.out_params[0][0]])
+        env = {pname: np.broadcast_to(np.asarray(_unwrap(a)).astype(types[tname], copy=False), shape)
+               for (tname, pname, _), a in zip(self.in_params, args[:n_in])}
+        mapped = np.broadcast_to(np.asarray(_c_eval(self._expr(self.map_expr, types), env)).astype(reduce_dt),
+                                 shape)
+        # the reduced axes last, flattened into one, combined pairwise from the identity
+        v = np.transpose(mapped, kept + axes).reshape(tuple(shape[d] for d in kept) + (-1,))
+        ident = np.asarray(_c_eval(self._expr(self.identity, types), {})).astype(reduce_dt)
+        reduce_e = self._expr(self.reduce_expr, types)
+        if v.shape[-1] == 0:
+            v = np.broadcast_to(ident, v.shape[:-1] + (1,))
+        while v.shape[-1] > 1:
+            if v.shape[-1] % 2:
+                v = np.concatenate([v, np.broadcast_to(ident, v.shape[:-1] + (1,))], axis=-1)
+            h = v.shape[-1] // 2
+            v = np.asarray(_c_eval(reduce_e, {"a": v[..., :h], "b": v[..., h:]})).astype(reduce_dt)
+        reduced = v[..., 0].reshape(out_shape)
+        outs = list(args[n_in:])
+        for (tname, pname, _), o in zip(self.out_params, outs):
+            if o.shape != out_shape:
+                raise ValueError(f"ReductionKernel {self.name}: output {pname} has shape {o.shape}, the reduction "
+                                 f"gives {out_shape}")
+            if o.dtype != np.dtype(types[tname]):
+                raise TypeError(f"Type is mismatched. {pname} {o.dtype} {types[tname]}")
+        if not outs:
+            outs = [empty_like_shape(out_shape, types[tname]) for tname, _, _ in self.out_params]
+        post = {pname: a for (_, pname, _), a in zip(self.in_params, args[:n_in]) if not isinstance(a, np.ndarray)}
+        post.update({pname: np.array(_base(o), copy=True) for (_, pname, _), o in zip(self.out_params, outs)})
+        post["a"] = reduced
+        name, expr = self._post(types)
+        post[name] = np.broadcast_to(np.asarray(_c_eval(expr, post)).astype(post[name].dtype), out_shape)
+        for (_, pname, _), o in zip(self.out_params, outs):
+            np.copyto(_base(o), post[pname], casting="unsafe")
         self.calls += 1
         return outs[0] if len(outs) == 1 else tuple(outs)
 
@@ -1528,6 +1709,7 @@ def make_modules(elementwise=False):
                                           "OutOfMemoryError": OutOfMemoryError})
     if elementwise:
         attrs["ElementwiseKernel"] = ElementwiseKernel
+        attrs["ReductionKernel"] = ReductionKernel
     runtime.__dict__.update(streamCaptureModeGlobal=0, streamCaptureModeThreadLocal=1, streamCaptureModeRelaxed=2)
     graph = _module("cupy.cuda.graph", {"Graph": Graph})
     compiler = _module("cupy.cuda.compiler", {"CompileException": CompileException})

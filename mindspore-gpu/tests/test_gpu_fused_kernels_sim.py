@@ -1,7 +1,8 @@
 """The GPU kernels' fused paths (``ElementwiseKernel``s) on the stand-in, whose ``ElementwiseKernel`` evaluates
 their CUDA C with NumPy, against the CPU kernels:
 
-* max pooling's steps (one kernel per kernel offset, ``kernels/pooling.py`` ``_STEPS``): every pooling edge case
+* max pooling's steps (one kernel per kernel offset, ``kernels/pooling.py`` ``_STEPS``, and MaxPool's whole-window
+  kernels ``_WINDOW_KERNELS``): every pooling edge case
   of ``test_gpu_kernels_sim.py`` (NaN under each of MindSpore 2.10's rules, ties, signed zeros, +-inf, windows in
   the padding, 2-D and 3-D, gradients) gives the CPU kernels' values and indices bit for bit;
 * training-mode batch norm and its gradient (``kernels/nn.py`` ``_BN_*``): outputs, saved statistics, the moving
@@ -36,7 +37,8 @@ def fused_plugin():
 
 
 def _calls():
-    return sum(step.kernel.calls for step in POOLING._STEPS.values())
+    """Calls of the fused pooling kernels: the per-offset steps and the generated whole-window kernels."""
+    return sum(step.kernel.calls for step in list(POOLING._STEPS.values()) + list(POOLING._WINDOW_KERNELS.values()))
 
 
 def test_the_steps_are_elementwise_kernels_on_this_stand_in():
@@ -122,7 +124,8 @@ def _sparse_ce_run(target, logits, labels):
 
 def _sparse_calls():
     loss = FAMILIES["loss"]
-    return sum(k.kernel.calls for k in (loss._SPARSE_EXP, loss._SPARSE_ROW, loss._SPARSE_GRAD))
+    return sum(k.kernel.calls for k in (loss._SPARSE_EXP, loss._SPARSE_ROW, loss._SPARSE_GRAD, loss._SPARSE_TOTAL,
+                                        loss._SPARSE_LOSS, loss._SPARSE_GRAD_EXP))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

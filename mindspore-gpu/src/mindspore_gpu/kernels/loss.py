@@ -9,9 +9,15 @@ With ``m`` the row maximum (0 for a row without a finite one, as the CPU kernels
             grad_ij = (softmax_ij - [j == label_i]) / N
 
 float16 computes in float32. The dense loss's elementwise tail (softmax, backprop and the loss terms
-in one pass) is a fused CUDA kernel for float32/float64, with a plain-CuPy path; so are the sparse loss's shift
-and exp, its rows' losses and their mean, and its gradient with the label's ``- 1/N`` (its labels checked by one
-reduction read back).
+in one pass) is a fused CUDA kernel for float32/float64, with a plain-CuPy path; the sparse loss and its gradient
+take three launches each (the row maximum, the exponentials' sum as a ``ReductionKernel``, and the loss as one
+float64 reduction or the gradient with the label's ``- 1/N`` as one kernel), six and four without ReductionKernel,
+with a plain-CuPy path.
+
+The sparse labels are not range-checked here, as MindSpore's GPU kernel does not check them: a check reads a flag
+back to the host, which stalls every step (and a stream capturing a CUDA graph refuses it). A label outside
+``[0, C)`` matches no column: its row adds 0 to the loss's sum and gets no ``- 1/N`` in the gradient (never a read
+out of bounds). The CPU kernels raise for such a label.
 """
 import cupy
 import numpy
@@ -46,12 +52,14 @@ def _softmax_cross_entropy(prim, logits, labels, *, out=None):
     return cupy.sum(term, axis=1), bp
 
 
-# The sparse loss in a few launches (float32/float64, fusion on), with the plain path's operations in its order:
-# the shift (m where finite, else 0: ``m - m == 0`` is false for inf and NaN) and exp in one kernel, each row's
-# loss in float64 in one.
+# The sparse loss without ReductionKernel (float32/float64, fusion on), with the plain path's operations in its order:
+# the shift (m where finite, else 0: ``m - m == 0`` is false for inf and NaN) and exp in one kernel; each row's
+# loss in float64 in one, at its label's column (``col`` against ``lab``) and 0 elsewhere, so that one sum over
+# every element adds the rows' losses (adding zeros is exact) without gathering the labels' logits first.
 _SPARSE_EXP = Fused("ms_sparse_ce_exp", "T x, T m", "T e", "T s = (m - m == (T)0) ? m : (T)0; e = exp(x - s);")
-_SPARSE_ROW = Fused("ms_sparse_ce_row", "T m, T total, T xl", "float64 r",
-                    "T s = (m - m == (T)0) ? m : (T)0; T lse = s + log(total); r = (double)(lse - xl);")
+_SPARSE_ROW = Fused("ms_sparse_ce_row", "T x, T m, T total, I lab, I col", "float64 r",
+                    "T s = (m - m == (T)0) ? m : (T)0; T lse = s + log(total);"
+                    "r = col == lab ? (double)(lse - x) : (double)0;")
 # the gradient's ``- scale`` at each row's label in the same kernel: ``col`` (the column indices) against ``lab``
 # (the labels as a column)
 _SPARSE_GRAD = Fused("ms_sparse_ce_grad", "T e, T total, T scale, I lab, I col", "T g",
@@ -61,6 +69,34 @@ _SPARSE_MEAN = {numpy.dtype(t): Fused(f"ms_sparse_ce_mean_{t}", "float64 s, floa
                                       f"y = ({c})(s / n);")
                 for t, c in (("float32", "float"), ("float64", "double"))}
 
+
+
+
+class _Reduction(Fused):
+    """A ``cupy.ReductionKernel`` (with its ``reduce_type``) with :class:`Fused`'s ``usable`` (float32/float64 CuPy
+    arrays, fusion on, the kernel available); called as CuPy's, ``kernel(*args, axis=..., keepdims=...)``."""
+
+    def __init__(self, name, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, reduce_type=None):
+        make = getattr(cupy, "ReductionKernel", None)
+        self.name = name
+        self.dtypes = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+        self.kernel = (make(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name, reduce_type)
+                       if make is not None else None)
+
+
+# With ReductionKernel, three launches each way: the row maximum; the sum of exp(x - shift) as one reduction (the
+# exponentials are not stored); then the loss as one float64 reduction over every element (each row's loss at its
+# label's column, 0 elsewhere), divided by N and cast in its post-map, or the gradient in one kernel that takes
+# exp(x - shift) again. The same operations as the kernels above (the sums' association is the reductions').
+_SHIFT = "((m - m == (T)0) ? m : (T)0)"
+_SPARSE_TOTAL = _Reduction("ms_sparse_ce_total", "T x, T m", "T total", f"exp(x - {_SHIFT})", "a + b", "total = a",
+                           "0")
+_SPARSE_LOSS = _Reduction("ms_sparse_ce_loss", "T x, T m, T total, I lab, I col, float64 n", "T y",
+                          f"col == lab ? (double)(({_SHIFT} + log(total)) - x) : 0.0", "a + b", "y = (T)(a / n)",
+                          "0", reduce_type="double")
+_SPARSE_GRAD_EXP = Fused("ms_sparse_ce_grad_exp", "T x, T m, T total, T scale, I lab, I col", "T g",
+                         f"T e = exp(x - {_SHIFT}); T inv = (T)1 / total; T gi = e * inv * scale;"
+                         "g = col == lab ? gi - scale : gi;")
 
 _COLUMNS = {}
 
@@ -79,20 +115,18 @@ def _columns(c, dtype):
 
 def _sparse_fused(prim, x, labels, n):
     m = cupy.max(x, axis=1, keepdims=True)
+    lab, col = labels.reshape(n, 1), _columns(x.shape[1], labels.dtype)
+    if _SPARSE_TOTAL.usable(x, m):
+        total = _SPARSE_TOTAL(x, m, axis=1, keepdims=True)
+        if prim.is_grad:
+            return _SPARSE_GRAD_EXP(x, m, total, x.dtype.type(1.0 / n), lab, col)
+        return _SPARSE_LOSS(x, m, total, lab, col, numpy.float64(n))
     e = _SPARSE_EXP(x, m)
     total = cupy.sum(e, axis=1, keepdims=True)
     dt = x.dtype.type
     if prim.is_grad:
-        return _SPARSE_GRAD(e, total, dt(1.0 / n), labels.reshape(n, 1), _columns(x.shape[1], labels.dtype))
-    picked = cupy.take_along_axis(x, labels.reshape(n, 1), axis=1)
-    return _SPARSE_MEAN[x.dtype](cupy.sum(_SPARSE_ROW(m, total, picked)), numpy.float64(n))
-
-
-def _label_out_of_range(labels, c):
-    """Whether a label is outside [0, c): one reduction read back (a negative label, seen as unsigned, is >= c)."""
-    if labels.dtype.kind == "i":
-        labels = labels.view(numpy.dtype(f"u{labels.dtype.itemsize}"))
-    return int(cupy.max(labels)) >= c
+        return _SPARSE_GRAD(e, total, dt(1.0 / n), lab, col)
+    return _SPARSE_MEAN[x.dtype](cupy.sum(_SPARSE_ROW(x, m, total, lab, col)), numpy.float64(n))
 
 
 @fits_out
@@ -101,25 +135,17 @@ def _sparse_softmax_cross_entropy(prim, logits, labels, *, out=None):
     dt = compute_dtype(logits)
     x = logits.astype(dt, copy=False)
     n, c = x.shape
-    # the range check reads a flag back to the host, which a stream capturing a CUDA graph refuses: a captured step
-    # (mindspore_gpu.capture) does without it
-    if labels.size and not cupy.cuda.get_current_stream().is_capturing() and _label_out_of_range(labels, c):
-        bad = cupy.asnumpy(labels)
-        i = int(numpy.flatnonzero((bad < 0) | (bad >= c))[0])
-        raise ValueError(f"sparse_softmax_cross_entropy: the label {int(bad[i])} at index {i} is out of range "
-                         f"[0, {c})")
     if n > 0 and c > 0 and _SPARSE_EXP.usable(x):
         return _sparse_fused(prim, x, labels, n)
     m, inv, lse = _row_parts(x)
-    rows = cupy.arange(n)
+    hit = cupy.arange(c, dtype=labels.dtype) == labels.reshape(n, 1)   # (a label out of range hits no column)
     if prim.is_grad:
         scale = dt.type(1.0 / n) if n > 0 else dt.type(0)
         grad = cupy.exp(x - m) * inv * scale
-        grad[rows, labels] -= scale
-        return grad
+        return cupy.where(hit, grad - scale, grad)
     if n == 0:
         return cupy.full((), numpy.nan, dt)
-    row_loss = (lse[:, 0] - x[rows, labels]).astype(numpy.float64)
+    row_loss = cupy.where(hit, (lse - x).astype(numpy.float64), 0.0)
     return (cupy.sum(row_loss) / n).astype(dt)
 
 

@@ -1,10 +1,10 @@
 """GPU kernels of the nn family: activations, softmax, bias add, normalisation, dropout, momentum.
 
 Float16 inputs are computed in float32 (results are cast to the inferred ``out`` dtype). GeLU, its
-gradient, ReluGrad, ApplyMomentum, float32 Softmax over the last axis, LayerNorm and training batch norm with its
-gradient have fused CUDA kernels (:class:`._common.Fused`, float32 and float64) next to their plain-CuPy paths:
-a PYNATIVE step is bound by the host's ~10 us per CuPy launch, so each kernel launches as few times as its
-reductions allow. Losses and resizing are in :mod:`.nn_ext`.
+gradient, ReluGrad, ApplyMomentum, float32 Softmax over the last axis, SoftmaxGrad, LayerNorm with its gradient and
+training batch norm with its gradient have fused CUDA kernels (:class:`._common.Fused`, float32 and float64) next
+to their plain-CuPy paths: a PYNATIVE step is bound by the host's ~10 us per CuPy launch, so each kernel launches
+as few times as its reductions allow. Losses and resizing are in :mod:`.nn_ext`.
 """
 import cupy
 import numpy
@@ -139,19 +139,20 @@ def _softmax_last_f32(x, xp):
         return xp.where(s == 0, e, e / xp.where(s == 0, xp.float32(1), s)).astype(xp.float32)
 
 
-# The float32 last-axis softmax above in five launches (fusion on): NaN masked out, the maximum, the shift, exp and
-# NaN -> +inf in one kernel, the sum, and the division (rows summing to 0 kept) in one; the same operations in the
-# same order.
-_SOFTMAX_MASK = Fused("ms_softmax_nan_mask", "T x, T ninf", "T y", "y = x != x ? ninf : x;")
+# The float32 last-axis softmax above in four launches (fusion on): the maximum, the shift, exp and NaN -> +inf in
+# one kernel, the sum, and the division (rows summing to 0 kept) in one; the same results. The maximum is taken
+# without masking NaN out: a row holding a NaN gets a NaN maximum, and there the kernel writes what the plain path's
+# exponentials come to after the division by their sum, +inf (a NaN difference) at NaN and +inf and 0 elsewhere (the
+# sum is +inf, so any finite exponential divides to 0): NaN at NaN and +inf, 0 elsewhere, as the plain path gives.
 _SOFTMAX_EXP = Fused("ms_softmax_exp", "T x, T m, T low, T pinf", "T e",
-                     "T mm = m < low ? low : m; T d = x - mm; e = d != d ? pinf : exp(d);")
+                     "T mm = m < low ? low : m; T d = x - mm;"
+                     "e = m != m ? ((x != x || x == pinf) ? pinf : (T)0) : (d != d ? pinf : exp(d));")
 _SOFTMAX_DIV = Fused("ms_softmax_div", "T e, T s", "T y", "y = s == (T)0 ? e : e / s;")
 
 
 def _softmax_last_f32_fused(x):
     f = numpy.float32
-    m = cupy.max(_SOFTMAX_MASK(x, f(-numpy.inf)), axis=-1, keepdims=True)
-    e = _SOFTMAX_EXP(x, m, f(-3.4028234663852886e38), f(numpy.inf))
+    e = _SOFTMAX_EXP(x, cupy.max(x, axis=-1, keepdims=True), f(-3.4028234663852886e38), f(numpy.inf))
     return _SOFTMAX_DIV(e, cupy.sum(e, axis=-1, keepdims=True))
 
 
@@ -170,6 +171,34 @@ def _softmax(prim, x, *, out=None):
     return e / cupy.sum(e, axis=axis, keepdims=True)
 
 
+# SoftmaxGrad, y (dy - sum(dy y)), in two launches (fusion on): the sum of the products in one reduction, the rest
+# in one kernel (three without ReductionKernel: the product apart); the plain path's operations in its order (the
+# sum's association is the reduction's).
+_SOFTMAX_GRAD = Fused("ms_softmax_grad", "T y, T dy, T s", "T dx", "dx = y * (dy - s);")
+_SOFTMAX_GRAD_SUM = {}   # the reduction, made on first use (_FusedReduction is defined below, with batch norm)
+
+
+def _softmax_grad_sum():
+    kernel = _SOFTMAX_GRAD_SUM.get("kernel")
+    if kernel is None:
+        kernel = _SOFTMAX_GRAD_SUM["kernel"] = _FusedReduction("ms_softmax_grad_sum", "T dy, T y", "T s", "dy * y",
+                                                               "a + b", "s = a", "0")
+    return kernel
+
+
+@fits_out
+def _softmax_grad(prim, y, dy, *, out=None):
+    y, dy = wide(_dev(y)), wide(_dev(dy))
+    axis = _axes(prim.axis)
+    reduction = _softmax_grad_sum()
+    if y.size and reduction.usable(dy, y) and _SOFTMAX_GRAD.usable(y, dy):
+        return _SOFTMAX_GRAD(y, dy, reduction(dy, y, axis=axis, keepdims=True))
+    s = cupy.sum(dy * y, axis=axis, keepdims=True)
+    if _SOFTMAX_GRAD.usable(y, dy, s):
+        return _SOFTMAX_GRAD(y, dy, s)
+    return y * (dy - s)
+
+
 @fits_out
 def _log_softmax(prim, x, *, out=None):
     x = wide(_dev(x))
@@ -186,10 +215,23 @@ def _bias_add(prim, x, bias, *, out):
     return fit(x + bias.reshape((1, bias.size) + (1,) * (x.ndim - 2)), out)
 
 
-# LayerNorm in five launches (fusion on): the mean, the squared deviations (``_BN_SQDEV``), their mean, rstd, and
-# the normalised output with its scale and shift in one kernel; the plain path's operations in its order.
+# LayerNorm in three launches (fusion on): the mean, one reduction summing the squared deviations from it (two
+# passes over x, never the one-pass sum of squares) whose post-map makes rstd from their mean, and the normalised
+# output with its scale and shift in one kernel; the plain path's operations in its order (the sum's association is
+# the reduction's, as cupy.mean's is). Without ReductionKernel: five (the squared deviations, their mean and rstd
+# apart).
 _LN_RSTD = Fused("ms_ln_rstd", "T var, T eps", "T rstd", "rstd = (T)1 / sqrt(var + eps);")
 _LN_Y = Fused("ms_ln_y", "T x, T mean, T rstd, T g, T b", "T y", "y = (x - mean) * rstd * g + b;")
+_LN_SQDEV_RSTD = {}    # the reduction, made on first use (_FusedReduction is defined below, with batch norm)
+
+
+def _ln_sqdev_rstd():
+    kernel = _LN_SQDEV_RSTD.get("kernel")
+    if kernel is None:
+        kernel = _LN_SQDEV_RSTD["kernel"] = _FusedReduction(
+            "ms_ln_sqdev_rstd", "T x, T mean, T n, T eps", "T rstd", "(x - mean) * (x - mean)", "a + b",
+            "rstd = (T)1 / sqrt(a / n + eps)", "0")
+    return kernel
 
 
 @fits_out
@@ -199,15 +241,81 @@ def _layer_norm(prim, x, gamma, beta, *, out=None):
     axes = tuple(range(bna, x.ndim))
     g, b = wide(_dev(gamma)), wide(_dev(beta))
     if x.size and _LN_Y.usable(x, g, b):
+        dt = x.dtype.type
         mean = cupy.mean(x, axis=axes, keepdims=True)
-        var = cupy.mean(_BN_SQDEV(x, mean), axis=axes, keepdims=True)
-        rstd = _LN_RSTD(var, x.dtype.type(prim.epsilon))
+        reduction = _ln_sqdev_rstd()
+        if reduction.usable(x, mean):
+            count = x.size // mean.size
+            rstd = reduction(x, mean, dt(count), dt(prim.epsilon), axis=axes, keepdims=True)
+        else:
+            rstd = _LN_RSTD(cupy.mean(_BN_SQDEV(x, mean), axis=axes, keepdims=True), dt(prim.epsilon))
         return _LN_Y(x, mean, rstd, g, b), mean, rstd
     mean = cupy.mean(x, axis=axes, keepdims=True)
     centred = x - mean
     var = cupy.mean(centred * centred, axis=axes, keepdims=True)
     rstd = 1.0 / cupy.sqrt(var + prim.epsilon)
     return centred * rstd * g + b, mean, rstd
+
+
+# LayerNormGrad in three launches (fusion on): one reduction sums dy gamma and dy gamma xhat over the normalised
+# axes, one dy xhat and dy over the axes before begin_params_axis (dgamma, dbeta), each pair as one reduction over a
+# stacked axis of two (batch norm's (0, 1) selector picks the term), and one kernel makes dx. Without ReductionKernel
+# (or with no axis before begin_params_axis), four: one kernel writes the four terms into one buffer and two sums
+# reduce it. The plain path's operations in its order (the sums' association is the reduction's).
+_LN_GRAD_ROWS = {}     # the two reductions, made on first use (_FusedReduction is defined below, with batch norm)
+
+
+def _ln_grad_reductions():
+    if not _LN_GRAD_ROWS:
+        params = "T sel, T x, T dy, T mean, T rstd, T gamma"
+        _LN_GRAD_ROWS["rows"] = _FusedReduction(
+            "ms_ln_grad_row_sums", params, "T s",
+            "sel == (T)0 ? dy * gamma : (dy * gamma) * ((x - mean) * rstd)", "a + b", "s = a", "0")
+        _LN_GRAD_ROWS["params"] = _FusedReduction(
+            "ms_ln_grad_param_sums", params, "T s", "sel == (T)0 ? dy * ((x - mean) * rstd) : dy", "a + b",
+            "s = a", "0")
+    return _LN_GRAD_ROWS["rows"], _LN_GRAD_ROWS["params"]
+
+
+_LN_GRAD_TERMS = Fused("ms_ln_grad_terms", "T x, T dy, T mean, T rstd, T gamma", "T g, T gx, T dyx, T dyc",
+                       "T xhat = (x - mean) * rstd; T gi = dy * gamma; g = gi; gx = gi * xhat; dyx = dy * xhat;"
+                       "dyc = dy;")
+_LN_GRAD_DX = Fused("ms_ln_grad_dx", "T x, T dy, T mean, T rstd, T gamma, T sg, T sgx, T inv_n", "T dx",
+                    "T xhat = (x - mean) * rstd; T g = dy * gamma;"
+                    "dx = rstd * ((g - sg * inv_n) - xhat * (sgx * inv_n));")
+
+
+@fits_out
+def _layer_norm_grad(prim, x, dy, rstd, mean, gamma, *, out=None):
+    x, dy, rstd, mean, gamma = (wide(_dev(a)) for a in (x, dy, rstd, mean, gamma))
+    bna = prim.begin_norm_axis % x.ndim
+    axes = tuple(range(bna, x.ndim))
+    batch = tuple(range(prim.begin_params_axis % x.ndim))
+    count = 1
+    for s in x.shape[bna:]:
+        count *= s
+    inv_n = 1.0 / max(count, 1)
+    if x.size and _LN_GRAD_DX.usable(x, dy, rstd, mean, gamma):
+        rows, params = _ln_grad_reductions()
+        sel = _selector(x.dtype) if batch and rows.usable(x, dy, rstd, mean, gamma) else None
+        if sel is not None:
+            stacked = (sel.reshape((2,) + (1,) * x.ndim), x[None], dy[None], mean[None], rstd[None], gamma)
+            sums = rows(*stacked, axis=tuple(a + 1 for a in axes), keepdims=True)
+            sums_p = params(*stacked, axis=tuple(a + 1 for a in batch))
+            dx = _LN_GRAD_DX(x, dy, mean, rstd, gamma, sums[0], sums[1], x.dtype.type(inv_n))
+            return dx, sums_p[0], sums_p[1]
+        terms = cupy.empty((4,) + x.shape, x.dtype)
+        _LN_GRAD_TERMS(x, dy, mean, rstd, gamma, terms[0], terms[1], terms[2], terms[3])
+        sums = cupy.sum(terms[:2], axis=tuple(a + 1 for a in axes), keepdims=True)
+        params = cupy.sum(terms[2:], axis=tuple(a + 1 for a in batch))
+        dx = _LN_GRAD_DX(x, dy, mean, rstd, gamma, sums[0], sums[1], x.dtype.type(inv_n))
+        return dx, params[0], params[1]
+    xhat = (x - mean) * rstd
+    g = dy * gamma
+    g_mean = cupy.sum(g, axis=axes, keepdims=True) * inv_n
+    gx_mean = cupy.sum(g * xhat, axis=axes, keepdims=True) * inv_n
+    dx = rstd * ((g - g_mean) - xhat * gx_mean)
+    return dx, cupy.sum(dy * xhat, axis=batch), cupy.sum(dy, axis=batch)
 
 
 # --- batch normalisation ----------------------------------------------------------------------
@@ -220,19 +328,47 @@ def _bn_layout(prim, x):
     return axes, stat_shape, x.size // max(x.shape[c], 1)
 
 
-# Training-mode batch norm in a few launches (float32/float64, fusion on): the statistics by two reductions, the
-# per-channel tail (scale factor, moving statistics in place, saved statistics) in one kernel, the normalised
-# output in one; the gradient by two reductions and one kernel. Same operations in the same order as the plain
-# path beside them (CUDA may contract a multiply-add of the moving statistics into one rounding).
+class _FusedReduction(Fused):
+    """A ``cupy.ReductionKernel`` with :class:`Fused`'s ``usable`` (float32/float64 CuPy arrays, fusion on, the
+    kernel available); called as CuPy's, ``kernel(*args, axis=..., keepdims=...)``."""
+
+    def __init__(self, name, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity):
+        make = getattr(cupy, "ReductionKernel", None)
+        self.name = name
+        self.dtypes = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+        self.kernel = (make(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name)
+                       if make is not None else None)
+
+
+# Training-mode batch norm in four launches (float32/float64, fusion on): the mean, the sum of squared deviations
+# from it in one reduction (two passes over x, never the one-pass sum of squares), the per-channel tail (scale
+# factor, moving statistics in place, saved statistics) in one kernel, the normalised output in one; the gradient
+# in two: the sums of dy and of dy * xhat in one reduction, and one kernel. Same operations in the same order
+# as the plain path beside them (the sums' association is the reduction's, as cupy.sum's is; CUDA may contract a
+# multiply-add of the moving statistics into one rounding).
 _BN_SQDEV = Fused("ms_bn_sqdev", "T x, T m", "T d", "T c = x - m; d = c * c;")
+_BN_SQSUM = _FusedReduction("ms_bn_sqsum", "T x, T m", "T s", "(x - m) * (x - m)", "a + b", "s = a", "0")
 _BN_STATS = Fused("ms_bn_stats", "T m, T s, T scale, T count, T unbias, T keep, T mom, T eps",
                   "T a, T mean, T var, T v, T m2, T v2",
                   "T vb = s / count; a = ((T)1 / sqrt(vb + eps)) * scale; "
                   "mean = keep * mean + mom * m; var = keep * var + mom * (vb * unbias); v = vb; m2 = m; v2 = vb;")
 _BN_Y = Fused("ms_bn_y", "T x, T m, T a, T b", "T y", "y = (x - m) * a + b;")
 # (rstd = 1 / sqrt(saved variance + eps) computed in both gradient kernels, as the plain path computes it once)
-_BN_DY_XHAT = Fused("ms_bn_dy_xhat", "T dy, T x, T m, T sv, T eps", "T p",
-                    "T rstd = (T)1 / sqrt(sv + eps); p = dy * ((x - m) * rstd);")
+# (the gradient's two sums, of dy and of dy * xhat, as one reduction over a stacked axis of two: a selector (0, 1)
+# broadcast against dy and x picks the term; output (2, C))
+_BN_GRAD_SUMS = _FusedReduction("ms_bn_grad_sums", "T sel, T dy, T x, T m, T sv, T eps", "T s",
+                                "sel == (T)0 ? dy : dy * ((x - m) * ((T)1 / sqrt(sv + eps)))", "a + b", "s = a", "0")
+_SELECTORS = {}
+
+
+def _selector(dt):
+    """The (0, 1) selector of ``_BN_GRAD_SUMS`` in ``dt``, made once per device and dtype (read-only), or None while
+    a stream captures and it is not made yet (made there, its values would exist only in the graph)."""
+    key = (cupy.cuda.runtime.getDevice(), numpy.dtype(dt))
+    sel = _SELECTORS.get(key)
+    if sel is None and not cupy.cuda.get_current_stream().is_capturing():
+        sel = _SELECTORS[key] = cupy.arange(2, dtype=dt)
+    return sel
 _BN_DX = Fused("ms_bn_dx", "T dy, T x, T m, T sv, T eps, T scale, T dbias, T dscale, T count", "T dx",
                "T rstd = (T)1 / sqrt(sv + eps); T xhat = (x - m) * rstd; T a = scale * rstd; "
                "dx = a * (dy - dbias / count - xhat * (dscale / count));")
@@ -246,7 +382,10 @@ def _batch_norm(prim, x, scale, bias, mean, variance, *, out=None):
     if prim.is_training and _BN_STATS.usable(x32, _dev(scale), _dev(bias), mean, variance):
         dt = x32.dtype.type
         m = cupy.mean(x32, axis=axes)
-        s = cupy.sum(_BN_SQDEV(x32, m.reshape(stat_shape)), axis=axes)
+        if _BN_SQSUM.usable(x32):
+            s = _BN_SQSUM(x32, m.reshape(stat_shape), axis=axes)
+        else:
+            s = cupy.sum(_BN_SQDEV(x32, m.reshape(stat_shape)), axis=axes)
         mom = prim.momentum
         a, v, m2, v2 = (cupy.empty_like(m) for _ in range(4))
         _BN_STATS(m, s, _dev(scale), dt(max(count, 1)), dt(max(count, 1) / max(count - 1, 1)), dt(1 - mom), dt(mom),
@@ -282,8 +421,14 @@ def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve, *,
     if prim.is_training and _BN_DX.usable(x, dy, sv, sm, sc):
         v_, m_, c_ = sv.reshape(stat_shape), sm.reshape(stat_shape), sc.reshape(stat_shape)
         eps = x.dtype.type(prim.epsilon)
-        dbias = cupy.sum(dy, axis=axes)
-        dscale = cupy.sum(_BN_DY_XHAT(dy, x, m_, v_, eps), axis=axes)
+        sel = _selector(x.dtype) if _BN_GRAD_SUMS.usable(dy, x) else None
+        if sel is not None:
+            sums = _BN_GRAD_SUMS(sel.reshape((2,) + (1,) * x.ndim), dy[None], x[None], m_[None], v_[None], eps,
+                                 axis=tuple(a + 1 for a in axes))
+            dbias, dscale = sums[0], sums[1]
+        else:
+            dbias = cupy.sum(dy, axis=axes)
+            dscale = cupy.sum(dy * ((x - m_) * (1.0 / cupy.sqrt(v_ + eps))), axis=axes)
         dx = _BN_DX(dy, x, m_, v_, eps, c_, dbias.reshape(stat_shape), dscale.reshape(stat_shape),
                     x.dtype.type(max(count, 1)))
         return dx, dscale, dbias
@@ -369,9 +514,11 @@ KERNELS = {
     "SoftShrink": _elementwise(_softshrink),
     "PReLU": _prelu,
     "Softmax": _softmax,
+    "SoftmaxGrad": _softmax_grad,
     "LogSoftmax": _log_softmax,
     "BiasAdd": _bias_add,
     "LayerNorm": _layer_norm,
+    "LayerNormGrad": _layer_norm_grad,
     "BatchNorm": _batch_norm,
     "ApplyMomentum": _apply_momentum,
     "BatchNormGrad": _batch_norm_grad,

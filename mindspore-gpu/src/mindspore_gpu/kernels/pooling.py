@@ -25,7 +25,12 @@ MaxPool3DWithArgmax propagates NaN with the index of the window's last NaN.
 
 The gradients scatter into the input planes with CUDA's atomic add (windows may overlap). float16
 computes in float32.
+
+With fusion on, MaxPool (its values) and MaxPoolGrad (the argmax's scatter operands) are one generated kernel each
+(:func:`_window_kernel`, the kernel offsets unrolled, reading the unpadded input): MaxPool is one launch and
+MaxPoolGrad three (that kernel, the zeros, the atomic add), the same bits as the per-offset steps.
 """
+import itertools
 import math
 
 import cupy
@@ -118,6 +123,86 @@ _STEPS = {
 }
 
 
+# MaxPool's fold (its values) and the fold's argmax alone (its gradient's) in ONE launch each (fusion on): a kernel
+# generated per kernel size reads each output's window straight from the unpadded input and runs the steps above
+# for every kernel offset in scan order, unrolled, with the same comparisons (an offset in the padding: ``ok``
+# false, nothing taken), so the results are the same bits.
+_WINDOW_STEPS = {
+    "fold": ("T fold", "fold = fl;", "fold = (ok{j} && !(fold > v{j})) ? v{j} : fold;"),
+    "arg": ("int64 arg", "T best = fl; arg = -1;",
+            "bool take{j} = ok{j} && (v{j} != v{j} || best != best || v{j} > best); best = take{j} ? v{j} : best; "
+            "arg = take{j} ? f{j} : ((ok{j} && arg < 0) ? f{j} : arg);"),
+}
+# MaxPoolGrad's scatter operands (what ``_SCATTER_INDEX`` makes of the argmax) from the same steps: the flat target
+# in the input and dout's value, 0 at the plane's first element for a window with no element
+_WINDOW_STEPS["scatter"] = ("int64 index, T value", "T best = fl; ptrdiff_t arg = -1;", _WINDOW_STEPS["arg"][2])
+_WINDOW_TAILS = {"scatter": "bool hit = arg >= 0; index = base + (hit ? arg : 0); value = hit ? g : (T)0;"}
+_WINDOW_KERNELS = {}
+_UNROLL = 64     # offsets at most per generated kernel (larger windows take the per-offset steps)
+
+
+def _window_kernel(kind, kernel):
+    """The generated kernel (a :class:`Fused`) of ``kind`` ("fold", "arg" or "scatter") for a window of size
+    ``kernel``: raw input ``x`` (planes, *S), the start value ``fl``, int32 geometry (``on``/``sn``/``s``/``d``/``b``
+    per axis, ``psize`` the elements of a plane), and for "scatter" the gradient ``g`` (planes, *out); output(s)
+    (planes, *out)."""
+    key = (kind, tuple(kernel))
+    if key in _WINDOW_KERNELS:
+        return _WINDOW_KERNELS[key]
+    nd = len(kernel)
+    out_param, init, step = _WINDOW_STEPS[kind]
+    body = ["ptrdiff_t r = i;"]
+    for a in reversed(range(nd)):
+        body.append(f"ptrdiff_t o{a} = r % on{a}; r = r / on{a};")
+    body.append("ptrdiff_t base = r * psize;")
+    body.append(init)
+    for j, offset in enumerate(itertools.product(*(range(k) for k in kernel))):
+        flat = "0"
+        inside = []
+        for a, k in enumerate(offset):
+            body.append(f"ptrdiff_t p{a}_{j} = o{a} * s{a} + {k} * d{a} - b{a};")
+            inside.append(f"p{a}_{j} >= 0 && p{a}_{j} < sn{a}")
+            flat = f"({flat}) * sn{a} + p{a}_{j}"
+        body.append(f"bool ok{j} = {' && '.join(inside)};")
+        body.append(f"ptrdiff_t f{j} = ok{j} ? {flat} : 0;")
+        body.append(f"T v{j} = x[base + f{j}];")
+        body.append(step.format(j=j))
+    body.append(_WINDOW_TAILS.get(kind, ""))
+    names = [f"{p}{a}" for p in ("on", "sn", "s", "d", "b") for a in range(nd)] + ["psize"]
+    params = "raw T x, T fl, " + ", ".join(f"int32 {p}" for p in names) + (", T g" if kind == "scatter" else "")
+    size = "x".join(str(k) for k in kernel)
+    fused = Fused(f"ms_pool_window_{kind}_{size}", params, out_param, " ".join(body))
+    fused.params = names
+    _WINDOW_KERNELS[key] = fused
+    return fused
+
+
+def _window_pool(kind, x, dt, floor, kernel, stride, dil, before, out, g=None):
+    """MaxPool's fold values (``kind`` "fold"), its argmax ("arg") or its gradient's scatter operands ("scatter",
+    (index, value) from the gradient ``g``) in one launch, or None where the generated kernel is not usable (fusion
+    off, another dtype, an empty input, a window too large to unroll)."""
+    nd = len(kernel)
+    x = x.astype(dt, copy=False)
+    if not x.size or math.prod(kernel) > _UNROLL:
+        return None
+    fused = _window_kernel(kind, kernel)
+    if not fused.usable(x, *(() if g is None else (g,))):
+        return None
+    sizes = x.shape[-nd:]
+    values = {"psize": math.prod(sizes)}
+    for name, seq in (("on", out), ("sn", sizes), ("s", stride), ("d", dil), ("b", before)):
+        values.update({f"{name}{a}": v for a, v in enumerate(seq)})
+    shape = x.shape[:-nd] + tuple(out)
+    args = [x, dt.type(floor)] + [numpy.int32(values[p]) for p in fused.params]
+    if kind == "scatter":
+        index, value = cupy.empty(shape, numpy.int64), cupy.empty(shape, dt)
+        fused(*args, g, index, value)
+        return index, value
+    result = cupy.empty(shape, dt if kind == "fold" else numpy.int64)
+    fused(*args, result)
+    return result
+
+
 def _rule_pool(views, flat, valid, shape, dt, rule, floor, need_arg=True, need_values=True):
     """(values, argmax or None) of the windows under one of MindSpore 2.10's NaN rules (see the module
     docstring); MaxPool's fold without argmax (``need_arg=False``) keeps only the fold; without
@@ -176,10 +261,15 @@ def max_pool(prim, x, out_spatial=None, with_argmax=True, need_values=True):
     out = win.out if out_spatial is None else tuple(out_spatial)
     sizes = x.shape[-nd:]
     dt = compute_dtype(x)
+    rule, floor = _rule(prim, x)
+    if rule == _FOLD and not (with_argmax and need_values):
+        kind = "arg" if with_argmax else "fold"
+        result = _window_pool(kind, x, dt, floor, kernel, stride, dil, win.before, out)
+        if result is not None:
+            return (None, result) if with_argmax else (result, None)
     xp = pad_spatial(x.astype(dt, copy=False), win.before, pad_after(sizes, win.before, out, kernel, stride, dil),
                      value=-_INF)
     views = windows(xp, out, kernel, stride, dil)
-    rule, floor = _rule(prim, x)
     if rule:
         flat, valid = _offset_tables(sizes, win.before, out, kernel, stride, dil)
         best, arg = _rule_pool(views, flat, valid, x.shape[:-nd] + out, dt, rule, floor, with_argmax, need_values)
@@ -279,7 +369,18 @@ def _max_pool_with_argmax(prim, x, *, out=None):
 def _max_pool_grad(prim, x, y, dout, *, out=None):
     """dx: dout added at each window's argmax, recomputed from x (dout has the forward output's shape)."""
     x, dout = _dev(x), _dev(dout)
-    nd = len(prim.geometry_for(x.shape)[0])
+    kernel, stride, dil, win = prim.geometry_for(x.shape)
+    nd = len(kernel)
+    dt = compute_dtype(x, dout)
+    rule, floor = _rule(prim, x)
+    if rule == _FOLD and dt == compute_dtype(x) and dout.shape[:-nd] == x.shape[:-nd]:
+        # (fusion on: the argmax's scatter operands in one kernel, then the zeros and the scatter: three launches)
+        pair = _window_pool("scatter", x, dt, floor, kernel, stride, dil, win.before, dout.shape[-nd:],
+                            g=dout.astype(dt, copy=False))
+        if pair is not None:
+            dx = cupy.zeros(x.shape, dt)
+            scatter_add(dx.reshape(-1), pair[0], pair[1])
+            return dx
     _, arg = max_pool(prim, x, dout.shape[-nd:], need_values=False)
     return scatter_planes(dout, arg, x.shape, nd, compute_dtype(x, dout), check=False)
 

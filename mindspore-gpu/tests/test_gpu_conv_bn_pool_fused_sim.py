@@ -1,0 +1,345 @@
+"""The launch-cutting kernels of the conv family, MaxPool and batch norm, run on the CuPy stand-in with its
+``ElementwiseKernel`` and ``ReductionKernel`` (as a GPU has them), called straight from the kernel tables:
+
+* the convolutions' columns gathered by one generated kernel (``kernels/conv.py`` ``_gather``) give the plain
+  path's results bit for bit (forward, filter gradient, and the input gradient of kernels too large to unroll;
+  2-D and 3-D, strides, dilations, groups, padding, NaN and infinities), the input gradient by col2im
+  (``_col2im``) the plain path's numbers up to rounding, and all match a NumPy oracle; each is the few launches it
+  was brought down to;
+* MaxPool's whole-window kernels (``kernels/pooling.py`` ``_window_kernel``): MaxPool in one launch, MaxPoolGrad in
+  three, the plain path's bits;
+* training batch norm in four launches and its gradient in two (``ReductionKernel`` ``ms_bn_sqsum`` and
+  ``ms_bn_grad_sums``), the plain path's numbers;
+* the stand-in's ``ReductionKernel`` (CuPy's signature, ``axis``/``keepdims``, identity of an empty reduction, one
+  launch, host arrays refused, CuPy's one-expression ``post_map_expr``) and the ``ElementwiseKernel`` additions the
+  gathers use (``raw`` parameters read by flat index, ``i``, C's integer ``/`` and ``%``, a read out of bounds
+  raised as the illegal address it is on a GPU).
+"""
+import itertools
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+HERE = pathlib.Path(__file__).parent
+sys.path.insert(0, str(HERE))
+import cupy_sim  # noqa: E402
+from mindspore.ops._defs import conv as conv_defs, nn as nn_defs, pooling as pool_defs  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+
+@pytest.fixture(scope="module")
+def sim():
+    graph = cupy_sim.load_graph_modules()
+    families = {f.__name__.rsplit(".", 1)[-1]: f for f in graph.families}
+    return graph.cupy, families
+
+
+def _kinds(fn):
+    """(result, the launch kinds ``fn()`` took)."""
+    kinds = []
+    counter = cupy_sim.LAUNCHES
+    prev, counter.listener = counter.listener, kinds.append
+    try:
+        result = fn()
+    finally:
+        counter.listener = prev
+    return result, kinds
+
+
+def _fusion_off(monkeypatch, family):
+    """Fusion off for the kernel modules (``_common.FUSED``, read by every ``Fused.usable``)."""
+    monkeypatch.setitem(family.Fused.usable.__globals__, "FUSED", False)
+
+
+def _host(cp, r):
+    return tuple(_host(cp, a) for a in r) if isinstance(r, tuple) else cp.asnumpy(r)
+
+
+def _bits(got, want, what):
+    for i, (g, w) in enumerate(zip(got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple)
+                                   else (want,))):
+        assert g.dtype == w.dtype and g.shape == w.shape, f"{what} output {i}"
+        np.testing.assert_array_equal(g, w, err_msg=f"{what} output {i}")
+        assert np.array_equal(np.signbit(g), np.signbit(w)), f"{what} output {i}: signs"
+
+
+# --- convolutions ----------------------------------------------------------------------------------------------------
+CONV2D = [  # (x shape, out channels, kernel, pad_mode, pad, stride, dilation, group)
+    ((2, 4, 7, 6), 8, 3, "valid", 0, 1, 1, 1),
+    ((2, 4, 7, 6), 8, 3, "pad", 1, 2, 1, 1),
+    ((2, 4, 9, 8), 6, (3, 2), "pad", (1, 2, 0, 1), (2, 1), (1, 2), 2),
+    ((1, 4, 8, 8), 4, 3, "same", 0, 1, 2, 4),
+    ((3, 3, 5, 5), 2, 1, "valid", 0, 2, 1, 1),
+    ((2, 2, 6, 7), 4, (2, 3), "same", 0, (3, 2), 1, 1),
+]
+
+
+def _conv_prims(op, cout, k, pad_mode, pad, stride, dilation, group):
+    kw = dict(pad_mode=pad_mode, pad=pad, stride=stride, dilation=dilation, group=group)
+    return (op(cout, k, **kw), conv_defs.Conv2DBackpropInput(cout, k, **kw),
+            conv_defs.Conv2DBackpropFilter(cout, k, **kw))
+
+
+def _conv_inputs(shape, cout, k, group, dtype, seed=8):
+    rng = np.random.default_rng(seed)
+    k = (k, k) if isinstance(k, int) else k
+    x = rng.normal(size=shape).astype(dtype)
+    w = rng.normal(size=(cout, shape[1] // group) + tuple(k)).astype(dtype)
+    x[0, 0, 0, 0] = np.nan
+    x[-1, 1, 2, 3] = np.inf
+    return x, w
+
+
+def _conv_all(cp, conv, prims, x, w):
+    """(y, dx, dw) with their launch kinds (on a gradient with NaN-free random values)."""
+    fwd, bin_, bfil = prims
+    kernels = conv.KERNELS
+    xd, wd = cp.asarray(x), cp.asarray(w)
+    y, ky = _kinds(lambda: kernels["Conv2D"](fwd, xd, wd))
+    dout = cp.asarray(np.random.default_rng(9).normal(size=y.shape).astype(x.dtype))
+    dx, kx = _kinds(lambda: kernels["Conv2DBackpropInput"](bin_, dout, wd, x.shape))
+    dw, kw = _kinds(lambda: kernels["Conv2DBackpropFilter"](bfil, dout, xd, w.shape))
+    return (cp.asnumpy(y), cp.asnumpy(dx), cp.asnumpy(dw), cp.asnumpy(dout)), (ky, kx, kw)
+
+
+def _conv_oracle(x, w, dout, stride, dilation, before, out, group):
+    """y, dx, dw of a 2-D cross-correlation in float64 by explicit loops over the kernel (NumPy)."""
+    n, c, h, wd = x.shape
+    cout, cg, kh, kw = w.shape
+    og = cout // group
+    xp = np.zeros((n, c, h + 2 * kh * dilation[0] + out[0] * stride[0], wd + 2 * kw * dilation[1] + out[1] * stride[1]))
+    xp[:, :, before[0]:before[0] + h, before[1]:before[1] + wd] = x
+    y = np.zeros((n, cout) + tuple(out))
+    dxp = np.zeros_like(xp)
+    dw = np.zeros(w.shape)
+    for g, i, j in itertools.product(range(group), range(kh), range(kw)):
+        r0, c0 = i * dilation[0], j * dilation[1]
+        win = xp[:, g * cg:(g + 1) * cg, r0:r0 + out[0] * stride[0]:stride[0], c0:c0 + out[1] * stride[1]:stride[1]]
+        wg = w[g * og:(g + 1) * og, :, i, j].astype(np.float64)
+        dg = dout[:, g * og:(g + 1) * og].astype(np.float64)
+        y[:, g * og:(g + 1) * og] += np.einsum("oc,nchw->nohw", wg, win)
+        dxp[:, g * cg:(g + 1) * cg, r0:r0 + out[0] * stride[0]:stride[0], c0:c0 + out[1] * stride[1]:stride[1]] += \
+            np.einsum("oc,nohw->nchw", wg, dg)
+        dw[g * og:(g + 1) * og, :, i, j] = np.einsum("nohw,nchw->oc", dg, win)
+    return y, dxp[:, :, before[0]:before[0] + h, before[1]:before[1] + wd], dw
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", range(len(CONV2D)))
+def test_conv2d_gathered_columns_give_the_plain_bits_and_the_oracle(sim, monkeypatch, case, dtype):
+    cp, fam = sim
+    conv = fam["conv"]
+    shape, cout, k, pad_mode, pad, stride, dilation, group = CONV2D[case]
+    prims = _conv_prims(conv_defs.Conv2D, cout, k, pad_mode, pad, stride, dilation, group)
+    x, w = _conv_inputs(shape, cout, k, group, dtype)
+    fused, kinds = _conv_all(cp, conv, prims, x, w)
+    # launches: the gather and the product; the product with the transposed weight and col2im; the gather, the
+    # gradient in the product's layout (a copy unless the batch is 1) and the product
+    kk = "x".join(str(v) for v in ((k, k) if isinstance(k, int) else k))
+    assert kinds[0] == ["ElementwiseKernel ms_conv_cols_window_2d", "ufunc matmul"], kinds[0]
+    assert kinds[1] == ["ufunc matmul", f"ElementwiseKernel ms_conv_col2im_{kk}"], kinds[1]
+    assert kinds[2][0] == "ElementwiseKernel ms_conv_cols_window_t_2d" and len(kinds[2]) <= 3, kinds[2]
+    with monkeypatch.context() as m:
+        _fusion_off(m, conv)
+        plain, plain_kinds = _conv_all(cp, conv, prims, x, w)
+    assert not any("ms_conv_c" in k for ks in plain_kinds for k in ks)
+    what = f"conv case {case} {np.dtype(dtype).name}"
+    # y and dw: the plain path's columns and products, the same bits; dx: col2im sums over the kernel offsets after
+    # the product (the plain path sums both in one product), so the same numbers up to rounding, NaN where NaN
+    _bits((fused[0], fused[2]), (plain[0], plain[2]), what)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(fused[1], plain[1], rtol=tol, atol=tol, equal_nan=True, err_msg=what)
+    # the oracle (NaN-free input: the NaN and inf spread through whole rows of the products)
+    xc = np.nan_to_num(x, nan=0.5, posinf=2.0)
+    (y, dx, dw, dout), _ = _conv_all(cp, conv, prims, xc, w)
+    kernel, strides, dil, win = prims[0].geometry_for(x.shape)
+    want = _conv_oracle(xc, w, dout, strides, dil, win.before, win.out, group)
+    tol = 1e-4 if dtype == np.float32 else 1e-10
+    for name, g, o in zip(("y", "dx", "dw"), (y, dx, dw), want):
+        np.testing.assert_allclose(g, o, rtol=tol, atol=tol, err_msg=name)
+
+
+def test_conv3d_gathered_columns_give_the_plain_bits(sim, monkeypatch):
+    cp, fam = sim
+    conv = fam["conv"]
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(2, 4, 5, 6, 4)).astype(np.float32)
+    w = rng.normal(size=(6, 2, 2, 3, 2)).astype(np.float32)
+    kw = dict(pad_mode="pad", pad=(1, 0, 1, 2, 0, 1), stride=(1, 2, 1), dilation=(2, 1, 1), group=2)
+    fwd = conv_defs.Conv3D(6, (2, 3, 2), **kw)
+    bin_ = conv_defs.Conv3DBackpropInput(6, (2, 3, 2), **kw)
+    bfil = conv_defs.Conv3DBackpropFilter(6, (2, 3, 2), **kw)
+
+    def run():
+        kernels = conv.KERNELS
+        xd, wd = cp.asarray(x), cp.asarray(w)
+        y = kernels["Conv3D"](fwd, xd, wd)
+        dout = cp.asarray(np.random.default_rng(3).normal(size=y.shape).astype(np.float32))
+        dx = kernels["Conv3DBackpropInput"](bin_, wd, dout, x.shape, out=None)
+        dw = kernels["Conv3DBackpropFilter"](bfil, xd, dout, w.shape, out=None)
+        return tuple(cp.asnumpy(a) for a in (y, dx, dw))
+    fused, kinds = _kinds(run)
+    assert {"ElementwiseKernel ms_conv_cols_window_3d", "ElementwiseKernel ms_conv_col2im_2x3x2",
+            "ElementwiseKernel ms_conv_cols_window_t_3d"} <= set(kinds)
+    with monkeypatch.context() as m:
+        _fusion_off(m, conv)
+        plain = run()
+    _bits((fused[0], fused[2]), (plain[0], plain[2]), "conv3d")
+    np.testing.assert_allclose(fused[1], plain[1], rtol=1e-5, atol=1e-5, err_msg="conv3d dx")
+
+
+def test_a_kernel_too_large_to_unroll_gathers_the_spread_gradient(sim, monkeypatch):
+    """Past 64 kernel offsets the data gradient gathers the columns of the spread gradient (three launches), the
+    plain path's bits."""
+    cp, fam = sim
+    conv = fam["conv"]
+    prims = _conv_prims(conv_defs.Conv2D, 3, (9, 8), "pad", (4, 4, 3, 4), 2, 1, 1)
+    x, w = _conv_inputs((2, 2, 12, 11), 3, (9, 8), 1, np.float32)
+    fused, kinds = _conv_all(cp, conv, prims, x, w)
+    assert kinds[1][0] == "ElementwiseKernel ms_conv_cols_spread_2d" and len(kinds[1]) == 3, kinds[1]
+    with monkeypatch.context() as m:
+        _fusion_off(m, conv)
+        plain, _ = _conv_all(cp, conv, prims, x, w)
+    _bits(tuple(fused), tuple(plain), "conv 9x8")
+
+
+def test_conv_on_an_empty_batch_takes_the_gather(sim):
+    cp, fam = sim
+    conv = fam["conv"]
+    fwd, bin_, bfil = _conv_prims(conv_defs.Conv2D, 2, 3, "same", 0, 1, 1, 1)
+    x, w = cp.asarray(np.zeros((0, 1, 5, 5), np.float32)), cp.asarray(np.ones((2, 1, 3, 3), np.float32))
+    y = conv.KERNELS["Conv2D"](fwd, x, w)
+    assert y.shape == (0, 2, 5, 5)
+    dx = conv.KERNELS["Conv2DBackpropInput"](bin_, y, w, (0, 1, 5, 5))
+    dw = conv.KERNELS["Conv2DBackpropFilter"](bfil, y, x, (2, 1, 3, 3))
+    assert dx.shape == (0, 1, 5, 5)
+    np.testing.assert_array_equal(cp.asnumpy(dw), np.zeros((2, 1, 3, 3), np.float32))
+
+
+# --- MaxPool ---------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("geometry", [(2, 2, "VALID"), (3, 2, "SAME"), (3, 1, "SAME"), ((2, 3), (1, 2), "VALID")])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_max_pool_whole_window_kernels(sim, monkeypatch, geometry, dtype):
+    cp, fam = sim
+    pool = fam["pooling"]
+    k, s, mode = geometry
+    rng = np.random.default_rng(5)
+    x = rng.integers(-3, 3, size=(2, 3, 7, 6)).astype(dtype)       # ties
+    x[0, 0, 1, 1] = np.nan
+    x[0, 1, 2, 2] = -0.0
+    x[1, 2, 3, 3] = -np.inf
+    fwd = pool_defs.MaxPool(kernel_size=k, strides=s, pad_mode=mode)
+    grad = pool_defs.MaxPoolGrad(kernel_size=k, strides=s, pad_mode=mode)
+
+    def run():
+        xd = cp.asarray(x)
+        y = pool.KERNELS["MaxPool"](fwd, xd)
+        dout = cp.asarray(rng_dout.normal(size=y.shape).astype(dtype))
+        return cp.asnumpy(y), cp.asnumpy(pool.KERNELS["MaxPoolGrad"](grad, xd, y, dout))
+    rng_dout = np.random.default_rng(6)
+    (y, dx), kinds = _kinds(run)
+    size = "x".join(str(v) for v in ((k, k) if isinstance(k, int) else k))
+    kinds = [k for k in kinds if k not in ("h2d", "d2h")]      # (the uploads and read-backs of the test)
+    # MaxPool: one launch; MaxPoolGrad: the scatter operands, the zeros and the atomic add
+    assert kinds == [f"ElementwiseKernel ms_pool_window_fold_{size}",
+                     f"ElementwiseKernel ms_pool_window_scatter_{size}", "cupy.zeros", "cupy.add.at"], kinds
+    rng_dout = np.random.default_rng(6)
+    with monkeypatch.context() as m:
+        _fusion_off(m, pool)
+        plain = run()
+    _bits((y, dx), plain, f"max pool {geometry}")
+
+
+# --- batch norm ------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_batch_norm_in_four_launches_and_its_gradient_in_two(sim, monkeypatch, data_format, dtype):
+    cp, fam = sim
+    nn = fam["nn"]
+    rng = np.random.default_rng(3)
+    shape = (4, 3, 5, 6) if data_format == "NCHW" else (4, 5, 6, 3)
+    x = rng.normal(1.0, 2.0, shape).astype(dtype)
+    scale, bias = rng.normal(size=3).astype(dtype), rng.normal(size=3).astype(dtype)
+    mean0, var0 = rng.normal(size=3).astype(dtype), rng.uniform(0.5, 2, 3).astype(dtype)
+    dy = rng.normal(size=shape).astype(dtype)
+    bn = nn_defs.BatchNorm(is_training=True, epsilon=1e-3, momentum=0.3, data_format=data_format)
+    bng = nn_defs.BatchNormGrad(is_training=True, epsilon=1e-3, data_format=data_format)
+
+    def run():
+        m, v = cp.asarray(mean0), cp.asarray(var0)
+        args = [cp.asarray(a) for a in (x, scale, bias)]
+        outs, fwd = _kinds(lambda: nn.KERNELS["BatchNorm"](bn, *args, m, v))
+        d = [cp.asarray(a) for a in (dy, x, scale)]
+        grads, bwd = _kinds(lambda: nn.KERNELS["BatchNormGrad"](bng, d[0], d[1], d[2], outs[3], outs[4], outs[4]))
+        return _host(cp, tuple(outs) + (m, v) + tuple(grads)), fwd, bwd
+    run()      # (the gradient's (0, 1) selector is made once per device and dtype)
+    got, fwd, bwd = run()
+    assert fwd == ["cupy.mean", "ReductionKernel ms_bn_sqsum", "ElementwiseKernel ms_bn_stats",
+                   "ElementwiseKernel ms_bn_y"], fwd
+    assert bwd == ["ReductionKernel ms_bn_grad_sums", "ElementwiseKernel ms_bn_dx"], bwd
+    with monkeypatch.context() as m:
+        _fusion_off(m, nn)
+        want, plain_fwd, _ = run()
+    assert "ReductionKernel ms_bn_sqsum" not in plain_fwd
+    tol = 2e-6 if dtype == np.float32 else 1e-13
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol, err_msg=f"output {i}")
+
+
+# --- the stand-in's ReductionKernel and raw ElementwiseKernel parameters ----------------------------------------------
+def test_reduction_kernel_as_cupy_calls_it():
+    cp = cupy_sim.make_modules(elementwise=True)["cupy"]
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(4, 3, 5)).astype(np.float32)
+    m = x.mean(axis=(0, 2), keepdims=True)
+    sq = cp.ReductionKernel("T x, T m", "T y", "(x - m) * (x - m)", "a + b", "y = a", "0", "sq")
+    xd, md = cp.asarray(x), cp.asarray(m)
+    start = cupy_sim.LAUNCHES.total
+    got = sq(xd, md, axis=(0, 2))
+    assert cupy_sim.LAUNCHES.total == start + 1, "one launch"
+    assert isinstance(got, cupy_sim.DeviceArray) and got.shape == (3,) and got.dtype == np.float32
+    np.testing.assert_allclose(cp.asnumpy(got), ((x - m) ** 2).sum(axis=(0, 2)), rtol=1e-5)
+    assert sq(xd, md, axis=(0, -1), keepdims=True).shape == (1, 3, 1)
+    assert sq(xd, md).shape == () and sq(xd, md, axis=1).shape == (4, 5)
+    out = cp.empty((3,), np.float32)
+    assert sq(xd, md, out, axis=(0, 2)) is out
+    np.testing.assert_allclose(cp.asnumpy(out), cp.asnumpy(got))
+    # another reduction, a post-map with a scalar input, an empty reduction gives the identity
+    l2 = cp.ReductionKernel("T x, T k", "T y", "x * x", "a + b", "y = sqrt(a) * k", "0", "l2")
+    np.testing.assert_allclose(cp.asnumpy(l2(xd, np.float32(2), axis=2)), np.sqrt((x * x).sum(axis=2)) * 2, rtol=1e-6)
+    mx = cp.ReductionKernel("T x", "T y", "x", "max(a, b)", "y = a", "-1e30", "mx")
+    np.testing.assert_array_equal(cp.asnumpy(mx(xd, axis=1)), x.max(axis=1))
+    np.testing.assert_array_equal(cp.asnumpy(mx(cp.asarray(np.zeros((2, 0), np.float32)), axis=1)),
+                                  np.full(2, -1e30, np.float32))
+    with pytest.raises(cupy_sim.HostArrayError):
+        sq(x, md, axis=0)
+    with pytest.raises(ValueError):
+        sq(xd, md, axis=3)
+    with pytest.raises(SyntaxError):     # CuPy pastes post_map_expr into parentheses: one expression
+        cp.ReductionKernel("T x", "T y", "x", "a + b", "y = a;", "0", "bad")
+    with pytest.raises(SyntaxError):
+        cp.ReductionKernel("T x", "T y", "x +", "a + b", "y = a", "0", "bad")
+
+
+def test_elementwise_raw_parameters_index_and_c_integer_division():
+    cp = cupy_sim.make_modules(elementwise=True)["cupy"]
+    rev = cp.ElementwiseKernel("raw T x, int32 n", "T y",
+                               "ptrdiff_t j = i % n; y = x[(i / n) * n + (n - 1 - j)];", "rev")
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    out = cp.empty((3, 4), np.float32)
+    np.testing.assert_array_equal(cp.asnumpy(rev(cp.asarray(a), np.int32(4), out)), a[:, ::-1])
+    # a raw array is read in its logical C order whatever its strides
+    np.testing.assert_array_equal(cp.asnumpy(rev(cp.asarray(a).T, np.int32(3), cp.empty((4, 3), np.float32))),
+                                  a.T[:, ::-1])
+    cdiv = cp.ElementwiseKernel("int32 a, int32 b", "int32 q, int32 r", "q = a / b; r = a % b;", "cdiv")
+    q, r = cdiv(cp.asarray(np.array([7, -7, 7, -7], np.int32)), cp.asarray(np.array([2, 2, -2, -2], np.int32)))
+    assert cp.asnumpy(q).tolist() == [3, -3, -3, 3] and cp.asnumpy(r).tolist() == [1, -1, 1, -1]   # C truncates
+    past = cp.ElementwiseKernel("raw T x", "T y", "y = x[i + 1];", "past")
+    with pytest.raises(IndexError, match="IllegalAddress"):
+        past(cp.asarray(a), cp.empty((3, 4), np.float32))
+    with pytest.raises(cupy_sim.HostArrayError):
+        rev(a, np.int32(4), out)

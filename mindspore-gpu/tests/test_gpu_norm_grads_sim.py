@@ -1,0 +1,207 @@
+"""The GPU kernels of LayerNormGrad and SoftmaxGrad (the primitives the bprops of LayerNorm and Softmax call) on the
+CuPy stand-in with ``ElementwiseKernel`` offered, against the CPU kernels:
+
+* each gives the CPU kernel's results in float16/float32/float64, with NaN and infinities, the normalised and the
+  parameter axes apart, and empty tensors, and its fused kernels are what ran (LayerNormGrad in three launches,
+  SoftmaxGrad in two);
+* the paths without ReductionKernel, and the plain-CuPy twins (fusion off), give the fused kernels' results;
+* grad of grad through LayerNorm and Softmax (a gradient penalty) gives the CPU's, so their bprops run on the GPU's
+  kernels too.
+"""
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+import mindspore as ms
+
+HERE = pathlib.Path(__file__).parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO / "tests" / "gpu"))
+import cupy_sim  # noqa: E402
+import launch_count  # noqa: E402
+from mindspore import _generation, ops  # noqa: E402
+from mindspore.ops._defs.nn import LayerNormGrad, SoftmaxGrad  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+TOL = {np.float16: 2e-3, np.float32: 2e-5, np.float64: 1e-11}
+
+
+@pytest.fixture(scope="module")
+def target():
+    name, _, _ = launch_count.install(ms)
+    yield name
+    launch_count.uninstall(ms)
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return cupy_sim.load_graph_modules()
+
+
+@pytest.fixture(scope="module")
+def nn_family(graph):
+    return next(f for f in graph.families if f.__name__.endswith(".nn"))
+
+
+def _on(target, thunk):
+    before = ms.get_context("device_target_requested")
+    ms.set_context(device_target=target)
+    try:
+        outs = thunk()
+        return [o.asnumpy() for o in (outs if isinstance(outs, (tuple, list)) else (outs,))]
+    finally:
+        ms.context.store("device_target", before)
+        _generation.bump()
+
+
+def _kinds(target, thunk, primitive):
+    """The launch kinds of ``primitive``'s kernels in a second run of ``thunk`` on the target."""
+    counter = cupy_sim.LAUNCHES
+    _, attribution, _ = launch_count.install(ms)
+    _on(target, thunk)
+    kinds = []
+
+    def listen(kind):
+        if attribution.stack and attribution.stack[0] == primitive:
+            kinds.append(kind)
+    prev, counter.listener = counter.listener, listen
+    try:
+        _on(target, thunk)
+    finally:
+        counter.listener = prev
+    return kinds
+
+
+def _same(got, want, tol, what):
+    assert len(got) == len(want), what
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert g.dtype == w.dtype and g.shape == w.shape, f"{what} output {i}: {g.dtype} {g.shape}, {w.dtype} {w.shape}"
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(w), err_msg=f"{what} output {i}: NaN positions")
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol, equal_nan=True, err_msg=f"{what} output {i}")
+
+
+# --- LayerNormGrad --------------------------------------------------------------------------------------------------
+LN_LAYOUTS = [((4, 6), 1, 1), ((2, 3, 5), 2, 2), ((2, 3, 5), 1, 2), ((2, 3, 2, 2), 2, 1), ((3, 4), 1, 0),
+              ((0, 5), 1, 1)]
+
+
+def _ln_grad_inputs(dtype, shape, bna, bpa, special):
+    rng = np.random.default_rng(1)
+    stat = shape[:bna] + (1,) * (len(shape) - bna)
+    x, dy = rng.normal(1, 2, shape).astype(dtype), rng.normal(size=shape).astype(dtype)
+    rstd, mean = rng.uniform(0.5, 2, stat).astype(dtype), rng.normal(size=stat).astype(dtype)
+    gamma = rng.normal(size=shape[bpa:]).astype(dtype)
+    if special and x.size:
+        x.reshape(-1)[0] = np.nan
+        dy.reshape(-1)[-1] = np.inf
+    return [x, dy, rstd, mean, gamma]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape,bna,bpa", LN_LAYOUTS)
+@pytest.mark.parametrize("special", [False, True])
+def test_layer_norm_grad_gives_the_cpu_kernels_results(target, dtype, shape, bna, bpa, special):
+    arrays = _ln_grad_inputs(dtype, shape, bna, bpa, special)
+
+    def run():
+        return LayerNormGrad(bna, bpa)(*[ms.Tensor(a) for a in arrays])
+    _same(_on(target, run), _on("CPU", run), TOL[dtype], f"LayerNormGrad {np.dtype(dtype).name} {shape} {bna} {bpa}")
+
+
+def test_layer_norm_grad_runs_fused_in_three_launches(target):
+    arrays = _ln_grad_inputs(np.float32, (8, 16), 1, 1, False)
+    assert _kinds(target, lambda: LayerNormGrad(1, 1)(*[ms.Tensor(a) for a in arrays]), "LayerNormGrad") == [
+        "ReductionKernel ms_ln_grad_row_sums", "ReductionKernel ms_ln_grad_param_sums",
+        "ElementwiseKernel ms_ln_grad_dx"]
+
+
+def test_layer_norm_grad_with_no_axis_before_the_parameters_runs_in_four_launches(target):
+    arrays = _ln_grad_inputs(np.float32, (8, 16), 1, 0, False)
+    assert _kinds(target, lambda: LayerNormGrad(1, 0)(*[ms.Tensor(a) for a in arrays]), "LayerNormGrad") == [
+        "ElementwiseKernel ms_ln_grad_terms", "cupy.sum", "cupy.sum", "ElementwiseKernel ms_ln_grad_dx"]
+
+
+@pytest.mark.parametrize("path", ["terms", "plain"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,bna,bpa", LN_LAYOUTS[:-1])
+def test_layer_norm_grad_other_paths_equal_the_reductions(graph, nn_family, monkeypatch, dtype, shape, bna, bpa,
+                                                          path):
+    """The four-launch path (no ReductionKernel) and the plain-CuPy one (fusion off) give the three-launch path's
+    results."""
+    cp = graph.cupy
+    arrays = [cp.asarray(a) for a in _ln_grad_inputs(dtype, shape, bna, bpa, True)]
+    kernel = nn_family.KERNELS["LayerNormGrad"]
+    rows, params = nn_family._ln_grad_reductions()
+    before = (nn_family._LN_GRAD_DX.kernel.calls, rows.kernel.calls)
+    fused = kernel(LayerNormGrad(bna, bpa), *arrays)
+    assert (nn_family._LN_GRAD_DX.kernel.calls, rows.kernel.calls) == (before[0] + 1, before[1] + (bpa > 0))
+    monkeypatch.setattr(rows, "kernel", None)
+    if path == "plain":
+        monkeypatch.setattr(nn_family._LN_GRAD_DX, "kernel", None)
+    other = kernel(LayerNormGrad(bna, bpa), *arrays)
+    _same([cp.asnumpy(a) for a in other], [cp.asnumpy(a) for a in fused], TOL[dtype], f"{path} LayerNormGrad")
+
+
+# --- SoftmaxGrad ----------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape,axis", [((6, 7), -1), ((4, 3, 5), 1), ((4, 3, 5), (0, 2)), ((0, 5), -1)])
+@pytest.mark.parametrize("special", [False, True])
+def test_softmax_grad_gives_the_cpu_kernels_results(target, dtype, shape, axis, special):
+    rng = np.random.default_rng(2)
+    y, dy = rng.uniform(0, 1, shape).astype(dtype), rng.normal(size=shape).astype(dtype)
+    if special and y.size:
+        y.reshape(-1)[0] = np.nan
+        dy.reshape(-1)[-1] = -np.inf
+
+    def run():
+        return SoftmaxGrad(axis)(ms.Tensor(y), ms.Tensor(dy))
+    _same(_on(target, run), _on("CPU", run), TOL[dtype], f"SoftmaxGrad {np.dtype(dtype).name} {shape} {axis}")
+
+
+def test_softmax_grad_runs_fused_in_two_launches(target):
+    y = np.random.default_rng(3).uniform(0, 1, (8, 16)).astype(np.float32)
+    assert _kinds(target, lambda: SoftmaxGrad()(ms.Tensor(y), ms.Tensor(y)), "SoftmaxGrad") == [
+        "ReductionKernel ms_softmax_grad_sum", "ElementwiseKernel ms_softmax_grad"]
+
+
+@pytest.mark.parametrize("path", ["no reduction", "plain"])
+@pytest.mark.parametrize("axis", [-1, 0, (0, 1)])
+def test_softmax_grad_other_paths_equal_the_reduction(graph, nn_family, monkeypatch, path, axis):
+    cp = graph.cupy
+    rng = np.random.default_rng(4)
+    y, dy = cp.asarray(rng.uniform(0, 1, (5, 6))), cp.asarray(rng.normal(size=(5, 6)))
+    reduction = nn_family._softmax_grad_sum()
+    before = reduction.kernel.calls
+    fused = nn_family.KERNELS["SoftmaxGrad"](SoftmaxGrad(axis), y, dy)
+    assert reduction.kernel.calls == before + 1
+    monkeypatch.setattr(reduction, "kernel", None)
+    if path == "plain":
+        monkeypatch.setattr(nn_family._SOFTMAX_GRAD, "kernel", None)
+    other = nn_family.KERNELS["SoftmaxGrad"](SoftmaxGrad(axis), y, dy)
+    np.testing.assert_allclose(cp.asnumpy(other), cp.asnumpy(fused), rtol=1e-12, atol=1e-12)
+
+
+# --- grad of grad ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("axis", [1, 2])
+def test_a_gradient_penalty_through_layer_norm_and_softmax_gives_the_cpus(target, axis):
+    rng = np.random.default_rng(5)
+    shape = (3, 4, 5)
+    x, w = rng.normal(1, 2, shape).astype(np.float32), rng.normal(size=shape).astype(np.float32)
+    gamma, beta = rng.normal(size=shape[axis:]).astype(np.float32), rng.normal(size=shape[axis:]).astype(np.float32)
+
+    def run():
+        ln = ops.LayerNorm(axis, axis, 1e-5)
+        wt = ms.Tensor(w)
+
+        def f(a, g, b):
+            return (ops.softmax(ln(a, g, b)[0], axis=-1) * wt).sum()
+
+        def penalty(a, g, b):
+            ga, gg, gb = ms.grad(f, grad_position=(0, 1, 2))(a, g, b)
+            return (ga * ga).sum() + (gg * gg).sum() + (gb * ga.sum()).sum()
+        return ms.grad(penalty, grad_position=(0, 1, 2))(ms.Tensor(x), ms.Tensor(gamma), ms.Tensor(beta))
+    _same(_on(target, run), _on("CPU", run), 1e-4, f"gradient penalty, axis {axis}")
