@@ -7,16 +7,17 @@
 #
 #   bash tests/gpu/run.sh            # logs in $OUT (default ./gpu-out)
 #
-# LIMIT_PLUGIN, LIMIT_CONFORMANCE, LIMIT_TRAINING, LIMIT_SUITES, LIMIT_GRAPH, LIMIT_QUICKSTART, LIMIT_BENCH (seconds)
-# bound each step; RUN_INSTALL=0, RUN_SUITES=0, RUN_GRAPH=0, RUN_QUICKSTART=0, RUN_NCCL=0, RUN_DISPATCH=0,
-# RUN_BENCH=0 leave a part out, RUN_SUITES=all runs the suites as one pytest run; BENCH_AMP=float16 (or bfloat16)
+# LIMIT_PLUGIN, LIMIT_CONFORMANCE, LIMIT_TRAINING, LIMIT_SUITES, LIMIT_GRAPH, LIMIT_QUICKSTART, LIMIT_BENCH, LIMIT_CUDNN
+# (seconds) bound each step; RUN_INSTALL=0, RUN_CUDNN=0, RUN_SUITES=0, RUN_GRAPH=0, RUN_QUICKSTART=0, RUN_NCCL=0,
+# RUN_DISPATCH=0, RUN_BENCH=0 leave a part out, RUN_SUITES=all runs the suites as one pytest run; BENCH_AMP=float16 (or bfloat16)
 # adds the mixed-precision benchmarks (LIMIT_BENCH_AMP, BENCH_AMP_WORKLOADS). With pytest-xdist the suites
 # run in JOBS processes. The GRAPH_MODE step (tests/gpu/graph_check.py) prints plain vs fused vs fused +
 # CUDA-graph losses and ms per step; the NCCL step (tests/gpu/nccl_check.py) checks mindspore-parallel's NCCL
 # communicator on one GPU.
 #
 # Installs with --no-deps --no-index (a machine without a package index: numpy, pluggy, ml_dtypes,
-# protobuf, pybind11, cupy, mpi4py and pytest must be there already).
+# protobuf, pybind11, cupy, mpi4py and pytest must be there already), and the cuDNN frontend from a carried wheel
+# (CUDNN_WHEEL=path, or wheels/nvidia_cudnn_frontend-1.14.0-cpXY-*.whl for this Python) when it is not installed.
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-out}
@@ -31,11 +32,33 @@ NPY_NUM_BUILD_JOBS=$(nproc) $PY -m pip install --no-deps --no-build-isolation --
     ./mindspore-core ./mindspore-cpu ./mindspore-gpu ./mindspore-data ./mindspore-parallel > "$OUT/install.log" 2>&1 \
     || { tail -30 "$OUT/install.log"; exit 1; }
 fi
+# cuDNN for the convolutions (mindspore_gpu/cudnn.py): NVIDIA's cuDNN frontend from the wheel $CUDNN_WHEEL, or the one
+# for this Python under $WHEELS (default wheels/, carried: no index here), unless it is installed already; the cuDNN 9
+# library itself must be there (PyTorch's nvidia-cudnn-cu13/-cu12 wheel, or mindspore-gpu[cuda13]'s)
+if [ "${RUN_INSTALL:-1}" = 1 ] && ! $PY -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('cudnn') is None)"; then
+    tag=$($PY -c 'import sys; print("cp%d%d" % sys.version_info[:2])')
+    wheel=${CUDNN_WHEEL:-$(ls "${WHEELS:-wheels}"/nvidia_cudnn_frontend-*-"$tag"-*.whl 2>/dev/null | tail -n 1)}
+    if [ -n "$wheel" ]; then
+        $PY -m pip install --no-deps --no-index -q "$wheel" >> "$OUT/install.log" 2>&1 \
+            && echo "installed $(basename "$wheel")" || echo "could not install $wheel (see $OUT/install.log)"
+    else
+        echo "no cuDNN frontend wheel for $tag (CUDNN_WHEEL=..., or ${WHEELS:-wheels}/nvidia_cudnn_frontend-*-$tag-*.whl)"
+    fi
+fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1
 
 step "python -m mindspore.info"
 $PY -m mindspore.info > "$OUT/info.txt" 2>&1
 grep -E "^MindSpore|^  (cpu|gpu|data) |target |^Default target|gpu\.|^  GPU \(" "$OUT/info.txt" | cut -c1-160
+
+if [ "${RUN_CUDNN:-1}" = 1 ]; then
+    # cuDNN's version (or why it is unusable), convolutions end to end against the CPU, cuDNN against im2col (results
+    # and ms), a captured cuDNN forward, and per op whether it ran on cuDNN (tests/gpu/cudnn_check.py)
+    step "cuDNN convolutions"
+    timeout "${LIMIT_CUDNN:-300}" $PY tests/gpu/cudnn_check.py > "$OUT/cudnn.log" 2>&1
+    echo "status $?"
+    cut -c1-300 "$OUT/cudnn.log" | tail -n 40
+fi
 
 TIMEOUT_ARGS=()
 $PY -c "import pytest_timeout" 2>/dev/null && TIMEOUT_ARGS=(--timeout "${TEST_TIMEOUT:-120}")
@@ -62,10 +85,10 @@ suite() {
 if [ "${RUN_SUITES:-1}" = all ]; then
     # every suite in one pytest run (with pytest-xdist: one pool of workers for all of them)
     suite gpu_suites "${LIMIT_SUITES:-900}" mindspore-gpu/tests/test_gpu_plugin.py mindspore-gpu/tests/test_gpu_graph.py \
-        mindspore-gpu/tests/test_gpu_upload.py tests/e2e/test_lenet_fixture.py tests/conformance mindspore-core/tests/nn mindspore-core/tests/train tests/autodiff
+        mindspore-gpu/tests/test_gpu_upload.py mindspore-gpu/tests/test_gpu_cudnn.py tests/e2e/test_lenet_fixture.py tests/conformance mindspore-core/tests/nn mindspore-core/tests/train tests/autodiff
 elif [ "${RUN_SUITES:-1}" = 1 ]; then
     suite gpu_plugin "${LIMIT_PLUGIN:-300}" mindspore-gpu/tests/test_gpu_plugin.py mindspore-gpu/tests/test_gpu_graph.py \
-        mindspore-gpu/tests/test_gpu_upload.py tests/e2e/test_lenet_fixture.py
+        mindspore-gpu/tests/test_gpu_upload.py mindspore-gpu/tests/test_gpu_cudnn.py tests/e2e/test_lenet_fixture.py
     suite conformance "${LIMIT_CONFORMANCE:-900}" tests/conformance
     suite training "${LIMIT_TRAINING:-600}" mindspore-core/tests/nn mindspore-core/tests/train tests/autodiff
 fi

@@ -1,5 +1,5 @@
-"""GPU kernels of the conv family: 2-D and 3-D convolutions and both their gradients, by im2col and
-cuBLAS (``cupy.matmul``) — a cuDNN path is to come.
+"""GPU kernels of the conv family: 2-D and 3-D convolutions and both their gradients, on cuDNN where
+:mod:`mindspore_gpu.cudnn` takes the case (``_CUDNN``, asked first), else by im2col and cuBLAS (``cupy.matmul``).
 
 Shapes follow the primitives: x (N, C, [D,] H, W), weight (C_out, C_in / group, [kd,] kh, kw),
 cross-correlation. Output sizes and padding come from the primitive's own geometry
@@ -28,9 +28,11 @@ import cupy
 import numpy
 from cupy.lib.stride_tricks import as_strided
 
+from mindspore_gpu import cudnn as _cudnn
 from mindspore_gpu.kernels._common import Fused, compute_dtype, fits_out
 
 _dev = cupy.asarray  # no copy for a CuPy array already on the current device
+_CUDNN = _cudnn.for_cupy(cupy)  # cuDNN first where usable (mindspore_gpu/cudnn.py); None from it: im2col below
 
 
 def span(out, k, s, d):
@@ -218,6 +220,9 @@ def _weight_matrix(w, g, dt):
 @fits_out
 def _forward(prim, x, w, *, out=None):
     x, w = _dev(x), _dev(w)
+    y = _CUDNN.forward(prim, x, w, _forward)
+    if y is not None:
+        return y
     dt = compute_dtype(x, w)
     cols, (_, _, _, win) = _columns(prim, x, dt)
     y = cupy.matmul(_weight_matrix(w, prim.group, dt), cols)          # (N, g, C_out / g, L)
@@ -230,6 +235,9 @@ def _backward_input(prim, dout, w, input_size, *, out=None):
     deterministic): with ``dd`` the gradient spread ``stride`` apart (zeros between) behind ``(k - 1) * d``
     zeros, ``dx[h] = sum_j W[k - 1 - j] dd[before + h + j * d]`` on each spatial axis."""
     dout, w = _dev(dout), _dev(w)
+    dx = _CUDNN.backward_input(prim, dout, w, input_size, _backward_input)
+    if dx is not None:
+        return dx
     dt = compute_dtype(dout, w)
     input_size = tuple(int(s) for s in input_size)
     kernel, stride, dilation, win = prim.geometry_for(input_size)
@@ -278,6 +286,9 @@ def _backward_input(prim, dout, w, input_size, *, out=None):
 @fits_out
 def _backward_filter(prim, dout, x, filter_size, *, out=None):
     dout, x = _dev(dout), _dev(x)
+    dw = _CUDNN.backward_filter(prim, dout, x, filter_size, _backward_filter)
+    if dw is not None:
+        return dw
     dt = compute_dtype(dout, x)
     cols, (_, _, _, win) = _columns(prim, x, dt, transposed=True)      # (g, N * L, C_in / g * K)
     g, n, length = prim.group, x.shape[0], math.prod(win.out)
