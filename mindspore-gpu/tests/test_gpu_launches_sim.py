@@ -16,6 +16,7 @@ On a GPU a small PYNATIVE step is bound by the host (about 10 us of Python per C
   ElementwiseKernel each, give the CPU kernels' results, and their plain-CuPy twins
   (no ElementwiseKernel, fusion off, Parameters on the host) give the fused kernels'.
 """
+import functools
 import pathlib
 import sys
 
@@ -46,23 +47,15 @@ needs_benchmarks = pytest.mark.skipif(not (REPO / "benchmarks" / "workloads_mind
                                       reason="the benchmark workloads are not here")
 
 
+_on = functools.partial(launch_count.run_on, ms)          # (target, thunk) -> NumPy arrays
+_kinds = functools.partial(launch_count.kinds_of, ms)     # (thunk, primitive) -> launch kinds
+
+
 @pytest.fixture(scope="module")
 def target():
     name, _, _ = launch_count.install(ms)
     yield name
     launch_count.uninstall(ms)
-
-
-def _on(target, thunk):
-    """``thunk()`` (a list of tensors) run with ``target`` as the device, as NumPy arrays."""
-    before = ms.get_context("device_target_requested")
-    ms.set_context(device_target=target)
-    try:
-        outs = thunk()
-        return [o.asnumpy() for o in (outs if isinstance(outs, (tuple, list)) else (outs,))]
-    finally:
-        ms.context.store("device_target", before)
-        _generation.bump()
 
 
 def _same(got, want, rtol, what=""):
@@ -78,24 +71,6 @@ def _same(got, want, rtol, what=""):
 
 def _tol(dtype):
     return {np.float16: 1e-3, np.float32: 2e-6, np.float64: 1e-12}[dtype]
-
-
-def _kinds(thunk, primitive):
-    """The launch kinds of ``primitive``'s kernels in a second run of ``thunk`` on the target."""
-    counter = cupy_sim.LAUNCHES
-    target, attribution, _ = launch_count.install(ms)
-    _on(target, thunk)
-    kinds = []
-
-    def listen(kind):
-        if attribution.stack and attribution.stack[0] == primitive:
-            kinds.append(kind)
-    prev, counter.listener = counter.listener, listen
-    try:
-        _on(target, thunk)
-    finally:
-        counter.listener = prev
-    return kinds
 
 
 # --- launches per step ----------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ CuPy stand-in with ``ElementwiseKernel`` offered, against the CPU kernels:
 * grad of grad through LayerNorm and Softmax (a gradient penalty) gives the CPU's, so their bprops run on the GPU's
   kernels too.
 """
+import functools
 import pathlib
 import sys
 
@@ -22,12 +23,16 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "tests" / "gpu"))
 import cupy_sim  # noqa: E402
 import launch_count  # noqa: E402
-from mindspore import _generation, ops  # noqa: E402
+from mindspore import ops  # noqa: E402
 from mindspore.ops._defs.nn import LayerNormGrad, SoftmaxGrad  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 TOL = {np.float16: 2e-3, np.float32: 2e-5, np.float64: 1e-11}
+
+
+_on = functools.partial(launch_count.run_on, ms)          # (target, thunk) -> NumPy arrays
+_kinds = functools.partial(launch_count.kinds_of, ms)     # (thunk, primitive) -> launch kinds
 
 
 @pytest.fixture(scope="module")
@@ -45,35 +50,6 @@ def graph():
 @pytest.fixture(scope="module")
 def nn_family(graph):
     return next(f for f in graph.families if f.__name__.endswith(".nn"))
-
-
-def _on(target, thunk):
-    before = ms.get_context("device_target_requested")
-    ms.set_context(device_target=target)
-    try:
-        outs = thunk()
-        return [o.asnumpy() for o in (outs if isinstance(outs, (tuple, list)) else (outs,))]
-    finally:
-        ms.context.store("device_target", before)
-        _generation.bump()
-
-
-def _kinds(target, thunk, primitive):
-    """The launch kinds of ``primitive``'s kernels in a second run of ``thunk`` on the target."""
-    counter = cupy_sim.LAUNCHES
-    _, attribution, _ = launch_count.install(ms)
-    _on(target, thunk)
-    kinds = []
-
-    def listen(kind):
-        if attribution.stack and attribution.stack[0] == primitive:
-            kinds.append(kind)
-    prev, counter.listener = counter.listener, listen
-    try:
-        _on(target, thunk)
-    finally:
-        counter.listener = prev
-    return kinds
 
 
 def _same(got, want, tol, what):
@@ -114,14 +90,14 @@ def test_layer_norm_grad_gives_the_cpu_kernels_results(target, dtype, shape, bna
 
 def test_layer_norm_grad_runs_fused_in_three_launches(target):
     arrays = _ln_grad_inputs(np.float32, (8, 16), 1, 1, False)
-    assert _kinds(target, lambda: LayerNormGrad(1, 1)(*[ms.Tensor(a) for a in arrays]), "LayerNormGrad") == [
+    assert _kinds(lambda: LayerNormGrad(1, 1)(*[ms.Tensor(a) for a in arrays]), "LayerNormGrad") == [
         "ReductionKernel ms_ln_grad_row_sums", "ReductionKernel ms_ln_grad_param_sums",
         "ElementwiseKernel ms_ln_grad_dx"]
 
 
 def test_layer_norm_grad_with_no_axis_before_the_parameters_runs_in_four_launches(target):
     arrays = _ln_grad_inputs(np.float32, (8, 16), 1, 0, False)
-    assert _kinds(target, lambda: LayerNormGrad(1, 0)(*[ms.Tensor(a) for a in arrays]), "LayerNormGrad") == [
+    assert _kinds(lambda: LayerNormGrad(1, 0)(*[ms.Tensor(a) for a in arrays]), "LayerNormGrad") == [
         "ElementwiseKernel ms_ln_grad_terms", "cupy.sum", "cupy.sum", "ElementwiseKernel ms_ln_grad_dx"]
 
 
@@ -164,7 +140,7 @@ def test_softmax_grad_gives_the_cpu_kernels_results(target, dtype, shape, axis, 
 
 def test_softmax_grad_runs_fused_in_two_launches(target):
     y = np.random.default_rng(3).uniform(0, 1, (8, 16)).astype(np.float32)
-    assert _kinds(target, lambda: SoftmaxGrad()(ms.Tensor(y), ms.Tensor(y)), "SoftmaxGrad") == [
+    assert _kinds(lambda: SoftmaxGrad()(ms.Tensor(y), ms.Tensor(y)), "SoftmaxGrad") == [
         "ReductionKernel ms_softmax_grad_sum", "ElementwiseKernel ms_softmax_grad"]
 
 

@@ -94,6 +94,36 @@ def uninstall(ms):
         ms.plugin.unregister_plugin(TARGET.lower())
 
 
+def run_on(ms, target, thunk):
+    """``thunk()`` (a tensor or a list of them) run with ``target`` as the device, as NumPy arrays."""
+    before = ms.get_context("device_target_requested")
+    ms.set_context(device_target=target)
+    try:
+        outs = thunk()
+        return [o.asnumpy() for o in (outs if isinstance(outs, (tuple, list)) else (outs,))]
+    finally:
+        ms.context.store("device_target", before)
+        from mindspore import _generation
+        _generation.bump()
+
+
+def kinds_of(ms, thunk, primitive):
+    """The launch kinds of ``primitive``'s kernels in a second run of ``thunk`` on the :func:`install`-ed target."""
+    target, attribution, counter = install(ms)
+    run_on(ms, target, thunk)
+    kinds = []
+
+    def listen(kind):
+        if attribution.stack and attribution.stack[0] == primitive:
+            kinds.append(kind)
+    prev, counter.listener = counter.listener, listen
+    try:
+        run_on(ms, target, thunk)
+    finally:
+        counter.listener = prev
+    return kinds
+
+
 def train_step(ms, workload, batch=None):
     """The benchmark's PYNATIVE training step of ``workload`` (``profile_step.train_step``, this folder's), inputs
     cut to ``batch`` rows."""

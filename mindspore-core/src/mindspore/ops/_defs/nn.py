@@ -346,17 +346,23 @@ def _softmax_axes(op, axis, ndim):
     return rules.normalize_axes(op, axis, ndim)
 
 
+def _set_axis(prim, axis):
+    """Check an ``axis`` attribute that is an int or a tuple of ints (Softmax, SoftmaxGrad, L2Normalize), and store a
+    list as a tuple."""
+    if isinstance(axis, (tuple, list)):
+        for a in axis:
+            rules.check_int(prim.name, "axis", a)
+        prim.add_prim_attr("axis", tuple(axis))
+    else:
+        rules.check_int(prim.name, "axis", axis)
+
+
 class Softmax(Primitive):
     """``Softmax(axis=-1)(x)``: ``exp(x) / sum(exp(x), axis)``, computed stably (max subtracted)."""
 
     @prim_attr_register
     def __init__(self, axis=-1):
-        if isinstance(axis, (tuple, list)):
-            for a in axis:
-                rules.check_int(self.name, "axis", a)
-            self.add_prim_attr("axis", tuple(axis))
-        else:
-            rules.check_int(self.name, "axis", axis)
+        _set_axis(self, axis)
 
     def infer_shape(self, x):
         rules.check_rank(self.name, "logits", x, range(1, 9))
@@ -381,12 +387,7 @@ class SoftmaxGrad(Primitive):
 
     @prim_attr_register
     def __init__(self, axis=-1):
-        if isinstance(axis, (tuple, list)):
-            for a in axis:
-                rules.check_int(self.name, "axis", a)
-            self.add_prim_attr("axis", tuple(axis))
-        else:
-            rules.check_int(self.name, "axis", axis)
+        _set_axis(self, axis)
         self.init_prim_io_names(inputs=["y", "dy"], outputs=["z"])
 
     def infer_shape(self, y, dy):
@@ -848,12 +849,7 @@ class L2Normalize(Primitive):
 
     @prim_attr_register
     def __init__(self, axis=0, epsilon=1e-4):
-        if isinstance(axis, (tuple, list)):
-            for a in axis:
-                rules.check_int(self.name, "axis", a)
-            self.add_prim_attr("axis", tuple(axis))
-        else:
-            rules.check_int(self.name, "axis", axis)
+        _set_axis(self, axis)
         check_number(self.name, "epsilon", epsilon, lo=0)
 
     def infer_shape(self, x):
