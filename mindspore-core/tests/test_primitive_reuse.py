@@ -33,6 +33,7 @@ def test_same_attributes_share_the_eager_cache(compiles):
     assert compiles == ["ReduceSum"]                      # the second instance found the first one's work
     other = ops.ReduceSum(keep_dims=False)
     assert other._eager_cache is not a._eager_cache
+    assert ops.HShrink(lambd=1)._eager_cache is not ops.HShrink(lambd=1.0)._eager_cache   # equal keys, other types
     assert other(x, 1).shape == (2,)
     assert compiles == ["ReduceSum", "ReduceSum"]
 

@@ -302,7 +302,7 @@ def _share_eager_cache(prim):
     items = tuple(prim.attrs.items())
     if not all(_plain(v) for _, v in items):
         return
-    key = (cls, items)
+    key = (cls, items, tuple(type(v) for _, v in items))   # the types too: True == 1 == 1.0 as dict keys
     cache = _SHARED_EAGER.get(key)
     if cache is None:
         if len(_SHARED_EAGER) >= _SHARED_EAGER_LIMIT:
