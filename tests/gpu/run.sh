@@ -85,10 +85,10 @@ suite() {
 if [ "${RUN_SUITES:-1}" = all ]; then
     # every suite in one pytest run (with pytest-xdist: one pool of workers for all of them)
     suite gpu_suites "${LIMIT_SUITES:-900}" mindspore-gpu/tests/test_gpu_plugin.py mindspore-gpu/tests/test_gpu_graph.py \
-        mindspore-gpu/tests/test_gpu_upload.py mindspore-gpu/tests/test_gpu_cudnn.py tests/e2e/test_lenet_fixture.py tests/conformance mindspore-core/tests/nn mindspore-core/tests/train tests/autodiff
+        mindspore-gpu/tests/test_gpu_upload.py mindspore-gpu/tests/test_gpu_cudnn.py mindspore-gpu/tests/test_gpu_norm_grads.py tests/e2e/test_lenet_fixture.py tests/conformance mindspore-core/tests/nn mindspore-core/tests/train tests/autodiff
 elif [ "${RUN_SUITES:-1}" = 1 ]; then
     suite gpu_plugin "${LIMIT_PLUGIN:-300}" mindspore-gpu/tests/test_gpu_plugin.py mindspore-gpu/tests/test_gpu_graph.py \
-        mindspore-gpu/tests/test_gpu_upload.py mindspore-gpu/tests/test_gpu_cudnn.py tests/e2e/test_lenet_fixture.py
+        mindspore-gpu/tests/test_gpu_upload.py mindspore-gpu/tests/test_gpu_cudnn.py mindspore-gpu/tests/test_gpu_norm_grads.py tests/e2e/test_lenet_fixture.py
     suite conformance "${LIMIT_CONFORMANCE:-900}" tests/conformance
     suite training "${LIMIT_TRAINING:-600}" mindspore-core/tests/nn mindspore-core/tests/train tests/autodiff
 fi
