@@ -1797,14 +1797,15 @@ def load_kernel_families(modules=None):
 def load_graph_modules(modules=None):
     """The kernel tables, ``mindspore_gpu.passes`` and ``mindspore_gpu.capture`` imported together on the stand-ins
     (default: :func:`make_modules` with ``ElementwiseKernel``): a namespace with ``families``, ``passes``,
-    ``capture`` and ``cupy``."""
+    ``capture``, ``cupy`` and ``common`` (``mindspore_gpu.kernels._common``)."""
     modules = modules or make_modules(elementwise=True)
     with standing_in(modules) as stand_ins:
         import mindspore_gpu.kernels as pkg
+        import mindspore_gpu.kernels._common as common
         import mindspore_gpu.passes as passes
         import mindspore_gpu.capture as capture
         return types.SimpleNamespace(families=pkg.families(), passes=passes, capture=capture,
-                                     cupy=stand_ins["cupy"])
+                                     cupy=stand_ins["cupy"], common=common)
 
 
 def load_runtime(modules=None):

@@ -80,12 +80,14 @@ def ms_register_kernels(registry):
     if cupy is None:
         return
     from mindspore_gpu.kernels import families
+    from mindspore_gpu.kernels._common import retrying
     for family in families():
         for name, fn in family.KERNELS.items():
             # The tables follow the CPU backend's (every primitive it has a kernel for); a primitive this
             # core does not define is skipped rather than registered and refused.
             if registry.knows(name):
-                registry.register(name, TARGET, fn)
+                # run once more when a fused CUDA kernel it launched did not compile (then on the plain path)
+                registry.register(name, TARGET, retrying(fn))
 
 
 def fuse_elementwise(graph):

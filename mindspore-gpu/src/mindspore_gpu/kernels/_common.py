@@ -15,6 +15,7 @@ Everything CuPy-specific is reached through the module objects bound at import (
 """
 import functools
 import os
+import warnings
 import weakref
 
 import cupy
@@ -160,10 +161,29 @@ FUSED = _env_flag("MS_GPU_FUSED_KERNELS")
 _FUSABLE = (F32, F64)
 
 
+#: What CuPy raises when NVRTC refuses the CUDA source it generated for a kernel.
+_COMPILE_ERRORS = getattr(getattr(getattr(cupy, "cuda", None), "compiler", None), "CompileException", ())
+
+
+class FusedUnavailable(Exception):
+    """A fused kernel's CUDA source did not compile. The fused kernels are then off for the process (as with
+    ``MS_GPU_FUSED_KERNELS=0``), and the operator that met it runs again on its plain path (:func:`retrying`)."""
+
+
+def _fused_off(name, exc):
+    global FUSED
+    FUSED = False
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    warnings.warn(f"mindspore_gpu: CuPy could not compile the fused kernel '{name}' ({first[:200]}); the fused "
+                  f"kernels are off for this process and every operator runs its plain CuPy path "
+                  f"(MS_GPU_FUSED_KERNELS=0 does the same).", RuntimeWarning, stacklevel=3)
+
+
 class Fused:
     """A ``cupy.ElementwiseKernel`` with its plain-CuPy twin: ``usable(*arrays)`` says whether the fused
     kernel takes these operands (CuPy arrays of one dtype among ``dtypes``, float32/float64 by default, fusion
-    on, the kernel available); otherwise the caller runs its plain path. Compiled by CuPy on first use."""
+    on, the kernel available); otherwise the caller runs its plain path. Compiled by CuPy on first use: a source
+    CuPy cannot compile turns the fused kernels off and raises :class:`FusedUnavailable` (see :func:`retrying`)."""
 
     def __init__(self, name, in_params, out_params, operation, dtypes=_FUSABLE):
         make = getattr(cupy, "ElementwiseKernel", None)
@@ -178,7 +198,36 @@ class Fused:
         return dt in self.dtypes and all(isinstance(a, cupy.ndarray) and a.dtype == dt for a in arrays)
 
     def __call__(self, *args, **kwargs):
-        return self.kernel(*args, **kwargs)
+        try:
+            return self.kernel(*args, **kwargs)
+        except _COMPILE_ERRORS as exc:
+            _fused_off(self.name, exc)
+            raise FusedUnavailable(self.name) from exc
+
+
+class FusedReduction(Fused):
+    """A ``cupy.ReductionKernel`` (optionally with its ``reduce_type``) with :class:`Fused`'s ``usable`` and
+    compile-failure handling; called as CuPy's, ``kernel(*args, axis=..., keepdims=...)``."""
+
+    def __init__(self, name, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, reduce_type=None):
+        make = getattr(cupy, "ReductionKernel", None)
+        self.name = name
+        self.dtypes = _FUSABLE
+        self.kernel = (make(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name, reduce_type)
+                       if make is not None else None)
+
+
+def retrying(fn):
+    """The kernel ``fn``, run once more when a fused kernel it launched did not compile (:class:`FusedUnavailable`):
+    the fused kernels are off by then, so the second run takes the plain path. A kernel that writes in place
+    before its last fused launch handles the refusal itself (batch norm's moving statistics)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except FusedUnavailable:
+            return fn(*args, **kwargs)
+    return run
 
 
 # --- scatter-add for every dtype ----------------------------------------------------------------

@@ -22,7 +22,7 @@ out of bounds). The CPU kernels raise for such a label.
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import Fused, compute_dtype, fits_out
+from mindspore_gpu.kernels._common import Fused, FusedReduction, compute_dtype, fits_out
 
 _dev = cupy.asarray  # no copy for a CuPy array already on the current device
 
@@ -72,28 +72,16 @@ _SPARSE_MEAN = {numpy.dtype(t): Fused(f"ms_sparse_ce_mean_{t}", "float64 s, floa
 
 
 
-class _Reduction(Fused):
-    """A ``cupy.ReductionKernel`` (with its ``reduce_type``) with :class:`Fused`'s ``usable`` (float32/float64 CuPy
-    arrays, fusion on, the kernel available); called as CuPy's, ``kernel(*args, axis=..., keepdims=...)``."""
-
-    def __init__(self, name, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, reduce_type=None):
-        make = getattr(cupy, "ReductionKernel", None)
-        self.name = name
-        self.dtypes = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
-        self.kernel = (make(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name, reduce_type)
-                       if make is not None else None)
-
-
 # With ReductionKernel, three launches each way: the row maximum; the sum of exp(x - shift) as one reduction (the
 # exponentials are not stored); then the loss as one float64 reduction over every element (each row's loss at its
 # label's column, 0 elsewhere), divided by N and cast in its post-map, or the gradient in one kernel that takes
 # exp(x - shift) again. The same operations as the kernels above (the sums' association is the reductions').
 _SHIFT = "((m - m == (T)0) ? m : (T)0)"
-_SPARSE_TOTAL = _Reduction("ms_sparse_ce_total", "T x, T m", "T total", f"exp(x - {_SHIFT})", "a + b", "total = a",
-                           "0")
-_SPARSE_LOSS = _Reduction("ms_sparse_ce_loss", "T x, T m, T total, I lab, I col, float64 n", "T y",
-                          f"col == lab ? (double)(({_SHIFT} + log(total)) - x) : 0.0", "a + b", "y = (T)(a / n)",
-                          "0", reduce_type="double")
+_SPARSE_TOTAL = FusedReduction("ms_sparse_ce_total", "T x, T m", "T total", f"exp(x - {_SHIFT})", "a + b",
+                               "total = a", "0")
+_SPARSE_LOSS = FusedReduction("ms_sparse_ce_loss", "T x, T m, T total, I lab, I col, float64 n", "T y",
+                              f"col == lab ? (double)(({_SHIFT} + log(total)) - x) : 0.0", "a + b", "y = (T)(a / n)",
+                              "0", reduce_type="double")
 _SPARSE_GRAD_EXP = Fused("ms_sparse_ce_grad_exp", "T x, T m, T total, T scale, I lab, I col", "T g",
                          f"T e = exp(x - {_SHIFT}); T inv = (T)1 / total; T gi = e * inv * scale;"
                          "g = col == lab ? gi - scale : gi;")

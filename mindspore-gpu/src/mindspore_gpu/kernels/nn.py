@@ -9,7 +9,8 @@ as few times as its reductions allow. Losses and resizing are in :mod:`.nn_ext`.
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import Fused, device_rng, fit, fits_out, is_array, store, wide
+from mindspore_gpu.kernels._common import (Fused, FusedReduction, FusedUnavailable, device_rng, fit, fits_out,
+                                           is_array, store, wide)
 
 _dev = cupy.asarray  # no copy for a CuPy array already on the current device
 
@@ -175,13 +176,13 @@ def _softmax(prim, x, *, out=None):
 # in one kernel (three without ReductionKernel: the product apart); the plain path's operations in its order (the
 # sum's association is the reduction's).
 _SOFTMAX_GRAD = Fused("ms_softmax_grad", "T y, T dy, T s", "T dx", "dx = y * (dy - s);")
-_SOFTMAX_GRAD_SUM = {}   # the reduction, made on first use (_FusedReduction is defined below, with batch norm)
+_SOFTMAX_GRAD_SUM = {}   # the reduction, made on first use (FusedReduction)
 
 
 def _softmax_grad_sum():
     kernel = _SOFTMAX_GRAD_SUM.get("kernel")
     if kernel is None:
-        kernel = _SOFTMAX_GRAD_SUM["kernel"] = _FusedReduction("ms_softmax_grad_sum", "T dy, T y", "T s", "dy * y",
+        kernel = _SOFTMAX_GRAD_SUM["kernel"] = FusedReduction("ms_softmax_grad_sum", "T dy, T y", "T s", "dy * y",
                                                                "a + b", "s = a", "0")
     return kernel
 
@@ -222,13 +223,13 @@ def _bias_add(prim, x, bias, *, out):
 # apart).
 _LN_RSTD = Fused("ms_ln_rstd", "T var, T eps", "T rstd", "rstd = (T)1 / sqrt(var + eps);")
 _LN_Y = Fused("ms_ln_y", "T x, T mean, T rstd, T g, T b", "T y", "y = (x - mean) * rstd * g + b;")
-_LN_SQDEV_RSTD = {}    # the reduction, made on first use (_FusedReduction is defined below, with batch norm)
+_LN_SQDEV_RSTD = {}    # the reduction, made on first use (FusedReduction)
 
 
 def _ln_sqdev_rstd():
     kernel = _LN_SQDEV_RSTD.get("kernel")
     if kernel is None:
-        kernel = _LN_SQDEV_RSTD["kernel"] = _FusedReduction(
+        kernel = _LN_SQDEV_RSTD["kernel"] = FusedReduction(
             "ms_ln_sqdev_rstd", "T x, T mean, T n, T eps", "T rstd", "(x - mean) * (x - mean)", "a + b",
             "rstd = (T)1 / sqrt(a / n + eps)", "0")
     return kernel
@@ -262,16 +263,16 @@ def _layer_norm(prim, x, gamma, beta, *, out=None):
 # stacked axis of two (batch norm's (0, 1) selector picks the term), and one kernel makes dx. Without ReductionKernel
 # (or with no axis before begin_params_axis), four: one kernel writes the four terms into one buffer and two sums
 # reduce it. The plain path's operations in its order (the sums' association is the reduction's).
-_LN_GRAD_ROWS = {}     # the two reductions, made on first use (_FusedReduction is defined below, with batch norm)
+_LN_GRAD_ROWS = {}     # the two reductions, made on first use (FusedReduction)
 
 
 def _ln_grad_reductions():
     if not _LN_GRAD_ROWS:
         params = "T sel, T x, T dy, T mean, T rstd, T gamma"
-        _LN_GRAD_ROWS["rows"] = _FusedReduction(
+        _LN_GRAD_ROWS["rows"] = FusedReduction(
             "ms_ln_grad_row_sums", params, "T s",
             "sel == (T)0 ? dy * gamma : (dy * gamma) * ((x - mean) * rstd)", "a + b", "s = a", "0")
-        _LN_GRAD_ROWS["params"] = _FusedReduction(
+        _LN_GRAD_ROWS["params"] = FusedReduction(
             "ms_ln_grad_param_sums", params, "T s", "sel == (T)0 ? dy * ((x - mean) * rstd) : dy", "a + b",
             "s = a", "0")
     return _LN_GRAD_ROWS["rows"], _LN_GRAD_ROWS["params"]
@@ -328,18 +329,6 @@ def _bn_layout(prim, x):
     return axes, stat_shape, x.size // max(x.shape[c], 1)
 
 
-class _FusedReduction(Fused):
-    """A ``cupy.ReductionKernel`` with :class:`Fused`'s ``usable`` (float32/float64 CuPy arrays, fusion on, the
-    kernel available); called as CuPy's, ``kernel(*args, axis=..., keepdims=...)``."""
-
-    def __init__(self, name, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity):
-        make = getattr(cupy, "ReductionKernel", None)
-        self.name = name
-        self.dtypes = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
-        self.kernel = (make(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name)
-                       if make is not None else None)
-
-
 # Training-mode batch norm in four launches (float32/float64, fusion on): the mean, the sum of squared deviations
 # from it in one reduction (two passes over x, never the one-pass sum of squares), the per-channel tail (scale
 # factor, moving statistics in place, saved statistics) in one kernel, the normalised output in one; the gradient
@@ -347,7 +336,7 @@ class _FusedReduction(Fused):
 # as the plain path beside them (the sums' association is the reduction's, as cupy.sum's is; CUDA may contract a
 # multiply-add of the moving statistics into one rounding).
 _BN_SQDEV = Fused("ms_bn_sqdev", "T x, T m", "T d", "T c = x - m; d = c * c;")
-_BN_SQSUM = _FusedReduction("ms_bn_sqsum", "T x, T m", "T s", "(x - m) * (x - m)", "a + b", "s = a", "0")
+_BN_SQSUM = FusedReduction("ms_bn_sqsum", "T x, T m", "T s", "(x - m) * (x - m)", "a + b", "s = a", "0")
 _BN_STATS = Fused("ms_bn_stats", "T m, T s, T scale, T count, T unbias, T keep, T mom, T eps",
                   "T a, T mean, T var, T v, T m2, T v2",
                   "T vb = s / count; a = ((T)1 / sqrt(vb + eps)) * scale; "
@@ -356,7 +345,7 @@ _BN_Y = Fused("ms_bn_y", "T x, T m, T a, T b", "T y", "y = (x - m) * a + b;")
 # (rstd = 1 / sqrt(saved variance + eps) computed in both gradient kernels, as the plain path computes it once)
 # (the gradient's two sums, of dy and of dy * xhat, as one reduction over a stacked axis of two: a selector (0, 1)
 # broadcast against dy and x picks the term; output (2, C))
-_BN_GRAD_SUMS = _FusedReduction("ms_bn_grad_sums", "T sel, T dy, T x, T m, T sv, T eps", "T s",
+_BN_GRAD_SUMS = FusedReduction("ms_bn_grad_sums", "T sel, T dy, T x, T m, T sv, T eps", "T s",
                                 "sel == (T)0 ? dy : dy * ((x - m) * ((T)1 / sqrt(sv + eps)))", "a + b", "s = a", "0")
 _SELECTORS = {}
 
@@ -390,7 +379,11 @@ def _batch_norm(prim, x, scale, bias, mean, variance, *, out=None):
         a, v, m2, v2 = (cupy.empty_like(m) for _ in range(4))
         _BN_STATS(m, s, _dev(scale), dt(max(count, 1)), dt(max(count, 1) / max(count - 1, 1)), dt(1 - mom), dt(mom),
                   dt(prim.epsilon), a, mean, variance, v, m2, v2)
-        y = _BN_Y(x32, m.reshape(stat_shape), a.reshape(stat_shape), _dev(bias).reshape(stat_shape))
+        try:
+            y = _BN_Y(x32, m.reshape(stat_shape), a.reshape(stat_shape), _dev(bias).reshape(stat_shape))
+        except FusedUnavailable:
+            # the moving statistics are updated already: this call ends on the plain formula, not run again
+            y = (x32 - m.reshape(stat_shape)) * a.reshape(stat_shape) + wide(_dev(bias)).reshape(stat_shape)
         return y, m, v, m2, v2
     if prim.is_training:
         m = cupy.mean(x32, axis=axes)
