@@ -679,7 +679,11 @@ want = k.matmul(a, a, False, True)                       # starts the team's wor
 workers = [int(t) for t in set(os.listdir("/proc/self/task")) - before]
 allowed = os.sched_getaffinity(0)
 c0 = min(allowed)
-os.sched_setaffinity(main, {c0})
+try:
+    os.sched_setaffinity(main, {c0})
+except OSError:                                          # a sandbox that forbids setting affinities
+    print("skip")
+    raise SystemExit(0)
 
 def cpu_of(tid):
     with open(f"/proc/self/task/{tid}/stat") as f:
@@ -699,6 +703,8 @@ print(moved)
     env = dict(os.environ, MS_CPU_SPIN_US="1000000")    # the worker spins between the calls: only its task moves it
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+    if proc.stdout.strip() == "skip":
+        pytest.skip("this machine forbids setting thread affinities")
     assert int(proc.stdout) >= 10   # 20 of 20 on the 2-core VM (0 of 20 before workers moved themselves)
 
 
