@@ -55,6 +55,15 @@ def _run(opt, params, grads):
     return [p.asnumpy().copy() for p in params]
 
 
+def _run_float64(make_optimizer, oracle):
+    """(parameters after the steps, the oracle's) for float64 parameters: ``make_optimizer(params)`` run on the
+    usual gradients, ``oracle(initial values, gradients)``."""
+    params = _params(np.float64)
+    init = [p.asnumpy().copy() for p in params]
+    grads = _grads(np.float64, [x.shape for x in init])
+    return _run(make_optimizer(params), params, grads), oracle(init, grads)
+
+
 def _adam_oracle(init, grads, lrs, decays, loss_scale, beta1, beta2, eps, nesterov, amsgrad):
     """The composite Adam formula; ``lrs[i](step)`` is parameter i's float32 rate, ``decays[i]`` its decay or None."""
     dt = init[0].dtype.type
@@ -235,12 +244,10 @@ def test_adam_graph_mode_equals_pynative(amsgrad):
 def test_adam_float64_parameters():
     """float64: the Adam primitive; AMSGrad (whose primitive takes float16/float32) the composite formula."""
     for amsgrad in (False, True):
-        params = _params(np.float64)
-        init = [p.asnumpy().copy() for p in params]
-        grads = _grads(np.float64, [x.shape for x in init])
-        got = _run(nn.Adam(params, learning_rate=0.1, use_amsgrad=amsgrad), params, grads)
-        want = _adam_oracle(init, grads, [lambda s: F32(0.1)] * 2, [None, None], 1.0, 0.9, 0.999, 1e-8, False,
-                            amsgrad)
+        got, want = _run_float64(
+            lambda params: nn.Adam(params, learning_rate=0.1, use_amsgrad=amsgrad),
+            lambda init, grads: _adam_oracle(init, grads, [lambda s: F32(0.1)] * 2, [None, None], 1.0, 0.9, 0.999,
+                                             1e-8, False, amsgrad))
         for g, w in zip(got, want):
             assert g.dtype == np.float64
             np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14)
@@ -307,11 +314,9 @@ def test_sgd_runs_one_primitive_per_parameter_and_gives_the_composite_numbers(mo
 
 
 def test_sgd_float64_parameters_run_the_composite_formula():
-    params = _params(np.float64)
-    init = [p.asnumpy().copy() for p in params]
-    grads = _grads(np.float64, [x.shape for x in init])
-    got = _run(nn.SGD(params, learning_rate=0.1, momentum=0.9, nesterov=True), params, grads)
-    want = _sgd_oracle(init, grads, [lambda s: F32(0.1)] * 2, [0.0, 0.0], 1.0, 0.9, 0.0, True)
+    got, want = _run_float64(
+        lambda params: nn.SGD(params, learning_rate=0.1, momentum=0.9, nesterov=True),
+        lambda init, grads: _sgd_oracle(init, grads, [lambda s: F32(0.1)] * 2, [0.0, 0.0], 1.0, 0.9, 0.0, True))
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14)
 
