@@ -130,6 +130,12 @@ _BF16_SORTS = frozenset({"sort", "argsort", "lexsort", "partition", "argpartitio
 _BF16_SCANS = frozenset({"cumsum", "cumprod", "nancumsum", "nancumprod"})
 
 
+#: A warnings filter (for ``pytest.mark.filterwarnings``/``-W``) that makes a fused kernel the stand-in would not compile
+#: (NVRTC's refusals it models: an unbound type placeholder, an ambiguous float16 ``?:``) fail the test instead of
+#: quietly turning the fused kernels off ('.' stands for the message's colon, which the filter syntax reserves).
+COMPILE_FAILURES_FAIL = "error:mindspore_gpu. CuPy could not compile:RuntimeWarning"
+
+
 class CompileException(Exception):
     """``cupy.cuda.compiler.CompileException``: NVRTC rejected a kernel CuPy generated."""
 
@@ -649,7 +655,11 @@ def where(condition, x=None, y=None):
     if x is None and y is None:
         return _wrap(np.nonzero(_base(condition)))
     _refuse_host("cupy.where", (x, y))
-    return _wrap(np.where(_base(condition), _unwrap(x), _unwrap(y)))
+    out = np.where(_base(condition), _unwrap(x), _unwrap(y))
+    if any(isinstance(v, np.generic) and _is_bf16(np.asarray(v)) for v in (x, y)):
+        # seen on an H200 with CuPy 14.2: a NumPy bfloat16 *scalar* operand makes the result float32
+        out = out.astype(np.float32)
+    return _wrap(out)
 
 
 def take_along_axis(a, indices, axis):
@@ -906,7 +916,9 @@ class _CParser:
         kind, value = self.take()
         if kind == "num":
             is_float = any(c in value for c in ".eEfF")
-            return ("num", float(value.rstrip("fF")) if is_float else int(value))
+            if not is_float:
+                return ("num", int(value), np.dtype(np.int32))
+            return ("num", float(value.rstrip("fF")), np.dtype(np.float32 if value[-1] in "fF" else np.float64))
         if kind == "name":
             if self.peek()[1] == "(":
                 self.take()
@@ -963,6 +975,114 @@ def _c_eval(e, env):
         return rem if kind == "%" else (np.subtract(a, rem)) // b
     with np.errstate(all="ignore"):
         return _BIN[kind](a, b)
+
+
+_F16 = np.dtype(np.float16)
+
+
+def _c_arith(t):
+    """The type a built-in C operator computes an operand in: CuPy's ``float16`` class converts to ``float`` (its
+    one implicit conversion; it has no arithmetic operators of its own), bool and narrow integers to ``int``."""
+    t = np.dtype(t)
+    if t == _F16:
+        return np.dtype(np.float32)
+    if t.kind == "b" or (t.kind in "iu" and t.itemsize < 4):
+        return np.dtype(np.int32)
+    return t
+
+
+def _c_common(a, b):
+    """C's usual arithmetic conversions (after :func:`_c_arith`): the wider float, else the wider integer."""
+    a, b = _c_arith(a), _c_arith(b)
+    floats = [t for t in (a, b) if t.kind == "f"]
+    if floats:
+        return max(floats, key=lambda t: t.itemsize)
+    return np.result_type(a, b)
+
+
+def _ambiguous(what, types):
+    raise CompileException(f"error: ambiguous {what}: operands of type {' and '.join(map(str, types))} (CuPy's "
+                           f"float16 converts to float and float converts to float16, so NVRTC can pick neither)")
+
+
+def _c_type(e, vt):
+    """The static C type of expression ``e`` (``vt``: names -> dtypes), as NVRTC types CuPy's generated source;
+    raises :class:`CompileException` where NVRTC refuses it: a ``?:`` or a ``min``/``max``/``fmin``/``fmax``
+    call mixing ``float16`` with another type is ambiguous there."""
+    kind = e[0]
+    if kind == "num":
+        return e[2]
+    if kind == "var":
+        return np.dtype(vt[e[1]])
+    if kind == "index":
+        _c_type(e[2], vt)
+        return np.dtype(vt[e[1]])
+    if kind == "cast":
+        _c_type(e[2], vt)
+        return np.dtype(e[1])
+    if kind == "neg":
+        return _c_arith(_c_type(e[1], vt))
+    if kind == "not":
+        _c_type(e[1], vt)
+        return np.dtype(np.bool_)
+    if kind == "call":
+        types = [_c_type(a, vt) for a in e[2]]
+        if e[1] == "isnan":
+            return np.dtype(np.int32)
+        if e[1] in ("min", "max", "fmin", "fmax") and _F16 in types:
+            if any(t != _F16 for t in types):
+                _ambiguous(f"call of {e[1]}", types)
+            return _F16
+        out = types[0]
+        for t in types[1:]:
+            out = _c_common(out, t)
+        return _c_arith(out)
+    if kind == "?":
+        _c_type(e[1], vt)
+        a, b = _c_type(e[2], vt), _c_type(e[3], vt)
+        if a == b:
+            return a
+        if _F16 in (a, b):
+            _ambiguous('"?" operation', (a, b))
+        return _c_common(a, b)
+    a, b = _c_type(e[1], vt), _c_type(e[2], vt)
+    if kind in ("<", ">", "<=", ">=", "==", "!=", "||", "&&"):
+        return np.dtype(np.bool_)
+    return _c_common(a, b)
+
+
+def _bind_types(name, in_params, out_params, ins, outs):
+    """The placeholder types of a call, decided as CuPy decides them (``_decide_params_type_core``): the outputs
+    given first, then the inputs that are device arrays; scalars (Python or NumPy) bind nothing and take the type
+    decided for their placeholder. A declared type must match exactly; a placeholder bound to two dtypes, or not
+    bound at all, is an error (TypeError, KeyError), as in CuPy."""
+    bound = {}
+
+    def bind(tname, pname, dtype):
+        declared = _param_dtype(tname)
+        if declared is not None:
+            if np.dtype(dtype) != declared:
+                raise TypeError(f"Type is mismatched. {pname} {dtype} {declared}")
+        elif tname in bound:
+            if bound[tname] != np.dtype(dtype):
+                raise TypeError(f"Type is mismatched. {pname} {dtype} {bound[tname]} {tname}")
+        else:
+            bound[tname] = np.dtype(dtype)
+    for (tname, pname, _), o in zip(out_params, outs):
+        bind(tname, pname, o.dtype)
+    for (tname, pname, _), a in zip(in_params, ins):
+        if isinstance(a, DeviceArray):
+            bind(tname, pname, a.dtype)
+    types = dict(_C_TYPES)
+    for tname, _, _ in in_params + out_params:
+        declared = _param_dtype(tname)
+        if declared is not None:
+            types[tname] = declared
+        elif tname not in bound:
+            raise KeyError(tname)       # what CuPy raises: no array decides the placeholder
+        else:
+            types[tname] = bound[tname]
+    return types
 
 
 def _c_index(name, raw, index):
@@ -1036,27 +1156,22 @@ class ElementwiseKernel:
 
     def _run(self, args):
         n_in = len(self.in_params)
-        types = dict(_C_TYPES)
-        ins = []
-        for (tname, pname, raw), a in zip(self.in_params, args[:n_in]):
+        ins = list(args[:n_in])
+        for (tname, pname, raw), a in zip(self.in_params, ins):
             if isinstance(a, np.ndarray) and not isinstance(a, DeviceArray) and a.ndim:
                 raise HostArrayError(f"ElementwiseKernel {self.name}: a host array for {pname}")
-            declared = _param_dtype(tname)
-            if declared is None and tname not in types:
-                types[tname] = np.asarray(a).dtype
-            elif declared is not None and isinstance(a, np.ndarray) and not np.can_cast(a.dtype, declared):
-                raise TypeError(f"Type is mismatched. {pname} {a.dtype} {declared}")
-            ins.append(a)
-        arrays = [_unwrap(a) for (_, _, raw), a in zip(self.in_params, ins) if isinstance(a, np.ndarray) and not raw]
         outs = list(args[n_in:])
-        for (tname, pname, raw), o in zip(self.out_params, outs):
-            declared = _param_dtype(tname)
-            if declared is not None and o.dtype != declared:
-                raise TypeError(f"Type is mismatched. {pname} {o.dtype} {declared}")
+        types = _bind_types(self.name, self.in_params, self.out_params, ins, outs)
+        statements = _CParser(self.operation, types).statements()
+        # the generated source as NVRTC types it (compiled per type map, at the first call that needs it)
+        vt = {pname: types[tname] for tname, pname, _ in self.in_params + self.out_params}
+        vt["i"] = np.dtype(np.int64)
+        for name, dtype, expr in statements:
+            _c_type(expr, vt)
+            if dtype is not None:
+                vt[name] = np.dtype(dtype)
+        arrays = [_unwrap(a) for (_, _, raw), a in zip(self.in_params, ins) if isinstance(a, np.ndarray) and not raw]
         shape = np.broadcast_shapes(*[a.shape for a in arrays] + [o.shape for o in outs]) if arrays or outs else ()
-        for tname, _, _ in self.in_params + self.out_params:
-            if _param_dtype(tname) is not None:
-                types[tname] = _param_dtype(tname)
         if not outs:
             for tname, pname, raw in self.out_params:
                 outs.append(empty_like_shape(shape, types[tname]))
@@ -1071,7 +1186,7 @@ class ElementwiseKernel:
             env[pname] = np.broadcast_to(np.asarray(_unwrap(a)).astype(types[tname], copy=False), shape)
         for (tname, pname, raw), o in zip(self.out_params, outs):
             env[pname] = np.array(_base(o), copy=True)
-        for name, dtype, expr in _CParser(self.operation, types).statements():
+        for name, dtype, expr in statements:
             value = _c_eval(expr, env)
             target = dtype or (env[name].dtype if name in env and isinstance(env[name], np.ndarray) else None)
             env[name] = np.broadcast_to(np.asarray(value).astype(target, copy=False), shape) if target else value
@@ -1153,18 +1268,9 @@ class ReductionKernel:
 
     def _run(self, args, axis, keepdims):
         n_in = len(self.in_params)
-        types = dict(_C_TYPES)
-        for (tname, pname, raw), a in zip(self.in_params, args[:n_in]):
-            declared = _param_dtype(tname)
-            if raw:
-                raise NotImplementedError("ReductionKernel: raw inputs are not supported by the stand-in")
-            if declared is None and tname not in types:
-                types[tname] = np.asarray(a).dtype
-            elif declared is not None and isinstance(a, np.ndarray) and not np.can_cast(a.dtype, declared):
-                raise TypeError(f"Type is mismatched. {pname} {a.dtype} {declared}")
-        for tname, _, _ in self.in_params + self.out_params:
-            if _param_dtype(tname) is not None:
-                types[tname] = _param_dtype(tname)
+        if any(raw for _, _, raw in self.in_params):
+            raise NotImplementedError("ReductionKernel: raw inputs are not supported by the stand-in")
+        types = _bind_types(self.name, self.in_params, self.out_params, args[:n_in], args[n_in:])
         arrays = [_unwrap(a) for a in args[:n_in] if isinstance(a, np.ndarray)]
         shape = np.broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
         ndim = len(shape)
@@ -1179,6 +1285,11 @@ class ReductionKernel:
             shape[d] for d in kept)
         reduce_dt = np.dtype(types[self.reduce_type] if self.reduce_type in types else
                              self.reduce_type if self.reduce_type else types[self.out_params[0][0]])
+        # the generated source as NVRTC types it
+        vt = {pname: types[tname] for tname, pname, _ in self.in_params + self.out_params}
+        _c_type(self._expr(self.map_expr, types), vt)
+        _c_type(self._expr(self.reduce_expr, types), {"a": reduce_dt, "b": reduce_dt})
+        _c_type(self._post(types)[1], dict(vt, a=reduce_dt))
         env = {pname: np.broadcast_to(np.asarray(_unwrap(a)).astype(types[tname], copy=False), shape)
                for (tname, pname, _), a in zip(self.in_params, args[:n_in])}
         mapped = np.broadcast_to(np.asarray(_c_eval(self._expr(self.map_expr, types), env)).astype(reduce_dt),

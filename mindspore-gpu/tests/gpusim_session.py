@@ -33,7 +33,7 @@ def main(argv):
     ms.plugin.register_plugin(plugin, TARGET.lower())
     os.environ["MS_TEST_DEVICE_TARGET"] = TARGET
     import pytest
-    return pytest.main(list(argv) + ["-W", "ignore::RuntimeWarning"])
+    return pytest.main(list(argv) + ["-W", "ignore::RuntimeWarning", "-W", cupy_sim.COMPILE_FAILURES_FAIL])
 
 
 if __name__ == "__main__":

@@ -30,7 +30,8 @@ TARGET = "GPUSIM"
 BF16 = np.dtype(ml_dtypes.bfloat16)
 CASES_OPS_MORE = HERE.parents[1] / "tests" / "conformance" / "cases_ops_more.py"
 
-pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
+              pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)]
 
 
 @pytest.fixture(scope="module")

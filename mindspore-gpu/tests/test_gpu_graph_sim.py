@@ -23,7 +23,8 @@ import cupy_sim  # noqa: E402
 TARGET = "GPUSIMG"
 G = cupy_sim.load_graph_modules()
 
-pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
+              pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)]
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,8 @@ import cupy_sim  # noqa: E402
 TARGET = "GPUSIMOPT"
 G = cupy_sim.load_graph_modules()
 
-pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
+              pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)]
 
 OPTIMIZERS = {
     "adam": lambda ps: nn.Adam(ps, 0.01),

@@ -15,6 +15,7 @@ Everything CuPy-specific is reached through the module objects bound at import (
 """
 import functools
 import os
+import re
 import warnings
 import weakref
 
@@ -190,6 +191,31 @@ class Fused:
         self.name = name
         self.dtypes = dtypes
         self.kernel = make(in_params, out_params, operation, name) if make is not None else None
+        self._source = (in_params, out_params, operation)
+        self._fixed = {}
+
+    def fixing(self, placeholder, dtype):
+        """This kernel with the type placeholder ``placeholder`` declared ``dtype`` instead (compiled once): for a
+        call whose operands of that placeholder are all host scalars. CuPy decides a placeholder's type from
+        arrays only; with none it raises ``KeyError`` (seen on an H200). The body must not name the placeholder."""
+        dtype = numpy.dtype(dtype)
+        variant = self._fixed.get((placeholder, dtype))
+        if variant is None:
+            in_params, out_params, operation = self._source
+            pattern = re.compile(rf"(^|,)(\s*){re.escape(placeholder)}(\s+)")
+            declare = rf"\g<1>\g<2>{dtype.name}\g<3>"
+            variant = Fused(f"{self.name}_{placeholder}_{dtype.name}", pattern.sub(declare, in_params),
+                            pattern.sub(declare, out_params), operation, self.dtypes)
+            self._fixed[(placeholder, dtype)] = variant
+        return variant
+
+    def typed_by(self, placeholder, dtype, *operands):
+        """This kernel if one of ``operands`` (those of ``placeholder``) is a device array, which decides its type;
+        else :meth:`fixing` ``placeholder`` to ``dtype``."""
+        for a in operands:
+            if isinstance(a, cupy.ndarray):
+                return self
+        return self.fixing(placeholder, dtype)
 
     def usable(self, *arrays):
         if not FUSED or self.kernel is None:

@@ -76,7 +76,8 @@ def _relu_grad(prim, dy, y, *, out):
     dy, y = _dev(dy), _dev(y)
     if _RELU_GRAD.usable(dy, y):
         return _RELU_GRAD(dy, y)
-    return cupy.where(y > 0, dy, dy.dtype.type(0))
+    # fit: CuPy 14 makes a bfloat16 select with a NumPy bfloat16 scalar float32 (seen on an H200)
+    return fit(cupy.where(y > 0, dy, dy.dtype.type(0)), out)
 
 
 # --- other activations -----------------------------------------------------------------------

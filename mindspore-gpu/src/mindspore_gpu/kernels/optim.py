@@ -455,7 +455,7 @@ def _adam_dense(prim, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, eps
     lr, b1, b2, eps, b1p, b2p = (_s(x, sdt) for x in (lr, beta1, beta2, epsilon, beta1_power, beta2_power))
     kernel = _ADAM_NESTEROV_K if prim.use_nesterov else _ADAM_K
     if kernel.usable(var, m, v, g):
-        kernel(g, lr, b1p, b2p, b1, b2, eps, var, m, v)
+        kernel.typed_by("S", sdt, lr, b1p, b2p, b1, b2, eps)(g, lr, b1p, b2p, b1, b2, eps, var, m, v)
         return var, m, v
     lr_t, omb1, omb2, b1, eps = _plain_scalars(dt, sdt, lr, b1, b2, eps, b1p, b2p)
     mi, vi = _plain_moments(dev(m), dev(v), g, omb1, omb2)
@@ -473,7 +473,7 @@ def _amsgrad_dense(prim, var, m, v, vhat, beta1_power, beta2_power, lr, grad, ou
     lr, b1, b2, eps, b1p, b2p = (_s(x, sdt) for x in (lr, prim.beta1, prim.beta2, prim.epsilon, beta1_power,
                                                       beta2_power))
     if _AMSGRAD_K.usable(var, m, v, vhat, g):
-        _AMSGRAD_K(g, lr, b1p, b2p, b1, b2, eps, var, m, v, vhat)
+        _AMSGRAD_K.typed_by("S", sdt, lr, b1p, b2p, b1, b2, eps)(g, lr, b1p, b2p, b1, b2, eps, var, m, v, vhat)
         return var, m, v, vhat
     lr_t, omb1, omb2, _, eps = _plain_scalars(dt, sdt, lr, b1, b2, eps, b1p, b2p)
     mi, vi = _plain_moments(dev(m), dev(v), g, omb1, omb2)
@@ -493,7 +493,7 @@ def _adam_weight_decay_dense(prim, var, m, v, lr, beta1, beta2, epsilon, decay, 
     no_decay = not isinstance(wd, cupy.ndarray) and wd == 0     # a host zero: skipped, as on the CPU
     kernel = _ADAM_NO_DECAY_K if no_decay else _ADAM_WD_K
     if kernel.usable(var, m, v, g):
-        kernel(g, lr, b1, b2, eps, wd, var, m, v)
+        kernel.typed_by("S", sdt, lr, b1, b2, eps, wd)(g, lr, b1, b2, eps, wd, var, m, v)
         return var, m, v
     lr_c, omb1, omb2, _, eps = _plain_scalars(dt, sdt, lr, b1, b2, eps)
     mi, vi = _plain_moments(dev(m), dev(v), g, omb1, omb2)
@@ -517,8 +517,8 @@ def _sgd_kernel(nesterov, decay):
     if key not in _SGD_KERNELS:
         body = ("T gn = g + p * wd;" if decay else "T gn = g;") + (
             "T mut = (T)mu; bool on = mu > 0;"
-            "T na = stat > (T)0 ? gn : accum * mut + omd * gn;"
-            + ("T upd = on ? gn + na * mut : gn;" if nesterov else "T upd = on ? na : gn;") +
+            "T na = stat > (T)0 ? gn : (T)(accum * mut + omd * gn);"
+            + ("T upd = on ? (T)(gn + na * mut) : gn;" if nesterov else "T upd = on ? na : gn;") +
             "accum = on ? na : accum; stat = on && stat > (T)0 ? (T)0 : stat;"
             "p = p - (T)lr * upd;")
         _SGD_KERNELS[key] = _elementwise("T g, S lr, S mu, T wd, T omd", "T p, T accum, T stat", body,
@@ -537,7 +537,7 @@ def _sgd_dense(prim, parameters, gradient, learning_rate, accum, momentum, stat,
     lr, mu = _s(learning_rate, sdt), _s(momentum, sdt)
     wd, omd = t(prim.weight_decay), t(t(1) - t(prim.dampening))
     if kernel.usable(p, accum, stat, g):
-        kernel(g, lr, mu, wd, omd, p, accum, stat)
+        kernel.typed_by("S", sdt, lr, mu)(g, lr, mu, wd, omd, p, accum, stat)
         return p
     # plain CuPy: the momentum read back once (a device synchronisation)
     lr_t = lr.astype(dt) if isinstance(lr, cupy.ndarray) else t(lr)
@@ -566,7 +566,7 @@ _CENTERED_RMSPROP_K = _elementwise("T g, S lr, T rho, T mu, T eps", "T var, T mg
                                    _RMS_HEAD + "T mgi = mg + (g - mg) * omd; T den = msi - mgi * mgi + (T)eps;"
                                    "bool ok = den > (T)0;"
                                    "T momc = mom * (T)mu + g * (T)lr / sqrt(ok ? den : (T)1);"
-                                   "ms = msi; mg = mgi; mom = ok ? momc : mom; var = ok ? var - momc : var;",
+                                   "ms = msi; mg = mgi; mom = ok ? momc : mom; var = ok ? (T)(var - momc) : var;",
                                    "ms_centered_rmsprop")
 _ADAGRAD_K = {update: _elementwise("T g, S lr", "T var, T accum",
                                    ("T a = accum + g * g;" if update else "T a = accum;") +
@@ -586,7 +586,7 @@ def _rmsprop_dense(prim, var, mean_square, moment, learning_rate, grad, decay, m
     lr = _s(learning_rate, _scalar_dtype(dt, (learning_rate,)))
     rho, mu, eps = (_in_dtype(x, dt) for x in (decay, momentum, epsilon))
     if _RMSPROP_K.usable(var, mean_square, moment, g):
-        _RMSPROP_K(g, lr, rho, mu, eps, var, mean_square, moment)
+        _RMSPROP_K.typed_by("S", lr.dtype, lr)(g, lr, rho, mu, eps, var, mean_square, moment)
         return var
     lr = _in_dtype(lr, dt)
     omd = dt.type(1) - rho
@@ -606,7 +606,8 @@ def _centered_rmsprop_dense(prim, var, mean_gradient, mean_square, moment, grad,
     lr = _s(learning_rate, _scalar_dtype(dt, (learning_rate,)))
     rho, mu, eps = (_in_dtype(x, dt) for x in (decay, momentum, epsilon))
     if _CENTERED_RMSPROP_K.usable(var, mean_gradient, mean_square, moment, g):
-        _CENTERED_RMSPROP_K(g, lr, rho, mu, eps, var, mean_gradient, mean_square, moment)
+        _CENTERED_RMSPROP_K.typed_by("S", lr.dtype, lr)(g, lr, rho, mu, eps, var, mean_gradient, mean_square,
+                                                        moment)
         return var
     lr = _in_dtype(lr, dt)
     omd = dt.type(1) - rho
@@ -633,7 +634,7 @@ def _adagrad_dense(prim, var, accum, lr, grad, out=None):
     lr = _s(lr, _scalar_dtype(dt, (lr,)))
     kernel = _ADAGRAD_K[bool(prim.update_slots)]
     if kernel.usable(var, accum, g):
-        kernel(g, lr, var, accum)
+        kernel.typed_by("S", lr.dtype, lr)(g, lr, var, accum)
         return var, accum
     a = dev(accum)
     if prim.update_slots:

@@ -334,7 +334,7 @@ def scatter_planes(grad, argmax, x_shape, nd, dt, check=True):
     return dx.reshape(tuple(x_shape))
 
 
-_SCATTER_INDEX = Fused("ms_pool_scatter_index", "int64 a, int64 row, int64 size, T g", "int64 index, T value",
+_SCATTER_INDEX = Fused("ms_pool_scatter_index", "I a, int64 row, int64 size, T g", "int64 index, T value",
                        "bool hit = a >= 0; index = row * size + (hit ? a : 0); value = hit ? g : (T)0;")
 
 
