@@ -27,7 +27,8 @@ sys.path.insert(0, str(HERE))
 import cupy_sim  # noqa: E402
 from mindspore.ops._defs import conv as conv_defs, nn as nn_defs, pooling as pool_defs  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
+              pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)]
 
 
 @pytest.fixture(scope="module")
@@ -256,7 +257,9 @@ def test_max_pool_whole_window_kernels(sim, monkeypatch, geometry, dtype):
 # --- batch norm ------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_batch_norm_in_four_launches_and_its_gradient_in_two(sim, monkeypatch, data_format, dtype):
+def test_batch_norm_in_few_launches_and_its_gradient_too(sim, monkeypatch, data_format, dtype):
+    """NHWC: four launches and two. NCHW: its per-channel sums in two stages (per (sample, channel) plane, then over
+    the samples, which a GPU runs much faster than one reduction over N, H and W): six and three."""
     cp, fam = sim
     nn = fam["nn"]
     rng = np.random.default_rng(3)
@@ -277,9 +280,14 @@ def test_batch_norm_in_four_launches_and_its_gradient_in_two(sim, monkeypatch, d
         return _host(cp, tuple(outs) + (m, v) + tuple(grads)), fwd, bwd
     run()      # (the gradient's (0, 1) selector is made once per device and dtype)
     got, fwd, bwd = run()
-    assert fwd == ["cupy.mean", "ReductionKernel ms_bn_sqsum", "ElementwiseKernel ms_bn_stats",
-                   "ElementwiseKernel ms_bn_y"], fwd
-    assert bwd == ["ReductionKernel ms_bn_grad_sums", "ElementwiseKernel ms_bn_dx"], bwd
+    if data_format == "NHWC":
+        assert fwd == ["cupy.mean", "ReductionKernel ms_bn_sqsum", "ElementwiseKernel ms_bn_stats",
+                       "ElementwiseKernel ms_bn_y"], fwd
+        assert bwd == ["ReductionKernel ms_bn_grad_sums", "ElementwiseKernel ms_bn_dx"], bwd
+    else:
+        assert fwd == ["cupy.mean", "cupy.mean", "ReductionKernel ms_bn_sqsum", "cupy.sum",
+                       "ElementwiseKernel ms_bn_stats", "ElementwiseKernel ms_bn_y"], fwd
+        assert bwd == ["ReductionKernel ms_bn_grad_sums", "cupy.sum", "ElementwiseKernel ms_bn_dx"], bwd
     with monkeypatch.context() as m:
         _fusion_off(m, nn)
         want, plain_fwd, _ = run()

@@ -33,14 +33,16 @@ import cupy_sim  # noqa: E402
 import launch_count  # noqa: E402
 from mindspore import _generation, ops  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
+              pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)]
 
 #: launches per PYNATIVE step reached (batch 2; before the fused kernels: mlp 69, lenet 139, resnet 674, transformer
 #: 488; before nn.Adam's one primitive per parameter and the tape's None cotangents: resnet 507, transformer 437;
 #: before LayerNormGrad, SoftmaxGrad and the sparse loss without its label check: mlp 44, lenet 100, resnet 447,
 #: transformer 146; before the conv columns and col2im, MaxPool's and batch norm's one-kernel paths: lenet 95,
-#: resnet 442)
-LIMITS = {"mlp": 35, "lenet": 63, "resnet": 298, "transformer": 105}
+#: resnet 442; resnet then had 298, and has three more per batch norm layer since its per-channel sums run in two
+#: stages, which an H200 ran many times faster than one reduction over N, H and W)
+LIMITS = {"mlp": 35, "lenet": 63, "resnet": 343, "transformer": 105}
 SLACK = 2
 
 needs_benchmarks = pytest.mark.skipif(not (REPO / "benchmarks" / "workloads_mindspore.py").exists(),
@@ -509,5 +511,7 @@ def test_update_primitives_are_one_launch_per_parameter(target, op, nesterov, de
             "ApplyCenteredRMSProp": "ms_centered_rmsprop", "ApplyAdagrad": "ms_adagrad",
             "ApplyAdagrad0": "ms_adagrad_no_update"}[op]
     assert _kinds(_update_call(op, dtype, True, nesterov, decay), op.rstrip("0")) == [f"ElementwiseKernel {name}"]
-    if op == "AdamWeightDecay":     # a decay given as a number 0 skips the decay term
-        assert _kinds(_update_call(op, dtype, False, nesterov, 0.0), op) == ["ElementwiseKernel ms_adam_no_decay"]
+    if op == "AdamWeightDecay":     # a decay given as a number 0 skips the decay term; with every scalar a host number
+        # the kernel declares them float32 (CuPy decides a type placeholder from device arrays only)
+        assert _kinds(_update_call(op, dtype, False, nesterov, 0.0), op) == [
+            "ElementwiseKernel ms_adam_no_decay_S_float32"]
