@@ -27,6 +27,7 @@ import datetime
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
@@ -365,7 +366,10 @@ def main(argv=None):
               file=sys.stderr)
     started = datetime.datetime.now(datetime.UTC)
     load_before = os.getloadavg()[0]
-    pythons = {"ours": args.ours_python, "mindspore": args.mindspore_python, "torch": args.torch_python}
+    # an interpreter given by name ("python3") is looked up on PATH, as a shell would
+    pythons = {name: shutil.which(py) or py if os.sep not in py else py
+               for name, py in (("ours", args.ours_python), ("mindspore", args.mindspore_python),
+                                ("torch", args.torch_python))}
     versions, skipped = {}, {}
     for fw in FRAMEWORKS:
         if fw in args.skip:

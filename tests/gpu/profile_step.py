@@ -8,7 +8,8 @@ For every workload (the benchmark's networks, seeded weights and inputs) it runs
 * GRAPH_MODE only: every kernel of three steps timed with the device synchronised before and after it (so the
   numbers are launch + GPU time, the sum larger than a step), summed per primitive, the largest first;
 * the functions where a profiled step spends its own time (``cProfile``, sorted by ``tottime``), which shows host
-  overhead: kernel compilation or module loading, host round trips, Python dispatch.
+  overhead: kernel compilation or module loading, host round trips, Python dispatch; then the backend's kernel functions
+  sorted by cumulative time: the kernels that cost most, waits for the device included.
 """
 import argparse
 import cProfile
@@ -99,13 +100,15 @@ def profile(workload, mode, steps, top, device="GPU"):
     for _ in range(3):
         step()
     prof.disable()
-    buf = io.StringIO()
-    pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(top)
-    lines = [ln for ln in buf.getvalue().splitlines() if ln.strip()]
-    start = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("ncalls")), 0)
-    print("cProfile, 3 steps, by own time:")
-    for ln in lines[start:start + top + 1]:
-        print("  " + ln.replace(str(REPO), "").replace(sys.prefix, "<venv>")[:200])
+    for key, title, where in (("tottime", "own time", ()), ("cumulative", "cumulative time, kernels only",
+                                                           (r"kernels[/\\]|cudnn",))):
+        buf = io.StringIO()
+        pstats.Stats(prof, stream=buf).sort_stats(key).print_stats(*where, top)
+        lines = [ln for ln in buf.getvalue().splitlines() if ln.strip()]
+        start = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("ncalls")), 0)
+        print(f"cProfile, 3 steps, by {title}:")
+        for ln in lines[start:start + top + 1]:
+            print("  " + ln.replace(str(REPO), "").replace(sys.prefix, "<venv>")[:200])
 
 
 def main():
