@@ -204,8 +204,16 @@ def table(ours, torch_rows, meta):
     return "\n".join(lines) + "\n"
 
 
+#: The section of RESULTS_allreduce.md that --write keeps: NCCL's numbers come from a GPU machine
+#: (``tests/gpu/nccl_check.py``, run by ``tests/gpu/run.sh``), not from this script.
+GPU_SECTION = "\n## NCCL on a GPU"
+
+
 def write_results(text):
-    (HERE / "RESULTS_allreduce.md").write_text("# Benchmark results: collectives\n\n" + text)
+    path = HERE / "RESULTS_allreduce.md"
+    old = path.read_text() if path.exists() else ""
+    kept = old[old.index(GPU_SECTION):] if GPU_SECTION in old else ""
+    path.write_text("# Benchmark results: collectives\n\n" + text.rstrip("\n") + "\n" + kept)
 
 
 def main():
