@@ -72,7 +72,9 @@ suite() {
     local name=$1 limit=$2
     shift 2
     step "$name (MS_TEST_DEVICE_TARGET=GPU)"
+    # a fused kernel NVRTC refuses fails the test that met it (it would otherwise turn the fused kernels off quietly)
     MS_TEST_DEVICE_TARGET=GPU timeout "$limit" $PY -m pytest "$@" -q -p no:cacheprovider -rfE "${TIMEOUT_ARGS[@]}" \
+        -W "error:mindspore_gpu. CuPy could not compile:RuntimeWarning" \
         "${XDIST_ARGS[@]}" > "$OUT/$name.log" 2>&1
     echo "pytest status $? ($name)"
     tail -n 1 "$OUT/$name.log"
