@@ -81,6 +81,26 @@ def test_schedule_saves_each_cycle_through_on_trace_ready(tmp_path):
     assert steps == [[2, 3], [6, 7]]
 
 
+def test_two_collections_in_one_millisecond_get_directories_of_their_own(tmp_path, monkeypatch):
+    """The run directory is named to the millisecond; the handler moves the first one away before the second is
+    made. Both must keep their own directory (the second once landed inside the first, and its analysis found the
+    first's raw file gone: a CI failure)."""
+    from mindspore.profiler import _writer
+    monkeypatch.setattr(_writer.time, "time", lambda: 1764226331.5)
+    x = ms.Tensor(np.ones((2, 2), np.float32))
+    with P.profile(activities=[P.ProfilerActivity.CPU], schedule=P.schedule(wait=0, warmup=0, active=1, repeat=3),
+                   on_trace_ready=P.tensorboard_trace_handler(str(tmp_path / "tb")),
+                   output_path=str(tmp_path / "raw")) as prof:
+        for step in range(3):
+            for _ in range(step + 1):
+                ops.add(x, 1.0)
+            prof.step()
+    runs = sorted((tmp_path / "tb").iterdir())
+    assert len(runs) == 3 and all(r.is_dir() for r in runs)
+    counts = sorted(sum(1 for e in _trace(r) if e.get("cat") == "op") for r in runs)
+    assert counts == [1, 2, 3]
+
+
 def test_cell_spans_enclose_their_operators_and_hooks_are_restored(tmp_path):
     before = plugin.set_primitive_call_hook(None)
     plugin.set_primitive_call_hook(before)

@@ -25,14 +25,26 @@ _PIDS = {"op": 2, "cell": 3, "step": 4, "mstx": 5}
 _RAW = "raw_events.json"
 
 
+_ISSUED = set()     # the directory names this process has made (a moved one no longer exists where it was made)
+
+
+def unique_path(path):
+    """``path``, or ``path_1``, ``path_2``, ...: the first that does not exist and was not issued before by this
+    process (two collections in one millisecond get the same stamp; the first may have been moved away since)."""
+    suffix = 0
+    while True:
+        candidate = path + ("" if not suffix else f"_{suffix}")
+        if not os.path.exists(candidate) and os.path.basename(candidate) not in _ISSUED:
+            _ISSUED.add(os.path.basename(candidate))
+            return candidate
+        suffix += 1
+
+
 def new_run_dir(root):
     """A new, empty collection directory under ``root``."""
-    stamp = time.strftime("%Y%m%d%H%M%S") + f"{int(time.time() * 1000) % 1000:03d}"
-    path = os.path.join(os.path.realpath(root), f"{socket.gethostname()}_{os.getpid()}_{stamp}_ascend_ms")
-    suffix = 0
-    while os.path.exists(path + ("" if not suffix else f"_{suffix}")):
-        suffix += 1
-    path += "" if not suffix else f"_{suffix}"
+    now = time.time()
+    stamp = time.strftime("%Y%m%d%H%M%S", time.localtime(now)) + f"{int(now * 1000) % 1000:03d}"
+    path = unique_path(os.path.join(os.path.realpath(root), f"{socket.gethostname()}_{os.getpid()}_{stamp}_ascend_ms"))
     os.makedirs(path, mode=0o750)
     return path
 

@@ -386,9 +386,13 @@ def tensorboard_trace_handler(dir_name=None, worker_name=None, analyse_flag=True
         path = prof.last_run_dir
         if path is None:
             return
-        target = os.path.join(os.path.realpath(dir_name), os.path.basename(path))
+        target = path
         if os.path.realpath(os.path.dirname(path)) != os.path.realpath(dir_name):
             os.makedirs(os.path.realpath(dir_name), exist_ok=True)
+            # never into an existing directory (shutil.move would nest it there)
+            target = os.path.join(os.path.realpath(dir_name), os.path.basename(path))
+            if os.path.exists(target):
+                target = _writer.unique_path(target)
             shutil.move(path, target)
             prof.last_run_dir = target
         if analyse_flag:
