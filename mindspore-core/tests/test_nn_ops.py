@@ -1,5 +1,6 @@
 """nn ops beyond the conformance table: dropout statistics and seeding, BatchNorm's in-place moving
-statistics, second-order gradients of the normalisation/softmax bprops, and MindSpore-style errors."""
+statistics, LayerNorm's statistics outputs and its gradient's epsilon, second-order gradients of the
+normalisation/softmax bprops, and MindSpore-style errors."""
 import numpy as np
 import pytest
 
@@ -126,6 +127,47 @@ def test_batch_norm_repeated_training_steps_converge_to_batch_statistics():
     np.testing.assert_allclose(var.asnumpy(), x.var((0, 2, 3), ddof=1), rtol=1e-4)
 
 
+# --- LayerNorm ----------------------------------------------------------------------------------
+# As MindSpore 2.10 (its CPU build): LayerNorm returns (y, mean, variance), the statistics float32 for float16
+# input; LayerNormGrad(begin_norm_axis, begin_params_axis) reads its 'epsilon' attribute, 1e-12 when not given, and
+# LayerNorm's bprop gives it LayerNorm's own.
+@pytest.mark.parametrize("dtype,stat_dtype,tol", [(np.float16, ms.float32, 1e-6), (np.float32, ms.float32, 1e-6),
+                                                  (np.float64, ms.float64, 1e-13)])
+def test_layer_norm_returns_the_mean_and_the_variance(dtype, stat_dtype, tol):
+    rng = np.random.default_rng(12)
+    x = (rng.normal(size=(2, 3, 4)) * 3 + 1).astype(dtype)
+    gamma, beta = rng.uniform(0.5, 2, (3, 4)).astype(dtype), rng.normal(size=(3, 4)).astype(dtype)
+    y, mean, var = ops.LayerNorm(1, 1, 1e-5)(_t(x, dtype), _t(gamma, dtype), _t(beta, dtype))
+    assert y.dtype == _t(x, dtype).dtype and mean.dtype == stat_dtype and var.dtype == stat_dtype
+    assert y.shape == (2, 3, 4) and mean.shape == var.shape == (2, 1, 1)
+    x64 = x.astype(np.float64)
+    np.testing.assert_allclose(mean.asnumpy(), x64.mean(axis=(1, 2), keepdims=True), rtol=tol, atol=tol)
+    np.testing.assert_allclose(var.asnumpy(), x64.var(axis=(1, 2), keepdims=True), rtol=tol)
+
+
+def test_layer_norm_grad_takes_the_variance_and_the_forwards_epsilon():
+    from mindspore.ops._defs.nn import LayerNormGrad
+    assert LayerNormGrad().attrs == {"begin_norm_axis": 1, "begin_params_axis": 1, "epsilon": 1e-12}
+    rng = np.random.default_rng(13)
+    x, dy = rng.normal(size=(3, 5)), rng.normal(size=(3, 5))
+    gamma, beta = rng.uniform(0.5, 2, 5), rng.normal(size=5)
+    mean, var = x.mean(1, keepdims=True), x.var(1, keepdims=True)
+
+    def dx_oracle(eps):
+        rstd = 1 / np.sqrt(var + eps)
+        xhat, g = (x - mean) * rstd, dy * gamma
+        return rstd * (g - g.mean(1, keepdims=True) - xhat * (g * xhat).mean(1, keepdims=True))
+
+    # an epsilon as large as the variance: the gradient of the forward's, not of 1e-12
+    ln = ops.LayerNorm(1, 1, 1.0)
+    dx = ms.grad(lambda a: (ln(a, _t(gamma, np.float64), _t(beta, np.float64))[0] * _t(dy, np.float64)).sum())(
+        _t(x, np.float64))
+    np.testing.assert_allclose(dx.asnumpy(), dx_oracle(1.0), rtol=1e-12, atol=1e-12)
+    args = [_t(a, np.float64) for a in (x, dy, var, mean, gamma)]
+    np.testing.assert_allclose(LayerNormGrad(1, 1)(*args)[0].asnumpy(), dx_oracle(1e-12), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(LayerNormGrad(1, 1, 1.0)(*args)[0].asnumpy(), dx_oracle(1.0), rtol=1e-12, atol=1e-12)
+
+
 # --- second-order gradients -------------------------------------------------------------------
 def _check_grad_of_grad(fn, *arrays, pos=0, eps=1e-6, rtol=1e-4, atol=1e-6, mode="pynative"):
     """d/dx sum(w * grad(fn)(x)) against central differences of the first gradient (the analytic side
@@ -173,8 +215,8 @@ def test_layer_norm_grad_of_grad():
     b = Tensor(np.zeros(5))
 
     def f(x):
-        y, mean, rstd = ops.LayerNorm(1, 1, 1e-5)(x, g, b)
-        return (y * w).sum() + (mean * rstd).sum()
+        y, mean, variance = ops.LayerNorm(1, 1, 1e-5)(x, g, b)
+        return (y * w).sum() + (mean * variance).sum()
 
     _check_grad_of_grad(f, np.random.default_rng(10).normal(size=(2, 5)))
 

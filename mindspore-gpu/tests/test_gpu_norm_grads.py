@@ -40,7 +40,7 @@ def test_layer_norm_grad_fused_matches_plain(monkeypatch, dtype, shape, bna, bpa
                                                     rng.uniform(0.5, 2, stat), rng.normal(size=stat),
                                                     rng.normal(size=shape[bpa:]))]
     kernel = _families()["nn"].KERNELS["LayerNormGrad"]
-    fused, plain = _fused_and_plain(monkeypatch, lambda: kernel(LayerNormGrad(bna, bpa), *args))
+    fused, plain = _fused_and_plain(monkeypatch, lambda: kernel(LayerNormGrad(bna, bpa, 0.25), *args))
     for a, b in zip(fused, plain):
         assert a.dtype == b.dtype == dtype and a.shape == b.shape
         np.testing.assert_allclose(cupy.asnumpy(a), cupy.asnumpy(b), rtol=1e-5, atol=1e-5)

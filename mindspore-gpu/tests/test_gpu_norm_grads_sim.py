@@ -70,12 +70,12 @@ def _ln_grad_inputs(dtype, shape, bna, bpa, special):
     rng = np.random.default_rng(1)
     stat = shape[:bna] + (1,) * (len(shape) - bna)
     x, dy = rng.normal(1, 2, shape).astype(dtype), rng.normal(size=shape).astype(dtype)
-    rstd, mean = rng.uniform(0.5, 2, stat).astype(dtype), rng.normal(size=stat).astype(dtype)
+    var, mean = rng.uniform(0.5, 2, stat).astype(dtype), rng.normal(size=stat).astype(dtype)
     gamma = rng.normal(size=shape[bpa:]).astype(dtype)
     if special and x.size:
         x.reshape(-1)[0] = np.nan
         dy.reshape(-1)[-1] = np.inf
-    return [x, dy, rstd, mean, gamma]
+    return [x, dy, var, mean, gamma]
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
@@ -84,8 +84,8 @@ def _ln_grad_inputs(dtype, shape, bna, bpa, special):
 def test_layer_norm_grad_gives_the_cpu_kernels_results(target, dtype, shape, bna, bpa, special):
     arrays = _ln_grad_inputs(dtype, shape, bna, bpa, special)
 
-    def run():
-        return LayerNormGrad(bna, bpa)(*[ms.Tensor(a) for a in arrays])
+    def run():     # an epsilon far from the default 1e-12, so a kernel that dropped it would show
+        return LayerNormGrad(bna, bpa, 0.25)(*[ms.Tensor(a) for a in arrays])
     _same(_on(target, run), _on("CPU", run), TOL[dtype], f"LayerNormGrad {np.dtype(dtype).name} {shape} {bna} {bpa}")
 
 
@@ -114,12 +114,12 @@ def test_layer_norm_grad_other_paths_equal_the_reductions(graph, nn_family, monk
     kernel = nn_family.KERNELS["LayerNormGrad"]
     rows, params = nn_family._ln_grad_reductions()
     before = (nn_family._LN_GRAD_DX.kernel.calls, rows.kernel.calls)
-    fused = kernel(LayerNormGrad(bna, bpa), *arrays)
+    fused = kernel(LayerNormGrad(bna, bpa, 0.25), *arrays)
     assert (nn_family._LN_GRAD_DX.kernel.calls, rows.kernel.calls) == (before[0] + 1, before[1] + (bpa > 0))
     monkeypatch.setattr(rows, "kernel", None)
     if path == "plain":
         monkeypatch.setattr(nn_family._LN_GRAD_DX, "kernel", None)
-    other = kernel(LayerNormGrad(bna, bpa), *arrays)
+    other = kernel(LayerNormGrad(bna, bpa, 0.25), *arrays)
     _same([cp.asnumpy(a) for a in other], [cp.asnumpy(a) for a in fused], TOL[dtype], f"{path} LayerNormGrad")
 
 

@@ -24,10 +24,10 @@ def _penalty(axis, uses, stats):
     ln = ops.LayerNorm(axis, axis, 1e-5)
 
     def loss(x, g, b, w):
-        y, mean, rstd = ln(x, g, b)
+        y, mean, variance = ln(x, g, b)
         out = (ops.softmax(y, axis=-1) * w).sum()
         if stats:
-            out = out + (mean * mean).sum() + (rstd * 0.5).sum()
+            out = out + (mean * mean).sum() + (variance * 0.5).sum()
         return out
 
     def penalty(x, g, b, w):

@@ -47,8 +47,7 @@ def _layer_norm(x, g, b, bna, eps):
     axes = tuple(range(bna % x.ndim, x.ndim))
     mean = x.mean(axis=axes, keepdims=True)
     var = x.var(axis=axes, keepdims=True)
-    rstd = 1 / np.sqrt(var + eps)
-    return (x - mean) * rstd * g + b, mean, rstd
+    return (x - mean) / np.sqrt(var + eps) * g + b, mean, var
 
 
 def _batch_norm(x, s, b, m, v, training, eps, momentum=0.1, nhwc=False):

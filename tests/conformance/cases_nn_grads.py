@@ -1,11 +1,12 @@
 """Cases for LayerNormGrad and SoftmaxGrad, the gradient primitives the bprops of LayerNorm and Softmax call (those
 two are in cases_nn.py).
 
-The inputs are independent here (LayerNormGrad's ``(x, dy, rstd, mean, gamma)``, rstd positive; SoftmaxGrad's
+The inputs are independent here (LayerNormGrad's ``(x, dy, variance, mean, gamma)``, variance positive; SoftmaxGrad's
 ``(y, dy)``, y any tensor), so the gradient check, central finite differences in float64 w.r.t. every input, checks
 each one's own bprop: the second order of LayerNorm and Softmax. The oracles are written differently from the
-kernels: LayerNormGrad's dx as the Jacobian product ``rstd / n (n g - sum(g) - xhat sum(g xhat))``, SoftmaxGrad as
-the Jacobian ``diag(y) - y y^T`` applied to dy.
+kernels: LayerNormGrad's dx as the Jacobian product ``rstd / n (n g - sum(g) - xhat sum(g xhat))`` with
+``rstd = 1 / sqrt(variance + epsilon)`` (MindSpore's default epsilon 1e-12, or the forward's), SoftmaxGrad as the
+Jacobian ``diag(y) - y y^T`` applied to dy.
 """
 import numpy as np
 
@@ -16,8 +17,9 @@ from case import Case, rand, randpos
 F16 = (np.float32, np.float16)
 
 
-def _layer_norm_grad(x, dy, rstd, mean, gamma, bna, bpa):
+def _layer_norm_grad(x, dy, variance, mean, gamma, bna, bpa, eps):
     bna, bpa = bna % x.ndim, bpa % x.ndim
+    rstd = 1 / np.sqrt(variance + eps)
     axes = tuple(range(bna, x.ndim))
     n = int(np.prod(x.shape[bna:]))
     xhat = (x - mean) * rstd
@@ -27,13 +29,14 @@ def _layer_norm_grad(x, dy, rstd, mean, gamma, bna, bpa):
     return dx, (dy * xhat).sum(axis=batch), dy.sum(axis=batch)
 
 
-def _case(name, shape, bna, bpa, **kw):
+def _case(name, shape, bna, bpa, eps=None, **kw):
     b, p = bna % len(shape), bpa % len(shape)
     stat = shape[:b] + (1,) * (len(shape) - b)
     inputs = [rand(*shape, seed=1), rand(*shape, seed=2), randpos(*stat, seed=3), rand(*stat, seed=4),
               randpos(*shape[p:], seed=5)]
-    return Case(name, LayerNormGrad(bna, bpa), inputs,
-                oracle=lambda x, dy, r, m, g: _layer_norm_grad(x, dy, r, m, g, bna, bpa),
+    prim = LayerNormGrad(bna, bpa) if eps is None else LayerNormGrad(bna, bpa, eps)
+    return Case(name, prim, inputs,
+                oracle=lambda x, dy, v, m, g: _layer_norm_grad(x, dy, v, m, g, bna, bpa, 1e-12 if eps is None else eps),
                 prims=["LayerNormGrad"], rtol=1e-4, atol=1e-5, **kw)
 
 
@@ -67,5 +70,6 @@ CASES = [
     _case("layer_norm_grad_axes_differ", (2, 3, 2, 2), 2, 1, grad=True, grad_rtol=1e-4, grad_atol=1e-6),
     _case("layer_norm_grad_params_later", (2, 3, 4), 1, 2, grad=True, grad_rtol=1e-4, grad_atol=1e-6),
     _case("layer_norm_grad_params_all", (3, 4), 1, 0, dtypes=(np.float32, np.float64)),
+    _case("layer_norm_grad_epsilon", (3, 4), 1, 1, eps=0.5, dtypes=F16, grad=True, grad_rtol=1e-4, grad_atol=1e-6),
     _case("layer_norm_grad_empty_batch", (0, 5), 1, 1),
 ]

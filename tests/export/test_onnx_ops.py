@@ -39,6 +39,17 @@ for _cell in (_LN, _LN_SPLIT, _BN1D, _PRELU):
 _BN1D.moving_mean.set_data(ms.Tensor(f32(4)))
 _BN1D.moving_variance.set_data(ms.Tensor(f32(4, low=0.5, high=1.5)))
 _LN_SPLIT.gamma.set_data(ms.Tensor(f32(6)))
+_LN_PRIM, _LN_GAMMA, _LN_BETA = ops.LayerNorm(2, 2, 1e-5), ms.Tensor(f32(6, 6)), ms.Tensor(f32(6, 6))
+
+
+def _ln_mean(x):     # ONNX LayerNormalization's two outputs
+    y, mean, _ = _LN_PRIM(x, _LN_GAMMA, _LN_BETA)
+    return y, mean
+
+
+def _ln_variance(x):     # the variance read: the formula
+    y, _, variance = _LN_PRIM(x, _LN_GAMMA, _LN_BETA)
+    return y, variance
 
 CASES = {
     # activations
@@ -122,6 +133,9 @@ CASES = {
     "adaptive_avg_pool": (lambda x: (ops.adaptive_avg_pool2d(x, (1, 1)), ops.adaptive_avg_pool2d(x, (3, 2))), [X]),
     "layer_norm": (_LN, [X]),
     "layer_norm_params_on_fewer_axes": (_LN_SPLIT, [X]),
+    "layer_norm_mean": (_ln_mean, [X]),
+    "layer_norm_variance": (_ln_variance, [X]),
+    "layer_norm_all_outputs": (lambda x: _LN_PRIM(x, _LN_GAMMA, _LN_BETA), [X]),
     "batch_norm_1d": (_BN1D, [f32(5, 4)]),
     "dropout_in_inference": (lambda x: ops.dropout(x, 0.5, training=False) * 2, [V]),
     "conv_transpose_same": (nn.Conv2dTranspose(3, 4, 3, stride=2, pad_mode="same", has_bias=True), [X]),

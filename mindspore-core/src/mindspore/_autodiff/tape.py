@@ -440,7 +440,7 @@ def backward(tape, outputs, sens):
             if node.multi:
                 if getattr(node.prim, "bprop_none_douts", False):
                     # the bprop reads None as the zero cotangent of an output that got no gradient: no
-                    # zeros are made for it (BatchNorm's statistics, LayerNorm's mean and rstd)
+                    # zeros are made for it (BatchNorm's statistics, LayerNorm's mean and variance)
                     dout = tuple(douts)
                 else:
                     dout = tuple(d if d is not None else mark_zero(_zeros_like(o))

@@ -169,6 +169,7 @@ def _bias_add(prim, x, bias, out=None):
 
 @fits_out
 def _layer_norm(prim, x, gamma, beta, out=None):
+    """``(y, mean, variance)``, the variance in two passes (the mean of the squared deviations)."""
     x = wide(x)
     bna = prim.begin_norm_axis % x.ndim
     axes = tuple(range(bna, x.ndim))
@@ -176,14 +177,15 @@ def _layer_norm(prim, x, gamma, beta, out=None):
     centred = x - mean
     var = np.mean(centred * centred, axis=axes, keepdims=True)
     rstd = 1.0 / np.sqrt(var + prim.epsilon)
-    return centred * rstd * wide(gamma) + wide(beta), mean, rstd
+    return centred * rstd * wide(gamma) + wide(beta), mean, var
 
 
 @fits_out
-def _layer_norm_grad(prim, x, dy, rstd, mean, gamma, out=None):
+def _layer_norm_grad(prim, x, dy, variance, mean, gamma, out=None):
     """``(dx, dgamma, dbeta)`` in one pass, in the order of operations of the composite it replaced (each step
-    rounded to the compute dtype as those primitives rounded it)."""
-    x, dy, rstd, mean, gamma = wide(x), wide(dy), wide(rstd), wide(mean), wide(gamma)
+    rounded to the compute dtype as those primitives rounded it), ``rstd = 1 / sqrt(variance + epsilon)``."""
+    x, dy, mean, gamma = wide(x), wide(dy), wide(mean), wide(gamma)
+    rstd = 1.0 / np.sqrt(wide(variance) + prim.epsilon)
     bna = prim.begin_norm_axis % x.ndim
     axes = tuple(range(bna, x.ndim))
     batch = tuple(range(prim.begin_params_axis % x.ndim))

@@ -218,26 +218,26 @@ def _bias_add(prim, x, bias, *, out):
 
 
 # LayerNorm in three launches (fusion on): the mean, one reduction summing the squared deviations from it (two
-# passes over x, never the one-pass sum of squares) whose post-map makes rstd from their mean, and the normalised
-# output with its scale and shift in one kernel; the plain path's operations in its order (the sum's association is
-# the reduction's, as cupy.mean's is). Without ReductionKernel: five (the squared deviations, their mean and rstd
-# apart).
-_LN_RSTD = Fused("ms_ln_rstd", "T var, T eps", "T rstd", "rstd = (T)1 / sqrt(var + eps);")
-_LN_Y = Fused("ms_ln_y", "T x, T mean, T rstd, T g, T b", "T y", "y = (x - mean) * rstd * g + b;")
-_LN_SQDEV_RSTD = {}    # the reduction, made on first use (FusedReduction)
+# passes over x, never the one-pass sum of squares) whose post-map makes their mean, the variance, and the
+# normalised output with its scale and shift in one kernel (rstd = 1 / sqrt(variance + eps) in it, as the plain
+# path computes it); the plain path's operations in its order (the sum's association is the reduction's, as
+# cupy.mean's is). Without ReductionKernel: four (the squared deviations and their mean apart).
+_LN_Y = Fused("ms_ln_y", "T x, T mean, T var, T eps, T g, T b", "T y",
+              "y = (x - mean) * ((T)1 / sqrt(var + eps)) * g + b;")
+_LN_SQDEV_VAR = {}     # the reduction, made on first use (FusedReduction)
 
 
-def _ln_sqdev_rstd():
-    kernel = _LN_SQDEV_RSTD.get("kernel")
+def _ln_sqdev_var():
+    kernel = _LN_SQDEV_VAR.get("kernel")
     if kernel is None:
-        kernel = _LN_SQDEV_RSTD["kernel"] = FusedReduction(
-            "ms_ln_sqdev_rstd", "T x, T mean, T n, T eps", "T rstd", "(x - mean) * (x - mean)", "a + b",
-            "rstd = (T)1 / sqrt(a / n + eps)", "0")
+        kernel = _LN_SQDEV_VAR["kernel"] = FusedReduction(
+            "ms_ln_sqdev_var", "T x, T mean, T n", "T var", "(x - mean) * (x - mean)", "a + b", "var = a / n", "0")
     return kernel
 
 
 @fits_out
 def _layer_norm(prim, x, gamma, beta, *, out=None):
+    """``(y, mean, variance)``, the variance the mean of the squared deviations (two passes)."""
     x = wide(_dev(x))
     bna = prim.begin_norm_axis % x.ndim
     axes = tuple(range(bna, x.ndim))
@@ -245,51 +245,52 @@ def _layer_norm(prim, x, gamma, beta, *, out=None):
     if x.size and _LN_Y.usable(x, g, b):
         dt = x.dtype.type
         mean = cupy.mean(x, axis=axes, keepdims=True)
-        reduction = _ln_sqdev_rstd()
+        reduction = _ln_sqdev_var()
         if reduction.usable(x, mean):
-            count = x.size // mean.size
-            rstd = reduction(x, mean, dt(count), dt(prim.epsilon), axis=axes, keepdims=True)
+            var = reduction(x, mean, dt(x.size // mean.size), axis=axes, keepdims=True)
         else:
-            rstd = _LN_RSTD(cupy.mean(_BN_SQDEV(x, mean), axis=axes, keepdims=True), dt(prim.epsilon))
-        return _LN_Y(x, mean, rstd, g, b), mean, rstd
+            var = cupy.mean(_BN_SQDEV(x, mean), axis=axes, keepdims=True)
+        return _LN_Y(x, mean, var, dt(prim.epsilon), g, b), mean, var
     mean = cupy.mean(x, axis=axes, keepdims=True)
     centred = x - mean
     var = cupy.mean(centred * centred, axis=axes, keepdims=True)
     rstd = 1.0 / cupy.sqrt(var + prim.epsilon)
-    return centred * rstd * g + b, mean, rstd
+    return centred * rstd * g + b, mean, var
 
 
 # LayerNormGrad in three launches (fusion on): one reduction sums dy gamma and dy gamma xhat over the normalised
 # axes, one dy xhat and dy over the axes before begin_params_axis (dgamma, dbeta), each pair as one reduction over a
 # stacked axis of two (batch norm's (0, 1) selector picks the term), and one kernel makes dx. Without ReductionKernel
 # (or with no axis before begin_params_axis), four: one kernel writes the four terms into one buffer and two sums
-# reduce it. The plain path's operations in its order (the sums' association is the reduction's).
+# reduce it. Each kernel makes rstd = 1 / sqrt(variance + eps) itself, as the plain path makes it once; the plain
+# path's operations in its order (the sums' association is the reduction's).
+_LN_RSTD_EXPR = "((T)1 / sqrt(var + eps))"
 _LN_GRAD_ROWS = {}     # the two reductions, made on first use (FusedReduction)
 
 
 def _ln_grad_reductions():
     if not _LN_GRAD_ROWS:
-        params = "T sel, T x, T dy, T mean, T rstd, T gamma"
+        params = "T sel, T x, T dy, T mean, T var, T gamma, T eps"
         _LN_GRAD_ROWS["rows"] = FusedReduction(
             "ms_ln_grad_row_sums", params, "T s",
-            "sel == (T)0 ? dy * gamma : (dy * gamma) * ((x - mean) * rstd)", "a + b", "s = a", "0")
+            f"sel == (T)0 ? dy * gamma : (dy * gamma) * ((x - mean) * {_LN_RSTD_EXPR})", "a + b", "s = a", "0")
         _LN_GRAD_ROWS["params"] = FusedReduction(
-            "ms_ln_grad_param_sums", params, "T s", "sel == (T)0 ? dy * ((x - mean) * rstd) : dy", "a + b",
+            "ms_ln_grad_param_sums", params, "T s", f"sel == (T)0 ? dy * ((x - mean) * {_LN_RSTD_EXPR}) : dy", "a + b",
             "s = a", "0")
     return _LN_GRAD_ROWS["rows"], _LN_GRAD_ROWS["params"]
 
 
-_LN_GRAD_TERMS = Fused("ms_ln_grad_terms", "T x, T dy, T mean, T rstd, T gamma", "T g, T gx, T dyx, T dyc",
-                       "T xhat = (x - mean) * rstd; T gi = dy * gamma; g = gi; gx = gi * xhat; dyx = dy * xhat;"
-                       "dyc = dy;")
-_LN_GRAD_DX = Fused("ms_ln_grad_dx", "T x, T dy, T mean, T rstd, T gamma, T sg, T sgx, T inv_n", "T dx",
-                    "T xhat = (x - mean) * rstd; T g = dy * gamma;"
+_LN_GRAD_TERMS = Fused("ms_ln_grad_terms", "T x, T dy, T mean, T var, T eps, T gamma", "T g, T gx, T dyx, T dyc",
+                       f"T xhat = (x - mean) * {_LN_RSTD_EXPR}; T gi = dy * gamma; g = gi; gx = gi * xhat; "
+                       "dyx = dy * xhat; dyc = dy;")
+_LN_GRAD_DX = Fused("ms_ln_grad_dx", "T x, T dy, T mean, T var, T eps, T gamma, T sg, T sgx, T inv_n", "T dx",
+                    f"T rstd = {_LN_RSTD_EXPR}; T xhat = (x - mean) * rstd; T g = dy * gamma;"
                     "dx = rstd * ((g - sg * inv_n) - xhat * (sgx * inv_n));")
 
 
 @fits_out
-def _layer_norm_grad(prim, x, dy, rstd, mean, gamma, *, out=None):
-    x, dy, rstd, mean, gamma = (wide(_dev(a)) for a in (x, dy, rstd, mean, gamma))
+def _layer_norm_grad(prim, x, dy, variance, mean, gamma, *, out=None):
+    x, dy, var, mean, gamma = (wide(_dev(a)) for a in (x, dy, variance, mean, gamma))
     bna = prim.begin_norm_axis % x.ndim
     axes = tuple(range(bna, x.ndim))
     batch = tuple(range(prim.begin_params_axis % x.ndim))
@@ -297,21 +298,24 @@ def _layer_norm_grad(prim, x, dy, rstd, mean, gamma, *, out=None):
     for s in x.shape[bna:]:
         count *= s
     inv_n = 1.0 / max(count, 1)
-    if x.size and _LN_GRAD_DX.usable(x, dy, rstd, mean, gamma):
+    if x.size and _LN_GRAD_DX.usable(x, dy, var, mean, gamma):
+        dt = x.dtype.type
+        eps = dt(prim.epsilon)
         rows, params = _ln_grad_reductions()
-        sel = _selector(x.dtype) if batch and rows.usable(x, dy, rstd, mean, gamma) else None
+        sel = _selector(x.dtype) if batch and rows.usable(x, dy, var, mean, gamma) else None
         if sel is not None:
-            stacked = (sel.reshape((2,) + (1,) * x.ndim), x[None], dy[None], mean[None], rstd[None], gamma)
+            stacked = (sel.reshape((2,) + (1,) * x.ndim), x[None], dy[None], mean[None], var[None], gamma, eps)
             sums = rows(*stacked, axis=tuple(a + 1 for a in axes), keepdims=True)
             sums_p = params(*stacked, axis=tuple(a + 1 for a in batch))
-            dx = _LN_GRAD_DX(x, dy, mean, rstd, gamma, sums[0], sums[1], x.dtype.type(inv_n))
+            dx = _LN_GRAD_DX(x, dy, mean, var, eps, gamma, sums[0], sums[1], dt(inv_n))
             return dx, sums_p[0], sums_p[1]
         terms = cupy.empty((4,) + x.shape, x.dtype)
-        _LN_GRAD_TERMS(x, dy, mean, rstd, gamma, terms[0], terms[1], terms[2], terms[3])
+        _LN_GRAD_TERMS(x, dy, mean, var, eps, gamma, terms[0], terms[1], terms[2], terms[3])
         sums = cupy.sum(terms[:2], axis=tuple(a + 1 for a in axes), keepdims=True)
         params = cupy.sum(terms[2:], axis=tuple(a + 1 for a in batch))
-        dx = _LN_GRAD_DX(x, dy, mean, rstd, gamma, sums[0], sums[1], x.dtype.type(inv_n))
+        dx = _LN_GRAD_DX(x, dy, mean, var, eps, gamma, sums[0], sums[1], dt(inv_n))
         return dx, params[0], params[1]
+    rstd = 1.0 / cupy.sqrt(var + prim.epsilon)
     xhat = (x - mean) * rstd
     g = dy * gamma
     g_mean = cupy.sum(g, axis=axes, keepdims=True) * inv_n

@@ -15,7 +15,7 @@ import numpy as np
 
 from mindspore._errors import MSValueError
 from mindspore._deploy.capture import Sym
-from mindspore._deploy.onnx._emitter import NoForm, no_form, where
+from mindspore._deploy.onnx._emitter import NoForm, no_form, np_dtype, onnx_dtype, where
 
 _GELU_K = math.sqrt(2.0 / math.pi)
 _SELU_ALPHA = 1.67326324235437728481704299
@@ -144,28 +144,34 @@ def _batch_norm(em, node):
 
 
 def _layer_norm(em, node):
+    """``(y, mean, variance)``. ONNX's LayerNormalization gives the mean and the inverse standard deviation (float32
+    both): it serves while the variance is not read and the parameters cover the normalised axes; otherwise the
+    formula, the statistics in their own dtype (float32 for half inputs) and ``y`` cast back."""
     shape = em.shape(node.inputs[1])
     rank = len(shape)
     bna = int(em.cap.attr(node, "begin_norm_axis", 1)) % rank
     bpa = int(em.cap.attr(node, "begin_params_axis", 1)) % rank
     eps = float(em.cap.attr(node, "epsilon", 1e-7))
     dtype = em.out_dtype(node)
-    x, gamma, beta = em.x(node, 1), em.x(node, 2, dtype), em.x(node, 3, dtype)
+    stat_dtype = node.abstract.elements[1].dtype
     used = em.used_outputs(node)
-    if bna == bpa:
-        n_out = 1 + max([i for i in (used if used is not None else {0, 1, 2}) if i > 0], default=0)
-        outs = em.op("LayerNormalization", [x, gamma, beta], outputs=n_out, axis=bna, epsilon=eps)
+    used = used if used is not None else {0, 1, 2}
+    if bna == bpa and 2 not in used and (1 not in used or np_dtype(stat_dtype) == np.float32):
+        x, gamma, beta = em.x(node, 1), em.x(node, 2, dtype), em.x(node, 3, dtype)
+        outs = em.op("LayerNormalization", [x, gamma, beta], outputs=2 if 1 in used else 1, axis=bna, epsilon=eps)
         outs = outs if isinstance(outs, list) else [outs]
-        return outs + [NoForm(f"output {i} (the {('mean', 'inverse standard deviation')[i - 1]})")
-                       for i in range(len(outs), 3)]
-    # parameters over other axes than the normalized ones: the formula, then the affine broadcast
+        return outs + [NoForm(f"output {i} (the {('mean', 'variance')[i - 1]})") for i in range(len(outs), 3)]
+    # the variance read, or parameters over other axes than the normalized ones: the formula, the affine broadcast
+    x, gamma, beta = em.x(node, 1, stat_dtype), em.x(node, 2, stat_dtype), em.x(node, 3, stat_dtype)
     axes = list(range(bna, rank))
     mean = em.op("ReduceMean", [x], axes=axes, keepdims=1)
     centered = em.op("Sub", [x, mean])
     var = em.op("ReduceMean", [em.op("Mul", [centered, centered])], axes=axes, keepdims=1)
-    rstd = em.op("Reciprocal", [em.op("Sqrt", [em.op("Add", [var, em.scalar(eps, dtype)])])])
+    rstd = em.op("Reciprocal", [em.op("Sqrt", [em.op("Add", [var, em.scalar(eps, stat_dtype)])])])
     y = em.op("Add", [em.op("Mul", [em.op("Mul", [centered, rstd]), gamma]), beta])
-    return [y, mean, rstd]
+    if np_dtype(stat_dtype) != np_dtype(dtype):
+        y = em.op("Cast", [y], to=onnx_dtype(dtype))
+    return [y, mean, var]
 
 
 # --- windows -------------------------------------------------------------------------------------------

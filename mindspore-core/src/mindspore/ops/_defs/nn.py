@@ -467,12 +467,24 @@ class BiasAdd(Primitive):
 
 
 # --- LayerNorm ------------------------------------------------------------------------------
+def _stat_dtype(x):
+    """The dtype of LayerNorm's ``mean``/``variance``: float32, float64 for float64 ``x``. MindSpore's kernels
+    return float32 for half inputs too; for float64 they return float32 statistics computed at float32 precision,
+    where ours stay float64 so that float64 gradients stay exact (as RmsNorm's ``rstd``)."""
+    return mstype.float64 if x == mstype.float64 else mstype.float32
+
+
 class LayerNorm(Primitive):
     """``LayerNorm(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7)(x, gamma, beta)``.
 
-    Normalises over the axes from ``begin_norm_axis`` on; returns ``(y, mean, rstd)``, where ``mean``
-    and ``rstd = 1/sqrt(var + epsilon)`` keep the normalised axes as size 1. ``gamma``/``beta`` have
-    shape ``x.shape[begin_params_axis:]``.
+    Normalises over the axes from ``begin_norm_axis`` on and returns ``(y, mean, variance)``, as MindSpore's
+    kernels do (its docstring names the third output ``rstd``; its CPU kernel returns the variance)::
+
+        mean = mean(x),  variance = mean((x - mean)**2),  y = (x - mean) / sqrt(variance + epsilon) * gamma + beta
+
+    the means over the normalised axes, ``mean``/``variance`` keeping them as size 1, in float32 (float64 for
+    float64 ``x``; half inputs are computed in float32). ``gamma``/``beta`` have shape
+    ``x.shape[begin_params_axis:]``.
     """
 
     @prim_attr_register
@@ -503,27 +515,25 @@ class LayerNorm(Primitive):
         rules.check_float(self.name, "input_x", x)
         rules.check_float(self.name, "gamma", gamma)
         rules.check_float(self.name, "beta", beta)
-        return x, x, x
+        return x, _stat_dtype(x), _stat_dtype(x)
 
     bprop_none_douts = True     # the tape passes None for the cotangent of an output that got no gradient
 
     def bprop(self, x, gamma, beta, out, dout):
-        dy, dmean, drstd = dout
+        dy, dmean, dvar = dout
         if dy is None:
             dy = fops.zeros_like(out[0])
-        mean, rstd = out[1], out[2]
-        grad = self._grad_prim(LayerNormGrad, self.begin_norm_axis, self.begin_params_axis)
-        dx, dgamma, dbeta = grad(x, dy, rstd, mean, gamma)
-        bna = self.begin_norm_axis % x.ndim
-        count = 1
-        for s in x.shape[bna:]:
-            count *= s
-        # the statistics outputs are functions of x too: d mean/dx = 1/n, d rstd/dx = -rstd^2 xhat / n
+        mean, variance = out[1], out[2]
+        grad = self._grad_prim(LayerNormGrad, self.begin_norm_axis, self.begin_params_axis, self.epsilon)
+        dx, dgamma, dbeta = grad(x, dy, variance, mean, gamma)
+        inv_n = 1.0 / _row_count(x.shape, self.begin_norm_axis % x.ndim)
+        # the statistics outputs are functions of x too: d mean/dx = 1/n, d variance/dx = 2 (x - mean) / n (the
+        # mean's own dependence on x drops out, the deviations summing to zero); in the statistics' dtype
         if not _zero_dout(dmean):
-            dx = fops.add(dx, fops.mul(dmean, 1.0 / count))
-        if not _zero_dout(drstd):
-            xhat = fops.mul(fops.sub(x, mean), rstd)
-            dx = fops.sub(dx, fops.mul(fops.mul(fops.mul(drstd, fops.mul(rstd, rstd)), xhat), 1.0 / count))
+            dx = fops.add(dx, fops.cast(fops.mul(dmean, inv_n), dx.dtype))
+        if not _zero_dout(dvar):
+            centred = fops.sub(fops.cast(x, mean.dtype), mean)
+            dx = fops.add(dx, fops.cast(fops.mul(fops.mul(dvar, centred), 2.0 * inv_n), dx.dtype))
         return dx, dgamma, dbeta
 
 
@@ -537,28 +547,31 @@ def _row_count(shape, begin):
 
 
 class LayerNormGrad(Primitive):
-    """``LayerNormGrad(begin_norm_axis=1, begin_params_axis=1)(x, dy, rstd, mean, gamma)``: the gradient of
-    :class:`LayerNorm`, ``(dx, dgamma, dbeta)``.
+    """``LayerNormGrad(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-12)(x, dy, variance, mean, gamma)``: the
+    gradient of :class:`LayerNorm`, ``(dx, dgamma, dbeta)``.
 
-    MindSpore's inputs in MindSpore's order; the third (MindSpore calls it ``variance``) is what
-    :class:`LayerNorm` returns third here, ``rstd = 1 / sqrt(var + epsilon)``, so no ``epsilon`` is needed.
-    ``rstd`` and ``mean`` have LayerNorm's statistics shape (the normalised axes kept as size 1), ``gamma``
-    the shape ``x.shape[begin_params_axis:]``. With ``xhat = (x - mean) rstd``, ``g = dy gamma`` and means
-    over the normalised axes (``n`` values a row)::
+    MindSpore's inputs in MindSpore's order: ``variance`` and ``mean`` as :class:`LayerNorm` returns them (its
+    statistics shape, the normalised axes kept as size 1), ``gamma`` of shape ``x.shape[begin_params_axis:]``.
+    ``epsilon`` is the forward's: MindSpore's ``LayerNormGrad.__init__`` takes the two axes only, its kernel reads
+    an ``epsilon`` attribute when there is one (LayerNorm's bprop sets it) and uses 1e-12 when not; here it is a
+    keyword with that default. With ``rstd = 1 / sqrt(variance + epsilon)``, ``xhat = (x - mean) rstd``,
+    ``g = dy gamma`` and means over the normalised axes (``n`` values a row)::
 
         dx = rstd (g - mean(g) - xhat mean(g xhat))
         dgamma = sum(dy xhat),   dbeta = sum(dy)       (sums over the axes before begin_params_axis)
 
-    Its own primitive (as in MindSpore) so that backends compute the three in a few passes over the data
-    instead of a dozen primitives; its bprop is the derivative of that composite, so grad of grad works.
+    ``dx`` has ``x``'s dtype, ``dgamma``/``dbeta`` ``gamma``'s (half inputs computed in float32). Its own
+    primitive (as in MindSpore) so that backends compute the three in a few passes over the data instead of a
+    dozen primitives; its bprop is the derivative of that composite, so grad of grad works.
     """
 
     @prim_attr_register
-    def __init__(self, begin_norm_axis=1, begin_params_axis=1):
+    def __init__(self, begin_norm_axis=1, begin_params_axis=1, epsilon=1e-12):
         rules.check_int(self.name, "begin_norm_axis", begin_norm_axis)
         rules.check_int(self.name, "begin_params_axis", begin_params_axis)
+        check_number(self.name, "epsilon", epsilon, lo=0)
 
-    def infer_shape(self, x, dy, rstd, mean, gamma):
+    def infer_shape(self, x, dy, variance, mean, gamma):
         rules.check_rank(self.name, "x", x, range(1, 9))
         bna = rules.check_axis(self.name, self.begin_norm_axis, len(x), "begin_norm_axis")
         bpa = rules.check_axis(self.name, self.begin_params_axis, len(x), "begin_params_axis")
@@ -567,7 +580,7 @@ class LayerNormGrad(Primitive):
                                f"{tuple(x)}.")
         stat = tuple(x[:bna]) + (1,) * (len(x) - bna)
         want = tuple(x[bpa:])
-        for name, s, shape, what in (("variance", rstd, stat, "the statistics shape of 'x'"),
+        for name, s, shape, what in (("variance", variance, stat, "the statistics shape of 'x'"),
                                      ("mean", mean, stat, "the statistics shape of 'x'"),
                                      ("gamma", gamma, want, "x.shape[begin_params_axis:]")):
             if tuple(s) != shape:
@@ -575,26 +588,28 @@ class LayerNormGrad(Primitive):
                                    f"but got {tuple(s)}.")
         return tuple(x), want, want
 
-    def infer_dtype(self, x, dy, rstd, mean, gamma):
+    def infer_dtype(self, x, dy, variance, mean, gamma):
         rules.check_float(self.name, "x", x)
         if dy != x:
             raise MSTypeError(f"For '{self.name}', the dtype of 'dy' {dy} must equal the dtype of 'x' {x}.")
-        for name, d in (("variance", rstd), ("mean", mean), ("gamma", gamma)):
+        for name, d in (("variance", variance), ("mean", mean), ("gamma", gamma)):
             rules.check_float(self.name, name, d)
         return x, gamma, gamma
 
     bprop_none_douts = True     # the tape passes None for the cotangent of an output that got no gradient
 
-    def bprop(self, x, dy, rstd, mean, gamma, out, dout):
+    def bprop(self, x, dy, variance, mean, gamma, out, dout):
         # L = sum(a dx) + sum(b dgamma) + sum(c dbeta), (a, b, c) = dout. With ar = a rstd, per row
         # sa = sum(ar), sx = sum(ar xhat) and A = mean(g), B = mean(g xhat): dL/dg = ar - sa/n - xhat sx/n (the
         # projection that made dx from g, self-adjoint), e = dL/dxhat = b dy - ar B - g sx/n, and rstd also enters
         # directly, dL/drstd at fixed xhat = sum(a dx) / rstd. Then xhat = (x - mean) rstd gives dL/dx = e rstd,
-        # dL/dmean = -rstd sum(e), dL/drstd = sum(a dx) / rstd + sum(e (x - mean)).
+        # dL/dmean = -rstd sum(e), dL/drstd = sum(a dx) / rstd + sum(e (x - mean)), and with
+        # rstd = (variance + epsilon)^(-1/2), dL/dvariance = -rstd^3 / 2 dL/drstd.
         a, b, c = dout
         bna = self.begin_norm_axis % x.ndim
         axes = tuple(range(bna, x.ndim))
         inv_n = 1.0 / _row_count(x.shape, bna)
+        rstd = fops.div(1, fops.sqrt(fops.add(variance, self.epsilon)))
         centred = fops.sub(x, mean)
         xhat = fops.mul(centred, rstd)
         d_dy, d_gamma, e, d_rstd = None, None, None, None
@@ -618,7 +633,8 @@ class LayerNormGrad(Primitive):
             return None, d_dy, None, None, None
         d_mean = fops.neg(fops.mul(fops.reduce_sum(e, axes, keep_dims=True), rstd))
         d_rstd = _add_douts(d_rstd, fops.reduce_sum(fops.mul(e, centred), axes, keep_dims=True))
-        return fops.mul(e, rstd), d_dy, d_rstd, d_mean, d_gamma
+        d_var = fops.mul(d_rstd, fops.mul(fops.mul(rstd, fops.mul(rstd, rstd)), -0.5))
+        return fops.mul(e, rstd), d_dy, d_var, d_mean, d_gamma
 
 
 def _add_douts(a, b):

@@ -1,5 +1,5 @@
 """LayerNorm: cut along the axes before ``begin_norm_axis`` only (each rank normalises whole rows); ``gamma`` and
-``beta`` stay whole. Returns ``(y, mean, rstd)``: ``y`` cut like the input, the statistics like its leading axes."""
+``beta`` stay whole. Returns ``(y, mean, variance)``: ``y`` cut like the input, the statistics like its leading axes."""
 from mindspore.plugin import MSValueError
 from mindspore.parallel._ops._plan import Plan, check_strategy, full_shape
 
@@ -16,11 +16,11 @@ def layernorm_rule(prim, args, strategy):
     letters = [f"d{d}" for d in range(len(shape))]
     plan = Plan(prim, list(zip(letters, strategy[0])))
     params = letters[begin_params:]
-    y, mean, rstd = prim(plan.take(x, letters), plan.take(gamma, params), plan.take(beta, params))
+    y, mean, variance = prim(plan.take(x, letters), plan.take(gamma, params), plan.take(beta, params))
     stat_letters = letters[:begin] + [None] * (len(shape) - begin)
     stat_shape = tuple(shape[:begin]) + (1,) * (len(shape) - begin)
     return plan.out(y, letters, shape), plan.out(mean, stat_letters, stat_shape), \
-        plan.out(rstd, stat_letters, stat_shape)
+        plan.out(variance, stat_letters, stat_shape)
 
 
 def layernorm_strategy(prim, cuts, shape):
