@@ -334,12 +334,13 @@ def _bn_layout(prim, x):
     return axes, stat_shape, x.size // max(x.shape[c], 1)
 
 
-# Training-mode batch norm in four launches (float32/float64, fusion on): the mean, the sum of squared deviations
-# from it in one reduction (two passes over x, never the one-pass sum of squares), the per-channel tail (scale
-# factor, moving statistics in place, saved statistics) in one kernel, the normalised output in one; the gradient
-# in two: the sums of dy and of dy * xhat in one reduction, and one kernel. Same operations in the same order
-# as the plain path beside them (the sums' association is the reduction's, as cupy.sum's is; CUDA may contract a
-# multiply-add of the moving statistics into one rounding).
+# Training-mode batch norm (float32/float64, fusion on): the mean, the sum of squared deviations from it in one
+# reduction (two passes over x, never the one-pass sum of squares), the per-channel tail (scale factor, moving
+# statistics in place, saved statistics) in one kernel, the normalised output in one; the gradient: the sums of dy
+# and of dy * xhat in one reduction, and one kernel. For NCHW each per-channel sum runs in two stages (per
+# (sample, channel) plane, then over the samples: ``_by_plane``), six launches and three; NHWC four and two. The
+# operations are the plain path's (the sums' association is the reductions', as cupy.sum's is; CUDA may contract
+# a multiply-add of the moving statistics into one rounding).
 _BN_SQDEV = Fused("ms_bn_sqdev", "T x, T m", "T d", "T c = x - m; d = c * c;")
 _BN_SQSUM = FusedReduction("ms_bn_sqsum", "T x, T m", "T s", "(x - m) * (x - m)", "a + b", "s = a", "0")
 _BN_STATS = Fused("ms_bn_stats", "T m, T s, T scale, T count, T unbias, T keep, T mom, T eps",
