@@ -136,6 +136,12 @@ _BF16_SCANS = frozenset({"cumsum", "cumprod", "nancumsum", "nancumprod"})
 COMPILE_FAILURES_FAIL = "error:mindspore_gpu. CuPy could not compile:RuntimeWarning"
 
 
+def warning_marks():
+    """The sim tests' ``pytestmark``: the kernels' RuntimeWarnings ignored, except :data:`COMPILE_FAILURES_FAIL`."""
+    import pytest
+    return [pytest.mark.filterwarnings("ignore::RuntimeWarning"), pytest.mark.filterwarnings(COMPILE_FAILURES_FAIL)]
+
+
 class CompileException(Exception):
     """``cupy.cuda.compiler.CompileException``: NVRTC rejected a kernel CuPy generated."""
 

@@ -30,8 +30,7 @@ TARGET = "GPUSIM"
 BF16 = np.dtype(ml_dtypes.bfloat16)
 CASES_OPS_MORE = HERE.parents[1] / "tests" / "conformance" / "cases_ops_more.py"
 
-pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
-              pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)]
+pytestmark = cupy_sim.warning_marks()
 
 
 @pytest.fixture(scope="module")

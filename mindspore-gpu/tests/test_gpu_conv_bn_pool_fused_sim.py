@@ -27,8 +27,7 @@ sys.path.insert(0, str(HERE))
 import cupy_sim  # noqa: E402
 from mindspore.ops._defs import conv as conv_defs, nn as nn_defs, pooling as pool_defs  # noqa: E402
 
-pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
-              pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)]
+pytestmark = cupy_sim.warning_marks()
 
 
 @pytest.fixture(scope="module")

@@ -27,8 +27,7 @@ FAMILIES = {f.__name__.rsplit(".", 1)[-1]: f for f in GRAPH.families}
 POOLING, NN = FAMILIES["pooling"], FAMILIES["nn"]
 CASES = sorted(name for name in base.EDGE_CASES if "maxpool" in name and "adaptive" not in name)
 
-pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
-              pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)]
+pytestmark = cupy_sim.warning_marks()
 
 
 @pytest.fixture(scope="module")

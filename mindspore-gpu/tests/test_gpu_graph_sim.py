@@ -23,8 +23,7 @@ import cupy_sim  # noqa: E402
 TARGET = "GPUSIMG"
 G = cupy_sim.load_graph_modules()
 
-pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
-              pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)]
+pytestmark = cupy_sim.warning_marks()
 
 
 @pytest.fixture(scope="module")

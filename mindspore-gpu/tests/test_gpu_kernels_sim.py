@@ -45,8 +45,7 @@ common = LOADED.modules["_common"]   # the helpers, on the stand-in too
 CONFORMANCE = HERE.parents[1] / "tests" / "conformance"
 
 # NumPy warns where CuPy computes inf/NaN silently; the fallback check below does not rely on warnings.
-pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
-              pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)]
+pytestmark = cupy_sim.warning_marks()
 
 
 def _names(families):

@@ -33,8 +33,7 @@ import cupy_sim  # noqa: E402
 import launch_count  # noqa: E402
 from mindspore import _generation, ops  # noqa: E402
 
-pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
-              pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)]
+pytestmark = cupy_sim.warning_marks()
 
 #: launches per PYNATIVE step reached (batch 2; before the fused kernels: mlp 69, lenet 139, resnet 674, transformer
 #: 488; before nn.Adam's one primitive per parameter and the tape's None cotangents: resnet 507, transformer 437;

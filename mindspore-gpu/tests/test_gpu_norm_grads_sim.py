@@ -26,8 +26,7 @@ import launch_count  # noqa: E402
 from mindspore import ops  # noqa: E402
 from mindspore.ops._defs.nn import LayerNormGrad, SoftmaxGrad  # noqa: E402
 
-pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
-              pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)]
+pytestmark = cupy_sim.warning_marks()
 
 TOL = {np.float16: 2e-3, np.float32: 2e-5, np.float64: 1e-11}
 

@@ -19,8 +19,7 @@ import cupy_sim  # noqa: E402
 TARGET = "GPUSIMOPT"
 G = cupy_sim.load_graph_modules()
 
-pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
-              pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)]
+pytestmark = cupy_sim.warning_marks()
 
 OPTIMIZERS = {
     "adam": lambda ps: nn.Adam(ps, 0.01),
