@@ -150,6 +150,10 @@ class DeviceRuntime:
     #: tensor made on another target (before ``set_context(device_target=...)`` changed it) through the
     #: runtime that made it. Empty: every buffer is taken to be the current runtime's.
     buffer_types = ()
+    #: Whether a GRAPH_MODE graph whose control flow is decided on the host (an ``If`` on a device value, a
+    #: ``While``) reaches :meth:`graph_runner` in pieces: each stretch of its kernels between two host decisions,
+    #: in the graph and in every branch and loop body, as a graph of its own (see :meth:`graph_runner`).
+    graph_segments = False
 
     def from_host(self, array):
         """A device buffer holding a copy of (or, for host runtimes, sharing) the NumPy ``array``."""
@@ -209,7 +213,12 @@ class DeviceRuntime:
         callable with the same contract, made once per compiled graph: the GPU backend's records the
         kernels of a steady-state call as a CUDA graph and replays it. It must compute what ``run``
         computes, including the in-place writes into Parameters' buffers, and fall back to ``run``
-        whenever it cannot. Not used while a kernel hook (the profiler's) is set."""
+        whenever it cannot. Not used while a kernel hook (the profiler's) is set.
+
+        With :attr:`graph_segments` set, a graph holding host decisions is not given whole: each stretch of two or
+        more kernels between them is (``graph.flags["segment_of"]`` names the graph it was cut from; its inputs are
+        tensors, ``weight`` set on those that always are a network Parameter, and its output is a tuple of tensors),
+        and the host decisions run between the returned callables' calls."""
         return run
 
     def host_uploader(self, depth):

@@ -16,7 +16,10 @@ generated from the IR and compiled with ``compile()``::
 so running a graph costs one Python call per kernel and nothing else: no shape inference, no
 dispatch, no tape. From its second call on, a graph runs through what the backend's runtime makes of
 it (``DeviceRuntime.graph_runner(graph, run)``: ``run`` itself by default; the GPU backend replays a
-captured CUDA graph), except while a kernel hook is set (the profiler times kernels one by one).
+captured CUDA graph), except while a kernel hook is set (the profiler times kernels one by one). A graph
+with host decisions (``If``, ``While``) reaches a runtime that sets ``graph_segments`` in pieces instead: each
+straight-line stretch between the decisions is outlined into a graph of its own (:mod:`mindspore._runtime.segments`)
+and called as ``v3, v7, = r5(a0, v1)`` through what ``graph_runner`` made of it.
 Values that die are released right after their last use (the memory plan of
 :mod:`mindspore._pipeline.memory`).
 
@@ -41,6 +44,7 @@ from mindspore._core.evaluate import check_target
 from mindspore._core import primitive as _primitive
 from mindspore._core.primitive import Primitive
 from mindspore._runtime import backend as _backend
+from mindspore._runtime import segments as _segments
 from mindspore.common.tensor import Tensor
 
 __all__ = ["Executable", "set_kernel_hook"]
@@ -168,9 +172,15 @@ def _shapes(ab):
 
 
 class _Codegen:
-    def __init__(self, backend, checker, hooked=False):
+    def __init__(self, backend, checker, hooked=False, weights=None):
         self.backend = backend
         self.hooked = hooked
+        # ``weights`` (from segments.weights_through_calls) given: the graphs' straight-line stretches between host
+        # decisions run through the runtime's graph_runner (DeviceRuntime.graph_segments); graphs compiled inside a
+        # stretch are plain, as are all of them otherwise
+        self.weights = weights
+        self.plain = weights is None
+        self.segments = [0]
         runtime = backend.runtime
         # a condition computed on the device decides Python control flow: one explicit transfer of its
         # (0-d, bool) value, or NumPy's own truth value on a host-memory backend
@@ -189,10 +199,11 @@ class _Codegen:
         return n
 
     def graph_fn(self, g):
-        fname = self.functions.get(g)
+        key = (g, self.plain)
+        fname = self.functions.get(key)
         if fname is None:
             fname = f"g{len(self.functions)}_{_ident(g.name)}"
-            self.functions[g] = fname
+            self.functions[key] = fname
             self.compile_graph(g, fname)
         return fname
 
@@ -200,15 +211,23 @@ class _Codegen:
         names = {}
         for i, p in enumerate(g.params):
             names[p] = f"a{i}"
-        last_use = _last_uses(g)
+        steps = g.nodes if self.plain else _segments.plan(g, self.weights, self.segments)
+        index = {node: k for k, node in enumerate(g.nodes)}
+        last_use = _last_uses(g, steps)
         body = []
         nodes_at = {}
-        for k, node in enumerate(g.nodes):
-            names[node] = f"v{k}"
-            stmt = self.statement(node, names, k)
-            nodes_at[len(body) + 2] = node
-            body.append(stmt)
-            dead = [names[x] for x in last_use.get(node, ()) if x in names and x is not g.output]
+        for step in steps:
+            if isinstance(step, _segments.Segment):
+                for node in step.outputs:
+                    names[node] = f"v{index[node]}"
+                body.append(self.segment(step, names))
+            else:
+                k = index[step]
+                names[step] = f"v{k}"
+                stmt = self.statement(step, names, k)
+                nodes_at[len(body) + 2] = step
+                body.append(stmt)
+            dead = [names[x] for x in last_use.get(step, ()) if x in names and x is not g.output]
             if dead:
                 body.append("del " + ", ".join(dead))
         body.append(f"return {self.ref(g.output, names)}")
@@ -218,6 +237,19 @@ class _Codegen:
         exec(compile(src, filename, "exec"), self.env)
         self.lines_to_node[filename] = nodes_at
         self.env[fname].__ms_source__ = src
+
+    def segment(self, seg, names):
+        """``v3, v7, = r5(a0, v1)``: a stretch of applies run by what the runtime's graph_runner made of its graph."""
+        plain, self.plain = self.plain, True
+        try:
+            fn = self.env[self.graph_fn(seg.graph)]
+        finally:
+            self.plain = plain
+        runner = self.name("r", self.backend.runtime.graph_runner(seg.graph, fn))
+        call = f"{runner}({', '.join(self.ref(x, names) for x in seg.inputs)})"
+        if not seg.outputs:            # only in-place writes (an optimizer's branch)
+            return call
+        return "".join(names[n] + ", " for n in seg.outputs) + "= " + call
 
     def ref(self, x, names):
         if isinstance(x, Constant):
@@ -309,17 +341,18 @@ def _ident(name):
     return "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in str(name))[:40]
 
 
-def _last_uses(g):
-    """apply -> the values whose last use it is (values not used at all are never bound long)."""
+def _last_uses(g, steps=None):
+    """step (an apply, or a segment of applies) -> the values whose last use it is (values not used at all are never
+    bound long)."""
     last = {}
-    for node in g.nodes:
-        for x in node.inputs[1:]:
+    for step in g.nodes if steps is None else steps:
+        for x in step.inputs if isinstance(step, _segments.Segment) else step.inputs[1:]:
             if not isinstance(x, Constant):
-                last[x] = node
+                last[x] = step
     out = {}
-    for value, node in last.items():
+    for value, step in last.items():
         if value.graph is g:
-            out.setdefault(node, []).append(value)
+            out.setdefault(step, []).append(value)
     return out
 
 
@@ -336,8 +369,8 @@ class Executable:
         self._hooked = None
         self._runner = None     # what runs the graph from its second call on (see DeviceRuntime.graph_runner)
 
-    def _generate(self, checker, hooked=False):
-        gen = _Codegen(self.backend, checker, hooked)
+    def _generate(self, checker, hooked=False, weights=None):
+        gen = _Codegen(self.backend, checker, hooked, weights)
         name = gen.graph_fn(self.graph)
         self._gens.append(gen)
         return gen.env[name]
@@ -362,9 +395,18 @@ class Executable:
                 out = self._run(self._checked, inputs)
                 self._fast = self._generate(None)
                 return out
-            # from the second call on: the backend may replace the kernel-by-kernel run (CUDA-graph replay)
-            make = getattr(self.backend.runtime, "graph_runner", None)
-            runner = self._runner = self._run_fast if make is None else make(self.graph, self._run_fast)
+            # from the second call on: the backend may replace the kernel-by-kernel run (CUDA-graph replay), of the
+            # whole graph, or of its straight-line stretches when host decisions cut it (see _runtime.segments)
+            runtime = self.backend.runtime
+            make = getattr(runtime, "graph_runner", None)
+            if make is None:
+                runner = self._run_fast
+            elif getattr(runtime, "graph_segments", False) and _segments.host_decided(self.graph):
+                fn = self._generate(None, weights=_segments.weights_through_calls(self.graph))
+                runner = lambda *buffers: self._run(fn, buffers)  # noqa: E731
+            else:
+                runner = make(self.graph, self._run_fast)
+            self._runner = runner
         return runner(*inputs)
 
     def _run_fast(self, *inputs):
