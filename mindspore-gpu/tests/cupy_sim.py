@@ -1984,6 +1984,7 @@ def make_plugin(sim_target, families, graph=None):
         target = sim_target
         is_host = False
         buffer_types = (DeviceArray,)
+        graph_segments = graph is not None      # as the GPU runtime: host decisions cut a graph into captured pieces
 
         def from_host(self, a):
             return asarray(np.asarray(a))       # as the GPU runtime's cupy.asarray (refused while capturing)

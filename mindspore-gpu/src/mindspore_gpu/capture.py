@@ -25,8 +25,15 @@ Design
   static buffer before each launch (on the caller's stream, as the launch and the copies of the outputs).
 * **Outputs.** Copied out of the graph's output buffers after each launch (an output that is an input is the
   call's own input); a value kept from an earlier step is never overwritten by a later replay.
-* **Refused graphs** (run kernel by kernel, silently): control flow decided on the host (``If``/``While`` on a
-  device value read back), random operators (cuRAND advances its state on the host: a replay would draw the
+* **Graphs with host decisions** (an ``If`` or ``While`` on a device value read back, as the loss-scaled step's
+  ``if not overflow: optimizer(grads)``) are never given whole: the runtime sets ``DeviceRuntime.graph_segments``,
+  so the executor gives this function each stretch of two or more kernels between the decisions, in the graph and in
+  its branches and loop bodies (``mindspore._runtime.segments``), and each stretch is captured and replayed as a
+  graph of its own (a loop body once per iteration); the decisions run on the host between the replays, each after
+  the one read back it needs. A stretch whose replay would copy at least as many buffers (its inputs that are not
+  Parameters, its outputs) as it has kernels runs kernel by kernel.
+* **Refused graphs** (run kernel by kernel, silently): control flow decided on the host that still reaches a
+  graph (a runtime without segments), random operators (cuRAND advances its state on the host: a replay would draw the
   same numbers, and CuPy refuses cuRAND calls while capturing), host-side and debug operators (``Print``,
   summaries, dumps), collectives, data-dependent output shapes, dynamic shapes, in-place writes into an input
   that is not a network Parameter (its static copy would be written instead).
@@ -63,7 +70,8 @@ import numpy
 
 import cupy
 
-from mindspore.plugin import MAKE_TUPLE, TUPLE_GETITEM, Graph, Parameter, Primitive, graphs_of, is_effectful_apply
+from mindspore.plugin import (MAKE_TUPLE, TUPLE_GETITEM, Apply, Graph, Parameter, Primitive, graphs_of,
+                              is_effectful_apply)
 
 from mindspore_gpu.kernels import families as _families
 
@@ -228,12 +236,25 @@ def refusal(graph):
     return None
 
 
+def _kernels(graph):
+    return sum(1 for g in graphs_of(graph) for node in g.nodes if isinstance(node.fn_value(), Primitive))
+
+
+def _copies(graph):
+    """The copies a replay makes: each input that is not a network Parameter in, each output out."""
+    out = graph.output
+    outputs = len(out.inputs) - 1 if isinstance(out, Apply) and out.fn_value() is MAKE_TUPLE else 1
+    return sum(1 for p in graph.params if p.weight is None) + outputs
+
+
 def graph_runner(graph, run, device=None):
     """What runs ``graph`` from its second call on: ``run`` (kernel by kernel) when capture is off or the graph
     is refused, else a :class:`GraphRunner`."""
     if not _enabled():
         return run
     reason = refusal(graph)
+    if reason is None and "segment_of" in graph.flags and _kernels(graph) <= _copies(graph):
+        reason = "a stretch between host decisions whose replay would copy as many buffers as it has kernels"
     if reason is not None:
         STATS["refused"] += 1
         return run

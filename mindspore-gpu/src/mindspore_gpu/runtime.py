@@ -99,6 +99,9 @@ class GPURuntime(DeviceRuntime):
         """Dataset batches copied ahead from pinned memory on a copy stream (:mod:`mindspore_gpu.upload`)."""
         return upload.HostUploader(self.device, depth)
 
+    #: a graph with host decisions (the loss-scaled step's overflow branch) is captured stretch by stretch
+    graph_segments = True
+
     def graph_runner(self, graph, run):
         """Steady-state GRAPH_MODE calls replay a captured CUDA graph (:mod:`mindspore_gpu.capture`)."""
         from mindspore_gpu import capture
