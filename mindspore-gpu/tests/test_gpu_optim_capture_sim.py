@@ -98,3 +98,43 @@ def test_graph_steps_plain_fused_and_captured_give_the_cpu_losses(sim_plugin, gr
     np.testing.assert_allclose(plain, cpu, rtol=1e-5)
     np.testing.assert_allclose(fused, cpu, rtol=1e-5)
     np.testing.assert_allclose(captured, fused, rtol=1e-6)
+
+
+def _pynative_losses(target, optimizer, steps=5):
+    ms.set_context(device_target=target, mode=ms.PYNATIVE_MODE)
+    try:
+        return _losses_in_mode(optimizer, steps)
+    finally:
+        ms.set_context(mode=ms.GRAPH_MODE)
+
+
+def _losses_in_mode(optimizer, steps):
+    net = _MLP()
+    rng = np.random.default_rng(3)
+    for p in net.trainable_params():
+        p.set_data(ms.Tensor((rng.standard_normal(p.shape) * 0.2).astype(np.float32)))
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), OPTIMIZERS[optimizer](net.trainable_params()))
+    step.set_train()
+    out = []
+    for _ in range(steps):
+        x = ms.Tensor(rng.standard_normal((8, 12)).astype(np.float32))
+        y = ms.Tensor(rng.integers(0, 10, 8).astype(np.int32))
+        out.append(float(step(x, y).asnumpy()))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("optimizer", ["adam", "sgd"])
+def test_pynative_steps_replay_the_compiled_update(sim_plugin, graph_mode, monkeypatch, optimizer):
+    """In PYNATIVE_MODE the optimizer's update is one compiled graph (``@jit`` on its construct, as in MindSpore
+    2.10), so on the GPU it is captured at its third call and replayed: one launch for every parameter's update."""
+    cpu = _pynative_losses("CPU", optimizer)
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")
+    plain = _pynative_losses(TARGET, optimizer)
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "1")
+    st = dict(G.capture.STATS)
+    captured = _pynative_losses(TARGET, optimizer)
+    assert G.capture.STATS["captured"] == st["captured"] + 1, "the update is captured"
+    assert G.capture.STATS["replays"] == st["replays"] + 3, "steps 3 to 5 replay it"
+    np.testing.assert_allclose(plain, cpu, rtol=1e-5)
+    np.testing.assert_allclose(captured, plain, rtol=1e-6)

@@ -117,6 +117,14 @@ def _close(got, want):
             np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-7)
 
 
+@pytest.fixture(autouse=True)
+def eager_updates(monkeypatch):
+    """The optimizers' ``construct`` run op by op: they are ``@jit`` (as in MindSpore 2.10), which would run each
+    primitive's ``__call__`` once, while compiling, instead of once per step as these tests count."""
+    for cls in (nn.Adam, nn.AdamWeightDecay, nn.SGD, nn.RMSProp, nn.Adagrad):
+        monkeypatch.setattr(cls, "construct", cls.construct.__ms_jit_fn__)
+
+
 @pytest.fixture
 def calls(monkeypatch):
     """How many times each update primitive ran."""

@@ -15,6 +15,11 @@ from mindspore._errors import MSTypeError
 __all__ = ["jit", "mutable", "JitConfig", "jit_class"]
 
 
+#: ``mindspore.nn.Cell``, installed here by ``mindspore.nn.cell`` (nn sits above the compiler, and the optimizers of
+#: ``mindspore.nn.optim`` decorate their ``construct`` with :func:`jit` while nn is being imported).
+CELL_CLASS = [None]
+
+
 def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="", **options):
     """Compile ``function`` (a function, a method or a Cell) into a graph.
 
@@ -34,8 +39,8 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
                          f"'{capture_mode}'.")
 
     def wrap(fn):
-        from mindspore.nn.cell import Cell
-        if isinstance(fn, Cell):
+        cell = CELL_CLASS[0]
+        if cell is not None and isinstance(fn, cell):
             object.__setattr__(fn, "_jit", True)
             return fn
         if not callable(fn):

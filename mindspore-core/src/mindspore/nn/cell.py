@@ -21,6 +21,7 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor
 import mindspore.context as _context
+from mindspore.common import api as _api
 
 __all__ = ["Cell", "CellList", "SequentialCell"]
 
@@ -392,6 +393,9 @@ class SequentialCell(Cell):
         for cell in self._cells.values():
             input_data = cell(input_data)
         return input_data
+
+
+_api.CELL_CLASS[0] = Cell     # ms.jit(cell) marks the cell; ms.jit(function) compiles the function
 
 
 class CellList(Cell):

@@ -15,6 +15,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindspore.common.api import jit
 
 _ADAGRAD_TYPES = (mstype.float16, mstype.float32, mstype.float64)   # ApplyAdagrad's real dtypes
 
@@ -57,6 +58,7 @@ class Adagrad(Optimizer):
         self._eps = {dt: Tensor(np.asarray(1e-6, dt.to_numpy()), dt) for dt in {p.dtype for p in self._parameters}}
         self._opt = ops.ApplyAdagrad(update_slots)
 
+    @jit
     def construct(self, grads):
         grads = self._prepare_gradients(grads)
         lr = self.get_lr()

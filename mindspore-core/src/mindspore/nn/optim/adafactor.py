@@ -26,6 +26,7 @@ from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer
+from mindspore.common.api import jit
 
 __all__ = ["AdaFactor"]
 
@@ -165,6 +166,7 @@ class AdaFactor(Optimizer):
         ops.assign(param, (w - update).astype(param.dtype))
         return True
 
+    @jit
     def construct(self, gradients):
         lr = self.get_lr()
         self._increase_global_step()

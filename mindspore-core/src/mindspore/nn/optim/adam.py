@@ -34,6 +34,7 @@ from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindspore.common.api import jit
 
 __all__ = ["Adam", "AdamWeightDecay", "LazyAdam"]
 
@@ -145,6 +146,7 @@ class Adam(Optimizer):
         self._adam_opt = ops.Adam(use_locking, use_nesterov)
         self._amsgrad_opt = ops.ApplyAdamWithAmsgrad(beta1, beta2, eps, use_locking)
 
+    @jit
     def construct(self, gradients):
         gradients = self._prepare_gradients(gradients)
         lr = self.get_lr()
@@ -249,6 +251,7 @@ class AdamWeightDecay(Optimizer):
         self.moments2 = self._parameters.clone(prefix="adam_v", init="zeros")
         self._opt = ops.AdamWeightDecay()
 
+    @jit
     def construct(self, gradients):
         gradients = tuple(gradients) if isinstance(gradients, (tuple, list)) else (gradients,)
         if len(gradients) != self.param_length:

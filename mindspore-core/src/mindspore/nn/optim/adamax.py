@@ -16,6 +16,7 @@ from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindspore.common.api import jit
 
 __all__ = ["AdaMax"]
 
@@ -59,6 +60,7 @@ class AdaMax(Optimizer):
         self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
         self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
 
+    @jit
     def construct(self, gradients):
         gradients = self._prepare_gradients(gradients)
         lr = self.get_lr()

@@ -15,6 +15,7 @@ from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindspore.common.api import jit
 
 __all__ = ["ASGD"]
 
@@ -56,6 +57,7 @@ class ASGD(Optimizer):
                                    for p in self._parameters])
         self.ax = self._parameters.clone(prefix="ax_", init="zeros")
 
+    @jit
     def construct(self, gradients):
         gradients = self._prepare_gradients(gradients)
         lrs = self._lr_per_param(self.get_lr())

@@ -17,6 +17,7 @@ from mindspore._errors import MSValueError
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindspore.common.api import jit
 
 __all__ = ["FTRL"]
 
@@ -85,6 +86,7 @@ class FTRL(Optimizer):
             self.decay_flags = (True,) * self.param_length
         self.use_locking = use_locking
 
+    @jit
     def construct(self, grads):
         grads = self._prepare_gradients(grads)
         lr = self.get_lr()

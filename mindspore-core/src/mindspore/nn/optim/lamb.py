@@ -22,6 +22,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindspore.common.api import jit
 
 __all__ = ["Lamb"]
 
@@ -76,6 +77,7 @@ class Lamb(Optimizer):
         self.moments1 = self.params.clone(prefix="lamb_m", init="zeros")
         self.moments2 = self.params.clone(prefix="lamb_v", init="zeros")
 
+    @jit
     def construct(self, gradients):
         gradients = tuple(gradients) if isinstance(gradients, (tuple, list)) else (gradients,)
         if len(gradients) != self.param_length:

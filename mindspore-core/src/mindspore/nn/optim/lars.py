@@ -18,6 +18,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 from mindspore.nn.optim.optimizer import Optimizer
+from mindspore.common.api import jit
 
 __all__ = ["LARS"]
 
@@ -104,6 +105,7 @@ class LARS(Optimizer):
             trust = ops.minimum(trust / lr.astype(mstype.float32), ops.ones_like(trust))
         return ((g + wd.astype(g.dtype) * w) * trust.astype(g.dtype)).astype(g.dtype)
 
+    @jit
     def construct(self, gradients):
         gradients = tuple(gradients)
         if self.lars_need_scale:

@@ -12,6 +12,7 @@ from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindspore.common.api import jit
 
 __all__ = ["Momentum"]
 
@@ -63,6 +64,7 @@ class Momentum(Optimizer):
         self.moments = self.params.clone(prefix="moments", init="zeros")
         self.apply_momentum = ops.ApplyMomentum(use_nesterov=self.use_nesterov)
 
+    @jit
     def construct(self, gradients):
         gradients = self._prepare_gradients(gradients)
         lr = self.get_lr()

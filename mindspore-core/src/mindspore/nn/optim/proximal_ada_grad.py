@@ -14,6 +14,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindspore.common.api import jit
 
 __all__ = ["ProximalAdagrad"]
 
@@ -55,6 +56,7 @@ class ProximalAdagrad(Optimizer):
         self.l2 = Tensor(l2, mstype.float32)
         self.use_locking = use_locking
 
+    @jit
     def construct(self, grads):
         grads = self._prepare_gradients(grads)
         lr = self.get_lr()

@@ -18,6 +18,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindspore.common.api import jit
 
 __all__ = ["RMSProp"]
 
@@ -91,6 +92,7 @@ class RMSProp(Optimizer):
         return (_const(np.asarray(1.0, dt.to_numpy()) - np.asarray(self.decay, dt.to_numpy()), dt),
                 _const(self.momentum, dt), _const(self.epsilon, dt))
 
+    @jit
     def construct(self, gradients):
         gradients = self._prepare_gradients(gradients)
         lr = self.get_lr()

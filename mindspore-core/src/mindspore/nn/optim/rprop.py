@@ -14,6 +14,7 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindspore.common.api import jit
 
 __all__ = ["Rprop"]
 
@@ -67,6 +68,7 @@ class Rprop(Optimizer):
         self.prev = self._parameters.clone(prefix="prev", init="zeros")
         self.step_size = self._parameters.clone(prefix="step_size", init="zeros")
 
+    @jit
     def construct(self, gradients):
         gradients = self._prepare_gradients(gradients)
         lrs = self._lr_per_param(self.get_lr())

@@ -26,6 +26,7 @@ from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
 from mindspore.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindspore.common.api import jit
 
 __all__ = ["SGD"]
 
@@ -122,6 +123,7 @@ class SGD(Optimizer):
         opts = {wd: ops.SGD(dampening, wd, nesterov) for wd in set(self.opt_weight_decay)}
         self.opt = tuple(opts[wd] for wd in self.opt_weight_decay)
 
+    @jit
     def construct(self, gradients):
         gradients = tuple(gradients) if isinstance(gradients, (tuple, list)) else (gradients,)
         if len(gradients) != self.param_length:
