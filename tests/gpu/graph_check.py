@@ -1,6 +1,6 @@
 """GRAPH_MODE on a real GPU: fused elementwise kernels and CUDA-graph replay, each against plain execution.
 
-    python tests/gpu/graph_check.py [--workloads mlp,lenet,resnet] [--steps 20] [--warmup 5]
+    python tests/gpu/graph_check.py [--workloads mlp,lenet,resnet] [--steps 20] [--warmup 5] [--amp float16]
 
 For every workload (the benchmark's: ``benchmarks/workloads_mindspore.py``, same seeded weights and inputs) it runs
 the GRAPH_MODE training step in a fresh process under three settings: plain (``MS_GPU_FUSED_KERNELS=0
@@ -8,7 +8,9 @@ MS_GPU_GRAPH_CAPTURE=0``), fused (``MS_GPU_GRAPH_CAPTURE=0``) and fused + captur
 products captured through the capture-safe GEMM, since CuPy 14 refuses cuBLAS while capturing), and prints the
 first five losses of each, their largest difference from plain, the median ms per step, how many chains were
 fused and graphs captured / replayed / failed (with the warnings, which name the reason of a failed capture).
-Exit status 1 when a setting's losses differ from plain by more than 1e-5 (relative).
+Exit status 1 when a setting's losses differ from plain by more than 1e-5 (relative). With ``--amp float16`` the
+networks are the benchmark's amp O2 ones in its loss-scaled step, whose overflow branch is decided on the host: they
+are captured in pieces, the stretches between the host decisions (two graphs per step).
 """
 import argparse
 import json
@@ -23,7 +25,7 @@ SETTINGS = {"plain": {"MS_GPU_FUSED_KERNELS": "0", "MS_GPU_GRAPH_CAPTURE": "0"},
             "fused+captured": {"MS_GPU_FUSED_KERNELS": "1", "MS_GPU_GRAPH_CAPTURE": "1", "MS_GPU_CAPTURE_GEMM": "1"}}
 
 
-def child(workload, steps, warmup):
+def child(workload, steps, warmup, amp):
     import time
     import warnings
 
@@ -35,7 +37,7 @@ def child(workload, steps, warmup):
     caught = []
     warnings.showwarning = lambda message, *args, **kwargs: caught.append(str(message))
     ms.set_context(device_target="GPU", mode=ms.GRAPH_MODE)
-    step = train_step(ms, workload)
+    step = train_step(ms, workload, amp=amp)
     losses = []
     t0 = time.perf_counter()
     for _ in range(5):
@@ -55,16 +57,17 @@ def main():
     p.add_argument("--workloads", default="mlp,lenet,resnet")
     p.add_argument("--steps", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--amp", default="off", choices=("off", "float16", "bfloat16"))
     p.add_argument("--child", default=None)
     args = p.parse_args()
     if args.child:
-        return child(args.child, args.steps, args.warmup)
+        return child(args.child, args.steps, args.warmup, args.amp)
     bad = 0
     for workload in args.workloads.split(","):
         results = {}
         for name, env in SETTINGS.items():
             proc = subprocess.run([sys.executable, __file__, "--child", workload, "--steps", str(args.steps),
-                                   "--warmup", str(args.warmup)], env=dict(os.environ, **env), capture_output=True,
+                                   "--warmup", str(args.warmup), "--amp", args.amp], env=dict(os.environ, **env), capture_output=True,
                                   text=True, timeout=600)
             lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
             if proc.returncode or not lines:

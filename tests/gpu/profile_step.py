@@ -24,8 +24,9 @@ import time
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
-def train_step(ms, workload, batch=None):
-    """The benchmark's PYNATIVE training step of ``workload`` (its inputs cut to ``batch`` rows when given)."""
+def train_step(ms, workload, batch=None, amp="off"):
+    """The benchmark's training step of ``workload`` (its inputs cut to ``batch`` rows when given; with ``amp``
+    ``float16`` or ``bfloat16``, the benchmark's amp O2 network, the float16 one in its fixed loss-scaled step)."""
     import numpy as np
     from mindspore import nn
 
@@ -43,6 +44,13 @@ def train_step(ms, workload, batch=None):
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     optimizer = nn.Adam(net.trainable_params(), learning_rate=1e-3) if workload == "transformer" else \
         nn.Momentum(net.trainable_params(), 0.01, 0.9)
+    if amp != "off":
+        net = ms.amp.auto_mixed_precision(net, "O2", dtype=getattr(ms, amp))
+    if amp == "float16":
+        scale = ms.Tensor(np.float32(common.AMP_LOSS_SCALE))
+        train = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, loss), optimizer, scale_sense=scale)
+        train.set_train()
+        return lambda: train(x, labels)[0].asnumpy()
     train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer)
     train.set_train()
     return lambda: train(x, labels).asnumpy()

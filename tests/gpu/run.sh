@@ -103,6 +103,14 @@ if [ "${RUN_GRAPH:-1}" = 1 ]; then
         > "$OUT/graph_check.log" 2>&1
     echo "status $?"
     cat "$OUT/graph_check.log" | cut -c1-400
+    if [ -n "${BENCH_AMP:-}" ]; then
+        # the loss-scaled float16 step: captured in pieces around its overflow branch
+        step "GRAPH_MODE amp $BENCH_AMP: CUDA graphs between host decisions"
+        timeout "${LIMIT_GRAPH:-600}" $PY tests/gpu/graph_check.py --amp "$BENCH_AMP" \
+            --workloads "${BENCH_AMP_WORKLOADS:-lenet,resnet}" > "$OUT/graph_check_amp.log" 2>&1
+        echo "status $?"
+        cut -c1-400 "$OUT/graph_check_amp.log"
+    fi
 fi
 
 if [ "${RUN_QUICKSTART:-1}" = 1 ]; then
