@@ -213,7 +213,8 @@ def test_sample_distorted_bounding_box_keeps_its_constraints_and_seeds():
         assert 0.1 * 2400 <= h * w <= 0.6 * 2400 and 0.5 * h - 1 <= w <= 2.0 * h + 1
         np.testing.assert_allclose(bbox[0, 0], [y / 40, x / 60, (y + h) / 40, (x + w) / 60], rtol=1e-6)
         covered = []
-        for by0, bx0, by1, bx1 in boxes.asnumpy()[0]:
+        for by0, bx0, by1, bx1 in boxes.asnumpy()[0].astype(np.float64):    # the kernel's pixels: int(0.95 * 60) is
+            # 56 from the float32 0.95 widened (0.949999988), and 57 in float32 arithmetic
             area = (int(by1 * 40) - int(by0 * 40)) * (int(bx1 * 60) - int(bx0 * 60))
             ih = max(min(y + h, int(by1 * 40)) - max(y, int(by0 * 40)), 0)
             iw = max(min(x + w, int(bx1 * 60)) - max(x, int(bx0 * 60)), 0)
