@@ -339,12 +339,14 @@ def _leaves(value, ab):
 
 def _regroup(flat, abstracts):
     it = iter(flat)
+    return [_take(ab, it) for ab in abstracts]
 
-    def take(ab):
-        if isinstance(ab, AbstractTuple):
-            return tuple(take(e) for e in ab.elements)
-        return next(it)
-    return [take(ab) for ab in abstracts]
+
+def _take(ab, it):
+    # (not a closure calling itself: that would be a reference cycle keeping ``flat``'s values alive)
+    if isinstance(ab, AbstractTuple):
+        return tuple(_take(e, it) for e in ab.elements)
+    return next(it)
 
 
 def _custom_output(call, value):

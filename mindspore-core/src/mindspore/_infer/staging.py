@@ -376,31 +376,34 @@ def emit(prim, args, b):
 def flatten(v):
     """(leaves, tree) of nested tuples/lists/dicts; other values are leaves."""
     leaves = []
+    return leaves, _flatten_into(v, leaves)
 
-    def walk(x):
-        t = type(x)
-        if t is tuple or t is list or isinstance(x, (tuple, list)):
-            return (t, [walk(e) for e in x])
-        if t is dict:
-            return (dict, list(x.keys()), [walk(e) for e in x.values()])
-        leaves.append(x)
-        return None
-    return leaves, walk(v)
+
+def _flatten_into(x, leaves):
+    # (module-level, not a closure calling itself: a recursive closure is a reference cycle, which would keep the
+    # leaves, a compiled call's tensors, alive until the cyclic garbage collector runs)
+    t = type(x)
+    if t is tuple or t is list or isinstance(x, (tuple, list)):
+        return (t, [_flatten_into(e, leaves) for e in x])
+    if t is dict:
+        return (dict, list(x.keys()), [_flatten_into(e, leaves) for e in x.values()])
+    leaves.append(x)
+    return None
 
 
 def unflatten(tree, leaves):
-    it = iter(leaves)
+    return _build(tree, iter(leaves))
 
-    def build(t):
-        if t is None:
-            return next(it)
-        if t[0] is dict:
-            return dict(zip(t[1], [build(c) for c in t[2]]))
-        items = [build(c) for c in t[1]]
-        if t[0] is tuple or t[0] is list:
-            return t[0](items)
-        return t[0](*items) if hasattr(t[0], "_fields") else t[0](items)
-    return build(tree)
+
+def _build(t, it):
+    if t is None:
+        return next(it)
+    if t[0] is dict:
+        return dict(zip(t[1], [_build(c, it) for c in t[2]]))
+    items = [_build(c, it) for c in t[1]]
+    if t[0] is tuple or t[0] is list:
+        return t[0](items)
+    return t[0](*items) if hasattr(t[0], "_fields") else t[0](items)
 
 
 def _tensor_like(v):
