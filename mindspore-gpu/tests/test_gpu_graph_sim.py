@@ -207,7 +207,7 @@ def test_random_graphs_are_never_captured(on_sim, monkeypatch):
 
 
 def test_graphs_with_host_control_flow_are_never_captured_whole(on_sim, monkeypatch):
-    """Only in stretches between the host decisions (test_gpu_segments_sim.py), and not these: the condition's two
+    """Only in stretches between the host decisions (test_gpu_optim_capture_sim.py), and not these: the condition's two
     kernels would be replaced by two copies and a launch, the branches have one kernel each."""
     _switches(monkeypatch, fuse=True, capture=True)
 

@@ -2,8 +2,15 @@
 nn.SGD, nn.RMSProp, nn.Adagrad) on the GPU backend without a GPU (the CuPy stand-in ``cupy_sim``): the plain
 kernels, the fused ones and the captured CUDA graph (replayed from the Parameters the updates wrote in place) give
 the CPU's losses, and the step is captured: the update kernels read nothing back to the host. (A learning rate
-from a list is picked for the step by elementwise kernels.)
+from a list is picked for the step by elementwise kernels.) In PYNATIVE_MODE the update alone is such a graph (the
+optimizers' ``construct`` is ``@jit``, as in MindSpore 2.10).
+
+The float16 loss-scaled step of ``amp.build_train_network`` (``if not overflow: optimizer(grads)``) was refused whole:
+its control flow is decided on the host. Now the kernels before the branch and the optimizer's branch are two CUDA
+graphs, replayed with the overflow flag read in between. Overflowing and finite steps give the plain kernels' results,
+and a steady step launches a fraction of what it launched kernel by kernel.
 """
+import collections
 import pathlib
 import sys
 
@@ -19,7 +26,8 @@ import cupy_sim  # noqa: E402
 TARGET = "GPUSIMOPT"
 G = cupy_sim.load_graph_modules()
 
-pytestmark = cupy_sim.warning_marks()
+pytestmark = cupy_sim.warning_marks() + [pytest.mark.filterwarnings("ignore:overflow encountered"),
+                                         pytest.mark.filterwarnings("ignore:invalid value encountered")]
 
 OPTIMIZERS = {
     "adam": lambda ps: nn.Adam(ps, 0.01),
@@ -64,8 +72,8 @@ class _MLP(nn.Cell):
         return self.l2(self.relu(self.l1(x)))
 
 
-def _losses(target, optimizer, steps=5):
-    ms.set_context(device_target=target, mode=ms.GRAPH_MODE)
+def _losses(target, optimizer, steps=5, mode=ms.GRAPH_MODE):
+    ms.set_context(device_target=target, mode=mode)
     net = _MLP()
     rng = np.random.default_rng(3)
     for p in net.trainable_params():
@@ -100,41 +108,111 @@ def test_graph_steps_plain_fused_and_captured_give_the_cpu_losses(sim_plugin, gr
     np.testing.assert_allclose(captured, fused, rtol=1e-6)
 
 
-def _pynative_losses(target, optimizer, steps=5):
-    ms.set_context(device_target=target, mode=ms.PYNATIVE_MODE)
-    try:
-        return _losses_in_mode(optimizer, steps)
-    finally:
-        ms.set_context(mode=ms.GRAPH_MODE)
-
-
-def _losses_in_mode(optimizer, steps):
-    net = _MLP()
-    rng = np.random.default_rng(3)
-    for p in net.trainable_params():
-        p.set_data(ms.Tensor((rng.standard_normal(p.shape) * 0.2).astype(np.float32)))
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), OPTIMIZERS[optimizer](net.trainable_params()))
-    step.set_train()
-    out = []
-    for _ in range(steps):
-        x = ms.Tensor(rng.standard_normal((8, 12)).astype(np.float32))
-        y = ms.Tensor(rng.integers(0, 10, 8).astype(np.int32))
-        out.append(float(step(x, y).asnumpy()))
-    return np.array(out)
-
-
 @pytest.mark.parametrize("optimizer", ["adam", "sgd"])
 def test_pynative_steps_replay_the_compiled_update(sim_plugin, graph_mode, monkeypatch, optimizer):
     """In PYNATIVE_MODE the optimizer's update is one compiled graph (``@jit`` on its construct, as in MindSpore
     2.10), so on the GPU it is captured at its third call and replayed: one launch for every parameter's update."""
-    cpu = _pynative_losses("CPU", optimizer)
+    cpu = _losses("CPU", optimizer, mode=ms.PYNATIVE_MODE)
     monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")
-    plain = _pynative_losses(TARGET, optimizer)
+    plain = _losses(TARGET, optimizer, mode=ms.PYNATIVE_MODE)
     monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "1")
     st = dict(G.capture.STATS)
-    captured = _pynative_losses(TARGET, optimizer)
+    captured = _losses(TARGET, optimizer, mode=ms.PYNATIVE_MODE)
     assert G.capture.STATS["captured"] == st["captured"] + 1, "the update is captured"
     assert G.capture.STATS["replays"] == st["replays"] + 3, "steps 3 to 5 replay it"
     np.testing.assert_allclose(plain, cpu, rtol=1e-5)
     np.testing.assert_allclose(captured, plain, rtol=1e-6)
+
+
+# --- the float16 loss-scaled step: captured in pieces around its overflow branch -------------------------------
+class _Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 4, 3, pad_mode="valid")
+        self.bn = nn.BatchNorm2d(4)
+        self.relu = nn.ReLU()
+        self.flatten = nn.Flatten()
+        self.dense = nn.Dense(4 * 6 * 6, 10)
+
+    def construct(self, x):
+        return self.dense(self.flatten(self.relu(self.bn(self.conv(x)))))
+
+
+def _step(target, init_scale, scale_window):
+    ms.set_context(device_target=target, mode=ms.GRAPH_MODE)
+    net = _Net()
+    rng = np.random.default_rng(3)
+    for p in net.trainable_params():
+        p.set_data(ms.Tensor((rng.standard_normal(p.shape) * 0.2).astype(np.float32)))
+    manager = ms.amp.DynamicLossScaleManager(init_loss_scale=init_scale, scale_factor=4, scale_window=scale_window)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = ms.amp.build_train_network(net, nn.Momentum(net.trainable_params(), 0.01, 0.9), loss, level="O2",
+                                      loss_scale_manager=manager)
+    return net, step, rng
+
+
+def _train(target, steps=12):
+    """(loss, overflow, scale) per step and the weights after, the scale starting high enough to overflow float16
+    and growing back every 3 finite steps."""
+    net, step, rng = _step(target, 2.0 ** 20, 3)
+    out = []
+    for _ in range(steps):
+        x = ms.Tensor(rng.standard_normal((8, 1, 8, 8)).astype(np.float32))
+        y = ms.Tensor(rng.integers(0, 10, 8).astype(np.int32))
+        loss, overflow, scale = step(x, y)
+        out.append((float(loss.asnumpy()), bool(overflow.asnumpy()), float(scale.asnumpy())))
+    return out, [p.asnumpy().copy() for p in net.trainable_params()]
+
+
+def test_loss_scaled_steps_captured_in_pieces_give_the_plain_results(sim_plugin, graph_mode, monkeypatch):
+    cpu, _ = _train("CPU")
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")
+    plain, plain_w = _train(TARGET)
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "1")
+    before = dict(G.capture.STATS)
+    captured, captured_w = _train(TARGET)
+    stats = {k: G.capture.STATS[k] - before[k] for k in before}
+    flags = [o for _, o, _ in plain]
+    assert True in flags[4:] and False in flags[4:], "steps after the warm-up both overflow and update"
+    assert stats["captured"] == 2 and stats["refused"] == 0 and stats["failed"] == 0, stats
+    assert stats["replays"] >= 12, "the stretch before the branch from step 3, and the optimizer's branch"
+    assert [o[1:] for o in captured] == [o[1:] for o in plain], "the same overflows and loss scales"
+    np.testing.assert_allclose([o[0] for o in captured], [o[0] for o in plain], rtol=1e-6)
+    for a, b in zip(captured_w, plain_w):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+    assert [o[1:] for o in plain] == [o[1:] for o in cpu]
+    np.testing.assert_allclose([o[0] for o in plain], [o[0] for o in cpu], rtol=1e-4)
+
+
+def test_a_steady_loss_scaled_step_launches_two_graphs_and_the_copies(sim_plugin, graph_mode, monkeypatch):
+    """Host launches of a finite step, a replayed graph counting one (its own kernels are not the host's)."""
+    launch = cupy_sim.Graph.launch
+
+    def counted_launch(graph, stream=None):
+        cupy_sim.LAUNCHES.add("graph launch")
+        cupy_sim.LAUNCHES.nested += 1
+        try:
+            return launch(graph, stream)
+        finally:
+            cupy_sim.LAUNCHES.nested -= 1
+    monkeypatch.setattr(cupy_sim.Graph, "launch", counted_launch)
+
+    def launches(capture):
+        monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", capture)
+        _, step, rng = _step(TARGET, 2.0 ** 10, 1000)
+        x = ms.Tensor(rng.standard_normal((8, 1, 8, 8)).astype(np.float32))
+        y = ms.Tensor(rng.integers(0, 10, 8).astype(np.int32))
+        for _ in range(4):
+            step(x, y)
+        kinds = []
+        monkeypatch.setattr(cupy_sim.LAUNCHES, "listener", kinds.append)
+        overflow = step(x, y)[1]
+        monkeypatch.setattr(cupy_sim.LAUNCHES, "listener", None)
+        assert not overflow.asnumpy()
+        return collections.Counter(kinds)
+
+    plain = launches("0")
+    captured = launches("1")
+    assert captured["graph launch"] == 2 and captured["d2h"] == 1, captured
+    assert sum(plain.values()) > 90, plain
+    assert sum(captured.values()) <= 20, captured    # the graphs' input copies in, output copies out
