@@ -46,3 +46,38 @@ def test_an_optimizer_step_keeps_no_gradient(no_cyclic_gc):
         opt(grads)
         del grads
         assert all(r() is None for r in refs)
+
+
+class _Scaled(nn.Cell):
+    def __init__(self, value):
+        super().__init__()
+        self.w = ms.Parameter(ms.Tensor(np.full(3, value, np.float32)), name="w")
+
+    @ms.jit
+    def construct(self, x):
+        return x * self.w
+
+
+def test_a_jit_method_compiles_per_object_and_lets_it_go():
+    """The graphs of a ``@jit`` method live with the object they were compiled for (an optimizer's construct): a
+    function-wide cache kept every dead instance's graphs and Parameters, and could hand a new instance that reuses a
+    dead one's id the graph bound to the dead one's Parameters."""
+    x = ms.Tensor(np.ones(3, np.float32))
+    refs = []
+    for value in (2.0, 3.0, 4.0):
+        net = _Scaled(value)
+        np.testing.assert_allclose(net(x).asnumpy(), np.full(3, value))
+        np.testing.assert_allclose(net(x).asnumpy(), np.full(3, value))
+        refs.append((weakref.ref(net), weakref.ref(net.w)))
+        del net
+    gc.collect()
+    assert all(a() is None and b() is None for a, b in refs), "every instance and its Parameter are freed"
+    w = ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="w")
+    for _ in range(3):
+        opt = nn.SGD([w], learning_rate=0.5)
+        opt((ms.Tensor(np.ones(2, np.float32)),))
+        ref = weakref.ref(opt)
+        del opt
+        gc.collect()
+        assert ref() is None
+    np.testing.assert_allclose(w.asnumpy(), np.full(2, -0.5))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from mindspore._autodiff import tape as _tape
 from mindspore._autodiff.grad import _differentiate
 from mindspore._infer.abstract import signature
-from mindspore._pipeline.compiler import _EPOCH, cache_for, compiled_call
+from mindspore._pipeline.compiler import _EPOCH, cache_for_call, compiled_call
 from mindspore._runtime import backend
 from mindspore.common.tensor import Tensor
 
@@ -59,7 +59,7 @@ def call_on_tape(run, fn, args, kwargs):
     """A ``@jit`` call while a PYNATIVE gradient tape is recording: run compiled, record one node."""
     if kwargs:
         return fn(*args, **kwargs)
-    return _run_recorded(cache_for(run), fn, tuple(args), getattr(fn, "__name__", "jit"))
+    return _run_recorded(cache_for_call(run, args), fn, tuple(args), getattr(fn, "__name__", "jit"))
 
 
 def _run_recorded(cache, fn, args, name):
@@ -73,7 +73,7 @@ def _run_recorded(cache, fn, args, name):
     outs = out if isinstance(out, tuple) else (out,)
     if not outs or not all(isinstance(o, Tensor) for o in outs):
         return out
-    prim = _GraphCallPrim(fn, len(args), weights, cache_for(fn) if not isinstance(fn, _VjpRunner) else cache)
+    prim = _GraphCallPrim(fn, len(args), weights, cache_for_call(fn, args) if not isinstance(fn, _VjpRunner) else cache)
     _tape.record(prim, tuple(args) + weights, out)
     return out
 

@@ -24,8 +24,8 @@ from mindspore._runtime import backend as _backend
 from mindspore._runtime.executor import Executable
 from mindspore.common.tensor import Tensor
 
-__all__ = ["CompiledGraph", "compiled_call", "compiled_entry", "compile_callable", "cache_for", "generation", "STATS",
-           "invalidate_all"]
+__all__ = ["CompiledGraph", "compiled_call", "compiled_entry", "compile_callable", "cache_for", "cache_for_call",
+           "generation", "STATS", "invalidate_all"]
 
 #: Counters tests and benchmarks read: compilations and cache hits.
 STATS = {"compiles": 0, "hits": 0, "last_compile_s": 0.0}
@@ -50,6 +50,29 @@ def cache_for(owner):
         cache = {}
         _CACHES[owner] = cache
     return cache
+
+
+_BOUND = weakref.WeakKeyDictionary()
+
+
+def cache_for_call(fn, args):
+    """The compile cache of ``fn`` (a ``@jit`` function) called with ``args``. A method called on an object that the
+    cache key tells apart only by identity (``self``, a Cell: an optimizer's ``@jit`` construct) has a cache per
+    object, dropped with the object: one cache for the function would keep every instance's graphs, and the
+    Parameters they read, alive for good, and give a new instance that reuses a dead one's ``id`` the dead one's
+    graphs, bound to the dead one's Parameters."""
+    if args and signature(args[:1])[0][0] == "id":
+        try:
+            per_object = _BOUND.get(args[0])
+            if per_object is None:
+                per_object = _BOUND[args[0]] = {}
+        except TypeError:        # not weakly referable: the function's cache
+            return cache_for(fn)
+        cache = per_object.get(fn)
+        if cache is None:
+            cache = per_object[fn] = {}
+        return cache
+    return cache_for(fn)
 
 
 class CompiledGraph:

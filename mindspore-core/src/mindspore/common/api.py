@@ -57,8 +57,8 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
             if tape.active():
                 from mindspore._autodiff.recorded import call_on_tape
                 return call_on_tape(run, fn, args, kwargs)
-            from mindspore._pipeline.compiler import cache_for, compiled_call
-            return compiled_call(cache_for(run), fn, args, kwargs, name=getattr(fn, "__name__", "jit"))
+            from mindspore._pipeline.compiler import cache_for_call, compiled_call
+            return compiled_call(cache_for_call(run, args), fn, args, kwargs, name=getattr(fn, "__name__", "jit"))
         run.__ms_jit__ = True
         run.__ms_jit_fn__ = fn
         return run
