@@ -81,3 +81,29 @@ def test_a_jit_method_compiles_per_object_and_lets_it_go():
         gc.collect()
         assert ref() is None
     np.testing.assert_allclose(w.asnumpy(), np.full(2, -0.5))
+
+
+class _Loss(nn.Cell):
+    def __init__(self, value):
+        super().__init__()
+        self.w = ms.Parameter(ms.Tensor(np.full(3, value, np.float32)), name="w")
+
+    def loss(self, x):
+        return (x * self.w * self.w).sum()
+
+
+def test_a_graph_mode_gradient_of_a_method_lets_its_object_go():
+    prev = ms.get_context("mode")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        refs = []
+        for value in (1.0, 2.0, 3.0):
+            m = _Loss(value)
+            (g,) = ms.grad(m.loss, None, m.trainable_params())(ms.Tensor(np.full(3, 2.0, np.float32)))
+            np.testing.assert_allclose(g.asnumpy(), np.full(3, 4.0 * value))
+            refs.append(weakref.ref(m.w))
+            del m, g
+        gc.collect()
+        assert all(r() is None for r in refs)
+    finally:
+        ms.set_context(mode=prev)

@@ -155,9 +155,12 @@ def _graph_call(fn, body, args, key):
     import mindspore.context as context
     if _interpreters.current().kind != "eager" or context.get_context("mode") != context.GRAPH_MODE:
         return None
-    from mindspore._pipeline.compiler import cache_for, compiled_call
+    from mindspore._pipeline.compiler import cache_for, cache_for_call, compiled_call
     owner = getattr(fn, "__func__", fn)
-    return (compiled_call(cache_for(owner), body, args, extra_key=(key, id(getattr(fn, "__self__", None))),
+    bound = getattr(fn, "__self__", None)
+    # a bound method's graphs are kept with its object (see cache_for_call)
+    cache = cache_for(owner) if bound is None else cache_for_call(owner, (bound,))
+    return (compiled_call(cache, body, args, extra_key=(key, id(bound)),
                           name=f"grad_{getattr(owner, '__name__', type(owner).__name__)}"),)
 
 
