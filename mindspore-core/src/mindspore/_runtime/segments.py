@@ -82,8 +82,6 @@ def weights_through_calls(root):
         for node in g.nodes:
             called = _graphs_directly_in(node)
             as_callee = {id(sub) for sub, _ in called}
-            if isinstance(node.fn_value(), CustomCall):
-                as_callee.add(id(node.fn_value().graph))
             for sub, args in called:
                 for param, arg in zip(sub.params, args):
                     bindings.setdefault(param, []).append(arg)
