@@ -18,15 +18,17 @@ break on a real device:
   ``'stable'``); ``cupy.where`` needs a device array as condition.
 * ``LAUNCHES`` (a :class:`LaunchCounter`) counts the CUDA kernel launches (and host<->device copies) the work
   would take on CuPy, views excepted; ``tests/gpu/launch_count.py`` reports them per training step and primitive.
-* By default there is no ``ElementwiseKernel`` (nor ``ReductionKernel``): the fused kernels take their plain-CuPy
-  paths. ``make_modules(elementwise=True)`` offers both; ``ReductionKernel`` (map, pairwise reduce, post-map
+* By default there is no ``ElementwiseKernel`` (nor ``ReductionKernel``, ``RawModule``): the fused kernels take
+  their plain-CuPy paths. ``make_modules(elementwise=True)`` offers them; ``ReductionKernel`` (map, pairwise reduce, post-map
   expressions, CuPy's ``axis``/``keepdims``, one launch) is read by the same parser. The ``ElementwiseKernel``
   reads the kernel's CUDA C body (a subset: declarations,
   assignments, arithmetic, comparisons, ``?:``, casts, math functions) and evaluates it with NumPy, so the
   generated kernels of ``mindspore_gpu.passes`` and the hand-written fused ones are checked for real. Parameter
   types are read as CuPy reads them, through ``numpy.dtype`` (``float x`` declares float64), and arrays are
   checked against them as CuPy does (an input must cast safely, an output must match exactly: "Type is
-  mismatched").
+  mismatched"). It also offers ``RawModule``: hand-written CUDA C (``extern "C" __global__`` kernels) compiled
+  with g++ against ``cuda_emu.h``, which runs CUDA's execution model on the host (blocks in turn, a block's
+  threads as fibers meeting at ``__syncthreads()``, shared memory), so raw kernels are run for real too.
 * Streams capture (``begin_capture``/``end_capture``) as CUDA's do: captured work is recorded, not run (an
   operation with a result computes it so that shapes flow; in-place writes wait for the replay), and
   ``cupy.cuda.graph.Graph.launch`` replays the recording, recomputing from the arrays' current contents into the
@@ -64,6 +66,8 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import pathlib
+import re
 import sys
 import threading
 import time
@@ -1332,6 +1336,147 @@ class ReductionKernel:
         return outs[0] if len(outs) == 1 else tuple(outs)
 
 
+# --- RawModule: hand-written CUDA C, compiled by g++ against the CUDA emulation header -------------------------------
+#: The C types a kernel parameter may have, as ctypes and as the NumPy scalar type CuPy must be given for it (CuPy
+#: passes a scalar argument with its own dtype's size: a Python int or a float64 for an ``int``/``float`` parameter
+#: would be read wrongly on a GPU, so the stand-in refuses them).
+_RAW_SCALARS = {"int": np.int32, "unsigned": np.uint32, "unsigned int": np.uint32, "long long": np.int64,
+                "unsigned long long": np.uint64, "float": np.float32, "double": np.float64, "bool": np.bool_}
+_RAW_SIGNATURE = re.compile(r'extern\s+"C"\s+__global__\s+void\s+(\w+)\s*\(([^)]*)\)')
+_RAW_HEADER = pathlib.Path(__file__).with_name("cuda_emu.h")
+_RAW_LIBS = {}       # source hash -> ctypes library
+
+
+def _raw_params(text, typedefs=None):
+    """``[(name, kind)]`` of a kernel's parameter list: kind is the declared C type (a string) for a pointer, else the
+    NumPy scalar type."""
+    out = []
+    for part in [p.strip() for p in text.split(",") if p.strip()]:
+        part = re.sub(r"\b(__restrict__|volatile)\b", " ", part)
+        name = re.findall(r"\w+", part)[-1]
+        declared = " ".join(part[:part.rfind(name)].split())
+        ctype = " ".join(re.sub(r"\bconst\b", " ", declared).split())
+        ctype = (typedefs or {}).get(ctype, ctype)
+        if ctype.endswith("*"):
+            out.append((name, declared))
+        elif ctype in _RAW_SCALARS:
+            out.append((name, _RAW_SCALARS[ctype]))
+        else:
+            raise CompileException(f"RawModule: parameter type '{ctype}' of '{name}' is not one the stand-in passes")
+    return out
+
+
+def _raw_library(code, kernels):
+    """The compiled stand-in library of ``code``: the source after ``cuda_emu.h``, plus one launcher per kernel that
+    unpacks CUDA's ``void** args`` convention and runs the grid. Built once per source (cached on disk by hash)."""
+    import ctypes
+    import hashlib
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+    launchers = []
+    for name, params in kernels.items():
+        unpack = ", ".join(f"*({_raw_ctype(kind)}*)args[{i}]" for i, (_, kind) in enumerate(params))
+        launchers.append(f'extern "C" void ms_emu_launch_{name}(unsigned gx, unsigned gy, unsigned gz, unsigned bx, '
+                         f'unsigned by, unsigned bz, void** args) {{ ms_emu::run(dim3{{gx, gy, gz}}, '
+                         f'dim3{{bx, by, bz}}, [&]() {{ {name}({unpack}); }}); }}')
+    text = f'#include "{_RAW_HEADER}"\n#line 1 "kernel.cu"\n{code}\n' + "\n".join(launchers) + "\n"
+    key = hashlib.sha256((text + _RAW_HEADER.read_text()).encode()).hexdigest()[:24]
+    lib = _RAW_LIBS.get(key)
+    if lib is not None:
+        return lib
+    compiler = shutil.which("g++") or shutil.which("c++")
+    if compiler is None:
+        raise CompileException("RawModule: the stand-in needs g++ to compile CUDA C for the host")
+    cache = pathlib.Path(tempfile.gettempdir()) / "mindspore_gpu_sim_raw"
+    cache.mkdir(exist_ok=True)
+    target = cache / f"{key}.so"
+    if not target.exists():
+        source = cache / f"{key}.{os.getpid()}.cpp"
+        source.write_text(text)
+        partial = cache / f"{key}.{os.getpid()}.so"
+        done = subprocess.run([compiler, "-std=c++17", "-O1", "-shared", "-fPIC", "-Werror=return-type",
+                               "-o", str(partial), str(source)], capture_output=True, text=True)
+        source.unlink()
+        if done.returncode:
+            raise CompileException(f"RawModule: the kernel source did not compile:\n{done.stderr[:4000]}")
+        os.replace(partial, target)    # atomic: parallel test processes share the cache
+    lib = _RAW_LIBS[key] = ctypes.CDLL(str(target))
+    return lib
+
+
+def _raw_ctype(kind):
+    return kind if isinstance(kind, str) else {np.int32: "int", np.uint32: "unsigned", np.int64: "long long",
+                                          np.uint64: "unsigned long long", np.float32: "float",
+                                          np.float64: "double", np.bool_: "bool"}[kind]
+
+
+class RawModule:
+    """``cupy.RawModule(code=..., options=..., name_expressions=None)``: CUDA C kernels declared ``extern "C"
+    __global__``, compiled at the first :meth:`get_function` (with g++, against ``cuda_emu.h``, which runs the CUDA
+    execution model on the host: blocks in order, a block's threads as fibers meeting at ``__syncthreads()``) and
+    run on the device arrays' NumPy buffers. Source CUDA would refuse, or that uses what the emulation lacks
+    (warp functions, atomics), raises :class:`CompileException` as CuPy does."""
+
+    def __init__(self, code=None, options=(), name_expressions=None, **kwargs):
+        if code is None:
+            raise TypeError("RawModule: the stand-in takes CUDA source (code=...) only")
+        self.code = code
+        self.options = tuple(options)
+        typedefs = {alias: " ".join(ctype.split()) for ctype, alias in re.findall(r"typedef\s+([\w ]+?)\s+(\w+)\s*;", code)}
+        self.kernels = {name: _raw_params(params, typedefs) for name, params in _RAW_SIGNATURE.findall(code)}
+        self._lib = None
+
+    def get_function(self, name):
+        if name not in self.kernels:
+            raise CUDARuntimeError(f"cuModuleGetFunction: CUDA_ERROR_NOT_FOUND: named symbol not found ({name})")
+        if self._lib is None:
+            self._lib = _raw_library(self.code, self.kernels)
+        return RawKernel(self, name)
+
+
+class RawKernel:
+    """A kernel of a :class:`RawModule`, called as CuPy's: ``kernel(grid, block, args, shared_mem=0)``. Pointer
+    parameters take device arrays (their data, as CUDA would: the caller makes them contiguous), scalars a NumPy
+    scalar of the parameter's exact type. One launch; recorded while a stream captures (the replay runs it again)."""
+
+    def __init__(self, module, name):
+        self.module, self.name = module, name
+        self.params = module.kernels[name]
+        self.launcher = getattr(module._lib, f"ms_emu_launch_{name}")
+        self.calls = 0
+
+    def __call__(self, grid, block, args, shared_mem=0, stream=None):
+        import ctypes
+        grid, block = (tuple(grid) + (1, 1))[:3], (tuple(block) + (1, 1))[:3]
+        if len(args) != len(self.params):
+            raise TypeError(f"RawKernel {self.name}: {len(self.params)} arguments expected, got {len(args)}")
+        if shared_mem:
+            raise CompileException(f"RawKernel {self.name}: the stand-in has no dynamic shared memory")
+        for (pname, kind), a in zip(self.params, args):
+            if isinstance(kind, str):
+                if not isinstance(a, DeviceArray):
+                    raise HostArrayError(f"RawKernel {self.name}: '{pname}' needs a device array, got {type(a)}")
+            elif not (isinstance(a, np.generic) and type(a) is kind):
+                raise TypeError(f"RawKernel {self.name}: '{pname}' is {np.dtype(kind).name} in the kernel: pass "
+                                f"numpy.{np.dtype(kind).name}, not {type(a).__name__} (CuPy would pass the bytes "
+                                f"of its own type)")
+
+        def launch():
+            values = [ctypes.c_void_p(a.__array_interface__["data"][0]) if isinstance(kind, str) else
+                      np.ctypeslib.as_ctypes_type(np.dtype(kind))(a.item()) for (_, kind), a in zip(self.params, args)]
+            pointers = (ctypes.c_void_p * max(len(values), 1))(*[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p)
+                                                                 for v in values])
+            LAUNCHES.add(f"RawKernel {self.name}")
+            self.calls += 1
+            self.launcher(*[ctypes.c_uint(int(v)) for v in grid + block], pointers)
+
+        if _CAPTURE.stream is not None and _capturing_here():
+            return _captured(f"RawKernel {self.name}", launch, in_place=True)
+        launch()
+
+
 def empty_like_shape(shape, dtype):
     return np.empty(shape, dtype).view(DeviceArray)
 
@@ -1827,6 +1972,7 @@ def make_modules(elementwise=False):
     if elementwise:
         attrs["ElementwiseKernel"] = ElementwiseKernel
         attrs["ReductionKernel"] = ReductionKernel
+        attrs["RawModule"] = RawModule
     runtime.__dict__.update(streamCaptureModeGlobal=0, streamCaptureModeThreadLocal=1, streamCaptureModeRelaxed=2)
     graph = _module("cupy.cuda.graph", {"Graph": Graph})
     compiler = _module("cupy.cuda.compiler", {"CompileException": CompileException})

@@ -17,6 +17,8 @@
 """
 import itertools
 import pathlib
+import shutil
+import subprocess
 import sys
 
 import numpy as np
@@ -254,47 +256,133 @@ def test_max_pool_whole_window_kernels(sim, monkeypatch, geometry, dtype):
 
 
 # --- batch norm ------------------------------------------------------------------------------------------------------
+_BN_SHAPES = {"NCHW": [(4, 3, 5, 6), (9, 3, 15, 17), (4, 2, 64, 64), (6, 5), (3, 4, 7), (2, 3, 2, 3, 4)],
+              "NHWC": [(4, 5, 6, 3), (8, 17, 19, 2)]}
+
+
+def _bn_case(shape, data_format, dtype, seed=3):
+    rng = np.random.default_rng(seed)
+    c = shape[-1] if data_format == "NHWC" else shape[1]
+    x = rng.normal(1.0, 2.0, shape).astype(dtype)
+    vectors = (rng.normal(size=c), rng.normal(size=c), rng.normal(size=c), rng.uniform(0.5, 2, c))
+    return (x,) + tuple(v.astype(dtype) for v in vectors) + (rng.normal(size=shape).astype(dtype),)
+
+
+def _bn_oracle(x, scale, bias, mean0, var0, dy, data_format, eps, mom, training=True):
+    """float64 NumPy: (y, batch mean, batch variance, moving mean, moving variance, dx, dscale, dbias)."""
+    x, dy = x.astype(np.float64), dy.astype(np.float64)
+    c = x.ndim - 1 if data_format == "NHWC" else 1
+    axes = tuple(i for i in range(x.ndim) if i != c)
+    shape = [1] * x.ndim
+    shape[c] = -1
+    n = x.size // x.shape[c]
+    if training:
+        m, v = x.mean(axis=axes), x.var(axis=axes)
+        mm, mv = (1 - mom) * mean0 + mom * m, (1 - mom) * var0 + mom * v * n / max(n - 1, 1)
+    else:
+        m, v, mm, mv = mean0.astype(np.float64), var0.astype(np.float64), mean0, var0
+    rstd = 1 / np.sqrt(v + eps)
+    xhat = (x - m.reshape(shape)) * rstd.reshape(shape)
+    y = xhat * scale.reshape(shape) + bias.reshape(shape)
+    dbias, dscale = dy.sum(axis=axes), (dy * xhat).sum(axis=axes)
+    dx = (scale * rstd).reshape(shape) * (dy - dbias.reshape(shape) / n - xhat * (dscale.reshape(shape) / n))
+    return y, m, v, mm, mv, dx, dscale, dbias
+
+
 @pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_batch_norm_in_few_launches_and_its_gradient_too(sim, monkeypatch, data_format, dtype):
-    """NHWC: four launches and two. NCHW: its per-channel sums in two stages (per (sample, channel) plane, then over
-    the samples, which a GPU runs much faster than one reduction over N, H and W): six and three."""
+def test_batch_norm_in_two_launches_and_its_gradient_too(sim, monkeypatch, data_format, dtype):
+    """Training batch norm: two hand-written kernels (per-chunk Welford statistics; merge, saved and moving statistics,
+    normalise), its gradient two (per-chunk sums; merge, dscale/dbias, dx), whatever the layout and rank, chunks of a
+    channel split across blocks or not; the results those of the plain CuPy path and of a float64 oracle."""
     cp, fam = sim
     nn = fam["nn"]
-    rng = np.random.default_rng(3)
-    shape = (4, 3, 5, 6) if data_format == "NCHW" else (4, 5, 6, 3)
-    x = rng.normal(1.0, 2.0, shape).astype(dtype)
-    scale, bias = rng.normal(size=3).astype(dtype), rng.normal(size=3).astype(dtype)
-    mean0, var0 = rng.normal(size=3).astype(dtype), rng.uniform(0.5, 2, 3).astype(dtype)
-    dy = rng.normal(size=shape).astype(dtype)
     bn = nn_defs.BatchNorm(is_training=True, epsilon=1e-3, momentum=0.3, data_format=data_format)
     bng = nn_defs.BatchNormGrad(is_training=True, epsilon=1e-3, data_format=data_format)
+    for shape in _BN_SHAPES[data_format]:
+        x, scale, bias, mean0, var0, dy = _bn_case(shape, data_format, dtype)
 
-    def run():
-        m, v = cp.asarray(mean0), cp.asarray(var0)
-        args = [cp.asarray(a) for a in (x, scale, bias)]
-        outs, fwd = _kinds(lambda: nn.KERNELS["BatchNorm"](bn, *args, m, v))
-        d = [cp.asarray(a) for a in (dy, x, scale)]
-        grads, bwd = _kinds(lambda: nn.KERNELS["BatchNormGrad"](bng, d[0], d[1], d[2], outs[3], outs[4], outs[4]))
-        return _host(cp, tuple(outs) + (m, v) + tuple(grads)), fwd, bwd
-    run()      # (the gradient's (0, 1) selector is made once per device and dtype)
-    got, fwd, bwd = run()
-    if data_format == "NHWC":
-        assert fwd == ["cupy.mean", "ReductionKernel ms_bn_sqsum", "ElementwiseKernel ms_bn_stats",
-                       "ElementwiseKernel ms_bn_y"], fwd
-        assert bwd == ["ReductionKernel ms_bn_grad_sums", "ElementwiseKernel ms_bn_dx"], bwd
-    else:
-        assert fwd == ["cupy.mean", "cupy.mean", "ReductionKernel ms_bn_sqsum", "cupy.sum",
-                       "ElementwiseKernel ms_bn_stats", "ElementwiseKernel ms_bn_y"], fwd
-        assert bwd == ["ReductionKernel ms_bn_grad_sums", "cupy.sum", "ElementwiseKernel ms_bn_dx"], bwd
-    with monkeypatch.context() as m:
-        _fusion_off(m, nn)
-        want, plain_fwd, _ = run()
-    assert "ReductionKernel ms_bn_sqsum" not in plain_fwd
-    tol = 2e-6 if dtype == np.float32 else 1e-13
-    for i, (g, w) in enumerate(zip(got, want)):
-        assert g.dtype == w.dtype and g.shape == w.shape
-        np.testing.assert_allclose(g, w, rtol=tol, atol=tol, err_msg=f"output {i}")
+        def run():
+            m, v = cp.asarray(mean0), cp.asarray(var0)
+            args = [cp.asarray(a) for a in (x, scale, bias)]
+            outs, fwd = _kinds(lambda: nn.KERNELS["BatchNorm"](bn, *args, m, v))
+            d = [cp.asarray(a) for a in (dy, x, scale)]
+            grads, bwd = _kinds(lambda: nn.KERNELS["BatchNormGrad"](bng, d[0], d[1], d[2], outs[3], outs[4], outs[4]))
+            return _host(cp, tuple(outs) + (m, v) + tuple(grads)), fwd, bwd
+        got, fwd, bwd = run()
+        assert fwd == ["RawKernel ms_bn_stats", "RawKernel ms_bn_forward"], fwd
+        assert bwd == ["RawKernel ms_bn_grad_sums", "RawKernel ms_bn_grad_dx"], bwd
+        with monkeypatch.context() as m:
+            _fusion_off(m, nn)
+            want, plain_fwd, _ = run()
+        assert not any(k.startswith("RawKernel") for k in plain_fwd)
+        tol = 2e-5 if dtype == np.float32 else 1e-12
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            np.testing.assert_allclose(g, w, rtol=tol, atol=tol, err_msg=f"{shape}: output {i}")
+        y, bm, bv, sm, sv, mm, mv, dx, dscale, dbias = got
+        oracle = _bn_oracle(x, scale, bias, mean0, var0, dy, data_format, 1e-3, 0.3)
+        np.testing.assert_array_equal(bm, sm)
+        np.testing.assert_array_equal(bv, sv)
+        for name, g, w in zip(("y", "mean", "variance", "moving mean", "moving variance", "dx", "dscale", "dbias"),
+                              (y, bm, bv, mm, mv, dx, dscale, dbias), oracle):
+            np.testing.assert_allclose(g, w, rtol=tol, atol=tol * 10, err_msg=f"{shape}: {name}")
+
+
+@pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
+def test_batch_norm_inference_in_one_launch(sim, monkeypatch, data_format):
+    """Inference: one kernel normalises with the moving statistics and repeats them as outputs 1-4 (copies: the
+    moving statistics stay as they were, and writing an output does not write them)."""
+    cp, fam = sim
+    nn = fam["nn"]
+    bn = nn_defs.BatchNorm(is_training=False, epsilon=1e-4, data_format=data_format)
+    for shape in _BN_SHAPES[data_format][:2]:
+        x, scale, bias, mean0, var0, dy = _bn_case(shape, data_format, np.float32)
+
+        def run():
+            m, v = cp.asarray(mean0), cp.asarray(var0)
+            args = [cp.asarray(a) for a in (x, scale, bias)]
+            outs, kinds = _kinds(lambda: nn.KERNELS["BatchNorm"](bn, *args, m, v))
+            for o in outs[1:]:
+                assert not cp.may_share_memory(o, m) and not cp.may_share_memory(o, v)
+            return _host(cp, tuple(outs) + (m, v)), kinds
+        got, kinds = run()
+        assert kinds == ["RawKernel ms_bn_infer"], kinds
+        with monkeypatch.context() as m:
+            _fusion_off(m, nn)
+            want, _ = run()
+        for i, (g, w) in enumerate(zip(got, want)):
+            np.testing.assert_allclose(g, w, rtol=2e-6, atol=2e-6, err_msg=f"{shape}: output {i}")
+        y, m, v, m2, v2, mm, mv = got
+        np.testing.assert_allclose(y, _bn_oracle(x, scale, bias, mean0, var0, dy, data_format, 1e-4, 0.1, False)[0],
+                                   rtol=2e-5, atol=2e-5)
+        for g in (m, m2, mm):
+            np.testing.assert_array_equal(g, mean0)
+        for g in (v, v2, mv):
+            np.testing.assert_array_equal(g, var0)
+
+
+def test_batch_norm_statistics_stay_accurate_far_from_zero(sim):
+    """Welford's update and Chan's merge: a channel of values 1e4 + noise of 0.01 (float32) keeps its variance to 1%
+    (float32's rounding of the mean, 5e-4, bounds it as it does the two-pass sum; a one-pass sum of squares, 1e8
+    each, would lose all of it); a constant channel has variance exactly 0; several chunks per channel (more than
+    4 * 256 values) merge."""
+    cp, fam = sim
+    nn = fam["nn"]
+    rng = np.random.default_rng(11)
+    x = np.empty((16, 2, 16, 16), np.float32)
+    x[:, 0] = 1e4 + rng.normal(0, 0.01, (16, 16, 16))
+    x[:, 1] = 3.0
+    bn = nn_defs.BatchNorm(is_training=True, epsilon=1e-5, momentum=0.1)
+    m, v = cp.zeros(2, np.float32), cp.ones(2, np.float32)
+    ones, zeros, xd = cp.ones(2, np.float32), cp.zeros(2, np.float32), cp.asarray(x)
+    outs, kinds = _kinds(lambda: nn.KERNELS["BatchNorm"](bn, xd, ones, zeros, m, v))
+    assert kinds == ["RawKernel ms_bn_stats", "RawKernel ms_bn_forward"], kinds
+    _, bm, bv, _, _ = _host(cp, outs)
+    want = x.astype(np.float64).var(axis=(0, 2, 3))
+    assert abs(bm[0] - x[:, 0].astype(np.float64).mean()) < 1e-3 and bm[1] == 3.0
+    assert abs(bv[0] - want[0]) < 1e-2 * want[0], (bv[0], want[0])
+    assert bv[1] == 0.0
 
 
 # --- the stand-in's ReductionKernel and raw ElementwiseKernel parameters ----------------------------------------------
@@ -350,3 +438,81 @@ def test_elementwise_raw_parameters_index_and_c_integer_division():
         past(cp.asarray(a), cp.empty((3, 4), np.float32))
     with pytest.raises(cupy_sim.HostArrayError):
         rev(a, np.int32(4), out)
+
+
+# --- the stand-in's RawModule: CUDA C compiled for the host against cuda_emu.h ---------------------------------------
+_RAW_TEST_SOURCE = r"""
+typedef float T;
+// per block (x: chunk, y: row): the sum of its chunk of the row, by a shared-memory tree with barriers
+extern "C" __global__ void chunk_sums(const T* __restrict__ x, T* out, int cols, long long per) {
+    __shared__ T buf[64];
+    T acc = 0;
+    const long long start = (long long)blockIdx.x * per;
+    for (long long j = start + threadIdx.x; j < min(start + per, (long long)cols); j += blockDim.x)
+        acc += x[blockIdx.y * cols + j];
+    buf[threadIdx.x] = acc;
+    __syncthreads();
+    for (int h = blockDim.x / 2; h > 0; h >>= 1) {
+        if ((int)threadIdx.x < h) buf[threadIdx.x] += buf[threadIdx.x + h];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) out[blockIdx.y * gridDim.x + blockIdx.x] = buf[0];
+}
+extern "C" __global__ void scale_by(T* x, T k, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= k;
+}
+"""
+
+
+def test_raw_module_as_cupy_calls_it():
+    """The stand-in's RawModule runs CUDA C: blocks over a 2-D grid, a block's threads meeting at __syncthreads(),
+    shared memory; one launch per call; scalars must be NumPy scalars of the parameter's type (CuPy would pass a
+    Python int's or float64's bytes), pointers device arrays; what g++ refuses raises CompileException; a capture
+    records the launch and the replay runs it."""
+    cp = cupy_sim.make_modules(elementwise=True)["cupy"]
+    module = cp.RawModule(code=_RAW_TEST_SOURCE, options=("--std=c++14",))
+    sums, scale = module.get_function("chunk_sums"), module.get_function("scale_by")
+    x = np.arange(3 * 1000, dtype=np.float32).reshape(3, 1000) % 17
+    xd, out = cp.asarray(x), cp.zeros((3, 4), np.float32)
+    start = cupy_sim.LAUNCHES.total
+    sums((4, 3), (64,), (xd, out, np.int32(1000), np.int64(250)))
+    assert cupy_sim.LAUNCHES.total == start + 1
+    np.testing.assert_array_equal(cp.asnumpy(out), x.reshape(3, 4, 250).sum(axis=2))
+    with pytest.raises(TypeError, match="'cols' is int32 in the kernel"):
+        sums((4, 3), (64,), (xd, out, 1000, np.int64(250)))
+    with pytest.raises(TypeError, match="'k' is float32"):
+        scale((1,), (64,), (xd, 2.0, np.int32(8)))
+    with pytest.raises(cupy_sim.HostArrayError):
+        scale((1,), (64,), (x, np.float32(2), np.int32(8)))
+    with pytest.raises(cupy_sim.CUDARuntimeError, match="named symbol not found"):
+        module.get_function("absent")
+    with pytest.raises(cupy_sim.CompileException, match="was not declared|undeclared"):
+        cp.RawModule(code='extern "C" __global__ void bad(float* x) { x[0] = undefined_name; }').get_function("bad")
+    stream = cp.cuda.Stream()
+    v = cp.asarray(np.ones(8, np.float32))
+    with stream:
+        stream.begin_capture()
+        scale((1,), (64,), (v, np.float32(3), np.int32(8)))
+        graph = stream.end_capture()
+    np.testing.assert_array_equal(cp.asnumpy(v), np.ones(8))          # recorded, not run
+    graph.launch()
+    graph.launch()
+    np.testing.assert_array_equal(cp.asnumpy(v), np.full(8, 9.0))
+
+
+_NVCC = shutil.which("nvcc")
+
+
+@pytest.mark.skipif(_NVCC is None, reason="no nvcc: the stand-in's g++ build checks the kernels' logic, not CUDA's rules")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_raw_kernels_compile_as_cuda(sim, tmp_path, dtype):
+    """The hand-written kernels' source, as RawKernels hands it to NVRTC, compiles with CUDA's own compiler (sm_90):
+    what g++ accepts for the stand-in, CUDA may not (and the reverse)."""
+    _, fam = sim
+    raw = fam["nn"]._BN_RAW
+    source = tmp_path / f"{raw.name}.cu"
+    source.write_text(raw.source(dtype))
+    done = subprocess.run([_NVCC, "-std=c++14", "-arch=sm_90", "-c", str(source), "-o", str(tmp_path / "k.o")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

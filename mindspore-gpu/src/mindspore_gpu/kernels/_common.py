@@ -5,6 +5,8 @@ CuPy-only features, each behind a helper with a plain path:
 * :class:`Fused`: a ``cupy.ElementwiseKernel`` used only for float32/float64 CuPy arrays when
   :data:`FUSED` is on; every caller has a plain-CuPy path for everything else (and the test stand-in
   for CuPy, which has no ``ElementwiseKernel``, always takes it);
+* :class:`RawKernels`: hand-written CUDA C (``cupy.RawModule``) for operators whose fused path still takes too many
+  launches, under the same switch and compile-failure handling as :class:`Fused`;
 * :func:`scatter_add`: ``cupy.add.at`` (CUDA's atomic add) for every dtype, by widening or
   reinterpreting the ones atomics do not cover;
 * :func:`device_rng` / :func:`fixed_rng`: ``cupy.random.RandomState`` streams seeded from the
@@ -28,7 +30,7 @@ from mindspore.common import dtype as mstype
 
 __all__ = ["dev", "fit", "fits_out", "wide", "compute_dtype", "is_array", "scalar_of", "store", "promoted",
            "float_of", "is_inexact", "Fused", "FUSED", "scatter_add", "device_rng", "fixed_rng", "special", "scan",
-           "is_bf16", "sortable", "finfo"]
+           "is_bf16", "sortable", "finfo", "RawKernels", "RAW_BLOCK"]
 
 dev = cupy.asarray  # no copy for a CuPy array already on the current device; a host array is moved
 
@@ -245,6 +247,51 @@ class FusedReduction(Fused):
         self.dtypes = _FUSABLE
         self.kernel = (make(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name, reduce_type)
                        if make is not None else None)
+
+
+class RawKernels:
+    """Hand-written CUDA kernels (``extern "C" __global__``, in :data:`RAW_BLOCK`-thread blocks) whose source is
+    written for a data type ``T``, compiled per dtype (``typedef float T;`` or ``double`` put in front) with
+    ``cupy.RawModule`` at first use, for the few operators whose plain and fused paths take too many launches
+    (training batch norm: two where the fused path takes six). :meth:`usable` and compile failures are as
+    :class:`Fused`'s; :meth:`launch` runs kernel ``name`` over ``grid`` with ``args``, whose scalars the caller gives as
+    NumPy scalars of the kernel's parameter types (CuPy passes a scalar with its own dtype's bytes)."""
+
+    _C_TYPES = {F32: "float", F64: "double"}
+
+    def __init__(self, name, source, kernels):
+        self.name = name
+        self.dtypes = _FUSABLE
+        self._source = source
+        self._kernels = tuple(kernels)
+        self._compiled = {}          # dtype -> {kernel name: cupy RawKernel}
+        self.available = getattr(cupy, "RawModule", None) is not None
+
+    def usable(self, *arrays):
+        if not FUSED or not self.available:
+            return False
+        dt = arrays[0].dtype
+        return dt in self.dtypes and all(isinstance(a, cupy.ndarray) and a.dtype == dt for a in arrays)
+
+    def source(self, dtype):
+        """The CUDA source compiled for ``dtype``."""
+        return f"typedef {self._C_TYPES[numpy.dtype(dtype)]} T;\n#define RAW_BLOCK {RAW_BLOCK}\n{self._source}"
+
+    def launch(self, dtype, name, grid, args):
+        functions = self._compiled.get(dtype)
+        if functions is None:
+            try:
+                module = cupy.RawModule(code=self.source(dtype), options=("--std=c++14",))
+                functions = {k: module.get_function(k) for k in self._kernels}
+            except _COMPILE_ERRORS as exc:
+                _fused_off(self.name, exc)
+                raise FusedUnavailable(self.name) from exc
+            self._compiled[dtype] = functions
+        functions[name](grid, (RAW_BLOCK,), args)
+
+
+#: Threads per block of the :class:`RawKernels` (a power of two: their block reductions halve it).
+RAW_BLOCK = 256
 
 
 def retrying(fn):

@@ -1,16 +1,17 @@
 """GPU kernels of the nn family: activations, softmax, bias add, normalisation, dropout, momentum.
 
 Float16 inputs are computed in float32 (results are cast to the inferred ``out`` dtype). GeLU, its
-gradient, ReluGrad, ApplyMomentum, float32 Softmax over the last axis, SoftmaxGrad, LayerNorm with its gradient and
-training batch norm with its gradient have fused CUDA kernels (:class:`._common.Fused`, float32 and float64) next
-to their plain-CuPy paths: a PYNATIVE step is bound by the host's ~10 us per CuPy launch, so each kernel launches
-as few times as its reductions allow. Losses and resizing are in :mod:`.nn_ext`.
+gradient, ReluGrad, ApplyMomentum, float32 Softmax over the last axis, SoftmaxGrad and LayerNorm with its gradient
+have fused CUDA kernels (:class:`._common.Fused`, float32 and float64) next to their plain-CuPy paths, and batch norm
+with its training gradient hand-written ones (:class:`._common.RawKernels`: two launches each, one in inference): a
+PYNATIVE step is bound by the host's cost per CuPy launch, so each kernel launches as few times as its reductions
+allow. Losses and resizing are in :mod:`.nn_ext`.
 """
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import (Fused, FusedReduction, FusedUnavailable, device_rng, fit, fits_out,
-                                           is_array, store, wide)
+from mindspore_gpu.kernels._common import (RAW_BLOCK, Fused, FusedReduction, FusedUnavailable, RawKernels, device_rng,
+                                           fit, fits_out, is_array, store, wide)
 
 _dev = cupy.asarray  # no copy for a CuPy array already on the current device
 
@@ -334,78 +335,311 @@ def _bn_layout(prim, x):
     return axes, stat_shape, x.size // max(x.shape[c], 1)
 
 
-# Training-mode batch norm (float32/float64, fusion on): the mean, the sum of squared deviations from it in one
-# reduction (two passes over x, never the one-pass sum of squares), the per-channel tail (scale factor, moving
-# statistics in place, saved statistics) in one kernel, the normalised output in one; the gradient: the sums of dy
-# and of dy * xhat in one reduction, and one kernel. For NCHW each per-channel sum runs in two stages (per
-# (sample, channel) plane, then over the samples: ``_by_plane``), six launches and three; NHWC four and two. The
-# operations are the plain path's (the sums' association is the reductions', as cupy.sum's is; CUDA may contract
-# a multiply-add of the moving statistics into one rounding).
+# (the squared deviations from a mean: LayerNorm's variance where its one-reduction kernel does not apply)
 _BN_SQDEV = Fused("ms_bn_sqdev", "T x, T m", "T d", "T c = x - m; d = c * c;")
-_BN_SQSUM = FusedReduction("ms_bn_sqsum", "T x, T m", "T s", "(x - m) * (x - m)", "a + b", "s = a", "0")
-_BN_STATS = Fused("ms_bn_stats", "T m, T s, T scale, T count, T unbias, T keep, T mom, T eps",
-                  "T a, T mean, T var, T v, T m2, T v2",
-                  "T vb = s / count; a = ((T)1 / sqrt(vb + eps)) * scale; "
-                  "mean = keep * mean + mom * m; var = keep * var + mom * (vb * unbias); v = vb; m2 = m; v2 = vb;")
-_BN_Y = Fused("ms_bn_y", "T x, T m, T a, T b", "T y", "y = (x - m) * a + b;")
-# (rstd = 1 / sqrt(saved variance + eps) computed in both gradient kernels, as the plain path computes it once)
-# (the gradient's two sums, of dy and of dy * xhat, as one reduction over a stacked axis of two: a selector (0, 1)
-# broadcast against dy and x picks the term; output (2, C))
-_BN_GRAD_SUMS = FusedReduction("ms_bn_grad_sums", "T sel, T dy, T x, T m, T sv, T eps", "T s",
-                                "sel == (T)0 ? dy : dy * ((x - m) * ((T)1 / sqrt(sv + eps)))", "a + b", "s = a", "0")
 _SELECTORS = {}
 
 
 def _selector(dt):
-    """The (0, 1) selector of ``_BN_GRAD_SUMS`` in ``dt``, made once per device and dtype (read-only), or None while
-    a stream captures and it is not made yet (made there, its values would exist only in the graph)."""
+    """A (0, 1) selector in ``dt`` (two sums as one reduction over a stacked axis of two: the selector, broadcast
+    against the operands, picks the term: LayerNormGrad's), made once per device and dtype (read-only), or None
+    while a stream captures and it is not made yet (made there, its values would exist only in the graph)."""
     key = (cupy.cuda.runtime.getDevice(), numpy.dtype(dt))
     sel = _SELECTORS.get(key)
     if sel is None and not cupy.cuda.get_current_stream().is_capturing():
         sel = _SELECTORS[key] = cupy.arange(2, dtype=dt)
     return sel
-_BN_DX = Fused("ms_bn_dx", "T dy, T x, T m, T sv, T eps, T scale, T dbias, T dscale, T count", "T dx",
-               "T rstd = (T)1 / sqrt(sv + eps); T xhat = (x - m) * rstd; T a = scale * rstd; "
-               "dx = a * (dy - dbias / count - xhat * (dscale / count));")
 
 
-def _by_plane(x, prim):
-    """NCHW-like ``x`` as (N, C, plane), the layout whose per-channel sums reduce fast: a contiguous reduction per
-    (sample, channel), then a small one over the samples. One reduction over (N, H, W) gives a GPU only C
-    blocks of work (an H200 took 0.3-0.7 ms per BatchNorm/BatchNormGrad of a CIFAR ResNet that way). None for NHWC
-    or fewer than three dimensions."""
-    if prim.data_format == "NHWC" or x.ndim < 3:
-        return None
-    return x.reshape(x.shape[0], x.shape[1], -1)
+# Training-mode batch norm and its gradient in two launches each (float32/float64, fusion on): hand-written CUDA
+# kernels (:class:`RawKernels`) over x seen as (outer, C, inner), channel c's values at (o * C + c) * inner + s (NCHW:
+# (N, C, H*W); NHWC and (N, C): inner 1). Block (p, c) of a grid (parts, C) takes chunk p of channel c's values.
+# Forward: ms_bn_stats gives each block's (count, mean, sum of squared deviations) by Welford's update per thread and
+# Chan's merge across the block; ms_bn_forward merges a channel's chunks in every block, block 0 of the channel writes
+# the saved statistics and updates the moving ones in place, and every block normalises its chunk. Gradient:
+# ms_bn_grad_sums gives each chunk's sums of dy and dy * xhat; ms_bn_grad_dx adds a channel's chunks, block 0 writes
+# dscale and dbias, and every block writes dx for its chunk. The formulas (scale factor, moving statistics, dx) are
+# the fused path's; the variance is the same biased one, merged instead of summed in two passes.
+_BN_SOURCE = r"""
+__device__ __forceinline__ long long ms_at(long long e, int channels, int c, int inner) {
+    const long long o = e / inner;
+    return (o * channels + c) * inner + (e - o * inner);
+}
+
+// Chan et al.'s merge of (nb, mb, qb) into (n, m, q): counts, means, sums of squared deviations from the mean.
+__device__ __forceinline__ void ms_merge(T& n, T& m, T& q, T nb, T mb, T qb) {
+    if (nb == (T)0) return;
+    const T total = n + nb;
+    const T d = mb - m;
+    m += d * (nb / total);
+    q += qb + d * d * (n * (nb / total));
+    n = total;
+}
+
+// Merge the block's RAW_BLOCK slots into slot 0 (every thread calls it; each slot set before).
+__device__ __forceinline__ void ms_block_merge(T* sn, T* sm, T* sq) {
+    for (int half = RAW_BLOCK / 2; half > 0; half >>= 1) {
+        if ((int)threadIdx.x < half) {
+            T n = sn[threadIdx.x], m = sm[threadIdx.x], q = sq[threadIdx.x];
+            ms_merge(n, m, q, sn[threadIdx.x + half], sm[threadIdx.x + half], sq[threadIdx.x + half]);
+            sn[threadIdx.x] = n;
+            sm[threadIdx.x] = m;
+            sq[threadIdx.x] = q;
+        }
+        __syncthreads();
+    }
+}
+
+// Sum the block's RAW_BLOCK slots of s0 and s1 into slot 0 (every thread calls it; each slot set before).
+__device__ __forceinline__ void ms_block_sum2(T* s0, T* s1) {
+    for (int half = RAW_BLOCK / 2; half > 0; half >>= 1) {
+        if ((int)threadIdx.x < half) {
+            s0[threadIdx.x] += s0[threadIdx.x + half];
+            s1[threadIdx.x] += s1[threadIdx.x + half];
+        }
+        __syncthreads();
+    }
+}
+
+extern "C" __global__ void ms_bn_stats(const T* __restrict__ x, T* __restrict__ part, int channels, int inner,
+                                       long long count, long long per) {
+    __shared__ T sn[RAW_BLOCK];
+    __shared__ T sm[RAW_BLOCK];
+    __shared__ T sq[RAW_BLOCK];
+    const int c = blockIdx.y;
+    const long long start = (long long)blockIdx.x * per;
+    const long long stop = min(start + per, count);
+    T n = 0, m = 0, q = 0;
+    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK) {
+        const T v = x[ms_at(e, channels, c, inner)];
+        n += (T)1;
+        const T d = v - m;
+        m += d / n;
+        q += d * (v - m);
+    }
+    sn[threadIdx.x] = n;
+    sm[threadIdx.x] = m;
+    sq[threadIdx.x] = q;
+    __syncthreads();
+    ms_block_merge(sn, sm, sq);
+    if (threadIdx.x == 0) {
+        T* out = part + ((long long)c * gridDim.x + blockIdx.x) * 3;
+        out[0] = sn[0];
+        out[1] = sm[0];
+        out[2] = sq[0];
+    }
+}
+
+// stats: (4, C) rows batch mean, batch variance, saved mean, saved variance.
+extern "C" __global__ void ms_bn_forward(const T* __restrict__ x, const T* __restrict__ part,
+                                         const T* __restrict__ scale, const T* __restrict__ bias, T* moving_mean,
+                                         T* moving_var, T* __restrict__ y, T* __restrict__ stats, int channels,
+                                         int inner, long long count, long long per, T eps, T keep, T momentum,
+                                         T unbias) {
+    __shared__ T sn[RAW_BLOCK];
+    __shared__ T sm[RAW_BLOCK];
+    __shared__ T sq[RAW_BLOCK];
+    __shared__ T coef[2];
+    const int c = blockIdx.y;
+    const int parts = gridDim.x;
+    T n = 0, m = 0, q = 0;
+    for (int p = threadIdx.x; p < parts; p += RAW_BLOCK) {
+        const T* in = part + ((long long)c * parts + p) * 3;
+        ms_merge(n, m, q, in[0], in[1], in[2]);
+    }
+    sn[threadIdx.x] = n;
+    sm[threadIdx.x] = m;
+    sq[threadIdx.x] = q;
+    __syncthreads();
+    ms_block_merge(sn, sm, sq);
+    if (threadIdx.x == 0) {
+        const T mean = sm[0];
+        const T var = sq[0] / (T)count;
+        coef[0] = mean;
+        coef[1] = ((T)1 / sqrt(var + eps)) * scale[c];
+        if (blockIdx.x == 0) {
+            stats[c] = mean;
+            stats[channels + c] = var;
+            stats[2 * channels + c] = mean;
+            stats[3 * channels + c] = var;
+            moving_mean[c] = keep * moving_mean[c] + momentum * mean;
+            moving_var[c] = keep * moving_var[c] + momentum * (var * unbias);
+        }
+    }
+    __syncthreads();
+    const T mean = coef[0], a = coef[1], b = bias[c];
+    const long long start = (long long)blockIdx.x * per;
+    const long long stop = min(start + per, count);
+    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK) {
+        const long long i = ms_at(e, channels, c, inner);
+        y[i] = (x[i] - mean) * a + b;
+    }
+}
+
+// Inference: the moving statistics normalise x; stats (4, C) repeats them (copies: training updates them in place).
+extern "C" __global__ void ms_bn_infer(const T* __restrict__ x, const T* __restrict__ scale,
+                                       const T* __restrict__ bias, const T* __restrict__ mean,
+                                       const T* __restrict__ var, T* __restrict__ y, T* __restrict__ stats,
+                                       int channels, int inner, long long count, long long per, T eps) {
+    const int c = blockIdx.y;
+    const T m = mean[c], v = var[c], a = ((T)1 / sqrt(v + eps)) * scale[c], b = bias[c];
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
+        stats[c] = m;
+        stats[channels + c] = v;
+        stats[2 * channels + c] = m;
+        stats[3 * channels + c] = v;
+    }
+    const long long start = (long long)blockIdx.x * per;
+    const long long stop = min(start + per, count);
+    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK) {
+        const long long i = ms_at(e, channels, c, inner);
+        y[i] = (x[i] - m) * a + b;
+    }
+}
+
+extern "C" __global__ void ms_bn_grad_sums(const T* __restrict__ dy, const T* __restrict__ x,
+                                           const T* __restrict__ mean, const T* __restrict__ var,
+                                           T* __restrict__ part, int channels, int inner, long long count,
+                                           long long per, T eps) {
+    __shared__ T s0[RAW_BLOCK];
+    __shared__ T s1[RAW_BLOCK];
+    const int c = blockIdx.y;
+    const T m = mean[c], rstd = (T)1 / sqrt(var[c] + eps);
+    const long long start = (long long)blockIdx.x * per;
+    const long long stop = min(start + per, count);
+    T a0 = 0, a1 = 0;
+    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK) {
+        const long long i = ms_at(e, channels, c, inner);
+        const T g = dy[i];
+        a0 += g;
+        a1 += g * ((x[i] - m) * rstd);
+    }
+    s0[threadIdx.x] = a0;
+    s1[threadIdx.x] = a1;
+    __syncthreads();
+    ms_block_sum2(s0, s1);
+    if (threadIdx.x == 0) {
+        T* out = part + ((long long)c * gridDim.x + blockIdx.x) * 2;
+        out[0] = s0[0];
+        out[1] = s1[0];
+    }
+}
+
+// sums: (2, C) rows dscale, dbias.
+extern "C" __global__ void ms_bn_grad_dx(const T* __restrict__ dy, const T* __restrict__ x,
+                                         const T* __restrict__ mean, const T* __restrict__ var,
+                                         const T* __restrict__ scale, const T* __restrict__ part,
+                                         T* __restrict__ dx, T* __restrict__ sums, int channels, int inner,
+                                         long long count, long long per, T eps) {
+    __shared__ T s0[RAW_BLOCK];
+    __shared__ T s1[RAW_BLOCK];
+    const int c = blockIdx.y;
+    const int parts = gridDim.x;
+    T a0 = 0, a1 = 0;
+    for (int p = threadIdx.x; p < parts; p += RAW_BLOCK) {
+        a0 += part[((long long)c * parts + p) * 2];
+        a1 += part[((long long)c * parts + p) * 2 + 1];
+    }
+    s0[threadIdx.x] = a0;
+    s1[threadIdx.x] = a1;
+    __syncthreads();
+    ms_block_sum2(s0, s1);
+    const T dbias = s0[0], dscale = s1[0];
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
+        sums[c] = dscale;
+        sums[channels + c] = dbias;
+    }
+    const T m = mean[c], rstd = (T)1 / sqrt(var[c] + eps), a = scale[c] * rstd, n = (T)count;
+    const long long start = (long long)blockIdx.x * per;
+    const long long stop = min(start + per, count);
+    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK) {
+        const long long i = ms_at(e, channels, c, inner);
+        const T xhat = (x[i] - m) * rstd;
+        dx[i] = a * (dy[i] - dbias / n - xhat * (dscale / n));
+    }
+}
+"""
+_BN_RAW = RawKernels("ms_batch_norm", _BN_SOURCE,
+                     ("ms_bn_stats", "ms_bn_forward", "ms_bn_infer", "ms_bn_grad_sums", "ms_bn_grad_dx"))
+#: Blocks a raw batch-norm kernel aims at over all channels (a few per SM of an H100/H200's 132), each chunk at
+#: least four values per thread.
+_BN_BLOCKS = 512
+_BN_MAX_CHANNELS = 65535      # CUDA's largest grid y
+
+
+def _bn_raw_shape(prim, x):
+    """``(outer, C, inner, parts, per)``: ``x`` as (outer, C, inner) and each channel's ``outer * inner`` values in
+    ``parts`` chunks of ``per``."""
+    c = x.ndim - 1 if prim.data_format == "NHWC" else 1
+    outer = inner = 1
+    for d in x.shape[:c]:
+        outer *= d
+    for d in x.shape[c + 1:]:
+        inner *= d
+    count = outer * inner
+    parts = max(1, min(-(-_BN_BLOCKS // x.shape[c]), count // (4 * RAW_BLOCK)))
+    per = -(-count // parts)
+    return outer, x.shape[c], inner, -(-count // per), per
+
+
+def _bn_raw_usable(prim, x, *vectors):
+    """Whether the raw kernels take this call: fusion on, every operand a CuPy array of x's float32/float64 dtype, the
+    per-channel vectors contiguous (the moving statistics are written in place), a channel count CUDA's grid takes."""
+    return (x.size > 0 and _BN_RAW.usable(x, *vectors) and all(v.flags.c_contiguous for v in vectors)
+            and x.shape[x.ndim - 1 if prim.data_format == "NHWC" else 1] <= _BN_MAX_CHANNELS)
+
+
+def _batch_norm_raw(prim, x, scale, bias, mean, variance):
+    """Batch norm in two launches in training, one in inference (see ``_BN_SOURCE``): ``(y, batch mean, batch
+    variance, saved mean, saved variance)``; in training the moving statistics ``mean``/``variance`` are updated in
+    place, in inference outputs 1-4 repeat them."""
+    x = cupy.ascontiguousarray(x)
+    dt = x.dtype.type
+    outer, channels, inner, parts, per = _bn_raw_shape(prim, x)
+    count = outer * inner
+    sizes = (numpy.int32(channels), numpy.int32(inner), numpy.int64(count), numpy.int64(per))
+    y = cupy.empty_like(x)
+    stats = cupy.empty((4, channels), x.dtype)
+    if not prim.is_training:
+        _BN_RAW.launch(x.dtype, "ms_bn_infer", (parts, channels),
+                       (x, cupy.ascontiguousarray(scale), cupy.ascontiguousarray(bias), mean, variance, y, stats)
+                       + sizes + (dt(prim.epsilon),))
+        return y, stats[0], stats[1], stats[2], stats[3]
+    part = cupy.empty((channels, parts, 3), x.dtype)
+    _BN_RAW.launch(x.dtype, "ms_bn_stats", (parts, channels), (x, part) + sizes)
+    mom = prim.momentum
+    _BN_RAW.launch(x.dtype, "ms_bn_forward", (parts, channels),
+                   (x, part, cupy.ascontiguousarray(scale), cupy.ascontiguousarray(bias), mean, variance, y, stats)
+                   + sizes + (dt(prim.epsilon), dt(1 - mom), dt(mom), dt(max(count, 1) / max(count - 1, 1))))
+    return y, stats[0], stats[1], stats[2], stats[3]
+
+
+def _batch_norm_grad_raw(prim, dy, x, scale, saved_mean, saved_variance):
+    """Training BatchNormGrad in two launches (see ``_BN_SOURCE``): ``(dx, dscale, dbias)``."""
+    x, dy = cupy.ascontiguousarray(x), cupy.ascontiguousarray(dy)
+    outer, channels, inner, parts, per = _bn_raw_shape(prim, x)
+    sizes = (numpy.int32(channels), numpy.int32(inner), numpy.int64(outer * inner), numpy.int64(per))
+    eps = x.dtype.type(prim.epsilon)
+    vectors = tuple(cupy.ascontiguousarray(v) for v in (saved_mean, saved_variance))
+    part = cupy.empty((channels, parts, 2), x.dtype)
+    _BN_RAW.launch(x.dtype, "ms_bn_grad_sums", (parts, channels), (dy, x) + vectors + (part,) + sizes + (eps,))
+    dx = cupy.empty_like(x)
+    sums = cupy.empty((2, channels), x.dtype)
+    _BN_RAW.launch(x.dtype, "ms_bn_grad_dx", (parts, channels),
+                   (dy, x) + vectors + (cupy.ascontiguousarray(scale), part, dx, sums) + sizes + (eps,))
+    return dx, sums[0], sums[1]
 
 
 @fits_out
 def _batch_norm(prim, x, scale, bias, mean, variance, *, out=None):
     x = _dev(x)
     x32 = wide(x)
-    axes, stat_shape, count = _bn_layout(prim, x)
-    if prim.is_training and _BN_STATS.usable(x32, _dev(scale), _dev(bias), mean, variance):
-        dt = x32.dtype.type
-        planes = _by_plane(x32, prim)
-        if planes is not None and _BN_SQSUM.usable(x32):
-            m = cupy.mean(cupy.mean(planes, axis=2), axis=0)       # equal planes: the mean of their means
-            s = cupy.sum(_BN_SQSUM(planes, m.reshape(1, -1, 1), axis=2), axis=0)
-        elif _BN_SQSUM.usable(x32):
-            m = cupy.mean(x32, axis=axes)
-            s = _BN_SQSUM(x32, m.reshape(stat_shape), axis=axes)
-        else:
-            m = cupy.mean(x32, axis=axes)
-            s = cupy.sum(_BN_SQDEV(x32, m.reshape(stat_shape)), axis=axes)
-        mom = prim.momentum
-        a, v, m2, v2 = (cupy.empty_like(m) for _ in range(4))
-        _BN_STATS(m, s, _dev(scale), dt(max(count, 1)), dt(max(count, 1) / max(count - 1, 1)), dt(1 - mom), dt(mom),
-                  dt(prim.epsilon), a, mean, variance, v, m2, v2)
+    if _bn_raw_usable(prim, x32, _dev(scale), _dev(bias), mean, variance):
         try:
-            y = _BN_Y(x32, m.reshape(stat_shape), a.reshape(stat_shape), _dev(bias).reshape(stat_shape))
-        except FusedUnavailable:
-            # the moving statistics are updated already: this call ends on the plain formula, not run again
-            y = (x32 - m.reshape(stat_shape)) * a.reshape(stat_shape) + wide(_dev(bias)).reshape(stat_shape)
-        return y, m, v, m2, v2
+            return _batch_norm_raw(prim, x32, _dev(scale), _dev(bias), mean, variance)
+        except FusedUnavailable:     # did not compile (before any write): the fused kernels are off, plain path below
+            pass
+    axes, stat_shape, count = _bn_layout(prim, x)
     if prim.is_training:
         m = cupy.mean(x32, axis=axes)
         centred = x32 - m.reshape(stat_shape)
@@ -432,26 +666,11 @@ def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve, *,
     sv = wide(_dev(saved_variance))
     sm = wide(_dev(saved_mean))
     sc = wide(_dev(scale))
-    if prim.is_training and _BN_DX.usable(x, dy, sv, sm, sc):
-        v_, m_, c_ = sv.reshape(stat_shape), sm.reshape(stat_shape), sc.reshape(stat_shape)
-        eps = x.dtype.type(prim.epsilon)
-        sel = _selector(x.dtype) if _BN_GRAD_SUMS.usable(dy, x) else None
-        planes = _by_plane(x, prim)
-        if sel is not None and planes is not None:
-            vec = (1, 1, -1, 1)
-            sums = cupy.sum(_BN_GRAD_SUMS(sel.reshape(2, 1, 1, 1), _by_plane(dy, prim)[None], planes[None],
-                                          sm.reshape(vec), sv.reshape(vec), eps, axis=3), axis=1)
-            dbias, dscale = sums[0], sums[1]
-        elif sel is not None:
-            sums = _BN_GRAD_SUMS(sel.reshape((2,) + (1,) * x.ndim), dy[None], x[None], m_[None], v_[None], eps,
-                                 axis=tuple(a + 1 for a in axes))
-            dbias, dscale = sums[0], sums[1]
-        else:
-            dbias = cupy.sum(dy, axis=axes)
-            dscale = cupy.sum(dy * ((x - m_) * (1.0 / cupy.sqrt(v_ + eps))), axis=axes)
-        dx = _BN_DX(dy, x, m_, v_, eps, c_, dbias.reshape(stat_shape), dscale.reshape(stat_shape),
-                    x.dtype.type(max(count, 1)))
-        return dx, dscale, dbias
+    if prim.is_training and _bn_raw_usable(prim, x, sv, sm, sc) and _BN_RAW.usable(x, dy):
+        try:
+            return _batch_norm_grad_raw(prim, dy, x, sc, sm, sv)
+        except FusedUnavailable:     # did not compile: the fused kernels are off, plain path below
+            pass
     rstd = 1.0 / cupy.sqrt(sv + prim.epsilon)
     xhat = (x - sm.reshape(stat_shape)) * rstd.reshape(stat_shape)
     dbias = cupy.sum(dy, axis=axes)
