@@ -22,9 +22,28 @@
 #include <stdexcept>
 #include <vector>
 
+// (CUDA overloads the math functions for float; <cmath>'s std:: ones are the host's overloads)
+using std::abs;
+using std::ceil;
+using std::cos;
+using std::erf;
+using std::exp;
+using std::expm1;
+using std::fabs;
+using std::floor;
+using std::fma;
+using std::fmax;
+using std::fmin;
+using std::isinf;
+using std::isnan;
+using std::log;
+using std::log1p;
 using std::max;
 using std::min;
+using std::pow;
+using std::sin;
 using std::sqrt;
+using std::tanh;
 
 struct dim3 {
     unsigned x, y, z;

@@ -504,15 +504,29 @@ def test_raw_module_as_cupy_calls_it():
 _NVCC = shutil.which("nvcc")
 
 
+def _raw_kernel_sources(fam):
+    """Every RawKernels of the kernel families with each binding of its type names it may be compiled for."""
+    common = fam["nn"].RawKernels
+    for module in fam.values():
+        for raw in [v for v in vars(module).values() if isinstance(v, common)]:
+            for dt in raw.dtypes:
+                labels = (np.int32, np.int64) if "const I*" in raw._source else (None,)
+                for lab in labels:
+                    types = dict(T=dt) if lab is None else dict(T=dt, I=lab)
+                    yield f"{raw.name}_{'_'.join(np.dtype(v).name for v in types.values())}", raw.source(**types)
+
+
 @pytest.mark.skipif(_NVCC is None, reason="no nvcc: the stand-in's g++ build checks the kernels' logic, not CUDA's rules")
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_the_raw_kernels_compile_as_cuda(sim, tmp_path, dtype):
-    """The hand-written kernels' source, as RawKernels hands it to NVRTC, compiles with CUDA's own compiler (sm_90):
+def test_the_raw_kernels_compile_as_cuda(sim, tmp_path):
+    """Every hand-written kernel's source, as RawKernels hands it to NVRTC, compiles with CUDA's own compiler (sm_90):
     what g++ accepts for the stand-in, CUDA may not (and the reverse)."""
     _, fam = sim
-    raw = fam["nn"]._BN_RAW
-    source = tmp_path / f"{raw.name}.cu"
-    source.write_text(raw.source(dtype))
-    done = subprocess.run([_NVCC, "-std=c++14", "-arch=sm_90", "-c", str(source), "-o", str(tmp_path / "k.o")],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    sources = dict(_raw_kernel_sources(fam))
+    assert {"ms_batch_norm_float32", "ms_softmax_rows_float32", "ms_ln_rows_float64",
+            "ms_sparse_softmax_ce_float32_int64"} <= set(sources), sorted(sources)
+    for name, text in sources.items():
+        source = tmp_path / f"{name}.cu"
+        source.write_text(text)
+        done = subprocess.run([_NVCC, "-std=c++14", "-arch=sm_90", "-c", str(source), "-o", str(tmp_path / "k.o")],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, f"{name}:\n{done.stderr}"

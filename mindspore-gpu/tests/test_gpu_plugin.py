@@ -235,6 +235,75 @@ def test_fused_kernels_match_their_plain_paths(monkeypatch, dtype):
 
 
 @needs_gpu
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_raw_kernels_match_their_plain_paths(monkeypatch, dtype):
+    """The hand-written CUDA kernels (batch norm in training and inference with its gradient, NCHW with several chunks
+    per channel and NHWC; LayerNorm; float32 Softmax; the sparse cross-entropy and its gradient) against the plain
+    CuPy paths on the device, as the stand-in runs them on the host."""
+    import cupy
+    from mindspore_gpu.kernels import _common, families
+    fams = {f.__name__.rsplit(".", 1)[-1]: f for f in families()}
+    rng = np.random.default_rng(5)
+    dev = (lambda a: cupy.asarray(np.asarray(a).astype(dtype)))
+    ms_dt = ms.dtype.float32 if dtype == np.float32 else ms.dtype.float64
+
+    def both(fn, *args, state=()):
+        """(raw results, plain results), each run from fresh copies of ``state`` (updated in place) after ``args``."""
+        runs = []
+        for fused in (True, False):
+            monkeypatch.setattr(_common, "FUSED", fused)
+            kept = [a.copy() for a in state]
+            out = fn(*args, *kept)
+            runs.append([cupy.asnumpy(o) for o in (out if isinstance(out, tuple) else (out,))] +
+                        [cupy.asnumpy(a) for a in kept])
+        monkeypatch.setattr(_common, "FUSED", True)
+        return runs
+
+    def same(runs, what, tol=2e-5):
+        for i, (a, b) in enumerate(zip(*runs)):
+            scale = max(1.0, float(np.abs(b).max(initial=0)))
+            np.testing.assert_allclose(a, b, rtol=tol, atol=tol * scale, err_msg=f"{what} output {i}")
+
+    nn, loss = fams["nn"], fams["loss"]
+    for shape, fmt in (((32, 16, 32, 32), "NCHW"), ((8, 3, 5, 7), "NCHW"), ((64, 10), "NCHW"), ((4, 6, 6, 8), "NHWC")):
+        c = shape[-1] if fmt == "NHWC" else shape[1]
+        x, dy = dev(rng.normal(1, 2, shape)), dev(rng.normal(size=shape))
+        scale, bias, mean, var = dev(rng.normal(size=c)), dev(rng.normal(size=c)), dev(rng.normal(size=c)), \
+            dev(rng.uniform(0.5, 2, c))
+        vec = TensorSpec((c,), ms_dt)
+        for training in (True, False):
+            prim = ops.BatchNorm(is_training=training, epsilon=1e-3, momentum=0.2, data_format=fmt)
+            out = (TensorSpec(shape, ms_dt),) + (vec,) * 4
+            same(both(lambda *a: nn.KERNELS["BatchNorm"](prim, *a, out=out), x, scale, bias, state=(mean, var)),
+                 f"BatchNorm {shape} {fmt} training={training}")
+        grad = ops.BatchNormGrad(is_training=True, epsilon=1e-3, data_format=fmt)
+        saved_mean, saved_var = dev(rng.normal(size=c)), dev(rng.uniform(0.5, 2, c))
+        same(both(lambda *a: nn.KERNELS["BatchNormGrad"](grad, *a, out=(TensorSpec(shape, ms_dt), vec, vec)),
+                  dy, x, scale, saved_mean, saved_var, saved_var), f"BatchNormGrad {shape} {fmt}", tol=1e-4)
+    for shape, axis in (((64, 33), 1), ((4, 5, 700), 2), ((6, 4, 9), 1)):
+        x = dev(rng.normal(1, 2, shape))
+        gamma, beta = dev(rng.normal(size=shape[axis:])), dev(rng.normal(size=shape[axis:]))
+        prim = ops.LayerNorm(begin_norm_axis=axis, begin_params_axis=axis, epsilon=1e-5)
+        stat = TensorSpec(shape[:axis] + (1,) * (len(shape) - axis), ms_dt)
+        same(both(lambda *a: nn.KERNELS["LayerNorm"](prim, *a, out=(TensorSpec(shape, ms_dt), stat, stat)),
+                  x, gamma, beta), f"LayerNorm {shape} {axis}")
+    if dtype == np.float32:
+        x = dev(rng.normal(0, 3, (96, 700)))
+        x[0, 3], x[1, 5], x[2] = np.nan, np.inf, -np.inf
+        same(both(lambda a: nn.KERNELS["Softmax"](ops.Softmax(axis=-1), a, out=TensorSpec(x.shape, ms_dt)), x),
+             "Softmax")
+    logits = dev(rng.normal(0, 4, (256, 1000)))
+    for label_dtype in (np.int32, np.int64):
+        labels = cupy.asarray(rng.integers(0, 1000, 256).astype(label_dtype))
+        for is_grad in (False, True):
+            prim = ops.SparseSoftmaxCrossEntropyWithLogits(is_grad=is_grad)
+            out = TensorSpec(logits.shape if is_grad else (), ms_dt)
+            same(both(lambda a, b: loss.KERNELS["SparseSoftmaxCrossEntropyWithLogits"](prim, a, b, out=out),
+                      logits, labels), f"SparseSoftmaxCrossEntropyWithLogits grad={is_grad} {label_dtype.__name__}",
+                 tol=1e-5)
+
+
+@needs_gpu
 def test_gpu_random_streams_are_reproducible(on_gpu):
     def draws():
         ms.set_seed(7)

@@ -30,7 +30,7 @@ from mindspore.common import dtype as mstype
 
 __all__ = ["dev", "fit", "fits_out", "wide", "compute_dtype", "is_array", "scalar_of", "store", "promoted",
            "float_of", "is_inexact", "Fused", "FUSED", "scatter_add", "device_rng", "fixed_rng", "special", "scan",
-           "is_bf16", "sortable", "finfo", "RawKernels", "RAW_BLOCK"]
+           "is_bf16", "sortable", "finfo", "RawKernels", "RAW_BLOCK", "RAW_HELPERS"]
 
 dev = cupy.asarray  # no copy for a CuPy array already on the current device; a host array is moved
 
@@ -251,20 +251,22 @@ class FusedReduction(Fused):
 
 class RawKernels:
     """Hand-written CUDA kernels (``extern "C" __global__``, in :data:`RAW_BLOCK`-thread blocks) whose source is
-    written for a data type ``T``, compiled per dtype (``typedef float T;`` or ``double`` put in front) with
-    ``cupy.RawModule`` at first use, for the few operators whose plain and fused paths take too many launches
-    (training batch norm: two where the fused path takes six). :meth:`usable` and compile failures are as
-    :class:`Fused`'s; :meth:`launch` runs kernel ``name`` over ``grid`` with ``args``, whose scalars the caller gives as
-    NumPy scalars of the kernel's parameter types (CuPy passes a scalar with its own dtype's bytes)."""
+    written for type names (``T`` for the data; others, such as ``I`` for labels, as a kernel needs), compiled per
+    binding of those names to dtypes (``typedef float T;`` put in front) with ``cupy.RawModule`` at first use, for
+    the operators whose fused path still takes too many launches (training batch norm: two where the fused path took
+    six). :meth:`usable` and compile failures are as :class:`Fused`'s; :meth:`launch` runs kernel ``name`` over
+    ``grid`` with ``args``, whose scalars the caller gives as NumPy scalars of the kernel's parameter types (CuPy
+    passes a scalar with its own dtype's bytes)."""
 
-    _C_TYPES = {F32: "float", F64: "double"}
+    _C_TYPES = {F32: "float", F64: "double", numpy.dtype(numpy.int32): "int",
+                numpy.dtype(numpy.int64): "long long"}
 
-    def __init__(self, name, source, kernels):
+    def __init__(self, name, source, kernels, dtypes=_FUSABLE):
         self.name = name
-        self.dtypes = _FUSABLE
+        self.dtypes = dtypes
         self._source = source
         self._kernels = tuple(kernels)
-        self._compiled = {}          # dtype -> {kernel name: cupy RawKernel}
+        self._compiled = {}          # ((type name, dtype), ...) -> {kernel name: cupy RawKernel}
         self.available = getattr(cupy, "RawModule", None) is not None
 
     def usable(self, *arrays):
@@ -273,21 +275,79 @@ class RawKernels:
         dt = arrays[0].dtype
         return dt in self.dtypes and all(isinstance(a, cupy.ndarray) and a.dtype == dt for a in arrays)
 
-    def source(self, dtype):
-        """The CUDA source compiled for ``dtype``."""
-        return f"typedef {self._C_TYPES[numpy.dtype(dtype)]} T;\n#define RAW_BLOCK {RAW_BLOCK}\n{self._source}"
+    def source(self, **types):
+        """The CUDA source compiled for ``types`` (type name -> dtype)."""
+        head = "".join(f"typedef {self._C_TYPES[numpy.dtype(dt)]} {alias};\n" for alias, dt in sorted(types.items()))
+        return f"{head}#define RAW_BLOCK {RAW_BLOCK}\n{self._source}"
 
-    def launch(self, dtype, name, grid, args):
-        functions = self._compiled.get(dtype)
+    def launch(self, name, grid, args, **types):
+        key = tuple(sorted((alias, numpy.dtype(dt)) for alias, dt in types.items()))
+        functions = self._compiled.get(key)
         if functions is None:
             try:
-                module = cupy.RawModule(code=self.source(dtype), options=("--std=c++14",))
+                module = cupy.RawModule(code=self.source(**types), options=("--std=c++14",))
                 functions = {k: module.get_function(k) for k in self._kernels}
             except _COMPILE_ERRORS as exc:
                 _fused_off(self.name, exc)
                 raise FusedUnavailable(self.name) from exc
-            self._compiled[dtype] = functions
+            self._compiled[key] = functions
         functions[name](grid, (RAW_BLOCK,), args)
+
+
+#: CUDA device functions the :class:`RawKernels` sources share (put in front of a source that uses them), for a
+#: block of RAW_BLOCK threads that every thread of the block calls: ``ms_block_sum(v, buf)`` (the block's sum of v,
+#: given to every thread), ``ms_block_max(v, buf)`` (its maximum, NaN if any is NaN, as ``cupy.max``),
+#: ``ms_merge``/``ms_block_merge`` (Chan et al.'s merge of (count, mean, sum of squared deviations), as Welford's
+#: update makes them per thread, into slot 0 of three shared arrays).
+RAW_HELPERS = r"""
+template <typename V> __device__ __forceinline__ V ms_nanmax(V a, V b) { return (a != a || a > b) ? a : b; }
+
+template <typename V> __device__ __forceinline__ V ms_block_sum(V v, V* buf) {
+    buf[threadIdx.x] = v;
+    __syncthreads();
+    for (int half = RAW_BLOCK / 2; half > 0; half >>= 1) {
+        if ((int)threadIdx.x < half) buf[threadIdx.x] += buf[threadIdx.x + half];
+        __syncthreads();
+    }
+    const V r = buf[0];
+    __syncthreads();     // (buf is free again for the next reduction)
+    return r;
+}
+
+template <typename V> __device__ __forceinline__ V ms_block_max(V v, V* buf) {
+    buf[threadIdx.x] = v;
+    __syncthreads();
+    for (int half = RAW_BLOCK / 2; half > 0; half >>= 1) {
+        if ((int)threadIdx.x < half) buf[threadIdx.x] = ms_nanmax(buf[threadIdx.x], buf[threadIdx.x + half]);
+        __syncthreads();
+    }
+    const V r = buf[0];
+    __syncthreads();
+    return r;
+}
+
+template <typename V> __device__ __forceinline__ void ms_merge(V& n, V& m, V& q, V nb, V mb, V qb) {
+    if (nb == (V)0) return;
+    const V total = n + nb;
+    const V d = mb - m;
+    m += d * (nb / total);
+    q += qb + d * d * (n * (nb / total));
+    n = total;
+}
+
+template <typename V> __device__ __forceinline__ void ms_block_merge(V* sn, V* sm, V* sq) {
+    for (int half = RAW_BLOCK / 2; half > 0; half >>= 1) {
+        if ((int)threadIdx.x < half) {
+            V n = sn[threadIdx.x], m = sm[threadIdx.x], q = sq[threadIdx.x];
+            ms_merge(n, m, q, sn[threadIdx.x + half], sm[threadIdx.x + half], sq[threadIdx.x + half]);
+            sn[threadIdx.x] = n;
+            sm[threadIdx.x] = m;
+            sq[threadIdx.x] = q;
+        }
+        __syncthreads();
+    }
+}
+"""
 
 
 #: Threads per block of the :class:`RawKernels` (a power of two: their block reductions halve it).

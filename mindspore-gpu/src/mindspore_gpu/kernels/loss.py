@@ -9,10 +9,8 @@ With ``m`` the row maximum (0 for a row without a finite one, as the CPU kernels
             grad_ij = (softmax_ij - [j == label_i]) / N
 
 float16 computes in float32. The dense loss's elementwise tail (softmax, backprop and the loss terms
-in one pass) is a fused CUDA kernel for float32/float64, with a plain-CuPy path; the sparse loss and its gradient
-take three launches each (the row maximum, the exponentials' sum as a ``ReductionKernel``, and the loss as one
-float64 reduction or the gradient with the label's ``- 1/N`` as one kernel), six and four without ReductionKernel,
-with a plain-CuPy path.
+in one pass) is a fused CUDA kernel for float32/float64, with a plain-CuPy path; the sparse loss takes two launches
+of hand-written kernels (each row's loss in float64, their mean) and its gradient one, with a plain-CuPy path.
 
 The sparse labels are not range-checked here, as MindSpore's GPU kernel does not check them: a check reads a flag
 back to the host, which stalls every step (and a stream capturing a CUDA graph refuses it). A label outside
@@ -22,7 +20,8 @@ out of bounds). The CPU kernels raise for such a label.
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import Fused, FusedReduction, compute_dtype, fits_out
+from mindspore_gpu.kernels._common import (RAW_HELPERS, Fused, FusedUnavailable, RawKernels, compute_dtype,
+                                           fits_out)
 
 _dev = cupy.asarray  # no copy for a CuPy array already on the current device
 
@@ -52,69 +51,73 @@ def _softmax_cross_entropy(prim, logits, labels, *, out=None):
     return cupy.sum(term, axis=1), bp
 
 
-# The sparse loss without ReductionKernel (float32/float64, fusion on), with the plain path's operations in its order:
-# the shift (m where finite, else 0: ``m - m == 0`` is false for inf and NaN) and exp in one kernel; each row's
-# loss in float64 in one, at its label's column (``col`` against ``lab``) and 0 elsewhere, so that one sum over
-# every element adds the rows' losses (adding zeros is exact) without gathering the labels' logits first.
-_SPARSE_EXP = Fused("ms_sparse_ce_exp", "T x, T m", "T e", "T s = (m - m == (T)0) ? m : (T)0; e = exp(x - s);")
-_SPARSE_ROW = Fused("ms_sparse_ce_row", "T x, T m, T total, I lab, I col", "float64 r",
-                    "T s = (m - m == (T)0) ? m : (T)0; T lse = s + log(total);"
-                    "r = col == lab ? (double)(lse - x) : (double)0;")
-# the gradient's ``- scale`` at each row's label in the same kernel: ``col`` (the column indices) against ``lab``
-# (the labels as a column)
-_SPARSE_GRAD = Fused("ms_sparse_ce_grad", "T e, T total, T scale, I lab, I col", "T g",
-                     "T inv = (T)1 / total; T gi = e * inv * scale; g = col == lab ? gi - scale : gi;")
-# the mean of the rows' float64 losses, cast to the logits' dtype
-_SPARSE_MEAN = {numpy.dtype(t): Fused(f"ms_sparse_ce_mean_{t}", "float64 s, float64 n", f"{t} y",
-                                      f"y = ({c})(s / n);")
-                for t, c in (("float32", "float"), ("float64", "double"))}
+# The sparse loss in two launches and its gradient in one (float32/float64, fusion on): hand-written kernels with a
+# block per row that takes the row's maximum (NaN if it holds one, as cupy.max), the shift (that maximum where
+# finite, else 0: ``m - m == 0`` is false for inf and NaN) and the sum of exp(x - shift); then the gradient's row (the
+# label's ``- scale`` at its column), or the row's loss in float64 at its label (0 for a label outside [0, C)), which
+# one block sums and divides by N, cast to the logits' dtype. The plain path's formulas.
+_SPARSE_RAW = RawKernels("ms_sparse_softmax_ce", RAW_HELPERS + r"""
+// The row's shift and the sum of exp(x - shift), every thread of the block given both.
+__device__ __forceinline__ void ms_row_shift_total(const T* row, long long c, T* buf, T& shift, T& total) {
+    T m = row[0];
+    for (long long j = threadIdx.x; j < c; j += RAW_BLOCK) m = ms_nanmax(m, row[j]);
+    m = ms_block_max(m, buf);
+    shift = (m - m == (T)0) ? m : (T)0;
+    T s = 0;
+    for (long long j = threadIdx.x; j < c; j += RAW_BLOCK) s += exp(row[j] - shift);
+    total = ms_block_sum(s, buf);
+}
+
+extern "C" __global__ void ms_sparse_ce_grad(const T* __restrict__ x, const I* __restrict__ labels,
+                                             T* __restrict__ g, long long c, T scale) {
+    __shared__ T buf[RAW_BLOCK];
+    const T* row = x + (long long)blockIdx.x * c;
+    T shift, total;
+    ms_row_shift_total(row, c, buf, shift, total);
+    const long long label = (long long)labels[blockIdx.x];
+    const T inv = (T)1 / total;
+    for (long long j = threadIdx.x; j < c; j += RAW_BLOCK) {
+        const T gi = exp(row[j] - shift) * inv * scale;
+        g[(long long)blockIdx.x * c + j] = j == label ? gi - scale : gi;
+    }
+}
+
+extern "C" __global__ void ms_sparse_ce_rows(const T* __restrict__ x, const I* __restrict__ labels,
+                                             double* __restrict__ losses, long long c) {
+    __shared__ T buf[RAW_BLOCK];
+    const T* row = x + (long long)blockIdx.x * c;
+    T shift, total;
+    ms_row_shift_total(row, c, buf, shift, total);
+    if (threadIdx.x == 0) {
+        const long long label = (long long)labels[blockIdx.x];
+        losses[blockIdx.x] = (label >= 0 && label < c) ? (double)((shift + log(total)) - row[label]) : 0.0;
+    }
+}
+
+extern "C" __global__ void ms_sparse_ce_mean(const double* __restrict__ losses, T* __restrict__ y, long long n) {
+    __shared__ double buf[RAW_BLOCK];
+    double s = 0.0;
+    for (long long i = threadIdx.x; i < n; i += RAW_BLOCK) s += losses[i];
+    s = ms_block_sum(s, buf);
+    if (threadIdx.x == 0) y[0] = (T)(s / (double)n);
+}
+""", ("ms_sparse_ce_grad", "ms_sparse_ce_rows", "ms_sparse_ce_mean"))
+_LABELS = (numpy.dtype(numpy.int32), numpy.dtype(numpy.int64))
 
 
-
-
-# With ReductionKernel, three launches each way: the row maximum; the sum of exp(x - shift) as one reduction (the
-# exponentials are not stored); then the loss as one float64 reduction over every element (each row's loss at its
-# label's column, 0 elsewhere), divided by N and cast in its post-map, or the gradient in one kernel that takes
-# exp(x - shift) again. The same operations as the kernels above (the sums' association is the reductions').
-_SHIFT = "((m - m == (T)0) ? m : (T)0)"
-_SPARSE_TOTAL = FusedReduction("ms_sparse_ce_total", "T x, T m", "T total", f"exp(x - {_SHIFT})", "a + b",
-                               "total = a", "0")
-_SPARSE_LOSS = FusedReduction("ms_sparse_ce_loss", "T x, T m, T total, I lab, I col, float64 n", "T y",
-                              f"col == lab ? (double)(({_SHIFT} + log(total)) - x) : 0.0", "a + b", "y = (T)(a / n)",
-                              "0", reduce_type="double")
-_SPARSE_GRAD_EXP = Fused("ms_sparse_ce_grad_exp", "T x, T m, T total, T scale, I lab, I col", "T g",
-                         f"T e = exp(x - {_SHIFT}); T inv = (T)1 / total; T gi = e * inv * scale;"
-                         "g = col == lab ? gi - scale : gi;")
-
-_COLUMNS = {}
-
-
-def _columns(c, dtype):
-    """``arange(c)`` of ``dtype`` on the current device, made once per (device, c, dtype) and only read (not kept
-    when made while a stream captures: a captured kernel runs only when its graph does)."""
-    if cupy.cuda.get_current_stream().is_capturing():
-        return cupy.arange(c, dtype=dtype)
-    key = (cupy.cuda.runtime.getDevice(), c, numpy.dtype(dtype))
-    col = _COLUMNS.get(key)
-    if col is None:
-        col = _COLUMNS[key] = cupy.arange(c, dtype=dtype)
-    return col
-
-
-def _sparse_fused(prim, x, labels, n):
-    m = cupy.max(x, axis=1, keepdims=True)
-    lab, col = labels.reshape(n, 1), _columns(x.shape[1], labels.dtype)
-    if _SPARSE_TOTAL.usable(x, m):
-        total = _SPARSE_TOTAL(x, m, axis=1, keepdims=True)
-        if prim.is_grad:
-            return _SPARSE_GRAD_EXP(x, m, total, x.dtype.type(1.0 / n), lab, col)
-        return _SPARSE_LOSS(x, m, total, lab, col, numpy.float64(n))
-    e = _SPARSE_EXP(x, m)
-    total = cupy.sum(e, axis=1, keepdims=True)
-    dt = x.dtype.type
+def _sparse_raw(prim, x, labels, n):
+    x, labels = cupy.ascontiguousarray(x), cupy.ascontiguousarray(labels).reshape(n)
+    c = numpy.int64(x.shape[1])
+    types = dict(T=x.dtype, I=labels.dtype)
     if prim.is_grad:
-        return _SPARSE_GRAD(e, total, dt(1.0 / n), lab, col)
-    return _SPARSE_MEAN[x.dtype](cupy.sum(_SPARSE_ROW(x, m, total, lab, col)), numpy.float64(n))
+        g = cupy.empty_like(x)
+        _SPARSE_RAW.launch("ms_sparse_ce_grad", (n,), (x, labels, g, c, x.dtype.type(1.0 / n)), **types)
+        return g
+    losses = cupy.empty(n, numpy.float64)
+    _SPARSE_RAW.launch("ms_sparse_ce_rows", (n,), (x, labels, losses, c), **types)
+    y = cupy.empty((), x.dtype)
+    _SPARSE_RAW.launch("ms_sparse_ce_mean", (1,), (losses, y, numpy.int64(n)), **types)
+    return y
 
 
 @fits_out
@@ -123,8 +126,11 @@ def _sparse_softmax_cross_entropy(prim, logits, labels, *, out=None):
     dt = compute_dtype(logits)
     x = logits.astype(dt, copy=False)
     n, c = x.shape
-    if n > 0 and c > 0 and _SPARSE_EXP.usable(x):
-        return _sparse_fused(prim, x, labels, n)
+    if n > 0 and c > 0 and _SPARSE_RAW.usable(x) and labels.dtype in _LABELS:
+        try:
+            return _sparse_raw(prim, x, labels, n)
+        except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path below
+            pass
     m, inv, lse = _row_parts(x)
     hit = cupy.arange(c, dtype=labels.dtype) == labels.reshape(n, 1)   # (a label out of range hits no column)
     if prim.is_grad:

@@ -10,8 +10,8 @@ allow. Losses and resizing are in :mod:`.nn_ext`.
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import (RAW_BLOCK, Fused, FusedReduction, FusedUnavailable, RawKernels, device_rng,
-                                           fit, fits_out, is_array, store, wide)
+from mindspore_gpu.kernels._common import (RAW_BLOCK, RAW_HELPERS, Fused, FusedReduction, FusedUnavailable, RawKernels,
+                                           device_rng, fit, fits_out, is_array, store, wide)
 
 _dev = cupy.asarray  # no copy for a CuPy array already on the current device
 
@@ -153,9 +153,46 @@ _SOFTMAX_EXP = Fused("ms_softmax_exp", "T x, T m, T low, T pinf", "T e",
 _SOFTMAX_DIV = Fused("ms_softmax_div", "T e, T s", "T y", "y = s == (T)0 ? e : e / s;")
 
 
+# ... and in one launch (fusion on): a block per row takes the maximum, sums the exponentials and writes them divided;
+# the same formulas (``ms_softmax_e`` is ``_SOFTMAX_EXP``'s body).
+_SOFTMAX_RAW = RawKernels("ms_softmax_rows", RAW_HELPERS + r"""
+__device__ __forceinline__ T ms_softmax_e(T x, T m, T low, T pinf) {
+    const T mm = m < low ? low : m;
+    const T d = x - mm;
+    return m != m ? ((x != x || x == pinf) ? pinf : (T)0) : (d != d ? pinf : exp(d));
+}
+
+extern "C" __global__ void ms_softmax_rows(const T* __restrict__ x, T* __restrict__ y, long long d, T low, T pinf) {
+    __shared__ T buf[RAW_BLOCK];
+    const T* row = x + (long long)blockIdx.x * d;
+    T* out = y + (long long)blockIdx.x * d;
+    T m = -pinf;
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) m = ms_nanmax(m, row[j]);
+    m = ms_block_max(m, buf);
+    T s = 0;
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += ms_softmax_e(row[j], m, low, pinf);
+    s = ms_block_sum(s, buf);
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) {
+        const T e = ms_softmax_e(row[j], m, low, pinf);
+        out[j] = s == (T)0 ? e : e / s;
+    }
+}
+""", ("ms_softmax_rows",), dtypes=(numpy.dtype(numpy.float32),))
+
+
 def _softmax_last_f32_fused(x):
     f = numpy.float32
-    e = _SOFTMAX_EXP(x, cupy.max(x, axis=-1, keepdims=True), f(-3.4028234663852886e38), f(numpy.inf))
+    low, pinf = f(-3.4028234663852886e38), f(numpy.inf)
+    if _SOFTMAX_RAW.usable(x):
+        x = cupy.ascontiguousarray(x)
+        y = cupy.empty_like(x)
+        try:
+            _SOFTMAX_RAW.launch("ms_softmax_rows", (x.size // x.shape[-1],),
+                                (x, y, numpy.int64(x.shape[-1]), low, pinf), T=x.dtype)
+            return y
+        except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path
+            return _softmax_last_f32(x, cupy)
+    e = _SOFTMAX_EXP(x, cupy.max(x, axis=-1, keepdims=True), low, pinf)
     return _SOFTMAX_DIV(e, cupy.sum(e, axis=-1, keepdims=True))
 
 
@@ -236,6 +273,51 @@ def _ln_sqdev_var():
     return kernel
 
 
+# ... and in one launch (fusion on): a block per row (the values from begin_norm_axis on) takes the mean, then the mean
+# of the squared deviations from it (two passes over the row, as the plain path), and writes the normalised row,
+# gamma and beta at the flat index modulo their size (they span the last axes).
+_LN_RAW = RawKernels("ms_ln_rows", RAW_HELPERS + r"""
+extern "C" __global__ void ms_ln_rows(const T* __restrict__ x, const T* __restrict__ g, const T* __restrict__ b,
+                                      T* __restrict__ y, T* __restrict__ mean, T* __restrict__ var, long long d,
+                                      long long gsize, T eps) {
+    __shared__ T buf[RAW_BLOCK];
+    const long long base = (long long)blockIdx.x * d;
+    T s = 0;
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += x[base + j];
+    const T mu = ms_block_sum(s, buf) / (T)d;
+    T q = 0;
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) {
+        const T c = x[base + j] - mu;
+        q += c * c;
+    }
+    const T v = ms_block_sum(q, buf) / (T)d;
+    if (threadIdx.x == 0) {
+        mean[blockIdx.x] = mu;
+        var[blockIdx.x] = v;
+    }
+    const T r = (T)1 / sqrt(v + eps);
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) {
+        const long long i = base + j;
+        y[i] = (x[i] - mu) * r * g[i % gsize] + b[i % gsize];
+    }
+}
+""", ("ms_ln_rows",))
+
+
+def _layer_norm_raw(prim, x, g, b, bna):
+    x = cupy.ascontiguousarray(x)
+    rows = 1
+    for s in x.shape[:bna]:
+        rows *= s
+    d = x.size // rows
+    y = cupy.empty_like(x)
+    stats = cupy.empty((2,) + x.shape[:bna] + (1,) * (x.ndim - bna), x.dtype)
+    _LN_RAW.launch("ms_ln_rows", (rows,), (x, cupy.ascontiguousarray(g), cupy.ascontiguousarray(b), y, stats[0],
+                                           stats[1], numpy.int64(d), numpy.int64(g.size), x.dtype.type(prim.epsilon)),
+                   T=x.dtype)
+    return y, stats[0], stats[1]
+
+
 @fits_out
 def _layer_norm(prim, x, gamma, beta, *, out=None):
     """``(y, mean, variance)``, the variance the mean of the squared deviations (two passes)."""
@@ -243,6 +325,11 @@ def _layer_norm(prim, x, gamma, beta, *, out=None):
     bna = prim.begin_norm_axis % x.ndim
     axes = tuple(range(bna, x.ndim))
     g, b = wide(_dev(gamma)), wide(_dev(beta))
+    if x.size and _LN_RAW.usable(x, g, b) and g.shape == b.shape == x.shape[x.ndim - g.ndim:]:
+        try:
+            return _layer_norm_raw(prim, x, g, b, bna)
+        except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path below
+            pass
     if x.size and _LN_Y.usable(x, g, b):
         dt = x.dtype.type
         mean = cupy.mean(x, axis=axes, keepdims=True)
@@ -355,39 +442,16 @@ def _selector(dt):
 # kernels (:class:`RawKernels`) over x seen as (outer, C, inner), channel c's values at (o * C + c) * inner + s (NCHW:
 # (N, C, H*W); NHWC and (N, C): inner 1). Block (p, c) of a grid (parts, C) takes chunk p of channel c's values.
 # Forward: ms_bn_stats gives each block's (count, mean, sum of squared deviations) by Welford's update per thread and
-# Chan's merge across the block; ms_bn_forward merges a channel's chunks in every block, block 0 of the channel writes
-# the saved statistics and updates the moving ones in place, and every block normalises its chunk. Gradient:
+# Chan's merge across the block, and its plain sum (the mean of a channel holding an infinity); ms_bn_forward merges
+# a channel's chunks in every block, block 0 of the channel writes the saved statistics and updates the moving ones in
+# place, and every block normalises its chunk. Gradient:
 # ms_bn_grad_sums gives each chunk's sums of dy and dy * xhat; ms_bn_grad_dx adds a channel's chunks, block 0 writes
 # dscale and dbias, and every block writes dx for its chunk. The formulas (scale factor, moving statistics, dx) are
 # the fused path's; the variance is the same biased one, merged instead of summed in two passes.
-_BN_SOURCE = r"""
+_BN_SOURCE = RAW_HELPERS + r"""
 __device__ __forceinline__ long long ms_at(long long e, int channels, int c, int inner) {
     const long long o = e / inner;
     return (o * channels + c) * inner + (e - o * inner);
-}
-
-// Chan et al.'s merge of (nb, mb, qb) into (n, m, q): counts, means, sums of squared deviations from the mean.
-__device__ __forceinline__ void ms_merge(T& n, T& m, T& q, T nb, T mb, T qb) {
-    if (nb == (T)0) return;
-    const T total = n + nb;
-    const T d = mb - m;
-    m += d * (nb / total);
-    q += qb + d * d * (n * (nb / total));
-    n = total;
-}
-
-// Merge the block's RAW_BLOCK slots into slot 0 (every thread calls it; each slot set before).
-__device__ __forceinline__ void ms_block_merge(T* sn, T* sm, T* sq) {
-    for (int half = RAW_BLOCK / 2; half > 0; half >>= 1) {
-        if ((int)threadIdx.x < half) {
-            T n = sn[threadIdx.x], m = sm[threadIdx.x], q = sq[threadIdx.x];
-            ms_merge(n, m, q, sn[threadIdx.x + half], sm[threadIdx.x + half], sq[threadIdx.x + half]);
-            sn[threadIdx.x] = n;
-            sm[threadIdx.x] = m;
-            sq[threadIdx.x] = q;
-        }
-        __syncthreads();
-    }
 }
 
 // Sum the block's RAW_BLOCK slots of s0 and s1 into slot 0 (every thread calls it; each slot set before).
@@ -406,27 +470,31 @@ extern "C" __global__ void ms_bn_stats(const T* __restrict__ x, T* __restrict__ 
     __shared__ T sn[RAW_BLOCK];
     __shared__ T sm[RAW_BLOCK];
     __shared__ T sq[RAW_BLOCK];
+    __shared__ T buf[RAW_BLOCK];
     const int c = blockIdx.y;
     const long long start = (long long)blockIdx.x * per;
     const long long stop = min(start + per, count);
-    T n = 0, m = 0, q = 0;
+    T n = 0, m = 0, q = 0, s = 0;
     for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK) {
         const T v = x[ms_at(e, channels, c, inner)];
         n += (T)1;
         const T d = v - m;
         m += d / n;
         q += d * (v - m);
+        s += v;
     }
     sn[threadIdx.x] = n;
     sm[threadIdx.x] = m;
     sq[threadIdx.x] = q;
     __syncthreads();
     ms_block_merge(sn, sm, sq);
+    s = ms_block_sum(s, buf);
     if (threadIdx.x == 0) {
-        T* out = part + ((long long)c * gridDim.x + blockIdx.x) * 3;
+        T* out = part + ((long long)c * gridDim.x + blockIdx.x) * 4;
         out[0] = sn[0];
         out[1] = sm[0];
         out[2] = sq[0];
+        out[3] = s;
     }
 }
 
@@ -439,21 +507,26 @@ extern "C" __global__ void ms_bn_forward(const T* __restrict__ x, const T* __res
     __shared__ T sn[RAW_BLOCK];
     __shared__ T sm[RAW_BLOCK];
     __shared__ T sq[RAW_BLOCK];
+    __shared__ T buf[RAW_BLOCK];
     __shared__ T coef[2];
     const int c = blockIdx.y;
     const int parts = gridDim.x;
-    T n = 0, m = 0, q = 0;
+    T n = 0, m = 0, q = 0, s = 0;
     for (int p = threadIdx.x; p < parts; p += RAW_BLOCK) {
-        const T* in = part + ((long long)c * parts + p) * 3;
+        const T* in = part + ((long long)c * parts + p) * 4;
         ms_merge(n, m, q, in[0], in[1], in[2]);
+        s += in[3];
     }
     sn[threadIdx.x] = n;
     sm[threadIdx.x] = m;
     sq[threadIdx.x] = q;
     __syncthreads();
     ms_block_merge(sn, sm, sq);
+    s = ms_block_sum(s, buf);
     if (threadIdx.x == 0) {
-        const T mean = sm[0];
+        // Welford's mean, but the plain sum's where that is not finite: a channel holding an infinity has mean inf
+        // (as the plain path's sum gives), not the NaN that the update's inf - inf makes
+        const T mean = (s - s == (T)0) ? sm[0] : s / (T)count;
         const T var = sq[0] / (T)count;
         coef[0] = mean;
         coef[1] = ((T)1 / sqrt(var + eps)) * scale[c];
@@ -601,16 +674,16 @@ def _batch_norm_raw(prim, x, scale, bias, mean, variance):
     y = cupy.empty_like(x)
     stats = cupy.empty((4, channels), x.dtype)
     if not prim.is_training:
-        _BN_RAW.launch(x.dtype, "ms_bn_infer", (parts, channels),
+        _BN_RAW.launch("ms_bn_infer", (parts, channels),
                        (x, cupy.ascontiguousarray(scale), cupy.ascontiguousarray(bias), mean, variance, y, stats)
-                       + sizes + (dt(prim.epsilon),))
+                       + sizes + (dt(prim.epsilon),), T=x.dtype)
         return y, stats[0], stats[1], stats[2], stats[3]
-    part = cupy.empty((channels, parts, 3), x.dtype)
-    _BN_RAW.launch(x.dtype, "ms_bn_stats", (parts, channels), (x, part) + sizes)
+    part = cupy.empty((channels, parts, 4), x.dtype)
+    _BN_RAW.launch("ms_bn_stats", (parts, channels), (x, part) + sizes, T=x.dtype)
     mom = prim.momentum
-    _BN_RAW.launch(x.dtype, "ms_bn_forward", (parts, channels),
+    _BN_RAW.launch("ms_bn_forward", (parts, channels),
                    (x, part, cupy.ascontiguousarray(scale), cupy.ascontiguousarray(bias), mean, variance, y, stats)
-                   + sizes + (dt(prim.epsilon), dt(1 - mom), dt(mom), dt(max(count, 1) / max(count - 1, 1))))
+                   + sizes + (dt(prim.epsilon), dt(1 - mom), dt(mom), dt(max(count, 1) / max(count - 1, 1))), T=x.dtype)
     return y, stats[0], stats[1], stats[2], stats[3]
 
 
@@ -622,11 +695,11 @@ def _batch_norm_grad_raw(prim, dy, x, scale, saved_mean, saved_variance):
     eps = x.dtype.type(prim.epsilon)
     vectors = tuple(cupy.ascontiguousarray(v) for v in (saved_mean, saved_variance))
     part = cupy.empty((channels, parts, 2), x.dtype)
-    _BN_RAW.launch(x.dtype, "ms_bn_grad_sums", (parts, channels), (dy, x) + vectors + (part,) + sizes + (eps,))
+    _BN_RAW.launch("ms_bn_grad_sums", (parts, channels), (dy, x) + vectors + (part,) + sizes + (eps,), T=x.dtype)
     dx = cupy.empty_like(x)
     sums = cupy.empty((2, channels), x.dtype)
-    _BN_RAW.launch(x.dtype, "ms_bn_grad_dx", (parts, channels),
-                   (dy, x) + vectors + (cupy.ascontiguousarray(scale), part, dx, sums) + sizes + (eps,))
+    _BN_RAW.launch("ms_bn_grad_dx", (parts, channels),
+                   (dy, x) + vectors + (cupy.ascontiguousarray(scale), part, dx, sums) + sizes + (eps,), T=x.dtype)
     return dx, sums[0], sums[1]
 
 
