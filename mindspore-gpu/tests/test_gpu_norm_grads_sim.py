@@ -3,7 +3,7 @@ CuPy stand-in with ``ElementwiseKernel`` offered, against the CPU kernels:
 
 * each gives the CPU kernel's results in float16/float32/float64, with NaN and infinities, the normalised and the
   parameter axes apart, and empty tensors, and its fused kernels are what ran (LayerNormGrad in three launches,
-  SoftmaxGrad in two);
+  SoftmaxGrad in one over the last axis, a hand-written kernel, and two over others);
 * the paths without ReductionKernel, and the plain-CuPy twins (fusion off), give the fused kernels' results;
 * grad of grad through LayerNorm and Softmax (a gradient penalty) gives the CPU's, so their bprops run on the GPU's
   kernels too.
@@ -138,9 +138,11 @@ def test_softmax_grad_gives_the_cpu_kernels_results(target, dtype, shape, axis, 
     _same(_on(target, run), _on("CPU", run), TOL[dtype], f"SoftmaxGrad {np.dtype(dtype).name} {shape} {axis}")
 
 
-def test_softmax_grad_runs_fused_in_two_launches(target):
+def test_softmax_grad_runs_in_one_launch_over_the_last_axis_and_two_over_others(target):
     y = np.random.default_rng(3).uniform(0, 1, (8, 16)).astype(np.float32)
     assert _kinds(lambda: SoftmaxGrad()(ms.Tensor(y), ms.Tensor(y)), "SoftmaxGrad") == [
+        "RawKernel ms_softmax_grad_rows"]
+    assert _kinds(lambda: SoftmaxGrad(0)(ms.Tensor(y), ms.Tensor(y)), "SoftmaxGrad") == [
         "ReductionKernel ms_softmax_grad_sum", "ElementwiseKernel ms_softmax_grad"]
 
 
@@ -149,11 +151,14 @@ def test_softmax_grad_runs_fused_in_two_launches(target):
 def test_softmax_grad_other_paths_equal_the_reduction(graph, nn_family, monkeypatch, path, axis):
     cp = graph.cupy
     rng = np.random.default_rng(4)
-    y, dy = cp.asarray(rng.uniform(0, 1, (5, 6))), cp.asarray(rng.normal(size=(5, 6)))
+    y, dy = cp.asarray(rng.uniform(0, 1, (5, 600))), cp.asarray(rng.normal(size=(5, 600)))
+    raw = nn_family.KERNELS["SoftmaxGrad"](SoftmaxGrad(axis), y, dy)      # (the last axis: the raw kernel)
+    monkeypatch.setattr(nn_family._SOFTMAX_GRAD_RAW, "available", False)
     reduction = nn_family._softmax_grad_sum()
     before = reduction.kernel.calls
     fused = nn_family.KERNELS["SoftmaxGrad"](SoftmaxGrad(axis), y, dy)
     assert reduction.kernel.calls == before + 1
+    np.testing.assert_allclose(cp.asnumpy(raw), cp.asnumpy(fused), rtol=1e-12, atol=1e-12)
     monkeypatch.setattr(reduction, "kernel", None)
     if path == "plain":
         monkeypatch.setattr(nn_family._SOFTMAX_GRAD, "kernel", None)

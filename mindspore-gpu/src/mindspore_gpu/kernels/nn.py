@@ -226,10 +226,33 @@ def _softmax_grad_sum():
     return kernel
 
 
+# ... and over the last axis in one launch (fusion on): a block per row sums dy * y and writes y (dy - s).
+_SOFTMAX_GRAD_RAW = RawKernels("ms_softmax_grad_rows", RAW_HELPERS + r"""
+extern "C" __global__ void ms_softmax_grad_rows(const T* __restrict__ y, const T* __restrict__ dy,
+                                                T* __restrict__ dx, long long d) {
+    __shared__ T buf[RAW_BLOCK];
+    const long long base = (long long)blockIdx.x * d;
+    T s = 0;
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += dy[base + j] * y[base + j];
+    s = ms_block_sum(s, buf);
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) dx[base + j] = y[base + j] * (dy[base + j] - s);
+}
+""", ("ms_softmax_grad_rows",))
+
+
 @fits_out
 def _softmax_grad(prim, y, dy, *, out=None):
     y, dy = wide(_dev(y)), wide(_dev(dy))
     axis = _axes(prim.axis)
+    if y.size and y.shape == dy.shape and _last_axis(axis, y.ndim) and _SOFTMAX_GRAD_RAW.usable(y, dy):
+        y, dy = cupy.ascontiguousarray(y), cupy.ascontiguousarray(dy)
+        dx = cupy.empty_like(y)
+        try:
+            _SOFTMAX_GRAD_RAW.launch("ms_softmax_grad_rows", (y.size // y.shape[-1],),
+                                     (y, dy, dx, numpy.int64(y.shape[-1])), T=y.dtype)
+            return dx
+        except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path below
+            pass
     reduction = _softmax_grad_sum()
     if y.size and reduction.usable(dy, y) and _SOFTMAX_GRAD.usable(y, dy):
         return _SOFTMAX_GRAD(y, dy, reduction(dy, y, axis=axis, keepdims=True))
