@@ -216,3 +216,64 @@ def test_a_steady_loss_scaled_step_launches_two_graphs_and_the_copies(sim_plugin
     assert captured["graph launch"] == 2 and captured["d2h"] == 1, captured
     assert sum(plain.values()) > 90, plain
     assert sum(captured.values()) <= 20, captured    # the graphs' input copies in, output copies out
+
+
+# --- a replay's inputs copied in by one kernel per COPY_SLOTS buffers ------------------------------------------------
+def test_copy_many_copies_every_pair_in_few_launches():
+    """Contiguous pairs of one dtype and shape go COPY_SLOTS to a launch (four-byte words, byte tails: float16 of odd
+    length, bool, an unaligned uint8 view); anything else (a strided source, a dtype to convert) through copyto."""
+    cp = G.cupy
+    rng = np.random.default_rng(0)
+    arrays = [rng.normal(size=n).astype(np.float32) for n in range(1, 30)]
+    arrays += [rng.normal(size=7).astype(np.float16), rng.normal(size=(3, 5)), rng.integers(0, 2, 13).astype(bool),
+               rng.integers(0, 9, 11).astype(np.int64)]
+    srcs = [cp.asarray(a) for a in arrays]
+    dsts = [cp.zeros_like(s) for s in srcs]
+    raw_u8 = cp.asarray(np.arange(40, dtype=np.uint8))
+    unaligned_src, unaligned_dst = raw_u8[1:18], cp.zeros(23, np.uint8)[3:20]
+    strided = cp.asarray(rng.normal(size=(6, 4)).astype(np.float32))[:, ::2]
+    strided_dst = cp.zeros((6, 2), np.float32)
+    convert_src, convert_dst = cp.asarray(np.arange(5, dtype=np.int32)), cp.zeros(5, np.float32)
+    pairs = list(zip(dsts, srcs)) + [(unaligned_dst, unaligned_src), (strided_dst, strided), (convert_dst, convert_src)]
+    kinds = []
+    prev, cupy_sim.LAUNCHES.listener = cupy_sim.LAUNCHES.listener, kinds.append
+    try:
+        G.capture.copy_many(pairs)
+    finally:
+        cupy_sim.LAUNCHES.listener = prev
+    raw = len(srcs) + 1
+    assert kinds.count("RawKernel ms_copy_many") == -(-raw // G.capture.COPY_SLOTS), kinds
+    assert len(kinds) == kinds.count("RawKernel ms_copy_many") + 2, kinds      # the strided and the converted pairs
+    for dst, src in pairs:
+        np.testing.assert_array_equal(cp.asnumpy(dst), cp.asnumpy(src).astype(dst.dtype))
+    np.testing.assert_array_equal(cp.asnumpy(raw_u8), np.arange(40))          # nothing around the views written
+
+
+def test_a_pynative_update_replay_copies_its_gradients_in_few_launches(sim_plugin, graph_mode, monkeypatch):
+    """The compiled update of a PYNATIVE step, replayed: its gradients (not Parameters) go in with ms_copy_many, one
+    launch per COPY_SLOTS of them, then one graph launch."""
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "1")
+    ms.set_context(device_target=TARGET, mode=ms.PYNATIVE_MODE)
+    net = nn.SequentialCell([nn.Dense(4, 4) for _ in range(10)])       # 20 Parameters
+    opt = nn.SGD(net.trainable_params(), 0.01)
+    grads = tuple(ms.Tensor(np.full(p.shape, 0.5, np.float32)) for p in net.trainable_params())
+    for _ in range(3):
+        opt(grads)
+    launch = cupy_sim.Graph.launch
+    kinds = []
+
+    def counted(graph, stream=None):
+        kinds.append("graph launch")
+        return launch(graph, stream)
+    monkeypatch.setattr(cupy_sim.Graph, "launch", counted)
+    before = [p.asnumpy().copy() for p in net.trainable_params()]
+    prev, cupy_sim.LAUNCHES.listener = cupy_sim.LAUNCHES.listener, kinds.append
+    try:
+        opt(grads)
+    finally:
+        cupy_sim.LAUNCHES.listener = prev
+    assert kinds.count("graph launch") == 1, kinds
+    assert kinds.count("RawKernel ms_copy_many") == -(-20 // G.capture.COPY_SLOTS), kinds
+    assert "cupy.copyto" not in kinds, kinds
+    for b, p in zip(before, net.trainable_params()):
+        np.testing.assert_allclose(p.asnumpy(), b - 0.01 * 0.5, rtol=1e-6)

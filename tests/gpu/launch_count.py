@@ -1,6 +1,6 @@
 """How many CUDA kernel launches a PYNATIVE training step takes on the GPU backend, counted without a GPU.
 
-    python tests/gpu/launch_count.py [--workloads mlp,lenet,resnet,transformer] [--batch N] [--top 20]
+    python tests/gpu/launch_count.py [--workloads mlp,lenet,resnet,transformer] [--batch N] [--top 20] [--capture]
 
 On a GPU a small PYNATIVE step is bound by the host: each CuPy kernel launch costs about 10 us of Python (measured on
 an H200), so the number of launches per step is what to reduce. This runs the benchmark's training steps
@@ -78,6 +78,7 @@ def install(ms):
     if "attribution" not in _STATE:
         cupy_sim = _sim()
         graph = cupy_sim.load_graph_modules()
+        graph.capture.GEMM_FACTORY["make"] = cupy_sim.SimCublasGemm    # (captured matrix products, as on a GPU)
         attribution = Attribution()
         families = [types.SimpleNamespace(__name__=f.__name__,
                                           KERNELS={n: attribution.wrap(n, fn) for n, fn in f.KERNELS.items()})
@@ -132,12 +133,37 @@ def train_step(ms, workload, batch=None):
     return step(ms, workload, batch)
 
 
-def measure(workload, batch=4, steps=2, warmup=1):
+def measure(workload, batch=4, steps=2, warmup=1, capture=False):
     """(launches per step, {primitive: launches per step}, {primitive: calls per step}, {primitive: Counter of
-    launch kinds per step}, the last step's loss) of ``workload``'s PYNATIVE step on the stand-in."""
+    launch kinds per step}, the last step's loss) of ``workload``'s PYNATIVE step on the stand-in. With ``capture``,
+    CUDA-graph capture is on as on a GPU (the optimizer's compiled update is captured at its third call: at least
+    three warm-up steps), and a replayed graph counts one launch, ``graph launch``, outside any kernel."""
     import mindspore as ms
 
     target, attribution, counter = install(ms)
+    if capture:
+        warmup = max(warmup, 3)
+        cupy_sim = _sim()
+        launch = cupy_sim.Graph.launch
+
+        def counted(graph, stream=None):
+            counter.add("graph launch")
+            counter.nested += 1
+            try:
+                return launch(graph, stream)
+            finally:
+                counter.nested -= 1
+        before = os.environ.get("MS_GPU_GRAPH_CAPTURE")
+        os.environ["MS_GPU_GRAPH_CAPTURE"] = "1"
+        cupy_sim.Graph.launch = counted
+        try:
+            return measure(workload, batch, steps, warmup)
+        finally:
+            cupy_sim.Graph.launch = launch
+            if before is None:
+                os.environ.pop("MS_GPU_GRAPH_CAPTURE")
+            else:
+                os.environ["MS_GPU_GRAPH_CAPTURE"] = before
     from mindspore import _generation
 
     prev_target, prev_mode = ms.get_context("device_target_requested"), ms.get_context("mode")
@@ -171,15 +197,18 @@ def main():
     p.add_argument("--steps", type=int, default=2)
     p.add_argument("--top", type=int, default=20)
     p.add_argument("--kinds", type=int, default=4, help="launch kinds shown per primitive")
+    p.add_argument("--capture", action="store_true",
+                   help="CUDA-graph capture on, as on a GPU (the optimizer's compiled update is then one graph launch)")
     args = p.parse_args()
     os.environ.setdefault("MS_GPU_GRAPH_CAPTURE", "0")
     import warnings
     warnings.simplefilter("ignore", RuntimeWarning)
     summary = []
     for workload in args.workloads.split(","):
-        total, per, calls, kinds, _ = measure(workload, args.batch or None, args.steps)
+        total, per, calls, kinds, _ = measure(workload, args.batch or None, args.steps, capture=args.capture)
         summary.append((workload, total))
-        print(f"## {workload} PYNATIVE: {total:.0f} launches per step (batch {args.batch or 'of the benchmark'})")
+        print(f"## {workload} PYNATIVE: {total:.0f} launches per step (batch {args.batch or 'of the benchmark'}"
+              f"{', capture on' if args.capture else ''})")
         print(f"  {'primitive':32s} {'launches':>8s} {'calls':>6s} {'per call':>8s}  top kinds")
         for name, n in sorted(per.items(), key=lambda kv: -kv[1])[:args.top]:
             c = calls.get(name, 0)

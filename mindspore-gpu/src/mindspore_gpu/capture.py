@@ -22,7 +22,9 @@ Design
   buffers are the same objects from step to step: the graph reads and writes them directly, and each replay
   checks that every Parameter still has the buffer captured (``set_data``/``load_checkpoint`` that replace a
   buffer make the graph capture again after :data:`WARMUP_RUNS` calls). Every other input is copied into a
-  static buffer before each launch (on the caller's stream, as the launch and the copies of the outputs).
+  static buffer before each launch (on the caller's stream, as the launch and the copies of the outputs), up to
+  :data:`COPY_SLOTS` of them in one launch of a hand-written kernel (:func:`copy_many`: a PYNATIVE step's
+  compiled optimizer update takes every gradient in).
 * **Outputs.** Copied out of the graph's output buffers after each launch (an output that is an input is the
   call's own input); a value kept from an earlier step is never overwritten by a later replay.
 * **Graphs with host decisions** (an ``If`` or ``While`` on a device value read back, as the loss-scaled step's
@@ -73,9 +75,11 @@ import cupy
 from mindspore.plugin import (MAKE_TUPLE, TUPLE_GETITEM, Apply, Graph, Parameter, Primitive, graphs_of,
                               is_effectful_apply)
 
+from mindspore_gpu.kernels import _common
 from mindspore_gpu.kernels import families as _families
 
-__all__ = ["graph_runner", "refusal", "GraphRunner", "CublasGemm", "GEMM_FACTORY", "WARMUP_RUNS", "STATS"]
+__all__ = ["graph_runner", "refusal", "GraphRunner", "CublasGemm", "GEMM_FACTORY", "WARMUP_RUNS", "STATS",
+           "copy_many", "COPY_SLOTS"]
 
 #: Plain runs of a graph before it is captured (the executor's checked first run included).
 WARMUP_RUNS = 2
@@ -88,6 +92,69 @@ _WARNED = set()
 _MISS = object()
 #: primitive name -> the short name of its kernel family
 _FAMILY_OF = {name: family.__name__.rsplit(".", 1)[-1] for family in _families() for name in family.KERNELS}
+
+#: Buffers one launch of ``ms_copy_many`` copies (a replay's inputs in launches of this many: 47 gradients, 3).
+COPY_SLOTS = 16
+
+
+def _copy_many_source(slots):
+    params = ", ".join([f"const char* s{i}" for i in range(slots)] + [f"char* d{i}" for i in range(slots)]
+                       + [f"long long n{i}" for i in range(slots)])
+    listed = (lambda name: ", ".join(f"{name}{i}" for i in range(slots)))
+    return f"""
+// Copies buffer s_k to d_k (n_k bytes) for k = blockIdx.y (< the count of the call's slots): four-byte words
+// where both are aligned to four, the tail (or an unaligned pair) byte by byte.
+extern "C" __global__ void ms_copy_many({params}) {{
+    const char* src[{slots}] = {{{listed("s")}}};
+    char* dst[{slots}] = {{{listed("d")}}};
+    const long long size[{slots}] = {{{listed("n")}}};
+    const char* s = src[blockIdx.y];
+    char* d = dst[blockIdx.y];
+    const long long n = size[blockIdx.y];
+    const long long stride = (long long)gridDim.x * RAW_BLOCK;
+    const long long first = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x;
+    long long bytes = 0;
+    if ((((unsigned long long)s | (unsigned long long)d) & 3ull) == 0ull) {{
+        const long long words = n / 4;
+        for (long long i = first; i < words; i += stride) ((int*)d)[i] = ((const int*)s)[i];
+        bytes = words * 4;
+    }}
+    for (long long i = bytes + first; i < n; i += stride) d[i] = s[i];
+}}
+"""
+
+
+#: One launch copies up to :data:`COPY_SLOTS` buffers (a hand-written kernel; fusion off, or one it can not take,
+#: copies with ``cupy.copyto``, one launch each).
+_COPY_MANY = _common.RawKernels("ms_copy_many", _copy_many_source(COPY_SLOTS), ("ms_copy_many",))
+
+
+def copy_many(pairs):
+    """``cupy.copyto(dst, src)`` for every ``(dst, src)`` of ``pairs`` on the current stream, in as few launches as
+    :data:`COPY_SLOTS` allows for the pairs of C-contiguous arrays of one dtype and shape (``cupy.copyto`` for the
+    others)."""
+    raw = []
+    for dst, src in pairs:
+        if (_COPY_MANY.available and _common.FUSED and src.dtype == dst.dtype and src.shape == dst.shape
+                and src.flags.c_contiguous and dst.flags.c_contiguous and src.nbytes):
+            raw.append((dst, src))
+        elif src.size:
+            cupy.copyto(dst, src)
+    for start in range(0, len(raw), COPY_SLOTS):
+        chunk = raw[start:start + COPY_SLOTS]
+        if len(chunk) == 1:
+            cupy.copyto(*chunk[0])
+            continue
+        pad = COPY_SLOTS - len(chunk)
+        largest = max(src.nbytes for _, src in chunk)
+        blocks = max(1, min(128, -(-largest // (4 * _common.RAW_BLOCK * 8))))
+        args = ([src for _, src in chunk] + [chunk[0][1]] * pad + [dst for dst, _ in chunk] + [chunk[0][0]] * pad
+                + [numpy.int64(src.nbytes) for _, src in chunk] + [numpy.int64(0)] * pad)
+        try:
+            _COPY_MANY.launch("ms_copy_many", (blocks, len(chunk)), tuple(args))
+        except _common.FusedUnavailable:     # did not compile: the fused kernels are off, plain copies
+            for dst, src in chunk:
+                cupy.copyto(dst, src)
 
 
 def _enabled():
@@ -377,9 +444,7 @@ class GraphRunner:
             elif not isinstance(x, cupy.ndarray) or x.shape != s.shape or x.dtype != s.dtype:
                 return _MISS
         try:
-            for x, s, w in zip(inputs, static, weights):
-                if not w:
-                    cupy.copyto(s, x)
+            copy_many([(s, x) for x, s, w in zip(inputs, static, weights) if not w])
             self.cuda_graph.launch(stream=cupy.cuda.get_current_stream())
             leaves = [inputs[v] if is_input else v.copy() for is_input, v in self.plan]
         except Exception as exc:  # noqa: BLE001 - a launch that fails: kernel by kernel from now on
