@@ -257,3 +257,16 @@ def test_public_streams_and_events_on_the_gpu_runtime(on_sim_gpu):
     r.set_cur_stream(r.default_stream())
     assert r.communication_stream() == r.communication_stream() != r.default_stream()
     r.synchronize()
+
+
+def test_float8_is_refused_with_a_clear_error_and_bfloat16_taken(rt):
+    """CuPy has no kernels for ml_dtypes' float8 types: an upload, and a Cast to one, name the dtype and what to use;
+    bfloat16 uploads (checked as dtypes, not by name)."""
+    import ml_dtypes
+    array_family = cupy_sim.load_kernel_families().modules["array"]
+    with pytest.raises(TypeError, match="does not support dtype float8_e4m3fn"):
+        rt.from_host(np.zeros(3, ml_dtypes.float8_e4m3fn))
+    assert rt.to_host(rt.from_host(np.ones(3, ml_dtypes.bfloat16))).dtype == np.dtype(ml_dtypes.bfloat16)
+    with pytest.raises(TypeError, match="For 'Cast', the GPU backend does not support dtype float8_e5m2"):
+        array_family._np_dtype(ms.float8_e5m2)
+    assert array_family._np_dtype(ms.bfloat16) == np.dtype(ml_dtypes.bfloat16)

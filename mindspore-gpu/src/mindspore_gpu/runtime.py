@@ -29,10 +29,10 @@ import cupy
 
 from mindspore.plugin import DeviceRuntime, MSTypeError, MSValueError
 from mindspore_gpu import upload
+from mindspore_gpu.kernels._common import UNSUPPORTED_DTYPES
 
-# NumPy dtypes CuPy has no kernels for (ml_dtypes' float8 types). bfloat16 (``ml_dtypes.bfloat16``) is taken: CuPy 14
-# transfers, casts and computes it (its sorts and scans excepted, which the kernels run in float32).
-_UNSUPPORTED = ("float8_e4m3fn", "float8_e5m2")
+# (UNSUPPORTED_DTYPES: NumPy dtypes CuPy has no kernels for, ml_dtypes' float8 types. bfloat16 (``ml_dtypes.bfloat16``)
+# is taken: CuPy 14 transfers, casts and computes it (its sorts and scans excepted, which the kernels run in float32).)
 
 #: CuPy's default stream is the per-thread one when this variable is set (CuPy reads it once, at import).
 _PER_THREAD_DEFAULT_STREAM = os.environ.get("CUPY_CUDA_PER_THREAD_DEFAULT_STREAM", "0").strip() not in ("", "0")
@@ -61,7 +61,7 @@ class GPURuntime(DeviceRuntime):
             self._peaks = _peaks.setdefault(device_id, [0, 0])
 
     def from_host(self, array):
-        if array.dtype.name in _UNSUPPORTED:
+        if array.dtype in UNSUPPORTED_DTYPES:
             raise MSTypeError(f"For 'Tensor', the GPU backend does not support dtype {array.dtype.name} "
                               f"(CuPy has no kernels for it); use bfloat16, float16 or float32.")
         with self.device:

@@ -30,7 +30,7 @@ from mindspore.common import dtype as mstype
 
 __all__ = ["dev", "fit", "fits_out", "wide", "compute_dtype", "is_array", "scalar_of", "store", "promoted",
            "float_of", "is_inexact", "Fused", "FUSED", "scatter_add", "device_rng", "fixed_rng", "special", "scan",
-           "is_bf16", "sortable", "finfo", "RawKernels", "RAW_BLOCK", "RAW_HELPERS"]
+           "is_bf16", "sortable", "finfo", "RawKernels", "RAW_BLOCK", "RAW_HELPERS", "UNSUPPORTED_DTYPES"]
 
 dev = cupy.asarray  # no copy for a CuPy array already on the current device; a host array is moved
 
@@ -41,6 +41,10 @@ _SCALARS = (bool, int, float, complex)
 
 
 _BF16 = numpy.dtype(ml_dtypes.bfloat16)
+#: NumPy dtypes CuPy has no kernels for (ml_dtypes' float8 types): the GPU runtime and Cast refuse them. (Compared
+#: as dtypes: ``dtype.name`` is computed in Python by NumPy, microseconds per call.)
+UNSUPPORTED_DTYPES = frozenset(numpy.dtype(getattr(ml_dtypes, n)) for n in ("float8_e4m3fn", "float8_e5m2")
+                               if hasattr(ml_dtypes, n))
 
 
 def is_bf16(dtype):

@@ -7,18 +7,15 @@ import cupy
 import numpy
 
 from mindspore.plugin import MSTypeError
-from mindspore_gpu.kernels._common import fit, scalar_of, store
+from mindspore_gpu.kernels._common import UNSUPPORTED_DTYPES, fit, scalar_of, store
 
 _dev = cupy.asarray  # no copy for a CuPy array already on the current device
 
-# NumPy dtypes CuPy has no kernels for (ml_dtypes' float8 types), as the GPU runtime refuses them. bfloat16 is
-# supported: CuPy 14 casts to/from it and computes with it; the kernels that sort or scan widen it to float32.
-_UNSUPPORTED = ("float8_e4m3fn", "float8_e5m2")
-
-
+# (UNSUPPORTED_DTYPES: ml_dtypes' float8 types, as the GPU runtime refuses them. bfloat16 is supported: CuPy 14 casts
+# to/from it and computes with it; the kernels that sort or scan widen it to float32.)
 def _np_dtype(dtype):
     dt = numpy.dtype(dtype.to_numpy())
-    if dt.name in _UNSUPPORTED:
+    if dt in UNSUPPORTED_DTYPES:
         raise MSTypeError(f"For 'Cast', the GPU backend does not support dtype {dt.name} (CuPy has no kernels for "
                           f"it); use bfloat16, float16 or float32.")
     return dt
