@@ -302,7 +302,7 @@ class RawKernels:
 #: block of RAW_BLOCK threads that every thread of the block calls: ``ms_block_sum(v, buf)`` (the block's sum of v,
 #: given to every thread), ``ms_block_max(v, buf)`` (its maximum, NaN if any is NaN, as ``cupy.max``),
 #: ``ms_merge``/``ms_block_merge`` (Chan et al.'s merge of (count, mean, sum of squared deviations), as Welford's
-#: update makes them per thread, into slot 0 of three shared arrays).
+#: update makes them per thread; the block's, through three shared arrays, given to every thread).
 RAW_HELPERS = r"""
 template <typename V> __device__ __forceinline__ V ms_nanmax(V a, V b) { return (a != a || a > b) ? a : b; }
 
@@ -339,17 +339,25 @@ template <typename V> __device__ __forceinline__ void ms_merge(V& n, V& m, V& q,
     n = total;
 }
 
-template <typename V> __device__ __forceinline__ void ms_block_merge(V* sn, V* sm, V* sq) {
+// The block's merge of every thread's (n, m, q) through the shared arrays sn, sm, sq: every thread gets the result.
+template <typename V> __device__ __forceinline__ void ms_block_merge(V& n, V& m, V& q, V* sn, V* sm, V* sq) {
+    sn[threadIdx.x] = n;
+    sm[threadIdx.x] = m;
+    sq[threadIdx.x] = q;
+    __syncthreads();
     for (int half = RAW_BLOCK / 2; half > 0; half >>= 1) {
         if ((int)threadIdx.x < half) {
-            V n = sn[threadIdx.x], m = sm[threadIdx.x], q = sq[threadIdx.x];
-            ms_merge(n, m, q, sn[threadIdx.x + half], sm[threadIdx.x + half], sq[threadIdx.x + half]);
-            sn[threadIdx.x] = n;
-            sm[threadIdx.x] = m;
-            sq[threadIdx.x] = q;
+            V a = sn[threadIdx.x], b = sm[threadIdx.x], c = sq[threadIdx.x];
+            ms_merge(a, b, c, sn[threadIdx.x + half], sm[threadIdx.x + half], sq[threadIdx.x + half]);
+            sn[threadIdx.x] = a;
+            sm[threadIdx.x] = b;
+            sq[threadIdx.x] = c;
         }
         __syncthreads();
     }
+    n = sn[0];
+    m = sm[0];
+    q = sq[0];
 }
 """
 

@@ -506,17 +506,13 @@ extern "C" __global__ void ms_bn_stats(const T* __restrict__ x, T* __restrict__ 
         q += d * (v - m);
         s += v;
     }
-    sn[threadIdx.x] = n;
-    sm[threadIdx.x] = m;
-    sq[threadIdx.x] = q;
-    __syncthreads();
-    ms_block_merge(sn, sm, sq);
+    ms_block_merge(n, m, q, sn, sm, sq);
     s = ms_block_sum(s, buf);
     if (threadIdx.x == 0) {
         T* out = part + ((long long)c * gridDim.x + blockIdx.x) * 4;
-        out[0] = sn[0];
-        out[1] = sm[0];
-        out[2] = sq[0];
+        out[0] = n;
+        out[1] = m;
+        out[2] = q;
         out[3] = s;
     }
 }
@@ -540,17 +536,13 @@ extern "C" __global__ void ms_bn_forward(const T* __restrict__ x, const T* __res
         ms_merge(n, m, q, in[0], in[1], in[2]);
         s += in[3];
     }
-    sn[threadIdx.x] = n;
-    sm[threadIdx.x] = m;
-    sq[threadIdx.x] = q;
-    __syncthreads();
-    ms_block_merge(sn, sm, sq);
+    ms_block_merge(n, m, q, sn, sm, sq);
     s = ms_block_sum(s, buf);
     if (threadIdx.x == 0) {
         // Welford's mean, but the plain sum's where that is not finite: a channel holding an infinity has mean inf
         // (as the plain path's sum gives), not the NaN that the update's inf - inf makes
-        const T mean = (s - s == (T)0) ? sm[0] : s / (T)count;
-        const T var = sq[0] / (T)count;
+        const T mean = (s - s == (T)0) ? m : s / (T)count;
+        const T var = q / (T)count;
         coef[0] = mean;
         coef[1] = ((T)1 / sqrt(var + eps)) * scale[c];
         if (blockIdx.x == 0) {
