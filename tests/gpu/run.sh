@@ -9,7 +9,7 @@
 #
 # LIMIT_PLUGIN, LIMIT_CONFORMANCE, LIMIT_TRAINING, LIMIT_SUITES, LIMIT_GRAPH, LIMIT_QUICKSTART, LIMIT_BENCH, LIMIT_CUDNN
 # (seconds) bound each step; RUN_INSTALL=0, RUN_CUDNN=0, RUN_SUITES=0, RUN_GRAPH=0, RUN_QUICKSTART=0, RUN_NCCL=0,
-# RUN_DISPATCH=0, RUN_BENCH=0 leave a part out, RUN_SUITES=all runs the suites as one pytest run; BENCH_AMP=float16 (or bfloat16)
+# RUN_DISPATCH=0, RUN_BENCH=0, RUN_FIRST=0 leave a part out, RUN_SUITES=all runs the suites as one pytest run; BENCH_AMP=float16 (or bfloat16)
 # adds the mixed-precision benchmarks (LIMIT_BENCH_AMP, BENCH_AMP_WORKLOADS). With pytest-xdist the suites
 # run in JOBS processes. The GRAPH_MODE step (tests/gpu/graph_check.py) prints plain vs fused vs fused +
 # CUDA-graph losses and ms per step; the NCCL step (tests/gpu/nccl_check.py) checks mindspore-parallel's NCCL
@@ -111,6 +111,15 @@ if [ "${RUN_GRAPH:-1}" = 1 ]; then
         echo "status $?"
         cut -c1-400 "$OUT/graph_check_amp.log"
     fi
+fi
+
+if [ "${RUN_FIRST:-1}" = 1 ]; then
+    # first steps with CuPy's kernel cache empty, then filled: how much of a first step is NVRTC compiling kernels
+    step "first steps, cold and warm kernel cache"
+    timeout "${LIMIT_FIRST:-300}" $PY tests/gpu/first_step.py --workloads "${FIRST_WORKLOADS:-lenet}" \
+        > "$OUT/first_step.log" 2>&1
+    echo "status $?"
+    cat "$OUT/first_step.log"
 fi
 
 if [ "${RUN_QUICKSTART:-1}" = 1 ]; then
