@@ -471,7 +471,7 @@ def test_raw_module_as_cupy_calls_it():
     Python int's or float64's bytes), pointers device arrays; what g++ refuses raises CompileException; a capture
     records the launch and the replay runs it."""
     cp = cupy_sim.make_modules(elementwise=True)["cupy"]
-    module = cp.RawModule(code=_RAW_TEST_SOURCE, options=("--std=c++14",))
+    module = cp.RawModule(code=_RAW_TEST_SOURCE)
     sums, scale = module.get_function("chunk_sums"), module.get_function("scale_by")
     x = np.arange(3 * 1000, dtype=np.float32).reshape(3, 1000) % 17
     xd, out = cp.asarray(x), cp.zeros((3, 4), np.float32)
@@ -527,6 +527,6 @@ def test_the_raw_kernels_compile_as_cuda(sim, tmp_path):
     for name, text in sources.items():
         source = tmp_path / f"{name}.cu"
         source.write_text(text)
-        done = subprocess.run([_NVCC, "-std=c++14", "-arch=sm_90", "-c", str(source), "-o", str(tmp_path / "k.o")],
+        done = subprocess.run([_NVCC, "-arch=sm_90", "-c", str(source), "-o", str(tmp_path / "k.o")],
                               capture_output=True, text=True)
         assert done.returncode == 0, f"{name}:\n{done.stderr}"

@@ -289,7 +289,7 @@ class RawKernels:
         functions = self._compiled.get(key)
         if functions is None:
             try:
-                module = cupy.RawModule(code=self.source(**types), options=("--std=c++14",))
+                module = cupy.RawModule(code=self.source(**types))     # (NVRTC's own C++ dialect)
                 functions = {k: module.get_function(k) for k in self._kernels}
             except _COMPILE_ERRORS as exc:
                 _fused_off(self.name, exc)
