@@ -33,7 +33,7 @@ def _distribution_session(name, extra=()):
 
 core = _distribution_session("core")
 cpu = _distribution_session("cpu")
-gpu = _distribution_session("gpu", ["./mindspore-gpu"])
+gpu = _distribution_session("gpu", ["./mindspore-gpu", "nvidia-cuda-nvrtc"])    # (NVRTC compiles the raw kernels)
 ascend = _distribution_session("ascend", ["./mindspore-ascend"])
 data = _distribution_session("data", ["./mindspore-data"])
 parallel = _distribution_session("parallel", ["./mindspore-parallel[mpi]"])
