@@ -2,8 +2,8 @@
 CuPy stand-in with ``ElementwiseKernel`` offered, against the CPU kernels:
 
 * each gives the CPU kernel's results in float16/float32/float64, with NaN and infinities, the normalised and the
-  parameter axes apart, and empty tensors, and its fused kernels are what ran (LayerNormGrad in three launches,
-  SoftmaxGrad in one over the last axis, a hand-written kernel, and two over others);
+  parameter axes apart, and empty tensors, and its fused kernels are what ran (LayerNormGrad in two launches, a
+  hand-written row kernel and one reduction, SoftmaxGrad in one over the last axis and two over others);
 * the paths without ReductionKernel, and the plain-CuPy twins (fusion off), give the fused kernels' results;
 * grad of grad through LayerNorm and Softmax (a gradient penalty) gives the CPU's, so their bprops run on the GPU's
   kernels too.
@@ -88,11 +88,16 @@ def test_layer_norm_grad_gives_the_cpu_kernels_results(target, dtype, shape, bna
     _same(_on(target, run), _on("CPU", run), TOL[dtype], f"LayerNormGrad {np.dtype(dtype).name} {shape} {bna} {bpa}")
 
 
-def test_layer_norm_grad_runs_fused_in_three_launches(target):
-    arrays = _ln_grad_inputs(np.float32, (8, 16), 1, 1, False)
-    assert _kinds(lambda: LayerNormGrad(1, 1)(*[ms.Tensor(a) for a in arrays]), "LayerNormGrad") == [
-        "ReductionKernel ms_ln_grad_row_sums", "ReductionKernel ms_ln_grad_param_sums",
-        "ElementwiseKernel ms_ln_grad_dx"]
+def test_layer_norm_grad_runs_in_two_launches(target):
+    """A block per row (its sums and its dx, a hand-written kernel), then dgamma and dbeta as one reduction; rows
+    longer than a block too."""
+    for shape in ((8, 16), (3, 700)):
+        arrays = _ln_grad_inputs(np.float32, shape, 1, 1, False)
+
+        def run():
+            return LayerNormGrad(1, 1)(*[ms.Tensor(a) for a in arrays])
+        assert _kinds(run, "LayerNormGrad") == ["RawKernel ms_ln_grad_rows", "ReductionKernel ms_ln_grad_param_sums"]
+        _same(_on(target, run), _on("CPU", run), TOL[np.float32], f"LayerNormGrad {shape}")
 
 
 def test_layer_norm_grad_with_no_axis_before_the_parameters_runs_in_four_launches(target):
@@ -107,14 +112,17 @@ def test_layer_norm_grad_with_no_axis_before_the_parameters_runs_in_four_launche
 def test_layer_norm_grad_other_paths_equal_the_reductions(graph, nn_family, monkeypatch, dtype, shape, bna, bpa,
                                                           path):
     """The four-launch path (no ReductionKernel) and the plain-CuPy one (fusion off) give the three-launch path's
-    results."""
+    results, and so does the two-launch one (the hand-written row kernel) where the parameters have batch axes."""
     cp = graph.cupy
     arrays = [cp.asarray(a) for a in _ln_grad_inputs(dtype, shape, bna, bpa, True)]
     kernel = nn_family.KERNELS["LayerNormGrad"]
+    raw = kernel(LayerNormGrad(bna, bpa, 0.25), *arrays)
+    monkeypatch.setattr(nn_family._LN_GRAD_RAW, "available", False)
     rows, params = nn_family._ln_grad_reductions()
     before = (nn_family._LN_GRAD_DX.kernel.calls, rows.kernel.calls)
     fused = kernel(LayerNormGrad(bna, bpa, 0.25), *arrays)
     assert (nn_family._LN_GRAD_DX.kernel.calls, rows.kernel.calls) == (before[0] + 1, before[1] + (bpa > 0))
+    _same([cp.asnumpy(a) for a in raw], [cp.asnumpy(a) for a in fused], TOL[dtype], "raw LayerNormGrad")
     monkeypatch.setattr(rows, "kernel", None)
     if path == "plain":
         monkeypatch.setattr(nn_family._LN_GRAD_DX, "kernel", None)

@@ -399,6 +399,34 @@ _LN_GRAD_DX = Fused("ms_ln_grad_dx", "T x, T dy, T mean, T var, T eps, T gamma, 
                     "dx = rstd * ((g - sg * inv_n) - xhat * (sgx * inv_n));")
 
 
+# ... and in two launches with a hand-written kernel (fusion on): a block per row sums dy gamma and dy gamma xhat and
+# writes the row's dx, the same formulas; dgamma and dbeta are the reduction over the batch axes as above.
+_LN_GRAD_RAW = RawKernels("ms_ln_grad_rows", RAW_HELPERS + r"""
+extern "C" __global__ void ms_ln_grad_rows(const T* __restrict__ x, const T* __restrict__ dy,
+                                           const T* __restrict__ mean, const T* __restrict__ var,
+                                           const T* __restrict__ gamma, T* __restrict__ dx, long long d,
+                                           long long gsize, T eps, T inv_n) {
+    __shared__ T buf[RAW_BLOCK];
+    const long long base = (long long)blockIdx.x * d;
+    const T mu = mean[blockIdx.x], rstd = (T)1 / sqrt(var[blockIdx.x] + eps);
+    T a0 = 0, a1 = 0;
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) {
+        const long long i = base + j;
+        const T g = dy[i] * gamma[i % gsize];
+        a0 += g;
+        a1 += g * ((x[i] - mu) * rstd);
+    }
+    const T sg = ms_block_sum(a0, buf), sgx = ms_block_sum(a1, buf);
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) {
+        const long long i = base + j;
+        const T xhat = (x[i] - mu) * rstd;
+        const T g = dy[i] * gamma[i % gsize];
+        dx[i] = rstd * ((g - sg * inv_n) - xhat * (sgx * inv_n));
+    }
+}
+""", ("ms_ln_grad_rows",))
+
+
 @fits_out
 def _layer_norm_grad(prim, x, dy, variance, mean, gamma, *, out=None):
     x, dy, var, mean, gamma = (wide(_dev(a)) for a in (x, dy, variance, mean, gamma))
@@ -414,7 +442,16 @@ def _layer_norm_grad(prim, x, dy, variance, mean, gamma, *, out=None):
         eps = dt(prim.epsilon)
         rows, params = _ln_grad_reductions()
         sel = _selector(x.dtype) if batch and rows.usable(x, dy, var, mean, gamma) else None
-        if sel is not None:
+        if (sel is not None and _LN_GRAD_RAW.usable(x, dy, var, mean, gamma) and x.shape == dy.shape
+                and mean.size == var.size == x.size // count and gamma.shape == x.shape[x.ndim - gamma.ndim:]):
+            try:
+                dx = _layer_norm_grad_raw(x, dy, mean, var, gamma, count, eps, dt(inv_n))
+                stacked = (sel.reshape((2,) + (1,) * x.ndim), x[None], dy[None], mean[None], var[None], gamma, eps)
+                sums_p = params(*stacked, axis=tuple(a + 1 for a in batch))
+                return dx, sums_p[0], sums_p[1]
+            except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path below
+                pass
+        if sel is not None and rows.usable(x, dy, var, mean, gamma):
             stacked = (sel.reshape((2,) + (1,) * x.ndim), x[None], dy[None], mean[None], var[None], gamma, eps)
             sums = rows(*stacked, axis=tuple(a + 1 for a in axes), keepdims=True)
             sums_p = params(*stacked, axis=tuple(a + 1 for a in batch))
@@ -433,6 +470,14 @@ def _layer_norm_grad(prim, x, dy, variance, mean, gamma, *, out=None):
     gx_mean = cupy.sum(g * xhat, axis=axes, keepdims=True) * inv_n
     dx = rstd * ((g - g_mean) - xhat * gx_mean)
     return dx, cupy.sum(dy * xhat, axis=batch), cupy.sum(dy, axis=batch)
+
+
+def _layer_norm_grad_raw(x, dy, mean, var, gamma, d, eps, inv_n):
+    x, dy, mean, var, gamma = (cupy.ascontiguousarray(a) for a in (x, dy, mean, var, gamma))
+    dx = cupy.empty_like(x)
+    _LN_GRAD_RAW.launch("ms_ln_grad_rows", (x.size // d,), (x, dy, mean, var, gamma, dx, numpy.int64(d),
+                                                           numpy.int64(gamma.size), eps, inv_n), T=x.dtype)
+    return dx
 
 
 # --- batch normalisation ----------------------------------------------------------------------
