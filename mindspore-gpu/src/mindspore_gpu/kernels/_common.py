@@ -270,7 +270,7 @@ class RawKernels:
         self.dtypes = dtypes
         self._source = source
         self._kernels = tuple(kernels)
-        self._compiled = {}          # ((type name, dtype), ...) -> {kernel name: cupy RawKernel}
+        self._compiled = {}          # ((type name, dtype), ...) as given or sorted -> {kernel name: cupy RawKernel}
         self.available = getattr(cupy, "RawModule", None) is not None
 
     def usable(self, *arrays):
@@ -285,8 +285,19 @@ class RawKernels:
         return f"{head}#define RAW_BLOCK {RAW_BLOCK}\n{self._source}"
 
     def launch(self, name, grid, args, **types):
-        key = tuple(sorted((alias, numpy.dtype(dt)) for alias, dt in types.items()))
+        key = tuple(types.items())       # (a call site passes its types in one order: a plain lookup per launch)
         functions = self._compiled.get(key)
+        if functions is None:
+            functions = self._compile(key, types)
+        functions[name](grid, _BLOCK, args)
+
+    def compiled(self):
+        """The compiled kernels so far: one ``{kernel name: cupy RawKernel}`` per binding of the type names."""
+        return list({id(f): f for f in self._compiled.values()}.values())
+
+    def _compile(self, key, types):
+        canonical = tuple(sorted((alias, numpy.dtype(dt)) for alias, dt in types.items()))
+        functions = self._compiled.get(canonical)
         if functions is None:
             try:
                 module = cupy.RawModule(code=self.source(**types))     # (NVRTC's own C++ dialect)
@@ -294,8 +305,9 @@ class RawKernels:
             except _COMPILE_ERRORS as exc:
                 _fused_off(self.name, exc)
                 raise FusedUnavailable(self.name) from exc
-            self._compiled[key] = functions
-        functions[name](grid, (RAW_BLOCK,), args)
+            self._compiled[canonical] = functions
+        self._compiled[key] = functions
+        return functions
 
 
 #: CUDA device functions the :class:`RawKernels` sources share (put in front of a source that uses them), for a
@@ -364,6 +376,7 @@ template <typename V> __device__ __forceinline__ void ms_block_merge(V& n, V& m,
 
 #: Threads per block of the :class:`RawKernels` (a power of two: their block reductions halve it).
 RAW_BLOCK = 256
+_BLOCK = (RAW_BLOCK,)
 
 
 def retrying(fn):
