@@ -183,6 +183,23 @@ def test_layer_norm_gives_the_cpu_kernels_results(target, dtype, shape, axis, sp
     _same(got[3:], want[3:], tol * 10, f"layer norm grads {dtype.__name__} {shape} {axis}")
 
 
+@pytest.mark.parametrize("shape,bna,bpa", [((3, 4, 300), 1, 2), ((3, 4, 300), 2, 1), ((2, 600), 1, 1)])
+def test_layer_norm_over_rows_wider_than_a_block_gives_the_cpus(target, shape, bna, bpa):
+    """The one-block-per-row kernels over rows of more values than threads, gamma spanning part of a row, a whole row,
+    or several rows (its index carried along each thread's values): forward and gradients as the CPU's."""
+    rng = np.random.default_rng(8)
+    x, w = rng.normal(1, 2, shape).astype(np.float32), rng.normal(size=shape).astype(np.float32)
+    gamma, beta = rng.normal(size=shape[bpa:]).astype(np.float32), rng.normal(size=shape[bpa:]).astype(np.float32)
+
+    def run():
+        ln = ops.LayerNorm(begin_norm_axis=bna, begin_params_axis=bpa, epsilon=1e-5)
+        xs = [ms.Tensor(x), ms.Tensor(gamma), ms.Tensor(beta)]
+        grads = ms.grad(lambda a, g, b: (ln(a, g, b)[0] * ms.Tensor(w)).sum(), grad_position=(0, 1, 2))(*xs)
+        return list(ln(*xs)) + list(grads)
+    assert "RawKernel ms_ln_rows" in _kinds(lambda: run()[:1], "LayerNorm")
+    _same(_on(target, run), _on("CPU", run), 2e-5, f"layer norm {shape} {bna} {bpa}")
+
+
 # --- BatchNormGrad (rstd folded into the fused gradient kernels) ---------------------------------------------------
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("special", [False, True])

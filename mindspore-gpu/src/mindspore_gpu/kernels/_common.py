@@ -314,7 +314,8 @@ class RawKernels:
 #: block of RAW_BLOCK threads that every thread of the block calls: ``ms_block_sum(v, buf)`` (the block's sum of v,
 #: given to every thread), ``ms_block_max(v, buf)`` (its maximum, NaN if any is NaN, as ``cupy.max``),
 #: ``ms_merge``/``ms_block_merge`` (Chan et al.'s merge of (count, mean, sum of squared deviations), as Welford's
-#: update makes them per thread; the block's, through three shared arrays, given to every thread).
+#: update makes them per thread; the block's, through three shared arrays, given to every thread), ``MsCycle`` (an
+#: index modulo a size, carried along a thread's strided values).
 RAW_HELPERS = r"""
 template <typename V> __device__ __forceinline__ V ms_nanmax(V a, V b) { return (a != a || a > b) ? a : b; }
 
@@ -350,6 +351,21 @@ template <typename V> __device__ __forceinline__ void ms_merge(V& n, V& m, V& q,
     q += qb + d * d * (n * (nb / total));
     n = total;
 }
+
+// The index k = (base + j) % size of a thread's values j = threadIdx.x, + RAW_BLOCK, ... of a row starting at flat
+// index base, into an array of size values broadcast over the flat index (LayerNorm's gamma and beta span the last
+// axes): one division per thread, then carried (RAW_BLOCK % size added, less one size when past it).
+struct MsCycle {
+    long long k, step, size;
+    __device__ __forceinline__ MsCycle(long long base, long long size_) : size(size_) {
+        k = (base + threadIdx.x) % size;
+        step = RAW_BLOCK % size;
+    }
+    __device__ __forceinline__ void next() {
+        k += step;
+        if (k >= size) k -= size;
+    }
+};
 
 // The block's merge of every thread's (n, m, q) through the shared arrays sn, sm, sq: every thread gets the result.
 template <typename V> __device__ __forceinline__ void ms_block_merge(V& n, V& m, V& q, V* sn, V* sm, V* sq) {

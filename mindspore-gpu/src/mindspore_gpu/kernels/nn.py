@@ -298,7 +298,7 @@ def _ln_sqdev_var():
 
 # ... and in one launch (fusion on): a block per row (the values from begin_norm_axis on) takes the mean, then the mean
 # of the squared deviations from it (two passes over the row, as the plain path), and writes the normalised row,
-# gamma and beta at the flat index modulo their size (they span the last axes).
+# gamma and beta at the flat index modulo their size (they span the last axes; MsCycle carries the index).
 _LN_RAW = RawKernels("ms_ln_rows", RAW_HELPERS + r"""
 extern "C" __global__ void ms_ln_rows(const T* __restrict__ x, const T* __restrict__ g, const T* __restrict__ b,
                                       T* __restrict__ y, T* __restrict__ mean, T* __restrict__ var, long long d,
@@ -319,9 +319,10 @@ extern "C" __global__ void ms_ln_rows(const T* __restrict__ x, const T* __restri
         var[blockIdx.x] = v;
     }
     const T r = (T)1 / sqrt(v + eps);
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) {
+    MsCycle k(base, gsize);
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK, k.next()) {
         const long long i = base + j;
-        y[i] = (x[i] - mu) * r * g[i % gsize] + b[i % gsize];
+        y[i] = (x[i] - mu) * r * g[k.k] + b[k.k];
     }
 }
 """, ("ms_ln_rows",))
@@ -410,17 +411,19 @@ extern "C" __global__ void ms_ln_grad_rows(const T* __restrict__ x, const T* __r
     const long long base = (long long)blockIdx.x * d;
     const T mu = mean[blockIdx.x], rstd = (T)1 / sqrt(var[blockIdx.x] + eps);
     T a0 = 0, a1 = 0;
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) {
+    MsCycle k(base, gsize);
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK, k.next()) {
         const long long i = base + j;
-        const T g = dy[i] * gamma[i % gsize];
+        const T g = dy[i] * gamma[k.k];
         a0 += g;
         a1 += g * ((x[i] - mu) * rstd);
     }
     const T sg = ms_block_sum(a0, buf), sgx = ms_block_sum(a1, buf);
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) {
+    MsCycle k2(base, gsize);
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK, k2.next()) {
         const long long i = base + j;
         const T xhat = (x[i] - mu) * rstd;
-        const T g = dy[i] * gamma[i % gsize];
+        const T g = dy[i] * gamma[k2.k];
         dx[i] = rstd * ((g - sg * inv_n) - xhat * (sgx * inv_n));
     }
 }
@@ -517,10 +520,26 @@ def _selector(dt):
 # dscale and dbias, and every block writes dx for its chunk. The formulas (scale factor, moving statistics, dx) are
 # the fused path's; the variance is the same biased one, merged instead of summed in two passes.
 _BN_SOURCE = RAW_HELPERS + r"""
-__device__ __forceinline__ long long ms_at(long long e, int channels, int c, int inner) {
-    const long long o = e / inner;
-    return (o * channels + c) * inner + (e - o * inner);
-}
+// Walks a thread's values of channel c, e = first, first + RAW_BLOCK, ..., as (o, s) with e = o * inner + s, their
+// index (o * C + c) * inner + s: one division per thread, not per value (a 64-bit division is tens of instructions).
+struct MsWalk {
+    long long o, s, q, r, inner;
+    __device__ __forceinline__ MsWalk(long long e, long long inner_) : inner(inner_) {
+        o = e / inner;
+        s = e - o * inner;
+        q = RAW_BLOCK / inner;
+        r = RAW_BLOCK - q * inner;
+    }
+    __device__ __forceinline__ long long at(int channels, int c) const { return (o * channels + c) * inner + s; }
+    __device__ __forceinline__ void next() {
+        o += q;
+        s += r;
+        if (s >= inner) {
+            s -= inner;
+            ++o;
+        }
+    }
+};
 
 // Sum the block's RAW_BLOCK slots of s0 and s1 into slot 0 (every thread calls it; each slot set before).
 __device__ __forceinline__ void ms_block_sum2(T* s0, T* s1) {
@@ -543,8 +562,9 @@ extern "C" __global__ void ms_bn_stats(const T* __restrict__ x, T* __restrict__ 
     const long long start = (long long)blockIdx.x * per;
     const long long stop = min(start + per, count);
     T n = 0, m = 0, q = 0, s = 0;
-    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK) {
-        const T v = x[ms_at(e, channels, c, inner)];
+    MsWalk w(start + threadIdx.x, inner);
+    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
+        const T v = x[w.at(channels, c)];
         n += (T)1;
         const T d = v - m;
         m += d / n;
@@ -603,8 +623,9 @@ extern "C" __global__ void ms_bn_forward(const T* __restrict__ x, const T* __res
     const T mean = coef[0], a = coef[1], b = bias[c];
     const long long start = (long long)blockIdx.x * per;
     const long long stop = min(start + per, count);
-    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK) {
-        const long long i = ms_at(e, channels, c, inner);
+    MsWalk w(start + threadIdx.x, inner);
+    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
+        const long long i = w.at(channels, c);
         y[i] = (x[i] - mean) * a + b;
     }
 }
@@ -624,8 +645,9 @@ extern "C" __global__ void ms_bn_infer(const T* __restrict__ x, const T* __restr
     }
     const long long start = (long long)blockIdx.x * per;
     const long long stop = min(start + per, count);
-    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK) {
-        const long long i = ms_at(e, channels, c, inner);
+    MsWalk w(start + threadIdx.x, inner);
+    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
+        const long long i = w.at(channels, c);
         y[i] = (x[i] - m) * a + b;
     }
 }
@@ -641,8 +663,9 @@ extern "C" __global__ void ms_bn_grad_sums(const T* __restrict__ dy, const T* __
     const long long start = (long long)blockIdx.x * per;
     const long long stop = min(start + per, count);
     T a0 = 0, a1 = 0;
-    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK) {
-        const long long i = ms_at(e, channels, c, inner);
+    MsWalk w(start + threadIdx.x, inner);
+    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
+        const long long i = w.at(channels, c);
         const T g = dy[i];
         a0 += g;
         a1 += g * ((x[i] - m) * rstd);
@@ -685,8 +708,9 @@ extern "C" __global__ void ms_bn_grad_dx(const T* __restrict__ dy, const T* __re
     const T m = mean[c], rstd = (T)1 / sqrt(var[c] + eps), a = scale[c] * rstd, n = (T)count;
     const long long start = (long long)blockIdx.x * per;
     const long long stop = min(start + per, count);
-    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK) {
-        const long long i = ms_at(e, channels, c, inner);
+    MsWalk w(start + threadIdx.x, inner);
+    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
+        const long long i = w.at(channels, c);
         const T xhat = (x[i] - m) * rstd;
         dx[i] = a * (dy[i] - dbias / n - xhat * (dscale / n));
     }
