@@ -154,7 +154,8 @@ _SOFTMAX_DIV = Fused("ms_softmax_div", "T e, T s", "T y", "y = s == (T)0 ? e : e
 
 
 # ... and in one launch (fusion on): a block per row takes the maximum, sums the exponentials and writes them divided;
-# the same formulas (``ms_softmax_e`` is ``_SOFTMAX_EXP``'s body).
+# the same formulas (``ms_softmax_e`` is ``_SOFTMAX_EXP``'s body). Other float dtypes over the last axis: the plain
+# formula, in one launch too.
 _SOFTMAX_RAW = RawKernels("ms_softmax_rows", RAW_HELPERS + r"""
 __device__ __forceinline__ T ms_softmax_e(T x, T m, T low, T pinf) {
     const T mm = m < low ? low : m;
@@ -177,7 +178,35 @@ extern "C" __global__ void ms_softmax_rows(const T* __restrict__ x, T* __restric
         out[j] = s == (T)0 ? e : e / s;
     }
 }
-""", ("ms_softmax_rows",), dtypes=(numpy.dtype(numpy.float32),))
+
+// The plain formula, exp(x - max) / sum (the other dtypes' softmax, float16 and bfloat16 computed in float32).
+extern "C" __global__ void ms_softmax_rows_plain(const T* __restrict__ x, T* __restrict__ y, long long d) {
+    __shared__ T buf[RAW_BLOCK];
+    const T* row = x + (long long)blockIdx.x * d;
+    T* out = y + (long long)blockIdx.x * d;
+    T m = row[0];
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) m = ms_nanmax(m, row[j]);
+    m = ms_block_max(m, buf);
+    T s = 0;
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += exp(row[j] - m);
+    s = ms_block_sum(s, buf);
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) out[j] = exp(row[j] - m) / s;
+}
+""", ("ms_softmax_rows", "ms_softmax_rows_plain"))
+
+
+def _softmax_rows_plain(x):
+    """The plain formula over the last axis in one launch, or None (fusion off, a dtype it does not take)."""
+    if not _SOFTMAX_RAW.usable(x):
+        return None
+    x = cupy.ascontiguousarray(x)
+    y = cupy.empty_like(x)
+    try:
+        _SOFTMAX_RAW.launch("ms_softmax_rows_plain", (x.size // x.shape[-1],), (x, y, numpy.int64(x.shape[-1])),
+                            T=x.dtype)
+    except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path
+        return None
+    return y
 
 
 def _softmax_last_f32_fused(x):
@@ -207,6 +236,10 @@ def _softmax(prim, x, *, out=None):
         if _SOFTMAX_EXP.usable(x):
             return _softmax_last_f32_fused(x)
         return _softmax_last_f32(x, cupy)
+    if _last_axis(axis, x.ndim):
+        y = _softmax_rows_plain(x)
+        if y is not None:
+            return y
     e = cupy.exp(x - cupy.max(x, axis=axis, keepdims=True))
     return e / cupy.sum(e, axis=axis, keepdims=True)
 
