@@ -542,3 +542,20 @@ def test_update_primitives_are_one_launch_per_parameter(target, op, nesterov, de
         # the kernel declares them float32 (CuPy decides a type placeholder from device arrays only)
         assert _kinds(_update_call(op, dtype, False, nesterov, 0.0), op) == [
             "ElementwiseKernel ms_adam_no_decay_S_float32"]
+
+
+# --- LogSoftmax over the last axis: one hand-written kernel -----------------------------------------------------------
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(6, 7), (4, 3, 5), (2, 600)])
+def test_log_softmax_gives_the_cpu_kernels_results_in_one_launch(target, dtype, shape):
+    """The plain formula, (x - max) - log(sum(exp(x - max))), a block per row (rows wider than a block too), NaN and
+    infinities in rows as the CPU gives them; its gradient through the same kernels."""
+    x = _softmax_inputs(dtype, shape)
+    w = np.random.default_rng(2).normal(size=shape).astype(dtype)
+
+    def run():
+        t = ms.Tensor(x)
+        return [ops.log_softmax(t, -1), ms.grad(lambda a: (ops.log_softmax(a, -1) * ms.Tensor(w)).sum())(t)]
+    kinds = _kinds(lambda: [ops.log_softmax(ms.Tensor(x), -1)], "LogSoftmax")
+    assert kinds.count("RawKernel ms_log_softmax_rows") == 1 and len(kinds) == (3 if dtype == np.float16 else 1), kinds
+    _same(_on(target, run), _on("CPU", run), _tol(dtype) * 10, f"log_softmax {np.dtype(dtype).name} {shape}")

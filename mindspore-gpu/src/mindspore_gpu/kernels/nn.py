@@ -155,7 +155,7 @@ _SOFTMAX_DIV = Fused("ms_softmax_div", "T e, T s", "T y", "y = s == (T)0 ? e : e
 
 # ... and in one launch (fusion on): a block per row takes the maximum, sums the exponentials and writes them divided;
 # the same formulas (``ms_softmax_e`` is ``_SOFTMAX_EXP``'s body). Other float dtypes over the last axis: the plain
-# formula, in one launch too.
+# formula, in one launch too; so is LogSoftmax over the last axis.
 _SOFTMAX_RAW = RawKernels("ms_softmax_rows", RAW_HELPERS + r"""
 __device__ __forceinline__ T ms_softmax_e(T x, T m, T low, T pinf) {
     const T mm = m < low ? low : m;
@@ -192,18 +192,32 @@ extern "C" __global__ void ms_softmax_rows_plain(const T* __restrict__ x, T* __r
     s = ms_block_sum(s, buf);
     for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) out[j] = exp(row[j] - m) / s;
 }
-""", ("ms_softmax_rows", "ms_softmax_rows_plain"))
+
+// LogSoftmax's plain formula, (x - max) - log(sum(exp(x - max))).
+extern "C" __global__ void ms_log_softmax_rows(const T* __restrict__ x, T* __restrict__ y, long long d) {
+    __shared__ T buf[RAW_BLOCK];
+    const T* row = x + (long long)blockIdx.x * d;
+    T* out = y + (long long)blockIdx.x * d;
+    T m = row[0];
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) m = ms_nanmax(m, row[j]);
+    m = ms_block_max(m, buf);
+    T s = 0;
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += exp(row[j] - m);
+    const T ls = log(ms_block_sum(s, buf));
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) out[j] = (row[j] - m) - ls;
+}
+""", ("ms_softmax_rows", "ms_softmax_rows_plain", "ms_log_softmax_rows"))
 
 
-def _softmax_rows_plain(x):
-    """The plain formula over the last axis in one launch, or None (fusion off, a dtype it does not take)."""
+def _softmax_rows_plain(x, kernel="ms_softmax_rows_plain"):
+    """The plain formula (of Softmax, or ``kernel`` ms_log_softmax_rows: LogSoftmax's) over the last axis in one
+    launch, or None (fusion off, a dtype it does not take)."""
     if not _SOFTMAX_RAW.usable(x):
         return None
     x = cupy.ascontiguousarray(x)
     y = cupy.empty_like(x)
     try:
-        _SOFTMAX_RAW.launch("ms_softmax_rows_plain", (x.size // x.shape[-1],), (x, y, numpy.int64(x.shape[-1])),
-                            T=x.dtype)
+        _SOFTMAX_RAW.launch(kernel, (x.size // x.shape[-1],), (x, y, numpy.int64(x.shape[-1])), T=x.dtype)
     except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path
         return None
     return y
@@ -300,6 +314,10 @@ def _log_softmax(prim, x, *, out=None):
     x = wide(_dev(x))
     if x.size == 0:  # nothing to normalise (and max has no identity)
         return x.copy()
+    if _last_axis(_axes(prim.axis), x.ndim):
+        y = _softmax_rows_plain(x, "ms_log_softmax_rows")
+        if y is not None:
+            return y
     shifted = x - cupy.max(x, axis=prim.axis, keepdims=True)
     return shifted - cupy.log(cupy.sum(cupy.exp(shifted), axis=prim.axis, keepdims=True))
 
