@@ -238,8 +238,8 @@ def test_fused_kernels_match_their_plain_paths(monkeypatch, dtype):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_raw_kernels_match_their_plain_paths(monkeypatch, dtype):
     """The hand-written CUDA kernels (batch norm in training and inference with its gradient, NCHW with several chunks
-    per channel and NHWC; LayerNorm; float32 Softmax; the sparse cross-entropy and its gradient) against the plain
-    CuPy paths on the device, as the stand-in runs them on the host."""
+    per channel and NHWC; LayerNorm; Softmax and LogSoftmax; the sparse cross-entropy and its gradient) against the
+    plain CuPy paths on the device, as the stand-in runs them on the host."""
     import cupy
     from mindspore_gpu.kernels import _common, families
     fams = {f.__name__.rsplit(".", 1)[-1]: f for f in families()}
@@ -287,11 +287,10 @@ def test_raw_kernels_match_their_plain_paths(monkeypatch, dtype):
         stat = TensorSpec(shape[:axis] + (1,) * (len(shape) - axis), ms_dt)
         same(both(lambda *a: nn.KERNELS["LayerNorm"](prim, *a, out=(TensorSpec(shape, ms_dt), stat, stat)),
                   x, gamma, beta), f"LayerNorm {shape} {axis}")
-    if dtype == np.float32:
-        x = dev(rng.normal(0, 3, (96, 700)))
-        x[0, 3], x[1, 5], x[2] = np.nan, np.inf, -np.inf
-        same(both(lambda a: nn.KERNELS["Softmax"](ops.Softmax(axis=-1), a, out=TensorSpec(x.shape, ms_dt)), x),
-             "Softmax")
+    x = dev(rng.normal(0, 3, (96, 700)))
+    x[0, 3], x[1, 5], x[2] = np.nan, np.inf, -np.inf
+    for name, prim in (("Softmax", ops.Softmax(axis=-1)), ("LogSoftmax", ops.LogSoftmax(axis=-1))):
+        same(both(lambda a: nn.KERNELS[name](prim, a, out=TensorSpec(x.shape, ms_dt)), x), name)
     logits = dev(rng.normal(0, 4, (256, 1000)))
     for label_dtype in (np.int32, np.int64):
         labels = cupy.asarray(rng.integers(0, 1000, 256).astype(label_dtype))
