@@ -235,6 +235,7 @@ def test_fused_kernels_match_their_plain_paths(monkeypatch, dtype):
 
 
 @needs_gpu
+@pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)    # a kernel NVRTC refuses fails here, not falls back
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_raw_kernels_match_their_plain_paths(monkeypatch, dtype):
     """The hand-written CUDA kernels (batch norm in training and inference with its gradient, NCHW with several chunks
@@ -254,6 +255,7 @@ def test_raw_kernels_match_their_plain_paths(monkeypatch, dtype):
             monkeypatch.setattr(_common, "FUSED", fused)
             kept = [a.copy() for a in state]
             out = fn(*args, *kept)
+            assert _common.FUSED is fused, "a raw kernel failed to compile and turned the fused kernels off"
             runs.append([cupy.asnumpy(o) for o in (out if isinstance(out, tuple) else (out,))] +
                         [cupy.asnumpy(a) for a in kept])
         monkeypatch.setattr(_common, "FUSED", True)
@@ -300,6 +302,9 @@ def test_raw_kernels_match_their_plain_paths(monkeypatch, dtype):
             same(both(lambda a, b: loss.KERNELS["SparseSoftmaxCrossEntropyWithLogits"](prim, a, b, out=out),
                       logits, labels), f"SparseSoftmaxCrossEntropyWithLogits grad={is_grad} {label_dtype.__name__}",
                  tol=1e-5)
+    # the raw kernels did run (compiled for this dtype), not a fallback
+    for raw in (nn._BN_RAW, nn._LN_RAW, nn._SOFTMAX_RAW, loss._SPARSE_RAW):
+        assert raw.compiled(), f"{raw.name} never compiled"
 
 
 @needs_gpu
