@@ -314,8 +314,8 @@ class RawKernels:
 #: block of RAW_BLOCK threads that every thread of the block calls: ``ms_block_sum(v, buf)`` (the block's sum of v,
 #: given to every thread), ``ms_block_max(v, buf)`` (its maximum, NaN if any is NaN, as ``cupy.max``),
 #: ``ms_merge``/``ms_block_merge`` (Chan et al.'s merge of (count, mean, sum of squared deviations), as Welford's
-#: update makes them per thread; the block's, through three shared arrays, given to every thread), ``MsCycle`` (an
-#: index modulo a size, carried along a thread's strided values).
+#: update makes them per thread; the block's, through three shared arrays, given to every thread), ``ms_row_max`` and
+#: ``ms_row_expsum`` (a block's row), ``MsCycle`` (an index modulo a size, carried along a thread's strided values).
 RAW_HELPERS = r"""
 template <typename V> __device__ __forceinline__ V ms_nanmax(V a, V b) { return (a != a || a > b) ? a : b; }
 
@@ -350,6 +350,20 @@ template <typename V> __device__ __forceinline__ void ms_merge(V& n, V& m, V& q,
     m += d * (nb / total);
     q += qb + d * d * (n * (nb / total));
     n = total;
+}
+
+// A row's maximum (NaN if it holds one, as cupy.max) and its sum of exp(x - shift), every thread of the block given
+// the result (the row's d values at row[0..d), strided over the block's threads).
+template <typename V> __device__ __forceinline__ V ms_row_max(const V* row, long long d, V* buf) {
+    V m = row[0];
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) m = ms_nanmax(m, row[j]);
+    return ms_block_max(m, buf);
+}
+
+template <typename V> __device__ __forceinline__ V ms_row_expsum(const V* row, long long d, V shift, V* buf) {
+    V s = 0;
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += exp(row[j] - shift);
+    return ms_block_sum(s, buf);
 }
 
 // The index k = (base + j) % size of a thread's values j = threadIdx.x, + RAW_BLOCK, ... of a row starting at flat

@@ -57,15 +57,11 @@ def _softmax_cross_entropy(prim, logits, labels, *, out=None):
 # label's ``- scale`` at its column), or the row's loss in float64 at its label (0 for a label outside [0, C)), which
 # one block sums and divides by N, cast to the logits' dtype. The plain path's formulas.
 _SPARSE_RAW = RawKernels("ms_sparse_softmax_ce", RAW_HELPERS + r"""
-// The row's shift and the sum of exp(x - shift), every thread of the block given both.
+// The row's shift (its maximum where finite, else 0) and the sum of exp(x - shift), every thread given both.
 __device__ __forceinline__ void ms_row_shift_total(const T* row, long long c, T* buf, T& shift, T& total) {
-    T m = row[0];
-    for (long long j = threadIdx.x; j < c; j += RAW_BLOCK) m = ms_nanmax(m, row[j]);
-    m = ms_block_max(m, buf);
+    const T m = ms_row_max(row, c, buf);
     shift = (m - m == (T)0) ? m : (T)0;
-    T s = 0;
-    for (long long j = threadIdx.x; j < c; j += RAW_BLOCK) s += exp(row[j] - shift);
-    total = ms_block_sum(s, buf);
+    total = ms_row_expsum(row, c, shift, buf);
 }
 
 extern "C" __global__ void ms_sparse_ce_grad(const T* __restrict__ x, const I* __restrict__ labels,

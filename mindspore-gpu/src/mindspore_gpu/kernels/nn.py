@@ -184,12 +184,8 @@ extern "C" __global__ void ms_softmax_rows_plain(const T* __restrict__ x, T* __r
     __shared__ T buf[RAW_BLOCK];
     const T* row = x + (long long)blockIdx.x * d;
     T* out = y + (long long)blockIdx.x * d;
-    T m = row[0];
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) m = ms_nanmax(m, row[j]);
-    m = ms_block_max(m, buf);
-    T s = 0;
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += exp(row[j] - m);
-    s = ms_block_sum(s, buf);
+    const T m = ms_row_max(row, d, buf);
+    const T s = ms_row_expsum(row, d, m, buf);
     for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) out[j] = exp(row[j] - m) / s;
 }
 
@@ -198,12 +194,8 @@ extern "C" __global__ void ms_log_softmax_rows(const T* __restrict__ x, T* __res
     __shared__ T buf[RAW_BLOCK];
     const T* row = x + (long long)blockIdx.x * d;
     T* out = y + (long long)blockIdx.x * d;
-    T m = row[0];
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) m = ms_nanmax(m, row[j]);
-    m = ms_block_max(m, buf);
-    T s = 0;
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += exp(row[j] - m);
-    const T ls = log(ms_block_sum(s, buf));
+    const T m = ms_row_max(row, d, buf);
+    const T ls = log(ms_row_expsum(row, d, m, buf));
     for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) out[j] = (row[j] - m) - ls;
 }
 """, ("ms_softmax_rows", "ms_softmax_rows_plain", "ms_log_softmax_rows"))
@@ -592,6 +584,18 @@ struct MsWalk {
     }
 };
 
+// y = (x - m) * a + b over this block's chunk of channel c's values.
+__device__ __forceinline__ void ms_bn_normalise(const T* __restrict__ x, T* __restrict__ y, T m, T a, T b, int c,
+                                                int channels, int inner, long long count, long long per) {
+    const long long start = (long long)blockIdx.x * per;
+    const long long stop = min(start + per, count);
+    MsWalk w(start + threadIdx.x, inner);
+    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
+        const long long i = w.at(channels, c);
+        y[i] = (x[i] - m) * a + b;
+    }
+}
+
 // Sum the block's RAW_BLOCK slots of s0 and s1 into slot 0 (every thread calls it; each slot set before).
 __device__ __forceinline__ void ms_block_sum2(T* s0, T* s1) {
     for (int half = RAW_BLOCK / 2; half > 0; half >>= 1) {
@@ -671,14 +675,7 @@ extern "C" __global__ void ms_bn_forward(const T* __restrict__ x, const T* __res
         }
     }
     __syncthreads();
-    const T mean = coef[0], a = coef[1], b = bias[c];
-    const long long start = (long long)blockIdx.x * per;
-    const long long stop = min(start + per, count);
-    MsWalk w(start + threadIdx.x, inner);
-    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
-        const long long i = w.at(channels, c);
-        y[i] = (x[i] - mean) * a + b;
-    }
+    ms_bn_normalise(x, y, coef[0], coef[1], bias[c], c, channels, inner, count, per);
 }
 
 // Inference: the moving statistics normalise x; stats (4, C) repeats them (copies: training updates them in place).
@@ -694,13 +691,7 @@ extern "C" __global__ void ms_bn_infer(const T* __restrict__ x, const T* __restr
         stats[2 * channels + c] = m;
         stats[3 * channels + c] = v;
     }
-    const long long start = (long long)blockIdx.x * per;
-    const long long stop = min(start + per, count);
-    MsWalk w(start + threadIdx.x, inner);
-    for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
-        const long long i = w.at(channels, c);
-        y[i] = (x[i] - m) * a + b;
-    }
+    ms_bn_normalise(x, y, m, a, b, c, channels, inner, count, per);
 }
 
 extern "C" __global__ void ms_bn_grad_sums(const T* __restrict__ dy, const T* __restrict__ x,
