@@ -1402,7 +1402,8 @@ def _raw_library(code, kernels):
         if done.returncode:
             raise CompileException(f"RawModule: the kernel source did not compile:\n{done.stderr[:4000]}")
         os.replace(partial, target)    # atomic: parallel test processes share the cache
-    lib = _RAW_LIBS[key] = ctypes.CDLL(str(target))
+    # PyDLL: the launch keeps the GIL, so two Python threads never run the emulation (one global block state) at once
+    lib = _RAW_LIBS[key] = ctypes.PyDLL(str(target))
     return lib
 
 
