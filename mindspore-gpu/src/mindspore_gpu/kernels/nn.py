@@ -7,6 +7,8 @@ with its training gradient hand-written ones (:class:`._common.RawKernels`: two 
 PYNATIVE step is bound by the host's cost per CuPy launch, so each kernel launches as few times as its reductions
 allow. Losses and resizing are in :mod:`.nn_ext`.
 """
+import math
+
 import cupy
 import numpy
 
@@ -783,9 +785,11 @@ def _bn_raw_shape(prim, x):
 
 def _bn_raw_usable(prim, x, *vectors):
     """Whether the raw kernels take this call: fusion on, every operand a CuPy array of x's float32/float64 dtype, the
-    per-channel vectors contiguous (the moving statistics are written in place), a channel count CUDA's grid takes."""
+    per-channel vectors contiguous (the moving statistics are written in place), a channel count CUDA's grid takes
+    and planes the kernels' ``int`` sizes hold."""
+    c = x.ndim - 1 if prim.data_format == "NHWC" else 1
     return (x.size > 0 and _BN_RAW.usable(x, *vectors) and all(v.flags.c_contiguous for v in vectors)
-            and x.shape[x.ndim - 1 if prim.data_format == "NHWC" else 1] <= _BN_MAX_CHANNELS)
+            and x.shape[c] <= _BN_MAX_CHANNELS and math.prod(x.shape[c + 1:]) < 2 ** 31)
 
 
 def _batch_norm_raw(prim, x, scale, bias, mean, variance):
