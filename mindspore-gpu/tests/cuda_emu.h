@@ -7,11 +7,14 @@
 // __device__, __forceinline__, __restrict__; rsqrt/rsqrtf and the <cmath> functions. What it does not: warp
 // functions (__shfl_*), atomics, dynamic shared memory, cooperative groups: a kernel that uses one does not compile.
 //
-// How: the blocks of a grid run in order; the threads of a block are fibers (ucontext) on one OS thread, run in turn
-// until each reaches its next __syncthreads() or its end, so that every barrier is met by all of them before any
-// goes on (CUDA requires every thread of a block to reach the same barriers; a kernel breaking that is undefined
-// there and runs on here).
+// How: the blocks of a grid run in order; the threads of a block are fibers on one OS thread, run in turn until each
+// reaches its next __syncthreads() or its end, so that every barrier is met by all of them before any goes on (CUDA
+// requires every thread of a block to reach the same barriers; a kernel breaking that is undefined there and runs on
+// here). A fiber is started once (ucontext: makecontext, one swapcontext) and serves every block of every launch with
+// as many threads; switching between fibers and the scheduler is _setjmp/_longjmp, which, unlike swapcontext, makes
+// no system call (compile with _FORTIFY_SOURCE off: its longjmp check refuses jumps between stacks).
 #pragma once
+#include <setjmp.h>
 #include <ucontext.h>
 
 #include <algorithm>
@@ -65,23 +68,18 @@ namespace ms_emu {
 
 constexpr std::size_t kStack = 64 * 1024;
 
-struct Block {
-    std::vector<ucontext_t> fibers;
-    std::vector<char> stacks;
-    std::vector<unsigned char> finished;
-    ucontext_t scheduler;
-    unsigned current = 0;
-    const std::function<void()>* body = nullptr;
+struct Fiber {
+    ucontext_t start;
+    jmp_buf at;
+    bool finished;
 };
 
-static Block block;
-
-static void fiber_entry() {
-    (*block.body)();
-    block.finished[block.current] = 1;
-}   // returns to uc_link: the scheduler
-
-inline void sync() { swapcontext(&block.fibers[block.current], &block.scheduler); }
+static std::vector<Fiber> fibers;
+static std::vector<char> stacks;
+static jmp_buf scheduler;
+static ucontext_t creator;
+static unsigned current = 0;
+static const std::function<void()>* body = nullptr;
 
 static void set_thread(unsigned t) {
     threadIdx.x = t % blockDim.x;
@@ -89,38 +87,69 @@ static void set_thread(unsigned t) {
     threadIdx.z = t / (blockDim.x * blockDim.y);
 }
 
-// Runs ``body`` (the kernel called with its arguments) over the grid.
-inline void run(dim3 grid, dim3 threads, const std::function<void()>& body) {
+// Back to the scheduler; resumed by it later (at the next round or block).
+inline void yield() {
+    if (_setjmp(fibers[current].at) == 0) _longjmp(scheduler, 1);
+}
+
+inline void sync() { yield(); }
+
+// A fiber's life: started by run() and back to it at once; then, each time the scheduler resumes it for a block, the
+// body of the kernel being launched, then "finished" and a wait for the next block (of this launch or a later one).
+// It never returns: fibers started again for another block size abandon the old ones.
+static void fiber_main() {
+    yield();
+    for (;;) {
+        (*body)();
+        fibers[current].finished = true;
+        yield();
+    }
+}
+
+static void start_fibers(unsigned n) {
+    for (unsigned t = 0; t < n; ++t) {
+        Fiber& f = fibers[t];
+        getcontext(&f.start);
+        f.start.uc_stack.ss_sp = stacks.data() + t * kStack;
+        f.start.uc_stack.ss_size = kStack;
+        f.start.uc_link = nullptr;
+        makecontext(&f.start, fiber_main, 0);
+        current = t;
+        if (_setjmp(scheduler) == 0) swapcontext(&creator, &f.start);
+    }
+}
+
+// Runs ``kernel`` (the kernel called with its arguments) over the grid.
+inline void run(dim3 grid, dim3 threads, const std::function<void()>& kernel) {
     gridDim = grid;
     blockDim = threads;
     const unsigned n = threads.x * threads.y * threads.z;
     if (n == 0 || n > 1024) throw std::runtime_error("invalid configuration argument (block size)");
-    block.fibers.resize(n);
-    block.stacks.resize(n * kStack);
-    block.finished.assign(n, 0);
-    block.body = &body;
+    body = &kernel;
+    // the fibers of the previous launch wait for their next block if it had as many threads (they call the new
+    // kernel then); else start n fibers: each comes back at once, waiting for its first block
+    static unsigned started = 0;
+    if (started != n) {
+        if (fibers.size() < n) {
+            fibers.resize(n);
+            stacks.resize(n * kStack);
+        }
+        start_fibers(n);
+        started = n;
+    }
     for (unsigned bz = 0; bz < grid.z; ++bz)
         for (unsigned by = 0; by < grid.y; ++by)
             for (unsigned bx = 0; bx < grid.x; ++bx) {
                 blockIdx = dim3{bx, by, bz};
-                std::fill(block.finished.begin(), block.finished.end(), 0);
-                for (unsigned t = 0; t < n; ++t) {
-                    ucontext_t& f = block.fibers[t];
-                    getcontext(&f);
-                    f.uc_stack.ss_sp = block.stacks.data() + t * kStack;
-                    f.uc_stack.ss_size = kStack;
-                    f.uc_link = &block.scheduler;
-                    makecontext(&f, fiber_entry, 0);
-                }
-                unsigned live = n;
-                while (live) {   // one round: every unfinished thread runs to its next barrier or its end
-                    live = 0;
+                for (unsigned t = 0; t < n; ++t) fibers[t].finished = false;
+                for (bool live = true; live;) {   // a round: every unfinished thread runs to its next barrier or end
+                    live = false;
                     for (unsigned t = 0; t < n; ++t) {
-                        if (block.finished[t]) continue;
-                        block.current = t;
+                        if (fibers[t].finished) continue;
+                        current = t;
                         set_thread(t);
-                        swapcontext(&block.scheduler, &block.fibers[t]);
-                        if (!block.finished[t]) ++live;
+                        if (_setjmp(scheduler) == 0) _longjmp(fibers[t].at, 1);
+                        if (!fibers[t].finished) live = true;
                     }
                 }
             }

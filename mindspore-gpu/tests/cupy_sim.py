@@ -1378,7 +1378,7 @@ def _raw_library(code, kernels):
     launchers = []
     for name, params in kernels.items():
         unpack = ", ".join(f"*({_raw_ctype(kind)}*)args[{i}]" for i, (_, kind) in enumerate(params))
-        launchers.append(f'extern "C" void ms_emu_launch_{name}(unsigned gx, unsigned gy, unsigned gz, unsigned bx, '
+        launchers.append(f'extern "C" __attribute__((visibility("default"))) void ms_emu_launch_{name}(unsigned gx, unsigned gy, unsigned gz, unsigned bx, '
                          f'unsigned by, unsigned bz, void** args) {{ ms_emu::run(dim3{{gx, gy, gz}}, '
                          f'dim3{{bx, by, bz}}, [&]() {{ {name}({unpack}); }}); }}')
     text = f'#include "{_RAW_HEADER}"\n#line 1 "kernel.cu"\n{code}\n' + "\n".join(launchers) + "\n"
@@ -1396,8 +1396,12 @@ def _raw_library(code, kernels):
         source = cache / f"{key}.{os.getpid()}.cpp"
         source.write_text(text)
         partial = cache / f"{key}.{os.getpid()}.so"
-        done = subprocess.run([compiler, "-std=c++17", "-O1", "-shared", "-fPIC", "-Werror=return-type",
-                               "-o", str(partial), str(source)], capture_output=True, text=True)
+        # hidden symbols but the launchers: each library keeps its own emulation state (two libraries sharing the
+        # header's inline functions would otherwise call one another's); _FORTIFY_SOURCE off: its longjmp check
+        # refuses the emulation's jumps between fiber stacks
+        done = subprocess.run([compiler, "-std=c++17", "-O1", "-shared", "-fPIC", "-fvisibility=hidden",
+                               "-Werror=return-type", "-U_FORTIFY_SOURCE", "-o", str(partial), str(source)],
+                              capture_output=True, text=True)
         source.unlink()
         if done.returncode:
             raise CompileException(f"RawModule: the kernel source did not compile:\n{done.stderr[:4000]}")

@@ -44,6 +44,9 @@ pytestmark = cupy_sim.warning_marks()
 #: transformer 105; before the hand-written kernels of batch norm, LayerNorm and its gradient, Softmax, SoftmaxGrad and
 #: the sparse loss)
 LIMITS = {"mlp": 32, "lenet": 60, "resnet": 265, "transformer": 92}
+#: with CUDA-graph capture on, as a GPU runs the step (the compiled optimizer update: one graph launch, its gradients
+#: copied in 16 to a launch)
+LIMITS_CAPTURED = {"mlp": 27, "lenet": 53, "resnet": 221, "transformer": 72}
 SLACK = 2
 
 needs_benchmarks = pytest.mark.skipif(not (REPO / "benchmarks" / "workloads_mindspore.py").exists(),
@@ -98,6 +101,18 @@ def test_a_pynative_step_takes_at_most_the_launches_reached(target, workload):
         ms.context.store("device_target", before)
         _generation.bump()
     np.testing.assert_allclose(loss, want, rtol=2e-4, atol=2e-5)
+
+
+@needs_benchmarks
+@pytest.mark.parametrize("workload", ["mlp"])
+def test_a_captured_pynative_update_takes_one_graph_launch_and_few_copies(target, workload):
+    """With capture on (a GPU's default), the optimizer's compiled update replays as one graph launch after its
+    gradients are copied in by ms_copy_many, not one launch per parameter."""
+    total, per, calls, kinds, _ = launch_count.measure(workload, batch=2, steps=1, capture=True)
+    outside = kinds.get(launch_count.OUTSIDE, {})
+    assert outside.get("graph launch") == 1, outside
+    assert outside.get("RawKernel ms_copy_many", 0) >= 1 and "cupy.copyto" not in outside, outside
+    assert total <= LIMITS_CAPTURED[workload] + SLACK, (workload, total, outside)
 
 
 def test_the_counter_counts_launches_and_not_views(target):
