@@ -19,9 +19,9 @@ break on a real device:
 * ``LAUNCHES`` (a :class:`LaunchCounter`) counts the CUDA kernel launches (and host<->device copies) the work
   would take on CuPy, views excepted; ``tests/gpu/launch_count.py`` reports them per training step and primitive.
 * By default there is no ``ElementwiseKernel`` (nor ``ReductionKernel``, ``RawModule``): the fused kernels take
-  their plain-CuPy paths. ``make_modules(elementwise=True)`` offers them; ``ReductionKernel`` (map, pairwise reduce, post-map
-  expressions, CuPy's ``axis``/``keepdims``, one launch) is read by the same parser. The ``ElementwiseKernel``
-  reads the kernel's CUDA C body (a subset: declarations,
+  their plain-CuPy paths. ``make_modules(elementwise=True)`` offers them; ``ReductionKernel`` (map, pairwise
+  reduce, post-map expressions, CuPy's ``axis``/``keepdims``, one launch) is read by the same parser. The
+  ``ElementwiseKernel`` reads the kernel's CUDA C body (a subset: declarations,
   assignments, arithmetic, comparisons, ``?:``, casts, math functions) and evaluates it with NumPy, so the
   generated kernels of ``mindspore_gpu.passes`` and the hand-written fused ones are checked for real. Parameter
   types are read as CuPy reads them, through ``numpy.dtype`` (``float x`` declares float64), and arrays are
@@ -1378,9 +1378,9 @@ def _raw_library(code, kernels):
     launchers = []
     for name, params in kernels.items():
         unpack = ", ".join(f"*({_raw_ctype(kind)}*)args[{i}]" for i, (_, kind) in enumerate(params))
-        launchers.append(f'extern "C" __attribute__((visibility("default"))) void ms_emu_launch_{name}(unsigned gx, unsigned gy, unsigned gz, unsigned bx, '
-                         f'unsigned by, unsigned bz, void** args) {{ ms_emu::run(dim3{{gx, gy, gz}}, '
-                         f'dim3{{bx, by, bz}}, [&]() {{ {name}({unpack}); }}); }}')
+        launchers.append(f'extern "C" __attribute__((visibility("default"))) void ms_emu_launch_{name}('
+                         f'unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, void** args) '
+                         f'{{ ms_emu::run(dim3{{gx, gy, gz}}, dim3{{bx, by, bz}}, [&]() {{ {name}({unpack}); }}); }}')
     text = f'#include "{_RAW_HEADER}"\n#line 1 "kernel.cu"\n{code}\n' + "\n".join(launchers) + "\n"
     key = hashlib.sha256((text + _RAW_HEADER.read_text()).encode()).hexdigest()[:24]
     lib = _RAW_LIBS.get(key)
@@ -1429,7 +1429,8 @@ class RawModule:
             raise TypeError("RawModule: the stand-in takes CUDA source (code=...) only")
         self.code = code
         self.options = tuple(options)
-        typedefs = {alias: " ".join(ctype.split()) for ctype, alias in re.findall(r"typedef\s+([\w ]+?)\s+(\w+)\s*;", code)}
+        typedefs = {alias: " ".join(ctype.split())
+                    for ctype, alias in re.findall(r"typedef\s+([\w ]+?)\s+(\w+)\s*;", code)}
         self.kernels = {name: _raw_params(params, typedefs) for name, params in _RAW_SIGNATURE.findall(code)}
         self._lib = None
 

@@ -1,6 +1,7 @@
 """On a GPU (CuPy and a device; skipped elsewhere): the fused kernels (ElementwiseKernels, ReductionKernels and the
 hand-written RawKernels) of LayerNorm, LayerNormGrad, SoftmaxGrad, float32 last-axis Softmax and
-SparseSoftmaxCrossEntropyWithLogits compile with CUDA and give their plain-CuPy twins' results (the stand-in runs the same comparisons in ``test_gpu_norm_grads_sim.py`` and ``test_gpu_launches_sim.py``)."""
+SparseSoftmaxCrossEntropyWithLogits compile with CUDA and give their plain-CuPy twins' results (the stand-in runs the
+same comparisons in ``test_gpu_norm_grads_sim.py`` and ``test_gpu_launches_sim.py``)."""
 import pathlib
 import sys
 
