@@ -490,17 +490,17 @@ def _layer_norm_grad(prim, x, dy, variance, mean, gamma, *, out=None):
         eps = dt(prim.epsilon)
         rows, params = _ln_grad_reductions()
         sel = _selector(x.dtype) if batch and rows.usable(x, dy, var, mean, gamma) else None
+        if sel is not None:
+            stacked = (sel.reshape((2,) + (1,) * x.ndim), x[None], dy[None], mean[None], var[None], gamma, eps)
         if (sel is not None and _LN_GRAD_RAW.usable(x, dy, var, mean, gamma) and x.shape == dy.shape
                 and mean.size == var.size == x.size // count and gamma.shape == x.shape[x.ndim - gamma.ndim:]):
             try:
                 dx = _layer_norm_grad_raw(x, dy, mean, var, gamma, count, eps, dt(inv_n))
-                stacked = (sel.reshape((2,) + (1,) * x.ndim), x[None], dy[None], mean[None], var[None], gamma, eps)
                 sums_p = params(*stacked, axis=tuple(a + 1 for a in batch))
                 return dx, sums_p[0], sums_p[1]
             except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path below
                 pass
         if sel is not None and rows.usable(x, dy, var, mean, gamma):
-            stacked = (sel.reshape((2,) + (1,) * x.ndim), x[None], dy[None], mean[None], var[None], gamma, eps)
             sums = rows(*stacked, axis=tuple(a + 1 for a in axes), keepdims=True)
             sums_p = params(*stacked, axis=tuple(a + 1 for a in batch))
             dx = _LN_GRAD_DX(x, dy, mean, var, eps, gamma, sums[0], sums[1], dt(inv_n))
