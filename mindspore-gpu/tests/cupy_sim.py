@@ -695,6 +695,21 @@ class _CaptureState(threading.local):
 
 
 _CAPTURE = _CaptureState()
+_CAPTURING = {}    # stream pointer -> the stream, while it captures (any thread)
+
+
+def _device_free(what):
+    """cudaFree synchronises the device: every capture in progress, in any thread, is invalid from then on (CUDA
+    reports it at that capture's next operation)."""
+    for stream in list(_CAPTURING.values()):
+        if not stream._capture_invalid:
+            stream._capture_invalid = f"{what} while a stream captured"
+
+
+def streamIsCapturing(ptr):  # noqa: N802 - CUDA's name
+    """``cudaStreamIsCapturing``: 0 not capturing, 1 capturing, 2 capturing but invalidated."""
+    stream = _CAPTURING.get(ptr)
+    return 0 if stream is None else 2 if stream._capture_invalid else 1
 
 
 def _capturing_here():
@@ -734,6 +749,9 @@ def _captured(where, thunk, in_place=False, result=None):
     writes into that same array); anywhere else it runs."""
     if not _capturing_here():
         return _uncaptured(thunk)
+    if _CAPTURE.stream._capture_invalid:
+        raise CUDARuntimeError("cudaErrorStreamCaptureInvalidated: operation failed due to a previous error during "
+                               "capture")
     ops = _CAPTURE.stream._graph_ops
     if in_place:
         ops.append((where, thunk, None))
@@ -1685,6 +1703,8 @@ class MemoryPool:
                 self._free_blocks[size] -= 1
                 self._free -= size
             elif self._limit and self._used + self._free + size > self._limit:
+                if self._free:
+                    _device_free("MemoryPool.malloc freeing its cache to retry")
                 self._free_blocks.clear()   # CuPy frees the cache and retries before giving up
                 self._free = 0
                 if self._used + size > self._limit:
@@ -1712,8 +1732,14 @@ class MemoryPool:
 
     def free_all_blocks(self, stream=None):
         with self._lock:
+            if self._free:
+                _device_free("MemoryPool.free_all_blocks")
             self._free_blocks.clear()
             self._free = 0
+
+    def __del__(self):
+        if self._used + self._free and _device_free is not None:
+            _device_free("a MemoryPool's memory freed as the pool went")
 
     def set_limit(self, size=None, fraction=None):
         if size is None:
@@ -1832,13 +1858,14 @@ class Stream:
         if _CAPTURE.stream is not None:
             raise CUDARuntimeError("cudaErrorIllegalState: a stream of this thread is already capturing")
         self._graph_ops, self._capture_invalid = [], None
-        _CAPTURE.stream = self
+        _CAPTURE.stream = _CAPTURING[self.ptr] = self
 
     def end_capture(self):
         """The recorded operations as a :class:`Graph`; a capture an illegal operation invalidated raises."""
         if _CAPTURE.stream is not self:
             raise CUDARuntimeError("cudaErrorIllegalState: the stream is not capturing")
         _CAPTURE.stream = None
+        _CAPTURING.pop(self.ptr, None)
         ops, self._graph_ops = self._graph_ops, None
         if self._capture_invalid:
             raise CUDARuntimeError(f"cudaErrorStreamCaptureInvalidated: operation failed due to a previous error "
@@ -1847,6 +1874,12 @@ class Stream:
 
     def is_capturing(self):
         return _CAPTURE.stream is self
+
+    def _invalidate_capture(self, what):
+        """For tests: what CUDA does when work this thread did not see broke the capture (another thread's
+        synchronisation, say): no error here, the capture is invalid, and the next operation captured fails."""
+        if _CAPTURING.get(self.ptr) is self:
+            self._capture_invalid = what
 
     def record(self, event=None):
         if event is None:
@@ -1971,7 +2004,8 @@ def make_modules(elementwise=False):
     linalg.svd = _svd
     attrs["linalg"] = linalg
     runtime = _module("cupy.cuda.runtime", {"getDeviceCount": getDeviceCount, "getDevice": getDevice,
-                                            "CUDARuntimeError": CUDARuntimeError})
+                                            "CUDARuntimeError": CUDARuntimeError,
+                                            "streamIsCapturing": streamIsCapturing})
     memory = _module("cupy.cuda.memory", {"MemoryPool": MemoryPool, "MemoryPointer": MemoryPointer,
                                           "UnownedMemory": UnownedMemory, "alloc": alloc,
                                           "OutOfMemoryError": OutOfMemoryError})

@@ -398,6 +398,87 @@ def test_the_stand_in_records_and_refuses_like_cuda():
         s.end_capture()
 
 
+def _breaks_the_capture(x):
+    """A call that invalidates the capture without an error of its own (as another thread's synchronisation does)."""
+    G.cupy.cuda.get_current_stream()._invalidate_capture("a test's call")
+    return x
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_capture_invalidated_silently_names_its_culprit_when_debugging(monkeypatch, debug):
+    """CUDA fails the operation after the one that broke a capture; MS_GPU_CAPTURE_DEBUG=1 names the one that broke it
+    (and without it the warning says how to find it). Either way the call's results come from the plain run."""
+    import types
+    monkeypatch.setenv("MS_GPU_CAPTURE_GEMM", "0")
+    monkeypatch.setenv("MS_GPU_CAPTURE_DEBUG", "1" if debug else "0")
+    monkeypatch.setattr(G.capture, "_WARNED", set())
+    cp = G.cupy
+    graph = types.SimpleNamespace(name="step", params=[types.SimpleNamespace(weight=None)])
+    runner = G.capture.GraphRunner(graph, lambda x: cp.multiply(_breaks_the_capture(x + 1.0), 2.0))
+    x = cp.asarray(np.arange(3, dtype=np.float32))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = [cp.asnumpy(runner(x)) for _ in range(3)]
+    for r in results:
+        np.testing.assert_array_equal(r, [2, 4, 6])
+    assert runner.state == "plain"
+    [w] = [str(w.message) for w in caught if "CUDA-graph capture" in str(w.message)]
+    assert "Invalidated" in w
+    if debug:
+        assert "first found invalid after _invalidate_capture" in w, w      # the innermost call, and its callers
+        assert "test_gpu_graph_sim.py:" in w and "in _breaks_the_capture" in w, w
+    else:
+        assert "MS_GPU_CAPTURE_DEBUG=1 names the call" in w, w
+    assert sys.getprofile() is None
+
+
+def test_a_graph_dropped_during_another_capture_frees_its_memory_after_it(monkeypatch):
+    """Freeing device memory synchronises the device and so invalidates a capture in progress: a runner collected
+    while another graph captures keeps its private pool until that capture has ended, and the capture succeeds."""
+    import gc
+    import types
+    import weakref
+    monkeypatch.setenv("MS_GPU_CAPTURE_GEMM", "0")
+    cp = G.cupy
+    graph = types.SimpleNamespace(name="step", params=[types.SimpleNamespace(weight=None)])
+    x = cp.asarray(np.arange(3, dtype=np.float32))
+    first = G.capture.GraphRunner(graph, lambda v: cp.multiply(v, 3.0))
+    for _ in range(3):
+        first(x)
+    assert first.state == "captured"
+    pool = weakref.ref(first.pool)
+    held = [first]
+    del first
+    seen = {}
+
+    def second_step(v):
+        if held and cp.cuda.get_current_stream().is_capturing():
+            held.clear()        # the last reference to the first runner goes while this graph captures
+            gc.collect()
+            seen["pool during the capture"] = pool() is not None
+        return cp.add(v, 1.0) * 2.0
+    second = G.capture.GraphRunner(graph, second_step)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        results = [cp.asnumpy(second(x)) for _ in range(3)]
+    for r in results:
+        np.testing.assert_array_equal(r, [2, 4, 6])
+    assert seen == {"pool during the capture": True}
+    assert second.state == "captured" and pool() is None
+    # and without the deferral, the stand-in's capture would have been invalidated by that pool's cudaFree
+    s = cp.cuda.Stream(non_blocking=True)
+    with s:
+        s.begin_capture()
+        doomed = cp.cuda.MemoryPool()
+        doomed.malloc(512).release()         # a block, cached by the pool
+        del doomed
+        gc.collect()
+        with pytest.raises(cupy_sim.CUDARuntimeError, match="Invalidated"):
+            cp.add(x, 1.0)
+        with pytest.raises(cupy_sim.CUDARuntimeError, match="Invalidated"):
+            s.end_capture()
+
+
 # --- the op conformance suite in GRAPH_MODE with the passes and capture on --------------------------
 def _load_conformance():
     import importlib.util

@@ -94,7 +94,12 @@ def test_softmax_fused_matches_plain_with_nan_and_infinities(monkeypatch):
     x[4, 3], x[4, 5] = np.nan, np.inf
     kernel = _families()["nn"].KERNELS["Softmax"]
     fused, plain = _fused_and_plain(monkeypatch, lambda: kernel(ops.Softmax(-1), cupy.asarray(x)))
-    np.testing.assert_array_equal(cupy.asnumpy(fused[0]), cupy.asnumpy(plain[0]))
+    got, want = cupy.asnumpy(fused[0]), cupy.asnumpy(plain[0])
+    # NaN and zero where the plain path has them; other values to the last bits (the raw kernel sums a row as a
+    # tree, CuPy's reduction in another order: one value of the H200's run differed by 1.3e-7 relative)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(got == 0, want == 0)
+    np.testing.assert_allclose(got, want, rtol=2e-6, atol=0)
 
 
 @needs_gpu

@@ -160,7 +160,7 @@ if [ "${RUN_BENCH:-1}" = 1 ]; then
     echo "status $?"
     grep -E "median|error|fail" "$OUT/bench.log" | tail -n 20
 fi
-if [ -n "${BENCH_AMP:-}" ]; then
+if [ "${RUN_BENCH:-1}" = 1 ] && [ -n "${BENCH_AMP:-}" ]; then
     # mixed precision on tensor cores (BENCH_AMP=float16 or bfloat16): amp O2 beside PyTorch's autocast
     step "GPU benchmarks, amp $BENCH_AMP"
     timeout "${LIMIT_BENCH_AMP:-600}" $PY benchmarks/harness.py --device GPU --amp "$BENCH_AMP" --ours-python "$PY" \

@@ -15,7 +15,9 @@ Design
 * **Memory.** Everything allocated while capturing (intermediates, the outputs) comes from a private
   ``cupy.cuda.MemoryPool`` (``cupy.cuda.using_allocator``) that lives as long as the graph: the addresses
   baked into the graph are never handed to other arrays, and ``ms.runtime.empty_cache()`` (the default
-  pool's ``free_all_blocks``) never frees them under it.
+  pool's ``free_all_blocks``) never frees them under it. A dropped runner's pool, graph and cuBLAS handle are freed
+  when no capture is in progress in any thread, kept until the last one ends otherwise: freeing device memory
+  synchronises the device, which would invalidate that capture.
 * **Inputs.** A graph's inputs are the call's tensors, then the network's Parameters (graph parameters with
   ``weight`` set). Parameters are updated in place by the optimizer kernels inside the step (``Assign``,
   ``ApplyMomentum``, Adam: ``kernels._common.store`` writes into the Parameter's own buffer), so their device
@@ -56,6 +58,9 @@ Design
   copy), an operand whose batch is 1 is read with batch stride 0. Anything else (1-D operands, ``out=``, other
   dtypes) calls CuPy's ``matmul``, which refuses: the graph then runs kernel by kernel.
 * **Switch**: ``MS_GPU_GRAPH_CAPTURE=0`` (read when a graph is compiled) turns capture off.
+* **Diagnosis**: CUDA reports an invalidated capture (``CUDA_ERROR_STREAM_CAPTURE_INVALIDATED``) at the next operation
+  captured, not at the call that broke it. With ``MS_GPU_CAPTURE_DEBUG=1`` a profile hook asks CUDA after every call
+  of the capture whether it is still active, and the warning names the first call after which it was not.
 
 Replays run the plain run's kernels on the same operands in the same order, matrix products excepted: those go
 through the capture-safe GEMM (``cublas<t>gemmStridedBatched``), whose kernel may round differently in the last bits
@@ -65,7 +70,10 @@ float noise between its second, plain, and third, captured, epoch).
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
+import threading
 import warnings
 
 import numpy
@@ -159,6 +167,57 @@ def copy_many(pairs):
 
 def _enabled():
     return os.environ.get("MS_GPU_GRAPH_CAPTURE", "1").strip() not in ("0", "false", "False", "")
+
+
+def _debugging():
+    return os.environ.get("MS_GPU_CAPTURE_DEBUG", "0").strip() not in ("0", "false", "False", "")
+
+
+_RETURNS = frozenset({"return", "c_return", "c_exception"})
+_CAPTURE_ACTIVE = 1      # cudaStreamCaptureStatusActive
+
+
+def _stack(frame, depth=4):
+    parts = []
+    while frame is not None and len(parts) < depth:
+        parts.append(f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno} in {frame.f_code.co_name}")
+        frame = frame.f_back
+    return " < ".join(parts)
+
+
+class _Watch:
+    """``MS_GPU_CAPTURE_DEBUG=1``: while a graph is captured, asks CUDA after every Python function or C call
+    returns (in every thread on Python 3.12+, this one before) whether the capture is still active, and keeps the
+    first call after which it is not. CUDA reports an invalidated capture only at the next operation captured,
+    which did nothing wrong itself; this names the call that broke it."""
+
+    def __init__(self, stream):
+        self.ptr = stream.ptr
+        self.found = None
+        self._previous = None
+
+    def _hook(self, frame, event, arg):
+        if self.found is not None or event not in _RETURNS:
+            return
+        try:
+            if cupy.cuda.runtime.streamIsCapturing(self.ptr) == _CAPTURE_ACTIVE:
+                return
+        except Exception:  # noqa: BLE001 - CUDA answers with an error: that is the same news
+            pass
+        name = getattr(arg, "__qualname__", None) or repr(arg) if event != "return" else frame.f_code.co_name
+        self.found = f"{name} (thread '{threading.current_thread().name}': {_stack(frame)})"
+
+    def __enter__(self):
+        self._previous = sys.getprofile()
+        sys.setprofile(self._hook)
+        if hasattr(threading, "setprofile_all_threads"):
+            threading.setprofile_all_threads(self._hook)
+        return self
+
+    def __exit__(self, *exc):
+        if hasattr(threading, "setprofile_all_threads"):
+            threading.setprofile_all_threads(None)
+        sys.setprofile(self._previous)
 
 
 def _gemm_enabled():
@@ -260,6 +319,39 @@ def _capture_matmul(gemm, plain, stream=None):
     return matmul
 
 
+# --- releasing a graph's CUDA resources only while nothing captures ----------------------------------------------
+# Freeing device memory (cudaFree, when a dropped graph's private pool goes), destroying a cuBLAS handle or a graph
+# synchronises the device, which invalidates a capture in progress on any stream: CUDA reports it later, at an
+# operation of that capture which did nothing wrong (the H200 suites saw optimizer steps fail to capture so, after a
+# test's networks were collected during a later test's capture). So a runner's resources go when no capture is in
+# progress, and are kept until the last capture ends otherwise.
+_ACTIVE_LOCK = threading.Lock()
+_ACTIVE = [0]            # captures in progress, in every thread
+_RETIRED = []            # resources dropped during a capture, freed when the last one ends
+
+
+def _retire(resources):
+    """Drop ``resources`` (a runner's graph, pool, buffers, handles): now, or when no capture is in progress."""
+    with _ACTIVE_LOCK:
+        if _ACTIVE[0]:
+            _RETIRED.append(resources)
+
+
+@contextlib.contextmanager
+def _capturing():
+    with _ACTIVE_LOCK:
+        _ACTIVE[0] += 1
+    try:
+        yield
+    finally:
+        with _ACTIVE_LOCK:
+            _ACTIVE[0] -= 1
+            released = [] if _ACTIVE[0] else _RETIRED[:]
+            if not _ACTIVE[0]:
+                _RETIRED.clear()
+        del released           # freed here, outside the lock, with no capture in progress
+
+
 def _family_of(name):
     return _FAMILY_OF.get(name)
 
@@ -352,10 +444,20 @@ class GraphRunner:
         self.calls = 0
         self.state = "warming"       # -> "captured", or "plain" for good
         self.reason = None
+        self.invalid_after = None    # MS_GPU_CAPTURE_DEBUG=1: the call after which a failed capture was invalid
         self._release()
 
     def _release(self):
+        held = tuple(getattr(self, name, None) for name in ("cuda_graph", "static", "plan", "pool", "stream", "gemm"))
+        if any(h is not None for h in held):
+            _retire(held)
         self.cuda_graph = self.static = self.plan = self.tree = self.pool = self.stream = self.gemm = None
+
+    def __del__(self):
+        try:
+            self._release()
+        except Exception:  # noqa: BLE001 - at interpreter exit the module may be gone; nothing to keep then
+            pass
 
     def __call__(self, *inputs):
         if self.state == "captured":
@@ -382,8 +484,15 @@ class GraphRunner:
         STATS["failed"] += 1
         if self.reason not in _WARNED:
             _WARNED.add(self.reason)
-            warnings.warn(f"CUDA-graph capture of '{self.name}' failed ({self.reason}); it runs kernel by kernel "
-                          f"from now on (MS_GPU_GRAPH_CAPTURE=0 turns capture off).", RuntimeWarning, stacklevel=3)
+            if self.invalid_after is not None:
+                cause = f"; the capture was first found invalid after {self.invalid_after}"
+            elif "INVALIDATED" in self.reason.upper():
+                cause = "; MS_GPU_CAPTURE_DEBUG=1 names the call that invalidated it"
+            else:
+                cause = ""
+            warnings.warn(f"CUDA-graph capture of '{self.name}' failed ({self.reason}){cause}; it runs kernel by "
+                          f"kernel from now on (MS_GPU_GRAPH_CAPTURE=0 turns capture off).", RuntimeWarning,
+                          stacklevel=3)
 
     def _capture(self, inputs):
         for x in inputs:
@@ -402,12 +511,14 @@ class GraphRunner:
             gemm = GEMM_FACTORY["make"](stream) if _gemm_enabled() else None
             stream.wait_event(caller.record())     # the inputs' producers, queued on the caller's stream
             plain_matmul = cupy.matmul
-            with cupy.cuda.using_allocator(pool.malloc), stream:
+            watch = _Watch(stream) if _debugging() else None
+            with _capturing(), cupy.cuda.using_allocator(pool.malloc), stream:
                 stream.begin_capture()
                 try:
                     if gemm is not None:
                         cupy.matmul = _capture_matmul(gemm, plain_matmul, stream)
-                    outs = self.run(*static)
+                    with watch if watch is not None else contextlib.nullcontext():
+                        outs = self.run(*static)
                 except BaseException:
                     try:
                         stream.end_capture()
@@ -416,6 +527,7 @@ class GraphRunner:
                     raise
                 finally:
                     cupy.matmul = plain_matmul
+                    self.invalid_after = watch.found if watch is not None else None
                 cuda_graph = stream.end_capture()
         leaves = []
         tree = _flatten(outs, leaves)
