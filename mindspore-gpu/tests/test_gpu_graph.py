@@ -125,6 +125,9 @@ def test_the_capture_gemm_gives_cupy_matmul_on_the_gpu(sa, sb, dtype):
     gemm = capture.CublasGemm(stream)
     rng = np.random.default_rng(5)
     a, b = cupy.asarray(rng.standard_normal(sa).astype(dtype)), cupy.asarray(rng.standard_normal(sb).astype(dtype))
+    # the uploads are queued on the current stream, which the non-blocking stream does not wait for by itself (on the
+    # H200 this product was once computed from operands not yet copied)
+    stream.wait_event(cupy.cuda.get_current_stream().record())
     with stream:
         got = capture._capture_matmul(gemm, cupy.matmul)(a, b)
         stream.synchronize()

@@ -206,6 +206,33 @@ def test_random_graphs_are_never_captured(on_sim, monkeypatch):
     assert any((a != b).any() for a, b in zip(outs, outs[1:])), "every call draws new numbers"
 
 
+def test_capture_debugging_says_why_a_graph_is_not_captured_or_not_replayed(on_sim, monkeypatch):
+    """Refusals and calls not replayed are silent by design; MS_GPU_CAPTURE_DEBUG=1 says why, once per reason."""
+    import types
+    _switches(monkeypatch, fuse=True, capture=True)
+    monkeypatch.setenv("MS_GPU_CAPTURE_DEBUG", "1")
+    monkeypatch.setattr(G.capture, "_WARNED", set())
+    drop = nn.Dropout(p=0.5)
+    drop.set_train(True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            drop(_t(np.ones((64,), np.float32)))
+    notes = [str(w.message) for w in caught if "CUDA-graph" in str(w.message)]
+    assert len(notes) == 1 and "refused: a random operator" in notes[0], notes
+    cp = G.cupy
+    graph = types.SimpleNamespace(name="step", params=[types.SimpleNamespace(weight=None)])
+    runner = G.capture.GraphRunner(graph, lambda v: cp.add(v, 1.0))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            runner(cp.asarray(np.zeros(3, np.float32)))
+        out = runner(cp.asarray(np.zeros(5, np.float32)))
+    np.testing.assert_array_equal(cp.asnumpy(out), np.ones(5))
+    notes = [str(w.message) for w in caught if "CUDA-graph" in str(w.message)]
+    assert len(notes) == 1 and "not replayed: its input 0 is a" in notes[0] and "(3,) float32" in notes[0], notes
+
+
 def test_graphs_with_host_control_flow_are_never_captured_whole(on_sim, monkeypatch):
     """Only in stretches between the host decisions (test_gpu_optim_capture_sim.py), and not these: the condition's two
     kernels would be replaced by two copies and a launch, the branches have one kernel each."""
@@ -477,6 +504,42 @@ def test_a_graph_dropped_during_another_capture_frees_its_memory_after_it(monkey
             cp.add(x, 1.0)
         with pytest.raises(cupy_sim.CUDARuntimeError, match="Invalidated"):
             s.end_capture()
+
+
+def test_garbage_is_collected_before_a_capture_and_not_during_it(monkeypatch):
+    """A reference cycle holding device memory (a pool of a graph dropped earlier, say) is collected before the capture
+    begins, not by a collection in its middle (which would free that memory and so invalidate the capture); the
+    collector is back on afterwards."""
+    import gc
+    import types
+    import weakref
+    monkeypatch.setenv("MS_GPU_CAPTURE_GEMM", "0")
+    cp = G.cupy
+
+    class Holder:
+        pass
+    cycle = Holder()
+    cycle.self = cycle
+    cycle.pool = cp.cuda.MemoryPool()
+    cycle.pool.malloc(1024).release()
+    pool = weakref.ref(cycle.pool)
+    del cycle
+    seen = []
+
+    def step(v):
+        if cp.cuda.get_current_stream().is_capturing():
+            seen.append((pool() is None, gc.isenabled()))
+        return cp.add(v, 1.0)
+    graph = types.SimpleNamespace(name="step", params=[types.SimpleNamespace(weight=None)])
+    runner = G.capture.GraphRunner(graph, step)
+    x = cp.asarray(np.arange(3, dtype=np.float32))
+    assert gc.isenabled()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(3):
+            np.testing.assert_array_equal(cp.asnumpy(runner(x)), [1, 2, 3])
+    assert runner.state == "captured" and seen == [(True, False)]
+    assert gc.isenabled()
 
 
 # --- the op conformance suite in GRAPH_MODE with the passes and capture on --------------------------

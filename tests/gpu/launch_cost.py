@@ -80,38 +80,19 @@ def main():
     x = cupy.asarray(np.random.default_rng(0).normal(size=(8, 16, 8, 8)).astype(np.float32))
     w = cupy.asarray(np.random.default_rng(1).normal(size=(16, 16, 3, 3)).astype(np.float32))
     conv = ops.Conv2D(16, 3, pad_mode="pad", pad=1)
-    row("Conv2D kernel (cuDNN fprop), (8,16,8,8)", lambda: kernels["conv"]["Conv2D"](conv, x, w))
+    row("Conv2D kernel (cuDNN fprop), (8,16,8,8)", lambda: kernels["conv"]["Conv2D"](conv, x, w, out=None))
     scale, bias = cupy.ones(16, cupy.float32), cupy.zeros(16, cupy.float32)
     mean, var = cupy.zeros(16, cupy.float32), cupy.ones(16, cupy.float32)
     bn = ops.BatchNorm(is_training=True)
     fam = next(k for k in kernels.values() if "BatchNorm" in k)
-    row("BatchNorm kernel (training), (8,16,8,8)", lambda: fam["BatchNorm"](bn, x, scale, bias, mean, var))
+    row("BatchNorm kernel (training), (8,16,8,8)", lambda: fam["BatchNorm"](bn, x, scale, bias, mean, var, out=None))
     relu = ops.ReLU()
     row("ReLU kernel", lambda: kernels["nn"]["ReLU"](relu, x, out=None))
     bng = next(k for k in kernels.values() if "BatchNormGrad" in k)["BatchNormGrad"]
     bn_grad = _bn_grad_prim()
-    saved = fam["BatchNorm"](bn, x, scale, bias, mean, var)
+    saved = fam["BatchNorm"](bn, x, scale, bias, mean, var, out=None)
     row("BatchNormGrad kernel (training), (8,16,8,8)",
-        lambda: bng(bn_grad, x, x, scale, saved[3], saved[4], saved[4]))
-    if args.profile:
-        import cProfile
-        import io
-        import pstats
-        for name, fn in (("BatchNorm", lambda: fam["BatchNorm"](bn, x, scale, bias, mean, var)),
-                         ("BatchNormGrad", lambda: bng(bn_grad, x, x, scale, saved[3], saved[4], saved[4])),
-                         ("Conv2D", lambda: kernels["conv"]["Conv2D"](conv, x, w))):
-            prof = cProfile.Profile()
-            prof.enable()
-            for _ in range(500):
-                fn()
-            prof.disable()
-            sync()
-            text = io.StringIO()
-            pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(14)
-            print(f"-- cProfile of 500 {name} kernel calls, by own time")
-            print("\n".join(line[:170] for line in text.getvalue().splitlines() if line.strip()
-                            and not line.startswith(("   Ordered", "   List"))))
-
+        lambda: bng(bn_grad, x, x, scale, saved[3], saved[4], saved[4], out=None))
     t = ms.Tensor(np.ones(1024, np.float32))
     row("PYNATIVE ops.add(t, t)", lambda: ops.add(t, t))
     net = ms.nn.Conv2d(16, 16, 3, pad_mode="pad", padding=1)
@@ -122,6 +103,28 @@ def main():
     row("PYNATIVE nn.BatchNorm2d(16)(x), training", lambda: bnc(tx))
     grad = ms.grad(lambda v: (net(v) * net(v)).sum())
     row("PYNATIVE ms.grad of conv, mul, sum (forward + backward)", lambda: grad(tx), calls=max(50, n // 10))
+
+    if args.profile:
+        import cProfile
+        import io
+        import pstats
+        for name, fn in (("BatchNorm", lambda: fam["BatchNorm"](bn, x, scale, bias, mean, var, out=None)),
+                         ("BatchNormGrad", lambda: bng(bn_grad, x, x, scale, saved[3], saved[4], saved[4], out=None)),
+                         ("Conv2D", lambda: kernels["conv"]["Conv2D"](conv, x, w, out=None)),
+                         ("PYNATIVE ops.add", lambda: ops.add(t, t)),
+                         ("PYNATIVE nn.BatchNorm2d", lambda: bnc(tx))):
+            prof = cProfile.Profile()
+            prof.enable()
+            for _ in range(500):
+                fn()
+            prof.disable()
+            sync()
+            text = io.StringIO()
+            pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(14)
+            pstats.Stats(prof, stream=text).sort_stats("cumulative").print_stats(12)
+            print(f"-- cProfile of 500 {name} calls, by own time, then by cumulative time")
+            print("\n".join(line[:170] for line in text.getvalue().splitlines() if line.strip()
+                            and not line.startswith(("   Ordered", "   List"))))
 
     try:
         import torch

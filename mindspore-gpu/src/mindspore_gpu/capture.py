@@ -60,7 +60,9 @@ Design
 * **Switch**: ``MS_GPU_GRAPH_CAPTURE=0`` (read when a graph is compiled) turns capture off.
 * **Diagnosis**: CUDA reports an invalidated capture (``CUDA_ERROR_STREAM_CAPTURE_INVALIDATED``) at the next operation
   captured, not at the call that broke it. With ``MS_GPU_CAPTURE_DEBUG=1`` a profile hook asks CUDA after every call
-  of the capture whether it is still active, and the warning names the first call after which it was not.
+  of the capture whether it is still active, and the warning names the first call after which it was not; refused
+  graphs, calls not replayed (an input of another shape or dtype) and captures repeated (a Parameter's buffer replaced)
+  are warned about too, once per reason.
 
 Replays run the plain run's kernels on the same operands in the same order, matrix products excepted: those go
 through the capture-safe GEMM (``cublas<t>gemmStridedBatched``), whose kernel may round differently in the last bits
@@ -71,6 +73,7 @@ float noise between its second, plain, and third, captured, epoch).
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sys
 import threading
@@ -91,8 +94,10 @@ __all__ = ["graph_runner", "refusal", "GraphRunner", "CublasGemm", "GEMM_FACTORY
 
 #: Plain runs of a graph before it is captured (the executor's checked first run included).
 WARMUP_RUNS = 2
-#: Counters for tests and benchmarks.
-STATS = {"captured": 0, "replays": 0, "refused": 0, "failed": 0}
+#: Counters for tests and benchmarks: graphs captured, replays, graphs refused, captures failed, runners made (one per
+#: compiled graph that may be captured), calls not replayed (an input of another shape or dtype, a Parameter's buffer
+#: replaced: they ran kernel by kernel).
+STATS = {"captured": 0, "replays": 0, "refused": 0, "failed": 0, "runners": 0, "misses": 0}
 #: Kernel families whose operators are never captured.
 _HOST_FAMILIES = {"debug": "a host-side operator", "summary": "a summary operator", "comm": "a collective",
                   "random": "a random operator"}
@@ -322,10 +327,11 @@ def _capture_matmul(gemm, plain, stream=None):
 # --- releasing a graph's CUDA resources only while nothing captures ----------------------------------------------
 # Freeing device memory (cudaFree, when a dropped graph's private pool goes), destroying a cuBLAS handle or a graph
 # synchronises the device, which invalidates a capture in progress on any stream: CUDA reports it later, at an
-# operation of that capture which did nothing wrong (the H200 suites saw optimizer steps fail to capture so, after a
-# test's networks were collected during a later test's capture). So a runner's resources go when no capture is in
-# progress, and are kept until the last capture ends otherwise.
-_ACTIVE_LOCK = threading.Lock()
+# operation of that capture which did nothing wrong. On the H200, MS_GPU_CAPTURE_DEBUG=1 found optimizer steps whose
+# capture a collected capture GEMM's cublasDestroy had invalidated, and others broken during plain calls (isinstance)
+# at which only a garbage collection can have freed anything. So a runner's resources go when no capture is in
+# progress, and are kept until the last capture ends otherwise; the cyclic collector runs before and not during one.
+_ACTIVE_LOCK = threading.RLock()
 _ACTIVE = [0]            # captures in progress, in every thread
 _RETIRED = []            # resources dropped during a capture, freed when the last one ends
 
@@ -337,18 +343,31 @@ def _retire(resources):
             _RETIRED.append(resources)
 
 
+_GC_WAS_ENABLED = [False]
+
+
 @contextlib.contextmanager
 def _capturing():
+    """A capture in progress: Python's cyclic garbage collector is run before the first one begins and is off until
+    the last one ends (a collection in the middle of a capture frees whatever cycles hold: a graph's private pool, a
+    cuBLAS handle); resources dropped meanwhile are freed when the last one ends."""
     with _ACTIVE_LOCK:
+        if _ACTIVE[0] == 0:
+            gc.collect()       # (a runner it finalises frees now: _retire takes this reentrant lock)
+            _GC_WAS_ENABLED[0] = gc.isenabled()
+            gc.disable()
         _ACTIVE[0] += 1
     try:
         yield
     finally:
         with _ACTIVE_LOCK:
             _ACTIVE[0] -= 1
-            released = [] if _ACTIVE[0] else _RETIRED[:]
-            if not _ACTIVE[0]:
+            last = _ACTIVE[0] == 0
+            released = _RETIRED[:] if last else []
+            if last:
                 _RETIRED.clear()
+            if last and _GC_WAS_ENABLED[0]:
+                gc.enable()
         del released           # freed here, outside the lock, with no capture in progress
 
 
@@ -406,6 +425,14 @@ def _copies(graph):
     return sum(1 for p in graph.params if p.weight is None) + outputs
 
 
+def _debug_note(message):
+    """With ``MS_GPU_CAPTURE_DEBUG=1``, one warning per message: why a graph is not captured or not replayed (silent
+    otherwise: a refusal is the design, not an error)."""
+    if _debugging() and message not in _WARNED:
+        _WARNED.add(message)
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
 def graph_runner(graph, run, device=None):
     """What runs ``graph`` from its second call on: ``run`` (kernel by kernel) when capture is off or the graph
     is refused, else a :class:`GraphRunner`."""
@@ -416,7 +443,10 @@ def graph_runner(graph, run, device=None):
         reason = "a stretch between host decisions whose replay would copy as many buffers as it has kernels"
     if reason is not None:
         STATS["refused"] += 1
+        _debug_note(f"CUDA-graph capture of '{getattr(graph, 'name', 'graph')}' refused: {reason}; it runs kernel by "
+                    f"kernel.")
         return run
+    STATS["runners"] += 1
     return GraphRunner(graph, run, device)
 
 
@@ -547,13 +577,20 @@ class GraphRunner:
 
     def _replay(self, inputs):
         static, weights = self.static, self.weights
-        for x, s, w in zip(inputs, static, weights):
+        for i, (x, s, w) in enumerate(zip(inputs, static, weights)):
             if w:
                 if x is not s:       # a Parameter's buffer was replaced: capture again after the warm-up
                     self.state, self.calls = "warming", 0
                     self._release()
+                    _debug_note(f"CUDA-graph of '{self.name}': the buffer of its Parameter input {i} was replaced; "
+                                f"it is captured again.")
+                    STATS["misses"] += 1
                     return _MISS
             elif not isinstance(x, cupy.ndarray) or x.shape != s.shape or x.dtype != s.dtype:
+                _debug_note(f"CUDA-graph of '{self.name}' not replayed: its input {i} is a "
+                            f"{type(x).__name__} {getattr(x, 'shape', '')} {getattr(x, 'dtype', '')}, the captured "
+                            f"graph takes {s.shape} {s.dtype}; that call runs kernel by kernel.")
+                STATS["misses"] += 1
                 return _MISS
         try:
             copy_many([(s, x) for x, s, w in zip(inputs, static, weights) if not w])
