@@ -7,7 +7,7 @@
   (``_col2im``) the plain path's numbers up to rounding, and all match a NumPy oracle; each is the few launches it
   was brought down to;
 * MaxPool's whole-window kernels (``kernels/pooling.py`` ``_window_kernel``): MaxPool in one launch, MaxPoolGrad in
-  three, the plain path's bits;
+  one (a hand-written kernel per window size, ``_grad_source``), the plain path's bits;
 * training batch norm in four launches and its gradient in two (``ReductionKernel`` ``ms_bn_sqsum`` and
   ``ms_bn_grad_sums``), the plain path's numbers;
 * the stand-in's ``ReductionKernel`` (CuPy's signature, ``axis``/``keepdims``, identity of an empty reduction, one
@@ -245,9 +245,8 @@ def test_max_pool_whole_window_kernels(sim, monkeypatch, geometry, dtype):
     (y, dx), kinds = _kinds(run)
     size = "x".join(str(v) for v in ((k, k) if isinstance(k, int) else k))
     kinds = [k for k in kinds if k not in ("h2d", "d2h")]      # (the uploads and read-backs of the test)
-    # MaxPool: one launch; MaxPoolGrad: the scatter operands, the zeros and the atomic add
-    assert kinds == [f"ElementwiseKernel ms_pool_window_fold_{size}",
-                     f"ElementwiseKernel ms_pool_window_scatter_{size}", "cupy.zeros", "cupy.add.at"], kinds
+    # MaxPool: one launch; MaxPoolGrad: one (each input element sums dout over the windows it won)
+    assert kinds == [f"ElementwiseKernel ms_pool_window_fold_{size}", "RawKernel ms_max_pool_grad"], kinds
     rng_dout = np.random.default_rng(6)
     with monkeypatch.context() as m:
         _fusion_off(m, pool)
@@ -561,6 +560,11 @@ def test_the_raw_kernels_compile_with_nvrtc():
     graph = cupy_sim.load_graph_modules()
     sources = dict(_raw_kernel_sources({f.__name__.rsplit(".", 1)[-1]: f for f in graph.families}))
     sources["ms_copy_many"] = graph.capture._COPY_MANY.source()
+    pooling = next(f for f in graph.families if f.__name__.endswith(".pooling"))
+    for kernel in ((2, 2), (3, 3), (1, 3), (2, 2, 2), (3, 3, 3)):    # MaxPoolGrad's, generated per window size
+        raw = pooling._grad_kernels(kernel)
+        for dt in raw.dtypes:
+            sources[f"{raw.name}_{np.dtype(dt).name}"] = raw.source(T=dt)
     assert {"ms_batch_norm_float32", "ms_softmax_rows_float32", "ms_ln_rows_float64", "ms_softmax_grad_rows_float32",
             "ms_ln_grad_rows_float32", "ms_sparse_softmax_ce_float32_int64"} <= set(sources), sorted(sources)
     for name, text in sources.items():

@@ -7,9 +7,9 @@ import cupy
 import numpy
 
 from mindspore.plugin import MSTypeError
-from mindspore_gpu.kernels._common import UNSUPPORTED_DTYPES, fit, scalar_of, store
+from mindspore_gpu.kernels._common import UNSUPPORTED_DTYPES, fit, scalar_of, store, dev
 
-_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+_dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
 # (UNSUPPORTED_DTYPES: ml_dtypes' float8 types, as the GPU runtime refuses them. bfloat16 is supported: CuPy 14 casts
 # to/from it and computes with it; the kernels that sort or scan widen it to float32.)

@@ -13,8 +13,9 @@ import warnings
 import cupy
 
 from mindspore.plugin import MSRuntimeError, MSValueError, process_group
+from mindspore_gpu.kernels._common import dev
 
-_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+_dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 _LOOPBACK = collections.defaultdict(collections.deque)   # Send to oneself in a group of one
 _WARNED = []
 

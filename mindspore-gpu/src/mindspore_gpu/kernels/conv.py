@@ -29,9 +29,9 @@ import numpy
 from cupy.lib.stride_tricks import as_strided
 
 from mindspore_gpu import cudnn as _cudnn
-from mindspore_gpu.kernels._common import Fused, compute_dtype, fits_out
+from mindspore_gpu.kernels._common import Fused, compute_dtype, fits_out, dev
 
-_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+_dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 _CUDNN = _cudnn.for_cupy(cupy)  # cuDNN first where usable (mindspore_gpu/cudnn.py); None from it: im2col below
 
 

@@ -7,7 +7,9 @@ import sys
 import cupy
 import numpy
 
-_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+from mindspore_gpu.kernels._common import dev
+
+_dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
 
 def _print(prim, *inputs, out=None):

@@ -11,9 +11,9 @@ import cupy
 import numpy
 
 from mindspore.plugin import MSIndexRuntimeError
-from mindspore_gpu.kernels._common import fit, fits_out, is_array, scalar_of, scatter_add, sortable
+from mindspore_gpu.kernels._common import fit, fits_out, is_array, scalar_of, scatter_add, sortable, dev
 
-_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+_dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
 
 def _check_bounds(op, idx, n, dim):

@@ -21,9 +21,9 @@ import cupy
 import numpy
 
 from mindspore_gpu.kernels._common import (RAW_HELPERS, Fused, FusedUnavailable, RawKernels, compute_dtype,
-                                           fits_out)
+                                           fits_out, dev)
 
-_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+_dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
 _DENSE_TAIL = Fused("ms_softmax_ce_tail", "T x, T lab, T m, T inv, T lse", "T bp, T term",
                     "bp = exp(x - m) * inv - lab; term = lab != (T)0 ? lab * (lse - x) : (T)0;")

@@ -10,9 +10,10 @@ CPU kernels do) with ``cupyx.scipy.special``. Matrix products run on cuBLAS thro
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import F16, F32, F64, finfo, fit, is_array, is_bf16, is_inexact, promoted, special
+from mindspore_gpu.kernels._common import (F16, F32, F64, dev, finfo, fit, is_array, is_bf16, is_inexact, promoted,
+                                           special)
 
-_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+_dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 _SCALARS = (bool, int, float, complex)
 
 

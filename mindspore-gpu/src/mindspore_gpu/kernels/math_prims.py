@@ -15,11 +15,11 @@ import cupy
 import cupy.linalg  # noqa: F401
 import numpy as np
 
-from mindspore_gpu.kernels._common import F16, F32, is_bf16, scatter_add, sortable
+from mindspore_gpu.kernels._common import F16, F32, is_bf16, scatter_add, sortable, dev
 from mindspore_gpu.kernels.array_more import KERNELS as _ARRAY_MORE
 
 xp = cupy
-_dev = cupy.asarray
+_dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 _host = cupy.asnumpy
 _back = cupy.asarray
 

@@ -13,9 +13,9 @@ import cupy
 import numpy
 
 from mindspore_gpu.kernels._common import (RAW_BLOCK, RAW_HELPERS, Fused, FusedReduction, FusedUnavailable, RawKernels,
-                                           device_rng, fit, fits_out, is_array, store, wide)
+                                           device_rng, fit, fits_out, is_array, store, wide, dev)
 
-_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+_dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
 SELU_ALPHA = 1.67326324235437728481704299
 SELU_SCALE = 1.05070098735548049341933498
@@ -795,51 +795,57 @@ def _bn_raw_usable(prim, x, *vectors):
 def _batch_norm_raw(prim, x, scale, bias, mean, variance):
     """Batch norm in two launches in training, one in inference (see ``_BN_SOURCE``): ``(y, batch mean, batch
     variance, saved mean, saved variance)``; in training the moving statistics ``mean``/``variance`` are updated in
-    place, in inference outputs 1-4 repeat them."""
+    place, in inference outputs 1-4 repeat them. The per-channel vectors are contiguous (``_bn_raw_usable``).
+    (A PYNATIVE step calls this per layer: the host work around the launches is kept to plain allocations, no
+    ``empty_like``, which works out an order and strides, nor copies of what is contiguous already.)"""
     x = cupy.ascontiguousarray(x)
-    dt = x.dtype.type
+    dt = x.dtype
+    t = dt.type
     outer, channels, inner, parts, per = _bn_raw_shape(prim, x)
     count = outer * inner
     sizes = (numpy.int32(channels), numpy.int32(inner), numpy.int64(count), numpy.int64(per))
-    y = cupy.empty_like(x)
-    stats = cupy.empty((4, channels), x.dtype)
+    y = cupy.empty(x.shape, dt)
+    stats = cupy.empty((4, channels), dt)
+    grid = (parts, channels)
     if not prim.is_training:
-        _BN_RAW.launch("ms_bn_infer", (parts, channels),
-                       (x, cupy.ascontiguousarray(scale), cupy.ascontiguousarray(bias), mean, variance, y, stats)
-                       + sizes + (dt(prim.epsilon),), T=x.dtype)
-        return y, stats[0], stats[1], stats[2], stats[3]
-    part = cupy.empty((channels, parts, 4), x.dtype)
-    _BN_RAW.launch("ms_bn_stats", (parts, channels), (x, part) + sizes, T=x.dtype)
+        _BN_RAW.launch("ms_bn_infer", grid, (x, scale, bias, mean, variance, y, stats) + sizes + (t(prim.epsilon),),
+                       T=dt)
+        return (y, *stats)
+    part = cupy.empty((channels, parts, 4), dt)
+    _BN_RAW.launch("ms_bn_stats", grid, (x, part) + sizes, T=dt)
     mom = prim.momentum
-    _BN_RAW.launch("ms_bn_forward", (parts, channels),
-                   (x, part, cupy.ascontiguousarray(scale), cupy.ascontiguousarray(bias), mean, variance, y, stats)
-                   + sizes + (dt(prim.epsilon), dt(1 - mom), dt(mom), dt(max(count, 1) / max(count - 1, 1))), T=x.dtype)
-    return y, stats[0], stats[1], stats[2], stats[3]
+    _BN_RAW.launch("ms_bn_forward", grid,
+                   (x, part, scale, bias, mean, variance, y, stats)
+                   + sizes + (t(prim.epsilon), t(1 - mom), t(mom), t(max(count, 1) / max(count - 1, 1))), T=dt)
+    return (y, *stats)
 
 
 def _batch_norm_grad_raw(prim, dy, x, scale, saved_mean, saved_variance):
-    """Training BatchNormGrad in two launches (see ``_BN_SOURCE``): ``(dx, dscale, dbias)``."""
+    """Training BatchNormGrad in two launches (see ``_BN_SOURCE``): ``(dx, dscale, dbias)``. The per-channel vectors
+    are contiguous (``_bn_raw_usable``)."""
     x, dy = cupy.ascontiguousarray(x), cupy.ascontiguousarray(dy)
+    dt = x.dtype
     outer, channels, inner, parts, per = _bn_raw_shape(prim, x)
     sizes = (numpy.int32(channels), numpy.int32(inner), numpy.int64(outer * inner), numpy.int64(per))
-    eps = x.dtype.type(prim.epsilon)
-    vectors = tuple(cupy.ascontiguousarray(v) for v in (saved_mean, saved_variance))
-    part = cupy.empty((channels, parts, 2), x.dtype)
-    _BN_RAW.launch("ms_bn_grad_sums", (parts, channels), (dy, x) + vectors + (part,) + sizes + (eps,), T=x.dtype)
-    dx = cupy.empty_like(x)
-    sums = cupy.empty((2, channels), x.dtype)
-    _BN_RAW.launch("ms_bn_grad_dx", (parts, channels),
-                   (dy, x) + vectors + (cupy.ascontiguousarray(scale), part, dx, sums) + sizes + (eps,), T=x.dtype)
-    return dx, sums[0], sums[1]
+    eps = dt.type(prim.epsilon)
+    grid = (parts, channels)
+    part = cupy.empty((channels, parts, 2), dt)
+    _BN_RAW.launch("ms_bn_grad_sums", grid, (dy, x, saved_mean, saved_variance, part) + sizes + (eps,), T=dt)
+    dx = cupy.empty(x.shape, dt)
+    sums = cupy.empty((2, channels), dt)
+    _BN_RAW.launch("ms_bn_grad_dx", grid,
+                   (dy, x, saved_mean, saved_variance, scale, part, dx, sums) + sizes + (eps,), T=dt)
+    return (dx, *sums)
 
 
 @fits_out
 def _batch_norm(prim, x, scale, bias, mean, variance, *, out=None):
     x = _dev(x)
     x32 = wide(x)
-    if _bn_raw_usable(prim, x32, _dev(scale), _dev(bias), mean, variance):
+    scale, bias = _dev(scale), _dev(bias)
+    if _bn_raw_usable(prim, x32, scale, bias, mean, variance):
         try:
-            return _batch_norm_raw(prim, x32, _dev(scale), _dev(bias), mean, variance)
+            return _batch_norm_raw(prim, x32, scale, bias, mean, variance)
         except FusedUnavailable:     # did not compile (before any write): the fused kernels are off, plain path below
             pass
     axes, stat_shape, count = _bn_layout(prim, x)
@@ -865,7 +871,6 @@ def _batch_norm(prim, x, scale, bias, mean, variance, *, out=None):
 @fits_out
 def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve, *, out=None):
     x, dy = wide(_dev(x)), wide(_dev(dy))
-    axes, stat_shape, count = _bn_layout(prim, x)
     sv = wide(_dev(saved_variance))
     sm = wide(_dev(saved_mean))
     sc = wide(_dev(scale))
@@ -874,6 +879,7 @@ def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve, *,
             return _batch_norm_grad_raw(prim, dy, x, sc, sm, sv)
         except FusedUnavailable:     # did not compile: the fused kernels are off, plain path below
             pass
+    axes, stat_shape, count = _bn_layout(prim, x)
     rstd = 1.0 / cupy.sqrt(sv + prim.epsilon)
     xhat = (x - sm.reshape(stat_shape)) * rstd.reshape(stat_shape)
     dbias = cupy.sum(dy, axis=axes)

@@ -8,9 +8,9 @@ call. The gradients run the same passes in reverse, scattering with CUDA's atomi
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import fit, fits_out, scalar_of, scatter_add, wide
+from mindspore_gpu.kernels._common import fit, fits_out, scalar_of, scatter_add, wide, dev
 
-_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+_dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
 BCE_EPS = 1e-12
 

@@ -23,12 +23,14 @@ only strictly larger elements from the dtype's lowest value (winner: the first e
 larger); MaxPoolWithArgmax and AdaptiveMaxPool2D take the first element, then strictly larger ones;
 MaxPool3DWithArgmax propagates NaN with the index of the window's last NaN.
 
-The gradients scatter into the input planes with CUDA's atomic add (windows may overlap). float16
+The gradients' plain paths scatter into the input planes with CUDA's atomic add (windows may overlap). float16
 computes in float32.
 
-With fusion on, MaxPool (its values) and MaxPoolGrad (the argmax's scatter operands) are one generated kernel each
-(:func:`_window_kernel`, the kernel offsets unrolled, reading the unpadded input): MaxPool is one launch and
-MaxPoolGrad three (that kernel, the zeros, the atomic add), the same bits as the per-offset steps.
+With fusion on, MaxPool (its values) is one generated kernel (:func:`_window_kernel`, the kernel offsets unrolled,
+reading the unpadded input), and MaxPoolGrad one hand-written kernel per window size (:func:`_grad_source`: each input
+element sums dout over the windows it won, in the CPU kernel's order, without atomics); a window too wide for it takes
+the argmax's scatter operands from a generated kernel, the zeros and the atomic add (three launches). Either gives the
+same bits as the per-offset steps.
 """
 import itertools
 import math
@@ -36,10 +38,11 @@ import math
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import F64, Fused, compute_dtype, fits_out, scatter_add
+from mindspore_gpu.kernels._common import (F64, RAW_BLOCK, Fused, FusedUnavailable, RawKernels, compute_dtype, dev,
+                                           fits_out, scatter_add)
 from mindspore_gpu.kernels.conv import pad_after, pad_spatial, windows
 
-_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+_dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 _INF = float("inf")
 
 
@@ -85,10 +88,22 @@ _RULES = {"MaxPool": _FOLD, "MaxPoolGrad": _FOLD, "MaxPoolGradGrad": _FOLD, "Max
           "MaxPoolWithArgmax": _FIRST, "MaxPool3DWithArgmax": _LAST_NAN}
 
 
+_RULE_CACHE = {}
+
+
 def _rule(prim, x):
-    """(rule, start value) of ``prim`` for input ``x`` (0: NaN first, as described above)."""
-    rule = _RULES.get(type(prim).__name__, 0)
-    dt = numpy.dtype(x.dtype)
+    """(rule, start value) of ``prim`` for input ``x`` (0: NaN first, as described above), worked out once per
+    primitive type and dtype (``numpy.errstate`` and ``finfo`` cost microseconds per pooling call)."""
+    key = (type(prim), x.dtype)
+    found = _RULE_CACHE.get(key)
+    if found is None:
+        found = _RULE_CACHE[key] = _work_out_rule(type(prim).__name__, x.dtype)
+    return found
+
+
+def _work_out_rule(name, dtype):
+    rule = _RULES.get(name, 0)
+    dt = numpy.dtype(dtype)
     if rule == _FOLD:
         with numpy.errstate(over="ignore"):
             floor = float(numpy.asarray(numpy.finfo(numpy.float32).min).astype(dt if dt.kind == "f" else numpy.float32))
@@ -138,6 +153,7 @@ _WINDOW_STEPS = {
 _WINDOW_STEPS["scatter"] = ("int64 index, T value", "T best = fl; ptrdiff_t arg = -1;", _WINDOW_STEPS["arg"][2])
 _WINDOW_TAILS = {"scatter": "bool hit = arg >= 0; index = base + (hit ? arg : 0); value = hit ? g : (T)0;"}
 _WINDOW_KERNELS = {}
+_GEOMETRY_ARGS = {}      # (kind, kernel, input sizes, output sizes, stride, dilation, padding) -> the kernel's int32s
 _UNROLL = 64     # offsets at most per generated kernel (larger windows take the per-offset steps)
 
 
@@ -189,11 +205,15 @@ def _window_pool(kind, x, dt, floor, kernel, stride, dil, before, out, g=None):
     if not fused.usable(x, *(() if g is None else (g,))):
         return None
     sizes = x.shape[-nd:]
-    values = {"psize": math.prod(sizes)}
-    for name, seq in (("on", out), ("sn", sizes), ("s", stride), ("d", dil), ("b", before)):
-        values.update({f"{name}{a}": v for a, v in enumerate(seq)})
+    key = (kind, tuple(kernel), sizes, tuple(out), tuple(stride), tuple(dil), tuple(before))
+    geometry = _GEOMETRY_ARGS.get(key)
+    if geometry is None:
+        values = {"psize": math.prod(sizes)}
+        for name, seq in (("on", out), ("sn", sizes), ("s", stride), ("d", dil), ("b", before)):
+            values.update({f"{name}{a}": v for a, v in enumerate(seq)})
+        geometry = _GEOMETRY_ARGS[key] = [numpy.int32(values[p]) for p in fused.params]
     shape = x.shape[:-nd] + tuple(out)
-    args = [x, dt.type(floor)] + [numpy.int32(values[p]) for p in fused.params]
+    args = [x, dt.type(floor)] + geometry
     if kind == "scatter":
         index, value = cupy.empty(shape, numpy.int64), cupy.empty(shape, dt)
         fused(*args, g, index, value)
@@ -201,6 +221,96 @@ def _window_pool(kind, x, dt, floor, kernel, stride, dil, before, out, g=None):
     result = cupy.empty(shape, dt if kind == "fold" else numpy.int64)
     fused(*args, result)
     return result
+
+
+# MaxPoolGrad in ONE launch (fusion on; windows of at most _GATHER_UNROLL offsets): a hand-written kernel per window
+# size, one thread per input element, which finds the windows that contain it (kernel offsets from the last, so the
+# windows come in the outputs' row-major order), works out each one's winner with the "arg" steps above (unrolled)
+# and sums dout over the windows it won, in the order the CPU kernel adds them: no zeros, no atomic add, the same
+# bits from run to run. Windows wider than that take the scatter (three launches).
+_GATHER_UNROLL = 27
+_GRAD_KERNELS = {}
+
+
+def _flat(names, sizes):
+    """C's row-major flat index of coordinates ``names`` in extents ``sizes`` (``((q0) * sn1 + q1) * sn2 + q2``)."""
+    expr = names[0]
+    for name, size in zip(names[1:], sizes[1:]):
+        expr = f"({expr}) * {size} + {name}"
+    return expr
+
+
+def _grad_source(kernel):
+    """The CUDA source of MaxPoolGrad (the fold rule's winners) for a window of size ``kernel``."""
+    nd = len(kernel)
+    ax = range(nd)
+    params = (["const T* x", "const T* g", "T* dx", "long long total", "T fl"]
+              + [f"int {p}{a}" for p in ("on", "sn", "s", "d", "b") for a in ax])
+    sn, on = [f"(long long)sn{a}" for a in ax], [f"(long long)on{a}" for a in ax]
+    body = ["long long r = i;"]
+    body += [f"const long long p{a} = r % sn{a}; r /= sn{a};" for a in reversed(ax)]
+    body += [f"const T* xp = x + r * ({' * '.join(sn)});", f"const T* gp = g + r * ({' * '.join(on)});",
+             f"const long long me = {_flat([f'p{a}' for a in ax], sn)};", "T acc = (T)0;"]
+    for a in ax:    # each window that holds element p: o = (p + b - k d) / s, a whole number in [0, on)
+        body += [f"for (int k{a} = {kernel[a] - 1}; k{a} >= 0; --k{a}) {{",
+                 f"const long long t{a} = p{a} + b{a} - (long long)k{a} * d{a};",
+                 f"if (t{a} < 0 || t{a} % s{a} != 0) continue;",
+                 f"const long long o{a} = t{a} / s{a};",
+                 f"if (o{a} >= on{a}) continue;"]
+    body.append("T best = fl; long long arg = -1;")
+    for offset in itertools.product(*(range(k) for k in kernel)):
+        body.append("{")
+        body += [f"const long long q{a} = o{a} * s{a} + {offset[a]} * (long long)d{a} - b{a};" for a in ax]
+        body += [f"const bool ok = {' && '.join(f'q{a} >= 0 && q{a} < sn{a}' for a in ax)};",
+                 f"const long long f = ok ? {_flat([f'q{a}' for a in ax], sn)} : 0;",
+                 "const T v = xp[f];",
+                 "const bool take = ok && (v != v || best != best || v > best);",
+                 "best = take ? v : best;",
+                 "arg = take ? f : ((ok && arg < 0) ? f : arg);",
+                 "}"]
+    body.append(f"if (arg == me) acc += gp[{_flat([f'o{a}' for a in ax], on)}];")
+    body += ["}"] * nd
+    body.append("dx[i] = acc;")
+    inner = "\n        ".join(body)
+    return (f'extern "C" __global__ void ms_max_pool_grad({", ".join(params)}) {{\n'
+            f"    for (long long i = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x; i < total;\n"
+            f"         i += (long long)gridDim.x * RAW_BLOCK) {{\n        {inner}\n    }}\n}}\n")
+
+
+def _grad_kernels(kernel):
+    raw = _GRAD_KERNELS.get(kernel)
+    if raw is None:
+        size = "x".join(str(k) for k in kernel)
+        raw = _GRAD_KERNELS[kernel] = RawKernels(f"ms_max_pool_grad_{size}", _grad_source(kernel),
+                                                 ("ms_max_pool_grad",))
+    return raw
+
+
+def _max_pool_grad_raw(x, dout, dt, floor, kernel, stride, dil, before):
+    """MaxPoolGrad's dx in one launch (see ``_grad_source``), or None where the kernel does not apply."""
+    nd = len(kernel)
+    out = dout.shape[-nd:]
+    sizes = x.shape[-nd:]
+    if (not x.size or math.prod(kernel) > _GATHER_UNROLL
+            or max(max(sizes), max(out), max(stride), max(dil), max(before)) >= 2 ** 31):
+        return None
+    raw = _grad_kernels(tuple(kernel))
+    x = cupy.ascontiguousarray(x.astype(dt, copy=False))
+    g = cupy.ascontiguousarray(dout.astype(dt, copy=False))
+    if not raw.usable(x, g):
+        return None
+    key = ("grad", tuple(kernel), sizes, out, tuple(stride), tuple(dil), tuple(before))
+    geometry = _GEOMETRY_ARGS.get(key)
+    if geometry is None:
+        geometry = _GEOMETRY_ARGS[key] = tuple(numpy.int32(v) for seq in (out, sizes, stride, dil, before) for v in seq)
+    dx = cupy.empty(x.shape, dt)
+    total = x.size
+    try:
+        raw.launch("ms_max_pool_grad", (min(-(-total // RAW_BLOCK), 65535),),
+                   (x, g, dx, numpy.int64(total), dt.type(floor)) + geometry, T=dt)
+    except FusedUnavailable:       # did not compile: the fused kernels are off, the plain path follows
+        return None
+    return dx
 
 
 def _rule_pool(views, flat, valid, shape, dt, rule, floor, need_arg=True, need_values=True):
@@ -374,7 +484,10 @@ def _max_pool_grad(prim, x, y, dout, *, out=None):
     dt = compute_dtype(x, dout)
     rule, floor = _rule(prim, x)
     if rule == _FOLD and dt == compute_dtype(x) and dout.shape[:-nd] == x.shape[:-nd]:
-        # (fusion on: the argmax's scatter operands in one kernel, then the zeros and the scatter: three launches)
+        dx = _max_pool_grad_raw(x, dout, dt, floor, kernel, stride, dil, win.before)      # (fusion on: one launch)
+        if dx is not None:
+            return dx
+        # (fusion on, a wide window: the argmax's scatter operands in one kernel, the zeros and the scatter)
         pair = _window_pool("scatter", x, dt, floor, kernel, stride, dil, win.before, dout.shape[-nd:],
                             g=dout.astype(dt, copy=False))
         if pair is not None:

@@ -12,9 +12,9 @@ import cupy
 import numpy
 
 from mindspore.plugin import MSValueError
-from mindspore_gpu.kernels._common import F64, device_rng, fit, fits_out, fixed_rng, scalar_of
+from mindspore_gpu.kernels._common import F64, device_rng, fit, fits_out, fixed_rng, scalar_of, dev
 
-_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+_dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
 
 def _stream(prim):

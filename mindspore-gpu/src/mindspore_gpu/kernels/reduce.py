@@ -6,9 +6,9 @@ add and multiply).
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import F16, F32, fit, fits_out, scan, sortable
+from mindspore_gpu.kernels._common import F16, F32, fit, fits_out, scan, sortable, dev
 
-_dev = cupy.asarray  # no copy for a CuPy array already on the current device
+_dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
 
 def _axes(x, axis):
