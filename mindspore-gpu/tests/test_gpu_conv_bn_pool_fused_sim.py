@@ -245,13 +245,43 @@ def test_max_pool_whole_window_kernels(sim, monkeypatch, geometry, dtype):
     (y, dx), kinds = _kinds(run)
     size = "x".join(str(v) for v in ((k, k) if isinstance(k, int) else k))
     kinds = [k for k in kinds if k not in ("h2d", "d2h")]      # (the uploads and read-backs of the test)
-    # MaxPool: one launch; MaxPoolGrad: one (each input element sums dout over the windows it won)
-    assert kinds == [f"ElementwiseKernel ms_pool_window_fold_{size}", "RawKernel ms_max_pool_grad"], kinds
+    # MaxPool: one launch; MaxPoolGrad: one (each input element sums dout over the windows it won), or, where an
+    # element would read too many values (3x3 at stride 1: 9 windows of 9), the scatter operands, zeros and atomic add
+    grad_kinds = (["RawKernel ms_max_pool_grad"] if (k, s) != (3, 1) else
+                  [f"ElementwiseKernel ms_pool_window_scatter_{size}", "cupy.zeros", "cupy.add.at"])
+    assert kinds == [f"ElementwiseKernel ms_pool_window_fold_{size}"] + grad_kinds, kinds
     rng_dout = np.random.default_rng(6)
     with monkeypatch.context() as m:
         _fusion_off(m, pool)
         plain = run()
     _bits((y, dx), plain, f"max pool {geometry}")
+
+
+@pytest.mark.parametrize("geometry", [(2, 2, "VALID"), (2, 1, "SAME"), (3, 2, "SAME")])
+def test_max_pool3d_grad_in_one_launch(sim, monkeypatch, geometry):
+    """MaxPool3DGrad takes the same one-launch kernel (2x2x2 windows at stride 2 or 1), or the scatter where an
+    element would read too many values (3x3x3 at stride 2: up to 8 windows of 27); the plain path's bits."""
+    cp, fam = sim
+    pool = fam["pooling"]
+    k, s, mode = geometry
+    rng = np.random.default_rng(9)
+    x = rng.integers(-2, 2, size=(2, 2, 5, 6, 4)).astype(np.float32)     # ties
+    x[0, 0, 1, 1, 1] = np.nan
+    fwd = pool_defs.MaxPool3D(kernel_size=k, strides=s, pad_mode=mode)
+    grad = pool_defs.MaxPool3DGrad(kernel_size=k, strides=s, pad_mode=mode)
+
+    def run():
+        xd = cp.asarray(x)
+        y = pool.KERNELS["MaxPool3D"](fwd, xd)
+        dout = cp.asarray(np.random.default_rng(4).normal(size=y.shape).astype(np.float32))
+        return cp.asnumpy(pool.KERNELS["MaxPool3DGrad"](grad, xd, y, dout))
+    dx, kinds = _kinds(run)
+    one = "RawKernel ms_max_pool_grad" in kinds
+    assert one == (k == 2), kinds
+    with monkeypatch.context() as m:
+        _fusion_off(m, pool)
+        plain = run()
+    _bits((dx,), (plain,), f"max pool 3-D {geometry}")
 
 
 # --- batch norm ------------------------------------------------------------------------------------------------------

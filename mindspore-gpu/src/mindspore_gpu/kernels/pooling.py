@@ -223,12 +223,13 @@ def _window_pool(kind, x, dt, floor, kernel, stride, dil, before, out, g=None):
     return result
 
 
-# MaxPoolGrad in ONE launch (fusion on; windows of at most _GATHER_UNROLL offsets): a hand-written kernel per window
-# size, one thread per input element, which finds the windows that contain it (kernel offsets from the last, so the
-# windows come in the outputs' row-major order), works out each one's winner with the "arg" steps above (unrolled)
-# and sums dout over the windows it won, in the order the CPU kernel adds them: no zeros, no atomic add, the same
-# bits from run to run. Windows wider than that take the scatter (three launches).
-_GATHER_UNROLL = 27
+# MaxPoolGrad in ONE launch (fusion on): a hand-written kernel per window size, one thread per input element, which
+# finds the windows that contain it (kernel offsets from the last, so the windows come in the outputs' row-major
+# order), works out each one's winner with the "arg" steps above (unrolled) and sums dout over the windows it won, in
+# the order the CPU kernel adds them: no zeros, no atomic add, the same bits from run to run. Each element reads up to
+# (windows holding it) x (window size) values: where that exceeds _GATHER_READS (3x3 windows at stride 1, say), the
+# scatter (three launches, a window's values read once) is cheaper.
+_GATHER_READS = 64
 _GRAD_KERNELS = {}
 
 
@@ -291,7 +292,8 @@ def _max_pool_grad_raw(x, dout, dt, floor, kernel, stride, dil, before):
     nd = len(kernel)
     out = dout.shape[-nd:]
     sizes = x.shape[-nd:]
-    if (not x.size or math.prod(kernel) > _GATHER_UNROLL
+    holding = math.prod(min(k, -(-((k - 1) * d + 1) // s)) for k, s, d in zip(kernel, stride, dil))
+    if (not x.size or holding * math.prod(kernel) > _GATHER_READS
             or max(max(sizes), max(out), max(stride), max(dil), max(before)) >= 2 ** 31):
         return None
     raw = _grad_kernels(tuple(kernel))
