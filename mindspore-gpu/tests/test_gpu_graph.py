@@ -136,6 +136,30 @@ def test_the_capture_gemm_gives_cupy_matmul_on_the_gpu(sa, sb, dtype):
     gemm.close()
 
 
+@pytest.mark.parametrize("half", ["float16", "bfloat16"])
+def test_the_capture_gemm_takes_half_precision_on_the_gpu(half):
+    """float16/bfloat16 products through the capture GEMM: float32 products rounded once, as CuPy's float32 matmul of
+    the same operands gives them (to a unit in the last place of the half type: the GEMMs may sum in other orders)."""
+    import cupy
+    import ml_dtypes
+    from mindspore_gpu import capture
+    dt = np.dtype(np.float16) if half == "float16" else np.dtype(ml_dtypes.bfloat16)
+    stream = cupy.cuda.Stream(non_blocking=True)
+    gemm = capture.CublasGemm(stream)
+    rng = np.random.default_rng(6)
+    a = cupy.asarray(rng.standard_normal((4, 16, 32)).astype(dt))
+    b = cupy.asarray(rng.standard_normal((32, 8)).astype(dt))
+    stream.wait_event(cupy.cuda.get_current_stream().record())
+    with stream:
+        got = capture._capture_matmul(gemm, cupy.matmul)(a, b)
+        stream.synchronize()
+    want = cupy.matmul(a.astype(np.float32), b.astype(np.float32)).astype(dt)
+    assert got.dtype == dt
+    np.testing.assert_allclose(cupy.asnumpy(got).astype(np.float32), cupy.asnumpy(want).astype(np.float32),
+                               rtol=1e-2 if half == "bfloat16" else 2e-3, atol=1e-2)
+    gemm.close()
+
+
 def test_an_mlp_step_is_captured_with_the_capture_gemm(on_gpu, monkeypatch):
     from mindspore_gpu import capture
     _switches(monkeypatch, fuse=True, capture=True)

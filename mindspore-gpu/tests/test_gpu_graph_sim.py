@@ -590,6 +590,22 @@ def test_the_capture_gemm_computes_cupy_matmul(sa, sb, transpose_b, dtype):
         matmul(cp.asarray(a), cp.asarray(np.ones((7, 7), dtype)))
 
 
+@pytest.mark.parametrize("half", ["float16", "bfloat16"])
+def test_the_capture_gemm_takes_half_precision_as_float32_products(half):
+    """float16/bfloat16 products while capturing (amp's bfloat16 MatMul calls cupy.matmul with them, which CuPy refuses
+    while a stream captures): float32 products through the GEMM, rounded once to the half type."""
+    import ml_dtypes
+    dt = np.dtype(np.float16) if half == "float16" else np.dtype(ml_dtypes.bfloat16)
+    cp = G.cupy
+    rng = np.random.default_rng(8)
+    a, b = rng.standard_normal((2, 3, 5)).astype(dt), rng.standard_normal((5, 4)).astype(dt)
+    gemm = cupy_sim.SimCublasGemm(None)
+    got = G.capture._capture_matmul(gemm, cp.matmul)(cp.asarray(a), cp.asarray(b))
+    want = np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(dt)
+    assert gemm.calls == 1 and got.dtype == dt
+    np.testing.assert_array_equal(cp.asnumpy(got).astype(np.float32), want.astype(np.float32))
+
+
 def test_the_lenet_fixture_reproduces_with_fusion_and_capture():
     """The LeNet fixture (losses recorded from MindSpore 2.10) on the stand-in GPU, with the GRAPH_MODE passes and the
     CUDA-graph replay (matrix products by the capture-safe GEMM), in a process of its own (gpusim_session.py)."""

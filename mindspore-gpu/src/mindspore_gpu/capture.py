@@ -55,7 +55,8 @@ Design
   the capture stream and given a fixed workspace before the capture begins (NVIDIA's conditions for capturing
   cuBLAS: no stream change and no workspace allocation while capturing). Row-major products are computed as the
   column-major ``C^T = B^T A^T``; non-contiguous or broadcast operands are first made contiguous (a captured
-  copy), an operand whose batch is 1 is read with batch stride 0. Anything else (1-D operands, ``out=``, other
+  copy), an operand whose batch is 1 is read with batch stride 0; float16 and bfloat16 operands are cast to float32
+  around it (the plain MatMul kernel's float16 products, rounded once). Anything else (1-D operands, ``out=``, other
   dtypes) calls CuPy's ``matmul``, which refuses: the graph then runs kernel by kernel.
 * **Switch**: ``MS_GPU_GRAPH_CAPTURE=0`` (read when a graph is compiled) turns capture off.
 * **Diagnosis**: CUDA reports an invalidated capture (``CUDA_ERROR_STREAM_CAPTURE_INVALIDATED``) at the next operation
@@ -297,8 +298,15 @@ def _capture_matmul(gemm, plain, stream=None):
     """``cupy.matmul`` while capturing: float32/float64 products of >= 2-D operands by ``gemm``; others ``plain``, and
     so are products launched on another stream than ``stream`` (another thread's, while the attribute is replaced)."""
     def matmul(x1, x2, out=None, **kwargs):
-        if (stream is not None and cupy.cuda.get_current_stream() != stream) or out is not None or kwargs or not isinstance(x1, cupy.ndarray) or not isinstance(x2, cupy.ndarray) or \
-                x1.ndim < 2 or x2.ndim < 2 or x1.dtype != x2.dtype or x1.dtype not in (numpy.float32, numpy.float64):
+        if ((stream is not None and cupy.cuda.get_current_stream() != stream) or out is not None or kwargs
+                or not isinstance(x1, cupy.ndarray) or not isinstance(x2, cupy.ndarray)
+                or x1.ndim < 2 or x2.ndim < 2 or x1.dtype != x2.dtype):
+            return plain(x1, x2, out=out, **kwargs)
+        if x1.dtype == _common.F16 or _common.is_bf16(x1.dtype):
+            # half precision (amp's bfloat16 products reach here): float32 products, rounded once, as the plain
+            # MatMul kernel computes float16 (captured casts around the float32 GEMM)
+            return matmul(x1.astype(_common.F32), x2.astype(_common.F32)).astype(x1.dtype)
+        if x1.dtype not in (numpy.float32, numpy.float64):
             return plain(x1, x2, out=out, **kwargs)
         m, k = x1.shape[-2:]
         k2, n = x2.shape[-2:]
