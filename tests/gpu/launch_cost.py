@@ -112,6 +112,7 @@ def main():
                          ("BatchNormGrad", lambda: bng(bn_grad, x, x, scale, saved[3], saved[4], saved[4], out=None)),
                          ("Conv2D", lambda: kernels["conv"]["Conv2D"](conv, x, w, out=None)),
                          ("PYNATIVE ops.add", lambda: ops.add(t, t)),
+                         ("PYNATIVE nn.Conv2d", lambda: net(tx)),
                          ("PYNATIVE nn.BatchNorm2d", lambda: bnc(tx))):
             prof = cProfile.Profile()
             prof.enable()
