@@ -78,7 +78,9 @@ def main():
         plain = results.get("plain")
         for name, r in results.items():
             diff = max(abs(a - b) / max(abs(b), 1e-12) for a, b in zip(r["losses"], plain["losses"])) if plain else None
-            if diff is not None and diff > 1e-5:
+            # float32 agrees to 1e-5; in half precision the fused and hand-written kernels' sums (float32 inside,
+            # other orders) move a loss by a few 1e-5 after five steps (ResNet amp O2 on the H200: 3.9e-5)
+            if diff is not None and diff > (1e-5 if args.amp == "off" else 1e-3):
                 bad = 1
             print(f"{workload:12s} {name:15s} {r['median_ms']:8.2f} ms/step  losses "
                   f"{' '.join(f'{v:.6f}' for v in r['losses'])}  max rel diff vs plain "
