@@ -153,7 +153,7 @@ _WINDOW_STEPS = {
 _WINDOW_STEPS["scatter"] = ("int64 index, T value", "T best = fl; ptrdiff_t arg = -1;", _WINDOW_STEPS["arg"][2])
 _WINDOW_TAILS = {"scatter": "bool hit = arg >= 0; index = base + (hit ? arg : 0); value = hit ? g : (T)0;"}
 _WINDOW_KERNELS = {}
-_GEOMETRY_ARGS = {}      # (kind, kernel, input sizes, output sizes, stride, dilation, padding) -> the kernel's int32s
+_GEOMETRY_ARGS = {}      # (output sizes, input sizes, stride, dilation, padding) -> the kernels' int32 geometry
 _UNROLL = 64     # offsets at most per generated kernel (larger windows take the per-offset steps)
 
 
@@ -188,9 +188,18 @@ def _window_kernel(kind, kernel):
     params = "raw T x, T fl, " + ", ".join(f"int32 {p}" for p in names) + (", T g" if kind == "scatter" else "")
     size = "x".join(str(k) for k in kernel)
     fused = Fused(f"ms_pool_window_{kind}_{size}", params, out_param, " ".join(body))
-    fused.params = names
     _WINDOW_KERNELS[key] = fused
     return fused
+
+
+def _geometry_args(sizes, out, stride, dil, before):
+    """The window kernels' int32 geometry, in their parameters' order: ``on``, ``sn``, ``s``, ``d``, ``b`` per axis,
+    then ``psize`` (the elements of a plane); worked out once per shape."""
+    key = (tuple(out), tuple(sizes), tuple(stride), tuple(dil), tuple(before))
+    args = _GEOMETRY_ARGS.get(key)
+    if args is None:
+        args = _GEOMETRY_ARGS[key] = tuple(numpy.int32(v) for seq in key for v in seq) + (numpy.int32(math.prod(sizes)),)
+    return args
 
 
 def _window_pool(kind, x, dt, floor, kernel, stride, dil, before, out, g=None):
@@ -205,15 +214,8 @@ def _window_pool(kind, x, dt, floor, kernel, stride, dil, before, out, g=None):
     if not fused.usable(x, *(() if g is None else (g,))):
         return None
     sizes = x.shape[-nd:]
-    key = (kind, tuple(kernel), sizes, tuple(out), tuple(stride), tuple(dil), tuple(before))
-    geometry = _GEOMETRY_ARGS.get(key)
-    if geometry is None:
-        values = {"psize": math.prod(sizes)}
-        for name, seq in (("on", out), ("sn", sizes), ("s", stride), ("d", dil), ("b", before)):
-            values.update({f"{name}{a}": v for a, v in enumerate(seq)})
-        geometry = _GEOMETRY_ARGS[key] = [numpy.int32(values[p]) for p in fused.params]
     shape = x.shape[:-nd] + tuple(out)
-    args = [x, dt.type(floor)] + geometry
+    args = [x, dt.type(floor), *_geometry_args(sizes, out, stride, dil, before)]
     if kind == "scatter":
         index, value = cupy.empty(shape, numpy.int64), cupy.empty(shape, dt)
         fused(*args, g, index, value)
@@ -246,11 +248,11 @@ def _grad_source(kernel):
     nd = len(kernel)
     ax = range(nd)
     params = (["const T* x", "const T* g", "T* dx", "long long total", "T fl"]
-              + [f"int {p}{a}" for p in ("on", "sn", "s", "d", "b") for a in ax])
+              + [f"int {p}{a}" for p in ("on", "sn", "s", "d", "b") for a in ax] + ["int psize"])
     sn, on = [f"(long long)sn{a}" for a in ax], [f"(long long)on{a}" for a in ax]
     body = ["long long r = i;"]
     body += [f"const long long p{a} = r % sn{a}; r /= sn{a};" for a in reversed(ax)]
-    body += [f"const T* xp = x + r * ({' * '.join(sn)});", f"const T* gp = g + r * ({' * '.join(on)});",
+    body += ["const T* xp = x + r * (long long)psize;", f"const T* gp = g + r * ({' * '.join(on)});",
              f"const long long me = {_flat([f'p{a}' for a in ax], sn)};", "T acc = (T)0;"]
     for a in ax:    # each window that holds element p: o = (p + b - k d) / s, a whole number in [0, on)
         body += [f"for (int k{a} = {kernel[a] - 1}; k{a} >= 0; --k{a}) {{",
@@ -301,15 +303,12 @@ def _max_pool_grad_raw(x, dout, dt, floor, kernel, stride, dil, before):
     g = cupy.ascontiguousarray(dout.astype(dt, copy=False))
     if not raw.usable(x, g):
         return None
-    key = ("grad", tuple(kernel), sizes, out, tuple(stride), tuple(dil), tuple(before))
-    geometry = _GEOMETRY_ARGS.get(key)
-    if geometry is None:
-        geometry = _GEOMETRY_ARGS[key] = tuple(numpy.int32(v) for seq in (out, sizes, stride, dil, before) for v in seq)
     dx = cupy.empty(x.shape, dt)
     total = x.size
     try:
         raw.launch("ms_max_pool_grad", (min(-(-total // RAW_BLOCK), 65535),),
-                   (x, g, dx, numpy.int64(total), dt.type(floor)) + geometry, T=dt)
+                   (x, g, dx, numpy.int64(total), dt.type(floor)) + _geometry_args(sizes, out, stride, dil, before),
+                   T=dt)
     except FusedUnavailable:       # did not compile: the fused kernels are off, the plain path follows
         return None
     return dx
