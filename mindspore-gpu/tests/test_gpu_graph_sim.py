@@ -593,17 +593,21 @@ def test_the_capture_gemm_computes_cupy_matmul(sa, sb, transpose_b, dtype):
 
 @pytest.mark.parametrize("half", ["float16", "bfloat16"])
 def test_the_capture_gemm_takes_half_precision_as_float32_products(half):
-    """float16/bfloat16 products while capturing (amp's bfloat16 MatMul calls cupy.matmul with them, which CuPy refuses
-    while a stream captures): float32 products through the GEMM, rounded once to the half type."""
+    """float16/bfloat16 products while capturing (amp's MatMul calls cupy.matmul with them, which CuPy refuses while a
+    stream captures): the half operands themselves go to the GEMM (no captured casts around it), which computes them
+    in float32 and rounds once to the half type."""
     import ml_dtypes
     dt = np.dtype(np.float16) if half == "float16" else np.dtype(ml_dtypes.bfloat16)
     cp = G.cupy
     rng = np.random.default_rng(8)
     a, b = rng.standard_normal((2, 3, 5)).astype(dt), rng.standard_normal((5, 4)).astype(dt)
     gemm = cupy_sim.SimCublasGemm(None)
+    seen = []
+    real_gemm = gemm.gemm
+    gemm.gemm = lambda a_, b_, c_, *rest: seen.append((a_.dtype, b_.dtype, c_.dtype)) or real_gemm(a_, b_, c_, *rest)
     got = G.capture._capture_matmul(gemm, cp.matmul)(cp.asarray(a), cp.asarray(b))
     want = np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(dt)
-    assert gemm.calls == 1 and got.dtype == dt
+    assert gemm.calls == 1 and got.dtype == dt and seen == [(dt, dt, dt)]
     np.testing.assert_array_equal(cp.asnumpy(got).astype(np.float32), want.astype(np.float32))
 
 

@@ -166,6 +166,29 @@ def test_in_place_kernels_write_the_parameter(on_sim):
     np.testing.assert_allclose(p.asnumpy(), 3.0 - 0.05, rtol=1e-6)
 
 
+@pytest.mark.parametrize("half", ["float16", "bfloat16"])
+def test_half_matmul_goes_to_cublas_unwidened(on_sim, monkeypatch, half):
+    """float16/bfloat16 MatMul and BatchMatMul hand their operands to ``cupy.matmul`` as they are (cuBLAS's tensor
+    cores, float32 accumulation), with no float32 copies around the product; the result is the float32 product of
+    the widened operands rounded once."""
+    import ml_dtypes
+    dt = np.dtype(np.float16) if half == "float16" else np.dtype(ml_dtypes.bfloat16)
+    seen = []
+    cp = LOADED.modules["math"].cupy        # the stand-in module the kernels call
+    real = cp.matmul
+    monkeypatch.setattr(cp, "matmul", lambda a, b, **kw: seen.append((a.dtype, b.dtype)) or real(a, b, **kw))
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((2, 4, 16)).astype(dt), rng.standard_normal((2, 16, 8)).astype(dt)
+    got = ops.matmul(ms.Tensor(a), ms.Tensor(b))
+    want = np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(dt)
+    assert seen == [(dt, dt)] and got.dtype == getattr(ms, half)
+    np.testing.assert_array_equal(got.asnumpy().astype(np.float32), want.astype(np.float32))
+    seen.clear()
+    got = ops.MatMul(transpose_b=True)(ms.Tensor(a[0]), ms.Tensor(b[0].T.copy()))
+    assert seen == [(dt, dt)]
+    np.testing.assert_array_equal(got.asnumpy().astype(np.float32), want[0].astype(np.float32))
+
+
 def test_random_draws_are_reproducible_and_advance(on_sim):
     def draws():
         ms.set_seed(123)

@@ -214,7 +214,7 @@ def test_a_steady_loss_scaled_step_launches_two_graphs_and_the_copies(sim_plugin
     plain = launches("0")
     captured = launches("1")
     assert captured["graph launch"] == 2 and captured["d2h"] == 1, captured
-    assert sum(plain.values()) > 90, plain
+    assert sum(plain.values()) > 60, plain       # (87 since half MatMul went to cuBLAS without float32 copies)
     assert sum(captured.values()) <= 20, captured    # the graphs' input copies in, output copies out
 
 

@@ -4,7 +4,8 @@
 
 For every workload (the benchmark's networks, seeded weights and inputs) it runs the training step and prints
 
-* the median ms per step (nothing hooked);
+* the median ms per step (nothing hooked), and the host's time to issue a step beside the time until the device
+  finished the same steps (equal: the step is bound by the host; the second larger: by the device);
 * GRAPH_MODE only: every kernel of three steps timed with the device synchronised before and after it (so the
   numbers are launch + GPU time, the sum larger than a step), summed per primitive, the largest first;
 * the functions where a profiled step spends its own time (``cProfile``, sorted by ``tottime``), which shows host
@@ -54,10 +55,16 @@ def train_step(ms, workload, batch=None, amp="off"):
         scale = ms.Tensor(np.float32(common.AMP_LOSS_SCALE))
         train = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, loss), optimizer, scale_sense=scale)
         train.set_train()
-        return lambda: train(x, labels)[0].asnumpy()
-    train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer)
-    train.set_train()
-    return lambda: train(x, labels).asnumpy()
+        raw = lambda: train(x, labels)[0]      # noqa: E731
+    else:
+        train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer)
+        train.set_train()
+        raw = lambda: train(x, labels)         # noqa: E731
+
+    def step():
+        return raw().asnumpy()
+    step.raw = raw       # the step without reading the loss back (nothing waits for the device)
+    return step
 
 
 def step_times(step, steps):
@@ -70,7 +77,7 @@ def step_times(step, steps):
     return times
 
 
-def profile(workload, mode, steps, top, device="GPU"):
+def profile(workload, mode, steps, top, device="GPU", profile_steps=3):
     import mindspore as ms
     from mindspore._runtime import executor
 
@@ -80,6 +87,17 @@ def profile(workload, mode, steps, top, device="GPU"):
         step()
     times = step_times(step, steps)
     print(f"## {workload} {mode}: {statistics.median(times):.2f} ms per step (median of {steps})")
+    # host-bound or device-bound: the host's time to issue a step (nothing read back, the device may lag behind)
+    # beside the time per step of the same steps run to completion
+    ms.runtime.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        step.raw()
+    issued = time.perf_counter()
+    ms.runtime.synchronize()
+    done = time.perf_counter()
+    print(f"issuing a step: {(issued - t0) / steps * 1e3:.2f} ms on the host; {(done - t0) / steps * 1e3:.2f} ms per "
+          f"step until the device finished ({steps} steps, no loss read back)")
     if device == "GPU":
         from mindspore_gpu import capture     # (PYNATIVE: the optimizer's compiled update is captured, or why not)
         print(f"CUDA graphs so far: {capture.STATS}")
@@ -112,7 +130,7 @@ def profile(workload, mode, steps, top, device="GPU"):
 
     prof = cProfile.Profile()
     prof.enable()
-    for _ in range(3):
+    for _ in range(profile_steps):
         step()
     prof.disable()
     for key, title, where in (("tottime", "own time", ()), ("cumulative", "cumulative time, kernels only",
@@ -121,7 +139,7 @@ def profile(workload, mode, steps, top, device="GPU"):
         pstats.Stats(prof, stream=buf).sort_stats(key).print_stats(*where, top)
         lines = [ln for ln in buf.getvalue().splitlines() if ln.strip()]
         start = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("ncalls")), 0)
-        print(f"cProfile, 3 steps, by {title}:")
+        print(f"cProfile, {profile_steps} steps, by {title}:")
         for ln in lines[start:start + top + 1]:
             print("  " + ln.replace(str(REPO), "").replace(sys.prefix, "<venv>")[:200])
 
@@ -132,13 +150,14 @@ def main():
     p.add_argument("--mode", default="graph", choices=("graph", "pynative"))
     p.add_argument("--steps", type=int, default=10)
     p.add_argument("--top", type=int, default=18)
+    p.add_argument("--profile-steps", type=int, default=3, help="steps run under cProfile")
     p.add_argument("--device", default="GPU", help="the device target (CPU: to try this script without a GPU)")
     args = p.parse_args()
     if args.mode == "graph":    # a replayed CUDA graph runs no kernel of ours to time (PYNATIVE keeps capture: its
         os.environ.setdefault("MS_GPU_GRAPH_CAPTURE", "0")    # optimizer's compiled update is captured, as benchmarked)
     for workload in args.workloads.split(","):
         try:
-            profile(workload, args.mode, args.steps, args.top, args.device)
+            profile(workload, args.mode, args.steps, args.top, args.device, args.profile_steps)
         except Exception as exc:  # one workload's failure must not hide the others' profiles
             print(f"## {workload} {args.mode}: FAILED {type(exc).__name__}: {str(exc)[:600]}")
         sys.stdout.flush()

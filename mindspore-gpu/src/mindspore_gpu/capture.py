@@ -55,9 +55,10 @@ Design
   the capture stream and given a fixed workspace before the capture begins (NVIDIA's conditions for capturing
   cuBLAS: no stream change and no workspace allocation while capturing). Row-major products are computed as the
   column-major ``C^T = B^T A^T``; non-contiguous or broadcast operands are first made contiguous (a captured
-  copy), an operand whose batch is 1 is read with batch stride 0; float16 and bfloat16 operands are cast to float32
-  around it (the plain MatMul kernel's float16 products, rounded once). Anything else (1-D operands, ``out=``, other
-  dtypes) calls CuPy's ``matmul``, which refuses: the graph then runs kernel by kernel.
+  copy), an operand whose batch is 1 is read with batch stride 0; float16 and bfloat16 operands go to
+  ``cublasGemmStridedBatchedEx`` with float32 compute (tensor cores, float32 accumulation rounded once: what CuPy's
+  ``matmul`` and so the plain MatMul kernel do with them). Anything else (1-D operands, ``out=``, other dtypes)
+  calls CuPy's ``matmul``, which refuses: the graph then runs kernel by kernel.
 * **Switch**: ``MS_GPU_GRAPH_CAPTURE=0`` (read when a graph is compiled) turns capture off.
 * **Diagnosis**: CUDA reports an invalidated capture (``CUDA_ERROR_STREAM_CAPTURE_INVALIDATED``) at the next operation
   captured, not at the call that broke it. With ``MS_GPU_CAPTURE_DEBUG=1`` a profile hook asks CUDA after every call
@@ -233,6 +234,10 @@ def _gemm_enabled():
 # --- the capture-safe GEMM ---------------------------------------------------------------------------
 _WORKSPACE_BYTES = 32 << 20
 _OP_N = 0
+# cudaDataType of the half types (library_types.h: CUDA_R_16F, CUDA_R_16BF), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT
+_HALF_CUDA_TYPES = {_common.F16: 2, _common.BF16: 14}
+_COMPUTE_32F = 68
+_GEMM_DEFAULT = -1
 
 
 def _loaded_library(stem):
@@ -266,6 +271,9 @@ class CublasGemm:
         for name in ("cublasSgemmStridedBatched", "cublasDgemmStridedBatched"):
             getattr(lib, name).argtypes = [p, i, i, i, i, i, p, p, i, ll, p, i, ll, p, p, i, ll, i]
             getattr(lib, name).restype = i
+        lib.cublasGemmStridedBatchedEx.argtypes = [p, i, i, i, i, i, p, p, i, i, ll, p, i, i, ll, p, p, i, i, ll, i,
+                                                   i, i]
+        lib.cublasGemmStridedBatchedEx.restype = i
         self._scalars = {numpy.dtype(numpy.float32): (ctypes.c_float(1.0), ctypes.c_float(0.0)),
                          numpy.dtype(numpy.float64): (ctypes.c_double(1.0), ctypes.c_double(0.0))}
 
@@ -276,6 +284,15 @@ class CublasGemm:
 
     def gemm(self, a, b, c, m, n, k, lda, ldb, ldc, stride_a, stride_b, stride_c, batch):
         ct = self._ct
+        half = _HALF_CUDA_TYPES.get(c.dtype)
+        if half is not None:
+            # float16/bfloat16 in and out, float32 compute (tensor cores; float32 alpha and beta), as CuPy's matmul
+            one, zero = self._scalars[_common.F32]
+            self._check("cublasGemmStridedBatchedEx", self._lib.cublasGemmStridedBatchedEx(
+                self.handle, _OP_N, _OP_N, m, n, k, ct.addressof(one), a.data.ptr, half, lda, stride_a, b.data.ptr,
+                half, ldb, stride_b, ct.addressof(zero), c.data.ptr, half, ldc, stride_c, batch, _COMPUTE_32F,
+                _GEMM_DEFAULT))
+            return
         one, zero = self._scalars[c.dtype]
         fn = self._lib.cublasSgemmStridedBatched if c.dtype == numpy.float32 else self._lib.cublasDgemmStridedBatched
         self._check(fn.__name__, fn(self.handle, _OP_N, _OP_N, m, n, k, ct.addressof(one), a.data.ptr, lda,
@@ -294,19 +311,19 @@ class CublasGemm:
 GEMM_FACTORY = {"make": CublasGemm}
 
 
+_GEMM_DTYPES = frozenset((_common.F32, _common.F64, *_HALF_CUDA_TYPES))
+
+
 def _capture_matmul(gemm, plain, stream=None):
-    """``cupy.matmul`` while capturing: float32/float64 products of >= 2-D operands by ``gemm``; others ``plain``, and
+    """``cupy.matmul`` while capturing: float16/bfloat16/float32/float64 products of >= 2-D operands by ``gemm``
+    (half types with float32 compute, as CuPy computes them); others ``plain``, and
     so are products launched on another stream than ``stream`` (another thread's, while the attribute is replaced)."""
     def matmul(x1, x2, out=None, **kwargs):
         if ((stream is not None and cupy.cuda.get_current_stream() != stream) or out is not None or kwargs
                 or not isinstance(x1, cupy.ndarray) or not isinstance(x2, cupy.ndarray)
                 or x1.ndim < 2 or x2.ndim < 2 or x1.dtype != x2.dtype):
             return plain(x1, x2, out=out, **kwargs)
-        if x1.dtype == _common.F16 or _common.is_bf16(x1.dtype):
-            # half precision (amp's bfloat16 products reach here): float32 products, rounded once, as the plain
-            # MatMul kernel computes float16 (captured casts around the float32 GEMM)
-            return matmul(x1.astype(_common.F32), x2.astype(_common.F32)).astype(x1.dtype)
-        if x1.dtype not in (numpy.float32, numpy.float64):
+        if x1.dtype not in _GEMM_DTYPES:
             return plain(x1, x2, out=out, **kwargs)
         m, k = x1.shape[-2:]
         k2, n = x2.shape[-2:]

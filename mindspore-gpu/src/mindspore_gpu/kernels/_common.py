@@ -28,7 +28,7 @@ import numpy
 
 from mindspore.common import dtype as mstype
 
-__all__ = ["dev", "fit", "fits_out", "wide", "compute_dtype", "is_array", "scalar_of", "store", "promoted",
+__all__ = ["dev", "F16", "BF16", "F32", "F64", "fit", "fits_out", "wide", "compute_dtype", "is_array", "scalar_of", "store", "promoted",
            "float_of", "is_inexact", "Fused", "FUSED", "scatter_add", "device_rng", "fixed_rng", "special", "scan",
            "is_bf16", "sortable", "finfo", "RawKernels", "RAW_BLOCK", "RAW_HELPERS", "UNSUPPORTED_DTYPES"]
 
@@ -50,6 +50,7 @@ _SCALARS = (bool, int, float, complex)
 
 
 _BF16 = numpy.dtype(ml_dtypes.bfloat16)
+BF16 = _BF16
 #: NumPy dtypes CuPy has no kernels for (ml_dtypes' float8 types): the GPU runtime and Cast refuse them. (Compared
 #: as dtypes: ``dtype.name`` is computed in Python by NumPy, microseconds per call.)
 UNSUPPORTED_DTYPES = frozenset(numpy.dtype(getattr(ml_dtypes, n)) for n in ("float8_e4m3fn", "float8_e5m2")

@@ -5,15 +5,19 @@ so CuPy never promotes a second time (``int32 + float16`` runs in float16, as Mi
 A Python scalar operand becomes a NumPy scalar of that dtype. Comparisons, whose output is Bool,
 compute in the dtype MindSpore promotes the operands to. Half-precision products and accumulations
 run in float32 and are rounded once at the end; ``erf``/``erfc``/``erfinv`` compute in float64 (as the
-CPU kernels do) with ``cupyx.scipy.special``. Matrix products run on cuBLAS through ``cupy.matmul``.
+CPU kernels do) with ``cupyx.scipy.special``. Matrix products run on cuBLASLt (``mindspore_gpu/gemm.py``: a plan per
+layout, made once) where it takes them, else on cuBLAS through ``cupy.matmul``; float16 and bfloat16 ones on tensor
+cores either way (float32 compute: float32 accumulation, rounded once).
 """
 import cupy
 import numpy
 
+from mindspore_gpu import gemm as _gemm
 from mindspore_gpu.kernels._common import (F16, F32, F64, dev, finfo, fit, is_array, is_bf16, is_inexact, promoted,
                                            special)
 
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
+_LT = _gemm.for_cupy(cupy)   # cuBLASLt with plans made once (mindspore_gpu/gemm.py); None from it: cupy.matmul
 _SCALARS = (bool, int, float, complex)
 
 
@@ -238,7 +242,16 @@ def _matmul(prim, x, y, *, out):
         x = cupy.swapaxes(x, -1, -2)
     if prim.transpose_b:
         y = cupy.swapaxes(y, -1, -2)
-    if x.dtype == F16 or y.dtype == F16:   # half products accumulate in float32 (cuBLAS would too)
+    if x.dtype == y.dtype == dt:
+        r = _LT.matmul(x, y)      # float16/bfloat16/float32 layouts it takes; transposed views read as they are
+        if r is not None:
+            return r
+    if x.dtype == y.dtype == dt and (dt == F16 or is_bf16(dt)):
+        # half operands go to cuBLAS as they are (cublasGemmEx, float32 compute): tensor cores, products accumulated
+        # in float32 and rounded once, the numbers of the float32 product of their widened copies up to the order
+        # of the sum
+        return fit(cupy.matmul(x, y), out)
+    if x.dtype == F16 or y.dtype == F16:   # a half operand beside another dtype: float32 products, rounded once
         return cupy.matmul(x.astype(F32), y.astype(F32)).astype(dt)
     return fit(cupy.matmul(_operand(x, dt), _operand(y, dt)), out)
 
