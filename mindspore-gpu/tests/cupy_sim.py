@@ -845,6 +845,62 @@ class SimCublasGemm:
             run()
 
 
+_byte_bounds = getattr(np, "byte_bounds", None) or np.lib.array_utils.byte_bounds   # (moved in NumPy 2)
+
+
+class SimCublasLt:
+    """What ``mindspore_gpu.gemm``'s cuBLASLt binding does on a GPU, on device arrays: each plan's column-major
+    ``D = op_a(A) op_b(B)`` read from the arrays' memory with the layout's leading dimensions, operations and batch
+    strides (in elements), as cuBLASLt reads device memory; a read or write past the end of an array's allocation
+    raises (an illegal address on a GPU). Half precision is multiplied in float32 and rounded once. Counts the plans
+    made and the products run; ``fail`` (an exception) makes ``run`` raise it, as a cuBLASLt error."""
+
+    def __init__(self):
+        self.plans = 0
+        self.runs = 0
+        self.fail = None
+
+    def handle(self, device):
+        return ("handle", device)
+
+    def plan(self, handle, lay, tf32):
+        self.plans += 1
+        return types.SimpleNamespace(found=True, workspace=0, layout=lay, close=lambda: None)
+
+    @staticmethod
+    def _view(arr, rows, cols, ld, stride, batch, writeable=False):
+        origin = _base(arr)
+        root = origin
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        low, high = _byte_bounds(root)
+        it = origin.itemsize
+        start = origin.__array_interface__["data"][0]
+        last = start + ((batch - 1) * stride + (rows - 1) + (cols - 1) * ld) * it
+        if ld < rows or start < low or last + it > high:
+            raise CUDARuntimeError("cudaErrorIllegalAddress: a cuBLASLt operand read past its allocation")
+        return np.lib.stride_tricks.as_strided(origin, (batch, rows, cols), (stride * it, it, ld * it),
+                                               writeable=writeable)
+
+    def run(self, plan, a, b, d, workspace, stream):
+        if self.fail is not None:
+            raise self.fail
+        lay = plan.layout
+        a_rows, a_cols = (lay.m, lay.k) if lay.trans_a == 0 else (lay.k, lay.m)
+        b_rows, b_cols = (lay.k, lay.n) if lay.trans_b == 0 else (lay.n, lay.k)
+        av = self._view(a, a_rows, a_cols, lay.lda, lay.stride_a, lay.batch)
+        bv = self._view(b, b_rows, b_cols, lay.ldb, lay.stride_b, lay.batch)
+        dv = self._view(d, lay.m, lay.n, lay.ldd, lay.stride_d, lay.batch, writeable=True)
+        if lay.trans_a:
+            av = av.swapaxes(-1, -2)
+        if lay.trans_b:
+            bv = bv.swapaxes(-1, -2)
+        wide = np.float32 if lay.dtype.itemsize <= 4 else lay.dtype
+        dv[...] = np.matmul(av.astype(wide), bv.astype(wide)).astype(lay.dtype)
+        self.runs += 1
+        LAUNCHES.add("cublasLtMatmul")
+
+
 # --- cupy.ElementwiseKernel: CUDA C of per-element statements, run with NumPy -----------------------
 _C_TYPES = {"float": np.float32, "double": np.float64, "bool": np.bool_, "int": np.int32, "long long": np.int64,
             "ptrdiff_t": np.int64,

@@ -6,6 +6,7 @@
   2-D and 3-D, strides, dilations, groups, padding, NaN and infinities), the input gradient by col2im
   (``_col2im``) the plain path's numbers up to rounding, and all match a NumPy oracle; each is the few launches it
   was brought down to;
+* ReduceSum over leading axes (a bias gradient) in one hand-written launch;
 * MaxPool's whole-window kernels (``kernels/pooling.py`` ``_window_kernel``): MaxPool in one launch, MaxPoolGrad in
   one (a hand-written kernel per window size, ``_grad_source``), the plain path's bits;
 * training batch norm in four launches and its gradient in two (``ReductionKernel`` ``ms_bn_sqsum`` and
@@ -27,6 +28,7 @@ import pytest
 HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE))
 import cupy_sim  # noqa: E402
+from mindspore.ops import ReduceSum  # noqa: E402
 from mindspore.ops._defs import conv as conv_defs, nn as nn_defs, pooling as pool_defs  # noqa: E402
 
 pytestmark = cupy_sim.warning_marks()
@@ -66,6 +68,37 @@ def _bits(got, want, what):
         assert g.dtype == w.dtype and g.shape == w.shape, f"{what} output {i}"
         np.testing.assert_array_equal(g, w, err_msg=f"{what} output {i}")
         assert np.array_equal(np.signbit(g), np.signbit(w)), f"{what} output {i}: signs"
+
+
+# --- ReduceSum over leading axes ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("shape,axis,keep", [((32, 120), 0, False), ((3, 5, 7, 40), (0, 1), True),
+                                             ((9, 33), (-2,), False), ((4, 1), 0, True)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_reduce_sum_over_leading_axes_in_one_launch(sim, monkeypatch, shape, axis, keep, dtype):
+    """A bias gradient's sum (the leading axes summed out) is one hand-written launch, with NumPy's sum to rounding;
+    other axes, other dtypes and fusion off keep CuPy's reduction."""
+    cp, fam = sim
+    reduce = fam["reduce"]
+    rng = np.random.default_rng(9)
+    x = rng.normal(0, 3, shape).astype(dtype)
+    x.flat[x.size // 2] = np.inf
+    prim = ReduceSum(keep_dims=keep)
+    xd = cp.asarray(x)
+    y, kinds = _kinds(lambda: reduce.KERNELS["ReduceSum"](prim, xd, axis))
+    assert kinds == ["RawKernel ms_sum_leading"], kinds
+    want = np.sum(x, axis=axis, keepdims=keep)
+    got = cp.asnumpy(y)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-6 if dtype == np.float32 else 1e-13, atol=1e-5)
+    _, kinds = _kinds(lambda: reduce.KERNELS["ReduceSum"](prim, xd, -1))
+    assert kinds == ["cupy.sum"], kinds
+    _, kinds = _kinds(lambda: reduce.KERNELS["ReduceSum"](prim, cp.asarray(x.astype(np.float16)), axis))
+    assert "RawKernel ms_sum_leading" not in kinds
+    with monkeypatch.context() as m:
+        _fusion_off(m, fam["nn"])       # (the switch of every kernel module: _common.FUSED)
+        plain, kinds = _kinds(lambda: reduce.KERNELS["ReduceSum"](prim, xd, axis))
+    assert kinds == ["cupy.sum"], kinds
+    np.testing.assert_allclose(got, cp.asnumpy(plain), rtol=1e-6 if dtype == np.float32 else 1e-13, atol=1e-5)
 
 
 # --- convolutions ----------------------------------------------------------------------------------------------------
@@ -596,7 +629,8 @@ def test_the_raw_kernels_compile_with_nvrtc():
         for dt in raw.dtypes:
             sources[f"{raw.name}_{np.dtype(dt).name}"] = raw.source(T=dt)
     assert {"ms_batch_norm_float32", "ms_softmax_rows_float32", "ms_ln_rows_float64", "ms_softmax_grad_rows_float32",
-            "ms_ln_grad_rows_float32", "ms_sparse_softmax_ce_float32_int64"} <= set(sources), sorted(sources)
+            "ms_ln_grad_rows_float32", "ms_sparse_softmax_ce_float32_int64", "ms_sum_leading_float64"} <= set(sources), \
+        sorted(sources)
     for name, text in sources.items():
         status, log = _nvrtc_compile(text, f"{name}.cu")
         assert status == 0, f"{name}:\n{log}"

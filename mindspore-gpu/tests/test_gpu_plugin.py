@@ -186,7 +186,7 @@ def test_environment_info_reports_versions_and_a_driver_too_old(monkeypatch):
     assert info["cuda_driver"].startswith("supports CUDA 12.8: too old for CuPy's CUDA 13.2 runtime")
     assert "mindspore-gpu[cuda12]" in info["cuda_driver"]
     assert info["cuda_device_0"] == "NVIDIA H100 80GB HBM3, 80.0 GiB, compute capability 9.0"
-    assert "nccl" in info and "cudnn" in info
+    assert "nccl" in info and "cudnn" in info and "cublaslt" in info
     runtime.driverGetVersion = lambda: 13000
     assert plugin.ms_environment_info()["cuda_driver"] == "supports CUDA 13.0"
     assert plugin._split_version(22805) == (2, 28, 5) and plugin._split_version(2708) == (2, 7, 8)
@@ -239,7 +239,8 @@ def test_fused_kernels_match_their_plain_paths(monkeypatch, dtype):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_raw_kernels_match_their_plain_paths(monkeypatch, dtype):
     """The hand-written CUDA kernels (batch norm in training and inference with its gradient, NCHW with several chunks
-    per channel and NHWC; LayerNorm; Softmax and LogSoftmax; the sparse cross-entropy and its gradient) against the
+    per channel and NHWC; LayerNorm; Softmax and LogSoftmax; the sparse cross-entropy and its gradient; ReduceSum over
+    leading axes) against the
     plain CuPy paths on the device, as the stand-in runs them on the host."""
     import cupy
     from mindspore_gpu.kernels import _common, families
@@ -302,9 +303,51 @@ def test_raw_kernels_match_their_plain_paths(monkeypatch, dtype):
             same(both(lambda a, b: loss.KERNELS["SparseSoftmaxCrossEntropyWithLogits"](prim, a, b, out=out),
                       logits, labels), f"SparseSoftmaxCrossEntropyWithLogits grad={is_grad} {label_dtype.__name__}",
                  tol=1e-5)
+    reduce = fams["reduce"]
+    for shape, axis, keep in (((32, 120), 0, False), ((3, 5, 7, 40), (0, 1), True), ((5000, 3), -2, False)):
+        prim = ops.ReduceSum(keep_dims=keep)
+        x = dev(rng.normal(0, 3, shape))
+        want = np.sum(cupy.asnumpy(x), axis=axis, keepdims=keep)
+        same(both(lambda a: reduce.KERNELS["ReduceSum"](prim, a, axis, out=TensorSpec(want.shape, ms_dt)), x),
+             f"ReduceSum {shape} axis={axis}", tol=1e-5)
     # the raw kernels did run (compiled for this dtype), not a fallback
-    for raw in (nn._BN_RAW, nn._LN_RAW, nn._SOFTMAX_RAW, loss._SPARSE_RAW):
+    for raw in (nn._BN_RAW, nn._LN_RAW, nn._SOFTMAX_RAW, loss._SPARSE_RAW, reduce._LEADING):
         assert raw.compiled(), f"{raw.name} never compiled"
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_cublaslt_products_match_cupy(dtype):
+    """The MatMul kernels' cuBLASLt path (mindspore_gpu/gemm.py) against cupy.matmul of the same operands on the
+    device: row-major, transposed views, sliced rows, offset views (less aligned pointers), batches, a matrix beside a
+    batch; planned once per layout, then reused."""
+    import cupy
+    import ml_dtypes
+    from mindspore_gpu import gemm
+    from mindspore_gpu.kernels import math as gpu_math
+    products = gpu_math._LT
+    assert products is gemm.for_cupy(cupy) and products.status() is True, products.status()
+    dt = np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(dtype)
+    rng = np.random.default_rng(11)
+    d = (lambda *shape: cupy.asarray(rng.standard_normal(shape).astype(dt)))
+    cases = [("row-major", d(64, 40), d(40, 24)), ("y transposed", d(32, 400), d(120, 400).T),
+             ("x transposed", d(40, 64).T, d(40, 24)), ("sliced rows", d(33, 50)[:, 3:43], d(40, 30)[:, 1:25]),
+             ("offset views", d(65, 40)[1:], d(41, 24)[1:]), ("batched", d(6, 32, 40), d(6, 40, 24)),
+             ("batched, swapaxes", d(6, 32, 40), d(6, 24, 40).swapaxes(-1, -2)),
+             ("batch beside a matrix", d(2, 3, 32, 40), d(40, 24)), ("matrix beside a batch", d(32, 40), d(5, 40, 24))]
+    tol = {"float32": 1e-5, "float16": 2e-3, "bfloat16": 1.6e-2}[dtype]
+    for name, x, y in cases:
+        runs = products.stats["cublaslt"]
+        got = products.matmul(x, y)
+        assert got is not None and products.stats["cublaslt"] == runs + 1, name
+        want = cupy.matmul(x.astype(np.float32), y.astype(np.float32))
+        assert got.dtype == dt and got.shape == want.shape, name
+        scale = float(cupy.abs(want).max())
+        np.testing.assert_allclose(cupy.asnumpy(got.astype(np.float32)), cupy.asnumpy(want), rtol=tol,
+                                   atol=tol * scale, err_msg=f"{name} {dtype}")
+        plans = len(products._plans)
+        products.matmul(x, y)
+        assert len(products._plans) == plans, f"{name}: planned again"
 
 
 @needs_gpu

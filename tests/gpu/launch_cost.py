@@ -93,8 +93,24 @@ def main():
     saved = fam["BatchNorm"](bn, x, scale, bias, mean, var, out=None)
     row("BatchNormGrad kernel (training), (8,16,8,8)",
         lambda: bng(bn_grad, x, x, scale, saved[3], saved[4], saved[4], out=None))
+    # LeNet's first Dense (32x400 by a 120x400 weight, transpose_b) and its bias gradient
+    from mindspore.plugin import TensorSpec
+    from mindspore_gpu import gemm
+    xm = cupy.asarray(np.random.default_rng(2).normal(size=(32, 400)).astype(np.float32))
+    wm = cupy.asarray(np.random.default_rng(3).normal(size=(120, 400)).astype(np.float32))
+    dense = ops.MatMul(transpose_b=True)
+    mm_out = TensorSpec((32, 120), ms.float32)
+    row(f"MatMul kernel, 32x400 by 120x400^T (cuBLASLt: {gemm.for_cupy(cupy).status() is True})",
+        lambda: kernels["math"]["MatMul"](dense, xm, wm, out=mm_out))
+    row("cupy.matmul(x, w.T), the same product", lambda: cupy.matmul(xm, wm.T))
+    gm = cupy.asarray(np.random.default_rng(4).normal(size=(32, 120)).astype(np.float32))
+    rsum = ops.ReduceSum()
+    row("ReduceSum kernel, (32,120) over axis 0", lambda: kernels["reduce"]["ReduceSum"](rsum, gm, (0,), out=None))
+    row("cupy.sum(g, axis=0), the same sum", lambda: cupy.sum(gm, axis=0))
     t = ms.Tensor(np.ones(1024, np.float32))
     row("PYNATIVE ops.add(t, t)", lambda: ops.add(t, t))
+    tm, tw = ms.Tensor(cupy.asnumpy(xm)), ms.Tensor(cupy.asnumpy(wm))
+    row("PYNATIVE ops.MatMul(transpose_b=True)(x, w)", lambda: dense(tm, tw))
     net = ms.nn.Conv2d(16, 16, 3, pad_mode="pad", padding=1)
     tx = ms.Tensor(np.random.default_rng(0).normal(size=(8, 16, 8, 8)).astype(np.float32))
     row("PYNATIVE nn.Conv2d(16, 16, 3)(x)", lambda: net(tx))
@@ -140,6 +156,10 @@ def main():
         with torch.no_grad():
             row("torch nn.Conv2d(16, 16, 3)(x), no grad", lambda: tconv(txx), synchronise=tsync)
         row("torch nn.Conv2d(16, 16, 3)(x)", lambda: tconv(txx), synchronise=tsync)
+        tmx, tmw = torch.randn(32, 400, device="cuda"), torch.randn(120, 400, device="cuda")
+        row("torch.matmul(x, w.T)", lambda: torch.matmul(tmx, tmw.T), synchronise=tsync)
+        tmg = torch.randn(32, 120, device="cuda")
+        row("torch.sum(g, 0)", lambda: torch.sum(tmg, 0), synchronise=tsync)
         tbn = torch.nn.BatchNorm2d(16).cuda().train()
         row("torch nn.BatchNorm2d(16)(x), training", lambda: tbn(txx), synchronise=tsync)
         txg = txx.clone().requires_grad_(True)

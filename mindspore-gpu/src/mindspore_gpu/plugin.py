@@ -140,8 +140,9 @@ def ms_environment_info():
         info["nccl"] = ".".join(str(int(p)) for p in _split_version(nccl.get_version()))
     except Exception as exc:  # noqa: BLE001 - CuPy without NCCL: collectives on GPU tensors go over MPI
         info["nccl"] = f"unavailable ({type(exc).__name__}: {exc}); collectives on GPU tensors copy to the host"
-    from mindspore_gpu import cudnn     # its version and use for convolutions, or why it is unused
+    from mindspore_gpu import cudnn, gemm     # their use for convolutions and matrix products, or why unused
     info["cudnn"] = cudnn.environment_info(cupy)
+    info["cublaslt"] = gemm.environment_info(cupy)
     n, reason = device_count(cupy)
     info["cuda_devices"] = str(n) if not reason else reason
     for i in range(n):

@@ -6,7 +6,7 @@ add and multiply).
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import F16, F32, fit, fits_out, scan, sortable, dev
+from mindspore_gpu.kernels._common import F16, F32, RawKernels, fit, fits_out, scan, sortable, dev
 
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
@@ -40,6 +40,57 @@ def _reduce_mean(prim, x, axis=(), *, out=None):
     return cupy.mean(x, axis=_axes(x, axis), keepdims=prim.keep_dims, dtype=F32 if x.dtype == F16 else None)
 
 
+# Sums over the leading axes of a C-contiguous float32/float64 array, seen as (rows, cols) -> (cols,): a bias's
+# gradient (the batch summed out), the most common ReduceSum of a training step. One hand-written launch (CuPy's
+# reduction costs twice the host time: 22 us against 12 on an H200): a block takes 32 adjacent columns, its 8 warps
+# each sum every 8th row of them (reads coalesced along the row), then the 8 partial sums are added in order.
+_LEADING = RawKernels("ms_sum_leading", r"""
+extern "C" __global__ void ms_sum_leading(const T* __restrict__ x, T* __restrict__ y, long long rows,
+                                          long long cols) {
+    __shared__ T part[RAW_BLOCK / 32][33];
+    const int lane = threadIdx.x & 31, stripe = threadIdx.x >> 5;
+    const long long j = (long long)blockIdx.x * 32 + lane;
+    T s = (T)0;
+    if (j < cols) {
+        for (long long i = stripe; i < rows; i += RAW_BLOCK / 32) s += x[i * cols + j];
+    }
+    part[stripe][lane] = s;
+    __syncthreads();
+    if (stripe == 0 && j < cols) {
+        T total = part[0][lane];
+        for (int r = 1; r < RAW_BLOCK / 32; ++r) total += part[r][lane];
+        y[j] = total;
+    }
+}
+""", ("ms_sum_leading",))
+#: The most rows a leading sum takes by hand (8 threads per column each add rows / 8 values in turn; past this CuPy's
+#: reduction, parallel over the rows, is the faster).
+LEADING_ROWS = 1 << 16
+
+
+def _leading_count(x, axes):
+    """How many leading axes ``axes`` (CuPy's ``axis``) names, when they are exactly the first ones; else 0."""
+    if axes is None or x.ndim < 2:
+        return 0
+    named = sorted(a % x.ndim for a in ((axes,) if isinstance(axes, int) else axes))
+    if named != list(range(len(named))) or len(named) >= x.ndim:
+        return 0
+    return len(named)
+
+
+def _sum_leading(x, lead, keepdims):
+    """``x`` summed over its first ``lead`` axes by :data:`_LEADING`, or ``None`` when the case is not for it."""
+    rows = 1
+    for d in x.shape[:lead]:
+        rows *= d
+    if not (0 < rows <= LEADING_ROWS and x.size and x.flags.c_contiguous and _LEADING.usable(x)):
+        return None
+    cols = x.size // rows
+    y = cupy.empty(x.shape[lead:], x.dtype)
+    _LEADING.launch("ms_sum_leading", ((cols + 31) // 32,), (x, y, numpy.int64(rows), numpy.int64(cols)), T=x.dtype)
+    return y.reshape((1,) * lead + x.shape[lead:]) if keepdims else y
+
+
 @fits_out
 def _reduce_sum(prim, x, axis=(), *, out=None):
     x = _dev(x)
@@ -47,7 +98,13 @@ def _reduce_sum(prim, x, axis=(), *, out=None):
         return x.copy()
     if x.dtype == numpy.bool_:
         x = x.astype(numpy.int64)
-    return cupy.sum(x, axis=_axes(x, axis), keepdims=prim.keep_dims, dtype=F32 if x.dtype == F16 else None)
+    axes = _axes(x, axis)
+    lead = _leading_count(x, axes)
+    if lead:
+        y = _sum_leading(x, lead, prim.keep_dims)
+        if y is not None:
+            return y
+    return cupy.sum(x, axis=axes, keepdims=prim.keep_dims, dtype=F32 if x.dtype == F16 else None)
 
 
 # NaN, as MindSpore's kernels treat it in max/min reductions and arg-reductions (the CPU backend's kernels
