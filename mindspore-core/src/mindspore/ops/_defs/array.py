@@ -396,20 +396,33 @@ class Tile(Primitive):
 
     def bprop(self, x, multiples, out, dout):
         split_shape, axes = _tile_grad_plan(tuple(x.shape), tuple(multiples))
+        if not axes:            # nothing tiled (an empty axis list would sum everything)
+            return fops.reshape(dout, x.shape), None
         g = fops.reduce_sum(fops.reshape(dout, split_shape), axes)
         return fops.reshape(g, x.shape), None
 
 
 @constexpr
 def _tile_grad_plan(shape, multiples):
-    """Interleaved (multiple, size) shape whose even axes the gradient sums over."""
+    """``(split shape, axes)``: ``dout`` reshaped to (multiple, size) pairs for the tiled axes, the untiled axes
+    between them merged into one, and the axes of the multiples the gradient sums over. (Only tiled axes are split,
+    so a 5-D or larger input tiled along one or two axes stays within ReduceSum's eight dimensions.)"""
     rank = max(len(shape), len(multiples))
     shape = (1,) * (rank - len(shape)) + shape
     multiples = (1,) * (rank - len(multiples)) + multiples
-    split = []
+    split, axes, run = [], [], None
     for m, s in zip(multiples, shape):
+        if m == 1:
+            run = s if run is None else run * s
+            continue
+        if run is not None:
+            split.append(run)
+            run = None
+        axes.append(len(split))
         split += [m, s]
-    return tuple(split), tuple(range(0, 2 * rank, 2))
+    if run is not None:
+        split.append(run)
+    return tuple(split), tuple(axes)
 
 
 # --- BroadcastTo ----------------------------------------------------------------------------
