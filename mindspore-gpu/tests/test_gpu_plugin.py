@@ -351,6 +351,48 @@ def test_cublaslt_products_match_cupy(dtype):
 
 
 @needs_gpu
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("causal", [False, True])
+def test_cudnn_attention_matches_cupy(dtype, causal):
+    """ScaledDotProductAttention and its gradient on cuDNN's fused attention (mindspore_gpu/cudnn_attention.py)
+    against the CuPy computation of the same operands: the heads of BSH tensors read as strided views, 64-wide heads;
+    the graphs built once."""
+    import cupy
+    import ml_dtypes
+    from mindspore.ops._defs import nn_prims_ext
+    from mindspore_gpu.kernels import nn_prims as gpu_nn_prims
+    attention = gpu_nn_prims._ATTENTION
+    if attention.convolutions.status() is not True:
+        pytest.skip(f"cuDNN unusable: {attention.convolutions.status()}")
+    dt = np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(dtype)
+    rng = np.random.default_rng(12)
+    b, n, s, d = 2, 4, 96, 64
+    bsh = (lambda: cupy.asarray(rng.standard_normal((b, s, n * d)).astype(dt)).reshape(b, s, n, d)
+           .transpose(0, 2, 1, 3))
+    q, k, v = bsh(), bsh(), bsh()
+    prim = nn_prims_ext.ScaledDotProductAttention(0.125, nn_prims_ext.NO_BAND, 0 if causal else nn_prims_ext.NO_BAND)
+    ms_dt = ms.float16 if dtype == "float16" else ms.bfloat16
+    before = attention.stats.copy()
+    o, lse = gpu_nn_prims.KERNELS["ScaledDotProductAttention"](
+        prim, q, k, v, out=(TensorSpec((b, n, s, d), ms_dt), TensorSpec((b, n, s, 1), ms.float32)))
+    assert attention.stats[("forward", "cudnn")] == before[("forward", "cudnn")] + 1, attention.wrong
+    want_o, want_lse = gpu_nn_prims._sdpa_plain(prim, q, k, v)
+    tol = 2e-3 if dtype == "float16" else 1.6e-2
+    np.testing.assert_allclose(cupy.asnumpy(o.astype(np.float32)), cupy.asnumpy(want_o.astype(np.float32)),
+                               rtol=tol, atol=tol)
+    np.testing.assert_allclose(cupy.asnumpy(lse), cupy.asnumpy(want_lse), rtol=1e-4, atol=1e-4)
+    dout = cupy.asarray(rng.standard_normal((b, n, s, d)).astype(dt))
+    grad = nn_prims_ext.ScaledDotProductAttentionGrad(prim.scale, prim.pre_tokens, prim.next_tokens, False)
+    got = gpu_nn_prims.KERNELS["ScaledDotProductAttentionGrad"](
+        grad, q, k, v, o, dout, lse, cupy.zeros_like(lse), out=tuple(TensorSpec((b, n, s, d), ms_dt) for _ in "qkv"))
+    assert attention.stats[("backward", "cudnn")] == before[("backward", "cudnn")] + 1, attention.wrong
+    for name, g, w in zip("qkv", got, gpu_nn_prims._sdpa_grad_plain(grad, q, k, v, o, dout, lse)):
+        scale = float(cupy.abs(w.astype(np.float32)).max())
+        np.testing.assert_allclose(cupy.asnumpy(g.astype(np.float32)), cupy.asnumpy(w.astype(np.float32)),
+                                   rtol=4 * tol, atol=4 * tol * scale, err_msg=f"d{name}")
+
+
+@needs_gpu
 def test_gpu_random_streams_are_reproducible(on_gpu):
     def draws():
         ms.set_seed(7)

@@ -234,6 +234,42 @@ def test_attention_and_transformer_parameter_gradients():
     ref.check_param_grads(layer, [k], rtol=1e-5, atol=1e-7)
 
 
+@pytest.mark.parametrize("kwargs,batched", [({}, True), ({"batch_first": True}, True), ({}, False),
+                                             ({"add_bias_kv": True, "add_zero_attn": True}, True),
+                                             ({"kdim": 3, "vdim": 5}, True)])
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_multihead_attention_without_weights_runs_the_fused_attention(kwargs, batched, mode, monkeypatch):
+    """need_weights=False without masks or dropout (what the transformer layers ask) runs the fused
+    ScaledDotProductAttention; its output and every gradient equal the composition need_weights=True computes."""
+    from mindspore.ops._defs import nn_prims_ext
+    calls = []
+    real = nn_prims_ext.ScaledDotProductAttention.__call__
+    monkeypatch.setattr(nn_prims_ext.ScaledDotProductAttention, "__call__",
+                        lambda self, *a: calls.append(1) or real(self, *a))
+    ms.set_seed(5)
+    mha = nn.MultiheadAttention(6, 2, dtype=ms.float64, **kwargs)
+    rng = np.random.default_rng(9)
+    lead = ((2, 3) if kwargs.get("batch_first") else (3, 2)) if batched else (3,)
+    kv_lead = ((2, 4) if kwargs.get("batch_first") else (4, 2)) if batched else (4,)
+    q = Tensor(rng.standard_normal(lead + (6,)))
+    k = Tensor(rng.standard_normal(kv_lead + (kwargs.get("kdim", 6),)))
+    v = Tensor(rng.standard_normal(kv_lead + (kwargs.get("vdim", 6),)))
+    fused = _Kw(mha, need_weights=False)
+    plain = _Kw(mha, need_weights=True)
+    run = (lambda f: ms.jit(f)) if mode == "graph" else (lambda f: f)
+    out_fused = run(lambda *a: fused(*a)[0])(q, k, v)
+    assert calls, "the fused attention did not run"
+    n = len(calls)
+    out_plain = run(lambda *a: plain(*a)[0])(q, k, v)
+    assert len(calls) == n, "need_weights=True must compute the weights (the composition)"
+    np.testing.assert_allclose(out_fused.asnumpy(), out_plain.asnumpy(), rtol=1e-12, atol=1e-12)
+    w = Tensor(rng.standard_normal(out_plain.shape))
+    g_fused = ms.grad(lambda *a: (fused(*a)[0] * w).sum(), grad_position=(0, 1, 2))(q, k, v)
+    g_plain = ms.grad(lambda *a: (plain(*a)[0] * w).sum(), grad_position=(0, 1, 2))(q, k, v)
+    for name, a, b in zip("qkv", g_fused, g_plain):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-10, atol=1e-12, err_msg=f"d{name}")
+
+
 class _Kw(nn.Cell):
     def __init__(self, net, **kwargs):
         super().__init__()

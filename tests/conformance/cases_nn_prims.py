@@ -469,6 +469,30 @@ DF2_X = rand(1, 4, 4, 3, seed=47)
 DF2_OFF = rand(1, 24, 2, 3, low=-1.3, high=1.3, seed=48)
 
 
+# --- ScaledDotProductAttention (the fused attention of flash_attention_score) ---------------------------------------
+def np_attention(q, k, v, scale, lo=None, hi=None):
+    """(softmax(scale q k^T, masked) v, log-sum-exp of each row): a key j is masked for query i unless
+    lo <= j - i <= hi; a masked score is -1e30 (a row masked everywhere attends uniformly)."""
+    q, k, v = (np.asarray(a, np.float64) for a in (q, k, v))
+    s = np.einsum("bnid,bnjd->bnij", q, k) * scale
+    i, j = np.arange(q.shape[2])[:, None], np.arange(k.shape[2])[None, :]
+    hidden = np.zeros((q.shape[2], k.shape[2]), bool)
+    if hi is not None:
+        hidden |= j - i > hi
+    if lo is not None:
+        hidden |= j - i < lo
+    s = np.where(hidden, -1e30, s)
+    top = s.max(-1, keepdims=True)
+    w = np.exp(s - top)
+    total = w.sum(-1, keepdims=True)
+    return np.einsum("bnij,bnjd->bnid", w / total, v), top + np.log(total)
+
+
+SDPA = nn_prims_ext.ScaledDotProductAttention
+NO_BAND = nn_prims_ext.NO_BAND
+ATT_Q, ATT_K, ATT_V = rand(2, 3, 5, 8, seed=61), rand(2, 3, 7, 8, seed=62), rand(2, 3, 7, 6, seed=63)
+ATT_SQ = [rand(1, 2, 6, 8, seed=64), rand(1, 2, 6, 8, seed=65), rand(1, 2, 6, 8, seed=66)]
+
 CASES = [
     # --- Conv3DTranspose ----------------------------------------------------------------------------
     Case("conv3d_transpose_valid", _c3t(2, 3, 2), [X5, W5], oracle=np_conv3d_transpose, prims=["Conv3DTranspose"],
@@ -713,4 +737,21 @@ CASES = [
     Case("lstm_two_layers_no_bias", lambda x, h, c, w: ops.LSTM(2, 2, 2, False, False, 0.5)(x, h, c, w)[:3],
          LSTM_2L, oracle=lambda x, h, c, w: np_lstm_stack(x, h, c, w, 2, 1, False), prims=["LSTM"], grad=True,
          rtol=1e-4, atol=1e-5),
+    # --- ScaledDotProductAttention ---------------------------------------------------------------------------------
+    # (both outputs weighted in the gradient check: the log-sum-exp's cotangent too)
+    Case("sdpa_both_outputs", lambda q, k, v: SDPA(0.35)(q, k, v), [ATT_Q, ATT_K, ATT_V],
+         oracle=lambda q, k, v: np_attention(q, k, v, 0.35), prims=["ScaledDotProductAttention",
+                                                                     "ScaledDotProductAttentionGrad"],
+         grad=True, dtypes=F16),
+    Case("sdpa_causal", lambda q, k, v: SDPA(0.5, NO_BAND, 0)(q, k, v)[0], ATT_SQ,
+         oracle=lambda q, k, v: np_attention(q, k, v, 0.5, hi=0)[0], prims=["ScaledDotProductAttention"],
+         grad=True, dtypes=F16),
+    Case("sdpa_band", lambda q, k, v: SDPA(0.4, 1, 2)(q, k, v)[0], [ATT_Q, ATT_K, ATT_V],
+         oracle=lambda q, k, v: np_attention(q, k, v, 0.4, lo=-1, hi=2)[0], prims=["ScaledDotProductAttention"],
+         grad=True),
+    # rows 0 and 1 see no key at all (uniform weights, no gradient into the scores; their log-sum-exp, -1e30, is left
+    # out: it would drown every other term of the finite differences)
+    Case("sdpa_rows_masked_everywhere", lambda q, k, v: SDPA(0.3, NO_BAND, -2)(q, k, v)[0], ATT_SQ,
+         oracle=lambda q, k, v: np_attention(q, k, v, 0.3, hi=-2)[0], prims=["ScaledDotProductAttention"],
+         grad=True),
 ]

@@ -449,3 +449,41 @@ def test_lstm_states_sized_by_the_dynamic_batch(tmp_path):
     assert op_types(path).count("ConstantOfShape") == 1 and op_types(path).count("LSTM") == 1
     for batch in (2, 5):
         assert_matches(path, net, [RNG.standard_normal((batch, 5, 3)).astype(np.float32)])
+
+
+# --- the fused attention ---------------------------------------------------------------------------------------------
+class _Encoder(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.TransformerEncoderLayer(d_model=16, nhead=2, dim_feedforward=32, dropout=0.0, batch_first=True)
+
+    def construct(self, x):
+        return self.layer(x)
+
+
+class _CausalFlash(nn.Cell):
+    def construct(self, q):
+        return ops.flash_attention_score(q, q, q, 2, scalar_value=0.3, sparse_mode=2)
+
+
+@pytest.mark.parametrize("file_format", ["ONNX", "MINDIR"])
+@pytest.mark.parametrize("make,shape", [(_Encoder, (2, 5, 16)), (_CausalFlash, (1, 6, 16))], ids=["encoder", "causal"])
+def test_the_fused_attention_exports_as_its_composition(make, shape, file_format, tmp_path):
+    """nn.MultiheadAttention (need_weights=False, as the encoder layer calls it) and flash_attention_score run the
+    fused ScaledDotProductAttention, which neither format has: the export writes its composition (MatMul, Softmax and
+    their kin, the causal band a constant mask), and the file computes what the network does."""
+    ms.set_seed(3)
+    net = make()
+    net.set_train(False)
+    x = RNG.normal(size=shape).astype(np.float32)
+    want = net(ms.Tensor(x)).asnumpy()
+    path = str(tmp_path / "attention")
+    ms.export(net, ms.Tensor(x), file_name=path, file_format=file_format)
+    if file_format == "ONNX":
+        check(path + ".onnx")
+        types = op_types(path + ".onnx")
+        assert "MatMul" in types and "Exp" in types and not any("Attention" in t for t in types), types
+        got = run_onnx(path + ".onnx", x)[0]
+    else:
+        got = nn.GraphCell(ms.load(path + ".mindir"))(ms.Tensor(x)).asnumpy()
+    assert max_diff([got], [want]) <= TOL

@@ -244,6 +244,52 @@ def test_flash_attention_score_layouts_mask_and_gqa():
     np.testing.assert_allclose(got.asnumpy(), bsh(want), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("sparse_mode,pre,nxt,sq,skv", [
+    (0, 2147483647, 2147483647, 5, 7), (0, 1, 2, 6, 6), (1, 2147483647, 0, 5, 5), (2, 2147483647, 2147483647, 6, 6),
+    (3, 2147483647, 2147483647, 4, 6), (3, 2147483647, 2147483647, 6, 4), (4, 1, 1, 5, 7)])
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_flash_attention_score_fused_primitive_matches_the_composition(sparse_mode, pre, nxt, sq, skv, mode):
+    """Without dropout, bias and attn_mask, flash_attention_score is the fused ScaledDotProductAttention; an all-False
+    attn_mask forces the composition of primitives. Both give the same values and gradients (float32: both compute in
+    float32) for every sparse mode (rows that see no key included: sparse_mode 3 with more queries than keys), BSH
+    and grouped-query heads."""
+    rng = np.random.default_rng(8)
+    b, n, d = 2, 4, 8
+    q, k, v = (rng.normal(size=shape).astype(np.float32) for shape in ((b, sq, n * d), (b, skv, 2 * d),
+                                                                        (b, skv, 2 * d)))
+    w = ms.Tensor(rng.normal(size=(b, sq, n * d)).astype(np.float32))
+    kw = dict(scalar_value=0.3, pre_tokens=pre, next_tokens=nxt, sparse_mode=sparse_mode)
+    none_masked = ms.Tensor(np.zeros((b, 1, sq, skv), bool))
+
+    def loss(masked):
+        def f(q, k, v):
+            out = ops.flash_attention_score(q, k, v, n, attn_mask=none_masked if masked else None, **kw)
+            return (out * w).sum()
+        return ms.jit(f) if mode == "graph" else f
+    args = [ms.Tensor(a) for a in (q, k, v)]
+    fused, plain = loss(False), loss(True)
+    np.testing.assert_allclose(fused(*args).asnumpy(), plain(*args).asnumpy(), rtol=1e-5, atol=1e-5)
+    g_fused = ms.grad(fused, grad_position=(0, 1, 2))(*args)
+    g_plain = ms.grad(plain, grad_position=(0, 1, 2))(*args)
+    for name, a, c in zip("qkv", g_fused, g_plain):
+        np.testing.assert_allclose(a.asnumpy(), c.asnumpy(), rtol=1e-4, atol=1e-5, err_msg=f"d{name}")
+
+
+def test_flash_attention_score_runs_the_fused_primitive_only_without_dropout_bias_or_mask(monkeypatch):
+    from mindspore.ops._defs import nn_prims_ext
+    calls = []
+    real = nn_prims_ext.ScaledDotProductAttention.__call__
+    monkeypatch.setattr(nn_prims_ext.ScaledDotProductAttention, "__call__",
+                        lambda self, *a: calls.append((self.scale, self.pre_tokens, self.next_tokens)) or real(self, *a))
+    x = ms.Tensor(np.ones((1, 3, 8), np.float32))
+    ops.flash_attention_score(x, x, x, 2, scalar_value=0.5, sparse_mode=2)
+    assert calls == [(0.5, 2147483647, 0)]
+    ops.flash_attention_score(x, x, x, 2, attn_mask=ms.Tensor(np.zeros((1, 1, 3, 3), bool)))
+    ops.flash_attention_score(x, x, x, 2, real_shift=ms.Tensor(np.zeros((1, 2, 3, 3), np.float32)))
+    ops.flash_attention_score(x, x, x, 2, keep_prob=0.5)
+    assert len(calls) == 1
+
+
 # --- errors ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("make,exc,match", [
     (lambda: ops.LRN(depth_radius=-1), ValueError, "For 'LRN', the 'depth_radius'"),

@@ -269,6 +269,28 @@ class Convolutions:
             return False
         return self.status() is True
 
+    # (for mindspore_gpu.cudnn_attention, which shares this probe, the handles and their stream binding)
+    def usable(self):
+        """Whether cuDNN can be used now (probed at the first call, never while the current stream captures)."""
+        return self._status is True or self._usable()
+
+    def capturing(self):
+        """Whether the current stream is capturing (building a graph or checking it would break the capture)."""
+        return self._capturing()
+
+    def handle(self, device):
+        """The cuDNN handle of ``device`` (made once)."""
+        return self._handle(device)
+
+    def bound_handle(self, device):
+        """The cuDNN handle of ``device``, bound to CuPy's current stream."""
+        handle = self._handle(device)
+        stream = self.cupy.cuda.get_current_stream().ptr
+        if self._bound.get(handle) != stream:
+            self.module.set_stream(handle=handle, stream=stream)
+            self._bound[handle] = stream
+        return handle
+
     def _handle(self, device):
         handle = self._handles.get(device)
         if handle is None:

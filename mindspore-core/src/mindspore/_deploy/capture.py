@@ -229,12 +229,14 @@ def _static_shape(abstract):
 # --- capturing ----------------------------------------------------------------------------------------------
 @contextlib.contextmanager
 def _composites(on):
-    saved = staging.CTX.composites
-    staging.CTX.composites = on
+    """Export's capture: Cells with an exchange-format form kept whole when ``on``; primitives MindSpore lacks
+    staged as their ``export_expand`` always."""
+    saved = staging.CTX.composites, staging.CTX.exporting
+    staging.CTX.composites, staging.CTX.exporting = on, True
     try:
         yield
     finally:
-        staging.CTX.composites = saved
+        staging.CTX.composites, staging.CTX.exporting = saved
 
 
 def _optimize(graph):

@@ -56,6 +56,10 @@ class _Staging(_interpreters.Interpreter):
     def apply(self, prim, args):
         if not _is_graph_value(args) and not is_effectful(prim):
             return _interpreters.STACK[0].apply(prim, args)   # constants: computed now (folded)
+        if CTX.exporting:
+            expand = getattr(prim, "export_expand", None)
+            if expand is not None:      # a primitive MindSpore lacks: staged as the ones it has
+                return expand(*args)
         return emit(prim, args, self.builder)
 
 
@@ -67,6 +71,9 @@ class _Context:
         self.branch_depth = 0
         self.copies = {}        # id(outer list/dict/set) -> (object, its graph-local copy), per compilation
         self.composites = False  # export's capture: Cells with an exchange-format form stay one call
+        # export's capture: a primitive of this implementation that MindSpore lacks (the fused attention) is staged
+        # as its ``export_expand``, a composition of primitives MindSpore and ONNX have
+        self.exporting = False
         # Python number attributes a compiled function assigns (``self.calls += 1``): (id(obj), name) ->
         # [obj, name, value before the first write]. A first compilation collects them; the compiler then
         # compiles again with each carried through the graph (``state``: (id(obj), name) -> entry), so that

@@ -9,7 +9,8 @@ and fractional-pooling boundaries are sequential draws.
 The transposed 3-D convolution is the conv family's input-gradient kernel run on the primitive's equivalent
 direct convolution (``prim._direct``). LRN sums squares over the channel window with a cumulative sum;
 3-D adaptive pooling loops over the output cells (their bounds from
-:func:`mindspore.ops._defs.nn_prims.adaptive_bounds`); the rest is vectorised. Half precision computes in
+:func:`mindspore.ops._defs.nn_prims.adaptive_bounds`); the fused attention computes the whole score matrix (its
+gradient recomputes the softmax from the scores); the rest is vectorised. Half precision computes in
 float32 and is cast back to the inferred ``out`` dtype (:mod:`._out`). The random kernels draw from
 ``prim.generator()`` (the instance's stream).
 """
@@ -922,7 +923,60 @@ def _lstm_grad(prim, x, h, c, w, dy, dh_n, dc_n, out=None):
     return fit(d_out, out[0]), fit(dh, out[1]), fit(dc, out[2]), fit(dw, out[3])
 
 
+# --- the fused attention (ScaledDotProductAttention) ------------------------------------------------------------------
+def _attention_mask(prim, sq, skv):
+    """True where query i may not see key j (the primitive's band), or None."""
+    lo, hi = prim.band()
+    if lo is None and hi is None:
+        return None
+    diff = np.arange(skv)[None, :] - np.arange(sq)[:, None]
+    mask = np.zeros((sq, skv), bool)
+    if hi is not None:
+        mask |= diff > hi
+    if lo is not None:
+        mask |= diff < lo
+    return mask
+
+
+def _attention_probs(prim, q, k):
+    """(softmax of the masked scaled scores, the row maxima, the row sums of exp, the mask), in q's dtype."""
+    s = np.matmul(q, np.swapaxes(k, -1, -2)) * q.dtype.type(prim.scale)
+    mask = _attention_mask(prim, q.shape[-2], k.shape[-2])
+    if mask is not None:
+        s = np.where(mask, q.dtype.type(-1e30), s)
+    m = s.max(axis=-1, keepdims=True)
+    e = np.exp(s - m)
+    z = e.sum(axis=-1, keepdims=True)
+    return e / z, m, z, mask
+
+
+def _sdpa(prim, query, key, value, out=None):
+    q, k, v = _wide(query, key, value)
+    p, m, z, _ = _attention_probs(prim, q, k)
+    return np.matmul(p, v).astype(query.dtype, copy=False), (m + np.log(z)).astype(q.dtype, copy=False)
+
+
+def _sdpa_grad(prim, query, key, value, attention_out, dout, lse, dlse, out=None):
+    q, k, v, do = _wide(query, key, value, dout)
+    p, _, _, mask = _attention_probs(prim, q, k)
+    dv = np.matmul(np.swapaxes(p, -1, -2), do)
+    dp = np.matmul(do, np.swapaxes(v, -1, -2))
+    delta = (p * dp).sum(axis=-1, keepdims=True)
+    if prim.lse_grad:
+        delta = delta - np.asarray(dlse, q.dtype)
+    ds = p * (dp - delta)
+    if mask is not None:        # a masked score is a constant: no gradient flows to it
+        ds = np.where(mask, q.dtype.type(0), ds)
+    scale = q.dtype.type(prim.scale)
+    dq = np.matmul(ds, k) * scale
+    dk = np.matmul(np.swapaxes(ds, -1, -2), q) * scale
+    return (dq.astype(query.dtype, copy=False), dk.astype(key.dtype, copy=False),
+            dv.astype(value.dtype, copy=False))
+
+
 KERNELS.update({
+    "ScaledDotProductAttention": _sdpa,
+    "ScaledDotProductAttentionGrad": _sdpa_grad,
     "LSTM": _lstm,
     "LSTMGrad": _lstm_grad,
     "DynamicGRUV2": _dynamic_gru_v2,

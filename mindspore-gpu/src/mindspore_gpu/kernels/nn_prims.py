@@ -8,7 +8,8 @@ the window starts of fixed-window fractional pooling (the pooling itself is a de
 The transposed 3-D convolution is the conv family's input-gradient kernel run on the primitive's equivalent
 direct convolution (``prim._direct``). LRN sums squares over the channel window with a cumulative sum;
 3-D adaptive pooling loops over the output cells (few) with each cell's reduction on the device; max-unpooling
-and the adaptive max gradient are a device scatter. Half precision computes in float32. The random kernels
+and the adaptive max gradient are a device scatter. The fused attention runs cuDNN's where it takes the case
+(``mindspore_gpu/cudnn_attention.py``), else the whole score matrix. Half precision computes in float32. The random kernels
 draw from the instance's device stream (:func:`._common.device_rng`): reproducible after ``set_seed``, not
 the CPU's numbers. Cauchy and log-normal samples are transformed normal draws (the device stream's own
 distributions).
@@ -19,6 +20,7 @@ import cupy
 import numpy
 
 from mindspore.plugin import MSValueError
+from mindspore_gpu import cudnn_attention as _cudnn_attention
 from mindspore_gpu.kernels import conv as _conv
 from mindspore_gpu.kernels._common import F64, compute_dtype, dev, device_rng, fit, fits_out, scatter_add, sortable
 
@@ -940,7 +942,76 @@ def _lstm_grad(prim, x, h, c, w, dy, dh_n, dc_n, *, out=None):
     return fit(d_out, out[0]), fit(dh, out[1]), fit(dc, out[2]), fit(dw, out[3])
 
 
+# --- the fused attention (ScaledDotProductAttention): cuDNN's fused attention where it takes the case
+# (mindspore_gpu/cudnn_attention.py: float16/bfloat16), else the whole score matrix on CuPy -------------------------
+def _attention_mask(prim, sq, skv):
+    lo, hi = prim.band()
+    if lo is None and hi is None:
+        return None
+    diff = cupy.arange(skv)[None, :] - cupy.arange(sq)[:, None]
+    mask = cupy.zeros((sq, skv), bool)
+    if hi is not None:
+        mask |= diff > hi
+    if lo is not None:
+        mask |= diff < lo
+    return mask
+
+
+def _attention_probs(prim, q, k):
+    s = cupy.matmul(q, cupy.swapaxes(k, -1, -2)) * q.dtype.type(prim.scale)
+    mask = _attention_mask(prim, q.shape[-2], k.shape[-2])
+    if mask is not None:
+        s = cupy.where(mask, q.dtype.type(-1e30), s)
+    m = s.max(axis=-1, keepdims=True)
+    e = cupy.exp(s - m)
+    z = e.sum(axis=-1, keepdims=True)
+    return e / z, m, z, mask
+
+
+def _sdpa_plain(prim, query, key, value):
+    q, k, v = _wide(query, key, value)
+    p, m, z, _ = _attention_probs(prim, q, k)
+    return cupy.matmul(p, v).astype(query.dtype, copy=False), m + cupy.log(z)
+
+
+def _sdpa_grad_plain(prim, query, key, value, attention_out, dout, lse, dlse=None):
+    q, k, v, do = _wide(query, key, value, dout)
+    p, _, _, mask = _attention_probs(prim, q, k)
+    dv = cupy.matmul(cupy.swapaxes(p, -1, -2), do)
+    dp = cupy.matmul(do, cupy.swapaxes(v, -1, -2))
+    delta = (p * dp).sum(axis=-1, keepdims=True)
+    if prim.lse_grad:
+        delta = delta - dev(dlse).astype(q.dtype, copy=False)
+    ds = p * (dp - delta)
+    if mask is not None:        # a masked score is a constant: no gradient flows to it
+        ds = cupy.where(mask, q.dtype.type(0), ds)
+    scale = q.dtype.type(prim.scale)
+    dq = cupy.matmul(ds, k) * scale
+    dk = cupy.matmul(cupy.swapaxes(ds, -1, -2), q) * scale
+    return (dq.astype(query.dtype, copy=False), dk.astype(key.dtype, copy=False),
+            dv.astype(value.dtype, copy=False))
+
+
+_ATTENTION = _cudnn_attention.for_cupy(cupy)
+
+
+def _sdpa(prim, query, key, value, *, out):
+    query, key, value = dev(query), dev(key), dev(value)
+    fused = _ATTENTION.forward(prim, query, key, value, _sdpa_plain)
+    return fused if fused is not None else fit(_sdpa_plain(prim, query, key, value), out)
+
+
+def _sdpa_grad(prim, query, key, value, attention_out, dout, lse, dlse, *, out):
+    query, key, value, attention_out, dout, lse = (dev(a) for a in (query, key, value, attention_out, dout, lse))
+    fused = _ATTENTION.backward(prim, query, key, value, attention_out, dout, lse, _sdpa_grad_plain)
+    if fused is not None:
+        return fused
+    return fit(_sdpa_grad_plain(prim, query, key, value, attention_out, dout, lse, dlse), out)
+
+
 KERNELS.update({
+    "ScaledDotProductAttention": _sdpa,
+    "ScaledDotProductAttentionGrad": _sdpa_grad,
     "LSTM": _lstm,
     "LSTMGrad": _lstm_grad,
     "DynamicGRUV2": _dynamic_gru_v2,

@@ -97,6 +97,9 @@ class MultiheadAttention(Cell):
             self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn
         self.dtype = dtype
+        # without weights to return, masks or dropout, the heads' attention is the fused primitive (the backend's
+        # fused attention: cuDNN's on a GPU, for float16/bfloat16)
+        self._fused_attention = ops.ScaledDotProductAttention(1.0 / math.sqrt(self.head_dim))
 
     def _project(self, x, index, weight):
         e = self.embed_dim
@@ -150,6 +153,17 @@ class MultiheadAttention(Cell):
             if key_padding_mask is not None:
                 key_padding_mask = ops.pad(key_padding_mask, (0, 1))
         src_len = k.shape[1]
+        if not need_weights and attn_mask is None and key_padding_mask is None and \
+                not (self.training and self.dropout > 0.0):
+            att = self._fused_attention(ops.reshape(q, (bsz, h, tgt_len, d)), ops.reshape(k, (bsz, h, src_len, d)),
+                                        ops.reshape(v, (bsz, h, src_len, d)))[0]
+            out = ops.reshape(ops.swapaxes(ops.reshape(att, (bsz * h, tgt_len, d)), 0, 1), (tgt_len * bsz, e))
+            out = ops.reshape(self.out_proj(out), (tgt_len, bsz, e))
+            if not is_batched:
+                out = ops.squeeze(out, 1)
+            elif self.batch_first:
+                out = ops.swapaxes(out, 0, 1)
+            return (out,)
         scores = ops.bmm(q / math.sqrt(d), ops.swapaxes(k, 1, 2))  # (N * h, L, S)
         if attn_mask is not None:
             scores = scores + attn_mask

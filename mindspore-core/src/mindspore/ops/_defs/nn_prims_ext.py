@@ -8,7 +8,8 @@ Each primitive is one block: class (attributes), ``infer_shape``, ``infer_dtype`
 pooling's is :class:`MaxPoolScatterGrad` (a scatter of ``dout`` at the argmax), itself differentiable (a gather);
 CTC's is the gradient the forward kernel computes, scaled by the loss's cotangent (as MindSpore 2.10);
 depthwise convolution's are the conv family's ``Conv2DBackpropInput`` / ``Conv2DBackpropFilter`` of the equivalent
-grouped convolution; deformable offsets' is :class:`DeformableOffsetsGrad`.
+grouped convolution; deformable offsets' is :class:`DeformableOffsetsGrad`; the fused attention's
+(:class:`ScaledDotProductAttention`) is :class:`ScaledDotProductAttentionGrad`.
 """
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
@@ -17,7 +18,7 @@ from mindspore.ops._defs import conv as _conv
 from mindspore.ops._defs import random as _random
 from mindspore.ops._defs._lazy import functional as fops
 from mindspore.ops._defs.nn import check_number
-from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
+from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, is_known_zero, prim_attr_register
 
 _REDUCTIONS = ("none", "sum", "mean")
 _F16_32 = (mstype.float16, mstype.float32)
@@ -767,8 +768,142 @@ class FractionalAvgPoolGrad(Primitive):
     bprop = NON_DIFFERENTIABLE
 
 
+# --- ScaledDotProductAttention / ScaledDotProductAttentionGrad ----------------------------------------------------
+#: ``pre_tokens``/``next_tokens`` value meaning "no bound" (MindSpore's default for flash_attention_score's).
+NO_BAND = 2147483647
+#: The score a query may not see gets: its weight is exactly 0 unless its whole row is masked (then uniform).
+MASKED_SCORE = -1e30
+_SDPA_DTYPES = (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64)
+
+
+def _band_hidden(band, sq, skv):
+    """A constant bool Tensor (Sq, Skv), True where the band ``(lo, hi)`` hides key j from query i; or None."""
+    import numpy as np
+    from mindspore.common.tensor import Tensor
+    lo, hi = band
+    if lo is None and hi is None:
+        return None
+    diff = np.arange(skv)[None, :] - np.arange(sq)[:, None]
+    hidden = np.zeros((sq, skv), bool)
+    if hi is not None:
+        hidden |= diff > hi
+    if lo is not None:
+        hidden |= diff < lo
+    return Tensor(hidden)
+
+
+class _AttentionAttrs(Primitive):
+    def _check(self, scale, pre_tokens, next_tokens):
+        check_number(self.name, "scale", scale)
+        rules.check_int(self.name, "pre_tokens", pre_tokens)
+        rules.check_int(self.name, "next_tokens", next_tokens)
+
+    def band(self):
+        """``(lo, hi)``: query ``i`` sees key ``j`` when ``lo <= j - i <= hi`` (``None``: unbounded)."""
+        return (None if self.pre_tokens >= NO_BAND else -self.pre_tokens,
+                None if self.next_tokens >= NO_BAND else self.next_tokens)
+
+
+class ScaledDotProductAttention(_AttentionAttrs):
+    """``ScaledDotProductAttention(scale=1.0, pre_tokens=2147483647, next_tokens=2147483647)(query, key, value)``
+    -> ``(attention_out, softmax_lse)``: the fused attention that ``ops.flash_attention_score`` runs when it has no
+    dropout, bias or explicit mask (a primitive of this implementation, not of MindSpore: backends fuse it, the GPU's
+    on cuDNN).
+
+    ``query`` ``(B, N, Sq, D)``, ``key`` ``(B, N, Skv, D)``, ``value`` ``(B, N, Skv, Dv)``, of one dtype among
+    float16, bfloat16, float32 and float64::
+
+        scores = scale * query @ key^T,  a score of key j for query i masked (-1e30) unless
+                 -pre_tokens <= j - i <= next_tokens (2147483647: no bound),
+        softmax_lse = log(sum(exp(scores), -1)),  attention_out = softmax(scores, -1) @ value
+
+    computed in float32 (float64 for float64) and rounded once; ``attention_out`` ``(B, N, Sq, Dv)`` in the inputs'
+    dtype, ``softmax_lse`` ``(B, N, Sq, 1)`` in float32 (float64). A row whose every key is masked attends uniformly,
+    as the masked softmax of the composition it replaces does. The gradient is
+    :class:`ScaledDotProductAttentionGrad` (the softmax recomputed from the scores).
+    """
+
+    @prim_attr_register
+    def __init__(self, scale=1.0, pre_tokens=NO_BAND, next_tokens=NO_BAND):
+        self._check(scale, pre_tokens, next_tokens)
+
+    def infer_shape(self, query, key, value):
+        for name, s in (("query", query), ("key", key), ("value", value)):
+            _tensor(self.name, name, s)
+            rules.check_rank(self.name, name, s, 4)
+        if tuple(key[:2]) != tuple(query[:2]) or tuple(value[:3]) != tuple(key[:3]) or key[3] != query[3]:
+            raise MSValueError(f"For '{self.name}', the shapes of 'query' (B, N, Sq, D), 'key' (B, N, Skv, D) and "
+                               f"'value' (B, N, Skv, Dv) must agree, but got {tuple(query)}, {tuple(key)} and "
+                               f"{tuple(value)}.")
+        return tuple(query[:3]) + (value[3],), tuple(query[:3]) + (1,)
+
+    def infer_dtype(self, query, key, value):
+        rules.check_dtype_in(self.name, "query", query, _SDPA_DTYPES)
+        rules.check_same_dtype(self.name, ("query", "key", "value"), (query, key, value))
+        return query, (mstype.float64 if query == mstype.float64 else mstype.float32)
+
+    def export_expand(self, query, key, value):
+        """The composition an export writes instead (MindIR and ONNX have no such primitive): the formula of the
+        class docstring with MatMul, Softmax and their kin, the band a constant mask."""
+        wide = mstype.float64 if query.dtype == mstype.float64 else mstype.float32
+        q, k, v = (fops.cast(t, wide) for t in (query, key, value))
+        scores = fops.mul(fops.matmul(q, fops.swapaxes(k, -1, -2)), float(self.scale))
+        hidden = _band_hidden(self.band(), query.shape[2], key.shape[2])
+        if hidden is not None:
+            scores = fops.masked_fill(scores, hidden, MASKED_SCORE)
+        top = fops.reduce_max(scores, -1, keep_dims=True)
+        e = fops.exp(fops.sub(scores, top))
+        total = fops.reduce_sum(e, -1, keep_dims=True)
+        out = fops.cast(fops.matmul(fops.div(e, total), v), query.dtype)
+        return out, fops.add(top, fops.log(total))
+
+    bprop_none_douts = True     # the tape passes None for the cotangent of an output that got no gradient
+
+    def bprop(self, query, key, value, out, dout):
+        dy, dlse = dout
+        if dy is None:
+            dy = fops.zeros_like(out[0])
+        with_lse = dlse is not None and not is_known_zero(dlse)
+        grad = self._grad_prim(ScaledDotProductAttentionGrad, self.scale, self.pre_tokens, self.next_tokens,
+                               with_lse)
+        return grad(query, key, value, out[0], dy, out[1], dlse if with_lse else fops.zeros_like(out[1]))
+
+
+class ScaledDotProductAttentionGrad(_AttentionAttrs):
+    """``ScaledDotProductAttentionGrad(scale, pre_tokens, next_tokens, lse_grad=False)(query, key, value,
+    attention_out, dout, softmax_lse, dlse)`` -> ``(dquery, dkey, dvalue)``: the gradient of
+    :class:`ScaledDotProductAttention` given the cotangents of its two outputs (``dlse`` read only when
+    ``lse_grad``)::
+
+        P = softmax(scores),  dvalue = P^T @ dout,  dP = dout @ value^T,
+        dS = P * (dP - sum(P * dP, -1) + dlse), 0 where masked,  dquery = scale * dS @ key,  dkey = scale * dS^T @ query
+
+    in float32 (float64), each result in its input's dtype.
+    """
+
+    @prim_attr_register
+    def __init__(self, scale=1.0, pre_tokens=NO_BAND, next_tokens=NO_BAND, lse_grad=False):
+        self._check(scale, pre_tokens, next_tokens)
+        rules.check_bool(self.name, "lse_grad", lse_grad)
+
+    def infer_shape(self, query, key, value, attention_out, dout, softmax_lse, dlse):
+        out, lse = ScaledDotProductAttention.infer_shape(self, query, key, value)
+        for name, s, want in (("attention_out", attention_out, out), ("dout", dout, out),
+                              ("softmax_lse", softmax_lse, lse), ("dlse", dlse, lse)):
+            if tuple(_tensor(self.name, name, s)) != want:
+                raise MSValueError(f"For '{self.name}', the shape of '{name}' must be {want}, but got {tuple(s)}.")
+        return tuple(query), tuple(key), tuple(value)
+
+    def infer_dtype(self, query, key, value, attention_out, dout, softmax_lse, dlse):
+        ScaledDotProductAttention.infer_dtype(self, query, key, value)
+        rules.check_same_dtype(self.name, ("query", "attention_out", "dout"), (query, attention_out, dout))
+        return query, key, value
+
+    bprop = NON_DIFFERENTIABLE
+
+
 PRIMITIVES = [TripletMarginLoss, MultilabelMarginLoss, DropoutGenMask, DropoutDoMask, ComputeAccidentalHits,
               UniformCandidateSampler, LogUniformCandidateSampler, FractionalMaxPoolWithFixedKsize,
               FractionalMaxPool3DWithFixedKsize, MaxPoolScatterGrad, CTCLoss, DepthwiseConv2dNative,
               DeformableOffsets, DeformableOffsetsGrad, STFT, FractionalMaxPool, FractionalAvgPool,
-              FractionalMaxPoolGrad, FractionalAvgPoolGrad]
+              FractionalMaxPoolGrad, FractionalAvgPoolGrad, ScaledDotProductAttention, ScaledDotProductAttentionGrad]

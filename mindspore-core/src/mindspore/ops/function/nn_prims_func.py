@@ -6,7 +6,9 @@ compositions MindSpore exposes as functions: the bilinear ``bidense`` and the at
 ``'BSH'`` (``H = head_num * D``) and ``'BNSD'``, grouped-query attention when the key/value have fewer heads,
 masked positions (``attn_mask`` True/1, the ``sparse_mode`` causal bands, ``pre_tokens``/``next_tokens``)
 excluded, and attention dropout with ``keep_prob``. It is the math of MindSpore 2.10's fused kernel, in
-float32 whatever the input precision, cast back to the query's dtype.
+float32 whatever the input precision, cast back to the query's dtype. Without dropout, bias (``real_shift``) and
+``attn_mask`` it is one primitive, ``ScaledDotProductAttention`` (the band of the sparse mode its attributes), which
+backends fuse (cuDNN's fused attention on a GPU); otherwise the composition of primitives.
 """
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
@@ -146,17 +148,21 @@ def _to_bnsd(op, name, x, layout, heads):
     return _array.transpose(_array.reshape(x, (b, s, heads, h // heads)), (0, 2, 1, 3))
 
 
+def _band(sq, skv, sparse_mode, pre_tokens, next_tokens):
+    """``(lo, hi)``: query ``i`` sees key ``j`` when ``lo <= j - i <= hi`` (``None``: unbounded), per sparse mode."""
+    if sparse_mode == 2:      # leftUpCausal
+        return None, 0
+    if sparse_mode == 3:      # rightDownCausal
+        return None, skv - sq
+    if sparse_mode == 4:      # band, aligned at the bottom right
+        return skv - sq - pre_tokens, skv - sq + next_tokens
+    # 0 / 1: pre_tokens, next_tokens around the diagonal
+    return (-pre_tokens if pre_tokens < _MAX_TOKENS else None, next_tokens if next_tokens < _MAX_TOKENS else None)
+
+
 def _band_mask(sq, skv, sparse_mode, pre_tokens, next_tokens):
     """True where query ``i`` may not see key ``j`` (the masks the sparse modes build), or None."""
-    if sparse_mode == 2:      # leftUpCausal
-        lo, hi = None, 0
-    elif sparse_mode == 3:    # rightDownCausal
-        lo, hi = None, skv - sq
-    elif sparse_mode == 4:    # band, aligned at the bottom right
-        lo, hi = skv - sq - pre_tokens, skv - sq + next_tokens
-    else:                     # 0 / 1: pre_tokens, next_tokens around the diagonal
-        lo = -pre_tokens if pre_tokens < _MAX_TOKENS else None
-        hi = next_tokens if next_tokens < _MAX_TOKENS else None
+    lo, hi = _band(sq, skv, sparse_mode, pre_tokens, next_tokens)
     if lo is None and hi is None:
         return None
     i = _array.reshape(_array.arange(sq, dtype=mstype.int32), (sq, 1))
@@ -213,6 +219,12 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
                                f"{k.shape[1]}.")
         rep = q.shape[1] // k.shape[1]
         k, v = _array.repeat_interleave(k, rep, 1), _array.repeat_interleave(v, rep, 1)
+    if keep_prob == 1 and real_shift is None and attn_mask is None:
+        # no dropout, bias or explicit mask: the fused primitive (the backend's fused attention, cuDNN's on a GPU)
+        lo, hi = _band(q.shape[2], k.shape[2], sparse_mode, pre_tokens, next_tokens)
+        out = _defs_ext.ScaledDotProductAttention(
+            float(scalar_value), _MAX_TOKENS if lo is None else -lo, _MAX_TOKENS if hi is None else hi)(q, k, v)[0]
+        return _from_bnsd(out, input_layout)
     qf, kf, vf = (_array.cast(t, mstype.float32) for t in (q, k, v))
     scores = _math.mul(_math.matmul(qf, _array.swapaxes(kf, -1, -2)), float(scalar_value))
     if real_shift is not None:
@@ -229,8 +241,11 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
             probs = _math.mul(probs, _math.mul(_array.cast(drop_mask, mstype.float32), 1.0 / keep_prob))
         else:
             probs = _nn.dropout(probs, 1.0 - keep_prob)
-    out = _array.cast(_math.matmul(probs, vf), query.dtype)
-    if input_layout == "BSH":
+    return _from_bnsd(_array.cast(_math.matmul(probs, vf), query.dtype), input_layout)
+
+
+def _from_bnsd(out, layout):
+    if layout == "BSH":
         b, n, s, dd = out.shape
         out = _array.reshape(_array.transpose(out, (0, 2, 1, 3)), (b, s, n * dd))
     return out
