@@ -12,7 +12,7 @@ the algorithm), keeps the plan, and afterwards a product is one ``cublasLtMatmul
   stride 0; batch shapes must otherwise agree). Anything else, float64 and empty products included, returns ``None``
   and the caller runs ``cupy.matmul``.
 * **Numbers**: float32 computes in float32 (``CUBLAS_COMPUTE_32F``: no TF32 unless ``CUPY_TF32=1``, CuPy's own
-  switch), float16/bfloat16 in float32 on tensor cores and round once, as ``cupy.matmul`` does; the algorithm may
+  switch, read when the path is first used), float16/bfloat16 in float32 on tensor cores and round once, as ``cupy.matmul`` does; the algorithm may
   differ from CuPy's, so results may differ in the last bits from ``cupy.matmul``'s (never between two runs of one
   process: a plan keeps its algorithm).
 * **Alignment**: the heuristic is told each pointer's alignment (a view may start anywhere), which is part of the
@@ -284,6 +284,8 @@ class Products:
         self._status = None
         self._binding = None
         self._plans = collections.OrderedDict()
+        self._fast = {}
+        self._tf32 = _tf32()        # (read once, as CuPy reads it once for its own products)
         self.stats = collections.Counter()
 
     def status(self):
@@ -319,34 +321,49 @@ class Products:
         """``x @ y`` by cuBLASLt, or ``None`` (the caller runs ``cupy.matmul``)."""
         if self._status is not True and self.status() is not True:
             return None
-        if self.cupy.matmul is not self.plain_matmul:      # a CUDA-graph capture replaced it: its GEMM, not ours
-            return None
-        found = layout(x, y, self.pointer)
-        if found is None:
-            self.stats["declined"] += 1
-            return None
-        lay, a, b, out_shape = found
         cupy = self.cupy
-        device = cupy.cuda.runtime.getDevice()
-        key = (lay, device, _tf32())
-        plan = self._plans.get(key)
-        if plan is None:
-            plan = self._plan(key, lay, device)
+        if cupy.matmul is not self.plain_matmul:      # a CUDA-graph capture replaced it: its GEMM, not ours
+            return None
+        # the operands' shapes, strides, dtypes and pointer alignments (low bits) name the plan: one dict lookup
+        fast = (x.shape, x.strides, y.shape, y.strides, x.dtype, y.dtype, self.pointer(x) & 255,
+                self.pointer(y) & 255, cupy.cuda.runtime.getDevice())
+        hit = self._fast.get(fast)
+        if hit is None:
+            hit = self._resolve(fast, x, y)
+        plan, out_shape = hit
         if plan is False:
             self.stats["declined"] += 1
             return None
-        d = cupy.empty(out_shape, lay.dtype)
+        d = cupy.empty(out_shape, x.dtype)
         ws = cupy.empty(plan.workspace, numpy.uint8) if plan.workspace else None
         try:
-            self._binding.run(plan, a, b, d, ws, cupy.cuda.get_current_stream())
+            self._binding.run(plan, y, x, d, ws, cupy.cuda.get_current_stream())     # (A reads y, B reads x)
         except Exception as exc:  # noqa: BLE001 - any cuBLASLt error: off for the process, CuPy's matmul recomputes
             self._status = f"turned off after an error ({type(exc).__name__}: {exc})"
-            warnings.warn(f"mindspore_gpu: cuBLASLt failed on a {lay.dtype} product of {tuple(x.shape)} by "
+            warnings.warn(f"mindspore_gpu: cuBLASLt failed on a {x.dtype} product of {tuple(x.shape)} by "
                           f"{tuple(y.shape)} ({exc}); matrix products run on cupy.matmul for the rest of the process",
                           RuntimeWarning, stacklevel=3)
             return None
         self.stats["cublaslt"] += 1
         return d
+
+    def _resolve(self, fast, x, y):
+        """``(plan or False, output shape)`` of operands described by ``fast`` (remembered)."""
+        found = layout(x, y, self.pointer)
+        if found is None:
+            hit = (False, None)
+        else:
+            lay, _, _, out_shape = found
+            device = fast[-1]
+            key = (lay, device, self._tf32)
+            plan = self._plans.get(key)
+            if plan is None:
+                plan = self._plan(key, lay, device)
+            hit = (plan, out_shape)
+        if len(self._fast) >= PLAN_LIMIT:
+            self._fast.clear()
+        self._fast[fast] = hit
+        return hit
 
     def _plan(self, key, lay, device):
         with self._lock:
@@ -382,6 +399,7 @@ class _Binding:
         return _Plan(self.lib, handle, lay, tf32)
 
     def run(self, plan, a, b, d, workspace, stream):
+        """``d = a-side @ b-side`` as the plan's layout reads them (``a`` the operand read as A)."""
         out = d.data.ptr
         status = self.lib.matmul(plan.handle, plan.desc, _ONE_PTR, a.data.ptr, plan.a, b.data.ptr, plan.b, _ZERO_PTR,
                                  out, plan.d, out, plan.d, plan.algo_ptr,
