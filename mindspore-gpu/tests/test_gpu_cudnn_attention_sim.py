@@ -23,6 +23,7 @@ import pytest
 HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE))
 import cupy_sim  # noqa: E402
+from test_gpu_cudnn import _Tensor as _T  # noqa: E402  (the frontend's tensor attributes, chained setters)
 from mindspore.ops._defs import nn_prims_ext  # noqa: E402
 from mindspore.plugin import TensorSpec  # noqa: E402
 import mindspore as ms  # noqa: E402
@@ -33,30 +34,6 @@ BF16 = np.dtype(ml_dtypes.bfloat16)
 _NP = {"HALF": np.dtype(np.float16), "BFLOAT16": BF16, "FLOAT": np.dtype(np.float32)}
 SDPA, SDPA_GRAD, NO_BAND = (nn_prims_ext.ScaledDotProductAttention, nn_prims_ext.ScaledDotProductAttentionGrad,
                             nn_prims_ext.NO_BAND)
-
-
-class _T:
-    def __init__(self, name, dim=None, stride=None, data_type=None, uid=-1):
-        self.name, self.dim, self.stride, self.data_type, self.uid = name, dim, stride, data_type, uid
-
-    def set_output(self, v):
-        return self
-
-    def set_dim(self, v):
-        self.dim = list(v)
-        return self
-
-    def set_stride(self, v):
-        self.stride = list(v)
-        return self
-
-    def set_data_type(self, v):
-        self.data_type = v
-        return self
-
-    def set_uid(self, v):
-        self.uid = v
-        return self
 
 
 class cudnnGraphNotSupportedError(Exception):  # noqa: N801 - the frontend's name

@@ -67,6 +67,8 @@ import warnings
 
 import numpy
 
+from mindspore_gpu._per_cupy import PerCupy
+
 __all__ = ["Convolutions", "for_cupy", "Spec", "describe", "build", "environment_info", "ENV", "MIN_VERSION"]
 
 #: ``MS_GPU_CUDNN=0`` turns the cuDNN path off.
@@ -635,21 +637,14 @@ def known_answer_case(nd, op, dtype, index=0, seed=1234):
 
 
 # --- one instance per CuPy module ----------------------------------------------------------------------------------
-_PATHS = {}
+_PATHS = PerCupy(Convolutions)
 
 
 def for_cupy(cupy):
     """The :class:`Convolutions` of CuPy module ``cupy`` (the real one, or the test stand-in), made once."""
-    hit = _PATHS.get(id(cupy))
-    if hit is None or hit[0] is not cupy:
-        hit = (cupy, Convolutions(cupy))
-        _PATHS[id(cupy)] = hit
-    return hit[1]
+    return _PATHS(cupy)
 
 
 def environment_info(cupy):
     """cuDNN's line of ``python -m mindspore.info``: its version and use, or why it is unused. Never raises."""
-    try:
-        return for_cupy(cupy).describe_status()
-    except Exception as exc:  # noqa: BLE001
-        return f"unknown ({type(exc).__name__}: {exc})"
+    return _PATHS.describe(cupy)

@@ -36,6 +36,7 @@ import warnings
 import numpy
 
 from mindspore_gpu import cudnn as _cudnn
+from mindspore_gpu._per_cupy import PerCupy
 
 __all__ = ["Attention", "for_cupy", "CASE_RTOL", "MAX_HEAD_DIM"]
 
@@ -275,13 +276,9 @@ class Attention:
         return None
 
 
-_PATHS = {}
+_PATHS = PerCupy(Attention)
 
 
 def for_cupy(cupy):
     """The :class:`Attention` of CuPy module ``cupy`` (the real one, or the test stand-in), made once."""
-    hit = _PATHS.get(id(cupy))
-    if hit is None or hit[0] is not cupy:
-        hit = (cupy, Attention(cupy))
-        _PATHS[id(cupy)] = hit
-    return hit[1]
+    return _PATHS(cupy)

@@ -42,6 +42,8 @@ import warnings
 import ml_dtypes
 import numpy
 
+from mindspore_gpu._per_cupy import PerCupy
+
 __all__ = ["Products", "for_cupy", "Layout", "layout", "ENV"]
 
 #: ``MS_GPU_CUBLASLT=0`` turns the cuBLASLt path off.
@@ -408,21 +410,14 @@ class _Binding:
             raise RuntimeError(f"cublasLtMatmul returned cuBLAS status {status}")
 
 
-_PATHS = {}
+_PATHS = PerCupy(Products)
 
 
 def for_cupy(cupy):
     """The :class:`Products` of CuPy module ``cupy`` (the real one, or the test stand-in), made once."""
-    hit = _PATHS.get(id(cupy))
-    if hit is None or hit[0] is not cupy:
-        hit = (cupy, Products(cupy))
-        _PATHS[id(cupy)] = hit
-    return hit[1]
+    return _PATHS(cupy)
 
 
 def environment_info(cupy):
     """cuBLASLt's line of ``python -m mindspore.info``. Never raises."""
-    try:
-        return for_cupy(cupy).describe_status()
-    except Exception as exc:  # noqa: BLE001
-        return f"unknown ({type(exc).__name__}: {exc})"
+    return _PATHS.describe(cupy)

@@ -924,24 +924,10 @@ def _lstm_grad(prim, x, h, c, w, dy, dh_n, dc_n, out=None):
 
 
 # --- the fused attention (ScaledDotProductAttention) ------------------------------------------------------------------
-def _attention_mask(prim, sq, skv):
-    """True where query i may not see key j (the primitive's band), or None."""
-    lo, hi = prim.band()
-    if lo is None and hi is None:
-        return None
-    diff = np.arange(skv)[None, :] - np.arange(sq)[:, None]
-    mask = np.zeros((sq, skv), bool)
-    if hi is not None:
-        mask |= diff > hi
-    if lo is not None:
-        mask |= diff < lo
-    return mask
-
-
 def _attention_probs(prim, q, k):
     """(softmax of the masked scaled scores, the row maxima, the row sums of exp, the mask), in q's dtype."""
     s = np.matmul(q, np.swapaxes(k, -1, -2)) * q.dtype.type(prim.scale)
-    mask = _attention_mask(prim, q.shape[-2], k.shape[-2])
+    mask = prim.hidden(q.shape[-2], k.shape[-2])
     if mask is not None:
         s = np.where(mask, q.dtype.type(-1e30), s)
     m = s.max(axis=-1, keepdims=True)

@@ -944,22 +944,9 @@ def _lstm_grad(prim, x, h, c, w, dy, dh_n, dc_n, *, out=None):
 
 # --- the fused attention (ScaledDotProductAttention): cuDNN's fused attention where it takes the case
 # (mindspore_gpu/cudnn_attention.py: float16/bfloat16), else the whole score matrix on CuPy -------------------------
-def _attention_mask(prim, sq, skv):
-    lo, hi = prim.band()
-    if lo is None and hi is None:
-        return None
-    diff = cupy.arange(skv)[None, :] - cupy.arange(sq)[:, None]
-    mask = cupy.zeros((sq, skv), bool)
-    if hi is not None:
-        mask |= diff > hi
-    if lo is not None:
-        mask |= diff < lo
-    return mask
-
-
 def _attention_probs(prim, q, k):
     s = cupy.matmul(q, cupy.swapaxes(k, -1, -2)) * q.dtype.type(prim.scale)
-    mask = _attention_mask(prim, q.shape[-2], k.shape[-2])
+    mask = prim.hidden(q.shape[-2], k.shape[-2], cupy)     # (built on the device)
     if mask is not None:
         s = cupy.where(mask, q.dtype.type(-1e30), s)
     m = s.max(axis=-1, keepdims=True)

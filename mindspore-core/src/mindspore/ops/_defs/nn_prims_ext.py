@@ -11,8 +11,11 @@ depthwise convolution's are the conv family's ``Conv2DBackpropInput`` / ``Conv2D
 grouped convolution; deformable offsets' is :class:`DeformableOffsetsGrad`; the fused attention's
 (:class:`ScaledDotProductAttention`) is :class:`ScaledDotProductAttentionGrad`.
 """
+import numpy
+
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
+from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs import conv as _conv
 from mindspore.ops._defs import random as _random
@@ -776,22 +779,6 @@ MASKED_SCORE = -1e30
 _SDPA_DTYPES = (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64)
 
 
-def _band_hidden(band, sq, skv):
-    """A constant bool Tensor (Sq, Skv), True where the band ``(lo, hi)`` hides key j from query i; or None."""
-    import numpy as np
-    from mindspore.common.tensor import Tensor
-    lo, hi = band
-    if lo is None and hi is None:
-        return None
-    diff = np.arange(skv)[None, :] - np.arange(sq)[:, None]
-    hidden = np.zeros((sq, skv), bool)
-    if hi is not None:
-        hidden |= diff > hi
-    if lo is not None:
-        hidden |= diff < lo
-    return Tensor(hidden)
-
-
 class _AttentionAttrs(Primitive):
     def _check(self, scale, pre_tokens, next_tokens):
         check_number(self.name, "scale", scale)
@@ -802,6 +789,20 @@ class _AttentionAttrs(Primitive):
         """``(lo, hi)``: query ``i`` sees key ``j`` when ``lo <= j - i <= hi`` (``None``: unbounded)."""
         return (None if self.pre_tokens >= NO_BAND else -self.pre_tokens,
                 None if self.next_tokens >= NO_BAND else self.next_tokens)
+
+    def hidden(self, sq, skv, xp=numpy):
+        """The ``(sq, skv)`` bool array of ``xp`` (NumPy, or a backend's array module: the kernels build it where
+        they compute), True where the band hides key ``j`` from query ``i``; ``None`` without a band."""
+        lo, hi = self.band()
+        if lo is None and hi is None:
+            return None
+        diff = xp.arange(skv)[None, :] - xp.arange(sq)[:, None]
+        hidden = xp.zeros((sq, skv), bool)
+        if hi is not None:
+            hidden |= diff > hi
+        if lo is not None:
+            hidden |= diff < lo
+        return hidden
 
 
 class ScaledDotProductAttention(_AttentionAttrs):
@@ -848,9 +849,9 @@ class ScaledDotProductAttention(_AttentionAttrs):
         wide = mstype.float64 if query.dtype == mstype.float64 else mstype.float32
         q, k, v = (fops.cast(t, wide) for t in (query, key, value))
         scores = fops.mul(fops.matmul(q, fops.swapaxes(k, -1, -2)), float(self.scale))
-        hidden = _band_hidden(self.band(), query.shape[2], key.shape[2])
+        hidden = self.hidden(query.shape[2], key.shape[2])
         if hidden is not None:
-            scores = fops.masked_fill(scores, hidden, MASKED_SCORE)
+            scores = fops.masked_fill(scores, Tensor(hidden), MASKED_SCORE)
         top = fops.reduce_max(scores, -1, keep_dims=True)
         e = fops.exp(fops.sub(scores, top))
         total = fops.reduce_sum(e, -1, keep_dims=True)
