@@ -163,6 +163,12 @@ SHAPE_CASES = [
          prims=["Tile"], **LINEAR),
     Case("tile_short_multiples", lambda x: ops.tile(x, (2,)), [rand(2, 3)], oracle=lambda x: np.tile(x, 2),
          prims=["Tile"], **LINEAR),
+    # rank 6 tiled along two axes (the gradient sums over the tiles without a reduction wider than 8-D), and nothing
+    # tiled at all
+    Case("tile_6d_two_axes", lambda x: ops.tile(x, (1, 2, 1, 1, 3, 1)), [rand(2, 1, 2, 1, 2, 2)],
+         oracle=lambda x: np.tile(x, (1, 2, 1, 1, 3, 1)), prims=["Tile"], **LINEAR),
+    Case("tile_nothing", lambda x: ops.tile(x, (1, 1, 1)), [rand(2, 3, 2)], oracle=lambda x: np.tile(x, (1, 1, 1)),
+         prims=["Tile"], **LINEAR),
     Case("repeat_elements", lambda x: ops.repeat_elements(x, 3, 1), [rand(2, 3)],
          oracle=lambda x: np.repeat(x, 3, 1), prims=["Tile"], **LINEAR),
     Case("repeat_interleave_counts", lambda x: ops.repeat_interleave(x, [1, 0, 2], 0), [rand(3, 2)],
