@@ -83,9 +83,10 @@ import os
 
 import numpy as np
 
+from mindspore.communication._plugin import marked_grad_allreduce
 from mindspore.plugin import MAKE_TUPLE, Apply, Constant, FusedOp, graphs_of, prim_of, process_group, substitute
 
-__all__ = ["overlap_grad_allreduce", "register"]
+__all__ = ["overlap_grad_allreduce"]
 
 #: the applies that pack a bucket (moved up with it); make_tuple / tuple_getitem are structural IR ops
 _PACKING = ("Reshape", "Cast", "Concat", "Flatten", "ExpandDims")
@@ -128,11 +129,6 @@ def _wait_kernel(prim, recv, out=None):
 _pending: dict = {}   # id(receive buffer) -> the function waiting for it
 
 
-def _marked(node):
-    prim = prim_of(node)
-    return prim is not None and prim.name == "AllReduce" and prim.attrs.get("grad_bucket", False)
-
-
 def _packing(node, g):
     if not isinstance(node, Apply) or node.graph is not g:
         return False
@@ -163,7 +159,7 @@ def _move_up(order, node):
 
 
 def _overlap_graph(g):
-    targets = [n for n in g.nodes if _marked(n)]
+    targets = [n for n in g.nodes if marked_grad_allreduce(n)]
     if not targets:
         return False
     order = list(g.nodes)
@@ -200,10 +196,3 @@ def overlap_grad_allreduce(graph):
     for g in graphs_of(graph):
         changed |= _overlap_graph(g)
     return changed
-
-
-def register(registry):
-    # after the CPU fusions (priorities 5-20): the packing applies are plain ones by then
-    registry.register("parallel_overlap_grad_allreduce", overlap_grad_allreduce, target="CPU", priority=40)
-    # on the GPU the starts are NCCL on a stream of their own; a graph with them is never captured as a CUDA graph
-    registry.register("parallel_overlap_grad_allreduce", overlap_grad_allreduce, target="GPU", priority=40)
