@@ -8,6 +8,8 @@ For every workload (the benchmark's networks, seeded weights and inputs) it runs
   finished the same steps (equal: the step is bound by the host; the second larger: by the device);
 * GRAPH_MODE only: every kernel of three steps timed with the device synchronised before and after it (so the
   numbers are launch + GPU time, the sum larger than a step), summed per primitive, the largest first;
+* PYNATIVE only: the host time of each primitive call (dispatch and kernel, nothing waiting for the device) summed per
+  primitive, beside the host time outside the primitive calls;
 * the functions where a profiled step spends its own time (``cProfile``, sorted by ``tottime``), which shows host
   overhead: kernel compilation or module loading, host round trips, Python dispatch; then the backend's kernel functions
   sorted by cumulative time: the kernels that cost most, waits for the device included.
@@ -77,6 +79,43 @@ def step_times(step, steps):
     return times
 
 
+def kernel_host_time(ms, step, steps, top):
+    """PYNATIVE: the host time of each primitive call (the eager dispatch and its kernel, nothing waiting for the
+    device), summed per primitive over ``steps`` issued steps, beside the time outside them (the tape, the cells, the
+    optimizer's replay)."""
+    from mindspore._runtime import dispatch
+    per, depth = {}, [0]
+    plain = dispatch.Eager.apply
+
+    def timed(self, prim, args):
+        depth[0] += 1
+        t0 = time.perf_counter()
+        try:
+            return plain(self, prim, args)
+        finally:
+            depth[0] -= 1
+            if depth[0] == 0:         # (a kernel calling primitives counts once, in its caller)
+                entry = per.setdefault(prim.name, [0, 0.0])
+                entry[0] += 1
+                entry[1] += time.perf_counter() - t0
+    ms.runtime.synchronize()
+    dispatch.Eager.apply = timed
+    try:
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            step.raw()
+        total = (time.perf_counter() - t0) / steps
+    finally:
+        dispatch.Eager.apply = plain
+    ms.runtime.synchronize()
+    inside = sum(t for _, t in per.values()) / steps
+    calls = sum(c for c, _ in per.values()) / steps
+    print(f"host time per issued step: {total * 1e3:.3f} ms, {inside * 1e3:.3f} ms of it in {calls:.0f} primitive "
+          f"calls, {(total - inside) * 1e3:.3f} ms outside them")
+    for name, (count, t) in sorted(per.items(), key=lambda kv: -kv[1][1])[:top]:
+        print(f"  {name:36s} {count / steps:5.1f} x {t / count * 1e6:7.1f} us = {t / steps * 1e6:7.1f} us per step")
+
+
 def profile(workload, mode, steps, top, device="GPU", profile_steps=3):
     import mindspore as ms
     from mindspore._runtime import executor
@@ -101,6 +140,8 @@ def profile(workload, mode, steps, top, device="GPU", profile_steps=3):
     if device == "GPU":
         from mindspore_gpu import capture     # (PYNATIVE: the optimizer's compiled update is captured, or why not)
         print(f"CUDA graphs so far: {capture.STATS}")
+    if mode == "pynative":
+        kernel_host_time(ms, step, steps, top)
 
     if mode == "graph":
         per = {}
