@@ -246,11 +246,11 @@ def _matmul(prim, x, y, *, out):
         r = _LT.matmul(x, y)      # float16/bfloat16/float32 layouts it takes; transposed views read as they are
         if r is not None:
             return r
-    if x.dtype == y.dtype == dt and (dt == F16 or is_bf16(dt)):
-        # half operands go to cuBLAS as they are (cublasGemmEx, float32 compute): tensor cores, products accumulated
-        # in float32 and rounded once, the numbers of the float32 product of their widened copies up to the order
-        # of the sum
-        return fit(cupy.matmul(x, y), out)
+        if dt == F16 or is_bf16(dt):
+            # half operands go to cuBLAS as they are (cublasGemmEx, float32 compute): tensor cores, products
+            # accumulated in float32 and rounded once, the numbers of the float32 product of their widened copies up
+            # to the order of the sum
+            return fit(cupy.matmul(x, y), out)
     if x.dtype == F16 or y.dtype == F16:   # a half operand beside another dtype: float32 products, rounded once
         return cupy.matmul(x.astype(F32), y.astype(F32)).astype(dt)
     return fit(cupy.matmul(_operand(x, dt), _operand(y, dt)), out)
