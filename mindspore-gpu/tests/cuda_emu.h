@@ -37,6 +37,7 @@ using std::floor;
 using std::fma;
 using std::fmax;
 using std::fmin;
+using std::isfinite;
 using std::isinf;
 using std::isnan;
 using std::log;

@@ -4,7 +4,7 @@ import numpy as np
 import mindspore as ms
 from mindspore import ops
 
-from case import Case, rand
+from case import Case, rand, randint
 
 CASES = [
     Case("cast_f32_to_i32", lambda x: ops.cast(x, ms.int32), [rand(2, 3, low=-5, high=5)],
@@ -28,4 +28,11 @@ CASES = [
          oracle=lambda x: np.array([0.0], np.float32), prims=["FloatStatus"], out_dtype=ms.float32),
     Case("float_status_overflow", lambda x: ops.FloatStatus()(x / 0.0), [rand(3)],
          oracle=lambda x: np.array([1.0], np.float32), prims=["FloatStatus"], dtypes=(np.float16, np.float32)),
+    Case("all_finite", lambda x, y, k: ops.AllFinite()((x, y, k)), [rand(3, 2), rand(40, 70, seed=1), randint(4)],
+         oracle=lambda x, y, k: np.array(True), prims=["AllFinite"], out_dtype=ms.bool_),
+    # an inf or a NaN in any input, at its first, a middle or its last element; one far past a block's worth
+    Case("all_finite_overflow", lambda x, y: (ops.AllFinite()((x, y / 0.0)), ops.AllFinite()((x * np.nan, y)),
+                                              ops.AllFinite()((x, ops.concat((y, y[-1:] / 0.0))))),
+         [rand(3, 2), rand(700, seed=1)], oracle=lambda x, y: (np.array(False),) * 3, prims=["AllFinite"],
+         dtypes=(np.float16, np.float32, np.float64)),
 ]

@@ -1,6 +1,6 @@
 """Where a training step's time goes on the GPU: per primitive, and per Python function.
 
-    python tests/gpu/profile_step.py [--workloads mlp,lenet,resnet,transformer] [--mode graph|pynative]
+    python tests/gpu/profile_step.py [--workloads mlp,lenet,resnet,transformer] [--mode graph|pynative] [--amp float16]
 
 For every workload (the benchmark's networks, seeded weights and inputs) it runs the training step and prints
 
@@ -116,16 +116,17 @@ def kernel_host_time(ms, step, steps, top):
         print(f"  {name:36s} {count / steps:5.1f} x {t / count * 1e6:7.1f} us = {t / steps * 1e6:7.1f} us per step")
 
 
-def profile(workload, mode, steps, top, device="GPU", profile_steps=3):
+def profile(workload, mode, steps, top, device="GPU", profile_steps=3, amp="off"):
     import mindspore as ms
     from mindspore._runtime import executor
 
     ms.set_context(device_target=device, mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
-    step = train_step(ms, workload)
+    step = train_step(ms, workload, amp=amp)
     for _ in range(5):
         step()
     times = step_times(step, steps)
-    print(f"## {workload} {mode}: {statistics.median(times):.2f} ms per step (median of {steps})")
+    label = f"{workload} {mode}" + ("" if amp == "off" else f" amp O2 {amp}")
+    print(f"## {label}: {statistics.median(times):.2f} ms per step (median of {steps})")
     # host-bound or device-bound: the host's time to issue a step (nothing read back, the device may lag behind)
     # beside the time per step of the same steps run to completion
     ms.runtime.synchronize()
@@ -193,12 +194,14 @@ def main():
     p.add_argument("--top", type=int, default=18)
     p.add_argument("--profile-steps", type=int, default=3, help="steps run under cProfile")
     p.add_argument("--device", default="GPU", help="the device target (CPU: to try this script without a GPU)")
+    p.add_argument("--amp", default="off", choices=("off", "float16", "bfloat16"),
+                   help="the benchmark's amp O2 network (float16: in its loss-scaled step)")
     args = p.parse_args()
     if args.mode == "graph":    # a replayed CUDA graph runs no kernel of ours to time (PYNATIVE keeps capture: its
         os.environ.setdefault("MS_GPU_GRAPH_CAPTURE", "0")    # optimizer's compiled update is captured, as benchmarked)
     for workload in args.workloads.split(","):
         try:
-            profile(workload, args.mode, args.steps, args.top, args.device, args.profile_steps)
+            profile(workload, args.mode, args.steps, args.top, args.device, args.profile_steps, args.amp)
         except Exception as exc:  # one workload's failure must not hide the others' profiles
             print(f"## {workload} {args.mode}: FAILED {type(exc).__name__}: {str(exc)[:600]}")
         sys.stdout.flush()

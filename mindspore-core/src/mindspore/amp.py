@@ -472,9 +472,8 @@ def all_finite(inputs):
         >>> print(amp.all_finite((ms.Tensor(np.array([np.inf, 1.0])), ms.Tensor([1.0]))))
         False
     """
-    import mindspore.ops as ops
-    flags = [_is_finite(x) for x in (inputs if isinstance(inputs, (tuple, list)) else (inputs,))]
-    return ops.stack(flags).all()
+    from mindspore.nn.wrap.loss_scale import _ALL_FINITE
+    return _ALL_FINITE(tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,))
 
 
 class LossScaler(ABC):

@@ -220,6 +220,30 @@ def test_nan_gradient_counts_as_overflow():
     np.testing.assert_array_equal(net.fc.w.asnumpy(), W0)
 
 
+def test_pynative_overflow_check_is_one_operator(monkeypatch):
+    """A PYNATIVE loss-scaled step checks every gradient with one AllFinite (not an IsFinite, an all and a
+    logical_and per gradient) and unscales float32 gradients by a Mul each, with no Cast of the float32 scale."""
+    if ms.get_context("mode") == ms.GRAPH_MODE:
+        pytest.skip("counts the operators PYNATIVE dispatches")
+    from mindspore._runtime import dispatch
+    calls = []
+    plain = dispatch.Eager.apply
+
+    def counted(self, prim, args):
+        calls.append(prim.name)
+        return plain(self, prim, args)
+    net, train = loss_scale_net(Tensor(1024.0, ms.float32))
+    monkeypatch.setattr(dispatch.Eager, "apply", counted)
+    bad = X.copy()
+    bad[3, 1] = np.nan
+    _, overflow, _ = train(Tensor(bad), Tensor(Y))
+    assert bool(overflow)
+    assert calls.count("AllFinite") == 1 and "IsFinite" not in calls and "ReduceAll" not in calls, calls
+    after_backward = calls[len(calls) - calls[::-1].index("MatMul"):]     # (the last MatMul: w's gradient)
+    assert after_backward.count("Mul") == 2 and "Cast" not in after_backward, after_backward
+    np.testing.assert_array_equal(net.fc.w.asnumpy(), W0)
+
+
 def test_dynamic_scale_grows_after_scale_window_clean_steps():
     manager = nn.DynamicLossScaleUpdateCell(loss_scale_value=4.0, scale_factor=2, scale_window=2)
     _, train = loss_scale_net(manager, lr=0.0)

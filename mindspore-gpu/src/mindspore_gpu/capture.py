@@ -103,6 +103,8 @@ STATS = {"captured": 0, "replays": 0, "refused": 0, "failed": 0, "runners": 0, "
 #: Kernel families whose operators are never captured.
 _HOST_FAMILIES = {"debug": "a host-side operator", "summary": "a summary operator", "comm": "a collective",
                   "random": "a random operator"}
+#: Operators of those families whose kernels run on the device alone (the overflow checks), so they are captured.
+_DEVICE_SIDE = frozenset({"FloatStatus", "AllFinite"})
 _WARNED = set()
 _MISS = object()
 #: primitive name -> the short name of its kernel family
@@ -397,7 +399,7 @@ def _capturing():
 
 
 def _family_of(name):
-    return _FAMILY_OF.get(name)
+    return None if name in _DEVICE_SIDE else _FAMILY_OF.get(name)
 
 
 def _dynamic(ab):

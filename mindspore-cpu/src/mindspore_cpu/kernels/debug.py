@@ -1,4 +1,4 @@
-"""CPU kernels of the debug family (Print, FloatStatus); the collectives are in :mod:`.comm`."""
+"""CPU kernels of the debug family (Print, FloatStatus, AllFinite); the collectives are in :mod:`.comm`."""
 import sys
 
 import numpy as np
@@ -20,7 +20,17 @@ def _float_status(prim, x, out=None):
     return np.array([0.0 if np.isfinite(x).all() else 1.0], np.float32)
 
 
+def _all_finite(prim, inputs, out=None):
+    """True unless an element of a float (or complex) input is inf or NaN; stops at the first input that has one."""
+    for x in inputs:
+        x = np.asarray(x)
+        if x.dtype.kind not in "biu" and not np.isfinite(x).all():
+            return np.array(False)
+    return np.array(True)
+
+
 KERNELS = {
+    "AllFinite": _all_finite,
     "FloatStatus": _float_status,
     "Print": _print,
 }

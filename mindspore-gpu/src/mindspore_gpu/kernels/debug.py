@@ -1,4 +1,4 @@
-"""GPU kernels of the debug family (Print, FloatStatus); the collectives are in :mod:`.comm`.
+"""GPU kernels of the debug family (Print, FloatStatus, AllFinite); the collectives are in :mod:`.comm`.
 
 ``Print`` copies its tensors to the host and prints them as the CPU kernel does.
 """
@@ -7,7 +7,7 @@ import sys
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import dev
+from mindspore_gpu.kernels._common import RAW_BLOCK, RawKernels, dev, is_inexact, retrying
 
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
@@ -29,7 +29,42 @@ def _float_status(prim, x, *, out):
     return (~cupy.isfinite(_dev(x)).all()).astype(numpy.float32).reshape(1)
 
 
+# Every gradient of a loss-scaled step checked with one launch each, all raising one flag: a thread stops at the first
+# inf or NaN it meets (another thread may raise the flag too: every writer writes 1). No read back: the step's host
+# decision reads the flag once, after the check.
+_NONFINITE = RawKernels("ms_nonfinite", r"""
+extern "C" __global__ void ms_nonfinite(const T* __restrict__ x, long long n, int* __restrict__ flag) {
+    for (long long i = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x; i < n; i += (long long)gridDim.x * RAW_BLOCK) {
+        if (!isfinite(x[i])) {
+            *flag = 1;
+            return;
+        }
+    }
+}
+""", ("ms_nonfinite",))
+#: The most blocks a check launches (each thread then strides over the rest).
+_MAX_BLOCKS = 1024
+
+
+@retrying
+def _all_finite(prim, inputs, *, out):
+    """True unless an element of a float input is inf or NaN: float32/float64 inputs by :data:`_NONFINITE` (one
+    launch each), the others (float16, bfloat16, complex) by ``isfinite(x).all()``, into one int32 flag."""
+    flag = cupy.zeros((), numpy.int32)
+    for x in inputs:
+        x = _dev(x)
+        if not x.size or not is_inexact(x.dtype):
+            continue
+        if x.flags.c_contiguous and _NONFINITE.usable(x):
+            blocks = min((x.size + RAW_BLOCK - 1) // RAW_BLOCK, _MAX_BLOCKS)
+            _NONFINITE.launch("ms_nonfinite", (blocks,), (x, numpy.int64(x.size), flag), T=x.dtype)
+        else:
+            cupy.bitwise_or(flag, cupy.logical_not(cupy.isfinite(x).all()), out=flag)
+    return flag == 0
+
+
 KERNELS = {
+    "AllFinite": _all_finite,
     "FloatStatus": _float_status,
     "Print": _print,
 }

@@ -289,7 +289,8 @@ class TrainOneStepCell(Cell):
         ``unscale`` (a Tensor): the gradients come back multiplied by it (cast to each one's dtype). ``overlap``:
         the caller hands the gradients to ``self.grad_reducer`` next; a :class:`DistributedGradReducer` then starts
         each bucket's all-reduce while the backward pass runs (PYNATIVE; see its ``overlap``)."""
-        transform = None if unscale is None else (lambda g: ops.mul(g, ops.cast(unscale, g.dtype)))
+        transform = None if unscale is None else (
+            lambda g: ops.mul(g, unscale if g.dtype == unscale.dtype else ops.cast(unscale, g.dtype)))
         reducer = self.grad_reducer
         with (reducer.overlap(transform) if overlap and isinstance(reducer, DistributedGradReducer)
               else _NoOverlap(transform)) as starts:
@@ -302,8 +303,8 @@ class TrainOneStepCell(Cell):
 
         def scaled(*args):
             loss = self.network(*args)
-            seed = ops.fill(loss.dtype, loss.shape, 1) * ops.cast(sens, loss.dtype) if isinstance(sens, Tensor) \
-                else ops.fill(loss.dtype, loss.shape, sens)
+            seed = ops.fill(loss.dtype, loss.shape, sens) if not isinstance(sens, Tensor) else \
+                ops.fill(loss.dtype, loss.shape, 1) * (sens if sens.dtype == loss.dtype else ops.cast(sens, loss.dtype))
             return ops.mul(loss, ops.stop_gradient(seed)), loss
 
         (_, loss), grads = value_and_grad(scaled, None, self.weights, has_aux=True)(*inputs)

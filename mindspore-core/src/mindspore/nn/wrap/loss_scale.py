@@ -24,6 +24,9 @@ from mindspore.nn.wrap.cell_wrapper import TrainOneStepCell
 
 __all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepWithLossScaleCell"]
 
+#: The overflow check's operator (one instance: a primitive keeps its compiled eager calls).
+_ALL_FINITE = ops.AllFinite()
+
 
 class DynamicLossScaleUpdateCell(Cell):
     r"""Updates the loss scale: divided by ``scale_factor`` on overflow (not below 1), multiplied by it after
@@ -201,13 +204,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         """A bool scalar Tensor: True when any element of ``compute_output`` (the gradients) is inf or NaN;
         all-reduced over the data-parallel group when distributed."""
         outputs = compute_output if isinstance(compute_output, (tuple, list)) else (compute_output,)
-        finite = [ops.all(ops.isfinite(g)) for g in outputs if isinstance(g, Tensor)]
-        if not finite:
-            return Tensor(False, mstype.bool_)
-        all_finite = finite[0]
-        for flag in finite[1:]:
-            all_finite = ops.logical_and(all_finite, flag)
-        overflow = ops.logical_not(all_finite)
+        # one operator for all the gradients (isfinite, all and logical_and per gradient were three each)
+        overflow = ops.logical_not(_ALL_FINITE(tuple(g for g in outputs if isinstance(g, Tensor))))
         if self.is_distributed:
             # every rank must take the same decision: the flags are summed over the world
             flag = self.allreduce(ops.reshape(ops.cast(overflow, mstype.float32), (1,)))

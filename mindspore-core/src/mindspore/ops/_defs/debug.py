@@ -55,6 +55,36 @@ class FloatStatus(Primitive):
     bprop = NON_DIFFERENTIABLE
 
 
+# --- AllFinite ------------------------------------------------------------------------------
+class AllFinite(Primitive):
+    """``AllFinite()(inputs)``: a bool scalar, True when no element of any Tensor of ``inputs`` (a tuple or list,
+    of any shapes and dtypes; integers and bools are always finite) is inf or NaN.
+
+    The overflow check of a loss-scaled step as one operator (``amp.all_finite``,
+    ``TrainOneStepWithLossScaleCell``): checking each gradient with ``isfinite``, ``all`` and a ``logical_and``
+    cost three operators per gradient."""
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def infer_shape(self, inputs):
+        return ()
+
+    def infer_dtype(self, inputs):
+        if not isinstance(inputs, (tuple, list)):
+            raise MSTypeError(f"For '{self.name}', the input 'inputs' must be a tuple or list of Tensors, "
+                              f"but got {'Tensor' if isinstance(inputs, mstype.Type) else type(inputs).__name__}.")
+        for i, d in enumerate(inputs):
+            if not isinstance(d, mstype.Type):
+                raise MSTypeError(f"For '{self.name}', every element of 'inputs' must be a Tensor, but got "
+                                  f"{type(d).__name__} at position {i}.")
+            rules.check_dtype_in(self.name, f"inputs[{i}]", d, rules.NUMBER_TYPES + (mstype.bool_,))
+        return mstype.bool_
+
+    bprop = NON_DIFFERENTIABLE
+
+
 # --- NPUAllocFloatStatus / NPUGetFloatStatus / NPUClearFloatStatus --------------------------
 _NPU_ONLY = ("it reads the Ascend float-status register, which no other device has; check overflow with "
              "ops.FloatStatus or mindspore.amp.all_finite instead")
@@ -106,4 +136,4 @@ class NPUClearFloatStatus(NPUGetFloatStatus):
     bprop = NON_DIFFERENTIABLE
 
 
-PRIMITIVES = [Print, FloatStatus, NPUAllocFloatStatus, NPUGetFloatStatus, NPUClearFloatStatus]
+PRIMITIVES = [Print, FloatStatus, AllFinite, NPUAllocFloatStatus, NPUGetFloatStatus, NPUClearFloatStatus]

@@ -1,0 +1,100 @@
+"""AllFinite's GPU kernel (``kernels/debug.py``) on the CuPy stand-in with its ``RawModule`` (hand-written CUDA C
+run by g++ on the host, as a GPU runs it): the overflow check of a loss-scaled step as one launch per float32/float64
+gradient raising one flag, and CuPy's ``isfinite(x).all()`` for the other dtypes.
+
+* an inf or a NaN anywhere (first, middle, last element; in the first, a middle or the last input; past what one
+  grid covers, so a thread's stride loop reaches it) is seen, and finite inputs give True;
+* the launches: one zeroed flag, one ``ms_nonfinite`` per float32/float64 input, one comparison; integer and empty
+  inputs take none; a float16 input, a strided view and fusion off take CuPy's path, with the same answers.
+
+Its conformance cases (``tests/conformance/cases_core.py``) run on the stand-in without ``RawModule`` (the plain path)
+in ``test_gpu_kernels_sim.py``; NVRTC compiles the kernel's source in ``test_gpu_conv_bn_pool_fused_sim.py``.
+"""
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+HERE = pathlib.Path(__file__).parent
+sys.path.insert(0, str(HERE))
+import cupy_sim  # noqa: E402
+from mindspore import ops  # noqa: E402
+from mindspore.common import dtype as mstype  # noqa: E402
+from mindspore.plugin import TensorSpec  # noqa: E402
+
+pytestmark = cupy_sim.warning_marks()
+OUT = TensorSpec((), mstype.bool_)
+
+
+@pytest.fixture(scope="module")
+def sim():
+    graph = cupy_sim.load_graph_modules()
+    families = {f.__name__.rsplit(".", 1)[-1]: f for f in graph.families}
+    return graph.cupy, families["debug"]
+
+
+def _run(debug, inputs):
+    """(the kernel's answer as a Python bool, the launch kinds it took)."""
+    kinds = []
+    counter = cupy_sim.LAUNCHES
+    prev, counter.listener = counter.listener, kinds.append
+    try:
+        y = debug.KERNELS["AllFinite"](ops.AllFinite(), inputs, out=OUT)
+    finally:
+        counter.listener = prev
+    assert y.shape == () and y.dtype == np.bool_
+    return bool(y.item()), kinds
+
+
+def _inputs(cp, dtype, bad=None):
+    """Three inputs (a small matrix, one of 2000 elements, one of 70) in ``dtype``; ``bad`` = (input, flat index,
+    value) puts an inf or NaN there."""
+    rng = np.random.default_rng(3)
+    arrays = [rng.normal(0, 2, s).astype(dtype) for s in ((3, 4), (40, 50), (70,))]
+    if bad is not None:
+        which, index, value = bad
+        arrays[which].flat[index] = value
+    return tuple(cp.asarray(a) for a in arrays)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("bad", [None, (0, 0, np.inf), (1, 1000, np.nan), (1, 1999, -np.inf), (2, 69, np.nan)])
+def test_one_launch_per_gradient(sim, dtype, bad):
+    cp, debug = sim
+    got, kinds = _run(debug, _inputs(cp, dtype, bad))
+    assert got is (bad is None)
+    assert kinds == ["cupy.zeros"] + ["RawKernel ms_nonfinite"] * 3 + ["ufunc equal"], kinds
+
+
+def test_a_value_past_one_grid_is_seen(sim, monkeypatch):
+    """With two blocks for 2000 elements each thread strides over four: the last element is still read."""
+    cp, debug = sim
+    monkeypatch.setattr(debug, "_MAX_BLOCKS", 2)
+    assert _run(debug, _inputs(cp, np.float32, (1, 1999, np.inf)))[0] is False
+    assert _run(debug, _inputs(cp, np.float32, (1, 1500, np.nan)))[0] is False
+    assert _run(debug, _inputs(cp, np.float32))[0] is True
+
+
+def test_integers_and_empty_inputs_launch_nothing(sim):
+    cp, debug = sim
+    inputs = (cp.asarray(np.arange(6, dtype=np.int32)), cp.asarray(np.zeros((0, 3), np.float32)),
+              cp.asarray(np.array([True, False])))
+    got, kinds = _run(debug, inputs)
+    assert got is True and kinds == ["cupy.zeros", "ufunc equal"], kinds
+    assert _run(debug, ())[0] is True
+
+
+@pytest.mark.parametrize("case", ["float16", "strided", "fusion off"])
+def test_other_inputs_take_cupys_path(sim, monkeypatch, case):
+    cp, debug = sim
+    if case == "fusion off":
+        monkeypatch.setitem(debug.RawKernels.usable.__globals__, "FUSED", False)
+    for bad, want in ((None, True), ((1, 1234, np.inf), False), ((2, 0, np.nan), False)):
+        inputs = _inputs(cp, np.float16 if case == "float16" else np.float32, bad)
+        if case == "strided":
+            inputs = (inputs[0], inputs[1].T, inputs[2])
+        got, kinds = _run(debug, inputs)
+        assert got is want, (case, bad)
+        assert kinds.count("RawKernel ms_nonfinite") == {"float16": 0, "strided": 2, "fusion off": 0}[case], kinds
+        assert "ufunc isfinite" in kinds, kinds
