@@ -1,6 +1,7 @@
 """How many CUDA kernel launches a PYNATIVE training step takes on the GPU backend, counted without a GPU.
 
     python tests/gpu/launch_count.py [--workloads mlp,lenet,resnet,transformer] [--batch N] [--top 20] [--capture]
+                                     [--amp float16|bfloat16]
 
 On a GPU a small PYNATIVE step is bound by the host: each CuPy kernel launch costs about 10 us of Python (measured on
 an H200), so the number of launches per step is what to reduce. This runs the benchmark's training steps
@@ -12,7 +13,8 @@ so the GPU kernels take their fused paths as on a real GPU, and counts the stand
 ElementwiseKernel calls, gathers/scatters, host<->device copies; views count none). Each launch is attributed to
 the primitive whose kernel ran it (forward and bprop primitives alike; launches outside any kernel, such as
 uploading the inputs, go to ``<outside kernels>``). It prints, per workload, the launches per step and the top
-primitives with their launches per step, calls per step and the launch kinds they use most.
+primitives with their launches per step, calls per step and the launch kinds they use most. ``--amp`` counts the
+benchmark's amp O2 step instead (float16: its loss-scaled step).
 """
 import argparse
 import collections
@@ -125,15 +127,15 @@ def kinds_of(ms, thunk, primitive):
     return kinds
 
 
-def train_step(ms, workload, batch=None):
+def train_step(ms, workload, batch=None, amp="off"):
     """The benchmark's PYNATIVE training step of ``workload`` (``profile_step.train_step``, this folder's), inputs
-    cut to ``batch`` rows."""
+    cut to ``batch`` rows, its amp O2 network with ``amp`` ``float16`` or ``bfloat16``."""
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
     from profile_step import train_step as step
-    return step(ms, workload, batch)
+    return step(ms, workload, batch, amp=amp)
 
 
-def measure(workload, batch=4, steps=2, warmup=1, capture=False):
+def measure(workload, batch=4, steps=2, warmup=1, capture=False, amp="off"):
     """(launches per step, {primitive: launches per step}, {primitive: calls per step}, {primitive: Counter of
     launch kinds per step}, the last step's loss) of ``workload``'s PYNATIVE step on the stand-in. With ``capture``,
     CUDA-graph capture is on as on a GPU (the optimizer's compiled update is captured at its third call: at least
@@ -157,7 +159,7 @@ def measure(workload, batch=4, steps=2, warmup=1, capture=False):
         os.environ["MS_GPU_GRAPH_CAPTURE"] = "1"
         cupy_sim.Graph.launch = counted
         try:
-            return measure(workload, batch, steps, warmup)
+            return measure(workload, batch, steps, warmup, amp=amp)
         finally:
             cupy_sim.Graph.launch = launch
             if before is None:
@@ -170,7 +172,7 @@ def measure(workload, batch=4, steps=2, warmup=1, capture=False):
     ms.set_context(device_target=target, mode=ms.PYNATIVE_MODE)
     prev_listener = counter.listener
     try:
-        step = train_step(ms, workload, batch)
+        step = train_step(ms, workload, batch, amp)
         for _ in range(warmup):
             step()
         counter.listener = attribution.on_launch
@@ -197,6 +199,7 @@ def main():
     p.add_argument("--steps", type=int, default=2)
     p.add_argument("--top", type=int, default=20)
     p.add_argument("--kinds", type=int, default=4, help="launch kinds shown per primitive")
+    p.add_argument("--amp", default="off", choices=("off", "float16", "bfloat16"))
     p.add_argument("--capture", action="store_true",
                    help="CUDA-graph capture on, as on a GPU (the optimizer's compiled update is then one graph launch)")
     args = p.parse_args()
@@ -205,10 +208,11 @@ def main():
     warnings.simplefilter("ignore", RuntimeWarning)
     summary = []
     for workload in args.workloads.split(","):
-        total, per, calls, kinds, _ = measure(workload, args.batch or None, args.steps, capture=args.capture)
+        total, per, calls, kinds, _ = measure(workload, args.batch or None, args.steps, capture=args.capture,
+                                              amp=args.amp)
         summary.append((workload, total))
-        print(f"## {workload} PYNATIVE: {total:.0f} launches per step (batch {args.batch or 'of the benchmark'}"
-              f"{', capture on' if args.capture else ''})")
+        print(f"## {workload} PYNATIVE{'' if args.amp == 'off' else ' amp O2 ' + args.amp}: {total:.0f} launches per "
+              f"step (batch {args.batch or 'of the benchmark'}{', capture on' if args.capture else ''})")
         print(f"  {'primitive':32s} {'launches':>8s} {'calls':>6s} {'per call':>8s}  top kinds")
         for name, n in sorted(per.items(), key=lambda kv: -kv[1])[:args.top]:
             c = calls.get(name, 0)
