@@ -1,6 +1,8 @@
-"""AllFinite's GPU kernel (``kernels/debug.py``) on the CuPy stand-in with its ``RawModule`` (hand-written CUDA C
-run by g++ on the host, as a GPU runs it): the overflow check of a loss-scaled step as one launch per float32/float64
-gradient raising one flag, and CuPy's ``isfinite(x).all()`` for the other dtypes.
+"""The overflow checks' GPU kernels (``kernels/debug.py``) on the CuPy stand-in with its ``RawModule`` (hand-written
+CUDA C run by g++ on the host, as a GPU runs it). AllFinite: the overflow check of a loss-scaled step as one launch per
+float32/float64 gradient raising one flag, and CuPy's ``isfinite(x).all()`` for the other dtypes.
+UnscaleAndCheckFinite: a gradient unscaled and checked in one launch (float32/float64), its products those of CuPy's
+multiply bit for bit.
 
 * an inf or a NaN anywhere (first, middle, last element; in the first, a middle or the last input; past what one
   grid covers, so a thread's stride loop reaches it) is seen, and finite inputs give True;
@@ -98,3 +100,62 @@ def test_other_inputs_take_cupys_path(sim, monkeypatch, case):
         assert got is want, (case, bad)
         assert kinds.count("RawKernel ms_nonfinite") == {"float16": 0, "strided": 2, "fusion off": 0}[case], kinds
         assert "ufunc isfinite" in kinds, kinds
+
+
+# --- UnscaleAndCheckFinite --------------------------------------------------------------------------------------------
+def _unscale(cp, debug, grads, scale):
+    """(the products as NumPy arrays, the flag as a bool, the launch kinds)."""
+    kinds = []
+    counter = cupy_sim.LAUNCHES
+    prev, counter.listener = counter.listener, kinds.append
+    try:
+        outs = debug.KERNELS["UnscaleAndCheckFinite"](ops.UnscaleAndCheckFinite(), grads, scale, out=None)
+    finally:
+        counter.listener = prev
+    assert outs[-1].shape == () and outs[-1].dtype == np.bool_
+    return [cp.asnumpy(o) for o in outs[:-1]], bool(outs[-1].item()), kinds
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("bad", [None, (0, 0, np.inf), (1, 1999, np.nan)])
+def test_unscale_and_check_in_one_launch_per_gradient(sim, dtype, bad):
+    cp, debug = sim
+    grads = _inputs(cp, dtype, bad)
+    scale = cp.asarray(np.array([1.0 / 1024], dtype))      # (shape (1,): a loss scale Parameter of that shape)
+    got, finite, kinds = _unscale(cp, debug, grads, scale)
+    assert finite is (bad is None)
+    assert kinds == ["cupy.zeros"] + ["RawKernel ms_unscale_check"] * 3 + ["ufunc equal"], kinds
+    for y, g in zip(got, grads):
+        want = cp.asnumpy(g) * dtype(1.0 / 1024)
+        assert y.dtype == want.dtype and y.shape == want.shape
+        np.testing.assert_array_equal(y, want)
+
+
+def test_unscale_overflow_made_by_the_product_past_one_grid(sim, monkeypatch):
+    """Finite gradients whose product overflows (a scale above 1) count, where a thread's stride loop reaches them."""
+    cp, debug = sim
+    monkeypatch.setattr(debug, "_MAX_BLOCKS", 2)
+    grads = _inputs(cp, np.float32, (1, 1999, 3e38))
+    got, finite, _ = _unscale(cp, debug, grads, cp.asarray(np.float32(2.0)))
+    assert finite is False and np.isinf(got[1][-1, -1]) and np.isfinite(got[0]).all()
+    _, finite, _ = _unscale(cp, debug, grads, cp.asarray(np.float32(0.5)))
+    assert finite is True
+
+
+def test_unscale_of_other_gradients_takes_cupys_path(sim):
+    """float16 gradients (the scale cast once per dtype), a strided view, a 0-d and an empty one: CuPy's multiply,
+    the same products."""
+    cp, debug = sim
+    half = cp.asarray(np.array([[1.5, -2.0], [65504.0, 4.0]], np.float16))
+    view = cp.asarray(np.arange(12, dtype=np.float32).reshape(3, 4)).T
+    scalar = cp.asarray(np.float32(6.0))
+    empty = cp.asarray(np.zeros((0, 2), np.float32))
+    scale = cp.asarray(np.float32(0.25))
+    got, finite, kinds = _unscale(cp, debug, (half, view, scalar, empty), scale)
+    assert finite is True
+    np.testing.assert_array_equal(got[0], cp.asnumpy(half) * np.float16(0.25))
+    assert got[0].dtype == np.float16 and got[2].shape == () and got[3].shape == (0, 2)
+    np.testing.assert_array_equal(got[1], cp.asnumpy(view) * np.float32(0.25))
+    assert kinds.count("RawKernel ms_unscale_check") == 1, kinds     # the 0-d one (the view and the empty: CuPy)
+    _, finite, _ = _unscale(cp, debug, (half,), cp.asarray(np.float32(4.0)))      # 65504 * 4 overflows float16
+    assert finite is False

@@ -143,3 +143,30 @@ def test_fused_sparse_softmax_cross_entropy_gives_the_cpu_kernels_numbers(fused_
     for name, g, w in zip(("loss", "grad"), got, want):
         assert g.dtype == w.dtype and g.shape == w.shape, name
         np.testing.assert_allclose(g, w, rtol=tol, atol=tol, equal_nan=True, err_msg=name)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_relu_and_its_gradient_are_one_launch_in_every_float_dtype(dtype):
+    """ReLU and ReluGrad select, exact in any dtype: float16 (amp's) is one launch too, not widened and cast back,
+    with the CPU kernels' bits (NaN to 0, -0 to +0, infinities, the gradient's NaN where y <= 0 dropped)."""
+    from mindspore.plugin import TensorSpec
+    cp = GRAPH.cupy
+    x = np.array([[-2.5, -0.0, 0.0, 1.5], [np.nan, np.inf, -np.inf, 3e-5]], dtype)
+    dy = np.array([[1.0, np.nan, 2.0, -3.0], [4.0, 5.0, np.inf, -0.5]], dtype)
+    from mindspore_cpu.kernels import nn as cpu_nn
+    spec = TensorSpec(x.shape, {np.float16: ms.float16, np.float32: ms.float32, np.float64: ms.float64}[dtype])
+    y_want = cpu_nn.KERNELS["ReLU"](ms.ops.ReLU(), x, out=spec)
+    dx_want = cpu_nn.KERNELS["ReluGrad"](None, dy, y_want, out=spec)
+    x_dev, dy_dev = cp.asarray(x), cp.asarray(dy)
+    kinds = []
+    prev, cupy_sim.LAUNCHES.listener = cupy_sim.LAUNCHES.listener, kinds.append
+    try:
+        y = NN.KERNELS["ReLU"](ms.ops.ReLU(), x_dev, out=spec)
+        dx = NN.KERNELS["ReluGrad"](None, dy_dev, y, out=spec)
+    finally:
+        cupy_sim.LAUNCHES.listener = prev
+    assert kinds == ["ElementwiseKernel ms_relu", "ElementwiseKernel ms_relu_grad"], kinds
+    for got, want in ((cp.asnumpy(y), np.asarray(y_want)), (cp.asnumpy(dx), np.asarray(dx_want))):
+        assert got.dtype == want.dtype == dtype
+        np.testing.assert_array_equal(got, want)
+        assert np.array_equal(np.signbit(got), np.signbit(want))

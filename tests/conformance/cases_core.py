@@ -35,4 +35,16 @@ CASES = [
                                               ops.AllFinite()((x, ops.concat((y, y[-1:] / 0.0))))),
          [rand(3, 2), rand(700, seed=1)], oracle=lambda x, y: (np.array(False),) * 3, prims=["AllFinite"],
          dtypes=(np.float16, np.float32, np.float64)),
+    Case("unscale_and_check_finite", lambda a, b, c, s: ops.UnscaleAndCheckFinite()((a, b, c), s),
+         [rand(3, 2), rand(700, seed=1), rand(seed=2), rand(seed=3, low=0.5, high=2.0)],
+         oracle=lambda a, b, c, s: (a * s, b * s, c * s, np.array(True)), prims=["UnscaleAndCheckFinite"],
+         rtol=1e-6),
+    # an inf or a NaN made by the product (the last element of the largest input) or given; the scale of shape (1,)
+    Case("unscale_and_check_finite_overflow",
+         lambda a, b, s: (ops.UnscaleAndCheckFinite()((a, ops.concat((b, b[-1:] / 0.0))), s)[-1],
+                          ops.UnscaleAndCheckFinite()((a * np.nan, b), ops.reshape(s, (1,)))[-1],
+                          ops.UnscaleAndCheckFinite()((a, b), s * 0.0 + np.inf)[-1]),
+         [rand(3, 2), rand(700, seed=1), rand(seed=3, low=0.5, high=2.0)],
+         oracle=lambda a, b, s: (np.array(False),) * 3, prims=["UnscaleAndCheckFinite"],
+         dtypes=(np.float16, np.float32, np.float64)),
 ]

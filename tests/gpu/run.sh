@@ -114,12 +114,17 @@ if [ "${RUN_GRAPH:-1}" = 1 ]; then
 fi
 
 if [ "${RUN_FIRST:-1}" = 1 ]; then
-    # first steps with CuPy's kernel cache empty, then filled: how much of a first step is NVRTC compiling kernels
+    # first steps with CuPy's kernel cache empty, then filled: how much of a first step is NVRTC compiling kernels;
+    # then where a warm GRAPH first step's time goes (cuDNN graph builds and checks, captures, the program's compile)
     step "first steps, cold and warm kernel cache"
     timeout "${LIMIT_FIRST:-300}" $PY tests/gpu/first_step.py --workloads "${FIRST_WORKLOADS:-lenet}" \
         > "$OUT/first_step.log" 2>&1
     echo "status $?"
     cat "$OUT/first_step.log"
+    timeout "${LIMIT_FIRST:-300}" $PY tests/gpu/first_step.py --workloads "${FIRST_PROFILE_WORKLOADS:-resnet,transformer}" \
+        --modes graph --amp off --cache warm --profile > "$OUT/first_step_profile.log" 2>&1
+    echo "status $?"
+    cat "$OUT/first_step_profile.log"
 fi
 
 if [ "${RUN_QUICKSTART:-1}" = 1 ]; then

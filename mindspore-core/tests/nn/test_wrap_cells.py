@@ -220,28 +220,57 @@ def test_nan_gradient_counts_as_overflow():
     np.testing.assert_array_equal(net.fc.w.asnumpy(), W0)
 
 
-def test_pynative_overflow_check_is_one_operator(monkeypatch):
-    """A PYNATIVE loss-scaled step checks every gradient with one AllFinite (not an IsFinite, an all and a
-    logical_and per gradient) and unscales float32 gradients by a Mul each, with no Cast of the float32 scale."""
-    if ms.get_context("mode") == ms.GRAPH_MODE:
-        pytest.skip("counts the operators PYNATIVE dispatches")
+def _pynative_calls(monkeypatch, train, *args):
+    """The primitives a PYNATIVE call of ``train`` dispatches, in order."""
     from mindspore._runtime import dispatch
     calls = []
     plain = dispatch.Eager.apply
 
-    def counted(self, prim, args):
+    def counted(self, prim, inputs):
         calls.append(prim.name)
-        return plain(self, prim, args)
-    net, train = loss_scale_net(Tensor(1024.0, ms.float32))
-    monkeypatch.setattr(dispatch.Eager, "apply", counted)
+        return plain(self, prim, inputs)
+    with monkeypatch.context() as m:
+        m.setattr(dispatch.Eager, "apply", counted)
+        out = train(*args)
+    return calls, out
+
+
+class _OwnCheck(nn.TrainOneStepWithLossScaleCell):
+    """A subclass with its own overflow check (MindSpore's pattern): the step must call it."""
+
+    def get_overflow_status(self, status, compute_output):
+        self.checked = getattr(self, "checked", 0) + 1
+        return super().get_overflow_status(status, compute_output)
+
+
+def test_pynative_unscale_and_check_are_one_operator(monkeypatch):
+    """A PYNATIVE loss-scaled step unscales and checks every gradient with one UnscaleAndCheckFinite (not a Mul per
+    gradient, then an IsFinite, an all and a logical_and per gradient); a subclass with its own
+    get_overflow_status gets it called, on gradients unscaled by a Mul each (no Cast of the float32 scale)."""
+    if ms.get_context("mode") == ms.GRAPH_MODE:
+        pytest.skip("counts the operators PYNATIVE dispatches")
     bad = X.copy()
     bad[3, 1] = np.nan
-    _, overflow, _ = train(Tensor(bad), Tensor(Y))
+    net, train = loss_scale_net(Tensor(1024.0, ms.float32))
+    calls, (_, overflow, _) = _pynative_calls(monkeypatch, train, Tensor(bad), Tensor(Y))
     assert bool(overflow)
-    assert calls.count("AllFinite") == 1 and "IsFinite" not in calls and "ReduceAll" not in calls, calls
     after_backward = calls[len(calls) - calls[::-1].index("MatMul"):]     # (the last MatMul: w's gradient)
-    assert after_backward.count("Mul") == 2 and "Cast" not in after_backward, after_backward
+    assert after_backward.count("UnscaleAndCheckFinite") == 1, after_backward
+    assert not {"Mul", "Cast", "AllFinite", "IsFinite", "ReduceAll"} & set(after_backward), after_backward
     np.testing.assert_array_equal(net.fc.w.asnumpy(), W0)
+    loss, overflow, _ = train(Tensor(X), Tensor(Y))                      # a finite step updates with unscaled grads
+    _, gw, gb = numpy_loss_and_grads(W0, B0)
+    assert not bool(overflow)
+    np.testing.assert_allclose(net.fc.w.asnumpy(), W0 - 0.1 * gw, rtol=1e-5, atol=1e-6)
+
+    net = Model()
+    own = _OwnCheck(nn.WithLossCell(net, MSE()), nn.SGD(net.trainable_params(), learning_rate=0.1),
+                    Tensor(1024.0, ms.float32))
+    calls, (_, overflow, _) = _pynative_calls(monkeypatch, own, Tensor(bad), Tensor(Y))
+    assert bool(overflow) and own.checked == 1
+    after_backward = calls[len(calls) - calls[::-1].index("MatMul"):]
+    assert after_backward.count("Mul") == 2 and after_backward.count("AllFinite") == 1, after_backward
+    assert "Cast" not in after_backward and "UnscaleAndCheckFinite" not in after_backward, after_backward
 
 
 def test_dynamic_scale_grows_after_scale_window_clean_steps():

@@ -104,7 +104,7 @@ STATS = {"captured": 0, "replays": 0, "refused": 0, "failed": 0, "runners": 0, "
 _HOST_FAMILIES = {"debug": "a host-side operator", "summary": "a summary operator", "comm": "a collective",
                   "random": "a random operator"}
 #: Operators of those families whose kernels run on the device alone (the overflow checks), so they are captured.
-_DEVICE_SIDE = frozenset({"FloatStatus", "AllFinite"})
+_DEVICE_SIDE = frozenset({"FloatStatus", "AllFinite", "UnscaleAndCheckFinite"})
 _WARNED = set()
 _MISS = object()
 #: primitive name -> the short name of its kernel family

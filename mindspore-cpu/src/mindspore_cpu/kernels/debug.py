@@ -1,4 +1,4 @@
-"""CPU kernels of the debug family (Print, FloatStatus, AllFinite); the collectives are in :mod:`.comm`."""
+"""CPU kernels of the debug family (Print, the overflow checks); the collectives are in :mod:`.comm`."""
 import sys
 
 import numpy as np
@@ -29,8 +29,23 @@ def _all_finite(prim, inputs, out=None):
     return np.array(True)
 
 
+def _unscale_and_check_finite(prim, grads, scale_inv, out=None):
+    """Each gradient times ``scale_inv`` (cast to its dtype first, as a Mul after a Cast), and whether every product
+    is finite."""
+    scale = np.asarray(scale_inv).reshape(())
+    finite = True
+    products = []
+    for g in grads:
+        g = np.asarray(g)
+        y = np.asarray(np.multiply(g, scale.astype(g.dtype)))     # (a 0-d product is a NumPy scalar otherwise)
+        finite = finite and bool(np.isfinite(y).all())
+        products.append(y)
+    return tuple(products) + (np.array(finite),)
+
+
 KERNELS = {
     "AllFinite": _all_finite,
+    "UnscaleAndCheckFinite": _unscale_and_check_finite,
     "FloatStatus": _float_status,
     "Print": _print,
 }

@@ -13,7 +13,7 @@ import cupy
 import numpy
 
 from mindspore_gpu.kernels._common import (RAW_BLOCK, RAW_HELPERS, Fused, FusedReduction, FusedUnavailable, RawKernels,
-                                           device_rng, fit, fits_out, is_array, store, wide, dev)
+                                           F16, F32, F64, device_rng, fit, fits_out, is_array, store, wide, dev)
 
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
@@ -44,8 +44,9 @@ def _relu_plain(x):
 
 
 def _relu(prim, x, *, out):
-    """max(x, 0), ReLU(NaN) = 0: float32/float64 by :data:`_RELU` (a select: -0 gives +0, as NumPy's ``fmax`` with 0
-    does; an ElementwiseKernel takes two thirds of the host time of ``fmax`` with a scalar operand), else ``fmax``."""
+    """max(x, 0), ReLU(NaN) = 0: float16/float32/float64 by :data:`_RELU` (a select: -0 gives +0, as NumPy's ``fmax``
+    with 0 does; an ElementwiseKernel takes two thirds of the host time of ``fmax`` with a scalar operand), else
+    ``fmax``."""
     x = _dev(x)
     if _RELU.usable(x):
         return _RELU(x)
@@ -61,8 +62,11 @@ _GELU_GRAD = Fused("ms_gelu_grad", "T dy, T x", "T dx",
                    "T t = tanh((T)0.7978845608028654 * x * ((T)1 + (T)0.044715 * x2));"
                    "dx = dy * ((T)0.5 * ((T)1 + t)"
                    " + (T)0.5 * x * ((T)1 - t * t) * (T)0.7978845608028654 * ((T)1 + (T)3 * (T)0.044715 * x2));")
-_RELU_GRAD = Fused("ms_relu_grad", "T dy, T y", "T dx", "dx = y > (T)0 ? dy : (T)0;")
-_RELU = Fused("ms_relu", "T x", "T y", "y = x > (T)0 ? x : (T)0;")
+# ReLU and its gradient select, so they are exact in any float dtype: float16 (amp's) runs them as it is, not widened to
+# float32 and back (three launches where one does)
+_SELECTS = frozenset({F16, F32, F64})
+_RELU_GRAD = Fused("ms_relu_grad", "T dy, T y", "T dx", "dx = y > (T)0 ? dy : (T)0;", dtypes=_SELECTS)
+_RELU = Fused("ms_relu", "T x", "T y", "y = x > (T)0 ? x : (T)0;", dtypes=_SELECTS)
 
 
 def _gelu(prim, x, *, out):

@@ -24,8 +24,9 @@ from mindspore.nn.wrap.cell_wrapper import TrainOneStepCell
 
 __all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepWithLossScaleCell"]
 
-#: The overflow check's operator (one instance: a primitive keeps its compiled eager calls).
+#: The overflow checks' operators (one instance each: a primitive keeps its compiled eager calls).
 _ALL_FINITE = ops.AllFinite()
+_UNSCALE_AND_CHECK = ops.UnscaleAndCheckFinite()
 
 
 class DynamicLossScaleUpdateCell(Cell):
@@ -180,13 +181,27 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         scaling_sens = self.scale_sense
         status, scaling_sens = self.start_overflow_check(None, scaling_sens)
         reciprocal = ops.reciprocal(scaling_sens)
-        loss, grads = self._forward_and_grads(inputs, scaling_sens, overlap=True, unscale=reciprocal)
-        grads = self.grad_reducer(grads)
-        cond = self.get_overflow_status(status, grads)
+        if self._unscale_and_check:
+            loss, grads = self._forward_and_grads(inputs, scaling_sens)
+            checked = _UNSCALE_AND_CHECK(tuple(self.grad_reducer(grads)), reciprocal)
+            grads = checked[:-1]
+            cond = ops.logical_not(checked[-1])
+        else:
+            loss, grads = self._forward_and_grads(inputs, scaling_sens, overlap=True, unscale=reciprocal)
+            grads = self.grad_reducer(grads)
+            cond = self.get_overflow_status(status, grads)
         overflow = self.process_loss_scale(cond)
         if not bool(overflow):
             self.optimizer(grads)
         return loss, cond, ops.identity(self.scale_sense)
+
+    @property
+    def _unscale_and_check(self):
+        """Whether a step unscales and checks its gradients with one operator (:class:`ops.UnscaleAndCheckFinite`):
+        not when they are all-reduced (each bucket is unscaled before its all-reduce starts, while the backward pass
+        runs) nor when a subclass checks them its own way (its :meth:`get_overflow_status`)."""
+        return not self.is_distributed and \
+            type(self).get_overflow_status is TrainOneStepWithLossScaleCell.get_overflow_status
 
     def set_sense_scale(self, sens):
         """Replace the loss scale (when ``scale_sense`` was given as a Tensor)."""

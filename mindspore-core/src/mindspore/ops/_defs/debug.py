@@ -85,6 +85,44 @@ class AllFinite(Primitive):
     bprop = NON_DIFFERENTIABLE
 
 
+# --- UnscaleAndCheckFinite ------------------------------------------------------------------
+class UnscaleAndCheckFinite(Primitive):
+    """``UnscaleAndCheckFinite()(grads, scale_inv)``: ``(grads[0] * scale_inv, ..., grads[-1] * scale_inv,
+    all_finite)``, each product in its gradient's dtype and shape (``scale_inv``, a float scalar Tensor of shape ()
+    or (1,), cast to that dtype first, as ``ops.mul(g, ops.cast(scale_inv, g.dtype))``), and a bool scalar: True when
+    no element of any product is inf or NaN.
+
+    A loss-scaled step's unscaling and overflow check of all its gradients as one operator
+    (``TrainOneStepWithLossScaleCell``), as PyTorch's ``GradScaler`` does them with one multi-tensor kernel: a Mul
+    per gradient and an ``AllFinite`` cost a PYNATIVE step one operator call per gradient more."""
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def infer_shape(self, grads, scale_inv):
+        if not isinstance(grads, (tuple, list)) or not all(rules.is_shape(g) for g in grads):
+            return ()      # (not a tuple of Tensors: infer_dtype says so)
+        if tuple(scale_inv) not in ((), (1,)):
+            raise MSValueError(f"For '{self.name}', the shape of 'scale_inv' must be () or (1,), but got "
+                               f"{tuple(scale_inv)}.")
+        return tuple(tuple(g) for g in grads) + ((),)
+
+    def infer_dtype(self, grads, scale_inv):
+        if not isinstance(grads, (tuple, list)):
+            raise MSTypeError(f"For '{self.name}', the input 'grads' must be a tuple or list of Tensors, but got "
+                              f"{'Tensor' if isinstance(grads, mstype.Type) else type(grads).__name__}.")
+        for i, d in enumerate(grads):
+            if not isinstance(d, mstype.Type):
+                raise MSTypeError(f"For '{self.name}', every element of 'grads' must be a Tensor, but got "
+                                  f"{type(d).__name__} at position {i}.")
+            rules.check_dtype_in(self.name, f"grads[{i}]", d, rules.FLOAT_TYPES)
+        rules.check_dtype_in(self.name, "scale_inv", scale_inv, rules.FLOAT_TYPES)
+        return tuple(grads) + (mstype.bool_,)
+
+    bprop = NON_DIFFERENTIABLE
+
+
 # --- NPUAllocFloatStatus / NPUGetFloatStatus / NPUClearFloatStatus --------------------------
 _NPU_ONLY = ("it reads the Ascend float-status register, which no other device has; check overflow with "
              "ops.FloatStatus or mindspore.amp.all_finite instead")
@@ -136,4 +174,5 @@ class NPUClearFloatStatus(NPUGetFloatStatus):
     bprop = NON_DIFFERENTIABLE
 
 
-PRIMITIVES = [Print, FloatStatus, AllFinite, NPUAllocFloatStatus, NPUGetFloatStatus, NPUClearFloatStatus]
+PRIMITIVES = [Print, FloatStatus, AllFinite, UnscaleAndCheckFinite, NPUAllocFloatStatus, NPUGetFloatStatus,
+              NPUClearFloatStatus]
