@@ -269,6 +269,18 @@ class DeviceArray(np.ndarray):
         _count_unless_view("ndarray.ravel", result, self)
         return _wrap(result)
 
+    def set(self, arr, stream=None):
+        """CuPy's ``ndarray.set``: a host array of this shape and dtype copied into this buffer (refused while
+        capturing, as every copy from pageable host memory)."""
+        _refuse_host_transfer("ndarray.set", arr)
+        if not isinstance(arr, np.ndarray) or isinstance(arr, DeviceArray):
+            raise TypeError(f"Only numpy.ndarray can be set to cupy.ndarray, got {type(arr).__name__}")
+        if arr.shape != self.shape or arr.dtype != self.dtype:
+            raise ValueError(f"Shape mismatch or dtype mismatch. Old shape: {self.shape}, dtype: {self.dtype}; "
+                             f"new shape: {arr.shape}, dtype: {arr.dtype}")
+        LAUNCHES.add("h2d")
+        np.copyto(self.view(np.ndarray), arr)
+
     def fill(self, value):
         if _CAPTURE.stream is not None:
             return _captured("ndarray.fill", lambda: self.fill(value), in_place=True)

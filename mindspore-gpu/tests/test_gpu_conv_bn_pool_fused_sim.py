@@ -623,6 +623,7 @@ def test_the_raw_kernels_compile_with_nvrtc():
     graph = cupy_sim.load_graph_modules()
     sources = dict(_raw_kernel_sources({f.__name__.rsplit(".", 1)[-1]: f for f in graph.families}))
     sources["ms_copy_many"] = graph.capture._COPY_MANY.source()
+    sources["ms_philox"] = graph.common._PHILOX.source()        # (the counter-based random streams: no type names)
     pooling = next(f for f in graph.families if f.__name__.endswith(".pooling"))
     for kernel in ((2, 2), (3, 3), (1, 3), (2, 2, 2), (3, 3, 3)):    # MaxPoolGrad's, generated per window size
         raw = pooling._grad_kernels(kernel)

@@ -196,14 +196,79 @@ def test_replacing_a_parameter_buffer_captures_again(on_sim, monkeypatch):
     assert G.capture.STATS["captured"] >= st["captured"] + 2
 
 
-def test_random_graphs_are_never_captured(on_sim, monkeypatch):
+class _Noisy(nn.Cell):
+    """x plus standard normal noise: a random operator drawing from cuRAND."""
+
+    def __init__(self):
+        super().__init__()
+        self.normal = ops.StandardNormal(seed=3)
+
+    def construct(self, x):
+        return x + self.normal((64,))
+
+
+def test_graphs_drawing_from_curand_are_never_captured(on_sim, monkeypatch):
     _switches(monkeypatch, fuse=True, capture=True)
     st = dict(G.capture.STATS)
-    drop = nn.Dropout(p=0.5)
-    drop.set_train(True)
-    outs = [drop(_t(np.ones((64,), np.float32))).asnumpy() for _ in range(4)]
+    net = _Noisy()
+    outs = [net(_t(np.ones((64,), np.float32))).asnumpy() for _ in range(4)]
     assert G.capture.STATS["captured"] == st["captured"] and G.capture.STATS["refused"] > st["refused"]
     assert any((a != b).any() for a, b in zip(outs, outs[1:])), "every call draws new numbers"
+
+
+class _Dropped(nn.Cell):
+    """A Dense layer, ReLU and dropout (as a transformer's feed-forward block has them)."""
+
+    def __init__(self, channel=False):
+        super().__init__()
+        self.dense = nn.Dense(6, 8)
+        self.drop = nn.Dropout2d(p=0.5) if channel else nn.Dropout(p=0.4)
+        self.channel = channel
+
+    def construct(self, x):
+        y = ops.relu(self.dense(x)) + 1.0
+        return self.drop(ops.reshape(y, (4, 8, 1, 1)) if self.channel else y)
+
+
+def _dropout_steps(monkeypatch, capture, channel=False, calls=6, reseed_at=None):
+    """The outputs of ``calls`` calls of a fresh :class:`_Dropped` (seeded), capture on or off (the Dense's product
+    captured by CuPy's matmul, as a capture-safe GEMM would run it)."""
+    _switches(monkeypatch, fuse=True, capture=capture)
+    monkeypatch.setitem(cupy_sim.CAPTURE_CUBLAS, "enabled", True)
+    ms.set_seed(11)
+    net = _Dropped(channel)
+    net.set_train(True)
+    x = _t(np.random.default_rng(0).standard_normal((4, 6)).astype(np.float32))
+    outs = []
+    for i in range(calls):
+        if i == reseed_at:
+            ms.set_seed(11)
+        outs.append(net(x).asnumpy())
+    return outs
+
+
+@pytest.mark.parametrize("channel", [False, True], ids=["dropout", "dropout2d"])
+def test_dropout_graphs_are_captured_and_replays_draw_the_plain_runs_numbers(on_sim, monkeypatch, channel):
+    """The dropouts draw from a counter-based stream on the device (``_common.counter_uniform``), so their graphs
+    are captured, and each replay draws new numbers: the very numbers of the same calls run kernel by kernel."""
+    plain = _dropout_steps(monkeypatch, capture=False, channel=channel)
+    st = dict(G.capture.STATS)
+    captured = _dropout_steps(monkeypatch, capture=True, channel=channel)
+    assert G.capture.STATS["captured"] == st["captured"] + 1 and G.capture.STATS["refused"] == st["refused"]
+    assert G.capture.STATS["replays"] >= st["replays"] + len(captured) - G.capture.WARMUP_RUNS
+    for a, b in zip(plain, captured):
+        np.testing.assert_array_equal(a, b)
+    zeros = [o == 0 for o in captured]
+    assert all(z.any() and not z.all() for z in zeros), "each call drops some and keeps some"
+    assert len({z.tobytes() for z in zeros}) == len(zeros), "every call, replays too, draws new numbers"
+
+
+def test_set_seed_between_replays_rekeys_the_captured_stream(on_sim, monkeypatch):
+    """set_seed while a dropout graph is captured: the next replay draws what the first call after the seed drew."""
+    outs = _dropout_steps(monkeypatch, capture=True, calls=8, reseed_at=5)
+    for i in range(3):
+        np.testing.assert_array_equal(outs[5 + i], outs[i])
+    assert not np.array_equal(outs[3], outs[0])
 
 
 def test_capture_debugging_says_why_a_graph_is_not_captured_or_not_replayed(on_sim, monkeypatch):
@@ -212,14 +277,13 @@ def test_capture_debugging_says_why_a_graph_is_not_captured_or_not_replayed(on_s
     _switches(monkeypatch, fuse=True, capture=True)
     monkeypatch.setenv("MS_GPU_CAPTURE_DEBUG", "1")
     monkeypatch.setattr(G.capture, "_WARNED", set())
-    drop = nn.Dropout(p=0.5)
-    drop.set_train(True)
+    noisy = _Noisy()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for _ in range(3):
-            drop(_t(np.ones((64,), np.float32)))
+            noisy(_t(np.ones((64,), np.float32)))
     notes = [str(w.message) for w in caught if "CUDA-graph" in str(w.message)]
-    assert len(notes) == 1 and "refused: a random operator" in notes[0], notes
+    assert len(notes) == 1 and "refused: a random operator ('StandardNormal')" in notes[0], notes
     cp = G.cupy
     graph = types.SimpleNamespace(name="step", params=[types.SimpleNamespace(weight=None)])
     runner = G.capture.GraphRunner(graph, lambda v: cp.add(v, 1.0))

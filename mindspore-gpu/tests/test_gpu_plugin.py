@@ -316,6 +316,50 @@ def test_raw_kernels_match_their_plain_paths(monkeypatch, dtype):
 
 
 @needs_gpu
+def test_counter_streams_and_captured_dropout_on_the_gpu():
+    """The counter-based stream's uniforms (NVRTC-compiled Philox) are the reference cipher's words from the device
+    state, and a GRAPH_MODE step with dropout is captured, its replays drawing the plain runs' numbers."""
+    import cupy
+    from mindspore_gpu import capture
+    from mindspore_gpu.kernels import _common
+    from test_gpu_counter_rng_sim import reference_uniforms
+    ms.set_seed(5)
+    prim = ops.Dropout(keep_prob=0.5)
+    first = cupy.asnumpy(_common.counter_uniform(prim, (1000,)))
+    second = cupy.asnumpy(_common.counter_uniform(prim, (37,)))
+    key = int(cupy.asnumpy(_common._COUNTERS[prim][1])[0])
+    np.testing.assert_array_equal(first, reference_uniforms(key, 0, 1000))
+    np.testing.assert_array_equal(second, reference_uniforms(key, 250, 37))
+
+    def run(capture_on):
+        import os
+        before = os.environ.get("MS_GPU_GRAPH_CAPTURE")
+        os.environ["MS_GPU_GRAPH_CAPTURE"] = "1" if capture_on else "0"
+        try:
+            ms.set_context(device_target="GPU", mode=ms.GRAPH_MODE)
+            ms.set_seed(9)
+            net = ms.nn.SequentialCell([ms.nn.Dense(16, 32), ms.nn.ReLU(), ms.nn.Dropout(p=0.3)])
+            net.set_train(True)
+            x = ms.Tensor(np.random.default_rng(0).standard_normal((8, 16)).astype(np.float32))
+            return [net(x).asnumpy() for _ in range(6)]
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+            if before is None:
+                os.environ.pop("MS_GPU_GRAPH_CAPTURE")
+            else:
+                os.environ["MS_GPU_GRAPH_CAPTURE"] = before
+            _generation.bump()
+    plain = run(False)
+    st = dict(capture.STATS)
+    captured = run(True)
+    assert capture.STATS["captured"] > st["captured"] and capture.STATS["replays"] > st["replays"], capture.STATS
+    for a, b in zip(plain, captured):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
+        np.testing.assert_array_equal(a == 0, b == 0)
+    assert len({(o == 0).tobytes() for o in captured}) == len(captured)
+
+
+@needs_gpu
 @pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
 def test_cublaslt_products_match_cupy(dtype):
     """The MatMul kernels' cuBLASLt path (mindspore_gpu/gemm.py) against cupy.matmul of the same operands on the

@@ -37,8 +37,10 @@ Design
   the one read back it needs. A stretch whose replay would copy at least as many buffers (its inputs that are not
   Parameters, its outputs) as it has kernels runs kernel by kernel.
 * **Refused graphs** (run kernel by kernel, silently): control flow decided on the host that still reaches a
-  graph (a runtime without segments), random operators (cuRAND advances its state on the host: a replay would draw the
-  same numbers, and CuPy refuses cuRAND calls while capturing), host-side and debug operators (``Print``,
+  graph (a runtime without segments), random operators drawing from cuRAND (it advances its state on the host: a
+  replay would draw the same numbers, and CuPy refuses cuRAND calls while capturing; the dropouts draw from a
+  counter-based stream on the device instead, ``_common.counter_uniform``, so graphs holding them are captured, and a
+  replay first rekeys their streams if ``set_seed`` was called), host-side and debug operators (``Print``,
   summaries, dumps), collectives, data-dependent output shapes, dynamic shapes, in-place writes into an input
   that is not a network Parameter (its static copy would be written instead).
 * **What CUDA/CuPy refuse while capturing**: synchronisations and reads back to the host (``.get()``,
@@ -420,7 +422,7 @@ def refusal(graph):
             fn = node.fn_value()
             if isinstance(fn, Primitive):
                 name = type(fn).__name__
-                if hasattr(fn, "_random_state"):
+                if hasattr(fn, "_random_state") and not _replayable_random(fn):
                     return f"a random operator ('{fn.name}')"
                 family = _family_of(name)
                 if family in _HOST_FAMILIES:
@@ -439,6 +441,18 @@ def refusal(graph):
             else:
                 return f"control flow or a call decided on the host ('{getattr(fn, 'name', type(fn).__name__)}')"
     return None
+
+
+def _replayable_random(prim):
+    """Whether random primitive ``prim``'s kernel draws from a counter-based stream (its position on the device), so
+    that replays of a graph holding it draw new numbers (``_common.counter_uniform``)."""
+    return type(prim).__name__ in _common.COUNTER_RANDOM and _common.counter_streams()
+
+
+def _random_primitives(graph):
+    """The random primitives of ``graph`` (and of the graphs it calls): a replay rekeys their streams first."""
+    return tuple({id(fn): fn for g in graphs_of(graph) for node in g.nodes
+                  for fn in (node.fn_value(),) if isinstance(fn, Primitive) and hasattr(fn, "_random_state")}.values())
 
 
 def _kernels(graph):
@@ -474,7 +488,7 @@ def graph_runner(graph, run, device=None):
                     f"kernel.")
         return run
     STATS["runners"] += 1
-    return GraphRunner(graph, run, device)
+    return GraphRunner(graph, run, device, randoms=_random_primitives(graph))
 
 
 def _flatten(value, leaves):
@@ -493,10 +507,11 @@ def _rebuild(tree, leaves):
 class GraphRunner:
     """Plain runs, then one capture, then replays (see the module docstring)."""
 
-    def __init__(self, graph, run, device=None):
+    def __init__(self, graph, run, device=None, randoms=()):
         self.run = run
         self.name = getattr(graph, "name", "graph")
         self.weights = tuple(p.weight is not None for p in graph.params)
+        self.randoms = tuple(randoms)      # the graph's random primitives (their streams rekeyed before a replay)
         self.device = device
         self.calls = 0
         self.state = "warming"       # -> "captured", or "plain" for good
@@ -620,6 +635,8 @@ class GraphRunner:
                 STATS["misses"] += 1
                 return _MISS
         try:
+            for prim in self.randoms:      # (set_seed since the last replay: the stream's device state rekeyed)
+                _common.refresh_counter_stream(prim)
             copy_many([(s, x) for x, s, w in zip(inputs, static, weights) if not w])
             self.cuda_graph.launch(stream=cupy.cuda.get_current_stream())
             leaves = [inputs[v] if is_input else v.copy() for is_input, v in self.plan]

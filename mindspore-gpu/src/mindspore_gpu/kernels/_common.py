@@ -10,7 +10,9 @@ CuPy-only features, each behind a helper with a plain path:
 * :func:`scatter_add`: ``cupy.add.at`` (CUDA's atomic add) for every dtype, by widening or
   reinterpreting the ones atomics do not cover;
 * :func:`device_rng` / :func:`fixed_rng`: ``cupy.random.RandomState`` streams seeded from the
-  primitive's own NumPy stream, so draws are reproducible run to run after ``set_seed``.
+  primitive's own NumPy stream, so draws are reproducible run to run after ``set_seed``;
+* :func:`counter_uniform`: the dropouts' draws from a counter-based stream (Philox) whose position lives on the
+  device, so a CUDA graph holding them can be replayed.
 
 Everything CuPy-specific is reached through the module objects bound at import (``cupy``, ``cupyx.scipy``,
 ``special``); nothing is imported at call time.
@@ -29,7 +31,8 @@ import numpy
 from mindspore.common import dtype as mstype
 
 __all__ = ["dev", "F16", "BF16", "F32", "F64", "fit", "fits_out", "wide", "compute_dtype", "is_array", "scalar_of", "store", "promoted",
-           "float_of", "is_inexact", "Fused", "FUSED", "scatter_add", "device_rng", "fixed_rng", "special", "scan",
+           "float_of", "is_inexact", "Fused", "FUSED", "scatter_add", "device_rng", "fixed_rng", "counter_uniform",
+           "counter_streams", "refresh_counter_stream", "COUNTER_RANDOM", "special", "scan",
            "is_bf16", "sortable", "finfo", "RawKernels", "RAW_BLOCK", "RAW_HELPERS", "UNSUPPORTED_DTYPES"]
 
 _NDARRAY = cupy.ndarray
@@ -500,3 +503,94 @@ def fixed_rng(seed, offset):
     """A fresh device stream for an explicit ``(seed, offset)`` pair (the same draws at every call)."""
     key = numpy.random.default_rng([int(seed) % (1 << 64), int(offset) % (1 << 64)])
     return cupy.random.RandomState(int(key.integers(0, _SEED_RANGE)))
+
+
+# --- counter-based streams: random draws a CUDA graph can replay ----------------------------------
+# cuRAND keeps a generator's position on the host, so a replayed CUDA graph would draw the same numbers again (and
+# CuPy refuses cuRAND while a stream captures): a graph with a random operator was never captured. A counter-based
+# stream keeps its position on the device instead: Philox4x32-10 (Salmon et al., SC'11; cuRAND's and PyTorch's CUDA
+# generator) keyed by a 64-bit key, each group of four float32 uniforms the block cipher of one 64-bit counter; the
+# counter's next value lives in device memory beside the key, read by the draw and advanced by a second launch, so
+# every replay of a captured graph draws new numbers. The product's upper half is taken from a 64-bit product
+# (no __umulhi, so the stand-in's C++ build runs it as it is).
+_PHILOX = RawKernels("ms_philox", r"""
+extern "C" __global__ void ms_philox_uniform(float* __restrict__ u, long long n,
+                                             const unsigned long long* __restrict__ state) {
+    const unsigned long long key = state[0], offset = state[1];
+    const long long groups = (n + 3) / 4;
+    for (long long q = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x; q < groups;
+         q += (long long)gridDim.x * RAW_BLOCK) {
+        const unsigned long long ctr = offset + (unsigned long long)q;
+        unsigned int c0 = (unsigned int)ctr, c1 = (unsigned int)(ctr >> 32), c2 = 0u, c3 = 0u;
+        unsigned int k0 = (unsigned int)key, k1 = (unsigned int)(key >> 32);
+        for (int r = 0; r < 10; ++r) {
+            const unsigned long long p0 = 0xD2511F53ull * c0, p1 = 0xCD9E8D57ull * c2;
+            const unsigned int n0 = (unsigned int)(p1 >> 32) ^ c1 ^ k0, n2 = (unsigned int)(p0 >> 32) ^ c3 ^ k1;
+            c1 = (unsigned int)p1;
+            c3 = (unsigned int)p0;
+            c0 = n0;
+            c2 = n2;
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        const unsigned int words[4] = {c0, c1, c2, c3};
+        for (int j = 0; j < 4; ++j) {
+            const long long i = q * 4 + j;
+            if (i < n) u[i] = (float)(words[j] >> 8) * (1.0f / 16777216.0f);
+        }
+    }
+}
+
+extern "C" __global__ void ms_philox_advance(unsigned long long* __restrict__ state, long long groups) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) state[1] += (unsigned long long)groups;
+}
+""", ("ms_philox_uniform", "ms_philox_advance"))
+#: The most blocks a draw launches (each thread then strides over the rest).
+_PHILOX_BLOCKS = 1024
+#: The primitives whose GPU kernels draw from a counter-based stream, so that a graph holding them may be captured.
+COUNTER_RANDOM = frozenset({"Dropout", "Dropout2D", "Dropout3D"})
+_COUNTERS = weakref.WeakKeyDictionary()   # primitive -> [the NumPy stream it was keyed from, device uint64 (key, next)]
+
+
+def counter_streams():
+    """Whether the counter-based streams run (:data:`FUSED` on and ``cupy.RawModule`` there); else their callers
+    draw from :func:`device_rng`, which a CUDA graph can not replay."""
+    return FUSED and _PHILOX.available
+
+
+def _counter_state(prim, host_generator):
+    """The device state of ``prim``'s counter-based stream, keyed from ``host_generator`` (``prim.generator()``):
+    made once per primitive, and rewritten in place (the key from the new stream, the counter back to 0) when
+    ``set_seed`` gave the primitive a new NumPy stream, so that a captured graph reading it follows the new seed."""
+    entry = _COUNTERS.get(prim)
+    if entry is not None and entry[0] is host_generator:
+        return entry[1]
+    key = numpy.array([int(host_generator.integers(0, _SEED_RANGE)), 0], numpy.uint64)
+    if entry is None:
+        entry = _COUNTERS[prim] = [host_generator, cupy.asarray(key)]
+    else:
+        entry[0] = host_generator
+        entry[1].set(key)
+    return entry[1]
+
+
+def refresh_counter_stream(prim):
+    """Rekey ``prim``'s counter-based stream if ``set_seed`` gave it a new NumPy stream since its last draw (what a
+    captured graph's replay calls before launching, since no kernel of it runs on the host)."""
+    if prim in _COUNTERS:
+        _counter_state(prim, prim.generator())
+
+
+def counter_uniform(prim, shape):
+    """float32 uniforms in [0, 1) of ``shape`` (24 random bits each) from ``prim``'s counter-based stream, two
+    launches (the draw, the counter's advance), nothing read back; ``None`` when :func:`counter_streams` is off."""
+    if not counter_streams():
+        return None
+    state = _counter_state(prim, prim.generator())
+    u = cupy.empty(shape, F32)
+    groups = (u.size + 3) // 4
+    if groups:
+        blocks = min((groups + RAW_BLOCK - 1) // RAW_BLOCK, _PHILOX_BLOCKS)
+        _PHILOX.launch("ms_philox_uniform", (blocks,), (u, numpy.int64(u.size), state))
+        _PHILOX.launch("ms_philox_advance", (1,), (state, numpy.int64(groups)))
+    return u

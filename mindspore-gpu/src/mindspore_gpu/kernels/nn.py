@@ -13,7 +13,8 @@ import cupy
 import numpy
 
 from mindspore_gpu.kernels._common import (RAW_BLOCK, RAW_HELPERS, Fused, FusedReduction, FusedUnavailable, RawKernels,
-                                           F16, F32, F64, device_rng, fit, fits_out, is_array, store, wide, dev)
+                                           F16, F32, F64, counter_uniform, device_rng, fit, fits_out, is_array,
+                                           retrying, store, wide, dev)
 
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
@@ -942,12 +943,24 @@ def _apply_momentum(prim, variable, accumulation, learning_rate, gradient, momen
 
 
 # --- Dropout, L2Normalize -----------------------------------------------------------------------
+_DROPOUT = Fused("ms_dropout", "T x, float32 u, float32 keep, T scale", "T y, T mask",
+                 "mask = u < keep ? (T)1 : (T)0; y = x * mask * scale;", dtypes=_SELECTS)
+
+
+@retrying
 def _dropout(prim, x, *, out):
+    """(x * mask / keep_prob, mask), the mask 1 where a uniform draw is below ``keep_prob``: drawn from the
+    primitive's counter-based stream (``_common.counter_uniform``: a CUDA graph holding it can be replayed) and
+    applied by :data:`_DROPOUT` in one launch (float16/32/64), else from its cuRAND stream."""
     x = _dev(x)
-    rng = device_rng(prim, prim.generator())
     keep = prim.keep_prob
-    mask = (rng.random_sample(x.shape, dtype=numpy.float32) < keep).astype(x.dtype)
-    return x * mask * x.dtype.type(1.0 / keep), mask
+    u = counter_uniform(prim, x.shape)
+    if u is None:
+        u = device_rng(prim, prim.generator()).random_sample(x.shape, dtype=numpy.float32)
+    elif _DROPOUT.usable(x):
+        return _DROPOUT(x, u, numpy.float32(keep), x.dtype.type(1.0 / keep))
+    mask = (u < keep).astype(x.dtype)
+    return fit(x * mask * x.dtype.type(1.0 / keep), out[0]), mask
 
 
 def _l2_normalize(prim, x, *, out):

@@ -10,8 +10,8 @@ direct convolution (``prim._direct``). LRN sums squares over the channel window 
 3-D adaptive pooling loops over the output cells (few) with each cell's reduction on the device; max-unpooling
 and the adaptive max gradient are a device scatter. The fused attention runs cuDNN's where it takes the case
 (``mindspore_gpu/cudnn_attention.py``), else the whole score matrix. Half precision computes in float32. The random kernels
-draw from the instance's device stream (:func:`._common.device_rng`): reproducible after ``set_seed``, not
-the CPU's numbers. Cauchy and log-normal samples are transformed normal draws (the device stream's own
+draw from the instance's device stream (:func:`._common.device_rng`; the channel dropouts from its counter-based
+stream, :func:`._common.counter_uniform`): reproducible after ``set_seed``, not the CPU's numbers. Cauchy and log-normal samples are transformed normal draws (the device stream's own
 distributions).
 """
 import math
@@ -22,7 +22,8 @@ import numpy
 from mindspore.plugin import MSValueError
 from mindspore_gpu import cudnn_attention as _cudnn_attention
 from mindspore_gpu.kernels import conv as _conv
-from mindspore_gpu.kernels._common import F64, compute_dtype, dev, device_rng, fit, fits_out, scatter_add, sortable
+from mindspore_gpu.kernels._common import (F64, compute_dtype, counter_uniform, dev, device_rng, fit, fits_out,
+                                           retrying, scatter_add, sortable)
 
 
 def _wide(*arrays):
@@ -177,10 +178,14 @@ def _multi_margin_loss(prim, x, target, weight=None, *, out=None):
 
 
 # --- channel dropout, shuffle, RMS normalisation --------------------------------------------------
+@retrying
 def _channel_dropout(prim, x, *, out=None):
+    """Dropout2D/3D: whole channels kept with probability ``keep_prob`` (one draw per (sample, channel), from the
+    primitive's counter-based stream when it runs, so a CUDA graph holding it can be replayed)."""
     x = dev(x)
     keep = prim.keep_prob
-    mask = _stream(prim).random_sample(x.shape[:2], dtype=F64) < keep
+    u = counter_uniform(prim, x.shape[:2])
+    mask = (u if u is not None else _stream(prim).random_sample(x.shape[:2], dtype=F64)) < keep
     mask = cupy.broadcast_to(mask.reshape(x.shape[:2] + (1,) * (x.ndim - 2)), x.shape)
     scale = 0.0 if keep == 0 else 1.0 / keep
     y = cupy.where(mask, x * scale, 0) if x.dtype.kind in "fc" else cupy.where(mask, x, 0)
