@@ -11,8 +11,8 @@ direct convolution (``prim._direct``). LRN sums squares over the channel window 
 and the adaptive max gradient are a device scatter. The fused attention runs cuDNN's where it takes the case
 (``mindspore_gpu/cudnn_attention.py``), else the whole score matrix. Half precision computes in float32. The random kernels
 draw from the instance's device stream (:func:`._common.device_rng`; the channel dropouts from its counter-based
-stream, :func:`._common.counter_uniform`): reproducible after ``set_seed``, not the CPU's numbers. Cauchy and log-normal samples are transformed normal draws (the device stream's own
-distributions).
+stream, :func:`._common.counter_uniform`): reproducible after ``set_seed``, not the CPU's numbers. Cauchy and
+log-normal samples are transformed normal draws (the device stream's own distributions).
 """
 import math
 
