@@ -920,7 +920,8 @@ _C_TYPES = {"float": np.float32, "double": np.float64, "bool": np.bool_, "int": 
             "long": np.int64, "unsigned int": np.uint32}
 _C_FUNCS = {"exp": np.exp, "log": np.log, "sqrt": np.sqrt, "tanh": np.tanh, "fmax": np.fmax, "fmin": np.fmin,
             "fabs": np.fabs, "log1p": np.log1p, "expm1": np.expm1, "pow": np.power, "isnan": np.isnan,
-            "abs": np.abs, "rsqrt": lambda x: 1 / np.sqrt(x), "erf": None, "max": np.maximum, "min": np.minimum}
+            "abs": np.abs, "rsqrt": lambda x: 1 / np.sqrt(x), "erf": None, "max": np.maximum, "min": np.minimum,
+            "cos": np.cos}
 
 
 class _CParser:

@@ -159,3 +159,25 @@ def test_dropout_plain_paths(sim, monkeypatch, case):
         key = int(cp.asnumpy(common._COUNTERS[prim][1])[0])
         want = reference_uniforms(key, 0, x.size).reshape(x.shape) < np.float32(0.6)
         np.testing.assert_array_equal(mask.astype(np.float32), want.astype(np.float32))
+
+
+def test_uniform_real_and_standard_normal_draw_from_the_counter_stream(sim):
+    """UniformReal: the stream's uniforms; StandardNormal: Box-Muller on two halves of one draw (one fused kernel),
+    mean 0 and standard deviation 1, no infinity (1 - u is never 0)."""
+    cp, common, fams = sim
+    random = fams["random"]
+    ms.set_seed(6)
+    uniform, normal = ops.UniformReal(seed=1), ops.StandardNormal(seed=2)
+    u = cp.asnumpy(random.KERNELS["UniformReal"](uniform, (5, 7), out=TensorSpec((5, 7), ms.float32)))
+    key = int(cp.asnumpy(common._COUNTERS[uniform][1])[0])
+    np.testing.assert_array_equal(u.reshape(-1), reference_uniforms(key, 0, 35))
+    z, kinds = _kinds(lambda: random.KERNELS["StandardNormal"](normal, (100, 100), out=TensorSpec((100, 100),
+                                                                                                 ms.float32)))
+    assert kinds == ["h2d", "RawKernel ms_philox_uniform", "RawKernel ms_philox_advance",
+                     "ElementwiseKernel ms_box_muller"], kinds
+    z = cp.asnumpy(z)
+    key = int(cp.asnumpy(common._COUNTERS[normal][1])[0])
+    a, b = reference_uniforms(key, 0, 20000).reshape(2, 100, 100)
+    want = np.sqrt(np.float32(-2) * np.log(np.float32(1) - a)) * np.cos(np.float32(6.283185307179586) * b)
+    np.testing.assert_allclose(z, want, rtol=1e-6, atol=1e-6)
+    assert np.isfinite(z).all() and abs(z.mean()) < 0.03 and abs(z.std() - 1) < 0.03

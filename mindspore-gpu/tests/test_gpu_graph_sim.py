@@ -197,14 +197,14 @@ def test_replacing_a_parameter_buffer_captures_again(on_sim, monkeypatch):
 
 
 class _Noisy(nn.Cell):
-    """x plus standard normal noise: a random operator drawing from cuRAND."""
+    """x plus standard Laplace noise: a random operator drawing from cuRAND."""
 
     def __init__(self):
         super().__init__()
-        self.normal = ops.StandardNormal(seed=3)
+        self.noise = ops.StandardLaplace(seed=3)
 
     def construct(self, x):
-        return x + self.normal((64,))
+        return x + self.noise((64,))
 
 
 def test_graphs_drawing_from_curand_are_never_captured(on_sim, monkeypatch):
@@ -230,13 +230,28 @@ class _Dropped(nn.Cell):
         return self.drop(ops.reshape(y, (4, 8, 1, 1)) if self.channel else y)
 
 
+class _Reparameterized(nn.Cell):
+    """A variational autoencoder's sampling: mean + exp(log_var / 2) * standard normal noise, dropped out."""
+
+    def __init__(self):
+        super().__init__()
+        self.mean, self.log_var = nn.Dense(6, 8), nn.Dense(6, 8)
+        self.normal = ops.StandardNormal(seed=2)
+        self.uniform = ops.UniformReal(seed=4)
+        self.drop = nn.Dropout(p=0.25)
+
+    def construct(self, x):
+        z = self.mean(x) + ops.exp(self.log_var(x) * 0.5) * self.normal((4, 8))
+        return self.drop(z) * (self.uniform((4, 8)) < 0.9)
+
+
 def _dropout_steps(monkeypatch, capture, channel=False, calls=6, reseed_at=None):
     """The outputs of ``calls`` calls of a fresh :class:`_Dropped` (seeded), capture on or off (the Dense's product
     captured by CuPy's matmul, as a capture-safe GEMM would run it)."""
     _switches(monkeypatch, fuse=True, capture=capture)
     monkeypatch.setitem(cupy_sim.CAPTURE_CUBLAS, "enabled", True)
     ms.set_seed(11)
-    net = _Dropped(channel)
+    net = _Reparameterized() if channel == "reparameterized" else _Dropped(channel)
     net.set_train(True)
     x = _t(np.random.default_rng(0).standard_normal((4, 6)).astype(np.float32))
     outs = []
@@ -247,10 +262,11 @@ def _dropout_steps(monkeypatch, capture, channel=False, calls=6, reseed_at=None)
     return outs
 
 
-@pytest.mark.parametrize("channel", [False, True], ids=["dropout", "dropout2d"])
+@pytest.mark.parametrize("channel", [False, True, "reparameterized"], ids=["dropout", "dropout2d", "normal_uniform"])
 def test_dropout_graphs_are_captured_and_replays_draw_the_plain_runs_numbers(on_sim, monkeypatch, channel):
-    """The dropouts draw from a counter-based stream on the device (``_common.counter_uniform``), so their graphs
-    are captured, and each replay draws new numbers: the very numbers of the same calls run kernel by kernel."""
+    """The dropouts, UniformReal and StandardNormal draw from a counter-based stream on the device
+    (``_common.counter_uniform``), so their graphs are captured, and each replay draws new numbers: the very numbers
+    of the same calls run kernel by kernel."""
     plain = _dropout_steps(monkeypatch, capture=False, channel=channel)
     st = dict(G.capture.STATS)
     captured = _dropout_steps(monkeypatch, capture=True, channel=channel)
@@ -283,7 +299,7 @@ def test_capture_debugging_says_why_a_graph_is_not_captured_or_not_replayed(on_s
         for _ in range(3):
             noisy(_t(np.ones((64,), np.float32)))
     notes = [str(w.message) for w in caught if "CUDA-graph" in str(w.message)]
-    assert len(notes) == 1 and "refused: a random operator ('StandardNormal')" in notes[0], notes
+    assert len(notes) == 1 and "refused: a random operator ('StandardLaplace')" in notes[0], notes
     cp = G.cupy
     graph = types.SimpleNamespace(name="step", params=[types.SimpleNamespace(weight=None)])
     runner = G.capture.GraphRunner(graph, lambda v: cp.add(v, 1.0))

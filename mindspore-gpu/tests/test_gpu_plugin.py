@@ -318,7 +318,8 @@ def test_raw_kernels_match_their_plain_paths(monkeypatch, dtype):
 @needs_gpu
 def test_counter_streams_and_captured_dropout_on_the_gpu():
     """The counter-based stream's uniforms (NVRTC-compiled Philox) are the reference cipher's words from the device
-    state, and a GRAPH_MODE step with dropout is captured, its replays drawing the plain runs' numbers."""
+    state, StandardNormal's draws are standard normal, and a GRAPH_MODE step with dropout is captured, its replays
+    drawing the plain runs' numbers."""
     import cupy
     from mindspore_gpu import capture
     from mindspore_gpu.kernels import _common
@@ -330,6 +331,9 @@ def test_counter_streams_and_captured_dropout_on_the_gpu():
     key = int(cupy.asnumpy(_common._COUNTERS[prim][1])[0])
     np.testing.assert_array_equal(first, reference_uniforms(key, 0, 1000))
     np.testing.assert_array_equal(second, reference_uniforms(key, 250, 37))
+    ms.set_context(device_target="GPU", mode=ms.PYNATIVE_MODE)
+    z = ops.StandardNormal(seed=3)((200, 250)).asnumpy()          # Box-Muller on the counter stream
+    assert np.isfinite(z).all() and abs(z.mean()) < 0.02 and abs(z.std() - 1) < 0.02
 
     def run(capture_on):
         import os

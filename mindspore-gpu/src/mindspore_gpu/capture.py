@@ -38,9 +38,10 @@ Design
   Parameters, its outputs) as it has kernels runs kernel by kernel.
 * **Refused graphs** (run kernel by kernel, silently): control flow decided on the host that still reaches a
   graph (a runtime without segments), random operators drawing from cuRAND (it advances its state on the host: a
-  replay would draw the same numbers, and CuPy refuses cuRAND calls while capturing; the dropouts draw from a
-  counter-based stream on the device instead, ``_common.counter_uniform``, so graphs holding them are captured, and a
-  replay first rekeys their streams if ``set_seed`` was called), host-side and debug operators (``Print``,
+  replay would draw the same numbers, and CuPy refuses cuRAND calls while capturing; the dropouts, ``UniformReal``
+  and ``StandardNormal`` draw from a counter-based stream on the device instead, ``_common.counter_uniform``, so
+  graphs holding them are captured, and a replay first rekeys their streams if ``set_seed`` was called), host-side
+  and debug operators (``Print``,
   summaries, dumps), collectives, data-dependent output shapes, dynamic shapes, in-place writes into an input
   that is not a network Parameter (its static copy would be written instead).
 * **What CUDA/CuPy refuse while capturing**: synchronisations and reads back to the host (``.get()``,
@@ -422,10 +423,11 @@ def refusal(graph):
             fn = node.fn_value()
             if isinstance(fn, Primitive):
                 name = type(fn).__name__
-                if hasattr(fn, "_random_state") and not _replayable_random(fn):
+                replayable = _replayable_random(fn)
+                if hasattr(fn, "_random_state") and not replayable:
                     return f"a random operator ('{fn.name}')"
                 family = _family_of(name)
-                if family in _HOST_FAMILIES:
+                if family in _HOST_FAMILIES and not replayable:
                     return f"{_HOST_FAMILIES[family]} ('{fn.name}')"
                 for op in fn.attrs.get("ops", ()):   # a fused operator (mindspore-parallel's all-reduce start/wait)
                     if _family_of(op) in _HOST_FAMILIES:

@@ -11,8 +11,8 @@ CuPy-only features, each behind a helper with a plain path:
   reinterpreting the ones atomics do not cover;
 * :func:`device_rng` / :func:`fixed_rng`: ``cupy.random.RandomState`` streams seeded from the
   primitive's own NumPy stream, so draws are reproducible run to run after ``set_seed``;
-* :func:`counter_uniform`: the dropouts' draws from a counter-based stream (Philox) whose position lives on the
-  device, so a CUDA graph holding them can be replayed.
+* :func:`counter_uniform`: the draws of the dropouts, ``UniformReal`` and ``StandardNormal`` from a counter-based
+  stream (Philox) whose position lives on the device, so a CUDA graph holding them can be replayed.
 
 Everything CuPy-specific is reached through the module objects bound at import (``cupy``, ``cupyx.scipy``,
 ``special``); nothing is imported at call time.
@@ -548,7 +548,7 @@ extern "C" __global__ void ms_philox_advance(unsigned long long* __restrict__ st
 #: The most blocks a draw launches (each thread then strides over the rest).
 _PHILOX_BLOCKS = 1024
 #: The primitives whose GPU kernels draw from a counter-based stream, so that a graph holding them may be captured.
-COUNTER_RANDOM = frozenset({"Dropout", "Dropout2D", "Dropout3D"})
+COUNTER_RANDOM = frozenset({"Dropout", "Dropout2D", "Dropout3D", "UniformReal", "StandardNormal"})
 _COUNTERS = weakref.WeakKeyDictionary()   # primitive -> [the NumPy stream it was keyed from, device uint64 (key, next)]
 
 

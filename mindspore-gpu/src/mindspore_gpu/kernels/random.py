@@ -1,4 +1,6 @@
-"""GPU kernels of the random family: cuRAND draws through ``cupy.random.RandomState``.
+"""GPU kernels of the random family: cuRAND draws through ``cupy.random.RandomState``; ``UniformReal`` and
+``StandardNormal`` from a counter-based stream (:func:`._common.counter_uniform`), so that a CUDA graph holding them
+can be replayed.
 
 Every kernel draws from the primitive instance's device stream (:func:`._common.device_rng`), seeded
 once from its NumPy stream (``prim.generator()``, see ``mindspore.common.seed``) and advanced by every
@@ -12,7 +14,8 @@ import cupy
 import numpy
 
 from mindspore.plugin import MSValueError
-from mindspore_gpu.kernels._common import F64, device_rng, fit, fits_out, fixed_rng, scalar_of, dev
+from mindspore_gpu.kernels._common import (F64, Fused, counter_uniform, device_rng, fit, fits_out, fixed_rng, retrying,
+                                           scalar_of, dev)
 
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
@@ -33,12 +36,29 @@ def _shape(shape):
     return tuple(int(s) for s in shape)
 
 
+@retrying
 def _uniform_real(prim, shape, *, out):
-    return fit(_stream(prim).random_sample(_shape(shape), dtype=numpy.float32), out)
+    """Uniforms in [0, 1): from the instance's counter-based stream (a CUDA graph holding it can be replayed), else
+    from its cuRAND stream."""
+    u = counter_uniform(prim, _shape(shape))
+    return fit(u if u is not None else _stream(prim).random_sample(_shape(shape), dtype=numpy.float32), out)
 
 
+# Box-Muller on two uniforms of the counter-based stream: 1 - a is in (0, 1], so the logarithm is finite (the largest
+# |z| is sqrt(2 * 24 * ln 2), 5.77)
+_BOX_MULLER = Fused("ms_box_muller", "T a, T b", "T z",
+                    "z = sqrt((T)-2 * log((T)1 - a)) * cos((T)6.283185307179586 * b);")
+
+
+@retrying
 def _standard_normal(prim, shape, *, out):
-    return fit(_stream(prim).standard_normal(_shape(shape), dtype=numpy.float32), out)
+    """Standard normal draws: Box-Muller on the instance's counter-based stream (a CUDA graph holding it can be
+    replayed), else cuRAND's."""
+    size = _shape(shape)
+    u = counter_uniform(prim, (2,) + size)
+    if u is None or not _BOX_MULLER.usable(u):
+        return fit(_stream(prim).standard_normal(size, dtype=numpy.float32), out)
+    return fit(_BOX_MULLER(u[0], u[1]), out)
 
 
 def _standard_laplace(prim, shape, *, out):
