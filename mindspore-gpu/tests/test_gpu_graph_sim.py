@@ -279,6 +279,43 @@ def test_dropout_graphs_are_captured_and_replays_draw_the_plain_runs_numbers(on_
     assert len({z.tobytes() for z in zeros}) == len(zeros), "every call, replays too, draws new numbers"
 
 
+class _Encoder(nn.Cell):
+    """A transformer encoder layer with its default-style dropout (0.1), as users train it, and a classifier head."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.TransformerEncoderLayer(16, 2, dim_feedforward=32, dropout=0.1, batch_first=True)
+        self.head = nn.Dense(16, 4)
+
+    def construct(self, x):
+        return self.head(self.layer(x).mean(1))
+
+
+def test_a_transformer_training_step_with_dropout_is_captured_whole(on_sim, monkeypatch):
+    """A TransformerEncoderLayer's GRAPH_MODE training step (dropout 0.1, Adam) is one CUDA graph, replayed with the
+    losses of the plain runs (it was refused for its dropouts)."""
+    monkeypatch.setitem(cupy_sim.CAPTURE_CUBLAS, "enabled", True)
+
+    def losses(capture):
+        _switches(monkeypatch, fuse=True, capture=capture)
+        ms.set_seed(1)
+        net = _Encoder()
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Adam(net.trainable_params(), 1e-3))
+        step.set_train()
+        x = _t(np.random.default_rng(0).standard_normal((4, 5, 16)).astype(np.float32))
+        y = ms.Tensor(np.array([0, 1, 2, 3], np.int32))
+        return [float(step(x, y).asnumpy()) for _ in range(5)]
+    plain = losses(False)
+    st = dict(G.capture.STATS)
+    captured = losses(True)
+    stats = {k: G.capture.STATS[k] - st[k] for k in st}
+    assert stats["captured"] == 1 and stats["refused"] == 0 and stats["failed"] == 0, stats
+    assert stats["replays"] == 5 - G.capture.WARMUP_RUNS, stats
+    np.testing.assert_array_equal(captured, plain)
+    assert len(set(plain)) == len(plain)
+
+
 def test_set_seed_between_replays_rekeys_the_captured_stream(on_sim, monkeypatch):
     """set_seed while a dropout graph is captured: the next replay draws what the first call after the seed drew."""
     outs = _dropout_steps(monkeypatch, capture=True, calls=8, reseed_at=5)
