@@ -204,6 +204,30 @@ def test_all_finite():
     assert amp.all_finite((Tensor([1.0]),)).dtype == ms.bool_
 
 
+def test_overflow_check_operators_and_their_errors():
+    """amp.all_finite is one AllFinite: integer inputs are finite, a single Tensor is taken as one input, an empty
+    tuple has no overflow; UnscaleAndCheckFinite keeps each gradient's dtype and shape. Bad inputs are refused in
+    MindSpore's words."""
+    from mindspore import ops
+    assert bool(amp.all_finite((Tensor(np.array([1, 2], np.int32)), Tensor(np.array([0.5], F16)))).asnumpy())
+    assert not bool(amp.all_finite(Tensor(np.array([np.inf], F16))).asnumpy())
+    assert bool(ops.AllFinite()(()).asnumpy())
+    *grads, finite = ops.UnscaleAndCheckFinite()((Tensor(np.float32(3.0)), Tensor(np.full((2, 1), 8.0, F16))),
+                                                 Tensor([0.25], ms.float32))
+    assert bool(finite.asnumpy()) and grads[0].shape == () and grads[1].shape == (2, 1)
+    assert grads[1].dtype == ms.float16 and grads[1].asnumpy().tolist() == [[2.0], [2.0]]
+    with pytest.raises(TypeError, match=r"For 'AllFinite', every element of 'inputs' must be a Tensor, but got int "
+                                        r"at position 1"):
+        ops.AllFinite()((Tensor([1.0]), 3))
+    with pytest.raises(TypeError, match=r"For 'AllFinite', the input 'inputs' must be a tuple or list of Tensors, "
+                                        r"but got Tensor"):
+        ops.AllFinite()(Tensor([1.0]))
+    with pytest.raises(TypeError, match=r"For 'UnscaleAndCheckFinite', the type of 'grads\[0\]' must be in"):
+        ops.UnscaleAndCheckFinite()((Tensor(np.array([1], np.int32)),), Tensor(1.0, ms.float32))
+    with pytest.raises(ValueError, match=r"the shape of 'scale_inv' must be \(\) or \(1,\), but got \(2,\)"):
+        ops.UnscaleAndCheckFinite()((Tensor([1.0]),), Tensor([1.0, 2.0], ms.float32))
+
+
 def test_static_loss_scaler():
     scaler = amp.StaticLossScaler(scale_value=2 ** 10)
     scaled = scaler.scale(Tensor([1.0], ms.float32))

@@ -56,6 +56,19 @@ class FloatStatus(Primitive):
 
 
 # --- AllFinite ------------------------------------------------------------------------------
+def _check_tensor_tuple(op, name, dtypes, allowed):
+    """Input ``name`` of ``op`` (its elements' dtypes, as ``infer_dtype`` gets them) is a tuple or list of Tensors
+    whose dtypes are in ``allowed``."""
+    if not isinstance(dtypes, (tuple, list)):
+        raise MSTypeError(f"For '{op}', the input '{name}' must be a tuple or list of Tensors, but got "
+                          f"{'Tensor' if isinstance(dtypes, mstype.Type) else type(dtypes).__name__}.")
+    for i, d in enumerate(dtypes):
+        if not isinstance(d, mstype.Type):
+            raise MSTypeError(f"For '{op}', every element of '{name}' must be a Tensor, but got {type(d).__name__} "
+                              f"at position {i}.")
+        rules.check_dtype_in(op, f"{name}[{i}]", d, allowed)
+
+
 class AllFinite(Primitive):
     """``AllFinite()(inputs)``: a bool scalar, True when no element of any Tensor of ``inputs`` (a tuple or list,
     of any shapes and dtypes; integers and bools are always finite) is inf or NaN.
@@ -72,14 +85,7 @@ class AllFinite(Primitive):
         return ()
 
     def infer_dtype(self, inputs):
-        if not isinstance(inputs, (tuple, list)):
-            raise MSTypeError(f"For '{self.name}', the input 'inputs' must be a tuple or list of Tensors, "
-                              f"but got {'Tensor' if isinstance(inputs, mstype.Type) else type(inputs).__name__}.")
-        for i, d in enumerate(inputs):
-            if not isinstance(d, mstype.Type):
-                raise MSTypeError(f"For '{self.name}', every element of 'inputs' must be a Tensor, but got "
-                                  f"{type(d).__name__} at position {i}.")
-            rules.check_dtype_in(self.name, f"inputs[{i}]", d, rules.NUMBER_TYPES + (mstype.bool_,))
+        _check_tensor_tuple(self.name, "inputs", inputs, rules.NUMBER_TYPES + (mstype.bool_,))
         return mstype.bool_
 
     bprop = NON_DIFFERENTIABLE
@@ -109,14 +115,7 @@ class UnscaleAndCheckFinite(Primitive):
         return tuple(tuple(g) for g in grads) + ((),)
 
     def infer_dtype(self, grads, scale_inv):
-        if not isinstance(grads, (tuple, list)):
-            raise MSTypeError(f"For '{self.name}', the input 'grads' must be a tuple or list of Tensors, but got "
-                              f"{'Tensor' if isinstance(grads, mstype.Type) else type(grads).__name__}.")
-        for i, d in enumerate(grads):
-            if not isinstance(d, mstype.Type):
-                raise MSTypeError(f"For '{self.name}', every element of 'grads' must be a Tensor, but got "
-                                  f"{type(d).__name__} at position {i}.")
-            rules.check_dtype_in(self.name, f"grads[{i}]", d, rules.FLOAT_TYPES)
+        _check_tensor_tuple(self.name, "grads", grads, rules.FLOAT_TYPES)
         rules.check_dtype_in(self.name, "scale_inv", scale_inv, rules.FLOAT_TYPES)
         return tuple(grads) + (mstype.bool_,)
 
