@@ -77,6 +77,21 @@ _CHAINS = {
 }
 
 
+def test_fused_kernel_names_depend_on_their_source_alone(monkeypatch):
+    """CuPy's on-disk kernel cache is keyed by the whole source, name included: a generated kernel's name must not
+    depend on the order the process met its chains in, or a warm machine compiles it again."""
+    passes = G.passes
+    source = ("float32 x0, float32 x1", "float32 y", "float v0 = x0 * x1; y = v0;")
+    other = ("float32 x0", "float32 y", "y = x0;")
+    monkeypatch.setattr(passes, "_KERNELS", {})
+    first = passes._get_kernel(*source)
+    monkeypatch.setattr(passes, "_KERNELS", {})
+    passes._get_kernel(*other)
+    again = passes._get_kernel(*source)
+    assert first is not again and first.name == again.name == passes.kernel_name(*source)
+    assert first.name.startswith("ms_fused_") and passes.kernel_name(*other) != first.name
+
+
 def _run(fn, *args):
     out = ms.jit(fn)(*args)
     return out.asnumpy()

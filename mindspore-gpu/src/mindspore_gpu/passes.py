@@ -28,6 +28,7 @@ kernels (read when a graph is compiled).
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import warnings
 
@@ -219,11 +220,19 @@ def kernel_source(chain, inputs):
     return in_params, f"{out_t} y", " ".join(lines), reshapes
 
 
+def kernel_name(in_params, out_params, body):
+    """A generated kernel's name, from its source alone: CuPy's on-disk cache of compiled kernels is keyed by the
+    whole source, name included, so a name numbered in order of generation made the same chain compile again in every
+    process that met its chains in another order (a benchmark's first step after the test suites)."""
+    digest = hashlib.sha1("\x00".join((in_params, out_params, body)).encode()).hexdigest()
+    return f"ms_fused_{digest[:16]}"
+
+
 def _get_kernel(in_params, out_params, body):
     key = (in_params, out_params, body)
     k = _KERNELS.get(key)
     if k is None:
-        k = _KERNELS[key] = cupy.ElementwiseKernel(in_params, out_params, body, f"ms_fused_{len(_KERNELS)}")
+        k = _KERNELS[key] = cupy.ElementwiseKernel(in_params, out_params, body, kernel_name(*key))
     return k
 
 
