@@ -339,6 +339,19 @@ def test_set_seed_between_replays_rekeys_the_captured_stream(on_sim, monkeypatch
     assert not np.array_equal(outs[3], outs[0])
 
 
+def test_set_seed_just_before_the_capture(on_sim, monkeypatch):
+    """set_seed before the call that captures: the stream is rekeyed before the capture begins (a rekey during it
+    would be a host copy, which a capture refuses), so the graph is captured and draws as the plain runs do."""
+    at = G.capture.WARMUP_RUNS
+    plain = _dropout_steps(monkeypatch, capture=False, reseed_at=at)
+    st = dict(G.capture.STATS)
+    captured = _dropout_steps(monkeypatch, capture=True, reseed_at=at)
+    assert G.capture.STATS["captured"] == st["captured"] + 1 and G.capture.STATS["failed"] == st["failed"]
+    for a, b in zip(plain, captured):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(captured[at], captured[0])
+
+
 def test_capture_debugging_says_why_a_graph_is_not_captured_or_not_replayed(on_sim, monkeypatch):
     """Refusals and calls not replayed are silent by design; MS_GPU_CAPTURE_DEBUG=1 says why, once per reason."""
     import types

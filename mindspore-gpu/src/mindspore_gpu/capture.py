@@ -40,10 +40,10 @@ Design
   graph (a runtime without segments), random operators drawing from cuRAND (it advances its state on the host: a
   replay would draw the same numbers, and CuPy refuses cuRAND calls while capturing; the dropouts, ``UniformReal``
   and ``StandardNormal`` draw from a counter-based stream on the device instead, ``_common.counter_uniform``, so
-  graphs holding them are captured, and a replay first rekeys their streams if ``set_seed`` was called), host-side
-  and debug operators (``Print``,
-  summaries, dumps), collectives, data-dependent output shapes, dynamic shapes, in-place writes into an input
-  that is not a network Parameter (its static copy would be written instead).
+  graphs holding them are captured, and a capture or a replay first rekeys their streams if ``set_seed`` was
+  called), host-side and debug operators (``Print``, summaries, dumps), collectives, data-dependent output shapes,
+  dynamic shapes, in-place writes into an input that is not a network Parameter (its static copy would be written
+  instead).
 * **What CUDA/CuPy refuse while capturing**: synchronisations and reads back to the host (``.get()``,
   ``asnumpy``, ``item()``, ``bool()`` of a device value), copies from pageable host memory, cuRAND, and cuBLAS:
   CuPy 14 raises ``NotImplementedError`` for every cuBLAS call made while a stream captures (``cublas.setStream``
@@ -542,6 +542,7 @@ class GraphRunner:
             self.calls += 1
             if self.calls >= WARMUP_RUNS:
                 try:
+                    self._rekey()          # (a rekey writes from the host, refused while capturing)
                     self._capture(inputs)
                 except Exception as exc:  # noqa: BLE001 - a graph that can not be captured runs kernel by kernel
                     self._give_up(exc)
@@ -550,6 +551,12 @@ class GraphRunner:
                 if out is not _MISS:
                     return out
         return self.run(*inputs)
+
+    def _rekey(self):
+        """The counter-based streams of the graph's random primitives rekeyed if ``set_seed`` was called since their
+        last draw (no kernel of a replay runs on the host to notice it)."""
+        for prim in self.randoms:
+            _common.refresh_counter_stream(prim)
 
     def _give_up(self, exc):
         self.state = "plain"
@@ -637,8 +644,7 @@ class GraphRunner:
                 STATS["misses"] += 1
                 return _MISS
         try:
-            for prim in self.randoms:      # (set_seed since the last replay: the stream's device state rekeyed)
-                _common.refresh_counter_stream(prim)
+            self._rekey()
             copy_many([(s, x) for x, s, w in zip(inputs, static, weights) if not w])
             self.cuda_graph.launch(stream=cupy.cuda.get_current_stream())
             leaves = [inputs[v] if is_input else v.copy() for is_input, v in self.plan]
