@@ -358,7 +358,7 @@ def test_counter_streams_and_captured_dropout_on_the_gpu():
     captured = run(True)
     assert capture.STATS["captured"] > st["captured"] and capture.STATS["replays"] > st["replays"], capture.STATS
     for a, b in zip(plain, captured):
-        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)     # (the capture GEMM may round otherwise)
         np.testing.assert_array_equal(a == 0, b == 0)
     assert len({(o == 0).tobytes() for o in captured}) == len(captured)
 
