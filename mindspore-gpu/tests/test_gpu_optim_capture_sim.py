@@ -277,3 +277,53 @@ def test_a_pynative_update_replay_copies_its_gradients_in_few_launches(sim_plugi
     assert "cupy.copyto" not in kinds, kinds
     for b, p in zip(before, net.trainable_params()):
         np.testing.assert_allclose(p.asnumpy(), b - 0.01 * 0.5, rtol=1e-6)
+
+
+# --- Model.train: amp O2, a dynamic loss scale and dropout, captured ------------------------------------------------
+class _Dropped(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.l1, self.l2 = nn.Dense(16, 32), nn.Dense(32, 4)
+        self.relu, self.drop = nn.ReLU(), nn.Dropout(p=0.2)
+
+    def construct(self, x):
+        return self.l2(self.drop(self.relu(self.l1(x))))
+
+
+def _model_losses(mode):
+    """The step losses of ``Model.train`` (2 epochs of 8 batches, not sunk) of a seeded network with dropout, amp O2
+    and a dynamic loss scale."""
+    import mindspore.dataset as ds
+    ms.set_context(device_target=TARGET, mode=mode)
+    ms.set_seed(3)
+    net = _Dropped()
+    rng = np.random.default_rng(0)
+    data = ds.NumpySlicesDataset({"x": rng.standard_normal((64, 16)).astype(np.float32),
+                                  "y": rng.integers(0, 4, 64).astype(np.int32)}, shuffle=False).batch(8)
+    model = ms.train.Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                           nn.Momentum(net.trainable_params(), 0.05, 0.9), amp_level="O2",
+                           loss_scale_manager=ms.amp.DynamicLossScaleManager(2 ** 10, 2, 4))
+    losses = []
+    record = ms.train.LambdaCallback(
+        on_train_step_end=lambda ctx: losses.append(float(ctx.original_args().net_outputs[0].asnumpy())))
+    model.train(2, data, callbacks=[record], dataset_sink_mode=False)
+    return losses
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE], ids=["graph", "pynative"])
+def test_model_train_with_amp_loss_scale_and_dropout_is_captured(sim_plugin, graph_mode, monkeypatch, mode):
+    """``Model.train`` with amp O2, a dynamic loss scale and dropout: GRAPH_MODE's step is captured in its two pieces
+    around the overflow branch (unscaling, the overflow check and the dropouts inside), PYNATIVE's update as one
+    graph; the losses are the plain runs', and the two modes' the same."""
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")
+    plain = _model_losses(mode)
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "1")
+    before = dict(G.capture.STATS)
+    captured = _model_losses(mode)
+    stats = {k: G.capture.STATS[k] - before[k] for k in before}
+    assert stats["captured"] == (2 if mode == ms.GRAPH_MODE else 1), stats
+    assert stats["refused"] == 0 and stats["failed"] == 0 and stats["replays"] >= 14, stats
+    assert len(plain) == 16 and len(set(plain)) > 8
+    np.testing.assert_allclose(captured, plain, rtol=1e-5)
+    other = _model_losses(ms.PYNATIVE_MODE if mode == ms.GRAPH_MODE else ms.GRAPH_MODE)
+    np.testing.assert_allclose(other, plain, rtol=1e-5)
