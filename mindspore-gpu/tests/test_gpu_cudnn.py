@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 import mindspore_gpu.cudnn as mscudnn
+from mindspore_gpu import verdicts
 from mindspore.ops._defs import conv as defs
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
@@ -316,6 +317,7 @@ def _fresh_stand_in_paths():
         if getattr(cupy, "__sim__", False):
             path.reset()
             path.pointer = mscudnn._device_pointer
+    mscudnn.VERDICTS.reset()
 
 
 def _path(cp, fake, monkeypatch):
@@ -553,6 +555,148 @@ def test_an_engine_reading_its_output_is_caught_and_its_cases_run_im2col(sim, mo
     assert len(path.wrong[("wgrad", 2, "float32")]) == 1 and "answered wrongly" in path.summary()
     dw = conv._backward_filter(prims[2], cp.asarray(dout), cp.asarray(x), w.shape)      # the kernel: im2col
     np.testing.assert_allclose(cp.asnumpy(dw), cp.asnumpy(_im2col(conv, cp, prims, x, w, dout)[2]), rtol=1e-6)
+
+
+# --- checks passed, remembered on disk -----------------------------------------------------------------------------
+def _device(monkeypatch, cp, name=b"NVIDIA H200", driver=13000):
+    """The stand-in's device with properties and versions (without them nothing is remembered)."""
+    runtime = cp.cuda.runtime
+    monkeypatch.setattr(runtime, "getDeviceProperties", lambda i: {"name": name, "major": 9, "minor": 0},
+                        raising=False)
+    monkeypatch.setattr(runtime, "driverGetVersion", lambda: driver, raising=False)
+    monkeypatch.setattr(runtime, "runtimeGetVersion", lambda: 13020, raising=False)
+
+
+@pytest.fixture
+def remembering(sim, monkeypatch, tmp_path):
+    """The fake cuDNN on the stand-in with a device to key verdicts by, and a cache folder of the test's own; the
+    path's ``next_process()`` forgets what a process forgets (the built graphs, the checks, what was read)."""
+    cp, conv = sim
+    _device(monkeypatch, cp)
+    monkeypatch.setenv("MS_GPU_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("MS_GPU_CUDNN_CHECK_CACHE", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    fake = FakeCudnn()
+    path = _path(cp, fake, monkeypatch)
+    mscudnn.VERDICTS.reset()
+
+    def next_process():
+        path.reset()
+        path.pointer = fake.pointer
+        mscudnn.VERDICTS.reset()
+    path.next_process = next_process
+    return cp, conv, fake, path, tmp_path / "cudnn_checks.json"
+
+
+def _forward(path, conv, cp, case=1, dtype=np.float32):
+    prims, x, w, _ = _operands(CASES[case], dtype)
+    return path.forward(prims[0], cp.asarray(x), cp.asarray(w), conv._forward), prims, x, w
+
+
+def test_checks_passed_are_remembered_by_the_next_process(remembering):
+    cp, conv, fake, path, file = remembering
+    first, prims, x, w = _forward(path, conv, cp)
+    # the known-answer check built its two cases, then the case itself was built and checked
+    assert len(fake.builds) == 3 and fake.executes == 2 * 2 + 1 + 1 and not path.remembered
+    saved = json.loads(file.read_text())
+    assert saved["version"] == verdicts.VERSION
+    (environment, kinds), = saved["environments"].items()
+    assert environment == ("cuDNN 92801 frontend 1.14.0; NVIDIA H200 sm_90; driver 13000 runtime 13020; tf32 0 "
+                           "deterministic 0")
+    assert kinds["known-answer"] == ["fprop 2-D float32"] and len(kinds["case"]) == 1
+    assert kinds["case"][0].startswith("op=fprop dtype=float32 a_dim=2,4,9,8 a_stride=288,72,8,1 b_dim=6,2,3,2")
+
+    path.next_process()
+    builds, executes = len(fake.builds), fake.executes
+    again, *_ = _forward(path, conv, cp)
+    # this case alone was built, and run once: no known-answer build, no per-case check
+    assert len(fake.builds) == builds + 1 and fake.executes == executes + 1
+    assert path.remembered == {"known-answer": 1, "case": 1}
+    assert "fprop 2-D float32: 1 on cuDNN, 0 on im2col, known-answer check passed (in an earlier process)" in \
+        path.summary()
+    np.testing.assert_array_equal(cp.asnumpy(again), cp.asnumpy(first))
+    np.testing.assert_allclose(cp.asnumpy(again), cp.asnumpy(_plain(conv._forward, prims[0], cp.asarray(x),
+                                                                    cp.asarray(w))), rtol=1e-5, atol=1e-5)
+    # another case of the same op: its own check runs (the op's known-answer check is remembered)
+    _, prims, x, w = _forward(path, conv, cp, case=0)
+    assert path.remembered == {"known-answer": 1, "case": 1} and fake.executes == executes + 1 + 2
+    assert len(json.loads(file.read_text())["environments"][environment]["case"]) == 2
+
+
+@pytest.mark.parametrize("change", ["cudnn", "driver", "device", "tf32", "deterministic"])
+def test_another_environment_checks_again(remembering, monkeypatch, change):
+    cp, conv, fake, path, file = remembering
+    _forward(path, conv, cp)
+    path.next_process()
+    if change == "cudnn":
+        fake.version = 92900
+    elif change == "driver":
+        _device(monkeypatch, cp, driver=13010)
+    elif change == "device":
+        _device(monkeypatch, cp, name=b"NVIDIA H100 80GB HBM3")
+    elif change == "tf32":
+        monkeypatch.setenv("CUPY_TF32", "1")
+    else:
+        from mindspore import context
+        monkeypatch.setattr(context, "get_context", lambda key: "ON" if key == "deterministic" else None)
+    builds = len(fake.builds)
+    assert _forward(path, conv, cp)[0] is not None
+    assert len(fake.builds) == builds + 3 and not path.remembered
+    assert len(json.loads(file.read_text())["environments"]) == 2
+
+
+def test_failures_are_not_remembered(remembering, monkeypatch):
+    cp, conv, fake, path, file = remembering
+    fake.mode = "wrong"
+    with pytest.warns(RuntimeWarning, match="known-answer check"):
+        assert _forward(path, conv, cp)[0] is None
+    assert not file.exists()
+    path.next_process()
+    with pytest.warns(RuntimeWarning, match="known-answer check"):      # checked (and refused) again
+        assert _forward(path, conv, cp)[0] is None
+    # a case found wrong when built: its op's check passed and is remembered, the case is not
+    fake.mode = "accumulate"
+    path.next_process()
+    path._checked.add(("wgrad", 2, "float32"))
+    prims, x, w, dout = _operands(CASES[0], np.float32)
+    empty = cp.empty
+    monkeypatch.setattr(cp, "empty", lambda shape, dtype=np.float32, *a, **k: empty(shape, dtype, *a, **k) + 1)
+    with pytest.warns(RuntimeWarning, match="wrongly"):
+        assert path.backward_filter(prims[2], cp.asarray(dout), cp.asarray(x), w.shape, conv._backward_filter) is None
+    assert not file.exists()
+
+
+def test_turned_off_corrupt_or_unwritable(remembering, monkeypatch, tmp_path):
+    cp, conv, fake, path, file = remembering
+    monkeypatch.setenv("MS_GPU_CUDNN_CHECK_CACHE", "0")
+    mscudnn.VERDICTS.reset()
+    _forward(path, conv, cp)
+    assert not file.exists() and mscudnn.VERDICTS.path is None
+    # a file of another version, or not JSON: read as empty, then rewritten
+    monkeypatch.delenv("MS_GPU_CUDNN_CHECK_CACHE")
+    for text in ("{not json", json.dumps({"version": -1, "environments": {"x": {"case": ["y"]}}})):
+        file.write_text(text)
+        path.next_process()
+        builds = len(fake.builds)
+        _forward(path, conv, cp)
+        assert len(fake.builds) == builds + 3 and not path.remembered
+        assert json.loads(file.read_text())["version"] == verdicts.VERSION
+    # a folder that cannot be made (a file stands in its way): the checks run, nothing raises
+    blocker = tmp_path / "blocker"
+    blocker.write_text("")
+    monkeypatch.setenv("MS_GPU_CACHE_DIR", str(blocker / "gpu"))
+    path.next_process()
+    builds = len(fake.builds)
+    assert _forward(path, conv, cp)[0] is not None
+    assert len(fake.builds) == builds + 3 and mscudnn.VERDICTS.path is None
+
+
+def test_nothing_is_remembered_without_device_properties(sim, monkeypatch, tmp_path):
+    cp, conv = sim
+    monkeypatch.setenv("MS_GPU_CACHE_DIR", str(tmp_path))
+    path = _path(cp, FakeCudnn(), monkeypatch)
+    assert _forward(path, conv, cp)[0] is not None
+    assert not list(tmp_path.iterdir())
 
 
 def test_errors_fall_back(sim, monkeypatch):

@@ -40,6 +40,12 @@ the caller then runs its im2col path.
   im2col, with a ``RuntimeWarning`` naming it. On an H200 (cuDNN 9.19) this caught filter gradients with some uneven
   before/after paddings (3-D float16; a 2-D float64 transposed convolution) that came out wrong.
   A case no engine takes (``cudnnGraphNotSupportedError``) runs im2col without a warning.
+* **Checks passed are remembered** on disk (:mod:`mindspore_gpu.verdicts`: ``cudnn_checks.json`` in
+  ``$MS_GPU_CACHE_DIR``, default ``~/.cache/mindspore/gpu``), per environment: cuDNN's and the frontend's versions,
+  the device's name and compute capability, the driver's and the runtime's versions, ``CUPY_TF32`` and
+  ``deterministic``. A later process on the same machine skips the known-answer checks passed (and so the builds of
+  their cases) and the per-case checks of the cases passed; anything else about it is checked as before. Failures are
+  not remembered. ``MS_GPU_CUDNN_CHECK_CACHE=0`` checks in every process.
 
 :attr:`Convolutions.stats` counts calls per (op, rank, dtype, 'cudnn'|'fallback'); :meth:`Convolutions.summary` prints
 them (``tests/gpu/run.sh`` reports it).
@@ -68,6 +74,7 @@ import warnings
 import numpy
 
 from mindspore_gpu._per_cupy import PerCupy
+from mindspore_gpu.verdicts import Verdicts
 
 __all__ = ["Convolutions", "for_cupy", "Spec", "describe", "build", "environment_info", "ENV", "MIN_VERSION"]
 
@@ -224,6 +231,9 @@ class Convolutions:
         self._warned_build = set()   # (op, rank, dtype) warned once of a graph that failed to build
         self.wrong = {}              # (op, rank, dtype) -> dims of the cases cuDNN answered wrongly (run im2col)
         self.stats = collections.Counter()
+        self._environments = {}      # device id -> what the checks' verdicts depend on but the flags, or False
+        self._remembered = set()     # (op, rank, dtype) whose known-answer check passed in an earlier process
+        self.remembered = collections.Counter()   # checks not run, passed in an earlier process: kind -> count
 
     # --- availability ----------------------------------------------------------------------------------------
     def status(self):
@@ -306,7 +316,10 @@ class Convolutions:
         status = self.status()
         if status is True:
             front = getattr(self.module, "__version__", "?")
-            return f"{self.version} (frontend {front}): convolutions on cuDNN, checked against im2col at first use"
+            where = VERDICTS.path
+            kept = f"; checks passed kept in {where}" if where else ""
+            return (f"{self.version} (frontend {front}): convolutions on cuDNN, checked against im2col at first use"
+                    f"{kept}")
         if self.version is not None:
             status = f"cuDNN {self.version}: {status}"
         return f"unused ({status}); convolutions are im2col + cuBLAS"
@@ -323,7 +336,7 @@ class Convolutions:
             counts = per.get(check, {})
             line = f"{op} {nd}-D {dtype}: {counts.get('cudnn', 0)} on cuDNN, {counts.get('fallback', 0)} on im2col"
             if check in self._checked:
-                line += ", known-answer check passed"
+                line += ", known-answer check passed" + (" (in an earlier process)" if check in self._remembered else "")
             if check in self._disabled:
                 line += f", turned off: {self._disabled[check]}"
             if check in self.wrong:
@@ -432,8 +445,18 @@ class Convolutions:
                 sizes[2:], outs[2:], zip(spec.pre, spec.post, kernel[2:], spec.stride, spec.dilation))):
             self._graphs[key] = False     # a window cuDNN would size otherwise: not for cuDNN
             return False
-        if check not in self._checked and not getattr(self._local, "checking", False):
-            if not self._known_answer(check, reference):
+        checking = getattr(self._local, "checking", False)
+        environment = None if checking else self._environment(device)
+        if check not in self._checked and not checking:
+            known = "{} {}-D {}".format(*check)
+            if environment is not None and VERDICTS.passed(environment, "known-answer", known):
+                self._checked.add(check)          # passed in an earlier process on this machine
+                self.remembered["known-answer"] += 1
+                self._remembered.add(check)
+            elif self._known_answer(check, reference):
+                if environment is not None:
+                    VERDICTS.remember(environment, "known-answer", known)
+            else:
                 return False
         try:
             handle = self._handle(device)
@@ -451,8 +474,15 @@ class Convolutions:
         entry = _Entry(graph, workspace, handle, spec.out_dim, spec.dtype, check)
         if len(self._graphs) >= GRAPH_LIMIT:        # shapes that keep changing: drop the oldest
             del self._graphs[next(iter(self._graphs))]
-        if not getattr(self._local, "checking", False):
-            reason = self._case_check(entry, spec, prim, reference)
+        if not checking:
+            case = _case_key(spec)
+            if environment is not None and VERDICTS.passed(environment, "case", case):
+                reason = None                     # passed in an earlier process on this machine
+                self.remembered["case"] += 1
+            else:
+                reason = self._case_check(entry, spec, prim, reference)
+                if reason is None and environment is not None:
+                    VERDICTS.remember(environment, "case", case)
             if reason is not None:
                 self._graphs[key] = False
                 self.wrong.setdefault(check, []).append((spec.a_dim, spec.b_dim, spec.out_dim))
@@ -501,6 +531,27 @@ class Convolutions:
             i = tuple(int(j) for j in numpy.argwhere(~(err <= CASE_RTOL[spec.dtype] * scale))[0])
             return f"at {i}: {g[i]!r} instead of {w[i]!r}"
         return None
+
+    def _environment(self, device):
+        """What a check's verdict depends on (cuDNN's and the frontend's versions, the device, the driver and the
+        runtime, the engine choices of the flags), as the key of :data:`VERDICTS`; ``None`` when unknown (then every
+        check runs)."""
+        base = self._environments.get(device)
+        if base is None:
+            try:
+                runtime = self.cupy.cuda.runtime
+                props = runtime.getDeviceProperties(device)
+                name = props["name"]
+                name = name.decode() if isinstance(name, bytes) else str(name)
+                base = (f"cuDNN {int(self.module.backend_version())} frontend "
+                        f"{getattr(self.module, '__version__', '?')}; {name} sm_{props['major']}{props['minor']}; "
+                        f"driver {runtime.driverGetVersion()} runtime {runtime.runtimeGetVersion()}")
+            except Exception:  # noqa: BLE001 - no properties (a stand-in without them): nothing is remembered
+                base = False
+            self._environments[device] = base
+        if not base:
+            return None
+        return f"{base}; tf32 {int(_tf32())} deterministic {int(_deterministic())}"
 
     def _capturing(self):
         try:
@@ -575,6 +626,16 @@ class Convolutions:
         return False
 
 
+#: The checks passed on this machine (:mod:`mindspore_gpu.verdicts`): ``cudnn_checks.json`` in the GPU cache folder.
+VERDICTS = Verdicts("cudnn_checks.json")
+
+
+def _case_key(spec):
+    """The verdicts' key of a case: every field of its :class:`Spec`."""
+    return " ".join(f"{name}={value if isinstance(value, str) else ','.join(str(int(v)) for v in value)}"
+                    for name, value in zip(Spec._fields, spec))
+
+
 def _numpy_dtype(name):
     if name == "bfloat16":
         import ml_dtypes
@@ -604,7 +665,8 @@ def _compare(got, want, dtype):
 
 
 #: The known-answer cases per rank: the primitive's geometry (groups, a stride and a dilation above 1 on different
-#: axes; even padding, then uneven) and the shapes of x and the weight.
+#: axes; even padding, then uneven) and the shapes of x and the weight. (Changing them or the tolerances above, bump
+#: ``verdicts.VERSION``: passes remembered under the old checks must not count.)
 CHECK_CASES = {
     2: [dict(x=(2, 4, 7, 8), w=(6, 2, 3, 2), pad=(1, 1, 2, 2), stride=(2, 1), dilation=(1, 2), group=2),
         dict(x=(2, 4, 7, 8), w=(6, 2, 3, 2), pad=(1, 0, 2, 1), stride=(2, 1), dilation=(1, 2), group=2)],
