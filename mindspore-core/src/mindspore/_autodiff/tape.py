@@ -299,6 +299,13 @@ def _is_tensor(x):
     return hasattr(x, "_ad") and hasattr(x, "_dtype")
 
 
+def _differentiated(x, tape):
+    """Whether ``tape`` differentiates the input ``x`` (a tensor it tracks, or a tuple or list holding one)."""
+    if type(x) in (tuple, list):
+        return any(_is_tensor(e) and tracked(e, tape) for e in x)
+    return _is_tensor(x) and tracked(x, tape)
+
+
 def _iter_tensors(args):
     for a in args:
         if _is_tensor(a):
@@ -448,17 +455,26 @@ def backward(tape, outputs, sens):
                 out = node.outputs
             else:
                 dout, out = douts[0], node.outputs[0]
-            in_grads = node.prim.bprop(*node.saved_inputs(), out, dout)
+            # which inputs this walk differentiates: the bprop may leave out the others (Primitive._grads_needed)
+            needed = [_differentiated(inp, tape) for inp in node.inputs]
+            prim = node.prim
+            if not all(needed):
+                _primitive.GRADS_NEEDED[0] = (prim, needed)
+            try:
+                in_grads = prim.bprop(*node.saved_inputs(), out, dout)
+            finally:
+                _primitive.GRADS_NEEDED[0] = None
             if not isinstance(in_grads, (tuple, list)):
-                raise TypeError(f"The bprop of '{node.prim.name}' must return a tuple, but got {type(in_grads)}.")
-            for inp, g in zip(node.inputs, in_grads):
-                if _is_tensor(inp):
-                    if tracked(inp, tape):
-                        _accumulate(grads, inp, g)
-                elif type(inp) in (tuple, list) and g is not None:
+                raise TypeError(f"The bprop of '{prim.name}' must return a tuple, but got {type(in_grads)}.")
+            for inp, need, g in zip(node.inputs, needed, in_grads):
+                if not need or g is None:
+                    continue
+                if type(inp) in (tuple, list):
                     for x, gx in zip(inp, g):
                         if _is_tensor(x) and tracked(x, tape):
                             _accumulate(grads, x, gx)
+                else:
+                    _accumulate(grads, inp, g)
             if final is not None:
                 final.walked(node, grads)
         if _HOOKS:

@@ -118,6 +118,14 @@ CALL_HOOK = [None]
 SHAPE_VIEW = [None]
 
 
+#: ``GRADS_NEEDED[0]``, while PYNATIVE's gradient tape runs the bprop of a primitive some of whose tensor inputs it does
+#: not differentiate (a network's input, a constant operand, the weights when only inputs are asked for), is
+#: ``(primitive, flags)``: one bool per input, whether its gradient is needed. The bprop reads it through
+#: :meth:`Primitive._grads_needed` (once: the read clears it) and leaves out what nobody reads, as PyTorch's autograd
+#: does with ``needs_input_grad``; GRAPH_MODE never sets it (its dead-code elimination drops unused gradients).
+GRADS_NEEDED = [None]
+
+
 class hook_suspended:   # noqa: N801 - a context manager
     """Bypass :data:`CALL_HOOK` (and :data:`SHAPE_VIEW`) for the body: autodiff runs bprops on the very tensors the
     forward pass saw, and the bprops' applications are plain local computations."""
@@ -215,6 +223,18 @@ class Primitive:
             return f"Prim[{self.name}]"
         inner = ", ".join(f"{k}={v}" for k, v in shown.items())
         return f"Prim[{self.name}]<{inner}>"
+
+    def _grads_needed(self, n):
+        """``n`` bools: whether the backward pass running this primitive's bprop needs the gradient of each of its
+        first ``n`` inputs (all ``True`` but under PYNATIVE's tape, see :data:`GRADS_NEEDED`). A bprop asks first and
+        returns ``None`` for a gradient not needed, instead of computing it (the first convolution's input gradient,
+        a product's gradient for a constant operand)."""
+        pending = GRADS_NEEDED[0]
+        if pending is None or pending[0] is not self:
+            return (True,) * n
+        GRADS_NEEDED[0] = None
+        flags = pending[1]
+        return tuple(flags[:n]) + (True,) * (n - len(flags))
 
     def _grad_prim(self, cls, *args, **kwargs):
         """``cls(*args, **kwargs)``, made once per this operator and arguments, for its bprop: MindSpore's bprop

@@ -130,8 +130,9 @@ class Conv2D(_Conv):
         return _float_pair(self.name, x, w, ("x", "w"))
 
     def bprop(self, x, w, out, dout):
-        dx = self._grad_prim(Conv2DBackpropInput, **self._config())(dout, w, x.shape)
-        dw = self._grad_prim(Conv2DBackpropFilter, **self._config())(dout, x, w.shape)
+        need_x, need_w = self._grads_needed(2)
+        dx = self._grad_prim(Conv2DBackpropInput, **self._config())(dout, w, x.shape) if need_x else None
+        dw = self._grad_prim(Conv2DBackpropFilter, **self._config())(dout, x, w.shape) if need_w else None
         return dx, dw
 
 
@@ -217,8 +218,9 @@ class Conv3D(_Conv):
         return _float_pair(self.name, x, w, ("x", "w"))
 
     def bprop(self, x, w, out, dout):
-        dx = self._grad_prim(Conv3DBackpropInput, **self._config())(w, dout, x.shape)
-        dw = self._grad_prim(Conv3DBackpropFilter, **self._config())(x, dout, w.shape)
+        need_x, need_w = self._grads_needed(2)
+        dx = self._grad_prim(Conv3DBackpropInput, **self._config())(w, dout, x.shape) if need_x else None
+        dw = self._grad_prim(Conv3DBackpropFilter, **self._config())(x, dout, w.shape) if need_w else None
         return dx, dw
 
 

@@ -572,8 +572,11 @@ class Select(Primitive):
         return x if xt else y
 
     def bprop(self, cond, x, y, out, dout):
+        _, need_x, need_y = self._grads_needed(3)
         zeros = fops.zeros_like(dout)
-        return None, select_prim(cond, dout, zeros), select_prim(cond, zeros, dout)
+        dx = select_prim(cond, dout, zeros) if need_x else None
+        dy = select_prim(cond, zeros, dout) if need_y else None
+        return None, dx, dy
 
 
 def select_prim(cond, x, y):

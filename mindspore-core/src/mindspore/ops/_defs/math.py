@@ -167,7 +167,8 @@ class Sub(_NumberBinary):
     """``x - y`` with broadcasting (not defined on two bools)."""
 
     def bprop(self, x, y, out, dout):
-        return dout, fops.neg(dout)
+        need_y = self._grads_needed(2)[1]
+        return dout, fops.neg(dout) if need_y else None
 
 
 def _conj(t):
@@ -190,8 +191,9 @@ class Mul(_Binary):
     """``x * y`` with broadcasting; ``bool * bool`` is logical AND."""
 
     def bprop(self, x, y, out, dout):
-        dx = None if _is_number(x) else fops.mul(dout, _conj(y))
-        dy = None if _is_number(y) else fops.mul(dout, _conj(x))
+        need_x, need_y = self._grads_needed(2)
+        dx = None if _is_number(x) or not need_x else fops.mul(dout, _conj(y))
+        dy = None if _is_number(y) or not need_y else fops.mul(dout, _conj(x))
         return dx, dy
 
 
@@ -200,8 +202,9 @@ class RealDiv(_FloatBinary):
     """``x / y`` (true division; integer inputs give Float32)."""
 
     def bprop(self, x, y, out, dout):
+        need_y = self._grads_needed(2)[1]
         dx = fops.div(dout, _conj(y))
-        return dx, fops.neg(fops.mul(dx, _conj(out)))
+        return dx, fops.neg(fops.mul(dx, _conj(out))) if need_y else None
 
 
 # --- Div ------------------------------------------------------------------------------------
@@ -209,8 +212,9 @@ class Div(_FloatBinary):
     """``x / y`` (true division; integer inputs give Float32)."""
 
     def bprop(self, x, y, out, dout):
+        need_y = self._grads_needed(2)[1]
         dx = fops.div(dout, _conj(y))
-        return dx, fops.neg(fops.mul(dx, _conj(out)))
+        return dx, fops.neg(fops.mul(dx, _conj(out))) if need_y else None
 
 
 # --- DivNoNan -------------------------------------------------------------------------------

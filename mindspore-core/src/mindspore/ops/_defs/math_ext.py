@@ -43,16 +43,21 @@ def _check_inner_dims(op, x, y, transpose_a, transpose_b):
     return rows, cols
 
 
-def _product_grads(prim_for, x, y, dout, transpose_a, transpose_b):
-    """Gradients of ``op(x) @ op(y)`` for the four transpose cases, as products again."""
-    if transpose_a:
-        dx = prim_for(transpose_b, True)(y, dout)
-    else:
-        dx = prim_for(False, not transpose_b)(dout, y)
-    if transpose_b:
-        dy = prim_for(True, transpose_a)(dout, x)
-    else:
-        dy = prim_for(not transpose_a, False)(x, dout)
+def _product_grads(prim_for, x, y, dout, transpose_a, transpose_b, need_x, need_y):
+    """Gradients of ``op(x) @ op(y)`` for the four transpose cases, as products again (``None`` for one not
+    needed: ``Primitive._grads_needed``)."""
+    dx = None
+    dy = None
+    if need_x:
+        if transpose_a:
+            dx = prim_for(transpose_b, True)(y, dout)
+        else:
+            dx = prim_for(False, not transpose_b)(dout, y)
+    if need_y:
+        if transpose_b:
+            dy = prim_for(True, transpose_a)(dout, x)
+        else:
+            dy = prim_for(not transpose_a, False)(x, dout)
     return dx, dy
 
 
@@ -74,7 +79,8 @@ class MatMul(Primitive):
         return _check_same_tensor_dtype(self.name, x, y)
 
     def bprop(self, x, y, out, dout):
-        return _product_grads(_matmul, x, y, dout, self.transpose_a, self.transpose_b)
+        need_x, need_y = self._grads_needed(2)
+        return _product_grads(_matmul, x, y, dout, self.transpose_a, self.transpose_b, need_x, need_y)
 
 
 # --- BatchMatMul ----------------------------------------------------------------------------
@@ -97,7 +103,8 @@ class BatchMatMul(Primitive):
         return _check_same_tensor_dtype(self.name, x, y)
 
     def bprop(self, x, y, out, dout):
-        return _product_grads(_batch_matmul, x, y, dout, self.transpose_a, self.transpose_b)
+        need_x, need_y = self._grads_needed(2)
+        return _product_grads(_batch_matmul, x, y, dout, self.transpose_a, self.transpose_b, need_x, need_y)
 
 
 _PRODUCTS = {}
