@@ -243,12 +243,17 @@ class Tape(_interpreters.Interpreter):
     def apply(self, prim, args):
         result = self.below.apply(prim, args)
         if prim.bprop is not NON_DIFFERENTIABLE:
-            for a in _iter_tensors(args):
-                ad = a._ad
-                if ad and self in ad:
-                    self._record(Node(prim, tuple(args), result if type(result) is tuple else (result,),
-                                      type(result) is tuple))
+            for a in args:
+                if isinstance(a, Tensor):
+                    ad = a._ad
+                    if ad and self in ad:
+                        break
+                elif type(a) in (tuple, list) and any(isinstance(x, Tensor) and x._ad and self in x._ad for x in a):
                     break
+            else:
+                return result
+            multi = type(result) is tuple
+            self._record(Node(prim, tuple(args), result if multi else (result,), multi))
         return result
 
     def _record(self, node):
@@ -266,11 +271,7 @@ class Tape(_interpreters.Interpreter):
             t._ad[self] = None
             self.watched.append(t)
 
-    def __hash__(self):
-        return id(self)
-
-    def __eq__(self, other):
-        return self is other
+    # (hashed and compared by identity, object's own C slots: a tape is the key of every tracked tensor's ``_ad``)
 
     def __exit__(self, *exc):
         _interpreters.pop(self)
@@ -296,14 +297,17 @@ def tracked(t, tape):
 
 
 def _is_tensor(x):
-    return hasattr(x, "_ad") and hasattr(x, "_dtype")
+    return isinstance(x, Tensor)
 
 
 def _differentiated(x, tape):
     """Whether ``tape`` differentiates the input ``x`` (a tensor it tracks, or a tuple or list holding one)."""
+    if isinstance(x, Tensor):
+        ad = x._ad
+        return ad is not None and tape in ad
     if type(x) in (tuple, list):
-        return any(_is_tensor(e) and tracked(e, tape) for e in x)
-    return _is_tensor(x) and tracked(x, tape)
+        return any(isinstance(e, Tensor) and e._ad is not None and tape in e._ad for e in x)
+    return False
 
 
 def _iter_tensors(args):
@@ -414,7 +418,11 @@ def sum_to(grad, like):
 def _accumulate(grads, t, g):
     if g is None:
         return
-    g = sum_to(g, t)
+    gd, td = getattr(g, "_data", None), t._data
+    # (already of t's shape and dtype, the usual case, read off the buffers: no shape property, no tuple made)
+    if gd is None or td is None or g._dtype is not t._dtype or gd.shape != td.shape \
+            or _primitive.SHAPE_VIEW[0] is not None:
+        g = sum_to(g, t)
     k = id(t)
     prev = grads.get(k)
     grads[k] = g if prev is None else _add(prev, g)
@@ -439,8 +447,13 @@ def backward(tape, outputs, sens):
             if _HOOKS:
                 for o in node.outputs:
                     _run_hooks(grads, o)
-            douts = [grads.get(id(o)) for o in node.outputs]
-            if all(d is None for d in douts):
+            if node.multi:
+                douts = [grads.get(id(o)) for o in node.outputs]
+                skip = all(d is None for d in douts)
+            else:
+                douts = [grads.get(id(node.outputs[0]))]
+                skip = douts[0] is None
+            if skip:
                 if final is not None:
                     final.walked(node, grads)
                 continue
@@ -458,12 +471,14 @@ def backward(tape, outputs, sens):
             # which inputs this walk differentiates: the bprop may leave out the others (Primitive._grads_needed)
             needed = [_differentiated(inp, tape) for inp in node.inputs]
             prim = node.prim
-            if not all(needed):
-                _primitive.GRADS_NEEDED[0] = (prim, needed)
-            try:
+            if all(needed):
                 in_grads = prim.bprop(*node.saved_inputs(), out, dout)
-            finally:
-                _primitive.GRADS_NEEDED[0] = None
+            else:
+                _primitive.GRADS_NEEDED[0] = (prim, needed)
+                try:
+                    in_grads = prim.bprop(*node.saved_inputs(), out, dout)
+                finally:
+                    _primitive.GRADS_NEEDED[0] = None
             if not isinstance(in_grads, (tuple, list)):
                 raise TypeError(f"The bprop of '{prim.name}' must return a tuple, but got {type(in_grads)}.")
             for inp, need, g in zip(node.inputs, needed, in_grads):
