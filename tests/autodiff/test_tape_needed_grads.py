@@ -78,6 +78,25 @@ def test_inputs_only_skips_every_weight_gradient(pynative, calls):
     np.testing.assert_array_equal(dx.asnumpy(), _full(net, x)[1][0].asnumpy())
 
 
+def test_frozen_layers_compute_no_weight_gradients(pynative, calls):
+    """Fine-tuning with the first layers frozen (``requires_grad=False``): their convolution, product and bias
+    gradients are not computed; those of the layers trained are the ones computing everything gives."""
+    net, x = _net(), _x((2, 2, 8, 8))
+    for p in net.trainable_params():
+        if not p.name.startswith(("4.", "6.")):          # all but the two Dense layers
+            p.requires_grad = False
+    step = ms.value_and_grad(lambda x: net(x).sum(), None, net.trainable_params())
+    assert len(net.trainable_params()) == 4
+    step(x)
+    calls.clear()
+    _, grads = step(x)
+    assert "Conv2DBackpropFilter" not in calls and "Conv2DBackpropInput" not in calls
+    assert calls["MatMul"] == 2 + 2 + 1 and calls["ReduceSum"] == 2 + 1     # (+1: the loss's sum)
+    want = _full(net, x)[1][1]
+    for g, w in zip(grads, want):
+        np.testing.assert_array_equal(g.asnumpy(), w.asnumpy())
+
+
 def test_graph_mode_gives_the_same_gradients(pynative):
     net, x = _net(), _x((2, 2, 8, 8))
     step = ms.value_and_grad(lambda x: net(x).sum(), None, net.trainable_params())

@@ -461,9 +461,10 @@ class BiasAdd(Primitive):
         return rules.check_same_dtype(self.name, ("input_x", "bias"), (x, bias))
 
     def bprop(self, x, bias, out, dout):
+        need_bias = self._grads_needed(2)[1]
         c = channel_axis(self.data_format, x.ndim)
         axes = tuple(i for i in range(x.ndim) if i != c)
-        return dout, fops.reduce_sum(dout, axes)
+        return dout, fops.reduce_sum(dout, axes) if need_bias else None
 
 
 # --- LayerNorm ------------------------------------------------------------------------------
