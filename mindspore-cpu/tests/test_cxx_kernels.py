@@ -689,23 +689,30 @@ def cpu_of(tid):
     with open(f"/proc/self/task/{tid}/stat") as f:
         return int(f.read().rsplit(")", 1)[1].split()[36])
 
-moved = 0
-for _ in range(20):
+moved = tried = 0
+for _ in range(400):
+    if tried == 20:
+        break
     for w in workers:                                    # onto the caller's core, then free again
         os.sched_setaffinity(w, {c0})
         os.sched_setaffinity(w, allowed)
-    assert all(cpu_of(w) == c0 for w in workers)
+    if not all(cpu_of(w) == c0 for w in workers):        # the scheduler moved it first (a busy machine): no trial
+        continue
+    tried += 1
     assert np.array_equal(k.matmul(a, a, False, True), want)
     moved += all(cpu_of(w) != c0 for w in workers)
 assert workers and all(os.sched_getaffinity(w) == allowed for w in workers)
-print(moved)
+print(tried, moved)
 """
     env = dict(os.environ, MS_CPU_SPIN_US="1000000")    # the worker spins between the calls: only its task moves it
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     if proc.stdout.strip() == "skip":
         pytest.skip("this machine forbids setting thread affinities")
-    assert int(proc.stdout) >= 10   # 20 of 20 on the 2-core VM (0 of 20 before workers moved themselves)
+    tried, moved = map(int, proc.stdout.split())
+    if tried < 10:      # (the trials need the worker still on the caller's core when the task starts)
+        pytest.skip(f"the scheduler moved the worker off the caller's core itself in all but {tried} of 400 tries")
+    assert moved * 2 >= tried, (moved, tried)   # 20 of 20 on the 2-core VM (0 of 20 before workers moved themselves)
 
 
 def test_team_resizes_and_serves_several_launching_threads():
