@@ -379,6 +379,27 @@ def test_rank_failing_before_init_ends_the_msrun_job(tmp_path):
     assert_no_orphans(tag)
 
 
+def test_ended_launches_records_are_swept(tmp_path):
+    """A rank failing before init records its exit in a folder named by its launcher proxy's pid and start time; the
+    first record of a later launch removes the folders of this user's launches whose proxy is gone (the pid ended, or
+    was reused: another start time), and keeps a live launch's, another user's and what is not one."""
+    ended = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    ended_started = management._process_started(ended.pid)
+    ended.communicate()
+    me, my_start, uid = os.getpid(), management._process_started(os.getpid()), os.getuid()
+    names = {"ended": f"mindspore-launch-{uid}-{ended.pid}-{ended_started}",
+             "reused": f"mindspore-launch-{uid}-{me}-{my_start + 1}",
+             "live": f"mindspore-launch-{uid}-{me}-{my_start}",
+             "other user": f"mindspore-launch-{uid + 1}-{ended.pid}-{ended_started}",
+             "not one": f"mindspore-launch-{uid}-notes"}
+    for name in names.values():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "1.exit.json").write_text("{}")
+    management._sweep_stale_records(str(tmp_path / f"mindspore-launch-{uid}-{me}-{my_start}"))
+    left = {p.name for p in tmp_path.iterdir()}
+    assert left == {names["live"], names["other user"], names["not one"]}
+
+
 @skip_unless_mpi
 @pytest.mark.parametrize("script_text, said", [
     (EXIT_BEFORE_INIT, "rank 1 exited with code 4 before joining"),

@@ -264,19 +264,29 @@ os.kill(pid, signal.SIGKILL)
 _PROXIES = ("hydra_pmi_proxy", "prted", "orted")   # the launcher processes that start the ranks of a host
 
 
+def _process_started(pid):
+    """The start time (clock ticks after boot) of process ``pid``, or ``None`` when there is no such process."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    return int(stat[stat.rindex(")") + 2:].split()[19])
+
+
 def _launcher_proxy():
     """``(pid, start time)`` of the MPI launcher's proxy when it is this process's parent, else ``(0, 0)``."""
     ppid = os.getppid()
     try:
         with open(f"/proc/{ppid}/comm", encoding="utf-8") as f:
             name = f.read().strip()
-        with open(f"/proc/{ppid}/stat", encoding="utf-8") as f:
-            stat = f.read()
     except OSError:
         return 0, 0
-    if name not in _PROXIES:
-        return 0, 0
-    return ppid, int(stat[stat.rindex(")") + 2:].split()[19])
+    started = _process_started(ppid) if name in _PROXIES else None
+    return (ppid, started) if started is not None else (0, 0)
+
+
+_RECORDS_PREFIX = "mindspore-launch-"
 
 
 def _records_dir():
@@ -285,7 +295,26 @@ def _records_dir():
     if not proxy:
         return None
     import tempfile
-    return os.path.join(tempfile.gettempdir(), f"mindspore-launch-{os.getuid()}-{proxy}-{started}")
+    return os.path.join(tempfile.gettempdir(), f"{_RECORDS_PREFIX}{os.getuid()}-{proxy}-{started}")
+
+
+def _sweep_stale_records(folder):
+    """Remove the record folders (next to ``folder``) of this user's launches whose launcher proxy is gone: nothing
+    reads them once their job ended, and nothing else would remove them. A folder is known as its job's by the
+    proxy's pid and start time in its name (a reused pid starts at another time)."""
+    import shutil
+    parent, prefix = os.path.dirname(folder), f"{_RECORDS_PREFIX}{os.getuid()}-"
+    try:
+        names = [n for n in os.listdir(parent) if n.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        try:
+            proxy, started = (int(v) for v in name[len(prefix):].split("-"))
+        except ValueError:
+            continue
+        if _process_started(proxy) != started:
+            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
 
 
 def _local_ranks():
@@ -344,6 +373,8 @@ def _at_exit():
     if world is None and code and records:
         try:
             rank = launcher_world()[0]
+            if not os.path.isdir(records):      # (the first record of this launch: the ended launches' go)
+                _sweep_stale_records(records)
             os.makedirs(records, exist_ok=True)
             path = os.path.join(records, f"{rank}.exit.json")
             with open(path + ".tmp", "w", encoding="utf-8") as f:
