@@ -302,12 +302,9 @@ def _is_tensor(x):
 
 def _differentiated(x, tape):
     """Whether ``tape`` differentiates the input ``x`` (a tensor it tracks, or a tuple or list holding one)."""
-    if isinstance(x, Tensor):
-        ad = x._ad
-        return ad is not None and tape in ad
     if type(x) in (tuple, list):
-        return any(isinstance(e, Tensor) and e._ad is not None and tape in e._ad for e in x)
-    return False
+        return any(tracked(e, tape) for e in x)
+    return tracked(x, tape)
 
 
 def _iter_tensors(args):
@@ -486,7 +483,7 @@ def backward(tape, outputs, sens):
                     continue
                 if type(inp) in (tuple, list):
                     for x, gx in zip(inp, g):
-                        if _is_tensor(x) and tracked(x, tape):
+                        if tracked(x, tape):
                             _accumulate(grads, x, gx)
                 else:
                     _accumulate(grads, inp, g)
