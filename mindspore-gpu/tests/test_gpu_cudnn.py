@@ -140,7 +140,12 @@ class FakeCudnn(types.ModuleType):
     """A stand-in for the ``cudnn`` package. With ``real`` (the real package), graphs are the real frontend's,
     described without a device (``create_device_properties(-1)``) and validated by it; building is skipped.
     ``execute`` computes from the graph's JSON. ``mode``: None (right), 'wrong' (results off by one),
-    'accumulate' (results added to what the output held), 'execute_error', 'unsupported' (``check_support`` raises cudnnGraphNotSupportedError)."""
+    'accumulate' (results added to what the output held), 'execute_error', 'unsupported' (``check_support`` raises
+    cudnnGraphNotSupportedError),
+    'unserializable' (``serialize`` raises, as for an engine that is not runtime-compiled), 'bad plan' (``deserialize``
+    raises), 'loaded wrong' and 'loaded execute_error' (a graph loaded by ``deserialize`` answers off by one, or
+    fails to execute). ``serialize`` gives a list of byte values (as the binding does) of the graph's JSON;
+    ``deserialize`` takes such a list (the binding refuses ``bytes``) into an empty graph, which then executes."""
 
     __sim__ = True
 
@@ -155,6 +160,7 @@ class FakeCudnn(types.ModuleType):
         self.numerical_note = real.numerical_note if real else types.SimpleNamespace(
             TENSOR_CORE="TENSOR_CORE", NONDETERMINISTIC="NONDETERMINISTIC")
         self.handles, self.streams, self.builds, self.executes, self.graphs = 0, [], [], 0, []
+        self.serialized, self.loads = 0, 0
         self.arrays = {}
         self.handle_error = None
 
@@ -202,6 +208,7 @@ class FakeCudnn(types.ModuleType):
 class _FakeGraph:
     def __init__(self, fake, kwargs):
         self.fake, self.kwargs, self.built, self.deselected = fake, kwargs, False, []
+        self.loaded = None          # the JSON of a graph loaded by deserialize
         if fake.real is not None:
             args = {k: v for k, v in kwargs.items() if k != "handle"}
             self.inner = fake.real.pygraph(device_property=fake.real.create_device_properties(-1), **args)
@@ -240,6 +247,8 @@ class _FakeGraph:
 
     def as_json(self):
         """The graph as the frontend prints it (``str(graph)``): nodes and tensors by name."""
+        if self.loaded is not None:
+            return self.loaded
         if self.inner is not None:
             return json.loads(str(self.inner))
         name = lambda v: getattr(v, "name", str(v))  # noqa: E731
@@ -268,12 +277,29 @@ class _FakeGraph:
         self.built = True
 
     def get_workspace_size(self):
+        assert self.built
         return 4096
+
+    def serialize(self):
+        assert self.built
+        if self.fake.mode == "unserializable":
+            raise RuntimeError("CUDNN_STATUS_NOT_SUPPORTED: the engine is not serializable")
+        self.fake.serialized += 1
+        return list(json.dumps(self.as_json()).encode())
+
+    def deserialize(self, pyobj):
+        assert isinstance(pyobj, list), "the binding takes a sequence of byte values, not bytes"
+        assert self.kwargs.get("handle") is not None
+        if self.fake.mode == "bad plan":
+            raise RuntimeError("[cudnn_frontend] Error: deserialization failed")
+        self.loaded = json.loads(bytes(pyobj).decode())
+        self.built = True
+        self.fake.loads += 1
 
     def execute(self, pack, workspace, handle=None):
         fake = self.fake
         assert self.built and handle is not None
-        if fake.mode == "execute_error":
+        if fake.mode == "execute_error" or (fake.mode == "loaded execute_error" and self.loaded is not None):
             raise RuntimeError("CUDNN_STATUS_EXECUTION_FAILED")
         if workspace:
             assert fake.arrays[workspace].nbytes >= 4096
@@ -295,7 +321,7 @@ class _FakeGraph:
             r = np_dgrad(ins["DY"], ins["W"], *geo, out.shape)
         else:
             r = np_wgrad(ins["X"], ins["DY"], *geo, out.shape)
-        if fake.mode == "wrong":
+        if fake.mode == "wrong" or (fake.mode == "loaded wrong" and self.loaded is not None):
             r = r + 1
         if fake.mode == "accumulate":        # an engine that adds into its output, as one did on an H200
             r = out + r
@@ -318,6 +344,7 @@ def _fresh_stand_in_paths():
             path.reset()
             path.pointer = mscudnn._device_pointer
     mscudnn.VERDICTS.reset()
+    mscudnn.PLANS.reset()
 
 
 def _path(cp, fake, monkeypatch):
@@ -569,21 +596,25 @@ def _device(monkeypatch, cp, name=b"NVIDIA H200", driver=13000):
 
 @pytest.fixture
 def remembering(sim, monkeypatch, tmp_path):
-    """The fake cuDNN on the stand-in with a device to key verdicts by, and a cache folder of the test's own; the
-    path's ``next_process()`` forgets what a process forgets (the built graphs, the checks, what was read)."""
+    """The fake cuDNN on the stand-in with a device to key verdicts by, and a cache folder of the test's own (plans
+    are not kept: ``keeping_plans`` keeps them); the path's ``next_process()`` forgets what a process forgets (the
+    built graphs, the checks, what was read)."""
     cp, conv = sim
     _device(monkeypatch, cp)
     monkeypatch.setenv("MS_GPU_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("MS_GPU_CUDNN_CHECK_CACHE", raising=False)
+    monkeypatch.setenv("MS_GPU_CUDNN_PLAN_CACHE", "0")
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     fake = FakeCudnn()
     path = _path(cp, fake, monkeypatch)
     mscudnn.VERDICTS.reset()
+    mscudnn.PLANS.reset()
 
     def next_process():
         path.reset()
         path.pointer = fake.pointer
         mscudnn.VERDICTS.reset()
+        mscudnn.PLANS.reset()
     path.next_process = next_process
     return cp, conv, fake, path, tmp_path / "cudnn_checks.json"
 
@@ -623,11 +654,8 @@ def test_checks_passed_are_remembered_by_the_next_process(remembering):
     assert len(json.loads(file.read_text())["environments"][environment]["case"]) == 2
 
 
-@pytest.mark.parametrize("change", ["cudnn", "driver", "device", "tf32", "deterministic"])
-def test_another_environment_checks_again(remembering, monkeypatch, change):
-    cp, conv, fake, path, file = remembering
-    _forward(path, conv, cp)
-    path.next_process()
+def _change_environment(monkeypatch, cp, fake, change):
+    """Another cuDNN, driver, device, ``CUPY_TF32`` or ``deterministic`` than the test began with."""
     if change == "cudnn":
         fake.version = 92900
     elif change == "driver":
@@ -639,10 +667,6 @@ def test_another_environment_checks_again(remembering, monkeypatch, change):
     else:
         from mindspore import context
         monkeypatch.setattr(context, "get_context", lambda key: "ON" if key == "deterministic" else None)
-    builds = len(fake.builds)
-    assert _forward(path, conv, cp)[0] is not None
-    assert len(fake.builds) == builds + 3 and not path.remembered
-    assert len(json.loads(file.read_text())["environments"]) == 2
 
 
 def test_failures_are_not_remembered(remembering, monkeypatch):
@@ -697,6 +721,149 @@ def test_nothing_is_remembered_without_device_properties(sim, monkeypatch, tmp_p
     path = _path(cp, FakeCudnn(), monkeypatch)
     assert _forward(path, conv, cp)[0] is not None
     assert not list(tmp_path.iterdir())
+
+
+# --- plans built, kept on disk --------------------------------------------------------------------------------------
+@pytest.fixture
+def keeping_plans(remembering, monkeypatch):
+    """``remembering`` with the plans kept too (in its folder's ``cudnn_plans``)."""
+    cp, conv, fake, path, file = remembering
+    monkeypatch.delenv("MS_GPU_CUDNN_PLAN_CACHE")
+    mscudnn.PLANS.reset()
+    return cp, conv, fake, path, file.parent / "cudnn_plans"
+
+
+def _plans(folder):
+    return sorted(folder.glob("*.plan")) if folder.exists() else []
+
+
+def _plan_of(folder, kind="fprop"):
+    """The plan file of the ``kind`` convolution (the header names its case)."""
+    found = [f for f in _plans(folder) if f'"key": "op={kind} ' in f.read_bytes().partition(b"\n")[0].decode()]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_plans_are_loaded_by_the_next_process_not_built(keeping_plans):
+    cp, conv, fake, path, folder = keeping_plans
+    first, prims, x, w = _forward(path, conv, cp)
+    # the case's plan is kept once its check passed; the known-answer check's own cases are not kept
+    assert fake.serialized == 1 and len(_plans(folder)) == 1
+    header = json.loads(_plans(folder)[0].read_bytes().partition(b"\n")[0])
+    assert header["version"] == 1 and header["key"].startswith("op=fprop dtype=float32 a_dim=2,4,9,8")
+    assert header["environment"].startswith("cuDNN 92801 frontend 1.14.0; NVIDIA H200 sm_90")
+    assert "plans on disk: 1 stored" in path.summary()
+
+    path.next_process()
+    builds, executes = len(fake.builds), fake.executes
+    again, *_ = _forward(path, conv, cp)
+    # loaded, not built; its check runs once (a plan loaded is checked by the first process that loads it)
+    assert len(fake.builds) == builds and fake.loads == 1 and fake.executes == executes + 2
+    assert "plans on disk: 1 loaded" in path.summary()
+    np.testing.assert_array_equal(cp.asnumpy(again), cp.asnumpy(first))
+    assert fake.serialized == 1                                    # (not stored again)
+
+    path.next_process()
+    executes = fake.executes
+    third, *_ = _forward(path, conv, cp)
+    assert len(fake.builds) == builds and fake.loads == 2 and fake.executes == executes + 1
+    assert path.remembered == {"known-answer": 1, "stored plan": 1}
+    np.testing.assert_allclose(cp.asnumpy(third), cp.asnumpy(_plain(conv._forward, prims[0], cp.asarray(x),
+                                                                    cp.asarray(w))), rtol=1e-5, atol=1e-5)
+    # the plan is a cache hit: further calls neither load nor build
+    _forward(path, conv, cp)
+    assert fake.loads == 2 and len(fake.builds) == builds
+
+
+@pytest.mark.parametrize("change", ["cudnn", "driver", "device", "tf32", "deterministic"])
+def test_another_environment_checks_and_builds_again(keeping_plans, monkeypatch, change):
+    cp, conv, fake, path, folder = keeping_plans
+    _forward(path, conv, cp)
+    path.next_process()
+    _change_environment(monkeypatch, cp, fake, change)
+    builds = len(fake.builds)
+    assert _forward(path, conv, cp)[0] is not None
+    # no check passed nor plan built elsewhere counts: both checks and the case are built again, and kept apart
+    assert len(fake.builds) == builds + 3 and not path.remembered and fake.loads == 0
+    assert len(json.loads((folder.parent / "cudnn_checks.json").read_text())["environments"]) == 2
+    assert len(_plans(folder)) == 2
+
+
+def test_an_engine_that_cannot_be_serialized_is_built_each_time(keeping_plans):
+    cp, conv, fake, path, folder = keeping_plans
+    fake.mode = "unserializable"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _forward(path, conv, cp)[0] is not None
+    assert not _plans(folder) and "plans on disk: 1 not serializable" in path.summary()
+    path.next_process()
+    builds = len(fake.builds)
+    assert _forward(path, conv, cp)[0] is not None
+    assert len(fake.builds) == builds + 1 and fake.loads == 0
+
+
+@pytest.mark.parametrize("damage", ["bad plan", "truncated", "another header", "loaded wrong",
+                                    "loaded execute_error"])
+def test_a_stored_plan_that_fails_is_thrown_away_and_built(keeping_plans, monkeypatch, damage):
+    cp, conv, fake, path, folder = keeping_plans
+    _forward(path, conv, cp)
+    plan = _plan_of(folder)
+    if damage == "truncated":
+        plan.write_bytes(plan.read_bytes().partition(b"\n")[0])
+    elif damage == "another header":       # a hash collision, or a file of another version
+        head, _, body = plan.read_bytes().partition(b"\n")
+        plan.write_bytes(head.replace(b"op=fprop", b"op=dgrad") + b"\n" + body)
+    else:
+        fake.mode = damage
+    path.next_process()
+    builds = len(fake.builds)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")     # no warning, and the op is not turned off
+        got, prims, x, w = _forward(path, conv, cp)
+    want = _plain(conv._forward, prims[0], cp.asarray(x), cp.asarray(w))
+    np.testing.assert_allclose(cp.asnumpy(got), cp.asnumpy(want), rtol=1e-5, atol=1e-5)
+    assert len(fake.builds) == builds + 1 and not path._disabled
+    if damage in ("loaded wrong", "loaded execute_error"):
+        # loaded, checked, thrown away, built afresh and kept again
+        assert fake.loads == 1 and mscudnn.PLANS.stats["discarded"] == 1
+        fake.mode = None
+        path.next_process()
+        builds = len(fake.builds)
+        _forward(path, conv, cp)
+        assert len(fake.builds) == builds and fake.loads == 2
+    elif damage == "bad plan":
+        assert mscudnn.PLANS.stats["discarded"] == 1
+    # whichever way: the file now holds the freshly built plan
+    assert json.loads(_plan_of(folder).read_bytes().partition(b"\n")[0])["key"].startswith("op=fprop")
+
+
+def test_a_loaded_plan_that_fails_to_run_later_is_built_again(keeping_plans):
+    cp, conv, fake, path, folder = keeping_plans
+    _forward(path, conv, cp)
+    path.next_process()
+    _forward(path, conv, cp)                      # loaded and checked
+    fake.mode = "loaded execute_error"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _forward(path, conv, cp)[0] is None    # this call: im2col; the op stays on
+        builds = len(fake.builds)
+        assert _forward(path, conv, cp)[0] is not None
+    assert len(fake.builds) == builds + 1 and not path._disabled and fake.loads == 1
+
+
+def test_plans_turned_off_or_unwritable(keeping_plans, monkeypatch, tmp_path):
+    cp, conv, fake, path, folder = keeping_plans
+    monkeypatch.setenv("MS_GPU_CUDNN_PLAN_CACHE", "0")
+    path.next_process()
+    _forward(path, conv, cp)
+    assert not folder.exists() and fake.serialized == 0 and mscudnn.PLANS.folder is None
+    monkeypatch.delenv("MS_GPU_CUDNN_PLAN_CACHE")
+    folder.write_text("")                          # a file where the folder belongs
+    path.next_process()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _forward(path, conv, cp)[0] is not None
+    assert mscudnn.PLANS.folder is None and folder.is_file()
 
 
 def test_errors_fall_back(sim, monkeypatch):

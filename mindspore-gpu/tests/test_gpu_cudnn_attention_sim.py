@@ -7,11 +7,14 @@ the dims and strides the path declared (so a wrong declaration gives wrong numbe
 * what cuDNN does not take runs on CuPy: float32, a head size not a multiple of 8, other bands, the log-sum-exp's
   own cotangent, an engine-less case (silently);
 * a case answered wrongly is caught by the per-case check when built (a warning; CuPy from then on), an execute
-  error likewise; nothing is built while the stream captures.
+  error likewise; nothing is built while the stream captures;
+* built plans are kept on disk once checked, and the next process loads them instead of building (still checked);
+  a loaded plan that answers wrongly or fails is thrown away and the case built again, without a warning.
 
 The real cuDNN is checked on a GPU by ``test_gpu_plugin.py::test_cudnn_attention_matches_cupy``.
 """
 import ctypes
+import json
 import pathlib
 import sys
 import types
@@ -23,7 +26,7 @@ import pytest
 HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE))
 import cupy_sim  # noqa: E402
-from test_gpu_cudnn import _Tensor as _T  # noqa: E402  (the frontend's tensor attributes, chained setters)
+from test_gpu_cudnn import _Tensor as _T, _device  # noqa: E402  (the frontend's tensor attributes, chained setters)
 from mindspore.ops._defs import nn_prims_ext  # noqa: E402
 from mindspore.plugin import TensorSpec  # noqa: E402
 import mindspore as ms  # noqa: E402
@@ -41,7 +44,8 @@ class cudnnGraphNotSupportedError(Exception):  # noqa: N801 - the frontend's nam
 
 
 class FakeCudnn(types.ModuleType):
-    """``mode``: None (right), 'wrong' (outputs off by one), 'unsupported', 'execute_error'."""
+    """``mode``: None (right), 'wrong' (outputs off by one), 'unsupported', 'execute_error', 'unserializable'
+    (``serialize`` raises), 'loaded wrong' and 'loaded execute_error' (only graphs loaded by ``deserialize``)."""
 
     __sim__ = True
 
@@ -54,6 +58,7 @@ class FakeCudnn(types.ModuleType):
         self.heur_mode = types.SimpleNamespace(A="A", FALLBACK="FALLBACK")
         self.diagonal_alignment = types.SimpleNamespace(TOP_LEFT="TOP_LEFT", BOTTOM_RIGHT="BOTTOM_RIGHT")
         self.builds, self.executes, self.streams, self.arrays = [], 0, [], {}
+        self.loads = []
 
     def backend_version(self):
         return 91900
@@ -99,9 +104,14 @@ def _np_attention(q, k, v, scale, causal):
     return e / z, top + np.log(z)
 
 
+def _tensor_json(t):
+    return [t.name, t.dim, t.stride, t.data_type, t.uid]
+
+
 class _Graph:
     def __init__(self, fake, kwargs):
         self.fake, self.kwargs, self.tensors, self.node, self.built = fake, kwargs, [], None, False
+        self.loaded = False
 
     def tensor(self, name, dim, stride, data_type, uid):
         t = _T(name, list(dim), list(stride), data_type, uid)
@@ -145,19 +155,35 @@ class _Graph:
         self.built = True
 
     def get_workspace_size(self):
+        assert self.built
         return 256
+
+    def serialize(self):
+        assert self.built
+        if self.fake.mode == "unserializable":
+            raise RuntimeError("CUDNN_STATUS_NOT_SUPPORTED")
+        kind, ins, outs, scale, causal = self.node
+        return list(json.dumps([kind, {n: _tensor_json(t) for n, t in ins.items()},
+                                {n: _tensor_json(t) for n, t in outs.items()}, scale, causal]).encode())
+
+    def deserialize(self, pyobj):
+        assert isinstance(pyobj, list) and self.kwargs.get("handle") is not None
+        kind, ins, outs, scale, causal = json.loads(bytes(pyobj).decode())
+        self.node = (kind, {n: _T(*t) for n, t in ins.items()}, {n: _T(*t) for n, t in outs.items()}, scale, causal)
+        self.built = self.loaded = True
+        self.fake.loads.append(kind)
 
     def execute(self, pack, workspace, handle=None):
         fake = self.fake
         assert self.built and handle is not None and workspace
-        if fake.mode == "execute_error":
+        if fake.mode == "execute_error" or (fake.mode == "loaded execute_error" and self.loaded):
             raise RuntimeError("CUDNN_STATUS_EXECUTION_FAILED")
         fake.executes += 1
         kind, ins, outs, scale, causal = self.node
         a = {n: fake.view(pack[t.uid], t).astype(np.float64) for n, t in ins.items()}
         res = {n: fake.view(pack[t.uid], t, writeable=True) for n, t in outs.items()}
         p, lse = _np_attention(a["q"], a["k"], a["v"], scale, causal)
-        off = 1.0 if fake.mode == "wrong" else 0.0
+        off = 1.0 if fake.mode == "wrong" or (fake.mode == "loaded wrong" and self.loaded) else 0.0
         if kind == "fwd":
             res["o"][...] = (np.einsum("bnij,bnjd->bnid", p, a["v"]) + off).astype(res["o"].dtype)
             res["stats"][...] = lse
@@ -306,3 +332,82 @@ def test_nothing_is_built_while_the_stream_captures(loaded, fake, monkeypatch):
     monkeypatch.undo()
     _forward(loaded, SDPA(0.5), q, k, v)
     assert f.builds == ["fwd"]
+
+
+@pytest.fixture
+def keeping(loaded, fake, monkeypatch, tmp_path):
+    """``fake`` with a device to key plans by and a cache folder of the test's own; ``next_process()`` forgets the
+    built graphs and the plans' state, as a new process would."""
+    from mindspore_gpu import cudnn as mscudnn
+    f, attention = fake
+    _device(monkeypatch, loaded.cupy)
+    monkeypatch.setenv("MS_GPU_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("MS_GPU_CUDNN_PLAN_CACHE", raising=False)
+    mscudnn.PLANS.reset()
+
+    def next_process():
+        pointer = attention.convolutions.pointer
+        attention.convolutions.reset()
+        attention.convolutions.pointer = pointer
+        attention.reset()
+        mscudnn.PLANS.reset()
+        f.builds.clear()
+        f.loads.clear()
+    yield f, attention, next_process, tmp_path / "cudnn_plans"
+    mscudnn.PLANS.reset()
+
+
+def _attention_and_gradient(loaded, q, k, v, dout):
+    prim = SDPA(0.4)
+    o, lse = _forward(loaded, prim, q, k, v)
+    grads = _backward(loaded, SDPA_GRAD(prim.scale, prim.pre_tokens, prim.next_tokens, False), q, k, v, o, dout, lse)
+    return (o, lse) + tuple(grads)
+
+
+def test_plans_are_kept_and_loaded_by_the_next_process(loaded, keeping):
+    f, attention, next_process, folder = keeping
+    cp = loaded.cupy
+    rng = np.random.default_rng(8)
+    q, k, v = _operands(cp, np.float16, rng)
+    dout = cp.asarray(rng.standard_normal(q.shape).astype(np.float16))
+    first = _attention_and_gradient(loaded, q, k, v, dout)
+    assert f.builds == ["fwd", "bwd"] and len(list(folder.glob("*.plan"))) == 2
+    header = json.loads((sorted(folder.glob("*.plan"))[0]).read_bytes().partition(b"\n")[0])
+    assert header["key"].startswith("attention (") and "NVIDIA H200" in header["environment"]
+    next_process()
+    again = _attention_and_gradient(loaded, q, k, v, dout)
+    assert f.builds == [] and f.loads == ["fwd", "bwd"]
+    assert attention.stats[("forward", "cudnn")] == 1 and attention.stats[("backward", "cudnn")] == 1
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(cp.asnumpy(a), cp.asnumpy(b))
+
+
+@pytest.mark.parametrize("mode", ["loaded wrong", "loaded execute_error"])
+def test_a_loaded_plan_that_fails_is_thrown_away_and_built_again(loaded, keeping, mode, recwarn):
+    f, attention, next_process, folder = keeping
+    cp = loaded.cupy
+    nn_prims = loaded.modules["nn_prims"]
+    q, k, v = _operands(cp, np.float16, np.random.default_rng(9))
+    prim = SDPA(0.5)
+    _forward(loaded, prim, q, k, v)
+    next_process()
+    f.mode = mode
+    o, lse = _forward(loaded, prim, q, k, v)          # loaded, failed: this call on CuPy, the plan thrown away
+    np.testing.assert_array_equal(cp.asnumpy(o), cp.asnumpy(nn_prims._sdpa_plain(prim, q, k, v)[0]))
+    assert f.loads == ["fwd"] and f.builds == [] and not list(folder.glob("*.plan"))
+    assert not [w for w in recwarn if "cuDNN" in str(w.message)] and not attention.wrong
+    f.mode = None
+    o, lse = _forward(loaded, prim, q, k, v)          # built afresh, checked, kept again
+    assert f.builds == ["fwd"] and attention.stats[("forward", "cudnn")] == 1
+    assert len(list(folder.glob("*.plan"))) == 1
+
+
+def test_an_unserializable_plan_is_not_kept(loaded, keeping):
+    f, attention, next_process, folder = keeping
+    f.mode = "unserializable"
+    q, k, v = _operands(loaded.cupy, np.float16, np.random.default_rng(10))
+    _forward(loaded, SDPA(0.5), q, k, v)
+    assert attention.stats[("forward", "cudnn")] == 1 and not folder.exists()
+    next_process()
+    _forward(loaded, SDPA(0.5), q, k, v)
+    assert f.builds == ["fwd"] and f.loads == []

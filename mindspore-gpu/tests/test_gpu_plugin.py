@@ -441,6 +441,27 @@ def test_cudnn_attention_matches_cupy(dtype, causal):
 
 
 @needs_gpu
+def test_cudnn_plans_kept_and_loaded():
+    """cuDNN's plans kept on disk (mindspore_gpu/plans.py), in fresh processes sharing a new cache folder
+    (``tests/gpu/plan_cache.py``): the fused attention's two runtime-compiled graphs are kept by the first process and
+    loaded, not built, by the second, with the same results; the convolutions' plans are kept where cuDNN can
+    serialize them (counted either way), loaded likewise, and nothing is thrown away."""
+    from mindspore_gpu import cudnn
+    if cudnn.for_cupy(__import__("cupy")).status() is not True:
+        pytest.skip(f"cuDNN unusable: {cudnn.for_cupy(__import__('cupy')).status()}")
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tests" / "gpu"))
+    import plan_cache
+    for case in ("attention", "conv"):
+        first, second = plan_cache.measure(case, runs=2)
+        kept = first["plans"].get("stored", 0)
+        assert kept + first["plans"].get("not serializable", 0) >= (2 if case == "attention" else 6), first
+        if case == "attention":
+            assert kept == 2, first
+        assert second["plans"].get("loaded", 0) == kept and not second["plans"].get("discarded"), second
+        assert second["plans"].get("stored", 0) == 0 and second["close"], second
+
+
+@needs_gpu
 def test_gpu_random_streams_are_reproducible(on_gpu):
     def draws():
         ms.set_seed(7)

@@ -4,15 +4,17 @@
                                    [--device GPU] [--cache cold,warm] [--profile]
 
 Each (workload, mode, amp) runs in a fresh process twice: first with an empty CuPy kernel cache (``CUPY_CACHE_DIR``
-a new folder: every ElementwiseKernel, ReductionKernel and RawModule is compiled by NVRTC) and no cuDNN check
-remembered (``MS_GPU_CACHE_DIR`` a new folder too), then with the caches the first run filled. Per run it prints the ms of building the network and its step, of the first step, and of the
-second, and how many compiled kernels the cache holds afterwards: a first step that is slow cold and fast warm
-spends its time compiling kernels (the benchmark's first float16 LeNet step took 10 s on an H200, unexplained).
+a new folder: every ElementwiseKernel, ReductionKernel and RawModule is compiled by NVRTC) and no cuDNN check or plan
+remembered (``MS_GPU_CACHE_DIR`` a new folder too), then with the caches the first run filled. Per run it prints the ms
+of building the network and its step, of the first step, and of the second, and how many compiled kernels the cache
+holds afterwards: a first step that is slow cold and fast warm spends its time compiling kernels (the benchmark's
+first float16 LeNet step took 10 s on an H200, unexplained).
 
 ``--profile`` runs each first step under ``cProfile`` and prints the ms spent (cumulative, so a phase includes what
 it calls) in each of :data:`PHASES`: compiling the network's program, NVRTC compiling kernels, building cuDNN graphs
-(convolutions, attention) and checking them against im2col, capturing CUDA graphs. (cProfile slows Python code about
-twofold: compare phases with each other, not with the unprofiled first step.)
+(convolutions, attention), loading and storing their plans (``mindspore_gpu.plans``) and checking them against im2col,
+capturing CUDA graphs. (cProfile slows Python code about twofold: compare phases with each other, not with the
+unprofiled first step.)
 """
 import argparse
 import json
@@ -30,6 +32,8 @@ PHASES = {
     "program compile (core)": ("mindspore/_pipeline/compiler.py", "compile_callable"),
     "NVRTC (CuPy's kernel compiles)": ("cupy/cuda/compiler.py", "_compile_with_cache_cuda"),
     "cuDNN conv graph builds": ("mindspore_gpu/cudnn.py", "build"),
+    "cuDNN plans loaded from disk (conv + attention)": ("mindspore_gpu/plans.py", "restore"),
+    "cuDNN plans serialized and stored": ("mindspore_gpu/plans.py", "keep"),
     "cuDNN conv known-answer checks": ("mindspore_gpu/cudnn.py", "_known_answer"),
     "cuDNN conv per-case checks": ("mindspore_gpu/cudnn.py", "_case_check"),
     "cuDNN attention graphs (build + check)": ("mindspore_gpu/cudnn_attention.py", "_build"),

@@ -46,6 +46,13 @@ the caller then runs its im2col path.
   ``deterministic``. A later process on the same machine skips the known-answer checks passed (and so the builds of
   their cases) and the per-case checks of the cases passed; anything else about it is checked as before. Failures are
   not remembered. ``MS_GPU_CUDNN_CHECK_CACHE=0`` checks in every process.
+* **Plans built are kept** on disk too (:mod:`mindspore_gpu.plans`: ``cudnn_plans/`` in the same folder, keyed by the
+  same environment and the case), where cuDNN can serialize them: a case's plan is kept once its per-case check
+  passed, and a later process loads it instead of building the case (the first process to load it checks it once
+  more, as a built case). A stored plan that does not load, does not run or fails that check is thrown away and the
+  case built afresh, with no warning and without turning the op off. NVIDIA documents serialization for the
+  runtime-compiled engines; a plan that cannot be serialized is built in every process (the summary counts them).
+  ``MS_GPU_CUDNN_PLAN_CACHE=0`` builds in every process.
 
 :attr:`Convolutions.stats` counts calls per (op, rank, dtype, 'cudnn'|'fallback'); :meth:`Convolutions.summary` prints
 them (``tests/gpu/run.sh`` reports it).
@@ -58,11 +65,15 @@ intermediate_data_type=, compute_data_type=, handle=)``, ``graph.tensor(name=, d
 ``set_output(True).set_dim().set_stride().set_data_type()``, ``set_uid()``, ``validate()``,
 ``build_operation_graph()``, ``create_execution_plans([heur_mode.A, heur_mode.FALLBACK])``,
 ``deselect_numeric_notes([numerical_note.TENSOR_CORE])``, ``check_support()``, ``build_plans()``,
-``get_workspace_size()``, ``execute({uid: pointer}, workspace_pointer, handle=)``; sources:
+``get_workspace_size()``, ``execute({uid: pointer}, workspace_pointer, handle=)``, ``serialize()`` (a list of byte
+values; only after ``build_plans``: on an unbuilt graph the 1.14 binding crashes), ``pygraph(handle=)`` then
+``deserialize(list of byte values)`` (the binding refuses ``bytes``); sources:
 samples/python/00_introduction.ipynb (handle, pygraph, tensor, conv_fprop, build, execute), 20_layernorm.ipynb
 (set_uid, uid-keyed variant packs), test/python/test_wgrads.py (set_stream, conv_wgrad, the build steps,
 set_output().set_dim()), python/pygraph/pygraph.cpp and python/properties.cpp (keyword names, pre/post padding,
-conv_dgrad, deselect_numeric_notes, create_device_properties, the exceptions each error code raises).
+conv_dgrad, deselect_numeric_notes, create_device_properties, the exceptions each error code raises, serialize and
+deserialize), samples/python/02_sdpa_graph_serialization.ipynb (a built graph serialized, loaded into ``pygraph()`` and
+executed).
 """
 import collections
 import importlib
@@ -74,6 +85,7 @@ import warnings
 import numpy
 
 from mindspore_gpu._per_cupy import PerCupy
+from mindspore_gpu.plans import Plans
 from mindspore_gpu.verdicts import Verdicts
 
 __all__ = ["Convolutions", "for_cupy", "Spec", "describe", "build", "environment_info", "ENV", "MIN_VERSION"]
@@ -102,7 +114,10 @@ OPS = ("fprop", "dgrad", "wgrad")
 Spec = collections.namedtuple("Spec", ["op", "dtype", "a_dim", "a_stride", "b_dim", "b_stride", "out_dim", "pre",
                                        "post", "stride", "dilation"])
 
-_Entry = collections.namedtuple("_Entry", ["graph", "workspace", "handle", "out_dim", "dtype", "check"])
+#: A built case: ``stored`` is ``(environment, case key)`` when its plan was loaded from disk (:data:`PLANS`), else
+#: ``None``; ``key`` is its key in the built graphs.
+_Entry = collections.namedtuple("_Entry", ["graph", "workspace", "handle", "out_dim", "dtype", "check", "key",
+                                           "stored"])
 
 
 def packed(dims):
@@ -294,6 +309,11 @@ class Convolutions:
         """The cuDNN handle of ``device`` (made once)."""
         return self._handle(device)
 
+    def environment(self, device):
+        """What a plan or a check's verdict on ``device`` depends on (the key of :data:`VERDICTS` and
+        :data:`PLANS`), or ``None`` when unknown (then nothing is kept)."""
+        return self._environment(device)
+
     def bound_handle(self, device):
         """The cuDNN handle of ``device``, bound to CuPy's current stream."""
         handle = self._handle(device)
@@ -316,8 +336,9 @@ class Convolutions:
         status = self.status()
         if status is True:
             front = getattr(self.module, "__version__", "?")
-            where = VERDICTS.path
+            where, plans = VERDICTS.path, PLANS.folder
             kept = f"; checks passed kept in {where}" if where else ""
+            kept += f"; plans kept in {plans}" if plans else ""
             return (f"{self.version} (frontend {front}): convolutions on cuDNN, checked against im2col at first use"
                     f"{kept}")
         if self.version is not None:
@@ -328,6 +349,8 @@ class Convolutions:
         """What ran where: the status line, then per (op, rank, dtype) the calls on cuDNN and on im2col, the
         known-answer checks passed and the ops turned off (with the reason)."""
         lines = [f"cuDNN: {self.describe_status()}"]
+        if PLANS.stats:
+            lines.append("plans on disk: " + ", ".join(f"{n} {what}" for what, n in sorted(PLANS.stats.items())))
         per = {}
         for (op, nd, dtype, kind), n in self.stats.items():
             per.setdefault((op, nd, dtype), {})[kind] = n
@@ -426,13 +449,22 @@ class Convolutions:
             entry.graph.execute({UID_A: self.pointer(a), UID_B: self.pointer(b), UID_OUT: self.pointer(y)},
                                 self.pointer(ws) if ws is not None else 0, handle=handle)
         except Exception as exc:  # noqa: BLE001 - any cuDNN error: this op goes back to im2col for good
+            if entry.stored is not None:
+                # a plan loaded from disk that does not run: thrown away, and the case built afresh at its next call
+                PLANS.discard(*entry.stored)
+                with self._lock:
+                    if self._graphs.get(entry.key) is entry:
+                        del self._graphs[entry.key]
+                return None
             self._disable(entry.check, f"execute failed ({type(exc).__name__}: {exc})")
             return None
         return y
 
-    def _prepare(self, key, spec, nd, device, prim, reference):
+    def _prepare(self, key, spec, nd, device, prim, reference, load=True):
         """The built graph of ``key`` after the known-answer check of its (op, rank, dtype); ``False`` when cuDNN
-        refuses the case or the op is off; ``None`` (not remembered) while the current stream captures."""
+        refuses the case or the op is off; ``None`` (not remembered) while the current stream captures. The graph
+        is the plan stored on disk by an earlier process when there is one (and ``load``), else built (and its plan
+        stored once its check passed)."""
         check = (spec.op, nd, spec.dtype)
         if check in self._disabled:
             return False
@@ -458,10 +490,17 @@ class Convolutions:
                     VERDICTS.remember(environment, "known-answer", known)
             else:
                 return False
+        case = _case_key(spec)
+        stored = None
         try:
             handle = self._handle(device)
             with self.cupy.cuda.Device(device):
-                graph, workspace = build(self.module, spec, handle, tf32=_tf32(), deterministic=_deterministic())
+                built = None
+                if load and environment is not None:
+                    built = PLANS.restore(environment, case, self.module, handle)
+                    stored = (environment, case) if built is not None else None
+                graph, workspace = built or build(self.module, spec, handle, tf32=_tf32(),
+                                                  deterministic=_deterministic())
         except Exception as exc:  # noqa: BLE001 - cudnnGraphNotSupportedError: no engine takes this case
             self._graphs[key] = False
             refused = isinstance(exc, getattr(self.module, "cudnnGraphNotSupportedError", ()))
@@ -471,18 +510,27 @@ class Convolutions:
                               f"{spec.a_dim}, {spec.b_dim} ({type(exc).__name__}: {exc}); such cases run im2col + "
                               f"cuBLAS", RuntimeWarning, stacklevel=4)
             return False
-        entry = _Entry(graph, workspace, handle, spec.out_dim, spec.dtype, check)
+        entry = _Entry(graph, workspace, handle, spec.out_dim, spec.dtype, check, key, stored)
         if len(self._graphs) >= GRAPH_LIMIT:        # shapes that keep changing: drop the oldest
             del self._graphs[next(iter(self._graphs))]
         if not checking:
-            case = _case_key(spec)
-            if environment is not None and VERDICTS.passed(environment, "case", case):
+            # (a plan loaded from disk is checked itself once: the first process that loads it)
+            kind = "case" if stored is None else "stored plan"
+            if environment is not None and VERDICTS.passed(environment, kind, case):
                 reason = None                     # passed in an earlier process on this machine
-                self.remembered["case"] += 1
+                self.remembered[kind] += 1
             else:
                 reason = self._case_check(entry, spec, prim, reference)
                 if reason is None and environment is not None:
-                    VERDICTS.remember(environment, "case", case)
+                    VERDICTS.remember(environment, kind, case)
+            if reason is not None and stored is not None:
+                # a stored plan that does not run or answers wrongly: thrown away, and the case built afresh
+                PLANS.discard(*stored)
+                if check in self._disabled:
+                    return False
+                return self._prepare(key, spec, nd, device, prim, reference, load=False)
+            if reason is None and stored is None and environment is not None:
+                PLANS.keep(environment, case, graph)
             if reason is not None:
                 self._graphs[key] = False
                 self.wrong.setdefault(check, []).append((spec.a_dim, spec.b_dim, spec.out_dim))
@@ -628,6 +676,8 @@ class Convolutions:
 
 #: The checks passed on this machine (:mod:`mindspore_gpu.verdicts`): ``cudnn_checks.json`` in the GPU cache folder.
 VERDICTS = Verdicts("cudnn_checks.json")
+#: The plans built on this machine (:mod:`mindspore_gpu.plans`), shared with :mod:`mindspore_gpu.cudnn_attention`.
+PLANS = Plans()
 
 
 def _case_key(spec):

@@ -14,7 +14,10 @@ take the case: the caller then computes it with CuPy (the whole score matrix).
   primitive defines.
 * **One built graph per case**: (direction, dtype, each operand's dims and strides, scale, causal, device) keys a
   dict of built graphs; building takes about half a second per graph (an H200, cuDNN 9.19), so a network's first
-  step pays it once per distinct shape; afterwards a call is two or three ``cupy.empty`` and ``execute``.
+  step pays it once per distinct shape; afterwards a call is two or three ``cupy.empty`` and ``execute``. The
+  plans are kept on disk (:mod:`mindspore_gpu.plans`, as the convolutions' are) once a case passed its check, and a
+  later process on the machine loads them instead of building (checked again, as a built case); a loaded plan that
+  fails to run or its check is thrown away, silently, and the case built at its next call.
 * **Per-case check**: when a case's graph is built, its first result is compared with the CuPy computation of the
   same operands (relative to the result's largest value; 2e-2 for float16, 6e-2 for bfloat16: a wrong mask or a
   wrong scale is off by far more). A case answered wrongly runs on CuPy from then on, with a ``RuntimeWarning``
@@ -46,7 +49,9 @@ MAX_HEAD_DIM = 128
 CASE_RTOL = {"float16": 2e-2, "bfloat16": 6e-2}
 _IO = {"float16": "HALF", "bfloat16": "BFLOAT16"}
 Q, K, V, O, STATS, DO, DQ, DK, DV = range(1, 10)
-_Entry = collections.namedtuple("_Entry", ["graph", "workspace", "device"])
+#: A built case: ``plan`` is ``(environment, key)`` of its plan on disk (:data:`mindspore_gpu.cudnn.PLANS`), or
+#: ``None`` when plans are not kept; ``loaded`` whether it was loaded from there (else built).
+_Entry = collections.namedtuple("_Entry", ["graph", "workspace", "device", "plan", "loaded"])
 
 
 def _strides(a):
@@ -146,14 +151,29 @@ class Attention:
             result = run(entry)
         except Exception as exc:  # noqa: BLE001 - an execute error: that case runs on CuPy from now on
             self.stats[(direction, "cupy")] += 1
+            if entry.loaded:
+                return self._forget(key, entry)
             return self._refuse(key, what, f"execute failed ({type(exc).__name__}: {exc})")
         if fresh:
             reason = self._check(result, reference(), name)
             if reason is not None:
                 self.stats[(direction, "cupy")] += 1
+                if entry.loaded:
+                    return self._forget(key, entry)
                 return self._refuse(key, what, reason)
+            if entry.plan is not None and not entry.loaded:
+                _cudnn.PLANS.keep(*entry.plan, entry.graph)    # (checked: the next process loads it)
         self.stats[(direction, "cudnn")] += 1
         return result
+
+    def _forget(self, key, entry):
+        """A plan loaded from disk that failed to run or its check: thrown away, and the case built afresh at its
+        next call (this one runs on CuPy)."""
+        _cudnn.PLANS.discard(*entry.plan)
+        with self._lock:
+            if self._graphs.get(key) is entry:
+                del self._graphs[key]
+        return None
 
     # --- graphs --------------------------------------------------------------------------------------------------
     def _graph(self, name, handle):
@@ -212,17 +232,24 @@ class Attention:
             if entry is not None:
                 return entry
             device = key[-1]
+            environment = conv.environment(device)
+            plan = None if environment is None else (environment, "attention " + repr(key[:-1]))
             try:
                 handle = conv.handle(device)
                 with self.cupy.cuda.Device(device):
-                    graph = describe(handle)
-                    graph.validate()
-                    graph.build_operation_graph()
-                    cudnn = conv.module
-                    graph.create_execution_plans([cudnn.heur_mode.A, cudnn.heur_mode.FALLBACK])
-                    graph.check_support()
-                    graph.build_plans()
-                entry = _Entry(graph, int(graph.get_workspace_size()), device)
+                    loaded = _cudnn.PLANS.restore(*plan, conv.module, handle) if plan is not None else None
+                    if loaded is not None:
+                        graph, workspace = loaded
+                    else:
+                        graph = describe(handle)
+                        graph.validate()
+                        graph.build_operation_graph()
+                        cudnn = conv.module
+                        graph.create_execution_plans([cudnn.heur_mode.A, cudnn.heur_mode.FALLBACK])
+                        graph.check_support()
+                        graph.build_plans()
+                        workspace = int(graph.get_workspace_size())
+                entry = _Entry(graph, workspace, device, plan, loaded is not None)
             except Exception as exc:  # noqa: BLE001 - no engine for this case: CuPy computes it
                 if not isinstance(exc, getattr(conv.module, "cudnnGraphNotSupportedError", ())):
                     warnings.warn(f"cuDNN could not build an attention graph {key[:5]} ({type(exc).__name__}: "
