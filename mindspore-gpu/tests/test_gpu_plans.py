@@ -54,6 +54,16 @@ def test_the_least_recently_used_go_past_the_limit(store, tmp_path, monkeypatch)
     assert [store.load("env", f"case {i}") is not None for i in range(4)] == [True, False, True, True]
 
 
+def test_the_least_recently_used_go_past_the_byte_limit(store, monkeypatch):
+    monkeypatch.setattr(plans, "LIMIT_BYTES", 3000)
+    for i in range(3):
+        store.store("env", f"case {i}", bytes(900))
+        os.utime(store._file("env", f"case {i}"), (1000 + i, 1000 + i))
+    store.store("env", "big", bytes(1500))             # over by one file and more: the two oldest go
+    assert [store.load("env", f"case {i}") is not None for i in range(3)] == [False, False, True]
+    assert store.load("env", "big") == bytes(1500)
+
+
 def test_discard_removes_the_file(store, tmp_path):
     store.store("env", "case", b"plan")
     store.discard("env", "case")

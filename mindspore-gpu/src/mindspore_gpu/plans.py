@@ -20,8 +20,8 @@ fails to load, to run, or its check.
   ``<sha256>.plan`` per case: a JSON header line (``version``, ``environment``, ``key``, compared on load: another
   version or a hash collision is a miss) and the serialized bytes. ``MS_GPU_CUDNN_PLAN_CACHE=0`` neither reads nor
   writes them.
-* **Writes** are atomic (a temporary file in the folder, then ``os.replace``); past :data:`LIMIT` files the least
-  recently used go (a load touches its file). A folder that cannot be written turns the keeping off for the process,
+* **Writes** are atomic (a temporary file in the folder, then ``os.replace``); past :data:`LIMIT` files or
+  :data:`LIMIT_BYTES` bytes the least recently used go (a load touches its file). A folder that cannot be written turns the keeping off for the process,
   silently: plans are then built in every process.
 """
 import collections
@@ -39,8 +39,9 @@ __all__ = ["Plans", "ENV", "VERSION", "LIMIT", "FOLDER"]
 ENV = "MS_GPU_CUDNN_PLAN_CACHE"
 #: The files' format: plans written under another are not loaded.
 VERSION = 1
-#: The most plans kept; past it the least recently used are removed.
+#: The most plans kept, and the most bytes they may take together; past either the least recently used are removed.
 LIMIT = 2048
+LIMIT_BYTES = 512 << 20
 #: The folder's name in the GPU cache folder.
 FOLDER = "cudnn_plans"
 
@@ -171,11 +172,17 @@ class Plans:
         for entry in os.scandir(folder):
             if entry.name.endswith(".plan"):
                 try:
-                    files.append((entry.stat().st_mtime, entry.path))
+                    stat = entry.stat()
                 except OSError:
-                    pass
-        for _, path in sorted(files)[:max(0, len(files) - LIMIT)]:
+                    continue
+                files.append((stat.st_mtime, stat.st_size, entry.path))
+        files.sort()                      # the least recently used first
+        count, size = len(files), sum(f[1] for f in files)
+        for _, nbytes, path in files:
+            if count <= LIMIT and size <= LIMIT_BYTES:
+                break
             try:
                 os.unlink(path)
             except OSError:
                 pass
+            count, size = count - 1, size - nbytes
