@@ -47,6 +47,9 @@ LIMITS = {"mlp": 32, "lenet": 56, "resnet": 265, "transformer": 92}
 #: with CUDA-graph capture on, as a GPU runs the step (the compiled optimizer update: one graph launch, its gradients
 #: copied in 16 to a launch)
 LIMITS_CAPTURED = {"mlp": 27, "lenet": 49, "resnet": 221, "transformer": 72}
+#: ... once the backward pass repeats: compiled (``mindspore._autodiff.compiled_backward``) and replayed as one graph
+#: too, its saved tensors copied in and its gradients out by ms_copy_many (with it walked on the tape: the above)
+LIMITS_BACKWARD_CAPTURED = {"mlp": 17, "lenet": 26, "resnet": 102, "transformer": 42}
 SLACK = 2
 
 needs_benchmarks = pytest.mark.skipif(not (REPO / "benchmarks" / "workloads_mindspore.py").exists(),
@@ -113,6 +116,25 @@ def test_a_captured_pynative_update_takes_one_graph_launch_and_few_copies(target
     assert outside.get("graph launch") == 1, outside
     assert outside.get("RawKernel ms_copy_many", 0) >= 1 and "cupy.copyto" not in outside, outside
     assert total <= LIMITS_CAPTURED[workload] + SLACK, (workload, total, outside)
+
+
+@needs_benchmarks
+@pytest.mark.parametrize("workload", sorted(LIMITS_BACKWARD_CAPTURED))
+def test_a_repeated_pynative_backward_pass_replays_as_one_graph(target, workload, monkeypatch):
+    """Once a PYNATIVE step's backward pass repeats it runs compiled, and on a GPU replays as one CUDA graph: a step
+    is then the forward's launches, two graph launches (the backward, the update) and the copies in and out, with the
+    losses of the tape's walk."""
+    monkeypatch.setenv("MS_PYNATIVE_COMPILED_BACKWARD", "0")
+    walked = launch_count.measure(workload, batch=2, steps=2, warmup=6, capture=True)
+    monkeypatch.delenv("MS_PYNATIVE_COMPILED_BACKWARD")
+    total, per, calls, kinds, loss = launch_count.measure(workload, batch=2, steps=2, warmup=6, capture=True)
+    outside = kinds.get(launch_count.OUTSIDE, {})
+    assert outside.get("graph launch") == 2, outside
+    assert "ndarray.copy" not in outside, outside          # (the gradients out: ms_copy_many, not a copy each)
+    assert total <= LIMITS_BACKWARD_CAPTURED[workload] + SLACK, (workload, total, outside)
+    assert total < walked[0] - 3, (total, walked[0])
+    assert not any(p.endswith("Grad") or p.startswith("Conv2DBackprop") for p in per), per   # no bprop kernel alone
+    np.testing.assert_allclose(loss, walked[4], rtol=1e-5, atol=1e-6)
 
 
 def test_the_counter_counts_launches_and_not_views(target):

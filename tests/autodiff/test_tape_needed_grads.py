@@ -22,7 +22,10 @@ def _x(shape, seed=0):
 
 @pytest.fixture
 def calls(monkeypatch):
-    """Counts of the primitives run (by name), from the moment the test resets it."""
+    """Counts of the primitives run (by name), from the moment the test resets it. (The tape walks every backward
+    pass: a repeated one would otherwise run compiled, mindspore._autodiff.compiled_backward, its primitives not
+    dispatched one by one.)"""
+    monkeypatch.setenv("MS_PYNATIVE_COMPILED_BACKWARD", "0")
     counts = {}
     plain = dispatch.Eager.apply
 

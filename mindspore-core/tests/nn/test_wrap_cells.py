@@ -221,8 +221,10 @@ def test_nan_gradient_counts_as_overflow():
 
 
 def _pynative_calls(monkeypatch, train, *args):
-    """The primitives a PYNATIVE call of ``train`` dispatches, in order."""
+    """The primitives a PYNATIVE call of ``train`` dispatches, in order (its backward pass walked on the tape, not
+    compiled as a repeated one would be: mindspore._autodiff.compiled_backward)."""
     from mindspore._runtime import dispatch
+    monkeypatch.setenv("MS_PYNATIVE_COMPILED_BACKWARD", "0")
     calls = []
     plain = dispatch.Eager.apply
 

@@ -27,8 +27,9 @@ Design
   static buffer before each launch (on the caller's stream, as the launch and the copies of the outputs), up to
   :data:`COPY_SLOTS` of them in one launch of a hand-written kernel (:func:`copy_many`: a PYNATIVE step's
   compiled optimizer update takes every gradient in).
-* **Outputs.** Copied out of the graph's output buffers after each launch (an output that is an input is the
-  call's own input); a value kept from an earlier step is never overwritten by a later replay.
+* **Outputs.** Copied out of the graph's output buffers after each launch, as the inputs are copied in (:func:`copy_many`;
+  an output that is an input is the call's own input); a value kept from an earlier step is never overwritten by a
+  later replay.
 * **Graphs with host decisions** (an ``If`` or ``While`` on a device value read back, as the loss-scaled step's
   ``if not overflow: optimizer(grads)``) are never given whole: the runtime sets ``DeviceRuntime.graph_segments``,
   so the executor gives this function each stretch of two or more kernels between the decisions, in the graph and in
@@ -62,6 +63,11 @@ Design
   ``cublasGemmStridedBatchedEx`` with float32 compute (tensor cores, float32 accumulation rounded once: what CuPy's
   ``matmul`` and so the plain MatMul kernel do with them). Anything else (1-D operands, ``out=``, other dtypes)
   calls CuPy's ``matmul``, which refuses: the graph then runs kernel by kernel.
+* **Memory.** A graph keeps a static copy of each of its inputs that is not a Parameter, and its private pool keeps
+  its intermediates, between calls (a compiled PYNATIVE backward pass's inputs are the forward's saved tensors): a
+  graph whose static copies would take more than :data:`MEMORY_SHARE` of the device memory free at its capture (the
+  driver's free memory and the default pool's free blocks) is not captured and runs kernel by kernel, so capturing
+  never turns a step that fits into one that runs out of memory.
 * **Switch**: ``MS_GPU_GRAPH_CAPTURE=0`` (read when a graph is compiled) turns capture off.
 * **Diagnosis**: CUDA reports an invalidated capture (``CUDA_ERROR_STREAM_CAPTURE_INVALIDATED``) at the next operation
   captured, not at the call that broke it. With ``MS_GPU_CAPTURE_DEBUG=1`` a profile hook asks CUDA after every call
@@ -99,6 +105,8 @@ __all__ = ["graph_runner", "refusal", "GraphRunner", "CublasGemm", "GEMM_FACTORY
 
 #: Plain runs of a graph before it is captured (the executor's checked first run included).
 WARMUP_RUNS = 2
+#: The most of the free device memory a graph's static input copies may take (else it is not captured).
+MEMORY_SHARE = 0.25
 #: Counters for tests and benchmarks: graphs captured, replays, graphs refused, captures failed, runners made (one per
 #: compiled graph that may be captured), calls not replayed (an input of another shape or dtype, a Parameter's buffer
 #: replaced: they ran kernel by kernel).
@@ -500,6 +508,20 @@ def _flatten(value, leaves):
     return len(leaves) - 1
 
 
+def _too_large(inputs, weights):
+    """Why a graph with these inputs is not captured for memory (its static copies would take more than
+    :data:`MEMORY_SHARE` of the free device memory), or ``None``."""
+    need = sum(x.nbytes for x, w in zip(inputs, weights) if not w and isinstance(x, cupy.ndarray))
+    try:
+        free = int(cupy.cuda.runtime.memGetInfo()[0]) + int(cupy.get_default_memory_pool().free_bytes())
+    except Exception:  # noqa: BLE001 - no memory information (a stand-in without it): no limit
+        return None
+    if need > MEMORY_SHARE * free:
+        return (f"its inputs' static copies would take {need} bytes, more than {MEMORY_SHARE:.0%} of the {free} "
+                f"bytes of device memory free")
+    return None
+
+
 def _rebuild(tree, leaves):
     if type(tree) is tuple:
         return tuple(_rebuild(t, leaves) for t in tree)
@@ -541,6 +563,12 @@ class GraphRunner:
         elif self.state == "warming":
             self.calls += 1
             if self.calls >= WARMUP_RUNS:
+                reason = _too_large(inputs, self.weights)
+                if reason is not None:
+                    self.state, self.reason = "plain", reason
+                    STATS["refused"] += 1
+                    _debug_note(f"CUDA-graph capture of '{self.name}' refused: {reason}; it runs kernel by kernel.")
+                    return self.run(*inputs)
                 try:
                     self._rekey()          # (a rekey writes from the host, refused while capturing)
                     self._capture(inputs)
@@ -647,7 +675,15 @@ class GraphRunner:
             self._rekey()
             copy_many([(s, x) for x, s, w in zip(inputs, static, weights) if not w])
             self.cuda_graph.launch(stream=cupy.cuda.get_current_stream())
-            leaves = [inputs[v] if is_input else v.copy() for is_input, v in self.plan]
+            leaves, copies = [], []
+            for is_input, v in self.plan:
+                if is_input:
+                    leaves.append(inputs[v])
+                else:
+                    out = cupy.empty(v.shape, v.dtype)
+                    copies.append((out, v))
+                    leaves.append(out)
+            copy_many(copies)             # (the outputs out of the graph's buffers: a backward's gradients, 1 launch)
         except Exception as exc:  # noqa: BLE001 - a launch that fails: kernel by kernel from now on
             self._give_up(exc)
             return _MISS

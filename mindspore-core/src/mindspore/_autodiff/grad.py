@@ -3,7 +3,8 @@
 ``grad``, ``value_and_grad``, ``GradOperation``, ``vjp`` and ``jvp`` all reduce to one routine,
 :func:`_differentiate`: watch the requested inputs and weights on a fresh tape, run the function,
 pick the differentiated output(s), seed them with the sensitivity (ones, or the user's ``sens``),
-and run :func:`mindspore._autodiff.tape.backward`. Result packing follows MindSpore 2.10 exactly
+and run :func:`mindspore._autodiff.tape.backward` (compiled once the same walk repeats:
+:mod:`mindspore._autodiff.compiled_backward`). Result packing follows MindSpore 2.10 exactly
 (API.md 5.10): an int ``grad_position`` gives one Tensor, a tuple gives a tuple, weights add a
 second tuple, a multi-output function without ``has_aux`` is differentiated as the sum of its
 outputs, and ``has_aux`` differentiates only the first output.
@@ -14,6 +15,7 @@ nothing beyond reverse mode, which already supports higher order.
 """
 from __future__ import annotations
 
+from mindspore._autodiff import compiled_backward as _compiled_backward
 from mindspore._autodiff import tape as _tape
 from mindspore._core import interpreters as _interpreters
 from mindspore._errors import MSTypeError, MSValueError
@@ -96,7 +98,7 @@ def _differentiate(fn, args, positions, weights, has_aux, sens=None):
             if len(seeds) != len(diff_outs):
                 raise MSValueError(f"For 'grad', the 'sens' must match the {len(diff_outs)} output(s) of the "
                                    f"function, but got {len(seeds)}.")
-        grads = _tape.backward(tp, diff_outs, seeds)
+        grads = _compiled_backward.backward(tp, diff_outs, seeds)
 
         def input_grad(p):
             a = args[p]

@@ -1,0 +1,267 @@
+"""PYNATIVE backward passes that repeat run compiled, as one graph.
+
+A PYNATIVE training step records the same primitives on its tape at every step; walking that tape runs one bprop
+after another, each of its primitives dispatched on its own (on a GPU: a kernel launch each, and the host's time per
+launch decides a small network's step). MindSpore's PyNative mode compiles the backward graph of a forward it has
+seen before; so does this module.
+
+:func:`backward` (called by ``grad``/``value_and_grad``/``GradOperation``/``TrainOneStepCell`` in PYNATIVE, in place
+of :func:`mindspore._autodiff.tape.backward`) describes the tape as a :class:`_Template`: the nodes' primitives (by
+identity), the constants they were given, and every tensor as a slot of one flat argument list (the watched inputs and
+weights, the nodes' inputs and outputs, the seeds), so two steps of one network have equal templates. The first
+:data:`REPEATS` times a template is seen the tape is walked as before; from then on the walk is compiled, once per
+template and argument signature (shapes and dtypes), through the same pipeline as GRAPH_MODE: :class:`_Walk` performs
+the tape's walk (the same bprops, the same accumulation, summed to each input's shape and cast to its dtype) on the
+staged tensors of those slots, so the graph holds every bprop's primitives, and the backend runs it as any compiled
+graph (the CPU backend's fused kernels; the GPU backend's fused elementwise kernels, and from its third run one CUDA
+graph: its inputs copied in and its gradients copied out in a few launches, where the tape launched every kernel).
+
+The tape is walked as before (and nothing is compiled) when the walk could differ: tensor hooks registered
+(``Tensor.register_hook``), saved-tensor hooks, a final-gradient callback (data-parallel reduction), a watched tensor
+updated in place, an outer tape (gradients of gradients), a primitive that is not one of the operator registry's
+(a Cell's own ``bprop``, a ``@jit`` call, ``recompute``, a user's own ``Primitive`` subclass: its bprop would run
+once, when compiled), or one whose bprop calls back into Python or has effects (``ops.Custom``, ``HookBackward``,
+``InsertGradientOf``, dumps, summaries, collectives). A template whose walk fails to compile
+(a bprop that can not be staged) is walked on the tape from then on. ``MS_PYNATIVE_COMPILED_BACKWARD=0`` walks
+every tape.
+"""
+from __future__ import annotations
+
+import os
+import threading
+
+from mindspore._autodiff import tape as _tape
+from mindspore._core import interpreters as _interpreters
+from mindspore._core.primitive import Primitive, mark_zero
+from mindspore.common.tensor import Tensor
+
+__all__ = ["backward", "STATS", "ENV", "REPEATS", "LIMIT", "reset"]
+
+#: ``MS_PYNATIVE_COMPILED_BACKWARD=0``: every backward pass walks its tape.
+ENV = "MS_PYNATIVE_COMPILED_BACKWARD"
+#: Times a template is walked on the tape before its walk is compiled (a structure seen once is never compiled).
+REPEATS = 2
+#: The most templates with compiled walks kept (and templates counted); past it the oldest are forgotten.
+LIMIT = 256
+#: Compiled: the primitives of the operator registry (defined in these modules' package) ...
+_OPERATORS = "mindspore.ops._defs."
+#: ... but those whose bprops call back into Python or have effects.
+_EXCLUDED = frozenset({"mindspore.ops._defs.control_prims", "mindspore.ops._defs.custom", "mindspore.ops._defs.debug",
+                       "mindspore.ops._defs.comm", "mindspore.ops._defs.summary"})
+#: Backward passes walked on the tape / run compiled / compiled; templates whose compilation failed.
+STATS = {"tape": 0, "compiled": 0, "compiles": 0, "failed": 0}
+
+_lock = threading.Lock()
+_seen = {}         # template key -> times walked on the tape
+_compiled = {}     # template key -> (_Walk, its compile cache)
+_failed = set()    # template keys whose walk did not compile
+
+
+def reset():
+    """Forget every template and compiled walk (and the counts)."""
+    with _lock:
+        _seen.clear()
+        _compiled.clear()
+        _failed.clear()
+        for k in STATS:
+            STATS[k] = 0
+
+
+def _on():
+    return os.environ.get(ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+class _NotCompilable(Exception):
+    pass
+
+
+def _const_key(v):
+    """A constant argument in a template's key: by value when hashable (shapes, axes, dtypes, numbers), else by
+    identity (then two steps rarely agree, and the walk stays on the tape)."""
+    try:
+        hash(v)
+    except TypeError:
+        return ("id", id(v))
+    return (type(v), v)
+
+
+def _holds_tensor(x):
+    if isinstance(x, Tensor):
+        return True
+    if type(x) in (tuple, list):
+        return any(_holds_tensor(e) for e in x)
+    if type(x) is dict:
+        return any(_holds_tensor(e) for e in x.values())
+    return False
+
+
+def _constant(x):
+    """``("c", x)``; a value holding a tensor deeper than a flat tuple's elements can not be a constant (its value
+    changes from step to step): such a tape is walked."""
+    if type(x) in (tuple, list, dict) and _holds_tensor(x):
+        raise _NotCompilable(x)
+    return ("c", x)
+
+
+class _Template:
+    """A tape's backward walk with its tensors as slots of one flat argument list (``flat``, the tensors of this
+    step; ``key``, what two steps must share to share a compiled walk)."""
+
+    __slots__ = ("key", "flat", "nodes", "seeds", "watched")
+
+    def __init__(self, tape, outputs, sens):
+        slots = {}
+        flat = []
+
+        def slot(t):
+            s = slots.get(id(t))
+            if s is None:
+                s = slots[id(t)] = len(flat)
+                flat.append(t)
+            return s
+
+        def tensor(t):
+            return ("t", slot(t), _tape.tracked(t, tape))
+
+        self.watched = tuple(slot(t) for t in tape.watched)
+        key = [self.watched]
+        nodes = []
+        for node in tape.nodes:
+            prim = node.prim
+            module = type(prim).__module__
+            if not module.startswith(_OPERATORS) or module in _EXCLUDED or not isinstance(prim, Primitive):
+                raise _NotCompilable(prim)
+            spec, spec_key = [], []
+            for x in node.inputs:
+                if isinstance(x, Tensor):
+                    spec.append(tensor(x))
+                    spec_key.append(spec[-1])
+                elif type(x) in (tuple, list) and any(isinstance(e, Tensor) for e in x):
+                    items = tuple(tensor(e) if isinstance(e, Tensor) else _constant(e) for e in x)
+                    spec.append(("s", type(x), items))
+                    spec_key.append(("s", type(x), tuple(i if i[0] == "t" else ("c", _const_key(i[1])) for i in items)))
+                else:
+                    spec.append(_constant(x))
+                    spec_key.append(("c", _const_key(x)))
+            outs = tuple(slot(o) if isinstance(o, Tensor) else None for o in node.outputs)
+            nodes.append((prim, tuple(spec), outs, node.multi))
+            key.append((id(prim), tuple(spec_key), outs, node.multi))
+        seeds = []
+        for o, s in zip(outputs, sens):
+            if isinstance(o, Tensor) and _tape.tracked(o, tape):
+                seeds.append((slot(o), ("t", slot(s)) if isinstance(s, Tensor) else ("c", s)))
+        key.append(tuple((o, s if s[0] == "t" else ("c", _const_key(s[1]))) for o, s in seeds))
+        self.key = tuple(key)
+        self.flat = flat
+        self.nodes = tuple(nodes)
+        self.seeds = tuple(seeds)
+
+
+class _Walk:
+    """``(*flat) -> the gradients of the watched slots that get one``: the tape's walk over a template, run by the
+    compiler on staged tensors. ``present`` is set by that run: which watched slots the outputs are."""
+
+    def __init__(self, template):
+        self.nodes, self.seeds, self.watched = template.nodes, template.seeds, template.watched
+        self.present = None
+        self.__name__ = "pynative_backward"
+
+    def __call__(self, *flat):
+        grads = {}
+
+        def accumulate(s, g):
+            if g is None:
+                return
+            like = flat[s]
+            if not isinstance(g, Tensor) or g.shape != like.shape or g.dtype != like.dtype:
+                g = _tape.sum_to(g, like)
+            prev = grads.get(s)
+            grads[s] = g if prev is None else _tape._add(prev, g)
+
+        def value(entry):
+            return flat[entry[1]] if entry[0] == "t" else entry[1]
+
+        for o, s in self.seeds:
+            accumulate(o, value(s))
+        for prim, spec, outs, multi in reversed(self.nodes):
+            douts = [grads.get(o) if o is not None else None for o in outs]
+            if all(d is None for d in douts):
+                continue
+            if multi:
+                if getattr(prim, "bprop_none_douts", False):
+                    dout = tuple(douts)
+                else:
+                    dout = tuple(d if d is not None else mark_zero(_tape._zeros_like(flat[o]))
+                                 for d, o in zip(douts, outs))
+                out = tuple(flat[o] if o is not None else None for o in outs)
+            else:
+                dout, out = douts[0], flat[outs[0]]
+            args = [value(s) if s[0] != "s" else s[1](value(e) for e in s[2]) for s in spec]
+            in_grads = prim.bprop(*args, out, dout)
+            if not isinstance(in_grads, (tuple, list)):
+                raise TypeError(f"The bprop of '{prim.name}' must return a tuple, but got {type(in_grads)}.")
+            for s, g in zip(spec, in_grads):
+                if g is None:
+                    continue
+                if s[0] == "t":
+                    if s[2]:
+                        accumulate(s[1], g)
+                elif s[0] == "s":
+                    for e, ge in zip(s[2], g):
+                        if e[0] == "t" and e[2]:
+                            accumulate(e[1], ge)
+        present = tuple(dict.fromkeys(w for w in self.watched if w in grads))
+        self.present = present
+        return tuple(grads[w] for w in present)
+
+
+def _walk_on_tape(tape, outputs, sens):
+    STATS["tape"] += 1
+    return _tape.backward(tape, outputs, sens)
+
+
+def backward(tape, outputs, sens):
+    """The gradients of ``outputs`` (weighted by ``sens``) w.r.t. the tensors ``tape`` watches, as
+    :func:`mindspore._autodiff.tape.backward` gives them (``id(tensor) -> gradient``, only for watched tensors when
+    compiled); compiled when the tape's template was walked :data:`REPEATS` times before."""
+    if not _on():
+        return _tape.backward(tape, outputs, sens)
+    if not tape.nodes or tape.aliases or _tape._HOOKS or _tape._FINAL or _tape.SAVED_TENSORS_HOOKS \
+            or len(_tape.active()) > 1:
+        return _walk_on_tape(tape, outputs, sens)
+    try:
+        template = _Template(tape, outputs, sens)
+    except _NotCompilable:
+        return _walk_on_tape(tape, outputs, sens)
+    key = template.key
+    with _lock:
+        found = _compiled.get(key)
+        if found is None:
+            seen = _seen.pop(key, 0) + 1
+            if key in _failed or seen <= REPEATS:
+                _seen[key] = seen
+                if len(_seen) > LIMIT:
+                    del _seen[next(iter(_seen))]
+                found = None
+            else:
+                found = _compiled[key] = (_Walk(template), {})
+                if len(_compiled) > LIMIT:
+                    del _compiled[next(iter(_compiled))]
+        if found is None:
+            return _walk_on_tape(tape, outputs, sens)
+    walk, cache = found
+    from mindspore._pipeline.compiler import STATS as COMPILER, compiled_call
+    compiles = COMPILER["compiles"]
+    try:
+        with _interpreters.suspended(tape):
+            result = compiled_call(cache, walk, tuple(template.flat), None, name="pynative_backward")
+    except Exception:  # noqa: BLE001 - a bprop that can not be staged: this template is walked on the tape
+        with _lock:
+            _compiled.pop(key, None)
+            _failed.add(key)
+        STATS["failed"] += 1
+        return _walk_on_tape(tape, outputs, sens)
+    STATS["compiled"] += 1
+    STATS["compiles"] += COMPILER["compiles"] - compiles
+    flat = template.flat
+    return {id(flat[w]): g for w, g in zip(walk.present, result if isinstance(result, tuple) else (result,))}
