@@ -249,3 +249,42 @@ def test_a_tensor_nested_deeper_than_a_flat_tuple_is_never_a_constant():
         tp.nodes[-1].inputs = (x, (y, 2.0))                     # a flat tuple: its tensor is a slot
         template = cb._Template(tp, (out,), (None,))
     assert any(t is y for t in template.flat)
+
+
+def test_parameters_and_operator_attributes_of_later_steps_are_the_ones_used():
+    """The compiled walk reads each step's tensors (a Parameter given in a slot another step's Parameter held, or one
+    whose data was replaced), and an operator given another attribute (``add_prim_attr``) is compiled again."""
+    f = ms.grad(lambda x, w: ops.matmul(x, w).sum(), 0)
+    x = Tensor(np.ones((2, 3), np.float32))
+    for i in range(cb.REPEATS + 3):
+        wn = np.random.default_rng(i).standard_normal((3, 4)).astype(np.float32)
+        np.testing.assert_allclose(f(x, Parameter(Tensor(wn), name=f"w{i}")).asnumpy(), np.ones((2, 4)) @ wn.T,
+                                   rtol=1e-5)
+    cb.reset()
+    w = Parameter(Tensor(np.ones((3, 4), np.float32)), name="w")
+    for i in range(cb.REPEATS + 2):
+        w.set_data(Tensor(np.full((3, 4), float(i), np.float32)))
+        np.testing.assert_allclose(f(x, w).asnumpy(), np.full((2, 3), 4.0 * i), rtol=1e-6)
+    assert cb.STATS["compiled"] == 2, cb.STATS          # (one Parameter: compiled once it repeats, read in place)
+    from mindspore._autodiff import tape as _tape
+    prim = ops.ReduceSum(keep_dims=True)
+    with _tape.Tape() as tp:
+        tp.watch(x)
+        out = prim(x * x, 1)
+        before = cb._Template(tp, (out,), (None,)).key
+        prim.add_prim_attr("keep_dims", True)
+        assert cb._Template(tp, (out,), (None,)).key != before
+
+
+def test_constants_are_keyed_by_value():
+    """A list or a small array given to an operator is part of the template by value (changed in place, it is another
+    template); a value known only by identity makes the tape be walked."""
+    key = cb._const_key
+    assert key([1, (2, [3])]) == key([1, (2, [3])]) != key([1, (2, [4])])
+    a = np.arange(4)
+    before = key(a)
+    a[0] = 7
+    assert key(a) != before and key({"k": [1]}) == key({"k": [1]})
+    for unknown in (np.zeros(5000), bytearray(b"x")):
+        with pytest.raises(cb._NotCompilable):
+            key(unknown)

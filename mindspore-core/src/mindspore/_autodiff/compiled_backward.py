@@ -30,9 +30,12 @@ from __future__ import annotations
 import os
 import threading
 
+import numpy as np
+
 from mindspore._autodiff import tape as _tape
 from mindspore._core import interpreters as _interpreters
-from mindspore._core.primitive import Primitive, mark_zero
+from mindspore._core.primitive import Primitive, hook_suspended, mark_zero
+from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 
 __all__ = ["backward", "STATS", "ENV", "REPEATS", "LIMIT", "reset"]
@@ -48,6 +51,8 @@ _OPERATORS = "mindspore.ops._defs."
 #: ... but those whose bprops call back into Python or have effects.
 _EXCLUDED = frozenset({"mindspore.ops._defs.control_prims", "mindspore.ops._defs.custom", "mindspore.ops._defs.debug",
                        "mindspore.ops._defs.comm", "mindspore.ops._defs.summary"})
+#: The largest NumPy array a template keys by its bytes (a larger one given to an operator: the tape is walked).
+_ARRAY_BYTES = 4096
 #: Backward passes walked on the tape / run compiled / compiled; templates whose compilation failed.
 STATS = {"tape": 0, "compiled": 0, "compiles": 0, "failed": 0}
 
@@ -76,12 +81,21 @@ class _NotCompilable(Exception):
 
 
 def _const_key(v):
-    """A constant argument in a template's key: by value when hashable (shapes, axes, dtypes, numbers), else by
-    identity (then two steps rarely agree, and the walk stays on the tape)."""
+    """A constant argument in a template's key, by value: shapes, axes, dtypes, numbers, and lists, dicts and small
+    NumPy arrays of them (an array changed in place between two steps is another key). A value known only by
+    identity could change between steps unseen: such a tape is walked."""
     try:
         hash(v)
     except TypeError:
-        return ("id", id(v))
+        if type(v) in (list, tuple):
+            return (type(v), tuple(_const_key(e) for e in v))
+        if type(v) is dict:
+            return (dict, tuple(sorted((repr(k), _const_key(e)) for k, e in v.items())))
+        if isinstance(v, np.ndarray) and v.nbytes <= _ARRAY_BYTES and v.dtype != object:
+            return (np.ndarray, v.dtype.str, v.shape, v.tobytes())
+        raise _NotCompilable(v) from None
+    if isinstance(v, np.ndarray):       # (hashable only as a 0-d subclass; by value too)
+        return (np.ndarray, v.dtype.str, v.shape, v.tobytes())
     return (type(v), v)
 
 
@@ -112,12 +126,17 @@ class _Template:
     def __init__(self, tape, outputs, sens):
         slots = {}
         flat = []
+        weights = []
 
         def slot(t):
             s = slots.get(id(t))
             if s is None:
                 s = slots[id(t)] = len(flat)
                 flat.append(t)
+                if isinstance(t, Parameter):
+                    # the compiled graph reads a Parameter in place, as a weight, from the very Parameter it was
+                    # compiled with (on a GPU: no copy into a captured graph): another Parameter is another template
+                    weights.append((s, id(t)))
             return s
 
         def tensor(t):
@@ -145,12 +164,14 @@ class _Template:
                     spec_key.append(("c", _const_key(x)))
             outs = tuple(slot(o) if isinstance(o, Tensor) else None for o in node.outputs)
             nodes.append((prim, tuple(spec), outs, node.multi))
-            key.append((id(prim), tuple(spec_key), outs, node.multi))
+            # (its attributes' version: an operator given another attribute since is compiled again)
+            key.append((id(prim), prim.__dict__.get("_attr_version", 0), tuple(spec_key), outs, node.multi))
         seeds = []
         for o, s in zip(outputs, sens):
             if isinstance(o, Tensor) and _tape.tracked(o, tape):
                 seeds.append((slot(o), ("t", slot(s)) if isinstance(s, Tensor) else ("c", s)))
         key.append(tuple((o, s if s[0] == "t" else ("c", _const_key(s[1]))) for o, s in seeds))
+        key.append(tuple(weights))
         self.key = tuple(key)
         self.flat = flat
         self.nodes = tuple(nodes)
@@ -253,7 +274,7 @@ def backward(tape, outputs, sens):
     from mindspore._pipeline.compiler import STATS as COMPILER, compiled_call
     compiles = COMPILER["compiles"]
     try:
-        with _interpreters.suspended(tape):
+        with _interpreters.suspended(tape), hook_suspended():
             result = compiled_call(cache, walk, tuple(template.flat), None, name="pynative_backward")
     except Exception:  # noqa: BLE001 - a bprop that can not be staged: this template is walked on the tape
         with _lock:

@@ -164,12 +164,14 @@ class Primitive:
         self.__dict__[name] = value
         self.attrs[name] = value
         self._eager_cache = {}
+        self.__dict__["_attr_version"] = self.__dict__.get("_attr_version", 0) + 1   # (a compiled walk's key)
         return self
 
     def del_prim_attr(self, name):
         self.attrs.pop(name, None)
         self.__dict__.pop(name, None)
         self._eager_cache = {}
+        self.__dict__["_attr_version"] = self.__dict__.get("_attr_version", 0) + 1
         return self
 
     def set_prim_instance_name(self, instance_name):
