@@ -27,9 +27,9 @@ Design
   static buffer before each launch (on the caller's stream, as the launch and the copies of the outputs), up to
   :data:`COPY_SLOTS` of them in one launch of a hand-written kernel (:func:`copy_many`: a PYNATIVE step's
   compiled optimizer update takes every gradient in).
-* **Outputs.** Copied out of the graph's output buffers after each launch, as the inputs are copied in (:func:`copy_many`;
-  an output that is an input is the call's own input); a value kept from an earlier step is never overwritten by a
-  later replay.
+* **Outputs.** Copied out of the graph's output buffers after each launch, as the inputs are copied in
+  (:func:`copy_many`; an output that is an input is the call's own input); a value kept from an earlier step is never
+  overwritten by a later replay.
 * **Graphs with host decisions** (an ``If`` or ``While`` on a device value read back, as the loss-scaled step's
   ``if not overflow: optimizer(grads)``) are never given whole: the runtime sets ``DeviceRuntime.graph_segments``,
   so the executor gives this function each stretch of two or more kernels between the decisions, in the graph and in

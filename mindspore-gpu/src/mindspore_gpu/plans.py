@@ -21,8 +21,8 @@ fails to load, to run, or its check.
   version or a hash collision is a miss) and the serialized bytes. ``MS_GPU_CUDNN_PLAN_CACHE=0`` neither reads nor
   writes them.
 * **Writes** are atomic (a temporary file in the folder, then ``os.replace``); past :data:`LIMIT` files or
-  :data:`LIMIT_BYTES` bytes the least recently used go (a load touches its file). A folder that cannot be written turns the keeping off for the process,
-  silently: plans are then built in every process.
+  :data:`LIMIT_BYTES` bytes the least recently used go (a load touches its file). A folder that cannot be written
+  turns the keeping off for the process, silently: plans are then built in every process.
 """
 import collections
 import hashlib

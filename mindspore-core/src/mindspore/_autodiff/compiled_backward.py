@@ -44,7 +44,7 @@ __all__ = ["backward", "STATS", "ENV", "REPEATS", "LIMIT", "reset"]
 ENV = "MS_PYNATIVE_COMPILED_BACKWARD"
 #: Times a template is walked on the tape before its walk is compiled (a structure seen once is never compiled).
 REPEATS = 2
-#: The most templates with compiled walks kept (and templates counted); past it the oldest are forgotten.
+#: The most templates with compiled walks kept (and templates counted, and failed); past it the oldest are forgotten.
 LIMIT = 256
 #: Compiled: the primitives of the operator registry (defined in these modules' package) ...
 _OPERATORS = "mindspore.ops._defs."
@@ -279,6 +279,8 @@ def backward(tape, outputs, sens):
     except Exception:  # noqa: BLE001 - a bprop that can not be staged: this template is walked on the tape
         with _lock:
             _compiled.pop(key, None)
+            if len(_failed) >= LIMIT:
+                _failed.clear()
             _failed.add(key)
         STATS["failed"] += 1
         return _walk_on_tape(tape, outputs, sens)
