@@ -288,3 +288,24 @@ def test_constants_are_keyed_by_value():
     for unknown in (np.zeros(5000), bytearray(b"x")):
         with pytest.raises(cb._NotCompilable):
             key(unknown)
+
+
+def test_compiled_walks_go_with_the_network():
+    """The compiled walks (and the Parameters their graphs read) are kept with the differentiated Cell: networks
+    dropped leave nothing behind (of five trained and dropped, at most the last one's Parameter is still referenced
+    elsewhere, as with the tape's walk: the compiler keeps its last program)."""
+    import gc
+    import weakref
+    alive = []
+    for i in range(5):
+        net = nn.SequentialCell([nn.Dense(4, 3), nn.ReLU()])
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
+        x, y = _x((2, 4), i), _x((2, 3), i + 1)
+        for _ in range(cb.REPEATS + 2):
+            step(x, y)
+        assert len(cb._OWNERS) == 1
+        alive.append(weakref.ref(net.trainable_params()[0]))
+        del net, step
+        gc.collect()
+        assert len(cb._OWNERS) == 0
+    assert cb.STATS["compiled"] == 10 and sum(r() is not None for r in alive) <= 1

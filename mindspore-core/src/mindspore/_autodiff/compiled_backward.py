@@ -9,8 +9,9 @@ seen before; so does this module.
 of :func:`mindspore._autodiff.tape.backward`) describes the tape as a :class:`_Template`: the nodes' primitives (by
 identity), the constants they were given, and every tensor as a slot of one flat argument list (the watched inputs and
 weights, the nodes' inputs and outputs, the seeds), so two steps of one network have equal templates. The first
-:data:`REPEATS` times a template is seen the tape is walked as before; from then on the walk is compiled, once per
-template and argument signature (shapes and dtypes), through the same pipeline as GRAPH_MODE: :class:`_Walk` performs
+:data:`REPEATS` times a template is seen for a differentiated function (the Cell or the function given to ``grad``:
+what the compiled walks are kept with, and dropped with) the tape is walked as before; from then on the walk is
+compiled, once per template and argument signature (shapes and dtypes), through the same pipeline as GRAPH_MODE: :class:`_Walk` performs
 the tape's walk (the same bprops, the same accumulation, summed to each input's shape and cast to its dtype) on the
 staged tensors of those slots, so the graph holds every bprop's primitives, and the backend runs it as any compiled
 graph (the CPU backend's fused kernels; the GPU backend's fused elementwise kernels, and from its third run one CUDA
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 
 import numpy as np
 
@@ -44,8 +46,9 @@ __all__ = ["backward", "STATS", "ENV", "REPEATS", "LIMIT", "reset"]
 ENV = "MS_PYNATIVE_COMPILED_BACKWARD"
 #: Times a template is walked on the tape before its walk is compiled (a structure seen once is never compiled).
 REPEATS = 2
-#: The most templates with compiled walks kept (and templates counted, and failed); past it the oldest are forgotten.
-LIMIT = 256
+#: Per differentiated function, the most templates with compiled walks kept (and templates counted, and failed); past
+#: it the oldest are forgotten.
+LIMIT = 16
 #: Compiled: the primitives of the operator registry (defined in these modules' package) ...
 _OPERATORS = "mindspore.ops._defs."
 #: ... but those whose bprops call back into Python or have effects.
@@ -57,17 +60,42 @@ _ARRAY_BYTES = 4096
 STATS = {"tape": 0, "compiled": 0, "compiles": 0, "failed": 0}
 
 _lock = threading.Lock()
-_seen = {}         # template key -> times walked on the tape
-_compiled = {}     # template key -> (_Walk, its compile cache)
-_failed = set()    # template keys whose walk did not compile
+
+
+class _Templates:
+    """What one differentiated function's backward passes were: per template key, the times walked on the tape
+    (``seen``), the compiled walk and its compile cache (``compiled``), and the keys whose walk did not compile
+    (``failed``). Kept with the function (the Cell or the Python function given to ``grad``) and dropped with it, so
+    the compiled graphs, what they hold (the Parameters they read as weights, on a GPU a captured graph's buffers)
+    and the keys of dead objects' ids go when the network does."""
+
+    __slots__ = ("seen", "compiled", "failed")
+
+    def __init__(self):
+        self.seen, self.compiled, self.failed = {}, {}, set()
+
+
+_OWNERS = weakref.WeakKeyDictionary()     # the differentiated function (or a bound method's object) -> _Templates
+
+
+def _templates(fn):
+    """The :class:`_Templates` of the differentiated ``fn``, or ``None`` when it can not be kept with it."""
+    owner = getattr(fn, "__self__", None)
+    if owner is None or getattr(fn, "__func__", None) is None:
+        owner = fn
+    try:
+        found = _OWNERS.get(owner)
+        if found is None:
+            found = _OWNERS[owner] = _Templates()
+    except TypeError:          # not weakly referable: not compiled
+        return None
+    return found
 
 
 def reset():
     """Forget every template and compiled walk (and the counts)."""
     with _lock:
-        _seen.clear()
-        _compiled.clear()
-        _failed.clear()
+        _OWNERS.clear()
         for k in STATS:
             STATS[k] = 0
 
@@ -241,14 +269,18 @@ def _walk_on_tape(tape, outputs, sens):
     return _tape.backward(tape, outputs, sens)
 
 
-def backward(tape, outputs, sens):
+def backward(tape, outputs, sens, fn=None):
     """The gradients of ``outputs`` (weighted by ``sens``) w.r.t. the tensors ``tape`` watches, as
     :func:`mindspore._autodiff.tape.backward` gives them (``id(tensor) -> gradient``, only for watched tensors when
-    compiled); compiled when the tape's template was walked :data:`REPEATS` times before."""
+    compiled); compiled when the tape's template was walked :data:`REPEATS` times before for the differentiated
+    function ``fn`` (``None``: never compiled)."""
     if not _on():
         return _tape.backward(tape, outputs, sens)
-    if not tape.nodes or tape.aliases or _tape._HOOKS or _tape._FINAL or _tape.SAVED_TENSORS_HOOKS \
+    if fn is None or not tape.nodes or tape.aliases or _tape._HOOKS or _tape._FINAL or _tape.SAVED_TENSORS_HOOKS \
             or len(_tape.active()) > 1:
+        return _walk_on_tape(tape, outputs, sens)
+    templates = _templates(fn)
+    if templates is None:
         return _walk_on_tape(tape, outputs, sens)
     try:
         template = _Template(tape, outputs, sens)
@@ -256,18 +288,18 @@ def backward(tape, outputs, sens):
         return _walk_on_tape(tape, outputs, sens)
     key = template.key
     with _lock:
-        found = _compiled.get(key)
+        compiled = templates.compiled
+        found = compiled.get(key)
         if found is None:
-            seen = _seen.pop(key, 0) + 1
-            if key in _failed or seen <= REPEATS:
-                _seen[key] = seen
-                if len(_seen) > LIMIT:
-                    del _seen[next(iter(_seen))]
-                found = None
+            seen = templates.seen.pop(key, 0) + 1
+            if key in templates.failed or seen <= REPEATS:
+                templates.seen[key] = seen
+                if len(templates.seen) > LIMIT:
+                    del templates.seen[next(iter(templates.seen))]
             else:
-                found = _compiled[key] = (_Walk(template), {})
-                if len(_compiled) > LIMIT:
-                    del _compiled[next(iter(_compiled))]
+                found = compiled[key] = (_Walk(template), {})
+                if len(compiled) > LIMIT:
+                    del compiled[next(iter(compiled))]
         if found is None:
             return _walk_on_tape(tape, outputs, sens)
     walk, cache = found
@@ -278,10 +310,10 @@ def backward(tape, outputs, sens):
             result = compiled_call(cache, walk, tuple(template.flat), None, name="pynative_backward")
     except Exception:  # noqa: BLE001 - a bprop that can not be staged: this template is walked on the tape
         with _lock:
-            _compiled.pop(key, None)
-            if len(_failed) >= LIMIT:
-                _failed.clear()
-            _failed.add(key)
+            templates.compiled.pop(key, None)
+            if len(templates.failed) >= LIMIT:
+                templates.failed.clear()
+            templates.failed.add(key)
         STATS["failed"] += 1
         return _walk_on_tape(tape, outputs, sens)
     STATS["compiled"] += 1

@@ -98,7 +98,7 @@ def _differentiate(fn, args, positions, weights, has_aux, sens=None):
             if len(seeds) != len(diff_outs):
                 raise MSValueError(f"For 'grad', the 'sens' must match the {len(diff_outs)} output(s) of the "
                                    f"function, but got {len(seeds)}.")
-        grads = _compiled_backward.backward(tp, diff_outs, seeds)
+        grads = _compiled_backward.backward(tp, diff_outs, seeds, fn)
 
         def input_grad(p):
             a = args[p]

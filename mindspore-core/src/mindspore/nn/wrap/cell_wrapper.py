@@ -301,14 +301,23 @@ class TrainOneStepCell(Cell):
         if sens is None:
             return value_and_grad(self.network, None, self.weights)(*inputs)
 
-        def scaled(*args):
-            loss = self.network(*args)
-            seed = ops.fill(loss.dtype, loss.shape, sens) if not isinstance(sens, Tensor) else \
-                ops.fill(loss.dtype, loss.shape, 1) * (sens if sens.dtype == loss.dtype else ops.cast(sens, loss.dtype))
-            return ops.mul(loss, ops.stop_gradient(seed)), loss
-
-        (_, loss), grads = value_and_grad(scaled, None, self.weights, has_aux=True)(*inputs)
+        (_, loss), grads = value_and_grad(self._scaled_forward(), None, self.weights, has_aux=True)(*inputs, sens)
         return loss, grads
+
+    def _scaled_forward(self):
+        """``(*inputs, sens) -> (loss * sens, loss)``, made once per cell: the function differentiated is the same
+        object at every step (PYNATIVE compiles a backward pass that repeats, kept with that function)."""
+        scaled = self.__dict__.get("_scaled")
+        if scaled is None:
+            def scaled(*args):
+                *args, sens = args
+                loss = self.network(*args)
+                seed = ops.fill(loss.dtype, loss.shape, sens) if not isinstance(sens, Tensor) else \
+                    ops.fill(loss.dtype, loss.shape, 1) * (sens if sens.dtype == loss.dtype else
+                                                           ops.cast(sens, loss.dtype))
+                return ops.mul(loss, ops.stop_gradient(seed)), loss
+            self.__dict__["_scaled"] = scaled
+        return scaled
 
     def construct(self, *inputs):
         loss, grads = self._forward_and_grads(inputs, self.sens if self.sense_flag else None, overlap=True)
