@@ -36,7 +36,7 @@ import numpy as np
 
 from mindspore._autodiff import tape as _tape
 from mindspore._core import interpreters as _interpreters
-from mindspore._core.primitive import Primitive, hook_suspended, mark_zero
+from mindspore._core.primitive import Primitive, hook_suspended
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 
@@ -237,18 +237,13 @@ class _Walk:
             if all(d is None for d in douts):
                 continue
             if multi:
-                if getattr(prim, "bprop_none_douts", False):
-                    dout = tuple(douts)
-                else:
-                    dout = tuple(d if d is not None else mark_zero(_tape._zeros_like(flat[o]))
-                                 for d, o in zip(douts, outs))
                 out = tuple(flat[o] if o is not None else None for o in outs)
+                dout = _tape.multi_cotangent(prim, douts, out)
             else:
                 dout, out = douts[0], flat[outs[0]]
             args = [value(s) if s[0] != "s" else s[1](value(e) for e in s[2]) for s in spec]
             in_grads = prim.bprop(*args, out, dout)
-            if not isinstance(in_grads, (tuple, list)):
-                raise TypeError(f"The bprop of '{prim.name}' must return a tuple, but got {type(in_grads)}.")
+            _tape.check_bprop_result(prim, in_grads)
             for s, g in zip(spec, in_grads):
                 if g is None:
                     continue

@@ -43,7 +43,7 @@ from mindspore._core.primitive import NON_DIFFERENTIABLE, hook_suspended, mark_z
 from mindspore.common.tensor import Tensor
 
 __all__ = ["Tape", "Node", "record", "backward", "tracked", "active", "sum_to", "rebind", "register_hook",
-           "on_gradient_final"]
+           "on_gradient_final", "multi_cotangent", "check_bprop_result"]
 
 _HOOKS = {}     # id(tensor) -> {handle id: hook}, dropped when the tensor is collected (tensors compare elementwise,
 #                so they can not be dictionary keys themselves)
@@ -425,6 +425,20 @@ def _accumulate(grads, t, g):
     grads[k] = g if prev is None else _add(prev, g)
 
 
+def multi_cotangent(prim, douts, outputs):
+    """The ``dout`` of a multi-output node's bprop from its outputs' gradients ``douts`` (``None``: none reached that
+    output): zeros (marked) for those, or ``None`` itself where the bprop reads it as the zero cotangent (BatchNorm's
+    statistics, LayerNorm's mean and variance: ``bprop_none_douts``, no zeros made)."""
+    if getattr(prim, "bprop_none_douts", False):
+        return tuple(douts)
+    return tuple(d if d is not None else mark_zero(_zeros_like(o)) for d, o in zip(douts, outputs))
+
+
+def check_bprop_result(prim, in_grads):
+    if not isinstance(in_grads, (tuple, list)):
+        raise TypeError(f"The bprop of '{prim.name}' must return a tuple, but got {type(in_grads)}.")
+
+
 def backward(tape, outputs, sens):
     """Gradients of ``outputs`` (weighted by ``sens``) w.r.t. every tensor tracked on ``tape``.
 
@@ -455,14 +469,7 @@ def backward(tape, outputs, sens):
                     final.walked(node, grads)
                 continue
             if node.multi:
-                if getattr(node.prim, "bprop_none_douts", False):
-                    # the bprop reads None as the zero cotangent of an output that got no gradient: no
-                    # zeros are made for it (BatchNorm's statistics, LayerNorm's mean and variance)
-                    dout = tuple(douts)
-                else:
-                    dout = tuple(d if d is not None else mark_zero(_zeros_like(o))
-                                 for d, o in zip(douts, node.outputs))
-                out = node.outputs
+                dout, out = multi_cotangent(node.prim, douts, node.outputs), node.outputs
             else:
                 dout, out = douts[0], node.outputs[0]
             # which inputs this walk differentiates: the bprop may leave out the others (Primitive._grads_needed)
@@ -476,8 +483,7 @@ def backward(tape, outputs, sens):
                     in_grads = prim.bprop(*node.saved_inputs(), out, dout)
                 finally:
                     _primitive.GRADS_NEEDED[0] = None
-            if not isinstance(in_grads, (tuple, list)):
-                raise TypeError(f"The bprop of '{prim.name}' must return a tuple, but got {type(in_grads)}.")
+            check_bprop_result(prim, in_grads)
             for inp, need, g in zip(node.inputs, needed, in_grads):
                 if not need or g is None:
                     continue
