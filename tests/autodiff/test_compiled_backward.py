@@ -113,7 +113,7 @@ def test_the_gradient_layouts_and_operands(case):
     assert cb.STATS["compiled"] == 2, cb.STATS
 
 
-def test_training_steps_agree_with_the_tape_and_new_shapes_compile_again():
+def test_training_steps_agree_with_the_tape_and_new_shapes_compile_once_they_repeat():
     def train(batches):
         ms.set_seed(1)
         net = nn.SequentialCell([nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 3)])
@@ -127,9 +127,39 @@ def test_training_steps_agree_with_the_tape_and_new_shapes_compile_again():
     want = _tape_grads(train, batches)
     got = train(batches)
     np.testing.assert_allclose(got, want, rtol=1e-5)
-    # steps 3-5 compiled (one compile); the batch of three rows has the same structure: compiled at once, for its
-    # shapes (a second compile)
-    assert cb.STATS == {"tape": 2, "compiled": 6, "compiles": 2, "failed": 0}, cb.STATS
+    # steps 3-5 compiled (one compile); the batches of three rows are another template: walked on the tape until
+    # their shapes repeat, then compiled for them (a second compile)
+    assert cb.STATS == {"tape": 4, "compiled": 4, "compiles": 2, "failed": 0}, cb.STATS
+
+
+def test_shapes_that_do_not_repeat_are_never_compiled_and_those_kept_are_bounded():
+    """A network fed a new shape at every step (sequences of varying length) walks its tape: compiling a walk per
+    shape would cost a compile per step and keep every graph. Shapes that repeat are compiled, at most
+    :data:`LIMIT` per function, the least recently used forgotten first."""
+    f = ms.grad(lambda x: (ops.tanh(x) * x).sum())
+    for n in range(1, 3 * cb.LIMIT):
+        x = _x((n, 3), n)
+        np.testing.assert_allclose(f(x).asnumpy(), _tape_grads(f, x).asnumpy(), rtol=1e-6)
+    assert cb.STATS["compiles"] == 0 and cb.STATS["compiled"] == 0
+    cb.reset()
+    shapes = [(n, 3) for n in range(1, cb.LIMIT + 1)]
+    for _ in range(cb.REPEATS + 1):
+        for shape in shapes:
+            f(_x(shape))
+    assert cb.STATS["compiles"] == cb.LIMIT, cb.STATS
+    (templates,) = cb._OWNERS.values()
+    assert len(templates.compiled) == cb.LIMIT
+    for shape in shapes[:1] + shapes[2:]:    # used again: run compiled, not compiled again
+        f(_x(shape))
+    assert cb.STATS["compiles"] == cb.LIMIT and cb.STATS["compiled"] == 2 * cb.LIMIT - 1
+    for _ in range(cb.REPEATS + 1):          # one more shape that repeats: the least recently used one goes
+        f(_x((cb.LIMIT + 1, 3)))
+    assert cb.STATS["compiles"] == cb.LIMIT + 1 and len(templates.compiled) == cb.LIMIT
+    tape = cb.STATS["tape"]
+    f(_x(shapes[0]))
+    assert cb.STATS["tape"] == tape
+    f(_x(shapes[1]))
+    assert cb.STATS["tape"] == tape + 1 and cb.STATS["compiles"] == cb.LIMIT + 1
 
 
 def _repeat(fn, *args):
@@ -209,13 +239,13 @@ def test_a_walk_that_does_not_compile_is_walked_on_the_tape_from_then_on(monkeyp
     x = _x((2, 2))
     want = _tape_grads(f, x)
     cb.reset()
-    real = compiler.compiled_call
+    real = compiler.compile_callable
 
-    def failing(cache, fn, *a, **k):
+    def failing(fn, *a, **k):
         if isinstance(fn, cb._Walk):
             raise RuntimeError("a bprop that can not be staged")
-        return real(cache, fn, *a, **k)
-    monkeypatch.setattr(compiler, "compiled_call", failing)
+        return real(fn, *a, **k)
+    monkeypatch.setattr(compiler, "compile_callable", failing)
     for _ in range(cb.REPEATS + 3):
         _same(f(x), want)
     assert cb.STATS["failed"] == 1 and cb.STATS["compiled"] == 0 and cb.STATS["tape"] == cb.REPEATS + 3

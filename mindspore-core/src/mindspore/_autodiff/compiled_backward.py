@@ -8,11 +8,12 @@ seen before; so does this module.
 :func:`backward` (called by ``grad``/``value_and_grad``/``GradOperation``/``TrainOneStepCell`` in PYNATIVE, in place
 of :func:`mindspore._autodiff.tape.backward`) describes the tape as a :class:`_Template`: the nodes' primitives (by
 identity), the constants they were given, and every tensor as a slot of one flat argument list (the watched inputs and
-weights, the nodes' inputs and outputs, the seeds), so two steps of one network have equal templates. The first
-:data:`REPEATS` times a template is seen for a differentiated function (the Cell or the function given to ``grad``:
-what the compiled walks are kept with, and dropped with) the tape is walked as before; from then on the walk is
-compiled, once per template and argument signature (shapes and dtypes), through the same pipeline as GRAPH_MODE: :class:`_Walk` performs
-the tape's walk (the same bprops, the same accumulation, summed to each input's shape and cast to its dtype) on the
+weights, the nodes' inputs and outputs, the seeds) with its shape and dtype, so two steps of one network on batches
+of one shape have equal templates. The first :data:`REPEATS` times a template is seen for a differentiated function
+(the Cell or the function given to ``grad``: what the compiled walks are kept with, and dropped with) the tape is
+walked as before; from then on the walk is compiled, once per template (a shape seen once, such as one length of a
+network fed sequences of varying length, is never compiled), through the same pipeline as GRAPH_MODE: :class:`_Walk`
+performs the tape's walk (the same bprops, the same accumulation, summed to each input's shape and cast to its dtype) on the
 staged tensors of those slots, so the graph holds every bprop's primitives, and the backend runs it as any compiled
 graph (the CPU backend's fused kernels; the GPU backend's fused elementwise kernels, and from its third run one CUDA
 graph: its inputs copied in and its gradients copied out in a few launches, where the tape launched every kernel).
@@ -200,6 +201,10 @@ class _Template:
                 seeds.append((slot(o), ("t", slot(s)) if isinstance(s, Tensor) else ("c", s)))
         key.append(tuple((o, s if s[0] == "t" else ("c", _const_key(s[1]))) for o, s in seeds))
         key.append(tuple(weights))
+        # and every slot's shape and dtype: a walk is compiled for shapes that repeat (a network fed a new shape at
+        # every step, such as sequences of varying length, would otherwise compile at every step, and keep every
+        # compiled graph)
+        key.append(tuple((tuple(t.shape), t.dtype) for t in flat))
         self.key = tuple(key)
         self.flat = flat
         self.nodes = tuple(nodes)
@@ -264,11 +269,21 @@ def _walk_on_tape(tape, outputs, sens):
     return _tape.backward(tape, outputs, sens)
 
 
+class _Compiled:
+    """A template's compiled walk: the :class:`_Walk`, its compiled graph, and the compiler's generation it was
+    compiled in (:func:`mindspore._pipeline.compiler.generation`: another backend, or every graph made stale)."""
+
+    __slots__ = ("walk", "graph", "generation")
+
+    def __init__(self, walk):
+        self.walk, self.graph, self.generation = walk, None, None
+
+
 def backward(tape, outputs, sens, fn=None):
     """The gradients of ``outputs`` (weighted by ``sens``) w.r.t. the tensors ``tape`` watches, as
     :func:`mindspore._autodiff.tape.backward` gives them (``id(tensor) -> gradient``, only for watched tensors when
-    compiled); compiled when the tape's template was walked :data:`REPEATS` times before for the differentiated
-    function ``fn`` (``None``: never compiled)."""
+    compiled); compiled when the tape's template (its structure and shapes) was walked :data:`REPEATS` times before
+    for the differentiated function ``fn`` (``None``: never compiled)."""
     if not _on():
         return _tape.backward(tape, outputs, sens)
     if fn is None or not tape.nodes or tape.aliases or _tape._HOOKS or _tape._FINAL or _tape.SAVED_TENSORS_HOOKS \
@@ -284,7 +299,7 @@ def backward(tape, outputs, sens, fn=None):
     key = template.key
     with _lock:
         compiled = templates.compiled
-        found = compiled.get(key)
+        found = compiled.pop(key, None)
         if found is None:
             seen = templates.seen.pop(key, 0) + 1
             if key in templates.failed or seen <= REPEATS:
@@ -292,17 +307,25 @@ def backward(tape, outputs, sens, fn=None):
                 if len(templates.seen) > LIMIT:
                     del templates.seen[next(iter(templates.seen))]
             else:
-                found = compiled[key] = (_Walk(template), {})
-                if len(compiled) > LIMIT:
-                    del compiled[next(iter(compiled))]
-        if found is None:
-            return _walk_on_tape(tape, outputs, sens)
-    walk, cache = found
-    from mindspore._pipeline.compiler import STATS as COMPILER, compiled_call
-    compiles = COMPILER["compiles"]
+                found = _Compiled(_Walk(template))
+        if found is not None:
+            compiled[key] = found           # (the most recently used last: past LIMIT, the least recently used go)
+            if len(compiled) > LIMIT:
+                del compiled[next(iter(compiled))]
+    if found is None:
+        return _walk_on_tape(tape, outputs, sens)
+    from mindspore._pipeline import compiler
+    flat = tuple(template.flat)
     try:
+        generation = compiler.generation()
+        graph = found.graph
+        if graph is None or found.generation != generation or graph.stale():
+            with _interpreters.suspended(tape), hook_suspended():
+                graph = compiler.compile_callable(found.walk, flat, None, name="pynative_backward")
+            found.graph, found.generation = graph, generation
+            STATS["compiles"] += 1
         with _interpreters.suspended(tape), hook_suspended():
-            result = compiled_call(cache, walk, tuple(template.flat), None, name="pynative_backward")
+            result = graph.run(flat, None)
     except Exception:  # noqa: BLE001 - a bprop that can not be staged: this template is walked on the tape
         with _lock:
             templates.compiled.pop(key, None)
@@ -312,6 +335,4 @@ def backward(tape, outputs, sens, fn=None):
         STATS["failed"] += 1
         return _walk_on_tape(tape, outputs, sens)
     STATS["compiled"] += 1
-    STATS["compiles"] += COMPILER["compiles"] - compiles
-    flat = template.flat
-    return {id(flat[w]): g for w, g in zip(walk.present, result if isinstance(result, tuple) else (result,))}
+    return {id(flat[w]): g for w, g in zip(found.walk.present, result if isinstance(result, tuple) else (result,))}

@@ -54,11 +54,16 @@ class AbstractStack:
         return 7
 
 
+_CLASSES = []      # (Tensor, Parameter), imported at the first call (they import this module's package)
+
+
 def _freeze(v):
-    from mindspore.common.tensor import Tensor
-    if isinstance(v, Tensor):
-        mutable_marker = "P" if hasattr(v, "_name") else "T"
-        return (mutable_marker, tuple(v.shape), v.dtype)
+    if not _CLASSES:
+        from mindspore.common.parameter import Parameter
+        from mindspore.common.tensor import Tensor
+        _CLASSES.extend((Tensor, Parameter))
+    if isinstance(v, _CLASSES[0]):
+        return ("P" if isinstance(v, _CLASSES[1]) else "T", tuple(v.shape), v.dtype)
     t = type(v)
     if getattr(v, "__ms_mutable__", False):
         if t in (tuple, list) or isinstance(v, (tuple, list)):
