@@ -6,9 +6,9 @@ import os
 
 import nox
 
-DISTRIBUTIONS = ("mindspore-core", "mindspore-cpu", "mindspore-gpu", "mindspore-ascend", "mindspore-data",
+DISTRIBUTIONS = ("mindspore-core", "mindspore-array-kernels", "mindspore-cpu", "mindspore-gpu", "mindspore-ascend", "mindspore-data",
                  "mindspore-parallel")
-BASE = ("./mindspore-core", "./mindspore-cpu")
+BASE = ("./mindspore-core", "./mindspore-array-kernels", "./mindspore-cpu")
 # what the cross-package tests read or compare with besides our distributions (as .ci/run installs)
 CROSS_EXTRAS = ("safetensors", "cryptography", "grpcio-tools", "onnx", "onnxruntime", "mpi4py", "mpich")
 
@@ -32,6 +32,7 @@ def _distribution_session(name, extra=()):
 
 
 core = _distribution_session("core")
+array_kernels = _distribution_session("array-kernels")
 cpu = _distribution_session("cpu")
 gpu = _distribution_session("gpu", ["./mindspore-gpu", "nvidia-cuda-nvrtc"])    # (NVRTC compiles the raw kernels)
 ascend = _distribution_session("ascend", ["./mindspore-ascend"])
@@ -102,7 +103,7 @@ def bench(session):
     ``-- --workloads mlp,lenet --skip mindspore``. PyTorch must be the CPU build: where no local wheel provides
     it, set ``PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cpu``.
     """
-    session.install("./mindspore-core", "./mindspore-cpu")
+    session.install(*BASE)
     ours = os.path.join(session.virtualenv.location, "bin", "python")
     peers = {name: _bench_venv(session, venv, requirements) for name, (venv, requirements) in BENCH_VENVS.items()}
     session.run("python", os.path.join(ROOT, "benchmarks", "harness.py"), "--ours-python", ours,

@@ -12,7 +12,7 @@ if [ ! -x "$VENV/bin/python" ]; then
     "$PYTHON" -m venv "$VENV"
 fi
 echo "== installing mindspore-core, mindspore-cpu and mindspore-data (the CPU kernels are compiled on the first install)"
-"$VENV/bin/python" -m pip install --disable-pip-version-check --quiet -e ./mindspore-core -e ./mindspore-cpu \
+"$VENV/bin/python" -m pip install --disable-pip-version-check --quiet -e ./mindspore-core -e ./mindspore-array-kernels -e ./mindspore-cpu \
     -e ./mindspore-data
 echo "== python examples/quickstart.py $*"
 "$VENV/bin/python" examples/quickstart.py "$@"

@@ -14,7 +14,7 @@ import dataclasses
 import pathlib
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-DISTRIBUTIONS = ("mindspore-core", "mindspore-cpu", "mindspore-gpu", "mindspore-ascend", "mindspore-data",
+DISTRIBUTIONS = ("mindspore-core", "mindspore-array-kernels", "mindspore-cpu", "mindspore-gpu", "mindspore-ascend", "mindspore-data",
                  "mindspore-parallel")
 
 

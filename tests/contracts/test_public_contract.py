@@ -4,7 +4,10 @@
   names: no ``mindspore._...`` module, no ``_private`` name of a core module (``mindspore.plugin`` is
   where a backend or add-on finds what it needs).
 * No add-on or backend imports another one (mindspore-cpu must not import mindspore-parallel's
-  ``mindspore.communication``, for instance): they meet only through core's contract.
+  ``mindspore.communication``, for instance): they meet only through core's contract. The one library they share
+  is mindspore-array-kernels (kernels written once against the NumPy API, which the CPU and GPU backends bind to
+  NumPy and CuPy): a backend may import it; it imports no backend or add-on, and both backends bind each of its
+  families.
 """
 import pathlib
 import sys
@@ -17,6 +20,8 @@ from imports import DISTRIBUTIONS, REPO, is_private, module_table, owner, source
 
 TABLE = module_table()
 ADDONS = [d for d in DISTRIBUTIONS if d != "mindspore-core"]
+#: What every distribution may import besides itself: core, and for the backends the shared kernel library.
+SHARED = {"mindspore-cpu": ("mindspore-array-kernels",), "mindspore-gpu": ("mindspore-array-kernels",)}
 
 
 def _private_core_uses(path, module_name=""):
@@ -50,7 +55,7 @@ def test_no_addon_imports_another(dist):
     for path, name in sources(dist):
         for use in uses(path, name, TABLE):
             other = owner(use.module, TABLE)
-            if other is not None and other not in (dist, "mindspore-core"):
+            if other is not None and other not in (dist, "mindspore-core") + SHARED.get(dist, ()):
                 bad.append(f"{use} (of {other})")
     assert not bad, f"{dist} imports other add-ons:\n" + "\n".join(bad)
 
@@ -80,3 +85,20 @@ def test_addon_modules_are_attributed_to_their_distribution():
     assert owner("mindspore.plugin", TABLE) == "mindspore-core"
     assert owner("mindspore_cpu.kernels.math", TABLE) == "mindspore-cpu"
     assert owner("numpy", TABLE) is None
+
+
+def test_both_array_backends_bind_every_shared_kernel_family():
+    """A family of mindspore-array-kernels is one definition for the CPU and the GPU backends: each binds it (in a
+    module of the family's name), so neither keeps a copy of its own."""
+    import ast
+    families = sorted(p.stem for p in (REPO / "mindspore-array-kernels/src/mindspore_array_kernels/families")
+                      .glob("*.py") if not p.stem.startswith("_"))
+    assert families
+    for dist, package in (("mindspore-cpu", "mindspore_cpu"), ("mindspore-gpu", "mindspore_gpu")):
+        bound = {}
+        for path in sorted((REPO / dist / "src" / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "bind" and node.args \
+                        and isinstance(node.args[0], ast.Constant):
+                    bound[node.args[0].value] = path.stem
+        assert {f: bound.get(f) for f in families} == {f: f for f in families}, dist

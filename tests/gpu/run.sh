@@ -29,7 +29,7 @@ step() { echo "== $* ($(( $(date +%s) - start )) s)"; }
 if [ "${RUN_INSTALL:-1}" = 1 ]; then
 step "install"
 NPY_NUM_BUILD_JOBS=$(nproc) $PY -m pip install --no-deps --no-build-isolation --no-index -q \
-    ./mindspore-core ./mindspore-cpu ./mindspore-gpu ./mindspore-data ./mindspore-parallel > "$OUT/install.log" 2>&1 \
+    ./mindspore-core ./mindspore-array-kernels ./mindspore-cpu ./mindspore-gpu ./mindspore-data ./mindspore-parallel > "$OUT/install.log" 2>&1 \
     || { tail -30 "$OUT/install.log"; exit 1; }
 fi
 # cuDNN for the convolutions (mindspore_gpu/cudnn.py): NVIDIA's cuDNN frontend from the wheel $CUDNN_WHEEL, or the one

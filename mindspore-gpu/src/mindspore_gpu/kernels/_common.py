@@ -29,6 +29,7 @@ import ml_dtypes   # bfloat16's finfo (a dependency of mindspore-core)
 import numpy
 
 from mindspore.common import dtype as mstype
+from mindspore_array_kernels.common import fit, fits_out  # noqa: F401  (the kernels' output side, as on the CPU)
 
 __all__ = ["dev", "F16", "BF16", "F32", "F64", "fit", "fits_out", "wide", "compute_dtype", "is_array", "scalar_of", "store", "promoted",
            "float_of", "is_inexact", "Fused", "FUSED", "scatter_add", "device_rng", "fixed_rng", "counter_uniform",
@@ -104,24 +105,6 @@ def compute_dtype(*arrays):
     """float32/float64 as the arrays' common dtype is; any other float (float16) computes in float32."""
     dt = numpy.result_type(*[a.dtype for a in arrays])
     return dt if dt in (F32, F64) else F32
-
-
-def fit(result, out):
-    """``result`` (an array or a tuple of arrays) in the dtype(s) of the inferred ``out`` spec(s)."""
-    if out is None:
-        return result
-    if type(result) is tuple:
-        return tuple(fit(r, o) for r, o in zip(result, out))
-    dt = out.dtype.to_numpy()
-    return result if result.dtype == dt else result.astype(dt)
-
-
-def fits_out(kernel):
-    """Decorate a kernel whose result may come out in a wider dtype: it is cast to ``out``'s dtype(s)."""
-    @functools.wraps(kernel)
-    def fitted(prim, *inputs, out=None):
-        return fit(kernel(prim, *inputs, out=out), out)
-    return fitted
 
 
 def scalar_of(v):
