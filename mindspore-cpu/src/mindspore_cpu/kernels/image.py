@@ -10,4 +10,4 @@ def _scatter_add(target, idx, vals):
     return target
 
 
-bind("image", globals(), xp=numpy, scatter_add=_scatter_add)
+KERNELS = bind("image", globals(), xp=numpy, scatter_add=_scatter_add)["KERNELS"]

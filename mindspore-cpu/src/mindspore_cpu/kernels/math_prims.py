@@ -25,5 +25,6 @@ def _same(x):
     return x
 
 
-bind("math_prims", globals(), xp=np, dev=np.asarray, host=np.asarray, back=np.asarray, array_more=_ARRAY_MORE,
-     add_at=np.add.at, sortable=_same, reduce_segments=_reduce_segments, counts=_counts)
+KERNELS = bind("math_prims", globals(), xp=np, dev=np.asarray, host=np.asarray, back=np.asarray,
+               array_more=_ARRAY_MORE, add_at=np.add.at, sortable=_same, reduce_segments=_reduce_segments,
+               counts=_counts)["KERNELS"]

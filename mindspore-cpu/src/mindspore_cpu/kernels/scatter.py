@@ -4,4 +4,5 @@ import numpy
 
 from mindspore_array_kernels import bind
 
-bind("scatter", globals(), xp=numpy, dev=numpy.asarray, host=numpy.asarray, scan_max=numpy.maximum.accumulate)
+KERNELS = bind("scatter", globals(), xp=numpy, dev=numpy.asarray, host=numpy.asarray,
+               scan_max=numpy.maximum.accumulate)["KERNELS"]

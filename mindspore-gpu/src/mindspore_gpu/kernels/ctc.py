@@ -6,4 +6,4 @@ import cupy
 from mindspore_array_kernels import bind
 from mindspore_gpu.kernels._common import dev
 
-bind("ctc", globals(), xp=cupy, dev=dev, host=cupy.asnumpy)
+KERNELS = bind("ctc", globals(), xp=cupy, dev=dev, host=cupy.asnumpy)["KERNELS"]

@@ -6,4 +6,4 @@ import cupy
 from mindspore_array_kernels import bind
 from mindspore_gpu.kernels._common import scatter_add
 
-bind("image", globals(), xp=cupy, scatter_add=scatter_add)
+KERNELS = bind("image", globals(), xp=cupy, scatter_add=scatter_add)["KERNELS"]

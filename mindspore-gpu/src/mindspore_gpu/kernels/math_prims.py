@@ -74,6 +74,8 @@ def _device_quantile(prim, input, q, out=None):  # noqa: A002
     return cupy.ascontiguousarray(res.astype(x.dtype)).reshape(tuple(out.shape))
 
 
-bind("math_prims", globals(), xp=cupy, dev=dev, host=cupy.asnumpy, back=cupy.asarray, array_more=_ARRAY_MORE,
-     add_at=scatter_add, sortable=sortable, reduce_segments=_reduce_segments, counts=_counts)
-KERNELS["Quantile"] = _device_quantile      # noqa: F821 - (the family's table, defined by bind)
+KERNELS = bind("math_prims", globals(), xp=cupy, dev=dev, host=cupy.asnumpy, back=cupy.asarray,
+               array_more=_ARRAY_MORE, add_at=scatter_add, sortable=sortable, reduce_segments=_reduce_segments,
+               counts=_counts)["KERNELS"]
+# (this backend's own: sorted and interpolated on the device)
+KERNELS["Quantile"] = _device_quantile

@@ -11,4 +11,4 @@ def _scan_max(a):
     return scan(cupy.maximum, a)
 
 
-bind("scatter", globals(), xp=cupy, dev=dev, host=cupy.asnumpy, scan_max=_scan_max)
+KERNELS = bind("scatter", globals(), xp=cupy, dev=dev, host=cupy.asnumpy, scan_max=_scan_max)["KERNELS"]
