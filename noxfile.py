@@ -6,8 +6,8 @@ import os
 
 import nox
 
-DISTRIBUTIONS = ("mindspore-core", "mindspore-array-kernels", "mindspore-cpu", "mindspore-gpu", "mindspore-ascend", "mindspore-data",
-                 "mindspore-parallel")
+DISTRIBUTIONS = ("mindspore-core", "mindspore-array-kernels", "mindspore-cpu", "mindspore-gpu", "mindspore-ascend",
+                 "mindspore-data", "mindspore-parallel")
 BASE = ("./mindspore-core", "./mindspore-array-kernels", "./mindspore-cpu")
 # what the cross-package tests read or compare with besides our distributions (as .ci/run installs)
 CROSS_EXTRAS = ("safetensors", "cryptography", "grpcio-tools", "onnx", "onnxruntime", "mpi4py", "mpich")

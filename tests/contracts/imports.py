@@ -14,8 +14,8 @@ import dataclasses
 import pathlib
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-DISTRIBUTIONS = ("mindspore-core", "mindspore-array-kernels", "mindspore-cpu", "mindspore-gpu", "mindspore-ascend", "mindspore-data",
-                 "mindspore-parallel")
+DISTRIBUTIONS = ("mindspore-core", "mindspore-array-kernels", "mindspore-cpu", "mindspore-gpu", "mindspore-ascend",
+                 "mindspore-data", "mindspore-parallel")
 
 
 @dataclasses.dataclass(frozen=True)

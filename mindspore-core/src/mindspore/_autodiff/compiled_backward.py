@@ -13,10 +13,11 @@ of one shape have equal templates. The first :data:`REPEATS` times a template is
 (the Cell or the function given to ``grad``: what the compiled walks are kept with, and dropped with) the tape is
 walked as before; from then on the walk is compiled, once per template (a shape seen once, such as one length of a
 network fed sequences of varying length, is never compiled), through the same pipeline as GRAPH_MODE: :class:`_Walk`
-performs the tape's walk (the same bprops, the same accumulation, summed to each input's shape and cast to its dtype) on the
-staged tensors of those slots, so the graph holds every bprop's primitives, and the backend runs it as any compiled
-graph (the CPU backend's fused kernels; the GPU backend's fused elementwise kernels, and from its third run one CUDA
-graph: its inputs copied in and its gradients copied out in a few launches, where the tape launched every kernel).
+performs the tape's walk (the same bprops, the same accumulation, summed to each input's shape and cast to its dtype)
+on the staged tensors of those slots, so the graph holds every bprop's primitives, and the backend runs it as any
+compiled graph (the CPU backend's fused kernels; the GPU backend's fused elementwise kernels, and from its third run
+one CUDA graph: its inputs copied in and its gradients copied out in a few launches, where the tape launched every
+kernel).
 
 The tape is walked as before (and nothing is compiled) when the walk could differ: tensor hooks registered
 (``Tensor.register_hook``), saved-tensor hooks, a final-gradient callback (data-parallel reduction), a watched tensor
