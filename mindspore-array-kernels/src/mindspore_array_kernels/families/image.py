@@ -536,6 +536,19 @@ def _window_positions(size, k, stride, dil, pad_lo, n_out):
     return xp.clip(pos, 0, size - 1), (pos >= 0) & (pos < size)
 
 
+def _window_axis(size, k, stride, dil, same):
+    """:func:`_window_positions` of a 'SAME' (padded evenly, the extra after) or 'VALID' window along one axis, and
+    the number of windows."""
+    eff = (k - 1) * dil + 1
+    if same:
+        n_out = -(-size // stride)
+        pad = max((n_out - 1) * stride + eff - size, 0) // 2
+    else:
+        n_out = (size - eff) // stride + 1
+        pad = 0
+    return _window_positions(size, k, stride, dil, pad, n_out), n_out
+
+
 def _im2col_taps(x_shape, ks, strides, dils, pads):
     n, _, h, w = x_shape
     oh = (h + pads[0] + pads[1] - dils[0] * (ks[0] - 1) - 1) // strides[0] + 1
@@ -580,14 +593,8 @@ def _patch_taps(x_shape, ks, strides, rates, same):
     sp = tuple(x_shape[2:])
     axes, outs = [], []
     for size, k, s, r in zip(sp, ks, strides, rates):
-        eff = (k - 1) * r + 1
-        if same:
-            o = -(-size // s)
-            pad = max((o - 1) * s + eff - size, 0) // 2
-        else:
-            o = (size - eff) // s + 1
-            pad = 0
-        axes.append(_window_positions(size, k, s, r, pad, o))
+        positions, o = _window_axis(size, k, s, r, same)
+        axes.append(positions)
         outs.append(o)
     dims = len(sp)
     strides_flat = [int(math.prod(sp[i + 1:])) for i in range(dims)]
@@ -670,17 +677,7 @@ def _dilation_geometry(prim, x_shape, f_shape):
     sh, sw = prim.stride[-2:]
     rh, rw = prim.dilation[-2:]
     same = prim.pad_mode.upper() == "SAME"
-    axes = []
-    for size, k, s, r in ((h, kh, sh, rh), (w, kw, sw, rw)):
-        eff = (k - 1) * r + 1
-        if same:
-            o = -(-size // s)
-            pad = max((o - 1) * s + eff - size, 0) // 2
-        else:
-            o = (size - eff) // s + 1
-            pad = 0
-        axes.append(_window_positions(size, k, s, r, pad, o))
-    return axes
+    return [_window_axis(size, k, s, r, same)[0] for size, k, s, r in ((h, kh, sh, rh), (w, kw, sw, rw))]
 
 
 def _dilation_values(prim, x, f):
