@@ -29,35 +29,62 @@ def _float_status(prim, x, *, out):
     return (~cupy.isfinite(_dev(x)).all()).astype(numpy.float32).reshape(1)
 
 
-# Every gradient of a loss-scaled step checked with one launch each, all raising one flag: a thread stops at the first
-# inf or NaN it meets (another thread may raise the flag too: every writer writes 1). No read back: the step's host
-# decision reads the flag once, after the check.
-_NONFINITE = RawKernels("ms_nonfinite", r"""
-extern "C" __global__ void ms_nonfinite(const T* __restrict__ x, long long n, int* __restrict__ flag) {
-    for (long long i = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x; i < n; i += (long long)gridDim.x * RAW_BLOCK) {
-        if (!isfinite(x[i])) {
+#: Arrays one launch of the overflow checks covers (a ResNet's 49 gradients: 4 launches, not 49).
+SLOTS = 16
+
+
+def _params(kind, name):
+    """The kernel parameters ``<kind> <name>0, ..., <kind> <name>{SLOTS - 1}``."""
+    return ", ".join(f"{kind} {name}{i}" for i in range(SLOTS))
+
+
+def _listed(name):
+    return ", ".join(f"{name}{i}" for i in range(SLOTS))
+
+
+# Up to SLOTS arrays checked by one launch, all raising one flag: blockIdx.y picks the array, a thread stops at the
+# first inf or NaN it meets (another thread may raise the flag too: every writer writes 1). No read back: the step's
+# host decision reads the flag once, after the check.
+_NONFINITE = RawKernels("ms_nonfinite_many", f"""
+extern "C" __global__ void ms_nonfinite_many({_params("const T*", "x")},
+                                             {_params("long long", "n")}, int* __restrict__ flag) {{
+    const T* xs[{SLOTS}] = {{{_listed("x")}}};
+    const long long ns[{SLOTS}] = {{{_listed("n")}}};
+    const T* x = xs[blockIdx.y];
+    const long long n = ns[blockIdx.y];
+    for (long long i = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x; i < n; i += (long long)gridDim.x * RAW_BLOCK) {{
+        if (!isfinite(x[i])) {{
             *flag = 1;
             return;
-        }
-    }
-}
-""", ("ms_nonfinite",))
-# A loss-scaled step's unscaling and check of one gradient in one launch: every product written, the flag raised once
-# by a thread that made an inf or a NaN. The scale is read from the device (no read back).
-_UNSCALE = RawKernels("ms_unscale_check", r"""
-extern "C" __global__ void ms_unscale_check(const T* __restrict__ g, const T* __restrict__ scale, T* __restrict__ y,
-                                            long long n, int* __restrict__ flag) {
+        }}
+    }}
+}}
+""", ("ms_nonfinite_many",))
+# A loss-scaled step's unscaling and check of up to SLOTS gradients in one launch (blockIdx.y picks the gradient):
+# every product written, the flag raised once by a thread that made an inf or a NaN. The scale is read from the
+# device (no read back).
+_UNSCALE = RawKernels("ms_unscale_check_many", f"""
+extern "C" __global__ void ms_unscale_check_many({_params("const T*", "g")},
+                                                 {_params("T*", "y")},
+                                                 {_params("long long", "n")},
+                                                 const T* __restrict__ scale, int* __restrict__ flag) {{
+    const T* gs[{SLOTS}] = {{{_listed("g")}}};
+    T* ys[{SLOTS}] = {{{_listed("y")}}};
+    const long long ns[{SLOTS}] = {{{_listed("n")}}};
+    const T* g = gs[blockIdx.y];
+    T* y = ys[blockIdx.y];
+    const long long n = ns[blockIdx.y];
     const T s = *scale;
     bool bad = false;
-    for (long long i = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x; i < n; i += (long long)gridDim.x * RAW_BLOCK) {
+    for (long long i = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x; i < n; i += (long long)gridDim.x * RAW_BLOCK) {{
         const T v = g[i] * s;
         y[i] = v;
         bad = bad || !isfinite(v);
-    }
+    }}
     if (bad) *flag = 1;
-}
-""", ("ms_unscale_check",))
-#: The most blocks a check launches (each thread then strides over the rest).
+}}
+""", ("ms_unscale_check_many",))
+#: The most blocks a check launches per array (each thread then strides over the rest).
 _MAX_BLOCKS = 1024
 
 
@@ -65,19 +92,41 @@ def _blocks(n):
     return min((n + RAW_BLOCK - 1) // RAW_BLOCK, _MAX_BLOCKS)
 
 
+def _chunks(indexed):
+    """``indexed`` ((position, array) pairs) grouped by dtype, in chunks of at most :data:`SLOTS`."""
+    by_dtype = {}
+    for pair in indexed:
+        by_dtype.setdefault(pair[1].dtype, []).append(pair)
+    for pairs in by_dtype.values():
+        for start in range(0, len(pairs), SLOTS):
+            yield pairs[start:start + SLOTS]
+
+
+def _padded(arrays, fill):
+    return list(arrays) + [fill] * (SLOTS - len(arrays))
+
+
 @retrying
 def _all_finite(prim, inputs, *, out):
-    """True unless an element of a float input is inf or NaN: float32/float64 inputs by :data:`_NONFINITE` (one
-    launch each), the others (float16, bfloat16, complex) by ``isfinite(x).all()``, into one int32 flag."""
+    """True unless an element of a float input is inf or NaN: the C-contiguous float32/float64 inputs by
+    :data:`_NONFINITE` (one launch per :data:`SLOTS` inputs of a dtype), the others (float16, bfloat16, complex,
+    strided) by ``isfinite(x).all()``, into one int32 flag."""
     flag = cupy.zeros((), numpy.int32)
+    raw = []
     for x in inputs:
         x = _dev(x)
         if not x.size or not is_inexact(x.dtype):
             continue
         if x.flags.c_contiguous and _NONFINITE.usable(x):
-            _NONFINITE.launch("ms_nonfinite", (_blocks(x.size),), (x, numpy.int64(x.size), flag), T=x.dtype)
+            raw.append((len(raw), x))
         else:
             _raise_unless_finite(flag, x)
+    for chunk in _chunks(raw):
+        xs = [x for _, x in chunk]
+        sizes = [numpy.int64(x.size) for x in xs]
+        grid = (max(_blocks(x.size) for x in xs), len(xs))
+        _NONFINITE.launch("ms_nonfinite_many", grid,
+                          tuple(_padded(xs, xs[0]) + _padded(sizes, numpy.int64(0)) + [flag]), T=xs[0].dtype)
     return flag == 0
 
 
@@ -87,26 +136,34 @@ def _raise_unless_finite(flag, x):
 
 @retrying
 def _unscale_and_check_finite(prim, grads, scale_inv, *, out):
-    """Each gradient times ``scale_inv`` (cast to its dtype on the device), and whether every product is finite:
-    float32/float64 gradients by :data:`_UNSCALE` (one launch each), the others by CuPy's multiply and
-    ``isfinite(y).all()``, all into one int32 flag."""
+    """Each gradient times ``scale_inv`` (cast to its dtype on the device), and whether every product is finite: the
+    C-contiguous float32/float64 gradients by :data:`_UNSCALE` (one launch per :data:`SLOTS` gradients of a dtype),
+    the others by CuPy's multiply and ``isfinite(y).all()``, all into one int32 flag."""
     flag = cupy.zeros((), numpy.int32)
     scale = _dev(scale_inv).reshape(())
     scales = {}
-    products = []
-    for g in grads:
+    products = [None] * len(grads)
+    raw = []
+    for i, g in enumerate(grads):
         g = _dev(g)
         s = scales.get(g.dtype)
         if s is None:
             s = scales[g.dtype] = scale.astype(g.dtype, copy=False)
         if g.size and g.flags.c_contiguous and _UNSCALE.usable(g, s):
-            y = cupy.empty_like(g)
-            _UNSCALE.launch("ms_unscale_check", (_blocks(g.size),), (g, s, y, numpy.int64(g.size), flag), T=g.dtype)
+            products[i] = cupy.empty_like(g)
+            raw.append((i, g))
         else:
-            y = cupy.multiply(g, s)
+            y = products[i] = cupy.multiply(g, s)
             if y.size:
                 _raise_unless_finite(flag, y)
-        products.append(y)
+    for chunk in _chunks(raw):
+        gs = [g for _, g in chunk]
+        ys = [products[i] for i, _ in chunk]
+        sizes = [numpy.int64(g.size) for g in gs]
+        grid = (max(_blocks(g.size) for g in gs), len(gs))
+        _UNSCALE.launch("ms_unscale_check_many", grid,
+                        tuple(_padded(gs, gs[0]) + _padded(ys, ys[0]) + _padded(sizes, numpy.int64(0))
+                              + [scales[gs[0].dtype], flag]), T=gs[0].dtype)
     return tuple(products) + (flag == 0,)
 
 
