@@ -275,6 +275,51 @@ def test_pynative_unscale_and_check_are_one_operator(monkeypatch):
     assert "Cast" not in after_backward and "UnscaleAndCheckFinite" not in after_backward, after_backward
 
 
+class _ReadsStatus(_OwnCheck):
+    """A subclass whose own check reads the status (Ascend's pattern)."""
+
+    def get_overflow_status(self, status, compute_output):
+        self.status = status
+        return super().get_overflow_status(status, compute_output)
+
+
+def test_the_status_is_made_only_when_a_subclass_reads_it(monkeypatch):
+    """start_overflow_check's status is made when a subclass's own get_overflow_status (or start_overflow_check)
+    may read it, not by the default step, which reads none (a Tensor made at every step was a host-to-device copy:
+    on a GPU, a wait for the queued work)."""
+    if ms.get_context("mode") == ms.GRAPH_MODE:
+        pytest.skip("counts PYNATIVE calls")
+    made = []
+    plain = nn.TrainOneStepWithLossScaleCell.start_overflow_check
+
+    def counted(self, pre_cond, compute_input):
+        made.append(type(self).__name__)
+        return plain(self, pre_cond, compute_input)
+    monkeypatch.setattr(nn.TrainOneStepWithLossScaleCell, "start_overflow_check", counted)
+    net, train = loss_scale_net(Tensor(1024.0, ms.float32))
+    loss, overflow, _ = train(Tensor(X), Tensor(Y))
+    assert made == [] and not bool(overflow)
+    np.testing.assert_allclose(net.fc.w.asnumpy(), W0 - 0.1 * numpy_loss_and_grads(W0, B0)[1], rtol=1e-5, atol=1e-6)
+
+    net = Model()
+    own = _ReadsStatus(nn.WithLossCell(net, MSE()), nn.SGD(net.trainable_params(), learning_rate=0.1),
+                       Tensor(1024.0, ms.float32))
+    own(Tensor(X), Tensor(Y))
+    assert made == ["_ReadsStatus"] and own.checked == 1
+    assert own.status.shape == (8,) and own.status.dtype == ms.int32 and not own.status.asnumpy().any()
+
+    class OwnStart(nn.TrainOneStepWithLossScaleCell):
+        def start_overflow_check(self, pre_cond, compute_input):
+            made.append("OwnStart")
+            return Tensor([0] * 8, ms.int32), compute_input * 2      # its own scale: 2048
+    net = Model()
+    start = OwnStart(nn.WithLossCell(net, MSE()), nn.SGD(net.trainable_params(), learning_rate=0.1),
+                     Tensor(1024.0, ms.float32))
+    start(Tensor(X), Tensor(Y))
+    assert made == ["_ReadsStatus", "OwnStart"]
+    np.testing.assert_allclose(net.fc.w.asnumpy(), W0 - 0.1 * numpy_loss_and_grads(W0, B0)[1], rtol=1e-5, atol=1e-6)
+
+
 def test_dynamic_scale_grows_after_scale_window_clean_steps():
     manager = nn.DynamicLossScaleUpdateCell(loss_scale_value=4.0, scale_factor=2, scale_window=2)
     _, train = loss_scale_net(manager, lr=0.0)

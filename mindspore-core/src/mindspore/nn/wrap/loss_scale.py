@@ -179,7 +179,10 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
 
     def construct(self, *inputs):
         scaling_sens = self.scale_sense
-        status, scaling_sens = self.start_overflow_check(None, scaling_sens)
+        if self._status_unread:
+            status = None
+        else:
+            status, scaling_sens = self.start_overflow_check(None, scaling_sens)
         reciprocal = ops.reciprocal(scaling_sens)
         if self._unscale_and_check:
             loss, grads = self._forward_and_grads(inputs, scaling_sens)
@@ -202,6 +205,15 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         runs) nor when a subclass checks them its own way (its :meth:`get_overflow_status`)."""
         return not self.is_distributed and \
             type(self).get_overflow_status is TrainOneStepWithLossScaleCell.get_overflow_status
+
+    @property
+    def _status_unread(self):
+        """Whether no one reads the status :meth:`start_overflow_check` makes: neither it nor
+        :meth:`get_overflow_status` is a subclass's own. The step then makes none (a new Tensor at every step was a
+        host-to-device copy, which on a GPU waits for the work queued before it)."""
+        cls = type(self)
+        return cls.start_overflow_check is TrainOneStepWithLossScaleCell.start_overflow_check and \
+            cls.get_overflow_status is TrainOneStepWithLossScaleCell.get_overflow_status
 
     def set_sense_scale(self, sens):
         """Replace the loss scale (when ``scale_sense`` was given as a Tensor)."""
