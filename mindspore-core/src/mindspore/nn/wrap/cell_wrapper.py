@@ -312,9 +312,13 @@ class TrainOneStepCell(Cell):
             def scaled(*args):
                 *args, sens = args
                 loss = self.network(*args)
-                seed = ops.fill(loss.dtype, loss.shape, sens) if not isinstance(sens, Tensor) else \
-                    ops.fill(loss.dtype, loss.shape, 1) * (sens if sens.dtype == loss.dtype else
-                                                           ops.cast(sens, loss.dtype))
+                if not isinstance(sens, Tensor):
+                    seed = ops.fill(loss.dtype, loss.shape, sens)
+                else:
+                    seed = sens if sens.dtype == loss.dtype else ops.cast(sens, loss.dtype)
+                    if seed.shape and tuple(seed.shape) != tuple(loss.shape):
+                        # (a scalar or a seed of the loss's shape is the product's own: no ones to fill)
+                        seed = ops.fill(loss.dtype, loss.shape, 1) * seed
                 return ops.mul(loss, ops.stop_gradient(seed)), loss
             self.__dict__["_scaled"] = scaled
         return scaled
