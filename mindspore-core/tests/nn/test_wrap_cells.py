@@ -179,17 +179,21 @@ def loss_scale_net(scale_sense, lr=0.1):
     return net, nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, MSE()), opt, scale_sense)
 
 
-def test_loss_scale_step_matches_unscaled_step():
-    net, train = loss_scale_net(Tensor(1024.0, ms.float32))
+@pytest.mark.parametrize("shape", [(), (1,)])
+def test_loss_scale_step_matches_unscaled_step(shape):
+    """A scale of shape () or (1,) (MindSpore's tutorials use both): the loss as the network's, the update as an
+    unscaled step's."""
+    net, train = loss_scale_net(Tensor(np.full(shape, 1024.0, np.float32)))
     loss, overflow, scale = train(Tensor(X), Tensor(Y))
     expected_loss, gw, gb = numpy_loss_and_grads(W0, B0)
+    assert loss.shape == () and scale.shape == shape
     np.testing.assert_allclose(loss.asnumpy(), expected_loss, rtol=1e-5)
     assert overflow.dtype == ms.bool_ and not bool(overflow)
     np.testing.assert_allclose(scale.asnumpy(), 1024.0)
     np.testing.assert_allclose(net.fc.w.asnumpy(), W0 - 0.1 * gw, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(net.fc.b.asnumpy(), B0 - 0.1 * gb, rtol=1e-5, atol=1e-6)
     assert train.scale_sense.name == "scale_sense"
-    train.set_sense_scale(Tensor(2.0, ms.float32))
+    train.set_sense_scale(Tensor(np.full(shape, 2.0, np.float32)))
     np.testing.assert_allclose(train.scale_sense.asnumpy(), 2.0)
 
 
