@@ -116,6 +116,9 @@ MATH_MISC = [
          oracle=lambda x: _clse(x, False, False), prims=["CumulativeLogsumexp", "CumSum"], grad=True, rtol=1e-5),
     Case("cumulative_logsumexp_exclusive_reverse", lambda x: ops.CumulativeLogsumexp(True, True)(x, 0), [rand(4, 2)],
          oracle=lambda x: _clse(x, True, True), prims=["CumulativeLogsumexp"], rtol=1e-5),
+    # (an empty axis stays empty: the CPU raised IndexError, the GPU gave one row of the lowest float)
+    Case("cumulative_logsumexp_exclusive_empty_axis", lambda x: ops.CumulativeLogsumexp(True, False)(x, 0),
+         [np.zeros((0, 3), np.float32)], oracle=lambda x: x.copy(), prims=["CumulativeLogsumexp"]),
     Case("cumulative_logsumexp_reverse_grad", lambda x: ops.CumulativeLogsumexp(False, True)(x, 0), [rand(3, 2)],
          oracle=lambda x: _clse(x, False, True), prims=["CumulativeLogsumexp"], grad=True, rtol=1e-5),
     Case("eps", ops.Eps(), [rand(2, 3)], oracle=lambda x: np.full(x.shape, np.finfo(x.dtype).eps, x.dtype),
