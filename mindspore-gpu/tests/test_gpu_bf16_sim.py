@@ -296,3 +296,36 @@ def test_logcumsumexp_of_bfloat16_on_gpusim_matches_cpu(sim):
     _no_fallback()
     assert got[0].dtype == want[0].dtype == BF16
     np.testing.assert_allclose(got[0].astype(np.float32), want[0].astype(np.float32), rtol=1e-2, atol=1e-2)
+
+
+# --- reductions with NaN, and segment means, as the CPU's (the families the two backends share) ------------------
+def test_bfloat16_reductions_follow_the_nan_rule_as_the_cpu(sim):
+    """bfloat16 max/min/argmax/argmin (and the WithValue pairs) with NaN after the first element: MindSpore's NaN
+    rule, computed as float32, equal to the CPU's (the GPU's reduce skipped the rule for bfloat16: NaN anywhere but
+    first made the maximum NaN by CuPy's own rule, and the indices pointed at it)."""
+    x = np.array([[1.0, np.nan, 3.0, -2.0], [4.0, 0.5, np.nan, 7.0], [2.0, 5.0, 1.0, -1.0]], np.float32).astype(BF16)
+
+    def run():
+        t = ms.Tensor(x)
+        return (ops.ReduceMax()(t, 1), ops.ReduceMin()(t, 0), ops.Argmax(axis=1)(t), ops.Argmin(axis=0)(t),
+                *ops.ArgMaxWithValue(axis=1)(t), *ops.ArgMinWithValue(axis=0)(t))
+    got = _on(TARGET, run)
+    _no_fallback()
+    for g, c in zip(got, _on("CPU", run)):
+        assert g.dtype == c.dtype and g.shape == c.shape
+        np.testing.assert_array_equal(g.astype(np.float32), c.astype(np.float32))
+
+
+def test_sparse_segment_mean_accumulates_as_the_cpu(sim):
+    """SparseSegmentMean of float32 values sums in float64 on both backends (the GPU's float32 sums were up to
+    thousands of ulp off the CPU's over 4000 rows): the same bits."""
+    rng = np.random.default_rng(7)
+    x = rng.normal(0, 100, (4000, 3)).astype(np.float32)
+    indices = rng.integers(0, 4000, 4000).astype(np.int32)
+    segments = np.sort(rng.integers(0, 5, 4000)).astype(np.int32)
+
+    def run():
+        return ops.SparseSegmentMean()(ms.Tensor(x), ms.Tensor(indices), ms.Tensor(segments))
+    got = _on(TARGET, run)
+    _no_fallback()
+    np.testing.assert_array_equal(got[0], _on("CPU", run)[0])
