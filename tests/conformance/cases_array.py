@@ -288,6 +288,13 @@ GATHER_CASES = [
     Case("tensor_scatter_add", lambda x, i, u: ops.TensorScatterAdd()(x, i, u),
          [rand(4, 2), _idx([1], [1], [3]), rand(3, 2, seed=3)], oracle=lambda x, i, u: _tensor_scatter(x, i, u, True),
          prims=["TensorScatterAdd"], **LINEAR),
+    # an empty index (indices of shape (N, 0)) addresses the whole tensor: every update is added to all of it (the CPU
+    # raised "cannot reshape array of size 0")
+    Case("scatter_nd_empty_index", lambda i, u: ops.ScatterNd()(i, u, (3,)), [np.zeros((2, 0), np.int32), rand(2, 3)],
+         oracle=lambda i, u: u.sum(0), prims=["ScatterNd"], **LINEAR),
+    Case("tensor_scatter_add_empty_index", lambda x, i, u: ops.TensorScatterAdd()(x, i, u),
+         [rand(3), np.zeros((2, 0), np.int32), rand(2, 3, seed=3)], oracle=lambda x, i, u: x + u.sum(0),
+         prims=["TensorScatterAdd"], **LINEAR),
     Case("tensor_scatter_elements", lambda x, i, u: ops.TensorScatterElements(1)(x, i, u),
          [rand(2, 4), _idx([3, 0], [1, 2]), rand(2, 2, seed=3)],
          oracle=lambda x, i, u: _scatter_elements(x, 1, i, u, False), prims=["TensorScatterElements"], **LINEAR),
