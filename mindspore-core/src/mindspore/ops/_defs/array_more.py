@@ -221,8 +221,11 @@ class ReverseSequence(Primitive):
         rules.check_int(self.name, "batch_dim", batch_dim)
 
     def infer_shape(self, x, seq_lengths):
-        rules.check_axis(self.name, self.seq_dim, len(x), "seq_dim")
+        seq = rules.check_axis(self.name, self.seq_dim, len(x), "seq_dim")
         batch = rules.check_axis(self.name, self.batch_dim, len(x), "batch_dim")
+        if seq == batch:
+            raise MSValueError(f"For '{self.name}', the 'batch_dim' should be != seq_dim: {self.seq_dim}, but got "
+                               f"{self.batch_dim}.")
         rules.check_rank(self.name, "seq_lengths", seq_lengths, 1)
         if seq_lengths[0] != x[batch] and -1 not in (seq_lengths[0], x[batch]):
             raise MSValueError(f"For '{self.name}', the length of 'seq_lengths' must be equal to x.shape[batch_dim] "
