@@ -1,5 +1,5 @@
-"""The element-wise losses and the bilinear resize gradient on float16 inputs give float16 results, equal to their
-float32 results rounded (the CPU kernels computed them in float32 and returned float32, which the runtime refused:
+"""The element-wise losses, the bilinear resize gradient, PReLU and L2Normalize on float16 inputs give float16
+results, equal to their float32 results rounded (the CPU kernels computed them in float32 and returned float32, which the runtime refused:
 "returned dtype float32, but the inferred output is float16")."""
 import numpy as np
 import pytest
@@ -25,6 +25,8 @@ CASES = {
     "KLDivLoss": lambda t: ops.KLDivLoss(reduction="sum")(t(np.log(X)), t(Y)),
     # (its gradient runs ResizeBilinearGrad)
     "ResizeBilinearV2": lambda t: ms.grad(lambda x: (ops.ResizeBilinearV2()(x, (6, 8)) * t(GRAD)).sum())(t(IMAGE)),
+    "PReLU": lambda t: ops.PReLU()(t(LOGITS - 0.5), t(np.full(5, 0.25))),
+    "L2Normalize": lambda t: ops.L2Normalize(axis=1)(t(LOGITS)),
 }
 
 

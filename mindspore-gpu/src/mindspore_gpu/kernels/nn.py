@@ -1,36 +1,30 @@
-"""GPU kernels of the nn family: activations, softmax, bias add, normalisation, dropout, momentum.
+"""GPU kernels of the nn family (``mindspore/ops/_defs/nn.py``: activations, softmax, bias add, normalisation, dropout,
+momentum): mindspore-array-kernels' ``nn`` family bound to CuPy (the CPU backend binds the same source to NumPy), with
+``_common.dev`` (no copy for a CuPy array already on the device), ``_common.wide`` (float16 and bfloat16 compute in
+float32; results are cast to the inferred ``out`` dtype) and ``_common.store`` for the moving statistics; and this
+backend's own kernels, each falling back to the family's (or its parts) where it does not take the case:
 
-Float16 inputs are computed in float32 (results are cast to the inferred ``out`` dtype). GeLU, its
-gradient, ReluGrad, ApplyMomentum, float32 Softmax over the last axis, SoftmaxGrad and LayerNorm with its gradient
-have fused CUDA kernels (:class:`._common.Fused`, float32 and float64) next to their plain-CuPy paths, and batch norm
-with its training gradient hand-written ones (:class:`._common.RawKernels`: two launches each, one in inference): a
-PYNATIVE step is bound by the host's cost per CuPy launch, so each kernel launches as few times as its reductions
-allow. Losses and resizing are in :mod:`.nn_ext`.
+* fused CUDA kernels (:class:`._common.Fused`, float32 and float64; the selects ReLU and ReluGrad float16 too) for
+  ReLU, GeLU, its gradient, ReluGrad, float32 Softmax over the last axis, SoftmaxGrad and LayerNorm with its gradient,
+  and hand-written ones (:class:`._common.RawKernels`) for the softmaxes, LayerNorm and its gradient over the last
+  axes and batch norm with its training gradient (two launches each, one in inference): a PYNATIVE step is bound by
+  the host's cost per CuPy launch, so each kernel launches as few times as its reductions allow;
+* ApplyMomentum (in place: one fused kernel, else the result stored) and Dropout (drawn from the primitive's
+  counter-based stream, or its cuRAND stream).
+
+Losses and resizing are in :mod:`.nn_ext`.
 """
 import math
 
 import cupy
 import numpy
 
+from mindspore_array_kernels import bind
 from mindspore_gpu.kernels._common import (RAW_BLOCK, RAW_HELPERS, Fused, FusedReduction, FusedUnavailable, RawKernels,
                                            F16, F32, F64, counter_uniform, device_rng, fit, fits_out, is_array,
                                            retrying, store, wide, dev)
 
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
-
-SELU_ALPHA = 1.67326324235437728481704299
-SELU_SCALE = 1.05070098735548049341933498
-GELU_K = 0.7978845608028654   # sqrt(2 / pi)
-GELU_C = 0.044715
-
-
-def sigmoid(x):
-    # exp(-softplus(-x)) is accurate in both tails, unlike 0.5 + 0.5 tanh(x / 2)
-    return cupy.exp(-cupy.logaddexp(0, -x))
-
-
-def softplus(x):
-    return cupy.logaddexp(0, x)
 
 
 def _elementwise(fn):
@@ -40,21 +34,16 @@ def _elementwise(fn):
     return kernel
 
 
-def _relu_plain(x):
-    return cupy.fmax(x, x.dtype.type(0))   # fmax: ReLU(NaN) = 0, as MindSpore's ReLU gives
+_FAMILY = bind("nn", globals(), xp=cupy, dev=dev, wide=wide, store=store, elementwise=_elementwise)
+KERNELS = _FAMILY["KERNELS"]
+#: The family's kernels, which this backend's own fall back to where they do not take the case.
+_PLAIN = dict(KERNELS)
+# (the family's parts this module's kernels run)
+_axes, _last_axis = _FAMILY["_axes"], _FAMILY["_last_axis"]
+_softmax_last_f32, _softmax_plain = _FAMILY["_softmax_last_f32"], _FAMILY["_softmax_plain"]
 
 
-def _relu(prim, x, *, out):
-    """max(x, 0), ReLU(NaN) = 0: float16/float32/float64 by :data:`_RELU` (a select: -0 gives +0, as NumPy's ``fmax``
-    with 0 does; an ElementwiseKernel takes two thirds of the host time of ``fmax`` with a scalar operand), else
-    ``fmax``."""
-    x = _dev(x)
-    if _RELU.usable(x):
-        return _RELU(x)
-    return fit(_relu_plain(wide(x)), out)
-
-
-# --- GeLU (tanh form) and its gradient; ReluGrad ---------------------------------------------------
+# --- ReLU, GeLU (tanh form) and its gradient, ReluGrad ----------------------------------------------
 _GELU = Fused("ms_gelu", "T x", "T y",
               "T u = (T)0.7978845608028654 * (x + (T)0.044715 * x * x * x);"
               "y = (T)0.5 * x * ((T)1 + tanh(u));")
@@ -70,100 +59,45 @@ _RELU_GRAD = Fused("ms_relu_grad", "T dy, T y", "T dx", "dx = y > (T)0 ? dy : (T
 _RELU = Fused("ms_relu", "T x", "T y", "y = x > (T)0 ? x : (T)0;", dtypes=_SELECTS)
 
 
-def _gelu(prim, x, *, out):
+def _relu_fused(prim, x, *, out):
+    """max(x, 0), ReLU(NaN) = 0: float16/float32/float64 by :data:`_RELU` (a select: -0 gives +0, as NumPy's ``fmax``
+    with 0 does; an ElementwiseKernel takes two thirds of the host time of ``fmax`` with a scalar operand), else
+    the family's ``fmax``."""
+    x = _dev(x)
+    if _RELU.usable(x):
+        return _RELU(x)
+    return _PLAIN["ReLU"](prim, x, out=out)
+
+
+def _gelu_fused(prim, x, *, out):
     x = _dev(x)
     if _GELU.usable(x):
         return _GELU(x)
-    w = wide(x)
-    return fit(0.5 * w * (1 + cupy.tanh(GELU_K * (w + GELU_C * w * w * w))), out)
+    return _PLAIN["GeLU"](prim, x, out=out)
 
 
-def _gelu_grad(prim, dy, x, y, *, out):
+def _gelu_grad_fused(prim, dy, x, y, *, out):
     dy, x = _dev(dy), _dev(x)
     if _GELU_GRAD.usable(dy, x):
         return _GELU_GRAD(dy, x)
-    w = wide(x)
-    x2 = w * w
-    t = cupy.tanh(GELU_K * w * (1 + GELU_C * x2))
-    slope = 0.5 * (1 + t) + 0.5 * w * (1 - t * t) * GELU_K * (1 + 3 * GELU_C * x2)
-    return fit(dy.astype(w.dtype, copy=False) * slope, out)
+    return _PLAIN["GeLUGrad"](prim, dy, x, y, out=out)
 
 
-def _relu_grad(prim, dy, y, *, out):
+def _relu_grad_fused(prim, dy, y, *, out):
     """y > 0 ? dy : 0 (a select: a NaN or infinite dy where y <= 0 gives 0)."""
     dy, y = _dev(dy), _dev(y)
     if _RELU_GRAD.usable(dy, y):
         return _RELU_GRAD(dy, y)
-    # fit: CuPy 14 makes a bfloat16 select with a NumPy bfloat16 scalar float32 (seen on an H200)
-    return fit(cupy.where(y > 0, dy, dy.dtype.type(0)), out)
+    return _PLAIN["ReluGrad"](prim, dy, y, out=out)
 
 
-# --- other activations -----------------------------------------------------------------------
-def _elu(prim, x):
-    return cupy.where(x > 0, x, prim.alpha * cupy.expm1(cupy.minimum(x, 0)))
-
-
-def _celu(prim, x):
-    a = prim.alpha
-    return cupy.maximum(x, 0) + cupy.minimum(0, a * cupy.expm1(cupy.minimum(x, 0) / a))
-
-
-def _selu(prim, x):
-    return SELU_SCALE * cupy.where(x > 0, x, SELU_ALPHA * cupy.expm1(cupy.minimum(x, 0)))
-
-
-def _mish(prim, x):
-    return x * cupy.tanh(softplus(x))
-
-
-def _hshrink(prim, x):
-    return cupy.where(cupy.abs(x) > prim.lambd, x, x.dtype.type(0))
-
-
-def _softshrink(prim, x):
-    lam = prim.lambd
-    return cupy.where(x > lam, x - lam, cupy.where(x < -lam, x + lam, x.dtype.type(0))).astype(x.dtype)
-
-
-def _prelu(prim, x, weight, *, out):
-    x, w = wide(_dev(x)), wide(_dev(weight))
-    if x.ndim >= 2 and w.size > 1:
-        w = w.reshape((1, w.size) + (1,) * (x.ndim - 2))
-    return fit(cupy.where(x > 0, x, x * w), out)
-
-
-def _axes(axis):
-    return tuple(axis) if isinstance(axis, (tuple, list)) else axis
-
-
-def _last_axis(axis, ndim):
-    if isinstance(axis, tuple):
-        if len(axis) != 1:
-            return False
-        axis = axis[0]
-    return int(axis) in (-1, ndim - 1)
-
-
-def _softmax_last_f32(x, xp):
-    """float32 softmax over the last axis with MindSpore 2.10's (CPU) treatment of NaN and infinities: the row's
-    maximum skips NaN and starts from float32's lowest value, exp of a NaN difference (a NaN, or +inf - +inf) counts
-    as +inf, and a row whose exponentials sum to 0 (all -inf) is left as those exponentials (zeros). So a NaN or
-    +inf in a row gives NaN there and 0 elsewhere, a row of -inf gives 0. Checked on rows of 1 to 100 elements.
-    (2.10 also stops at such a row and leaves the rows after it zero in some batch shapes: not copied.)"""
-    low = xp.float32(-3.4028234663852886e38)
-    m = xp.maximum(xp.max(xp.where(x != x, -xp.inf, x), axis=-1, keepdims=True), low)
-    with numpy.errstate(all="ignore"):
-        d = x - m
-        e = xp.where(d != d, xp.float32(xp.inf), xp.exp(d))
-        s = xp.sum(e, axis=-1, keepdims=True)
-        return xp.where(s == 0, e, e / xp.where(s == 0, xp.float32(1), s)).astype(xp.float32)
-
-
-# The float32 last-axis softmax above in four launches (fusion on): the maximum, the shift, exp and NaN -> +inf in
-# one kernel, the sum, and the division (rows summing to 0 kept) in one; the same results. The maximum is taken
-# without masking NaN out: a row holding a NaN gets a NaN maximum, and there the kernel writes what the plain path's
-# exponentials come to after the division by their sum, +inf (a NaN difference) at NaN and +inf and 0 elsewhere (the
-# sum is +inf, so any finite exponential divides to 0): NaN at NaN and +inf, 0 elsewhere, as the plain path gives.
+# --- softmax ----------------------------------------------------------------------------------------------------
+# The family's float32 last-axis softmax (``_softmax_last_f32``) in four launches (fusion on): the maximum, the shift,
+# exp and NaN -> +inf in one kernel, the sum, and the division (rows summing to 0 kept) in one; the same results. The
+# maximum is taken without masking NaN out: a row holding a NaN gets a NaN maximum, and there the kernel writes what
+# the plain path's exponentials come to after the division by their sum, +inf (a NaN difference) at NaN and +inf and 0
+# elsewhere (the sum is +inf, so any finite exponential divides to 0): NaN at NaN and +inf, 0 elsewhere, as the plain
+# path gives.
 _SOFTMAX_EXP = Fused("ms_softmax_exp", "T x, T m, T low, T pinf", "T e",
                      "T mm = m < low ? low : m; T d = x - mm;"
                      "e = m != m ? ((x != x || x == pinf) ? pinf : (T)0) : (d != d ? pinf : exp(d));")
@@ -243,13 +177,13 @@ def _softmax_last_f32_fused(x):
                                 (x, y, numpy.int64(x.shape[-1]), low, pinf), T=x.dtype)
             return y
         except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path
-            return _softmax_last_f32(x, cupy)
+            return _softmax_last_f32(x)
     e = _SOFTMAX_EXP(x, cupy.max(x, axis=-1, keepdims=True), low, pinf)
     return _SOFTMAX_DIV(e, cupy.sum(e, axis=-1, keepdims=True))
 
 
 @fits_out
-def _softmax(prim, x, *, out=None):
+def _softmax_fused(prim, x, *, out=None):
     f32 = x.dtype == numpy.float32  # before widening float16
     x = wide(_dev(x))
     if x.size == 0:  # nothing to normalise (and max has no identity)
@@ -258,17 +192,16 @@ def _softmax(prim, x, *, out=None):
     if f32 and _last_axis(axis, x.ndim):
         if _SOFTMAX_EXP.usable(x):
             return _softmax_last_f32_fused(x)
-        return _softmax_last_f32(x, cupy)
+        return _softmax_last_f32(x)
     if _last_axis(axis, x.ndim):
         y = _softmax_rows_plain(x)
         if y is not None:
             return y
-    e = cupy.exp(x - cupy.max(x, axis=axis, keepdims=True))
-    return e / cupy.sum(e, axis=axis, keepdims=True)
+    return _softmax_plain(x, axis)
 
 
 # SoftmaxGrad, y (dy - sum(dy y)), in two launches (fusion on): the sum of the products in one reduction, the rest
-# in one kernel (three without ReductionKernel: the product apart); the plain path's operations in its order (the
+# in one kernel (three without ReductionKernel: the product apart); the family's operations in its order (the
 # sum's association is the reduction's).
 _SOFTMAX_GRAD = Fused("ms_softmax_grad", "T y, T dy, T s", "T dx", "dx = y * (dy - s);")
 _SOFTMAX_GRAD_SUM = {}   # the reduction, made on first use (FusedReduction)
@@ -297,7 +230,7 @@ extern "C" __global__ void ms_softmax_grad_rows(const T* __restrict__ y, const T
 
 
 @fits_out
-def _softmax_grad(prim, y, dy, *, out=None):
+def _softmax_grad_fused(prim, y, dy, *, out=None):
     y, dy = wide(_dev(y)), wide(_dev(dy))
     axis = _axes(prim.axis)
     if y.size and y.shape == dy.shape and _last_axis(axis, y.ndim) and _SOFTMAX_GRAD_RAW.usable(y, dy):
@@ -312,32 +245,22 @@ def _softmax_grad(prim, y, dy, *, out=None):
     reduction = _softmax_grad_sum()
     if y.size and reduction.usable(dy, y) and _SOFTMAX_GRAD.usable(y, dy):
         return _SOFTMAX_GRAD(y, dy, reduction(dy, y, axis=axis, keepdims=True))
-    s = cupy.sum(dy * y, axis=axis, keepdims=True)
-    if _SOFTMAX_GRAD.usable(y, dy, s):
-        return _SOFTMAX_GRAD(y, dy, s)
-    return y * (dy - s)
+    if _SOFTMAX_GRAD.usable(y, dy):
+        return _SOFTMAX_GRAD(y, dy, cupy.sum(dy * y, axis=axis, keepdims=True))
+    return _PLAIN["SoftmaxGrad"](prim, y, dy, out=out)
 
 
 @fits_out
-def _log_softmax(prim, x, *, out=None):
+def _log_softmax_fused(prim, x, *, out=None):
     x = wide(_dev(x))
-    if x.size == 0:  # nothing to normalise (and max has no identity)
-        return x.copy()
-    if _last_axis(_axes(prim.axis), x.ndim):
+    if x.size and _last_axis(_axes(prim.axis), x.ndim):
         y = _softmax_rows_plain(x, "ms_log_softmax_rows")
         if y is not None:
             return y
-    shifted = x - cupy.max(x, axis=prim.axis, keepdims=True)
-    return shifted - cupy.log(cupy.sum(cupy.exp(shifted), axis=prim.axis, keepdims=True))
+    return _PLAIN["LogSoftmax"](prim, x, out=out)
 
 
-def _bias_add(prim, x, bias, *, out):
-    x, bias = _dev(x), _dev(bias)
-    if prim.data_format == "NHWC":
-        return fit(x + bias, out)
-    return fit(x + bias.reshape((1, bias.size) + (1,) * (x.ndim - 2)), out)
-
-
+# --- layer normalisation ----------------------------------------------------------------------------------------
 # LayerNorm in three launches (fusion on): the mean, one reduction summing the squared deviations from it (two
 # passes over x, never the one-pass sum of squares) whose post-map makes their mean, the variance, and the
 # normalised output with its scale and shift in one kernel (rstd = 1 / sqrt(variance + eps) in it, as the plain
@@ -403,7 +326,7 @@ def _layer_norm_raw(prim, x, g, b, bna):
 
 
 @fits_out
-def _layer_norm(prim, x, gamma, beta, *, out=None):
+def _layer_norm_fused(prim, x, gamma, beta, *, out=None):
     """``(y, mean, variance)``, the variance the mean of the squared deviations (two passes)."""
     x = wide(_dev(x))
     bna = prim.begin_norm_axis % x.ndim
@@ -423,11 +346,7 @@ def _layer_norm(prim, x, gamma, beta, *, out=None):
         else:
             var = cupy.mean(_BN_SQDEV(x, mean), axis=axes, keepdims=True)
         return _LN_Y(x, mean, var, dt(prim.epsilon), g, b), mean, var
-    mean = cupy.mean(x, axis=axes, keepdims=True)
-    centred = x - mean
-    var = cupy.mean(centred * centred, axis=axes, keepdims=True)
-    rstd = 1.0 / cupy.sqrt(var + prim.epsilon)
-    return centred * rstd * g + b, mean, var
+    return _PLAIN["LayerNorm"](prim, x, g, b, out=out)
 
 
 # LayerNormGrad in three launches (fusion on): one reduction sums dy gamma and dy gamma xhat over the normalised
@@ -491,7 +410,7 @@ extern "C" __global__ void ms_ln_grad_rows(const T* __restrict__ x, const T* __r
 
 
 @fits_out
-def _layer_norm_grad(prim, x, dy, variance, mean, gamma, *, out=None):
+def _layer_norm_grad_fused(prim, x, dy, variance, mean, gamma, *, out=None):
     x, dy, var, mean, gamma = (wide(_dev(a)) for a in (x, dy, variance, mean, gamma))
     bna = prim.begin_norm_axis % x.ndim
     axes = tuple(range(bna, x.ndim))
@@ -526,13 +445,7 @@ def _layer_norm_grad(prim, x, dy, variance, mean, gamma, *, out=None):
         params = cupy.sum(terms[2:], axis=tuple(a + 1 for a in batch))
         dx = _LN_GRAD_DX(x, dy, mean, var, eps, gamma, sums[0], sums[1], dt(inv_n))
         return dx, params[0], params[1]
-    rstd = 1.0 / cupy.sqrt(var + prim.epsilon)
-    xhat = (x - mean) * rstd
-    g = dy * gamma
-    g_mean = cupy.sum(g, axis=axes, keepdims=True) * inv_n
-    gx_mean = cupy.sum(g * xhat, axis=axes, keepdims=True) * inv_n
-    dx = rstd * ((g - g_mean) - xhat * gx_mean)
-    return dx, cupy.sum(dy * xhat, axis=batch), cupy.sum(dy, axis=batch)
+    return _PLAIN["LayerNormGrad"](prim, x, dy, var, mean, gamma, out=out)
 
 
 def _layer_norm_grad_raw(x, dy, mean, var, gamma, d, eps, inv_n):
@@ -544,15 +457,6 @@ def _layer_norm_grad_raw(x, dy, mean, var, gamma, d, eps, inv_n):
 
 
 # --- batch normalisation ----------------------------------------------------------------------
-def _bn_layout(prim, x):
-    """``(axes, stat_shape, count)``: the axes but the channel's, the broadcast shape of a per-channel
-    vector, and the number of values per channel."""
-    c = x.ndim - 1 if prim.data_format == "NHWC" else 1
-    axes = tuple(i for i in range(x.ndim) if i != c)
-    stat_shape = tuple(x.shape[i] if i == c else 1 for i in range(x.ndim))
-    return axes, stat_shape, x.size // max(x.shape[c], 1)
-
-
 # (the squared deviations from a mean: LayerNorm's variance where its one-reduction kernel does not apply)
 _BN_SQDEV = Fused("ms_bn_sqdev", "T x, T m", "T d", "T c = x - m; d = c * c;")
 _SELECTORS = {}
@@ -854,37 +758,19 @@ def _batch_norm_grad_raw(prim, dy, x, scale, saved_mean, saved_variance):
 
 
 @fits_out
-def _batch_norm(prim, x, scale, bias, mean, variance, *, out=None):
-    x = _dev(x)
-    x32 = wide(x)
+def _batch_norm_fused(prim, x, scale, bias, mean, variance, *, out=None):
+    x32 = wide(_dev(x))
     scale, bias = _dev(scale), _dev(bias)
     if _bn_raw_usable(prim, x32, scale, bias, mean, variance):
         try:
             return _batch_norm_raw(prim, x32, scale, bias, mean, variance)
         except FusedUnavailable:     # did not compile (before any write): the fused kernels are off, plain path below
             pass
-    axes, stat_shape, count = _bn_layout(prim, x)
-    if prim.is_training:
-        m = cupy.mean(x32, axis=axes)
-        centred = x32 - m.reshape(stat_shape)
-        v = cupy.sum(centred * centred, axis=axes) / max(count, 1)
-    else:
-        # copies: outputs 1-4 must not alias the moving statistics, which training updates in place
-        m, v = wide(_dev(mean)).copy(), wide(_dev(variance)).copy()
-        centred = x32 - m.reshape(stat_shape)
-    rstd = 1.0 / cupy.sqrt(v + prim.epsilon)
-    y = centred * (rstd * wide(_dev(scale))).reshape(stat_shape) + wide(_dev(bias)).reshape(stat_shape)
-    if prim.is_training:
-        unbiased = v * (max(count, 1) / max(count - 1, 1))
-        mom = prim.momentum
-        # the moving statistics are Parameters: updated in their own buffers
-        store(mean, (1 - mom) * _dev(mean) + mom * m)
-        store(variance, (1 - mom) * _dev(variance) + mom * unbiased)
-    return y, m, v, m.copy(), v.copy()
+    return _PLAIN["BatchNorm"](prim, x32, scale, bias, mean, variance, out=out)
 
 
 @fits_out
-def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve, *, out=None):
+def _batch_norm_grad_fused(prim, dy, x, scale, saved_mean, saved_variance, reserve, *, out=None):
     x, dy = wide(_dev(x)), wide(_dev(dy))
     sv = wide(_dev(saved_variance))
     sm = wide(_dev(saved_mean))
@@ -894,17 +780,7 @@ def _batch_norm_grad(prim, dy, x, scale, saved_mean, saved_variance, reserve, *,
             return _batch_norm_grad_raw(prim, dy, x, sc, sm, sv)
         except FusedUnavailable:     # did not compile: the fused kernels are off, plain path below
             pass
-    axes, stat_shape, count = _bn_layout(prim, x)
-    rstd = 1.0 / cupy.sqrt(sv + prim.epsilon)
-    xhat = (x - sm.reshape(stat_shape)) * rstd.reshape(stat_shape)
-    dbias = cupy.sum(dy, axis=axes)
-    dscale = cupy.sum(dy * xhat, axis=axes)
-    a = (sc * rstd).reshape(stat_shape)
-    if not prim.is_training:
-        return dy * a, dscale, dbias
-    count = max(count, 1)
-    dx = a * (dy - dbias.reshape(stat_shape) / count - xhat * (dscale.reshape(stat_shape) / count))
-    return dx, dscale, dbias
+    return _PLAIN["BatchNormGrad"](prim, dy, x, sc, sm, sv, reserve, out=out)
 
 
 # --- ApplyMomentum ------------------------------------------------------------------------------
@@ -942,7 +818,7 @@ def _apply_momentum(prim, variable, accumulation, learning_rate, gradient, momen
     return variable
 
 
-# --- Dropout, L2Normalize -----------------------------------------------------------------------
+# --- Dropout ---------------------------------------------------------------------------------------
 _DROPOUT = Fused("ms_dropout", "T x, float32 u, float32 keep, T scale", "T y, T mask",
                  "mask = u < keep ? (T)1 : (T)0; y = x * mask * scale;", dtypes=_SELECTS)
 
@@ -963,40 +839,18 @@ def _dropout(prim, x, *, out):
     return fit(x * mask * x.dtype.type(1.0 / keep), out[0]), mask
 
 
-def _l2_normalize(prim, x, *, out):
-    x = wide(_dev(x))
-    sq = cupy.sum(x * x, axis=_axes(prim.axis), keepdims=True)
-    return fit(x / cupy.sqrt(cupy.maximum(sq, prim.epsilon)), out)
-
-
-KERNELS = {
-    "ReLU": _relu,
-    "ReLU6": _elementwise(lambda prim, x: cupy.clip(x, 0, 6).astype(x.dtype)),
-    "Sigmoid": _elementwise(lambda prim, x: sigmoid(x)),
-    "GeLU": _gelu,
-    "GeLUGrad": _gelu_grad,
-    "ReluGrad": _relu_grad,
-    "FastGeLU": _elementwise(lambda prim, x: x * sigmoid(1.702 * x)),
-    "HSigmoid": _elementwise(lambda prim, x: cupy.clip(x + 3, 0, 6) / 6),
-    "HSwish": _elementwise(lambda prim, x: x * cupy.clip(x + 3, 0, 6) / 6),
-    "Elu": _elementwise(_elu),
-    "CeLU": _elementwise(_celu),
-    "SeLU": _elementwise(_selu),
-    "Softplus": _elementwise(lambda prim, x: softplus(x)),
-    "Softsign": _elementwise(lambda prim, x: x / (1 + cupy.abs(x))),
-    "Mish": _elementwise(_mish),
-    "HShrink": _elementwise(_hshrink),
-    "SoftShrink": _elementwise(_softshrink),
-    "PReLU": _prelu,
-    "Softmax": _softmax,
-    "SoftmaxGrad": _softmax_grad,
-    "LogSoftmax": _log_softmax,
-    "BiasAdd": _bias_add,
-    "LayerNorm": _layer_norm,
-    "LayerNormGrad": _layer_norm_grad,
-    "BatchNorm": _batch_norm,
+KERNELS.update({
+    "ReLU": _relu_fused,
+    "GeLU": _gelu_fused,
+    "GeLUGrad": _gelu_grad_fused,
+    "ReluGrad": _relu_grad_fused,
+    "Softmax": _softmax_fused,
+    "SoftmaxGrad": _softmax_grad_fused,
+    "LogSoftmax": _log_softmax_fused,
+    "LayerNorm": _layer_norm_fused,
+    "LayerNormGrad": _layer_norm_grad_fused,
+    "BatchNorm": _batch_norm_fused,
     "ApplyMomentum": _apply_momentum,
-    "BatchNormGrad": _batch_norm_grad,
+    "BatchNormGrad": _batch_norm_grad_fused,
     "Dropout": _dropout,
-    "L2Normalize": _l2_normalize,
-}
+})
