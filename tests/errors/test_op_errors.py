@@ -37,6 +37,7 @@ CASES = [
     ("onehot_depth", lambda: ops.OneHot()(ms.Tensor([1, 2], ms.int32), -1, ms.Tensor(1.0), ms.Tensor(0.0)),
      ValueError, "OneHot"),
     ("split_uneven", lambda: ops.Split(0, 3)(t(4, 2)), ValueError, "Split"),
+    ("multinomial_no_categories", lambda: ops.multinomial(t(0, 0), 1), ValueError, "Multinomial"),
     ("reverse_sequence_same_dims", lambda: ops.ReverseSequence(1, -1)(t(2, 3), ms.Tensor([1, 2], ms.int32)),
      ValueError, "ReverseSequence"),
     ("sce_labels", lambda: ops.SoftmaxCrossEntropyWithLogits()(t(2, 3), t(2, 4)), ValueError,
