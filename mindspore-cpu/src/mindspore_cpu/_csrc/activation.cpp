@@ -200,6 +200,36 @@ void relu_grad_span_f64(const double* dy, const double* y, double* dx, int64_t b
     relu_grad_span(dy, y, dx, begin, end);
 }
 
+// The 16-bit floats (float16, bfloat16) on their bits: y > 0 exactly when y lies in [1, +inf's bits] (the sign
+// clear, not zero, not NaN), so the select needs no conversion.
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void relu_grad_span_u16(const uint16_t* dy, const uint16_t* y, uint16_t* dx, uint16_t inf, int64_t begin,
+                        int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+        dx[i] = static_cast<uint16_t>(y[i] - 1u) < inf ? dy[i] : static_cast<uint16_t>(0);
+    }
+}
+
+py::array relu_grad16(const py::array& dy, const py::array& y, const std::string& kind) {
+    const std::string where = "relu_grad16";
+    check_array(where, "dy", dy, -1);
+    check_array(where, "y", y, -1);
+    if (dy.itemsize() != 2 || y.itemsize() != 2 || !dy.dtype().is(y.dtype())) {
+        fail(where, "'dy' and 'y' must be 16-bit floats of one dtype");
+    }
+    if (kind != "float16" && kind != "bfloat16") fail(where, "'kind' must be 'float16' or 'bfloat16'");
+    if (dy.size() != y.size()) fail(where, "'dy' " + shape_str(dy) + " and 'y' " + shape_str(y) + " differ");
+    const uint16_t inf = kind == "float16" ? 0x7c00u : 0x7f80u;
+    py::array dx(dy.dtype(), std::vector<py::ssize_t>(dy.shape(), dy.shape() + dy.ndim()));
+    const int64_t n = dy.size();
+    const auto* pdy = static_cast<const uint16_t*>(dy.data());
+    const auto* py_ = static_cast<const uint16_t*>(y.data());
+    auto* pdx = static_cast<uint16_t*>(dx.mutable_data());
+    py::gil_scoped_release release;
+    split(n, 2.0 * n, [&](int64_t b, int64_t e) { relu_grad_span_u16(pdy, py_, pdx, inf, b, e); });
+    return dx;
+}
+
 py::array relu_grad(const py::array& dy, const py::array& y, const py::object& out) {
     const std::string where = "relu_grad";
     check_array(where, "dy", dy, -1);
@@ -237,6 +267,8 @@ void register_activation(py::module_& m) {
     m.def("gelu_grad", &gelu_grad, arg("dy"), arg("x"), "dy * GELU'(x) (tanh approximation).");
     m.def("relu_grad", &relu_grad, arg("dy"), arg("y"), arg("out") = py::none(),
           "y > 0 ? dy : 0 (ReLU's gradient from its output y), into 'out' when given (it may be dy).");
+    m.def("relu_grad16", &relu_grad16, arg("dy"), arg("y"), arg("kind"),
+          "relu_grad of 16-bit floats ('float16' or 'bfloat16' bits), computed on the bits.");
 }
 
 }  // namespace mscpu

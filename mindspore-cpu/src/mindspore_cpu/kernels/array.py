@@ -1,7 +1,7 @@
 """CPU kernels of the array family (``mindspore/ops/_defs/array.py``): mindspore-array-kernels' ``array`` family
 bound to NumPy (the GPU backend binds the same source to CuPy), with ``np.concatenate`` for the joins,
 ``np.copyto`` (``casting='unsafe'``) for ``Assign`` and scalar operands read by ``np.asarray(v).item()``; and
-this backend's own ``Fill`` (``np.full`` of the value as a NumPy array, cast as ``copyto`` casts).
+this backend's own ``Cast`` (float16/bfloat16 <-> float32 in C++, :mod:`._half`) and ``Fill`` (``np.full`` of the value as a NumPy array, cast as ``copyto`` casts).
 
 Kernels return fresh C-contiguous arrays (never views of an input that an in-place op could later
 modify), except the reshapes and the in-place ``Assign*`` kernels, which write into and return their first input.
@@ -9,6 +9,7 @@ modify), except the reshapes and the in-place ``Assign*`` kernels, which write i
 import numpy as np
 
 from mindspore_array_kernels import bind
+from mindspore_cpu.kernels._half import astype
 
 
 def _np_dtype(dtype):
@@ -32,10 +33,15 @@ KERNELS = bind("array", globals(), xp=np, dev=np.asarray, np_dtype=_np_dtype, sc
                concatenate=_concatenate, store=_store)["KERNELS"]
 
 
+def _cast(prim, x, dtype, out=None):
+    return astype(np.asarray(x), dtype.to_numpy())   # float16/bfloat16 <-> float32 in C++
+
+
 def _fill(prim, dtype, shape, value, out=None):
     return np.full(shape, np.asarray(value), dtype=dtype.to_numpy())
 
 
 KERNELS.update({
+    "Cast": _cast,
     "Fill": _fill,
 })

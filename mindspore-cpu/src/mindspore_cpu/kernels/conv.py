@@ -8,6 +8,7 @@ primitive's own geometry (:meth:`geometry_for`), the same the shape rule used.
 """
 import numpy as np
 
+from mindspore_cpu.kernels._half import as_c
 from mindspore_cpu.kernels._out import fits_out
 from mindspore_cpu.kernels._native import _kernels
 from mindspore_cpu.kernels import pooling
@@ -23,7 +24,7 @@ def compute_dtype(*arrays):
 
 def as_5d(a, dtype):
     """``a`` (N, C, [D,] H, W) as a C-contiguous (N, C, D, H, W) array of ``dtype``."""
-    a = np.asarray(a, dtype=dtype, order="C")
+    a = as_c(a, dtype)
     return a.reshape(a.shape[:2] + (1,) + a.shape[2:]) if a.ndim == 4 else a
 
 

@@ -1,6 +1,7 @@
 """CPU kernels of the loss family: the fused softmax cross-entropies (C++, ``mindspore_cpu._kernels``)."""
 import numpy as np
 
+from mindspore_cpu.kernels._half import as_c
 from mindspore_cpu.kernels._out import fits_out
 from mindspore_cpu.kernels._native import _kernels
 
@@ -10,7 +11,7 @@ _NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
 def _as_float(*arrays):
     dt = np.result_type(*arrays)
     dt = dt if dt in _NATIVE else np.dtype(np.float32)
-    return [np.asarray(a, dtype=dt, order="C") for a in arrays]
+    return [as_c(a, dt) for a in arrays]
 
 
 @fits_out

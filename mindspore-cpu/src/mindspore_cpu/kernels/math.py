@@ -14,6 +14,7 @@ import ml_dtypes
 import numpy as np
 
 from mindspore.common import dtype as mstype
+from mindspore_cpu.kernels._half import MIN_SIZE, astype
 from mindspore_cpu.kernels._native import _kernels
 
 _SCALARS = (bool, int, float, complex)
@@ -88,14 +89,35 @@ def _as_float(x):
     return x if _inexact(x.dtype) else x.astype(np.float32)
 
 
+#: Binary ufuncs whose float16 loops compute in float32 and round once: converting in C++, computing in float32 and
+#: converting back gives the same values many times faster for large arrays (a NaN stays a NaN, though which
+#: operand's payload it carries may differ; maximum/minimum are left out: NumPy's float16 and float32 loops differ in
+#: which signed zero they keep).
+_HALF_VIA_FLOAT32 = frozenset({np.add, np.subtract, np.multiply, np.true_divide})
+
+
+def _half_via_float32(ufunc, x, y, t):
+    """``ufunc(x, y)`` in the 16-bit float ``t`` (operands as :func:`_operands` gives them), computed in float32."""
+    def wide(v):
+        return astype(v if isinstance(v, np.ndarray) and v.dtype == t else np.asarray(v, dtype=t), np.float32)
+    with np.errstate(all="ignore"):
+        return astype(ufunc(wide(x), wide(y)), t)
+
+
 def _binary(ufunc, floating=False):
+    via_float32 = ufunc in _HALF_VIA_FLOAT32
+
     def kernel(prim, x, y, out=None):
         # fast path (the eager hot loop): two arrays of one inexact dtype need no promotion; NumPy's
         # floating-point warnings from this module are silenced once in kernels/__init__.py
         if type(x) is np.ndarray and type(y) is np.ndarray and x.dtype == y.dtype and x.dtype.kind == "f":
+            if via_float32 and x.dtype in _HALF and x.size + y.size >= 2 * MIN_SIZE:
+                return _half_via_float32(ufunc, x, y, x.dtype)
             res = ufunc(x, y)
             return res if type(res) is np.ndarray else np.asarray(res)  # 0-d inputs give a NumPy scalar
-        x, y, _ = _operands(x, y, floating)
+        x, y, t = _operands(x, y, floating)
+        if via_float32 and t in _HALF and np.size(x) + np.size(y) >= 2 * MIN_SIZE:
+            return _half_via_float32(ufunc, x, y, t)
         with np.errstate(all="ignore"):
             return np.asarray(ufunc(x, y))
     return kernel
@@ -338,15 +360,20 @@ def dense_with_epilogue(x, w, bias, transpose_b, relu):
 
 
 def _matmul(prim, x, y, out=None):
-    if (x.dtype is y.dtype or x.dtype == y.dtype) and x.dtype in _GEMM_DTYPES and x.ndim >= 2 and y.ndim >= 2:
-        return _native_matmul(x, y, bool(prim.transpose_a), bool(prim.transpose_b))
+    if (x.dtype is y.dtype or x.dtype == y.dtype) and x.ndim >= 2 and y.ndim >= 2:
+        if x.dtype in _GEMM_DTYPES:
+            return _native_matmul(x, y, bool(prim.transpose_a), bool(prim.transpose_b))
+        if x.dtype in _HALF:   # float32 products rounded once, as on a GPU
+            wide = _native_matmul(astype(x, np.float32), astype(y, np.float32), bool(prim.transpose_a),
+                                  bool(prim.transpose_b))
+            return astype(wide, x.dtype)
     if prim.transpose_a:
         x = np.swapaxes(x, -1, -2)
     if prim.transpose_b:
         y = np.swapaxes(y, -1, -2)
     with np.errstate(invalid="ignore", over="ignore"):  # inf/NaN propagate as MindSpore's do, silently
         if x.dtype in _HALF:
-            return np.matmul(x.astype(np.float32), y.astype(np.float32)).astype(x.dtype)
+            return astype(np.matmul(astype(x, np.float32), astype(y, np.float32)), x.dtype)
         return np.asarray(np.matmul(x, y))
 
 

@@ -7,6 +7,7 @@ GPU backend binds the same source to CuPy), with float16 computing in float32, `
 import numpy as np
 
 from mindspore_array_kernels import bind
+from mindspore_cpu.kernels._half import astype
 
 
 def _itself(x):
@@ -14,7 +15,7 @@ def _itself(x):
 
 
 def _wide(x):
-    return x.astype(np.float32) if x.dtype == np.float16 else x
+    return astype(x, np.float32) if x.dtype == np.float16 else x
 
 
 def _scan(op, a):

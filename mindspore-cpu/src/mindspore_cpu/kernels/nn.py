@@ -15,16 +15,18 @@ Losses and resizing are in :mod:`mindspore_cpu.kernels.nn_ext`, merged into :dat
 """
 import math
 
+import ml_dtypes
 import numpy as np
 
 from mindspore_array_kernels import bind
+from mindspore_cpu.kernels._half import MIN_SIZE, as_c, astype
 from mindspore_cpu.kernels._out import fit, fits_out
 from mindspore_cpu.kernels import nn_ext
 
 
 def wide(x):
     """``x`` in a precision fit for reductions and transcendental functions (float16 -> float32)."""
-    return x.astype(np.float32) if x.dtype == np.float16 else x
+    return astype(x, np.float32) if x.dtype == np.float16 else x
 
 
 def _store(dst, value):
@@ -58,22 +60,38 @@ def _native():
 
 def _gelu_native(prim, x, out=None):
     """GELU (tanh form) in one C++ pass; float16 computes in float32, like the other activations."""
-    src = x.astype(np.float32) if x.dtype == np.float16 else np.asarray(x, order="C")
+    src = astype(x, np.float32) if x.dtype == np.float16 else np.asarray(x, order="C")
     y = _native().gelu(src)
-    return y.astype(x.dtype) if y.dtype != x.dtype else y
+    return astype(y, x.dtype) if y.dtype != x.dtype else y
 
 
 def _gelu_grad_native(prim, dy, x, y, out=None):
-    wide_x = x.astype(np.float32) if x.dtype == np.float16 else np.asarray(x, order="C")
-    wide_dy = np.asarray(dy, dtype=wide_x.dtype, order="C")
-    res = _native().gelu_grad(wide_dy, wide_x)
-    return res.astype(x.dtype) if res.dtype != x.dtype else res
+    wide_x = astype(x, np.float32) if x.dtype == np.float16 else np.asarray(x, order="C")
+    wide_dy = astype(dy, np.float32) if dy.dtype == np.float16 else np.asarray(dy, dtype=wide_x.dtype, order="C")
+    res = _native().gelu_grad(np.ascontiguousarray(wide_dy, dtype=wide_x.dtype), wide_x)
+    return astype(res, x.dtype) if res.dtype != x.dtype else res
+
+
+_HALF_KINDS = {np.dtype(np.float16): "float16", np.dtype(ml_dtypes.bfloat16): "bfloat16"}
+
+
+def _bias_add_half(prim, x, bias, out=None):
+    """float16 BiasAdd as NumPy's float16 add computes it (in float32, rounded once), converting in C++; the other
+    dtypes the family's."""
+    if x.dtype == np.float16 and bias.dtype == x.dtype and x.size >= MIN_SIZE:
+        return astype(_PLAIN["BiasAdd"](prim, astype(x, np.float32), bias.astype(np.float32)), x.dtype)
+    return _PLAIN["BiasAdd"](prim, x, bias, out=out)
 
 
 def _relu_grad_native(prim, dy, y, out=None):
-    """y > 0 ? dy : 0; float32/float64 in one C++ pass, the other dtypes the family's."""
-    if dy.dtype in _NATIVE_FLOATS and dy.dtype == y.dtype:
-        return _native().relu_grad(np.asarray(dy, order="C"), np.asarray(y, order="C"))
+    """y > 0 ? dy : 0; float32/float64 and float16/bfloat16 (on their bits) in one C++ pass, the other dtypes the
+    family's."""
+    if dy.dtype == y.dtype:
+        if dy.dtype in _NATIVE_FLOATS:
+            return _native().relu_grad(np.asarray(dy, order="C"), np.asarray(y, order="C"))
+        kind = _HALF_KINDS.get(dy.dtype)
+        if kind is not None:
+            return _native().relu_grad16(np.asarray(dy, order="C"), np.asarray(y, order="C"), kind)
     return _PLAIN["ReluGrad"](prim, dy, y, out=out)
 
 
@@ -89,7 +107,7 @@ def _bn_dtype(x):
 
 def _as_ncs(a, dtype):
     """``a`` (N, C, *spatial) as a C-contiguous (N, C, S) array (a free reshape when it already is one)."""
-    a = np.asarray(a, dtype=dtype, order="C")
+    a = as_c(a, dtype)
     return a.reshape(a.shape[:2] + (math.prod(a.shape[2:]),))
 
 
@@ -164,6 +182,7 @@ KERNELS.update({
     "GeLU": _gelu_native,
     "GeLUGrad": _gelu_grad_native,
     "ReluGrad": _relu_grad_native,
+    "BiasAdd": _bias_add_half,
     "BatchNorm": _batch_norm_native,
     "BatchNormGrad": _batch_norm_grad_native,
     "ApplyMomentum": _apply_momentum,

@@ -7,10 +7,11 @@ per-element Python loop).
 import numpy as np
 
 from mindspore_array_kernels import bind
+from mindspore_cpu.kernels._half import astype
 
 
 def _wide(x):
-    return x.astype(np.float32) if x.dtype == np.float16 else x
+    return astype(x, np.float32) if x.dtype == np.float16 else x
 
 
 def _scatter_axis(g, axis, idx, n):

@@ -18,6 +18,7 @@ MaxPool3DWithArgmax propagates NaN with the index of the window's last NaN. Reco
 """
 import numpy as np
 
+from mindspore_cpu.kernels._half import as_c
 from mindspore_cpu.kernels._out import fits_out
 from mindspore_cpu.kernels._native import _kernels
 
@@ -31,7 +32,7 @@ def _dtype(*arrays):
 
 def _as_5d(a, dtype):
     """(C, H, W), (N, C, H, W) or (N, C, D, H, W) as a C-contiguous (N, C, D, H, W) array."""
-    a = np.asarray(a, dtype=dtype, order="C")
+    a = as_c(a, dtype)
     if a.ndim == 3:
         return a.reshape((1, a.shape[0], 1) + a.shape[1:])
     if a.ndim == 4:
@@ -42,7 +43,7 @@ def _as_5d(a, dtype):
 def _as_planes(a, dtype=None):
     """``a`` as (1, planes, spatial size): 5-D inputs have three spatial axes, others two."""
     spatial = 3 if a.ndim == 5 else 2
-    a = np.asarray(a, dtype=dtype, order="C")
+    a = as_c(a, dtype)
     return a.reshape((1, int(np.prod(a.shape[:-spatial], dtype=np.int64)), -1))
 
 
