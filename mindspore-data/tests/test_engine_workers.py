@@ -74,19 +74,35 @@ def test_transform_rng_differs_between_rows_and_map_nodes():
     assert len({r[0] for r in rows}) == 8 and all(r[0] != r[1] for r in rows)
 
 
+def most_at_once(spans):
+    """The most of the (begin, end) time spans that hold one instant (spans that only touch do not count)."""
+    events = sorted([(b, 1) for b, _ in spans] + [(e, -1) for _, e in spans])
+    best = now = 0
+    for _, step in events:
+        now += step
+        best = max(best, now)
+    return best
+
+
+def test_most_at_once_counts_overlaps_only():
+    assert most_at_once([(0, 1), (1, 2), (2, 3)]) == 1
+    assert most_at_once([(0, 2), (1, 3), (1.5, 4), (3.5, 5)]) == 3
+
+
 @pytest.mark.parametrize("multiprocessing_", [False, True])
 def test_workers_run_in_parallel(multiprocessing_):
+    # the calls' own time spans show whether they ran at once (a wall-clock bound on the whole run would fail on a
+    # loaded machine)
     def slow(x):
+        begin = time.time()
         time.sleep(0.1)
-        return x, np.array(os.getpid())
+        return x, np.array(os.getpid()), np.array(begin), np.array(time.time())
 
-    data = numbers(8).map(slow, input_columns=["x"], output_columns=["x", "pid"], num_parallel_workers=4,
-                          python_multiprocessing=multiprocessing_)
-    start = time.perf_counter()
+    data = numbers(8).map(slow, input_columns=["x"], output_columns=["x", "pid", "begin", "end"],
+                          num_parallel_workers=4, python_multiprocessing=multiprocessing_)
     out = [[c.item() for c in r] for r in data.create_tuple_iterator(output_numpy=True)]
-    elapsed = time.perf_counter() - start
     assert [r[0] for r in out] == list(range(8))              # order kept
-    assert elapsed < 0.6                                       # serial would take 0.8 s
+    assert most_at_once([(r[2], r[3]) for r in out]) >= 2      # serial calls would never overlap
     pids = {r[1] for r in out}
     if multiprocessing_:
         assert os.getpid() not in pids and len(pids) > 1
@@ -269,15 +285,20 @@ def test_prefetch_overlaps_the_consumer():
     ds.config.set_prefetch_size(8)
 
     def slow(x):
+        begin = time.time()
         time.sleep(0.05)
-        return x
+        return x, np.array(begin), np.array(time.time())
 
-    data = numbers(10).map(slow, input_columns=["x"], num_parallel_workers=1)
-    start = time.perf_counter()
-    for _ in data.create_tuple_iterator(output_numpy=True):
+    data = numbers(10).map(slow, input_columns=["x"], output_columns=["x", "begin", "end"], num_parallel_workers=1)
+    prepared, consumed = [], []
+    for row in data.create_tuple_iterator(output_numpy=True):
+        prepared.append((row[1].item(), row[2].item()))
+        begin = time.time()
         time.sleep(0.05)              # the "training step"
-    elapsed = time.perf_counter() - start
-    assert elapsed < 0.85             # 1.0 s if preparation and consumption did not overlap
+        consumed.append((begin, time.time()))
+    # one worker and one consumer: each alone never overlaps itself, so an overlap is preparation during a step
+    assert most_at_once(prepared) == 1 and most_at_once(consumed) == 1
+    assert most_at_once(prepared + consumed) == 2
 
 
 def test_generator_random_access_with_worker_processes():
