@@ -22,7 +22,9 @@ update them in place; this mirrors MindSpore not casting inputs it writes. Primi
 list are converted the same way: a subclass with the same class name (so kernel lookup is
 unchanged) casts float inputs to low precision and the result back to float32. Every cast is an
 ordinary ``Cast`` primitive, so the float16 computation really happens in the kernels and autodiff
-sees it.
+sees it; outside graph compilation (PYNATIVE) the outermost converted cell of a call casts the parameters of all the
+converted cells under it with one ``CastMany`` instead (one operator call, where a ResNet took 17 ``Cast``s and
+their 17 gradient casts), which the cells under it then read.
 
 Loss scaling: :class:`DynamicLossScaleManager` / :class:`FixedLossScaleManager` (for ``Model``
 and :func:`build_train_network`) and the functional :class:`StaticLossScaler` /
@@ -31,8 +33,11 @@ and :func:`build_train_network`) and the functional :class:`StaticLossScaler` /
 from __future__ import annotations
 
 import logging
+import threading
 from abc import ABC, abstractmethod
 
+import mindspore.context as _context
+from mindspore._core import interpreters as _interpreters
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
@@ -96,8 +101,58 @@ def _cast_floats(value, dtype):
     return value
 
 
+def _cast_param(param, dst):
+    """Whether amp reads ``param`` through a cast to ``dst``: a trainable float Parameter of another dtype."""
+    return isinstance(param, Parameter) and param.requires_grad and param.dtype in mstype.float_type \
+        and param.dtype != dst
+
+
+class _ParamCasts(threading.local):
+    """The parameter casts of the amp call running in this thread: ``{(id(param), dtype): cast Tensor}``, made by
+    its outermost converted cell, or ``None`` outside one."""
+
+    casts = None
+
+
+_PARAM_CASTS = _ParamCasts()
+_CAST_MANY = []   # (ops.CastMany(), made at first use)
+
+
+def _cast_subtree_params(root):
+    """Every parameter cast of the converted cells under ``root`` (itself included), as one ``CastMany``:
+    ``{(id(param), dtype): cast Tensor}``. Under PYNATIVE a ``Cast`` per parameter cost an operator call each (17 for
+    a ResNet); one call casts them all, and the backward pass casts their gradients back as one too. A parameter of
+    a cell the call does not reach is cast all the same (its gradient is zero, as it would be)."""
+    params, dtypes, keys, seen = [], [], [], set()
+    stack, cells = [root], set()
+    while stack:
+        cell = stack.pop()
+        state = cell.__dict__
+        if id(cell) in cells:
+            continue
+        cells.add(id(cell))
+        dst = state.get("_mixed_precision_type")
+        if dst is not None and getattr(type(cell), "_amp_injected", False):
+            for param in state["_params"].values():
+                key = (id(param), dst)
+                if key not in seen and _cast_param(param, dst):
+                    seen.add(key)
+                    params.append(param)
+                    dtypes.append(dst)
+                    keys.append(key)
+        stack.extend(c for c in reversed(list(state.get("_cells", {}).values())) if c is not None)
+    if len(params) < 2:
+        return {}
+    if not _CAST_MANY:
+        from mindspore.ops.operations import CastMany
+        _CAST_MANY.append(CastMany())
+    return dict(zip(keys, _CAST_MANY[0](tuple(params), tuple(dtypes))))
+
+
 class _AmpCellMixin:
-    """Injected before a cell's class: casts own trainable float parameters while running, and the output."""
+    """Injected before a cell's class: casts own trainable float parameters while running, and the output. Outside
+    graph compilation the outermost converted cell of a call casts the parameters of every converted cell under it
+    at once (:func:`_cast_subtree_params`), and the cells under it read theirs from that."""
 
     _amp_injected = True
 
@@ -106,17 +161,29 @@ class _AmpCellMixin:
         dst = state.get("_mixed_precision_type")
         params = state["_params"]
         saved = {}
+        kind = _interpreters.STACK[-1].kind
+        # a graph being compiled casts its own parameters (and so does a call that will compile one)
+        staging = kind == "staging" or (kind == "eager" and (
+            state.get("_jit") or _context.get_context("mode") == _context.GRAPH_MODE))
+        casts = None if staging else _PARAM_CASTS.casts
+        opened = casts is None and not staging
+        if opened:
+            casts = _cast_subtree_params(self)
         if dst is not None:
             for name, param in params.items():
-                if isinstance(param, Parameter) and param.requires_grad and param.dtype in mstype.float_type \
-                        and param.dtype != dst:
+                if _cast_param(param, dst):
                     saved[name] = param
             for name, param in saved.items():
-                params[name] = _cast_floats(param, dst)
+                cast = casts.get((id(param), dst)) if casts else None
+                params[name] = cast if cast is not None else _cast_floats(param, dst)
+        if opened:
+            _PARAM_CASTS.casts = casts
         try:
             out = super().__call__(*args, **kwargs)
         finally:
             params.update(saved)
+            if opened:
+                _PARAM_CASTS.casts = None
         out_dtype = state.get("_amp_output_dtype")
         return _cast_floats(out, out_dtype) if out_dtype is not None else out
 

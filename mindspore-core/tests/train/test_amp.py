@@ -362,3 +362,52 @@ def test_bfloat16_tensor_times_a_python_float_stays_bfloat16():
     for y in (x * 0.125, 0.125 * x, x + 1.0, x / 2.0, x - 0.5):
         assert y.dtype == ms.bfloat16
     np.testing.assert_array_equal((x * 0.125).astype(ms.float32).asnumpy(), [0.1875, -0.25, 0.375])
+
+
+def test_pynative_o2_casts_all_parameters_in_one_operator(monkeypatch):
+    """Under PYNATIVE the outermost converted cell casts the float32 parameters of every converted cell under it
+    with one CastMany (a Cast per parameter cost an operator call each), the backward pass casts their gradients
+    back as one too; losses and updated parameters are bit for bit those of a Cast per parameter."""
+    if ms.get_context("mode") == ms.GRAPH_MODE:
+        pytest.skip("counts the operators PYNATIVE dispatches")
+    from mindspore._runtime import dispatch
+
+    def run(batched):
+        calls = []
+        plain = dispatch.Eager.apply
+
+        def counted(self, prim, inputs):
+            calls.append(prim.name)
+            return plain(self, prim, inputs)
+        with monkeypatch.context() as m:
+            if not batched:
+                m.setattr(amp, "_cast_subtree_params", lambda root: {})
+            m.setattr(dispatch.Eager, "apply", counted)
+            m.setenv("MS_PYNATIVE_COMPILED_BACKWARD", "0")
+            ms.set_seed(3)
+            net = SmallConvNet()
+            rng = np.random.default_rng(1)
+            for p in net.trainable_params():
+                p.set_data(Tensor((rng.standard_normal(p.shape) * 0.3).astype(F32)))
+            net = amp.auto_mixed_precision(net, "O2")
+            step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True,
+                                                                                           reduction="mean")),
+                                       nn.Momentum(net.trainable_params(), 0.05, 0.9))
+            step.set_train()
+            x = Tensor(rng.standard_normal((4, 1, 8, 8)).astype(F32))
+            y = Tensor(np.array([0, 1, 2, 1], np.int32))
+            first = len(calls)
+            losses = [step(x, y).asnumpy() for _ in range(3)]
+            return calls[first:], losses, [p.asnumpy() for p in net.trainable_params()]
+
+    calls, losses, params = run(True)
+    plain_calls, plain_losses, plain_params = run(False)
+    per_step = len(calls) // 3
+    fewer_casts = sum(1 for c in plain_calls[:len(plain_calls) // 3] if c == "Cast") - \
+        sum(1 for c in calls[:per_step] if c == "Cast")
+    assert fewer_casts == 2 * 4          # conv1.weight, conv2.weight, fc.weight, fc.bias and their gradients (the
+    #                                      convolutions have no bias; BatchNorm stays float32)
+    assert calls[:per_step].count("CastMany") == 2     # the parameters, then their gradients
+    assert len(plain_calls) - len(calls) == 3 * (fewer_casts - 2)
+    for a, b in zip(losses + params, plain_losses + plain_params):
+        np.testing.assert_array_equal(a, b)

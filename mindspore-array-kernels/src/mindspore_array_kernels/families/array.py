@@ -23,6 +23,11 @@ def _cast(prim, x, dtype, out=None):
     return dev(x).astype(np_dtype(dtype))
 
 
+def _cast_many(prim, inputs, dtypes, out=None):
+    """Each input cast to its dtype (``out``: the inferred specs; every result a fresh array, as Cast's)."""
+    return tuple(_cast(prim, x, o.dtype) for x, o in zip(inputs, out))
+
+
 def _reshape(prim, x, shape, out=None):
     x = dev(x)
     return x.reshape(prim.infer_shape(x.shape, shape))
@@ -161,6 +166,7 @@ def _assign_sub(prim, variable, value, out=None):
 
 KERNELS = {
     "Cast": _cast,
+    "CastMany": _cast_many,
     "Reshape": _reshape,
     "Transpose": _transpose,
     "Concat": _concat,

@@ -37,11 +37,16 @@ def _cast(prim, x, dtype, out=None):
     return astype(np.asarray(x), dtype.to_numpy())   # float16/bfloat16 <-> float32 in C++
 
 
+def _cast_many(prim, inputs, dtypes, out=None):
+    return tuple(astype(np.asarray(x), o.dtype.to_numpy()) for x, o in zip(inputs, out))
+
+
 def _fill(prim, dtype, shape, value, out=None):
     return np.full(shape, np.asarray(value), dtype=dtype.to_numpy())
 
 
 KERNELS.update({
     "Cast": _cast,
+    "CastMany": _cast_many,
     "Fill": _fill,
 })
