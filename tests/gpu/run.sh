@@ -10,7 +10,8 @@
 # LIMIT_PLUGIN, LIMIT_CONFORMANCE, LIMIT_TRAINING, LIMIT_SUITES, LIMIT_GRAPH, LIMIT_QUICKSTART, LIMIT_BENCH, LIMIT_CUDNN
 # (seconds) bound each step; RUN_INSTALL=0, RUN_CUDNN=0, RUN_SUITES=0, RUN_GRAPH=0, RUN_QUICKSTART=0, RUN_NCCL=0,
 # RUN_DISPATCH=0, RUN_BENCH=0, RUN_FIRST=0 leave a part out, RUN_SUITES=all runs the suites as one pytest run; BENCH_AMP=float16 (or bfloat16)
-# adds the mixed-precision benchmarks (LIMIT_BENCH_AMP, BENCH_AMP_WORKLOADS). With pytest-xdist the suites
+# adds the mixed-precision benchmarks (LIMIT_BENCH_AMP, BENCH_AMP_WORKLOADS) and a profile of the PYNATIVE amp step
+# (LIMIT_PROFILE_AMP, PROFILE_AMP_WORKLOADS). With pytest-xdist the suites
 # run in JOBS processes. The GRAPH_MODE step (tests/gpu/graph_check.py) prints plain vs fused vs fused +
 # CUDA-graph losses and ms per step; the NCCL step (tests/gpu/nccl_check.py) checks mindspore-parallel's NCCL
 # communicator on one GPU.
@@ -174,5 +175,12 @@ if [ "${RUN_BENCH:-1}" = 1 ] && [ -n "${BENCH_AMP:-}" ]; then
         > "$OUT/bench_amp.log" 2>&1
     echo "status $?"
     grep -E "median|error|fail" "$OUT/bench_amp.log" | tail -n 20
+    # where the PYNATIVE amp step's time goes: host time per primitive, the CUDA-graph capture counters (with every
+    # capture failure and refusal warned about) and the cuDNN summary (PROFILE_AMP_WORKLOADS, default resnet)
+    step "PYNATIVE amp $BENCH_AMP profile"
+    MS_GPU_CAPTURE_DEBUG=1 timeout "${LIMIT_PROFILE_AMP:-300}" $PY -W always::RuntimeWarning tests/gpu/profile_step.py \
+        --mode pynative --amp "$BENCH_AMP" --workloads "${PROFILE_AMP_WORKLOADS:-resnet}" > "$OUT/profile_amp.log" 2>&1
+    echo "status $?"
+    cut -c1-300 "$OUT/profile_amp.log" | head -n 120
 fi
 step "done"

@@ -24,7 +24,9 @@ unchanged) casts float inputs to low precision and the result back to float32. E
 ordinary ``Cast`` primitive, so the float16 computation really happens in the kernels and autodiff
 sees it; outside graph compilation (PYNATIVE) the outermost converted cell of a call casts the parameters of all the
 converted cells under it with one ``CastMany`` instead (one operator call, where a ResNet took 17 ``Cast``s and
-their 17 gradient casts), which the cells under it then read.
+their 17 gradient casts), which the cells under it then read. Under O2 a BatchNorm cell as MindSpore builds it is
+given its half-precision input as it is: its kernels compute in float32 and round the output once, the numbers of
+casting the input to float32 and the output back, without those two operators.
 
 Loss scaling: :class:`DynamicLossScaleManager` / :class:`FixedLossScaleManager` (for ``Model``
 and :func:`build_train_network`) and the functional :class:`StaticLossScaler` /
@@ -156,6 +158,11 @@ class _AmpCellMixin:
 
     _amp_injected = True
 
+    def _cast_inputs(self, args):
+        if self.__dict__.get("_amp_half_input"):   # (see _takes_half_input)
+            return args
+        return super()._cast_inputs(args)
+
     def __call__(self, *args, **kwargs):
         state = self.__dict__
         dst = state.get("_mixed_precision_type")
@@ -265,6 +272,17 @@ def _auto_white_list(network, white_list, dtype):
 
 
 # --- O2 / O3 -----------------------------------------------------------------------------------
+def _takes_half_input(cell):
+    """Whether ``cell`` is one of MindSpore's BatchNorm cells as built (its own ``construct``, float32 parameters):
+    its ``BatchNorm`` kernels take a half-precision input with float32 parameters, compute in float32 and round the
+    output once, so giving it the half-precision input computes the same numbers as casting the input to float32 and
+    the output back (and the same gradients, through the kernels' float32 BatchNormGrad), two operators fewer per
+    layer in both directions (30 of a ResNet step's forward operator calls)."""
+    import mindspore.nn as nn
+    return type(cell).construct is nn.layer.normalization._BatchNorm.construct and \
+        all(p.dtype == mstype.float32 for p in cell.__dict__["_params"].values() if p is not None)
+
+
 def _auto_black_list(network, black_list, dtype):
     """Everything in ``dtype`` except cells of ``black_list`` (float32 inside, ``dtype`` output)."""
     black = tuple(black_list)
@@ -273,6 +291,8 @@ def _auto_black_list(network, black_list, dtype):
     for _, cell in network.cells_and_names():
         if black and isinstance(cell, black) and cell is not network:
             cell.to_float(mstype.float32)
+            if _takes_half_input(cell):
+                object.__setattr__(cell, "_amp_half_input", True)   # float32 inside all the same
             _set_amp_output(cell, dtype)
     return network
 
