@@ -86,3 +86,20 @@ def _ms_mode_switch(request):
 def ms_mode(_ms_mode_switch):
     """The mode the test runs in: ``"pynative"``, ``"graph"``, or ``None`` when it is not switched."""
     return _ms_mode_switch
+
+
+@pytest.fixture
+def eager_calls(monkeypatch):
+    """The names of the primitives dispatched eagerly from here on, in order, a list that grows as they run (a
+    PYNATIVE backward pass is walked on the tape, not compiled as a repeated one would be, so that its primitives
+    are dispatched and counted too: mindspore._autodiff.compiled_backward)."""
+    from mindspore._runtime import dispatch
+    calls = []
+    plain = dispatch.Eager.apply
+
+    def counted(self, prim, inputs):
+        calls.append(prim.name)
+        return plain(self, prim, inputs)
+    monkeypatch.setattr(dispatch.Eager, "apply", counted)
+    monkeypatch.setenv("MS_PYNATIVE_COMPILED_BACKWARD", "0")
+    return calls

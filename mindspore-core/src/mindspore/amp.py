@@ -120,6 +120,14 @@ _PARAM_CASTS = _ParamCasts()
 _CAST_MANY = []   # (ops.CastMany(), made at first use)
 
 
+def _has_cast_many():
+    """Whether the current device target has a ``CastMany`` kernel of its own (a backend without one, a third
+    party's, keeps its ``Cast`` per parameter rather than run ``CastMany`` on the CPU)."""
+    from mindspore._runtime import backend
+    b = backend.current()
+    return b.registry.find("CastMany", b.target) is not None
+
+
 def _cast_subtree_params(root):
     """Every parameter cast of the converted cells under ``root`` (itself included), as one ``CastMany``:
     ``{(id(param), dtype): cast Tensor}``. Under PYNATIVE a ``Cast`` per parameter cost an operator call each (17 for
@@ -143,7 +151,7 @@ def _cast_subtree_params(root):
                     dtypes.append(dst)
                     keys.append(key)
         stack.extend(c for c in reversed(list(state.get("_cells", {}).values())) if c is not None)
-    if len(params) < 2:
+    if len(params) < 2 or not _has_cast_many():
         return {}
     if not _CAST_MANY:
         from mindspore.ops.operations import CastMany

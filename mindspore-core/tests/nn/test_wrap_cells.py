@@ -224,21 +224,11 @@ def test_nan_gradient_counts_as_overflow():
     np.testing.assert_array_equal(net.fc.w.asnumpy(), W0)
 
 
-def _pynative_calls(monkeypatch, train, *args):
-    """The primitives a PYNATIVE call of ``train`` dispatches, in order (its backward pass walked on the tape, not
-    compiled as a repeated one would be: mindspore._autodiff.compiled_backward)."""
-    from mindspore._runtime import dispatch
-    monkeypatch.setenv("MS_PYNATIVE_COMPILED_BACKWARD", "0")
-    calls = []
-    plain = dispatch.Eager.apply
-
-    def counted(self, prim, inputs):
-        calls.append(prim.name)
-        return plain(self, prim, inputs)
-    with monkeypatch.context() as m:
-        m.setattr(dispatch.Eager, "apply", counted)
-        out = train(*args)
-    return calls, out
+def _pynative_calls(eager_calls, train, *args):
+    """The primitives a PYNATIVE call of ``train`` dispatches, in order, and its result."""
+    first = len(eager_calls)
+    out = train(*args)
+    return eager_calls[first:], out
 
 
 class _OwnCheck(nn.TrainOneStepWithLossScaleCell):
@@ -249,7 +239,7 @@ class _OwnCheck(nn.TrainOneStepWithLossScaleCell):
         return super().get_overflow_status(status, compute_output)
 
 
-def test_pynative_unscale_and_check_are_one_operator(monkeypatch):
+def test_pynative_unscale_and_check_are_one_operator(eager_calls):
     """A PYNATIVE loss-scaled step unscales and checks every gradient with one UnscaleAndCheckFinite (not a Mul per
     gradient, then an IsFinite, an all and a logical_and per gradient); a subclass with its own
     get_overflow_status gets it called, on gradients unscaled by a Mul each (no Cast of the float32 scale)."""
@@ -258,7 +248,7 @@ def test_pynative_unscale_and_check_are_one_operator(monkeypatch):
     bad = X.copy()
     bad[3, 1] = np.nan
     net, train = loss_scale_net(Tensor(1024.0, ms.float32))
-    calls, (_, overflow, _) = _pynative_calls(monkeypatch, train, Tensor(bad), Tensor(Y))
+    calls, (_, overflow, _) = _pynative_calls(eager_calls, train, Tensor(bad), Tensor(Y))
     assert bool(overflow)
     after_backward = calls[len(calls) - calls[::-1].index("MatMul"):]     # (the last MatMul: w's gradient)
     assert after_backward.count("UnscaleAndCheckFinite") == 1, after_backward
@@ -272,7 +262,7 @@ def test_pynative_unscale_and_check_are_one_operator(monkeypatch):
     net = Model()
     own = _OwnCheck(nn.WithLossCell(net, MSE()), nn.SGD(net.trainable_params(), learning_rate=0.1),
                     Tensor(1024.0, ms.float32))
-    calls, (_, overflow, _) = _pynative_calls(monkeypatch, own, Tensor(bad), Tensor(Y))
+    calls, (_, overflow, _) = _pynative_calls(eager_calls, own, Tensor(bad), Tensor(Y))
     assert bool(overflow) and own.checked == 1
     after_backward = calls[len(calls) - calls[::-1].index("MatMul"):]
     assert after_backward.count("Mul") == 2 and after_backward.count("AllFinite") == 1, after_backward

@@ -364,44 +364,45 @@ def test_bfloat16_tensor_times_a_python_float_stays_bfloat16():
     np.testing.assert_array_equal((x * 0.125).astype(ms.float32).asnumpy(), [0.1875, -0.25, 0.375])
 
 
-def test_pynative_o2_casts_all_parameters_in_one_operator(monkeypatch):
+def _o2_steps(monkeypatch, eager_calls, dtype="float16", **patches):
+    """Three O2 training steps of a SmallConvNet with ``patches`` set on ``mindspore.amp``: (the primitives
+    dispatched eagerly, the losses, every parameter after them, the moving statistics included)."""
+    with monkeypatch.context() as m:
+        for name, value in patches.items():
+            m.setattr(amp, name, value)
+        ms.set_seed(3)
+        net = SmallConvNet()
+        rng = np.random.default_rng(2)
+        for p in net.trainable_params():
+            p.set_data(Tensor((rng.standard_normal(p.shape) * 0.3).astype(F32)))
+        net = amp.auto_mixed_precision(net, "O2", dtype=getattr(ms, dtype))
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True,
+                                                                                       reduction="mean")),
+                                   nn.Momentum(net.trainable_params(), 0.05, 0.9))
+        step.set_train()
+        x = Tensor(rng.standard_normal((4, 1, 8, 8)).astype(F32))
+        y = Tensor(np.array([0, 1, 2, 1], np.int32))
+        first = len(eager_calls)
+        losses = [step(x, y).asnumpy() for _ in range(3)]
+        return eager_calls[first:], losses, [p.asnumpy() for p in net.get_parameters()]
+
+
+def _assert_same_numbers(run, other):
+    assert len(run[2]) == len(other[2]) == 8
+    for a, b in zip(run[1] + run[2], other[1] + other[2]):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_pynative_o2_casts_all_parameters_in_one_operator(monkeypatch, eager_calls):
     """Under PYNATIVE the outermost converted cell casts the float32 parameters of every converted cell under it
     with one CastMany (a Cast per parameter cost an operator call each), the backward pass casts their gradients
     back as one too; losses and updated parameters are bit for bit those of a Cast per parameter."""
     if ms.get_context("mode") == ms.GRAPH_MODE:
         pytest.skip("counts the operators PYNATIVE dispatches")
-    from mindspore._runtime import dispatch
-
-    def run(batched):
-        calls = []
-        plain = dispatch.Eager.apply
-
-        def counted(self, prim, inputs):
-            calls.append(prim.name)
-            return plain(self, prim, inputs)
-        with monkeypatch.context() as m:
-            if not batched:
-                m.setattr(amp, "_cast_subtree_params", lambda root: {})
-            m.setattr(dispatch.Eager, "apply", counted)
-            m.setenv("MS_PYNATIVE_COMPILED_BACKWARD", "0")
-            ms.set_seed(3)
-            net = SmallConvNet()
-            rng = np.random.default_rng(1)
-            for p in net.trainable_params():
-                p.set_data(Tensor((rng.standard_normal(p.shape) * 0.3).astype(F32)))
-            net = amp.auto_mixed_precision(net, "O2")
-            step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True,
-                                                                                           reduction="mean")),
-                                       nn.Momentum(net.trainable_params(), 0.05, 0.9))
-            step.set_train()
-            x = Tensor(rng.standard_normal((4, 1, 8, 8)).astype(F32))
-            y = Tensor(np.array([0, 1, 2, 1], np.int32))
-            first = len(calls)
-            losses = [step(x, y).asnumpy() for _ in range(3)]
-            return calls[first:], losses, [p.asnumpy() for p in net.trainable_params()]
-
-    calls, losses, params = run(True)
-    plain_calls, plain_losses, plain_params = run(False)
+    batched = _o2_steps(monkeypatch, eager_calls)
+    plain = _o2_steps(monkeypatch, eager_calls, _cast_subtree_params=lambda root: {})
+    _assert_same_numbers(batched, plain)
+    calls, plain_calls = batched[0], plain[0]
     per_step = len(calls) // 3
     fewer_casts = sum(1 for c in plain_calls[:len(plain_calls) // 3] if c == "Cast") - \
         sum(1 for c in calls[:per_step] if c == "Cast")
@@ -409,51 +410,21 @@ def test_pynative_o2_casts_all_parameters_in_one_operator(monkeypatch):
     #                                      convolutions have no bias; BatchNorm stays float32)
     assert calls[:per_step].count("CastMany") == 2     # the parameters, then their gradients
     assert len(plain_calls) - len(calls) == 3 * (fewer_casts - 2)
-    for a, b in zip(losses + params, plain_losses + plain_params):
-        np.testing.assert_array_equal(a, b)
+    assert amp._has_cast_many()
+    # a target without a CastMany kernel of its own (a third party's) keeps a Cast per parameter
+    without = _o2_steps(monkeypatch, eager_calls, _has_cast_many=lambda: False)
+    assert without[0] == plain_calls
+    _assert_same_numbers(without, plain)
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
-def test_o2_batch_norm_takes_the_half_precision_input(monkeypatch, dtype):
+def test_o2_batch_norm_takes_the_half_precision_input(monkeypatch, eager_calls, dtype):
     """Under O2 a BatchNorm cell (float32 inside) is given its float16 input as it is: its kernels compute in
     float32 and round the output once, so losses, updated parameters and moving statistics are bit for bit those of
     casting its input to float32 and its output back, with two Casts fewer per call (and per gradient)."""
-    from mindspore._runtime import dispatch
-
-    def run(half_input):
-        calls = []
-        plain = dispatch.Eager.apply
-
-        def counted(self, prim, inputs):
-            calls.append(prim.name)
-            return plain(self, prim, inputs)
-        with monkeypatch.context() as m:
-            if not half_input:
-                m.setattr(amp, "_takes_half_input", lambda cell: False)
-            m.setattr(dispatch.Eager, "apply", counted)
-            m.setenv("MS_PYNATIVE_COMPILED_BACKWARD", "0")
-            ms.set_seed(3)
-            net = SmallConvNet()
-            rng = np.random.default_rng(2)
-            for p in net.trainable_params():
-                p.set_data(Tensor((rng.standard_normal(p.shape) * 0.3).astype(F32)))
-            net = amp.auto_mixed_precision(net, "O2", dtype=getattr(ms, dtype))
-            step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True,
-                                                                                           reduction="mean")),
-                                       nn.Momentum(net.trainable_params(), 0.05, 0.9))
-            step.set_train()
-            x = Tensor(rng.standard_normal((4, 1, 8, 8)).astype(F32))
-            y = Tensor(np.array([0, 1, 2, 1], np.int32))
-            first = len(calls)
-            losses = [step(x, y).asnumpy() for _ in range(3)]
-            state = [p.asnumpy() for p in net.get_parameters()]     # the moving statistics too
-            return calls[first:], losses, state
-
-    calls, losses, state = run(True)
-    plain_calls, plain_losses, plain_state = run(False)
-    assert len(state) == len(plain_state) == 8
-    for a, b in zip(losses + state, plain_losses + plain_state):
-        np.testing.assert_array_equal(a, b)
+    half_input = _o2_steps(monkeypatch, eager_calls, dtype)
+    plain = _o2_steps(monkeypatch, eager_calls, dtype, _takes_half_input=lambda cell: False)
+    _assert_same_numbers(half_input, plain)
     if ms.get_context("mode") == ms.PYNATIVE_MODE:   # one BatchNorm: its two Casts and their two gradients, per step
-        assert plain_calls.count("Cast") - calls.count("Cast") == 3 * 4
-        assert calls.count("BatchNorm") == 3
+        assert plain[0].count("Cast") - half_input[0].count("Cast") == 3 * 4
+        assert half_input[0].count("BatchNorm") == 3
