@@ -4,8 +4,9 @@
 //
 // What it offers: threadIdx, blockIdx, blockDim, gridDim; __syncthreads() (a barrier of the block's threads);
 // __shared__ (one array per kernel, shared by the block's threads: blocks run one after another); __global__,
-// __device__, __forceinline__, __restrict__; rsqrt/rsqrtf and the <cmath> functions. What it does not: warp
-// functions (__shfl_*), atomics, dynamic shared memory, cooperative groups: a kernel that uses one does not compile.
+// __device__, __forceinline__, __restrict__; rsqrt/rsqrtf, __float_as_uint/__uint_as_float and the <cmath>
+// functions. What it does not: warp functions (__shfl_*), atomics, dynamic shared memory, cooperative groups: a kernel
+// that uses one does not compile.
 //
 // How: the blocks of a grid run in order; the threads of a block are fibers on one OS thread, run in turn until each
 // reaches its next __syncthreads() or its end, so that every barrier is met by all of them before any goes on (CUDA
@@ -64,6 +65,16 @@ static dim3 threadIdx{0, 0, 0}, blockIdx{0, 0, 0}, blockDim{1, 1, 1}, gridDim{1,
 static inline float rsqrtf(float v) { return 1.0f / std::sqrt(v); }
 static inline float rsqrt(float v) { return 1.0f / std::sqrt(v); }
 static inline double rsqrt(double v) { return 1.0 / std::sqrt(v); }
+static inline unsigned int __float_as_uint(float v) {
+    unsigned int u;
+    std::memcpy(&u, &v, sizeof u);
+    return u;
+}
+static inline float __uint_as_float(unsigned int u) {
+    float v;
+    std::memcpy(&v, &u, sizeof v);
+    return v;
+}
 
 namespace ms_emu {
 

@@ -2180,6 +2180,24 @@ def load_graph_modules(modules=None):
                                      cupy=stand_ins["cupy"], common=common)
 
 
+def graph_families():
+    """(the stand-in ``cupy``, {family short name: kernel module}) of :func:`load_graph_modules`: what the tests calling
+    kernel tables straight on the stand-in start from."""
+    graph = load_graph_modules()
+    return graph.cupy, {f.__name__.rsplit(".", 1)[-1]: f for f in graph.families}
+
+
+def launch_kinds(fn):
+    """(``fn()``, the kinds of the stand-in launches it made, in order: :data:`LAUNCHES`' names)."""
+    kinds = []
+    prev, LAUNCHES.listener = LAUNCHES.listener, kinds.append
+    try:
+        result = fn()
+    finally:
+        LAUNCHES.listener = prev
+    return result, kinds
+
+
 def load_runtime(modules=None):
     """``mindspore_gpu.runtime`` imported with the stand-ins in place of ``cupy`` (see :func:`standing_in`): the
     module, whose ``GPURuntime`` then runs on the simulated device, its streams, events and memory pool."""

@@ -8,7 +8,8 @@
   was brought down to;
 * ReduceSum over leading axes (a bias gradient) in one hand-written launch;
 * MaxPool's whole-window kernels (``kernels/pooling.py`` ``_window_kernel``): MaxPool in one launch, MaxPoolGrad in
-  one (a hand-written kernel per window size, ``_grad_source``), the plain path's bits;
+  one (a hand-written kernel per window size, ``_grad_source``), the plain path's bits; on half-precision data
+  (MaxPool: float16; MaxPoolGrad: float16 and bfloat16) without casts, the bits of the float32 kernels between casts;
 * training batch norm in four launches and its gradient in two (``ReductionKernel`` ``ms_bn_sqsum`` and
   ``ms_bn_grad_sums``), the plain path's numbers;
 * the stand-in's ``ReductionKernel`` (CuPy's signature, ``axis``/``keepdims``, identity of an empty reduction, one
@@ -22,35 +23,27 @@ import itertools
 import pathlib
 import sys
 
+import ml_dtypes
 import numpy as np
 import pytest
 
 HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE))
 import cupy_sim  # noqa: E402
+from mindspore.common import dtype as mstype  # noqa: E402
 from mindspore.ops import ReduceSum  # noqa: E402
 from mindspore.ops._defs import conv as conv_defs, nn as nn_defs, pooling as pool_defs  # noqa: E402
+from mindspore.plugin import TensorSpec  # noqa: E402
 
 pytestmark = cupy_sim.warning_marks()
 
 
 @pytest.fixture(scope="module")
 def sim():
-    graph = cupy_sim.load_graph_modules()
-    families = {f.__name__.rsplit(".", 1)[-1]: f for f in graph.families}
-    return graph.cupy, families
+    return cupy_sim.graph_families()
 
 
-def _kinds(fn):
-    """(result, the launch kinds ``fn()`` took)."""
-    kinds = []
-    counter = cupy_sim.LAUNCHES
-    prev, counter.listener = counter.listener, kinds.append
-    try:
-        result = fn()
-    finally:
-        counter.listener = prev
-    return result, kinds
+_kinds = cupy_sim.launch_kinds      # (result, the launch kinds ``fn()`` took)
 
 
 def _fusion_off(monkeypatch, family):
@@ -255,19 +248,25 @@ def test_conv_on_an_empty_batch_takes_the_gather(sim):
 
 
 # --- MaxPool ---------------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("geometry", [(2, 2, "VALID"), (3, 2, "SAME"), (3, 1, "SAME"), ((2, 3), (1, 2), "VALID")])
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_max_pool_whole_window_kernels(sim, monkeypatch, geometry, dtype):
-    cp, fam = sim
-    pool = fam["pooling"]
+def _max_pool_case(geometry, dtype):
+    """(x with ties, NaN, -0 and -inf, MaxPool, MaxPoolGrad) of ``geometry`` (kernel, stride, pad mode)."""
     k, s, mode = geometry
     rng = np.random.default_rng(5)
     x = rng.integers(-3, 3, size=(2, 3, 7, 6)).astype(dtype)       # ties
     x[0, 0, 1, 1] = np.nan
     x[0, 1, 2, 2] = -0.0
     x[1, 2, 3, 3] = -np.inf
-    fwd = pool_defs.MaxPool(kernel_size=k, strides=s, pad_mode=mode)
-    grad = pool_defs.MaxPoolGrad(kernel_size=k, strides=s, pad_mode=mode)
+    return (x, pool_defs.MaxPool(kernel_size=k, strides=s, pad_mode=mode),
+            pool_defs.MaxPoolGrad(kernel_size=k, strides=s, pad_mode=mode))
+
+
+@pytest.mark.parametrize("geometry", [(2, 2, "VALID"), (3, 2, "SAME"), (3, 1, "SAME"), ((2, 3), (1, 2), "VALID")])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_max_pool_whole_window_kernels(sim, monkeypatch, geometry, dtype):
+    cp, fam = sim
+    pool = fam["pooling"]
+    k, s, mode = geometry
+    x, fwd, grad = _max_pool_case(geometry, dtype)
 
     def run():
         xd = cp.asarray(x)
@@ -315,6 +314,38 @@ def test_max_pool3d_grad_in_one_launch(sim, monkeypatch, geometry):
         _fusion_off(m, pool)
         plain = run()
     _bits((dx,), (plain,), f"max pool 3-D {geometry}")
+
+
+@pytest.mark.parametrize("half", [np.float16, ml_dtypes.bfloat16], ids=["float16", "bfloat16"])
+@pytest.mark.parametrize("geometry", [(2, 2, "VALID"), (3, 2, "SAME")])
+def test_max_pool_and_its_gradient_on_half_data(sim, half, geometry):
+    """MaxPool's fold kernel selects among its inputs, so float16 runs it as it is (one launch, no casts; bfloat16,
+    which CuPy's generated kernels are not given, is widened); MaxPoolGrad's one kernel reads and writes float16 and
+    bfloat16 as they are (one launch, ``_common.RAW_STORAGE``). The bits of the float32 kernels between casts, ties,
+    NaN, -0 and -inf included."""
+    cp, fam = sim
+    pool = fam["pooling"]
+    k = geometry[0]
+    x, fwd, grad = _max_pool_case(geometry, half)
+    ms_types = {np.dtype(half): mstype.float16 if half == np.float16 else mstype.bfloat16,
+                np.dtype(np.float32): mstype.float32}
+
+    def run(dtype):
+        xd = cp.asarray(x).astype(dtype)
+        y_shape = (2, 3, 3, 3) if geometry[2] == "VALID" else (2, 3, 4, 3)
+        y, fwd_kinds = _kinds(lambda: pool.KERNELS["MaxPool"](fwd, xd, out=TensorSpec(y_shape, ms_types[xd.dtype])))
+        assert y.shape == y_shape and y.dtype == xd.dtype
+        dout = cp.asarray(np.random.default_rng(6).normal(size=y.shape).astype(half)).astype(dtype)
+        dx, bwd_kinds = _kinds(lambda: pool.KERNELS["MaxPoolGrad"](grad, xd, y, dout,
+                                                                   out=TensorSpec(x.shape, ms_types[xd.dtype])))
+        return [cp.asnumpy(a.astype(half)).view(np.uint16) for a in (y, dx)], fwd_kinds, bwd_kinds
+    (y, dx), fwd_kinds, bwd_kinds = run(half)
+    want, _, _ = run(np.float32)
+    fold = f"ElementwiseKernel ms_pool_window_fold_{k}x{k}"
+    assert fwd_kinds == ([fold] if half == np.float16 else ["ndarray.astype", fold, "ndarray.astype"]), fwd_kinds
+    assert bwd_kinds == ["RawKernel ms_max_pool_grad"], bwd_kinds
+    for name, g, w in zip(("MaxPool", "MaxPoolGrad"), (y, dx), want):
+        np.testing.assert_array_equal(g, w, err_msg=name)
 
 
 # --- batch norm ------------------------------------------------------------------------------------------------------
@@ -608,10 +639,10 @@ def _raw_kernel_sources(fam):
     for module in fam.values():
         for raw in [v for v in vars(module).values() if isinstance(v, common) and id(v) not in seen]:
             seen.add(id(raw))
-            for dt in raw.dtypes:
+            for binding in raw.bindings():
                 labels = (np.int32, np.int64) if "const I*" in raw._source else (None,)
                 for lab in labels:
-                    types = dict(T=dt) if lab is None else dict(T=dt, I=lab)
+                    types = binding if lab is None else dict(binding, I=lab)
                     yield f"{raw.name}_{'_'.join(np.dtype(v).name for v in types.values())}", raw.source(**types)
 
 
@@ -627,11 +658,14 @@ def test_the_raw_kernels_compile_with_nvrtc():
     pooling = next(f for f in graph.families if f.__name__.endswith(".pooling"))
     for kernel in ((2, 2), (3, 3), (1, 3), (2, 2, 2), (3, 3, 3)):    # MaxPoolGrad's, generated per window size
         raw = pooling._grad_kernels(kernel)
-        for dt in raw.dtypes:
-            sources[f"{raw.name}_{np.dtype(dt).name}"] = raw.source(T=dt)
-    assert {"ms_batch_norm_float32", "ms_softmax_rows_float32", "ms_ln_rows_float64", "ms_softmax_grad_rows_float32",
-            "ms_ln_grad_rows_float32", "ms_sparse_softmax_ce_float32_int64", "ms_sum_leading_float64"} <= set(sources), \
-        sorted(sources)
+        for types in raw.bindings():
+            sources[f"{raw.name}_{'_'.join(np.dtype(v).name for v in types.values())}"] = raw.source(**types)
+    assert {"ms_batch_norm_float32_float32", "ms_batch_norm_float32_float16", "ms_batch_norm_float32_bfloat16",
+            "ms_cast_many_float32_float16", "ms_cast_many_bfloat16_float32", "ms_softmax_rows_float32_float32",
+            "ms_softmax_rows_float32_float16", "ms_ln_rows_float64", "ms_softmax_grad_rows_float32_bfloat16",
+            "ms_ln_grad_rows_float32",
+            "ms_sparse_softmax_ce_float32_int64", "ms_sum_leading_float64", "ms_max_pool_grad_2x2_float32_float16",
+            "ms_max_pool_grad_3x3x3_float32_bfloat16"} <= set(sources), sorted(sources)
     for name, text in sources.items():
         status, log = _nvrtc_compile(text, f"{name}.cu")
         assert status == 0, f"{name}:\n{log}"

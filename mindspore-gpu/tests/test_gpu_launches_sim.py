@@ -188,11 +188,12 @@ def test_softmax_gives_the_cpu_kernels_results(target, dtype, shape):
 def test_softmax_float32_last_axis_runs_in_one_launch(target):
     x = _softmax_inputs(np.float32, (8, 16))
     assert _kinds(lambda: [ops.softmax(ms.Tensor(x), axis=-1)], "Softmax") == ["RawKernel ms_softmax_rows"]
-    # other dtypes over the last axis: the plain formula in one launch (float16 widened to float32 and back)
+    # other dtypes over the last axis: the plain formula in one launch (float16 read and written as it is, computed
+    # in float32: no casts)
     x64 = _softmax_inputs(np.float64, (8, 16))
     assert _kinds(lambda: [ops.softmax(ms.Tensor(x64), axis=-1)], "Softmax") == ["RawKernel ms_softmax_rows_plain"]
     kinds16 = _kinds(lambda: [ops.softmax(ms.Tensor(x.astype(np.float16)), axis=-1)], "Softmax")
-    assert kinds16.count("RawKernel ms_softmax_rows_plain") == 1 and len(kinds16) == 3, kinds16
+    assert kinds16 == ["RawKernel ms_softmax_rows_plain"], kinds16
     wide = _softmax_inputs(np.float32, (3, 700))      # rows longer than a block: each thread takes several values
     want = _on("CPU", lambda: [ops.softmax(ms.Tensor(wide), axis=-1)])
     _same(_on(target, lambda: [ops.softmax(ms.Tensor(wide), axis=-1)]), want, _tol(np.float32), "softmax (3, 700)")
@@ -594,5 +595,5 @@ def test_log_softmax_gives_the_cpu_kernels_results_in_one_launch(target, dtype, 
         t = ms.Tensor(x)
         return [ops.log_softmax(t, -1), ms.grad(lambda a: (ops.log_softmax(a, -1) * ms.Tensor(w)).sum())(t)]
     kinds = _kinds(lambda: [ops.log_softmax(ms.Tensor(x), -1)], "LogSoftmax")
-    assert kinds.count("RawKernel ms_log_softmax_rows") == 1 and len(kinds) == (3 if dtype == np.float16 else 1), kinds
+    assert kinds == ["RawKernel ms_log_softmax_rows"], kinds      # (float16 too: no casts)
     _same(_on(target, run), _on("CPU", run), _tol(dtype) * 10, f"log_softmax {np.dtype(dtype).name} {shape}")

@@ -316,6 +316,77 @@ def test_raw_kernels_match_their_plain_paths(monkeypatch, dtype):
 
 
 @needs_gpu
+@pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)    # a kernel NVRTC refuses fails here, not falls back
+@pytest.mark.parametrize("half", ["float16", "bfloat16"])
+def test_raw_kernels_take_half_data_as_the_casts_around_them_would(half):
+    """The hand-written kernels with a storage type (``_common.RAW_STORAGE``: batch norm and its gradient, Softmax,
+    LogSoftmax, SoftmaxGrad, MaxPoolGrad, CastMany) on float16/bfloat16 data compiled by NVRTC, and their results the
+    bits of widening the data, the float32 kernels and CuPy's casts back (finite data: CuPy's NaN payloads differ)."""
+    import cupy
+    import ml_dtypes
+    from mindspore_gpu.kernels import families
+    fams = {f.__name__.rsplit(".", 1)[-1]: f for f in families()}
+    nn, pooling, array = fams["nn"], fams["pooling"], fams["array"]
+    hdt = np.dtype(ml_dtypes.bfloat16) if half == "bfloat16" else np.dtype(np.float16)
+    mhalf = ms.dtype.bfloat16 if half == "bfloat16" else ms.dtype.float16
+    rng = np.random.default_rng(3)
+
+    def check(name, fn, *data, keep=()):
+        """fn(*data) with the data as they are against fn on their float32 copies, its data results cast back."""
+        got = fn(*[cupy.asarray(d) for d in data])
+        want = fn(*[cupy.asarray(d).astype(np.float32) for d in data])
+        for i, (g, w) in enumerate(zip(got, want)):
+            w = w.astype(hdt) if i not in keep else w
+            assert g.dtype == w.dtype, (name, i, g.dtype, w.dtype)
+            np.testing.assert_array_equal(cupy.asnumpy(g).view(np.uint8), cupy.asnumpy(w).view(np.uint8),
+                                          err_msg=f"{name} output {i}")
+    shape = (16, 8, 12, 12)
+    x, dy = rng.normal(1, 2, shape).astype(hdt), rng.normal(0, 1, shape).astype(hdt)
+    vec = [cupy.asarray(v.astype(np.float32)) for v in (rng.normal(size=8), rng.normal(size=8))]
+    for training in (True, False):
+        prim = ops.BatchNorm(is_training=training, epsilon=1e-3, momentum=0.2)
+
+        def bn(a):
+            m, v = cupy.zeros(8, np.float32), cupy.ones(8, np.float32)
+            return tuple(nn.KERNELS["BatchNorm"](prim, a, *vec, m, v, out=(TensorSpec(shape, mhalf),)
+                                                 + (TensorSpec((8,), ms.dtype.float32),) * 4)) + (m, v)
+        check(f"BatchNorm training={training}", bn, x, keep=range(1, 7))
+    saved = (cupy.asarray(rng.normal(size=8).astype(np.float32)), cupy.asarray(rng.uniform(1, 2, 8).astype(np.float32)))
+    grad = ops.BatchNormGrad(is_training=True, epsilon=1e-3)
+    grad_out = (TensorSpec(shape, mhalf),) + (TensorSpec((8,), ms.dtype.float32),) * 2
+    check("BatchNormGrad", lambda d, a: nn.KERNELS["BatchNormGrad"](grad, d, a, vec[0], *saved, saved[1], out=grad_out),
+          dy, x, keep=(1, 2))
+    rows = rng.normal(0, 3, (64, 300)).astype(hdt)
+    for name, prim in (("Softmax", ops.Softmax(axis=-1)), ("LogSoftmax", ops.LogSoftmax(axis=-1))):
+        # (float32 data take Softmax's own float32 formula: the widened reference is the plain formula's kernel)
+        check(name, lambda a: (nn._softmax_rows_plain(a, "ms_softmax_rows_plain" if name == "Softmax" else
+                                                      "ms_log_softmax_rows"),), rows)
+        y = nn.KERNELS[name](prim, cupy.asarray(rows), out=TensorSpec(rows.shape, mhalf))
+        assert y.dtype == hdt
+    y = rng.uniform(0, 1, (64, 300)).astype(hdt)
+    check("SoftmaxGrad", lambda a, b: (nn.KERNELS["SoftmaxGrad"](ops.SoftmaxGrad(axis=-1), a, b,
+                                                                  out=TensorSpec(a.shape, mhalf)),), y, rows)
+    pool = ops.MaxPool(kernel_size=2, strides=2)
+    pooled = tuple(s // 2 for s in shape[2:])
+    dout = rng.normal(size=shape[:2] + pooled).astype(hdt)
+    check("MaxPoolGrad", lambda a, d: (pooling.KERNELS["MaxPoolGrad"](
+        ops.MaxPoolGrad(kernel_size=2, strides=2), a, pooling.KERNELS["MaxPool"](pool, a), d,
+        out=TensorSpec(shape, mhalf)),), x, dout)
+    if hdt == np.float16:
+        check("MaxPool", lambda a: (pooling.KERNELS["MaxPool"](pool, a, out=TensorSpec(shape[:2] + pooled, mhalf)),), x)
+    wide = [rng.normal(0, 300, (i + 1, 33)).astype(np.float32) for i in range(20)]
+    narrow = array.KERNELS["CastMany"](ops.CastMany(), tuple(cupy.asarray(w) for w in wide), (mhalf,) * 20,
+                                       out=tuple(TensorSpec(w.shape, mhalf) for w in wide))
+    back = array.KERNELS["CastMany"](ops.CastMany(), narrow, (ms.dtype.float32,) * 20,
+                                     out=tuple(TensorSpec(w.shape, ms.dtype.float32) for w in wide))
+    for w, n, b in zip(wide, narrow, back):
+        np.testing.assert_array_equal(cupy.asnumpy(n).view(np.uint16), w.astype(hdt).view(np.uint16))
+        np.testing.assert_array_equal(cupy.asnumpy(b), w.astype(hdt).astype(np.float32))
+    for raw in (nn._BN_RAW, nn._SOFTMAX_RAW, nn._SOFTMAX_GRAD_RAW, array._CAST_MANY):
+        assert any(("X", hdt) in key or ("S", hdt) in key or ("D", hdt) in key for key in raw._compiled), raw.name
+
+
+@needs_gpu
 def test_counter_streams_and_captured_dropout_on_the_gpu():
     """The counter-based stream's uniforms (NVRTC-compiled Philox) are the reference cipher's words from the device
     state, StandardNormal's draws are standard normal, and a GRAPH_MODE step with dropout is captured, its replays

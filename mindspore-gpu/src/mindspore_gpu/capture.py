@@ -122,39 +122,19 @@ _MISS = object()
 _FAMILY_OF = {name: family.__name__.rsplit(".", 1)[-1] for family in _families() for name in family.KERNELS}
 
 #: Buffers one launch of ``ms_copy_many`` copies (a replay's inputs in launches of this many: 47 gradients, 3).
-COPY_SLOTS = 16
+COPY_SLOTS = _common.SLOTS
 
-
-def _copy_many_source(slots):
-    params = ", ".join([f"const char* s{i}" for i in range(slots)] + [f"char* d{i}" for i in range(slots)]
-                       + [f"long long n{i}" for i in range(slots)])
-    listed = (lambda name: ", ".join(f"{name}{i}" for i in range(slots)))
-    return f"""
-// Copies buffer s_k to d_k (n_k bytes) for k = blockIdx.y (< the count of the call's slots): four-byte words
-// where both are aligned to four, the tail (or an unaligned pair) byte by byte.
-extern "C" __global__ void ms_copy_many({params}) {{
-    const char* src[{slots}] = {{{listed("s")}}};
-    char* dst[{slots}] = {{{listed("d")}}};
-    const long long size[{slots}] = {{{listed("n")}}};
-    const char* s = src[blockIdx.y];
-    char* d = dst[blockIdx.y];
-    const long long n = size[blockIdx.y];
-    const long long stride = (long long)gridDim.x * RAW_BLOCK;
-    const long long first = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x;
+#: One launch copies up to :data:`COPY_SLOTS` buffers (a hand-written kernel, ``_common.slots_source``: buffer s_k to
+#: d_k, n_k bytes, for k = blockIdx.y; four-byte words where both are aligned to four, the tail or an unaligned pair
+#: byte by byte). Fusion off, or a pair it can not take: ``cupy.copyto``, one launch each.
+_COPY_MANY = _common.RawKernels("ms_copy_many", _common.slots_source("ms_copy_many", "char", "char", """
     long long bytes = 0;
-    if ((((unsigned long long)s | (unsigned long long)d) & 3ull) == 0ull) {{
+    if ((((unsigned long long)s | (unsigned long long)d) & 3ull) == 0ull) {
         const long long words = n / 4;
         for (long long i = first; i < words; i += stride) ((int*)d)[i] = ((const int*)s)[i];
         bytes = words * 4;
-    }}
-    for (long long i = bytes + first; i < n; i += stride) d[i] = s[i];
-}}
-"""
-
-
-#: One launch copies up to :data:`COPY_SLOTS` buffers (a hand-written kernel; fusion off, or one it can not take,
-#: copies with ``cupy.copyto``, one launch each).
-_COPY_MANY = _common.RawKernels("ms_copy_many", _copy_many_source(COPY_SLOTS), ("ms_copy_many",))
+    }
+    for (long long i = bytes + first; i < n; i += stride) d[i] = s[i];"""), ("ms_copy_many",))
 
 
 def copy_many(pairs):
@@ -163,7 +143,7 @@ def copy_many(pairs):
     others)."""
     raw = []
     for dst, src in pairs:
-        if (_COPY_MANY.available and _common.FUSED and src.dtype == dst.dtype and src.shape == dst.shape
+        if (_COPY_MANY.enabled() and src.dtype == dst.dtype and src.shape == dst.shape
                 and src.flags.c_contiguous and dst.flags.c_contiguous and src.nbytes):
             raw.append((dst, src))
         elif src.size:
@@ -173,13 +153,8 @@ def copy_many(pairs):
         if len(chunk) == 1:
             cupy.copyto(*chunk[0])
             continue
-        pad = COPY_SLOTS - len(chunk)
-        largest = max(src.nbytes for _, src in chunk)
-        blocks = max(1, min(128, -(-largest // (4 * _common.RAW_BLOCK * 8))))
-        args = ([src for _, src in chunk] + [chunk[0][1]] * pad + [dst for dst, _ in chunk] + [chunk[0][0]] * pad
-                + [numpy.int64(src.nbytes) for _, src in chunk] + [numpy.int64(0)] * pad)
-        try:
-            _COPY_MANY.launch("ms_copy_many", (blocks, len(chunk)), tuple(args))
+        try:      # (eight words per thread)
+            _common.launch_slots(_COPY_MANY, "ms_copy_many", [(src, dst, src.nbytes) for dst, src in chunk], 32)
         except _common.FusedUnavailable:     # did not compile: the fused kernels are off, plain copies
             for dst, src in chunk:
                 cupy.copyto(dst, src)

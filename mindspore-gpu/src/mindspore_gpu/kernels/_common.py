@@ -259,18 +259,35 @@ class RawKernels:
     passes a scalar with its own dtype's bytes)."""
 
     _C_TYPES = {F32: "float", F64: "double", numpy.dtype(numpy.int32): "int",
-                numpy.dtype(numpy.int64): "long long"}
+                numpy.dtype(numpy.int64): "long long", F16: "ms_half", BF16: "ms_bf16"}
 
-    def __init__(self, name, source, kernels, dtypes=_FUSABLE):
+    def __init__(self, name, source, kernels, dtypes=_FUSABLE, bindings=None):
         self.name = name
         self.dtypes = dtypes
         self._source = source
         self._kernels = tuple(kernels)
+        self._bindings = tuple(dict(b) for b in bindings) if bindings else None
         self._compiled = {}          # ((type name, dtype), ...) as given or sorted -> {kernel name: cupy RawKernel}
         self.available = getattr(cupy, "RawModule", None) is not None
 
+    def bindings(self):
+        """Every binding of the type names (name -> dtype) this source is compiled for (what a compile check goes
+        through): ``bindings`` as given, else ``T`` bound to each of ``dtypes``."""
+        return [dict(b) for b in self._bindings] if self._bindings else [{"T": dt} for dt in self.dtypes]
+
+    def enabled(self):
+        """Whether these kernels may run: fusion on (not turned off by a compile failure) and CuPy has RawModule."""
+        return FUSED and self.available
+
+    def takes_data(self, *arrays):
+        """Whether these kernels, written for a storage type ``X`` computed in ``T`` (:data:`DATA_BINDINGS`), take
+        ``arrays`` as their data: enabled, CuPy arrays of one dtype among :data:`RAW_COMPUTE`."""
+        dt = arrays[0].dtype
+        return (self.enabled() and dt in RAW_COMPUTE
+                and all(isinstance(a, cupy.ndarray) and a.dtype == dt for a in arrays))
+
     def usable(self, *arrays):
-        if not FUSED or not self.available:
+        if not self.enabled():
             return False
         dt = arrays[0].dtype
         return dt in self.dtypes and all(isinstance(a, cupy.ndarray) and a.dtype == dt for a in arrays)
@@ -278,7 +295,7 @@ class RawKernels:
     def source(self, **types):
         """The CUDA source compiled for ``types`` (type name -> dtype)."""
         head = "".join(f"typedef {self._C_TYPES[numpy.dtype(dt)]} {alias};\n" for alias, dt in sorted(types.items()))
-        return f"{head}#define RAW_BLOCK {RAW_BLOCK}\n{self._source}"
+        return f"{RAW_STORAGE}{head}#define RAW_BLOCK {RAW_BLOCK}\n{self._source}"
 
     def launch(self, name, grid, args, **types):
         key = tuple(types.items())       # (a call site passes its types in one order: a plain lookup per launch)
@@ -306,12 +323,71 @@ class RawKernels:
         return functions
 
 
+#: What every :class:`RawKernels` source starts with (before its type names' typedefs): the 16-bit float types
+#: (``ms_half``: IEEE float16, ``ms_bf16``: bfloat16; a type name bound to float16 or bfloat16 is typedef'd to them)
+#: as structs holding the bits, ``ms_get(v)`` (the value: a 16-bit float widened to float, exactly; float and double
+#: as they are) and ``ms_put(d, v)`` (``d = v``, a float rounded to nearest even into a 16-bit float). So a kernel
+#: whose storage type is a type name of its own (batch norm's ``X``) reads and writes half precision directly and
+#: computes in float32: its result the bits of widening its input, computing in float32 and casting back (a launch
+#: each, one of them over the whole tensor, gone). The conversions are integer arithmetic, bit for bit NumPy's
+#: (float16; a NaN keeps the top bits of its significand, NumPy's ``npy_floatbits_to_halfbits``) and ml_dtypes'
+#: (bfloat16; a NaN becomes the quiet NaN of its sign) results, as CuPy's casts are except for NaN payloads, and need
+#: no header (``cuda_fp16.h`` is not always where NVRTC looks).
+#: The dtype a :class:`RawKernels` source with a storage type X computes data of each dtype in (type T), and the
+#: bindings of (T, X) such a source is compiled for: float32 and float64 as they are; float16 and bfloat16 read and
+#: written as they are and computed in float32 (the bits of widening them, the float32 kernel and a cast of its
+#: result back, without those launches over the data).
+RAW_COMPUTE = {F32: F32, F64: F64, F16: F32, BF16: F32}
+DATA_BINDINGS = tuple(dict(T=RAW_COMPUTE[x], X=x) for x in (F32, F64, F16, BF16))
+RAW_STORAGE = r"""
+struct ms_half { unsigned short bits; };
+struct ms_bf16 { unsigned short bits; };
+
+__device__ __forceinline__ float ms_get(float v) { return v; }
+__device__ __forceinline__ double ms_get(double v) { return v; }
+__device__ __forceinline__ float ms_get(ms_bf16 v) { return __uint_as_float((unsigned int)v.bits << 16); }
+__device__ __forceinline__ float ms_get(ms_half v) {
+    const unsigned int h = v.bits, sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1fu) return __uint_as_float(sign | 0x7f800000u | (m << 13));    // inf; a NaN keeps its payload
+    if (e == 0u) return __uint_as_float(sign | __float_as_uint((float)m * 5.9604644775390625e-8f));  // m * 2^-24
+    return __uint_as_float(sign | ((e + 112u) << 23) | (m << 13));
+}
+
+__device__ __forceinline__ void ms_put(float& d, float v) { d = v; }
+__device__ __forceinline__ void ms_put(double& d, double v) { d = v; }
+__device__ __forceinline__ void ms_put(ms_bf16& d, float v) {
+    const unsigned int u = __float_as_uint(v);
+    d.bits = (unsigned short)((u & 0x7fffffffu) > 0x7f800000u ? (((u >> 16) & 0x8000u) | 0x7fc0u)
+                                                                : ((u + 0x7fffu + ((u >> 16) & 1u)) >> 16));
+}
+__device__ __forceinline__ void ms_put(ms_half& d, float v) {
+    const unsigned int u = __float_as_uint(v), a = u & 0x7fffffffu;
+    unsigned int h = 0u;                                  // |v| at most 2^-25: a zero
+    if (a > 0x7f800000u) {                                // NaN: the top ten significand bits, kept a NaN
+        h = 0x7c00u + ((a & 0x007fffffu) >> 13);
+        if (h == 0x7c00u) h = 0x7c01u;
+    } else if (a >= 0x477ff000u) {                        // half a step past 65504 or more (inf included): inf
+        h = 0x7c00u;
+    } else if (a >= 0x38800000u) {                        // a normal float16: exponent rebased, 13 bits rounded
+        const unsigned int r = a - 0x38000000u, rest = r & 0x1fffu;
+        h = (r >> 13) + ((rest > 0x1000u || (rest == 0x1000u && ((r >> 13) & 1u))) ? 1u : 0u);
+    } else if (a > 0x33000000u) {                         // a subnormal: a multiple of 2^-24, rounded
+        const unsigned int m = (a & 0x007fffffu) | 0x00800000u, shift = 126u - (a >> 23);
+        const unsigned int q = m >> shift, rest = m & ((1u << shift) - 1u), tie = 1u << (shift - 1u);
+        h = q + ((rest > tie || (rest == tie && (q & 1u))) ? 1u : 0u);
+    }
+    d.bits = (unsigned short)(((u >> 16) & 0x8000u) | h);
+}
+"""
+
+
 #: CUDA device functions the :class:`RawKernels` sources share (put in front of a source that uses them), for a
 #: block of RAW_BLOCK threads that every thread of the block calls: ``ms_block_sum(v, buf)`` (the block's sum of v,
 #: given to every thread), ``ms_block_max(v, buf)`` (its maximum, NaN if any is NaN, as ``cupy.max``),
 #: ``ms_merge``/``ms_block_merge`` (Chan et al.'s merge of (count, mean, sum of squared deviations), as Welford's
 #: update makes them per thread; the block's, through three shared arrays, given to every thread), ``ms_row_max`` and
-#: ``ms_row_expsum`` (a block's row), ``MsCycle`` (an index modulo a size, carried along a thread's strided values).
+#: ``ms_row_expsum`` (a block's row, of any storage type: read through ``ms_get``), ``MsCycle`` (an index modulo a
+#: size, carried along a thread's strided values).
 RAW_HELPERS = r"""
 template <typename V> __device__ __forceinline__ V ms_nanmax(V a, V b) { return (a != a || a > b) ? a : b; }
 
@@ -350,15 +426,16 @@ template <typename V> __device__ __forceinline__ void ms_merge(V& n, V& m, V& q,
 
 // A row's maximum (NaN if it holds one, as cupy.max) and its sum of exp(x - shift), every thread of the block given
 // the result (the row's d values at row[0..d), strided over the block's threads).
-template <typename V> __device__ __forceinline__ V ms_row_max(const V* row, long long d, V* buf) {
-    V m = row[0];
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) m = ms_nanmax(m, row[j]);
+template <typename V, typename R> __device__ __forceinline__ V ms_row_max(const R* row, long long d, V* buf) {
+    V m = ms_get(row[0]);
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) m = ms_nanmax(m, (V)ms_get(row[j]));
     return ms_block_max(m, buf);
 }
 
-template <typename V> __device__ __forceinline__ V ms_row_expsum(const V* row, long long d, V shift, V* buf) {
+template <typename V, typename R>
+__device__ __forceinline__ V ms_row_expsum(const R* row, long long d, V shift, V* buf) {
     V s = 0;
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += exp(row[j] - shift);
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += exp((V)ms_get(row[j]) - shift);
     return ms_block_sum(s, buf);
 }
 
@@ -403,6 +480,44 @@ template <typename V> __device__ __forceinline__ void ms_block_merge(V& n, V& m,
 #: Threads per block of the :class:`RawKernels` (a power of two: their block reductions halve it).
 RAW_BLOCK = 256
 _BLOCK = (RAW_BLOCK,)
+#: Arrays one launch of a multi-array kernel takes (:func:`slots_source`: a replay's 47 gradients copied in 3).
+SLOTS = 16
+
+
+def slots_source(name, src_type, dst_type, body, slots=SLOTS):
+    """The CUDA source of a multi-array kernel ``name``: ``slots`` triples (``const src_type* s_k``, ``dst_type* d_k``,
+    ``long long n_k``) as parameters, the grid's row ``blockIdx.y`` = k working on triple k, with ``s``, ``d``,
+    ``n``, and its thread's ``first`` index and ``stride`` of a grid-stride loop over the row, given to ``body``.
+    Launched by :func:`launch_slots`."""
+    params = ", ".join([f"const {src_type}* s{i}" for i in range(slots)] + [f"{dst_type}* d{i}" for i in range(slots)]
+                       + [f"long long n{i}" for i in range(slots)])
+    listed = (lambda p: ", ".join(f"{p}{i}" for i in range(slots)))
+    return f"""
+extern "C" __global__ void {name}({params}) {{
+    const {src_type}* src[{slots}] = {{{listed("s")}}};
+    {dst_type}* dst[{slots}] = {{{listed("d")}}};
+    const long long size[{slots}] = {{{listed("n")}}};
+    const {src_type}* s = src[blockIdx.y];
+    {dst_type}* d = dst[blockIdx.y];
+    const long long n = size[blockIdx.y];
+    const long long stride = (long long)gridDim.x * RAW_BLOCK;
+    const long long first = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x;
+{body}
+}}
+"""
+
+
+def launch_slots(raw, name, triples, per_thread, slots=SLOTS, **types):
+    """One launch of the :func:`slots_source` kernel ``name`` of ``raw`` over ``triples`` (``(src, dst, n)``, at most
+    ``slots`` of them; the slots left over repeat the first arrays with n 0): a grid of one row per triple and enough
+    blocks for ``per_thread`` of the largest n per thread (at most 128). Raises :class:`FusedUnavailable` as
+    :meth:`RawKernels.launch` does."""
+    pad = slots - len(triples)
+    largest = max(n for _, _, n in triples)
+    blocks = max(1, min(128, -(-largest // (per_thread * RAW_BLOCK))))
+    args = ([s for s, _, _ in triples] + [triples[0][0]] * pad + [d for _, d, _ in triples] + [triples[0][1]] * pad
+            + [numpy.int64(n) for _, _, n in triples] + [numpy.int64(0)] * pad)
+    raw.launch(name, (blocks, len(triples)), tuple(args), **types)
 
 
 def retrying(fn):

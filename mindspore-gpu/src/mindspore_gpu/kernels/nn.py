@@ -20,9 +20,9 @@ import cupy
 import numpy
 
 from mindspore_array_kernels import bind
-from mindspore_gpu.kernels._common import (RAW_BLOCK, RAW_HELPERS, Fused, FusedReduction, FusedUnavailable, RawKernels,
-                                           F16, F32, F64, counter_uniform, device_rng, fit, fits_out, is_array,
-                                           retrying, store, wide, dev)
+from mindspore_gpu.kernels._common import (DATA_BINDINGS, RAW_BLOCK, RAW_COMPUTE, RAW_HELPERS, Fused, FusedReduction,
+                                           FusedUnavailable, RawKernels, F16, F32, F64, counter_uniform, device_rng,
+                                           fit, fits_out, is_array, retrying, store, wide, dev)
 
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
@@ -130,37 +130,40 @@ extern "C" __global__ void ms_softmax_rows(const T* __restrict__ x, T* __restric
     }
 }
 
-// The plain formula, exp(x - max) / sum (the other dtypes' softmax, float16 and bfloat16 computed in float32).
-extern "C" __global__ void ms_softmax_rows_plain(const T* __restrict__ x, T* __restrict__ y, long long d) {
+// The plain formula, exp(x - max) / sum (the other dtypes' softmax: float64, and float16 and bfloat16 data, X,
+// computed in float32, T).
+extern "C" __global__ void ms_softmax_rows_plain(const X* __restrict__ x, X* __restrict__ y, long long d) {
     __shared__ T buf[RAW_BLOCK];
-    const T* row = x + (long long)blockIdx.x * d;
-    T* out = y + (long long)blockIdx.x * d;
+    const X* row = x + (long long)blockIdx.x * d;
+    X* out = y + (long long)blockIdx.x * d;
     const T m = ms_row_max(row, d, buf);
     const T s = ms_row_expsum(row, d, m, buf);
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) out[j] = exp(row[j] - m) / s;
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) ms_put(out[j], exp((T)ms_get(row[j]) - m) / s);
 }
 
 // LogSoftmax's plain formula, (x - max) - log(sum(exp(x - max))).
-extern "C" __global__ void ms_log_softmax_rows(const T* __restrict__ x, T* __restrict__ y, long long d) {
+extern "C" __global__ void ms_log_softmax_rows(const X* __restrict__ x, X* __restrict__ y, long long d) {
     __shared__ T buf[RAW_BLOCK];
-    const T* row = x + (long long)blockIdx.x * d;
-    T* out = y + (long long)blockIdx.x * d;
+    const X* row = x + (long long)blockIdx.x * d;
+    X* out = y + (long long)blockIdx.x * d;
     const T m = ms_row_max(row, d, buf);
     const T ls = log(ms_row_expsum(row, d, m, buf));
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) out[j] = (row[j] - m) - ls;
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) ms_put(out[j], ((T)ms_get(row[j]) - m) - ls);
 }
-""", ("ms_softmax_rows", "ms_softmax_rows_plain", "ms_log_softmax_rows"))
+""", ("ms_softmax_rows", "ms_softmax_rows_plain", "ms_log_softmax_rows"), bindings=DATA_BINDINGS)
 
 
 def _softmax_rows_plain(x, kernel="ms_softmax_rows_plain"):
     """The plain formula (of Softmax, or ``kernel`` ms_log_softmax_rows: LogSoftmax's) over the last axis in one
-    launch, or None (fusion off, a dtype it does not take)."""
-    if not _SOFTMAX_RAW.usable(x):
+    launch (float16/bfloat16 read and written as they are, computed in float32), or None (fusion off, a dtype it
+    does not take)."""
+    if not _SOFTMAX_RAW.takes_data(x):
         return None
     x = cupy.ascontiguousarray(x)
-    y = cupy.empty_like(x)
+    y = cupy.empty(x.shape, x.dtype)
     try:
-        _SOFTMAX_RAW.launch(kernel, (x.size // x.shape[-1],), (x, y, numpy.int64(x.shape[-1])), T=x.dtype)
+        _SOFTMAX_RAW.launch(kernel, (x.size // x.shape[-1],), (x, y, numpy.int64(x.shape[-1])),
+                            T=RAW_COMPUTE[x.dtype], X=x.dtype)
     except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path
         return None
     return y
@@ -174,7 +177,7 @@ def _softmax_last_f32_fused(x):
         y = cupy.empty_like(x)
         try:
             _SOFTMAX_RAW.launch("ms_softmax_rows", (x.size // x.shape[-1],),
-                                (x, y, numpy.int64(x.shape[-1]), low, pinf), T=x.dtype)
+                                (x, y, numpy.int64(x.shape[-1]), low, pinf), T=x.dtype, X=x.dtype)
             return y
         except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path
             return _softmax_last_f32(x)
@@ -184,12 +187,11 @@ def _softmax_last_f32_fused(x):
 
 @fits_out
 def _softmax_fused(prim, x, *, out=None):
-    f32 = x.dtype == numpy.float32  # before widening float16
-    x = wide(_dev(x))
+    x = _dev(x)
     if x.size == 0:  # nothing to normalise (and max has no identity)
         return x.copy()
     axis = _axes(prim.axis)
-    if f32 and _last_axis(axis, x.ndim):
+    if x.dtype == F32 and _last_axis(axis, x.ndim):
         if _SOFTMAX_EXP.usable(x):
             return _softmax_last_f32_fused(x)
         return _softmax_last_f32(x)
@@ -197,7 +199,7 @@ def _softmax_fused(prim, x, *, out=None):
         y = _softmax_rows_plain(x)
         if y is not None:
             return y
-    return _softmax_plain(x, axis)
+    return _softmax_plain(wide(x), axis)
 
 
 # SoftmaxGrad, y (dy - sum(dy y)), in two launches (fusion on): the sum of the products in one reduction, the rest
@@ -215,33 +217,37 @@ def _softmax_grad_sum():
     return kernel
 
 
-# ... and over the last axis in one launch (fusion on): a block per row sums dy * y and writes y (dy - s).
+# ... and over the last axis in one launch (fusion on): a block per row sums dy * y and writes y (dy - s) (float16
+# and bfloat16 data, X, read and written as they are, computed in float32, T).
 _SOFTMAX_GRAD_RAW = RawKernels("ms_softmax_grad_rows", RAW_HELPERS + r"""
-extern "C" __global__ void ms_softmax_grad_rows(const T* __restrict__ y, const T* __restrict__ dy,
-                                                T* __restrict__ dx, long long d) {
+extern "C" __global__ void ms_softmax_grad_rows(const X* __restrict__ y, const X* __restrict__ dy,
+                                                X* __restrict__ dx, long long d) {
     __shared__ T buf[RAW_BLOCK];
     const long long base = (long long)blockIdx.x * d;
     T s = 0;
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += dy[base + j] * y[base + j];
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += (T)ms_get(dy[base + j]) * (T)ms_get(y[base + j]);
     s = ms_block_sum(s, buf);
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) dx[base + j] = y[base + j] * (dy[base + j] - s);
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) {
+        ms_put(dx[base + j], (T)ms_get(y[base + j]) * ((T)ms_get(dy[base + j]) - s));
+    }
 }
-""", ("ms_softmax_grad_rows",))
+""", ("ms_softmax_grad_rows",), bindings=DATA_BINDINGS)
 
 
 @fits_out
 def _softmax_grad_fused(prim, y, dy, *, out=None):
-    y, dy = wide(_dev(y)), wide(_dev(dy))
+    y, dy = _dev(y), _dev(dy)
     axis = _axes(prim.axis)
-    if y.size and y.shape == dy.shape and _last_axis(axis, y.ndim) and _SOFTMAX_GRAD_RAW.usable(y, dy):
+    if y.size and y.shape == dy.shape and _last_axis(axis, y.ndim) and _SOFTMAX_GRAD_RAW.takes_data(y, dy):
         y, dy = cupy.ascontiguousarray(y), cupy.ascontiguousarray(dy)
-        dx = cupy.empty_like(y)
+        dx = cupy.empty(y.shape, y.dtype)
         try:
             _SOFTMAX_GRAD_RAW.launch("ms_softmax_grad_rows", (y.size // y.shape[-1],),
-                                     (y, dy, dx, numpy.int64(y.shape[-1])), T=y.dtype)
+                                     (y, dy, dx, numpy.int64(y.shape[-1])), T=RAW_COMPUTE[y.dtype], X=y.dtype)
             return dx
         except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path below
             pass
+    y, dy = wide(y), wide(dy)
     reduction = _softmax_grad_sum()
     if y.size and reduction.usable(dy, y) and _SOFTMAX_GRAD.usable(y, dy):
         return _SOFTMAX_GRAD(y, dy, reduction(dy, y, axis=axis, keepdims=True))
@@ -252,12 +258,12 @@ def _softmax_grad_fused(prim, y, dy, *, out=None):
 
 @fits_out
 def _log_softmax_fused(prim, x, *, out=None):
-    x = wide(_dev(x))
+    x = _dev(x)
     if x.size and _last_axis(_axes(prim.axis), x.ndim):
         y = _softmax_rows_plain(x, "ms_log_softmax_rows")
         if y is not None:
             return y
-    return _PLAIN["LogSoftmax"](prim, x, out=out)
+    return _PLAIN["LogSoftmax"](prim, wide(x), out=out)
 
 
 # --- layer normalisation ----------------------------------------------------------------------------------------
@@ -474,8 +480,12 @@ def _selector(dt):
 
 
 # Training-mode batch norm and its gradient in two launches each (float32/float64, fusion on): hand-written CUDA
-# kernels (:class:`RawKernels`) over x seen as (outer, C, inner), channel c's values at (o * C + c) * inner + s (NCHW:
-# (N, C, H*W); NHWC and (N, C): inner 1). Block (p, c) of a grid (parts, C) takes chunk p of channel c's values.
+# kernels (:class:`RawKernels`) computing in T, their data (x, y, dy, dx) of type X: T itself, or float16/bfloat16
+# with T float32 (amp's: float32 parameters and statistics), read and rounded back by ``ms_get``/``ms_put``
+# (``_common.RAW_STORAGE``): the bits of widening x and dy, the float32 kernels and a cast of y and dx back, without
+# those launches over the data. The kernels see x as (outer, C, inner), channel c's values at
+# (o * C + c) * inner + s (NCHW: (N, C, H*W); NHWC and (N, C): inner 1). Block (p, c) of a grid (parts, C) takes chunk
+# p of channel c's values.
 # Forward: ms_bn_stats gives each block's (count, mean, sum of squared deviations) by Welford's update per thread and
 # Chan's merge across the block, and its plain sum (the mean of a channel holding an infinity); ms_bn_forward merges
 # a channel's chunks in every block, block 0 of the channel writes the saved statistics and updates the moving ones in
@@ -506,14 +516,14 @@ struct MsWalk {
 };
 
 // y = (x - m) * a + b over this block's chunk of channel c's values.
-__device__ __forceinline__ void ms_bn_normalise(const T* __restrict__ x, T* __restrict__ y, T m, T a, T b, int c,
+__device__ __forceinline__ void ms_bn_normalise(const X* __restrict__ x, X* __restrict__ y, T m, T a, T b, int c,
                                                 int channels, int inner, long long count, long long per) {
     const long long start = (long long)blockIdx.x * per;
     const long long stop = min(start + per, count);
     MsWalk w(start + threadIdx.x, inner);
     for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
         const long long i = w.at(channels, c);
-        y[i] = (x[i] - m) * a + b;
+        ms_put(y[i], (ms_get(x[i]) - m) * a + b);
     }
 }
 
@@ -528,7 +538,7 @@ __device__ __forceinline__ void ms_block_sum2(T* s0, T* s1) {
     }
 }
 
-extern "C" __global__ void ms_bn_stats(const T* __restrict__ x, T* __restrict__ part, int channels, int inner,
+extern "C" __global__ void ms_bn_stats(const X* __restrict__ x, T* __restrict__ part, int channels, int inner,
                                        long long count, long long per) {
     __shared__ T sn[RAW_BLOCK];
     __shared__ T sm[RAW_BLOCK];
@@ -540,7 +550,7 @@ extern "C" __global__ void ms_bn_stats(const T* __restrict__ x, T* __restrict__ 
     T n = 0, m = 0, q = 0, s = 0;
     MsWalk w(start + threadIdx.x, inner);
     for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
-        const T v = x[w.at(channels, c)];
+        const T v = ms_get(x[w.at(channels, c)]);
         n += (T)1;
         const T d = v - m;
         m += d / n;
@@ -559,9 +569,9 @@ extern "C" __global__ void ms_bn_stats(const T* __restrict__ x, T* __restrict__ 
 }
 
 // stats: (4, C) rows batch mean, batch variance, saved mean, saved variance.
-extern "C" __global__ void ms_bn_forward(const T* __restrict__ x, const T* __restrict__ part,
+extern "C" __global__ void ms_bn_forward(const X* __restrict__ x, const T* __restrict__ part,
                                          const T* __restrict__ scale, const T* __restrict__ bias, T* moving_mean,
-                                         T* moving_var, T* __restrict__ y, T* __restrict__ stats, int channels,
+                                         T* moving_var, X* __restrict__ y, T* __restrict__ stats, int channels,
                                          int inner, long long count, long long per, T eps, T keep, T momentum,
                                          T unbias) {
     __shared__ T sn[RAW_BLOCK];
@@ -600,9 +610,9 @@ extern "C" __global__ void ms_bn_forward(const T* __restrict__ x, const T* __res
 }
 
 // Inference: the moving statistics normalise x; stats (4, C) repeats them (copies: training updates them in place).
-extern "C" __global__ void ms_bn_infer(const T* __restrict__ x, const T* __restrict__ scale,
+extern "C" __global__ void ms_bn_infer(const X* __restrict__ x, const T* __restrict__ scale,
                                        const T* __restrict__ bias, const T* __restrict__ mean,
-                                       const T* __restrict__ var, T* __restrict__ y, T* __restrict__ stats,
+                                       const T* __restrict__ var, X* __restrict__ y, T* __restrict__ stats,
                                        int channels, int inner, long long count, long long per, T eps) {
     const int c = blockIdx.y;
     const T m = mean[c], v = var[c], a = ((T)1 / sqrt(v + eps)) * scale[c], b = bias[c];
@@ -615,7 +625,7 @@ extern "C" __global__ void ms_bn_infer(const T* __restrict__ x, const T* __restr
     ms_bn_normalise(x, y, m, a, b, c, channels, inner, count, per);
 }
 
-extern "C" __global__ void ms_bn_grad_sums(const T* __restrict__ dy, const T* __restrict__ x,
+extern "C" __global__ void ms_bn_grad_sums(const X* __restrict__ dy, const X* __restrict__ x,
                                            const T* __restrict__ mean, const T* __restrict__ var,
                                            T* __restrict__ part, int channels, int inner, long long count,
                                            long long per, T eps) {
@@ -629,9 +639,9 @@ extern "C" __global__ void ms_bn_grad_sums(const T* __restrict__ dy, const T* __
     MsWalk w(start + threadIdx.x, inner);
     for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
         const long long i = w.at(channels, c);
-        const T g = dy[i];
+        const T g = ms_get(dy[i]);
         a0 += g;
-        a1 += g * ((x[i] - m) * rstd);
+        a1 += g * ((ms_get(x[i]) - m) * rstd);
     }
     s0[threadIdx.x] = a0;
     s1[threadIdx.x] = a1;
@@ -645,10 +655,10 @@ extern "C" __global__ void ms_bn_grad_sums(const T* __restrict__ dy, const T* __
 }
 
 // sums: (2, C) rows dscale, dbias.
-extern "C" __global__ void ms_bn_grad_dx(const T* __restrict__ dy, const T* __restrict__ x,
+extern "C" __global__ void ms_bn_grad_dx(const X* __restrict__ dy, const X* __restrict__ x,
                                          const T* __restrict__ mean, const T* __restrict__ var,
                                          const T* __restrict__ scale, const T* __restrict__ part,
-                                         T* __restrict__ dx, T* __restrict__ sums, int channels, int inner,
+                                         X* __restrict__ dx, T* __restrict__ sums, int channels, int inner,
                                          long long count, long long per, T eps) {
     __shared__ T s0[RAW_BLOCK];
     __shared__ T s1[RAW_BLOCK];
@@ -674,13 +684,14 @@ extern "C" __global__ void ms_bn_grad_dx(const T* __restrict__ dy, const T* __re
     MsWalk w(start + threadIdx.x, inner);
     for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
         const long long i = w.at(channels, c);
-        const T xhat = (x[i] - m) * rstd;
-        dx[i] = a * (dy[i] - dbias / n - xhat * (dscale / n));
+        const T xhat = (ms_get(x[i]) - m) * rstd;
+        ms_put(dx[i], a * (ms_get(dy[i]) - dbias / n - xhat * (dscale / n)));
     }
 }
 """
 _BN_RAW = RawKernels("ms_batch_norm", _BN_SOURCE,
-                     ("ms_bn_stats", "ms_bn_forward", "ms_bn_infer", "ms_bn_grad_sums", "ms_bn_grad_dx"))
+                     ("ms_bn_stats", "ms_bn_forward", "ms_bn_infer", "ms_bn_grad_sums", "ms_bn_grad_dx"),
+                     bindings=DATA_BINDINGS)
 #: Blocks a raw batch-norm kernel aims at over all channels (a few per SM of an H100/H200's 132), each chunk at
 #: least four values per thread.
 _BN_BLOCKS = 512
@@ -702,12 +713,16 @@ def _bn_raw_shape(prim, x):
     return outer, x.shape[c], inner, -(-count // per), per
 
 
-def _bn_raw_usable(prim, x, *vectors):
-    """Whether the raw kernels take this call: fusion on, every operand a CuPy array of x's float32/float64 dtype, the
-    per-channel vectors contiguous (the moving statistics are written in place), a channel count CUDA's grid takes
-    and planes the kernels' ``int`` sizes hold."""
+def _bn_raw_usable(prim, x, *vectors, dy=None):
+    """Whether the raw kernels take this call: fusion on, ``x`` (and ``dy``, of its dtype) CuPy arrays of a dtype of
+    :data:`RAW_COMPUTE`, the per-channel vectors CuPy arrays of the dtype it computes in and contiguous (the moving
+    statistics are written in place), a channel count CUDA's grid takes and planes the kernels' ``int`` sizes hold."""
+    if not (_BN_RAW.enabled() and isinstance(x, cupy.ndarray) and x.size > 0):
+        return False
+    ct = RAW_COMPUTE.get(x.dtype)
     c = x.ndim - 1 if prim.data_format == "NHWC" else 1
-    return (x.size > 0 and _BN_RAW.usable(x, *vectors) and all(v.flags.c_contiguous for v in vectors)
+    return (ct is not None and (dy is None or (isinstance(dy, cupy.ndarray) and dy.dtype == x.dtype))
+            and all(isinstance(v, cupy.ndarray) and v.dtype == ct and v.flags.c_contiguous for v in vectors)
             and x.shape[c] <= _BN_MAX_CHANNELS and math.prod(x.shape[c + 1:]) < 2 ** 31)
 
 
@@ -718,24 +733,25 @@ def _batch_norm_raw(prim, x, scale, bias, mean, variance):
     (A PYNATIVE step calls this per layer: the host work around the launches is kept to plain allocations, no
     ``empty_like``, which works out an order and strides, nor copies of what is contiguous already.)"""
     x = cupy.ascontiguousarray(x)
-    dt = x.dtype
+    xt = x.dtype
+    dt = RAW_COMPUTE[xt]
     t = dt.type
     outer, channels, inner, parts, per = _bn_raw_shape(prim, x)
     count = outer * inner
     sizes = (numpy.int32(channels), numpy.int32(inner), numpy.int64(count), numpy.int64(per))
-    y = cupy.empty(x.shape, dt)
+    y = cupy.empty(x.shape, xt)
     stats = cupy.empty((4, channels), dt)
     grid = (parts, channels)
     if not prim.is_training:
         _BN_RAW.launch("ms_bn_infer", grid, (x, scale, bias, mean, variance, y, stats) + sizes + (t(prim.epsilon),),
-                       T=dt)
+                       T=dt, X=xt)
         return (y, *stats)
     part = cupy.empty((channels, parts, 4), dt)
-    _BN_RAW.launch("ms_bn_stats", grid, (x, part) + sizes, T=dt)
+    _BN_RAW.launch("ms_bn_stats", grid, (x, part) + sizes, T=dt, X=xt)
     mom = prim.momentum
     _BN_RAW.launch("ms_bn_forward", grid,
                    (x, part, scale, bias, mean, variance, y, stats)
-                   + sizes + (t(prim.epsilon), t(1 - mom), t(mom), t(max(count, 1) / max(count - 1, 1))), T=dt)
+                   + sizes + (t(prim.epsilon), t(1 - mom), t(mom), t(max(count, 1) / max(count - 1, 1))), T=dt, X=xt)
     return (y, *stats)
 
 
@@ -743,44 +759,49 @@ def _batch_norm_grad_raw(prim, dy, x, scale, saved_mean, saved_variance):
     """Training BatchNormGrad in two launches (see ``_BN_SOURCE``): ``(dx, dscale, dbias)``. The per-channel vectors
     are contiguous (``_bn_raw_usable``)."""
     x, dy = cupy.ascontiguousarray(x), cupy.ascontiguousarray(dy)
-    dt = x.dtype
+    xt = x.dtype
+    dt = RAW_COMPUTE[xt]
     outer, channels, inner, parts, per = _bn_raw_shape(prim, x)
     sizes = (numpy.int32(channels), numpy.int32(inner), numpy.int64(outer * inner), numpy.int64(per))
     eps = dt.type(prim.epsilon)
     grid = (parts, channels)
     part = cupy.empty((channels, parts, 2), dt)
-    _BN_RAW.launch("ms_bn_grad_sums", grid, (dy, x, saved_mean, saved_variance, part) + sizes + (eps,), T=dt)
-    dx = cupy.empty(x.shape, dt)
+    _BN_RAW.launch("ms_bn_grad_sums", grid, (dy, x, saved_mean, saved_variance, part) + sizes + (eps,), T=dt, X=xt)
+    dx = cupy.empty(x.shape, xt)
     sums = cupy.empty((2, channels), dt)
     _BN_RAW.launch("ms_bn_grad_dx", grid,
-                   (dy, x, saved_mean, saved_variance, scale, part, dx, sums) + sizes + (eps,), T=dt)
+                   (dy, x, saved_mean, saved_variance, scale, part, dx, sums) + sizes + (eps,), T=dt, X=xt)
     return (dx, *sums)
 
 
 @fits_out
 def _batch_norm_fused(prim, x, scale, bias, mean, variance, *, out=None):
-    x32 = wide(_dev(x))
+    x = _dev(x)
     scale, bias = _dev(scale), _dev(bias)
-    if _bn_raw_usable(prim, x32, scale, bias, mean, variance):
+    if not _bn_raw_usable(prim, x, scale, bias, mean, variance):   # (float16/bfloat16 x is, with float32 parameters)
+        x = wide(x)
+    if _bn_raw_usable(prim, x, scale, bias, mean, variance):
         try:
-            return _batch_norm_raw(prim, x32, scale, bias, mean, variance)
+            return _batch_norm_raw(prim, x, scale, bias, mean, variance)
         except FusedUnavailable:     # did not compile (before any write): the fused kernels are off, plain path below
             pass
-    return _PLAIN["BatchNorm"](prim, x32, scale, bias, mean, variance, out=out)
+    return _PLAIN["BatchNorm"](prim, wide(x), scale, bias, mean, variance, out=out)
 
 
 @fits_out
 def _batch_norm_grad_fused(prim, dy, x, scale, saved_mean, saved_variance, reserve, *, out=None):
-    x, dy = wide(_dev(x)), wide(_dev(dy))
+    x, dy = _dev(x), _dev(dy)
     sv = wide(_dev(saved_variance))
     sm = wide(_dev(saved_mean))
     sc = wide(_dev(scale))
-    if prim.is_training and _bn_raw_usable(prim, x, sv, sm, sc) and _BN_RAW.usable(x, dy):
+    if not _bn_raw_usable(prim, x, sv, sm, sc, dy=dy):     # (float16/bfloat16 x and dy are, as in the forward)
+        x, dy = wide(x), wide(dy)
+    if prim.is_training and _bn_raw_usable(prim, x, sv, sm, sc, dy=dy):
         try:
             return _batch_norm_grad_raw(prim, dy, x, sc, sm, sv)
         except FusedUnavailable:     # did not compile: the fused kernels are off, plain path below
             pass
-    return _PLAIN["BatchNormGrad"](prim, dy, x, sc, sm, sv, reserve, out=out)
+    return _PLAIN["BatchNormGrad"](prim, wide(dy), wide(x), sc, sm, sv, reserve, out=out)
 
 
 # --- ApplyMomentum ------------------------------------------------------------------------------

@@ -24,7 +24,9 @@ larger); MaxPoolWithArgmax and AdaptiveMaxPool2D take the first element, then st
 MaxPool3DWithArgmax propagates NaN with the index of the window's last NaN.
 
 The gradients' plain paths scatter into the input planes with CUDA's atomic add (windows may overlap). float16
-computes in float32.
+computes in float32, except in MaxPool's one generated kernel (its fold only selects among the inputs: exact in
+float16) and MaxPoolGrad's hand-written one (float16/bfloat16 read and written as they are, summed in float32), which
+cast nothing: the same bits.
 
 With fusion on, MaxPool (its values) is one generated kernel (:func:`_window_kernel`, the kernel offsets unrolled,
 reading the unpadded input), and MaxPoolGrad one hand-written kernel per window size (:func:`_grad_source`: each input
@@ -38,8 +40,8 @@ import math
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import (F64, RAW_BLOCK, Fused, FusedUnavailable, RawKernels, compute_dtype, dev,
-                                           fits_out, scatter_add)
+from mindspore_gpu.kernels._common import (DATA_BINDINGS, F16, F32, F64, RAW_BLOCK, RAW_COMPUTE, Fused,
+                                           FusedUnavailable, RawKernels, compute_dtype, dev, fits_out, scatter_add)
 from mindspore_gpu.kernels.conv import pad_after, pad_spatial, windows
 
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
@@ -187,7 +189,9 @@ def _window_kernel(kind, kernel):
     names = [f"{p}{a}" for p in ("on", "sn", "s", "d", "b") for a in range(nd)] + ["psize"]
     params = "raw T x, T fl, " + ", ".join(f"int32 {p}" for p in names) + (", T g" if kind == "scatter" else "")
     size = "x".join(str(k) for k in kernel)
-    fused = Fused(f"ms_pool_window_{kind}_{size}", params, out_param, " ".join(body))
+    # (the fold only selects among its inputs, so it is exact in float16 too: amp's MaxPool then casts nothing)
+    fused = Fused(f"ms_pool_window_{kind}_{size}", params, out_param, " ".join(body),
+                  dtypes=(F16, F32, F64) if kind == "fold" else (F32, F64))
     _WINDOW_KERNELS[key] = fused
     return fused
 
@@ -247,12 +251,12 @@ def _grad_source(kernel):
     """The CUDA source of MaxPoolGrad (the fold rule's winners) for a window of size ``kernel``."""
     nd = len(kernel)
     ax = range(nd)
-    params = (["const T* x", "const T* g", "T* dx", "long long total", "T fl"]
+    params = (["const X* x", "const X* g", "X* dx", "long long total", "T fl"]
               + [f"int {p}{a}" for p in ("on", "sn", "s", "d", "b") for a in ax] + ["int psize"])
     sn, on = [f"(long long)sn{a}" for a in ax], [f"(long long)on{a}" for a in ax]
     body = ["long long r = i;"]
     body += [f"const long long p{a} = r % sn{a}; r /= sn{a};" for a in reversed(ax)]
-    body += ["const T* xp = x + r * (long long)psize;", f"const T* gp = g + r * ({' * '.join(on)});",
+    body += ["const X* xp = x + r * (long long)psize;", f"const X* gp = g + r * ({' * '.join(on)});",
              f"const long long me = {_flat([f'p{a}' for a in ax], sn)};", "T acc = (T)0;"]
     for a in ax:    # each window that holds element p: o = (p + b - k d) / s, a whole number in [0, on)
         body += [f"for (int k{a} = {kernel[a] - 1}; k{a} >= 0; --k{a}) {{",
@@ -266,14 +270,14 @@ def _grad_source(kernel):
         body += [f"const long long q{a} = o{a} * s{a} + {offset[a]} * (long long)d{a} - b{a};" for a in ax]
         body += [f"const bool ok = {' && '.join(f'q{a} >= 0 && q{a} < sn{a}' for a in ax)};",
                  f"const long long f = ok ? {_flat([f'q{a}' for a in ax], sn)} : 0;",
-                 "const T v = xp[f];",
+                 "const T v = ms_get(xp[f]);",
                  "const bool take = ok && (v != v || best != best || v > best);",
                  "best = take ? v : best;",
                  "arg = take ? f : ((ok && arg < 0) ? f : arg);",
                  "}"]
-    body.append(f"if (arg == me) acc += gp[{_flat([f'o{a}' for a in ax], on)}];")
+    body.append(f"if (arg == me) acc += ms_get(gp[{_flat([f'o{a}' for a in ax], on)}]);")
     body += ["}"] * nd
-    body.append("dx[i] = acc;")
+    body.append("ms_put(dx[i], acc);")
     inner = "\n        ".join(body)
     return (f'extern "C" __global__ void ms_max_pool_grad({", ".join(params)}) {{\n'
             f"    for (long long i = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x; i < total;\n"
@@ -285,7 +289,7 @@ def _grad_kernels(kernel):
     if raw is None:
         size = "x".join(str(k) for k in kernel)
         raw = _GRAD_KERNELS[kernel] = RawKernels(f"ms_max_pool_grad_{size}", _grad_source(kernel),
-                                                 ("ms_max_pool_grad",))
+                                                 ("ms_max_pool_grad",), bindings=DATA_BINDINGS)
     return raw
 
 
@@ -299,16 +303,17 @@ def _max_pool_grad_raw(x, dout, dt, floor, kernel, stride, dil, before):
             or max(max(sizes), max(out), max(stride), max(dil), max(before)) >= 2 ** 31):
         return None
     raw = _grad_kernels(tuple(kernel))
-    x = cupy.ascontiguousarray(x.astype(dt, copy=False))
-    g = cupy.ascontiguousarray(dout.astype(dt, copy=False))
-    if not raw.usable(x, g):
-        return None
-    dx = cupy.empty(x.shape, dt)
+    if not (raw.takes_data(x, dout) and RAW_COMPUTE[x.dtype] == dt):    # (float16/bfloat16 data as they are)
+        x, dout = x.astype(dt, copy=False), dout.astype(dt, copy=False)
+        if not raw.takes_data(x, dout):
+            return None
+    x, g = cupy.ascontiguousarray(x), cupy.ascontiguousarray(dout)
+    dx = cupy.empty(x.shape, x.dtype)
     total = x.size
     try:
         raw.launch("ms_max_pool_grad", (min(-(-total // RAW_BLOCK), 65535),),
                    (x, g, dx, numpy.int64(total), dt.type(floor)) + _geometry_args(sizes, out, stride, dil, before),
-                   T=dt)
+                   T=dt, X=x.dtype)
     except FusedUnavailable:       # did not compile: the fused kernels are off, the plain path follows
         return None
     return dx
@@ -375,7 +380,8 @@ def max_pool(prim, x, out_spatial=None, with_argmax=True, need_values=True):
     rule, floor = _rule(prim, x)
     if rule == _FOLD and not (with_argmax and need_values):
         kind = "arg" if with_argmax else "fold"
-        result = _window_pool(kind, x, dt, floor, kernel, stride, dil, win.before, out)
+        result = _window_pool(kind, x, F16 if kind == "fold" and x.dtype == F16 else dt, floor, kernel, stride, dil,
+                              win.before, out)
         if result is not None:
             return (None, result) if with_argmax else (result, None)
     xp = pad_spatial(x.astype(dt, copy=False), win.before, pad_after(sizes, win.before, out, kernel, stride, dil),

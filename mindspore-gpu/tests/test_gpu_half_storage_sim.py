@@ -1,0 +1,297 @@
+"""Half-precision data in the hand-written CUDA kernels (``kernels/_common.py`` ``RAW_STORAGE``: float16 and
+bfloat16 read as float and rounded back, in integer arithmetic), run on the CuPy stand-in's ``RawModule`` (g++ and
+``cuda_emu.h``):
+
+* the conversions, through ``CastMany``'s multi-array kernel (``kernels/array.py``): every float16 and bfloat16 bit
+  pattern widened, and float32 narrowed (a million random bit patterns, every 16-bit value's float32 neighbours, the
+  midpoints between 16-bit neighbours and theirs, subnormals, overflow, infinities and NaNs with payloads), bit for bit
+  NumPy's (float16) and ml_dtypes' (bfloat16) casts;
+* ``CastMany``: one launch per 16 contiguous float32 <-> float16/bfloat16 casts of a pair of dtypes, the others
+  (float64, integers, strided views, empty arrays, a lone cast of its pair) as ``Cast`` casts them, every result a
+  fresh array in its input's place; with fusion off, ``Cast``'s casts alone;
+* training batch norm and its gradient, and inference, with float16/bfloat16 data and float32 parameters: the same
+  two launches (one) as float32, without casts, and the bits of widening the data, running the float32 kernels and
+  casting the result back (moving statistics included); float16 parameters keep the widened path;
+* Softmax, LogSoftmax and SoftmaxGrad over the last axis on float16/bfloat16 data: one launch each, the bits of the
+  float32 kernels between casts (rows holding an infinity or a NaN included); over another axis, the widened path;
+* (MaxPool and MaxPoolGrad on half-precision data: ``test_gpu_conv_bn_pool_fused_sim.py``.)
+
+NVRTC compiles every binding of these kernels in ``test_gpu_conv_bn_pool_fused_sim.py``; on a GPU,
+``test_gpu_plugin.py`` compares them with CuPy's casts around the float32 kernels.
+"""
+import pathlib
+import sys
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+HERE = pathlib.Path(__file__).parent
+sys.path.insert(0, str(HERE))
+import cupy_sim  # noqa: E402
+from mindspore.common import dtype as mstype  # noqa: E402
+from mindspore.ops._defs import nn as nn_defs  # noqa: E402
+from mindspore.ops._defs.array import CastMany  # noqa: E402
+from mindspore.plugin import TensorSpec  # noqa: E402
+
+pytestmark = cupy_sim.warning_marks()
+BF16 = np.dtype(ml_dtypes.bfloat16)
+_MS = {np.dtype(np.float16): mstype.float16, BF16: mstype.bfloat16, np.dtype(np.float32): mstype.float32,
+       np.dtype(np.float64): mstype.float64, np.dtype(np.int32): mstype.int32}
+
+
+@pytest.fixture(scope="module")
+def sim():
+    return cupy_sim.graph_families()
+
+
+_kinds = cupy_sim.launch_kinds      # (result, the launch kinds ``fn()`` took)
+
+
+def _cast_many(cp, array, inputs, dtypes):
+    """(the results of ``CastMany`` on the stand-in, the launch kinds)."""
+    dtypes = tuple(np.dtype(d) for d in dtypes)
+    out = tuple(TensorSpec(x.shape, _MS[d]) for x, d in zip(inputs, dtypes))
+    return _kinds(lambda: array.KERNELS["CastMany"](CastMany(), tuple(inputs), tuple(_MS[d] for d in dtypes),
+                                                    out=out))
+
+
+def _convert(cp, array, values, dtype):
+    """``values`` (a NumPy array) cast to ``dtype`` by ``ms_cast_many``, as the bits of the result; checks it took
+    one launch of it (a second, small array beside it: a lone cast goes to ``Cast``)."""
+    x = cp.asarray(values)
+    (y, _), kinds = _cast_many(cp, array, [x, cp.asarray(values[:3])], [dtype, dtype])
+    assert kinds == ["RawKernel ms_cast_many"], kinds
+    y = cp.asnumpy(y)
+    assert y.dtype == dtype and y.shape == values.shape
+    return y
+
+
+def _bits(a):
+    return a.view(np.uint16 if a.itemsize == 2 else np.uint32)
+
+
+@pytest.mark.parametrize("half", [np.dtype(np.float16), BF16], ids=["float16", "bfloat16"])
+def test_every_16_bit_pattern_widens_as_numpy_casts_it(sim, half):
+    cp, fam = sim
+    values = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(half)
+    got = _convert(cp, fam["array"], values, np.float32)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(_bits(got), _bits(values.astype(np.float32)))
+
+
+def _narrowing_cases(half):
+    """float32 bit patterns: random ones, and around every 16-bit value (its float32 image, one float32 step either
+    side, the midpoints to its 16-bit neighbours and one step either side of those)."""
+    rng = np.random.default_rng(7)
+    pieces = [rng.integers(0, 2 ** 32, 1_000_000, dtype=np.uint64).astype(np.uint32)]
+    with np.errstate(invalid="ignore", over="ignore"):
+        exact = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(half).astype(np.float32)
+    finite = exact[np.isfinite(exact)].astype(np.float64)
+    finite = np.unique(finite)
+    mids = ((finite[1:] + finite[:-1]) / 2).astype(np.float32)       # (exact in float32: one more bit)
+    for base in (exact, mids):
+        b = base.view(np.uint32).astype(np.int64)
+        for step in (-1, 0, 1):
+            pieces.append(((b + step) % 2 ** 32).astype(np.uint32))
+    special = np.array([0x7f800000, 0xff800000, 0x7f800001, 0xff800001, 0x7fc00000, 0xffc00000, 0x7fa00000,
+                        0x7f802000, 0x7fffffff, 0x477fefff, 0x477ff000, 0x477ff001, 0x47800000, 0x33000000,
+                        0x33000001, 0x32ffffff, 0x38800000, 0x387fffff, 0x80000000, 0x00000001, 0x7f7fffff,
+                        0x7f7f8000, 0x7f7f7fff], np.uint32)
+    return np.concatenate(pieces + [special]).view(np.float32)
+
+
+@pytest.mark.parametrize("half", [np.dtype(np.float16), BF16], ids=["float16", "bfloat16"])
+def test_float32_narrows_as_numpy_and_ml_dtypes_round(sim, half):
+    cp, fam = sim
+    values = _narrowing_cases(half)
+    got = _convert(cp, fam["array"], values, half)
+    with np.errstate(invalid="ignore", over="ignore"):
+        want = values.astype(half)
+    bad = np.flatnonzero(_bits(got) != _bits(want))
+    assert bad.size == 0, [(hex(values.view(np.uint32)[i]), hex(_bits(got)[i]), hex(_bits(want)[i]))
+                           for i in bad[:8]]
+
+
+def test_cast_many_takes_sixteen_of_a_pair_to_a_launch(sim):
+    """40 float32 arrays to float16 (three launches), 17 float16 arrays to float32 (two, the last holding one), and
+    beside them casts the kernel does not take: float64 to float16, an integer one, a strided view, an empty array,
+    one bfloat16 array alone (a ``Cast`` each). Each result is its input's cast, a fresh array, in its place."""
+    cp, fam = sim
+    rng = np.random.default_rng(3)
+    hosts, dtypes = [], []
+    for i in range(40):
+        hosts.append(rng.normal(0, 100, (i % 5 + 1, 37 * i + 1)).astype(np.float32))
+        dtypes.append(np.float16)
+    for i in range(17):
+        hosts.append(rng.normal(0, 3, (i + 2, 3)).astype(np.float16))
+        dtypes.append(np.float32)
+    others = [(rng.normal(size=(4, 5)), np.float16), (np.arange(6, dtype=np.int32), np.float32),
+              (np.zeros((0, 3), np.float32), np.float16), (rng.normal(size=9).astype(BF16), np.float32)]
+    for h, d in others:
+        hosts.append(h)
+        dtypes.append(d)
+    inputs = [cp.asarray(h) for h in hosts]
+    strided = cp.asarray(rng.normal(size=(6, 8)).astype(np.float32))[:, ::2]
+    inputs.insert(5, strided)
+    hosts.insert(5, cp.asnumpy(strided))
+    dtypes.insert(5, np.float16)
+    ys, kinds = _cast_many(cp, fam["array"], inputs, dtypes)
+    assert kinds.count("RawKernel ms_cast_many") == 3 + 2, kinds
+    assert sorted(set(kinds)) == ["RawKernel ms_cast_many", "ndarray.astype"] and len(kinds) == 5 + 5, kinds
+    assert len(ys) == len(inputs)
+    for x, h, d, y in zip(inputs, hosts, dtypes, ys):
+        y = cp.asnumpy(y)
+        assert y.dtype == np.dtype(d) and y.shape == h.shape
+        np.testing.assert_array_equal(_bits(y) if y.dtype.kind != "i" else y, _bits(h.astype(d)))
+    for x, y in zip(inputs, ys):
+        assert not cp.may_share_memory(x, y)
+
+
+def test_cast_many_with_fusion_off_casts_each(sim, monkeypatch):
+    cp, fam = sim
+    array = fam["array"]
+    monkeypatch.setitem(array.RawKernels.enabled.__globals__, "FUSED", False)
+    hosts = [np.arange(5, dtype=np.float32) / 3, np.arange(7, dtype=np.float32) * 1e5]
+    ys, kinds = _cast_many(cp, array, [cp.asarray(h) for h in hosts], [np.float16, np.float16])
+    assert "RawKernel ms_cast_many" not in kinds and len(kinds) == 2, kinds
+    for h, y in zip(hosts, ys):
+        np.testing.assert_array_equal(_bits(cp.asnumpy(y)), _bits(h.astype(np.float16)))
+
+
+# --- batch norm on half-precision data ------------------------------------------------------------------------------
+_SHAPES = {"NCHW": [(4, 3, 5, 6), (9, 3, 15, 17), (6, 5)], "NHWC": [(4, 5, 6, 3)]}
+
+
+def _bn_inputs(shape, data_format, half, seed=5):
+    rng = np.random.default_rng(seed)
+    c = shape[-1] if data_format == "NHWC" else shape[1]
+    x = rng.normal(1.0, 2.0, shape).astype(half)
+    x.flat[3] = np.inf if half == BF16 else 0.0
+    dy = rng.normal(0, 1, shape).astype(half)
+    vectors = [rng.normal(size=c).astype(np.float32) for _ in range(3)] + [rng.uniform(0.5, 2, c).astype(np.float32)]
+    return x, dy, vectors
+
+
+def _bn_run(cp, nn, shape, data_format, half, training, widened):
+    """BatchNorm then BatchNormGrad on the stand-in: (host outputs, forward kinds, backward kinds). ``widened``: the
+    data cast to float32 before the kernels and their data results cast back (what amp's Casts around the cell did)."""
+    x, dy, (scale, bias, mean0, var0) = _bn_inputs(shape, data_format, half)
+    bn = nn_defs.BatchNorm(is_training=training, epsilon=1e-3, momentum=0.3, data_format=data_format)
+    bng = nn_defs.BatchNormGrad(is_training=training, epsilon=1e-3, data_format=data_format)
+    xd, dyd = cp.asarray(x), cp.asarray(dy)
+    if widened:
+        xd, dyd = xd.astype(np.float32), dyd.astype(np.float32)
+    m, v = cp.asarray(mean0), cp.asarray(var0)
+    s, b = cp.asarray(scale), cp.asarray(bias)
+    outs, fwd = _kinds(lambda: nn.KERNELS["BatchNorm"](bn, xd, s, b, m, v))
+    grads, bwd = _kinds(lambda: nn.KERNELS["BatchNormGrad"](bng, dyd, xd, s, outs[3], outs[4], outs[4]))
+    outs, grads = list(outs), list(grads)
+    if widened:
+        outs[0], grads[0] = outs[0].astype(half), grads[0].astype(half)
+    return [cp.asnumpy(a) for a in outs + [m, v] + grads], fwd, bwd
+
+
+@pytest.mark.parametrize("half", [np.dtype(np.float16), BF16], ids=["float16", "bfloat16"])
+@pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
+def test_batch_norm_reads_and_writes_half_data_as_it_is(sim, half, data_format):
+    cp, fam = sim
+    nn = fam["nn"]
+    for shape in _SHAPES[data_format]:
+        got, fwd, bwd = _bn_run(cp, nn, shape, data_format, half, True, widened=False)
+        want, _, _ = _bn_run(cp, nn, shape, data_format, half, True, widened=True)
+        assert fwd == ["RawKernel ms_bn_stats", "RawKernel ms_bn_forward"], fwd
+        assert bwd == ["RawKernel ms_bn_grad_sums", "RawKernel ms_bn_grad_dx"], bwd
+        names = ("y", "mean", "variance", "saved mean", "saved variance", "moving mean", "moving variance", "dx",
+                 "dscale", "dbias")
+        for name, g, w in zip(names, got, want):
+            assert g.dtype == w.dtype and g.shape == w.shape, (shape, name)
+            assert g.dtype == (half if name in ("y", "dx") else np.float32), (shape, name)
+            np.testing.assert_array_equal(_bits(g), _bits(w), err_msg=f"{shape}: {name}")
+
+
+@pytest.mark.parametrize("half", [np.dtype(np.float16), BF16], ids=["float16", "bfloat16"])
+def test_batch_norm_inference_on_half_data_in_one_launch(sim, half):
+    cp, fam = sim
+    nn = fam["nn"]
+    got, fwd, _ = _bn_run(cp, nn, (4, 3, 5, 6), "NCHW", half, False, widened=False)
+    want, _, _ = _bn_run(cp, nn, (4, 3, 5, 6), "NCHW", half, False, widened=True)
+    assert fwd == ["RawKernel ms_bn_infer"], fwd
+    for i, (g, w) in enumerate(zip(got[:7], want[:7])):
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(_bits(g), _bits(w), err_msg=f"output {i}")
+
+
+def test_batch_norm_with_half_parameters_keeps_the_widened_path(sim):
+    """float16 data with float16 parameters (a network cast whole, no amp): the kernels compute in the parameters'
+    dtype, so the data are widened and the float32 kernels run as before, the results the CPU's dtypes."""
+    cp, fam = sim
+    nn = fam["nn"]
+    x, _, vectors = _bn_inputs((4, 3, 5, 6), "NCHW", np.float16)
+    bn = nn_defs.BatchNorm(is_training=True, epsilon=1e-3, momentum=0.3)
+    args = [cp.asarray(a) for a in [x] + [v.astype(np.float16) for v in vectors]]
+    out = (TensorSpec(x.shape, mstype.float16),) + (TensorSpec((3,), mstype.float16),) * 4
+    outs, kinds = _kinds(lambda: nn.KERNELS["BatchNorm"](bn, *args, out=out))
+    assert "RawKernel ms_bn_stats" not in kinds and "ndarray.astype" in kinds, kinds
+    assert [o.dtype for o in outs] == [np.float16] * 5
+
+
+# --- softmax on half-precision data ---------------------------------------------------------------------------------
+def _softmax_run(cp, nn, x, dy, axis, widened):
+    """Softmax, LogSoftmax and SoftmaxGrad of ``x`` (host, float16/bfloat16): (host results, launch kinds of each).
+    ``widened``: the data cast to float32 before each kernel and the results cast back, Softmax over the last axis
+    by the plain formula's float32 kernel (half-precision data's formula: float32's own has other rules for a row
+    holding a NaN or an infinity)."""
+    half = x.dtype
+    xd, dyd = cp.asarray(x), cp.asarray(dy)
+    if widened:
+        xd, dyd = xd.astype(np.float32), dyd.astype(np.float32)
+    spec = TensorSpec(x.shape, _MS[np.dtype(np.float32) if widened else half])
+    if widened and axis == -1:
+        y, k1 = _kinds(lambda: nn._softmax_rows_plain(xd))
+    else:
+        y, k1 = _kinds(lambda: nn.KERNELS["Softmax"](nn_defs.Softmax(axis), xd, out=spec))
+    ly, k2 = _kinds(lambda: nn.KERNELS["LogSoftmax"](nn_defs.LogSoftmax(axis), xd, out=spec))
+    yd = y.astype(half).astype(np.float32) if widened else y        # (the gradient's y: Softmax's half result)
+    dx, k3 = _kinds(lambda: nn.KERNELS["SoftmaxGrad"](nn_defs.SoftmaxGrad(axis), yd, dyd, out=spec))
+    results = [y, ly, dx]
+    if widened:
+        results = [r.astype(half) for r in results]
+    return [cp.asnumpy(r) for r in results], (k1, k2, k3)
+
+
+@pytest.mark.parametrize("half", [np.dtype(np.float16), BF16], ids=["float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(4, 10), (3, 2, 300), (5, 1)])
+def test_softmax_over_the_last_axis_reads_and_writes_half_data_as_it_is(sim, half, shape):
+    """Softmax, LogSoftmax and SoftmaxGrad over the last axis: one launch each on float16/bfloat16 data (no casts),
+    the bits of the float32 kernels between casts; a row holding an infinity or a NaN included."""
+    cp, fam = sim
+    nn = fam["nn"]
+    rng = np.random.default_rng(2)
+    x = (rng.normal(0, 4, shape)).astype(half)
+    x.flat[-1] = np.inf
+    if x.size > 12:
+        x.flat[7] = np.nan
+    dy = rng.normal(0, 1, shape).astype(half)
+    with np.errstate(invalid="ignore"):
+        got, kinds = _softmax_run(cp, nn, x, dy, -1, widened=False)
+        want, _ = _softmax_run(cp, nn, x, dy, -1, widened=True)
+    assert kinds == (["RawKernel ms_softmax_rows_plain"], ["RawKernel ms_log_softmax_rows"],
+                     ["RawKernel ms_softmax_grad_rows"]), kinds
+    for name, g, w in zip(("softmax", "log_softmax", "softmax_grad"), got, want):
+        assert g.dtype == half and g.shape == shape
+        np.testing.assert_array_equal(_bits(g), _bits(w), err_msg=name)
+
+
+def test_softmax_over_another_axis_widens_half_data(sim):
+    """Over a leading axis the half data go through the widened plain path, as before: the same values."""
+    cp, fam = sim
+    nn = fam["nn"]
+    rng = np.random.default_rng(4)
+    x, dy = rng.normal(0, 3, (6, 5)).astype(np.float16), rng.normal(0, 1, (6, 5)).astype(np.float16)
+    got, kinds = _softmax_run(cp, nn, x, dy, 0, widened=False)
+    want, _ = _softmax_run(cp, nn, x, dy, 0, widened=True)
+    assert not any(k.startswith("RawKernel") for k in kinds[0] + kinds[1]), kinds
+    for g, w in zip(got, want):
+        assert g.dtype == np.float16
+        np.testing.assert_array_equal(_bits(g), _bits(w))
