@@ -86,10 +86,10 @@ _CAST_PAIRS = ((F32, F16), (F32, BF16), (F16, F32), (BF16, F32))
 _CAST_MANY = RawKernels("ms_cast_many", slots_source("ms_cast_many", "S", "D", """
     for (long long i = first; i < n; i += stride) ms_put(d[i], ms_get(s[i]));"""), ("ms_cast_many",),
                         bindings=[dict(S=a, D=b) for a, b in _CAST_PAIRS])
-_CAST = KERNELS["CastMany"]
+_CAST = KERNELS["CastMany"]     # (the family's: a Cast per input)
 
 
-def _cast_many(prim, inputs, dtypes, out=None):
+def _cast_many_raw(prim, inputs, dtypes, out=None):
     """Each input cast to its dtype (``out``: the inferred specs), every result a fresh array: the contiguous
     float32 <-> float16/bfloat16 casts :data:`SLOTS` of a pair of dtypes to a launch of ``ms_cast_many``, the others
     as ``Cast`` (fusion off, or a kernel that did not compile: all of them)."""
@@ -121,7 +121,7 @@ def _cast_many(prim, inputs, dtypes, out=None):
 
 
 KERNELS.update({
-    "CastMany": _cast_many,
+    "CastMany": _cast_many_raw,
     "Fill": _fill,
     "AssignAdd": _assign_op(cupy.add, "_assign_add"),
     "AssignSub": _assign_op(cupy.subtract, "_assign_sub"),
