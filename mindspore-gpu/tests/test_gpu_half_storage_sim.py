@@ -14,6 +14,8 @@ bfloat16 read as float and rounded back, in integer arithmetic), run on the CuPy
   casting the result back (moving statistics included); float16 parameters keep the widened path;
 * Softmax, LogSoftmax and SoftmaxGrad over the last axis on float16/bfloat16 data: one launch each, the bits of the
   float32 kernels between casts (rows holding an infinity or a NaN included); over another axis, the widened path;
+* LayerNorm with float16/bfloat16 data and parameters (amp O3, a network cast whole): one launch, no casts, float32
+  statistics, the bits of the float32 kernel between casts;
 * (MaxPool and MaxPoolGrad on half-precision data: ``test_gpu_conv_bn_pool_fused_sim.py``.)
 
 NVRTC compiles every binding of these kernels in ``test_gpu_conv_bn_pool_fused_sim.py``; on a GPU,
@@ -295,3 +297,28 @@ def test_softmax_over_another_axis_widens_half_data(sim):
     for g, w in zip(got, want):
         assert g.dtype == np.float16
         np.testing.assert_array_equal(_bits(g), _bits(w))
+
+
+# --- layer norm on half-precision data ------------------------------------------------------------------------------
+@pytest.mark.parametrize("half", [np.dtype(np.float16), BF16], ids=["float16", "bfloat16"])
+@pytest.mark.parametrize("shape,axis", [((4, 6), 1), ((2, 3, 300), 2), ((2, 3, 5), 1)])
+def test_layer_norm_reads_and_writes_half_data_as_it_is(sim, half, shape, axis):
+    cp, fam = sim
+    nn = fam["nn"]
+    rng = np.random.default_rng(8)
+    x = rng.normal(1, 3, shape).astype(half)
+    g, b = rng.normal(size=shape[axis:]).astype(half), rng.normal(size=shape[axis:]).astype(half)
+    prim = nn_defs.LayerNorm(begin_norm_axis=axis, begin_params_axis=axis, epsilon=1e-5)
+    stat = shape[:axis] + (1,) * (len(shape) - axis)
+
+    def run(dt):
+        out = (TensorSpec(shape, _MS[dt]), TensorSpec(stat, mstype.float32), TensorSpec(stat, mstype.float32))
+        args = [cp.asarray(a).astype(dt) for a in (x, g, b)]
+        return _kinds(lambda: nn.KERNELS["LayerNorm"](prim, *args, out=out))
+    got, kinds = run(half)
+    want, _ = run(np.dtype(np.float32))
+    assert kinds == ["RawKernel ms_ln_rows"], kinds
+    assert [a.dtype for a in got] == [half, np.float32, np.float32]
+    np.testing.assert_array_equal(_bits(cp.asnumpy(got[0])), _bits(cp.asnumpy(want[0].astype(half))))
+    for g_, w_ in zip(got[1:], want[1:]):
+        np.testing.assert_array_equal(cp.asnumpy(g_), cp.asnumpy(w_))

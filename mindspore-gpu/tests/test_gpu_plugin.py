@@ -319,9 +319,10 @@ def test_raw_kernels_match_their_plain_paths(monkeypatch, dtype):
 @pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)    # a kernel NVRTC refuses fails here, not falls back
 @pytest.mark.parametrize("half", ["float16", "bfloat16"])
 def test_raw_kernels_take_half_data_as_the_casts_around_them_would(half):
-    """The hand-written kernels with a storage type (``_common.RAW_STORAGE``: batch norm and its gradient, Softmax,
-    LogSoftmax, SoftmaxGrad, MaxPoolGrad, CastMany) on float16/bfloat16 data compiled by NVRTC, and their results the
-    bits of widening the data, the float32 kernels and CuPy's casts back (finite data: CuPy's NaN payloads differ)."""
+    """The hand-written kernels with a storage type (``_common.RAW_STORAGE``: batch norm and its gradient, LayerNorm,
+    Softmax, LogSoftmax, SoftmaxGrad, MaxPoolGrad, CastMany) on float16/bfloat16 data compiled by NVRTC, and their
+    results the bits of widening the data, the float32 kernels and CuPy's casts back (finite data: CuPy's NaN payloads
+    differ)."""
     import cupy
     import ml_dtypes
     from mindspore_gpu.kernels import families
@@ -363,6 +364,10 @@ def test_raw_kernels_take_half_data_as_the_casts_around_them_would(half):
                                                       "ms_log_softmax_rows"),), rows)
         y = nn.KERNELS[name](prim, cupy.asarray(rows), out=TensorSpec(rows.shape, mhalf))
         assert y.dtype == hdt
+    ln = ops.LayerNorm(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-5)
+    ln_out = (TensorSpec(rows.shape, mhalf),) + (TensorSpec((64, 1), ms.dtype.float32),) * 2
+    check("LayerNorm", lambda a, g, b: nn.KERNELS["LayerNorm"](ln, a, g, b, out=ln_out), rows,
+          rng.normal(size=300).astype(hdt), rng.normal(size=300).astype(hdt), keep=(1, 2))
     y = rng.uniform(0, 1, (64, 300)).astype(hdt)
     check("SoftmaxGrad", lambda a, b: (nn.KERNELS["SoftmaxGrad"](ops.SoftmaxGrad(axis=-1), a, b,
                                                                   out=TensorSpec(a.shape, mhalf)),), y, rows)
@@ -382,7 +387,7 @@ def test_raw_kernels_take_half_data_as_the_casts_around_them_would(half):
     for w, n, b in zip(wide, narrow, back):
         np.testing.assert_array_equal(cupy.asnumpy(n).view(np.uint16), w.astype(hdt).view(np.uint16))
         np.testing.assert_array_equal(cupy.asnumpy(b), w.astype(hdt).astype(np.float32))
-    for raw in (nn._BN_RAW, nn._SOFTMAX_RAW, nn._SOFTMAX_GRAD_RAW, array._CAST_MANY):
+    for raw in (nn._BN_RAW, nn._LN_RAW, nn._SOFTMAX_RAW, nn._SOFTMAX_GRAD_RAW, array._CAST_MANY):
         assert any(("X", hdt) in key or ("S", hdt) in key or ("D", hdt) in key for key in raw._compiled), raw.name
 
 

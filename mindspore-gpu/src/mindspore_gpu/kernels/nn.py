@@ -287,19 +287,21 @@ def _ln_sqdev_var():
 
 # ... and in one launch (fusion on): a block per row (the values from begin_norm_axis on) takes the mean, then the mean
 # of the squared deviations from it (two passes over the row, as the plain path), and writes the normalised row,
-# gamma and beta at the flat index modulo their size (they span the last axes; MsCycle carries the index).
+# gamma and beta at the flat index modulo their size (they span the last axes; MsCycle carries the index). Every
+# data operand of type X: float16/bfloat16 ones (amp O3, a network cast whole) read and written as they are, computed
+# in float32 (T), the statistics float32 (LayerNorm's for half inputs), the bits of the float32 kernel between casts.
 _LN_RAW = RawKernels("ms_ln_rows", RAW_HELPERS + r"""
-extern "C" __global__ void ms_ln_rows(const T* __restrict__ x, const T* __restrict__ g, const T* __restrict__ b,
-                                      T* __restrict__ y, T* __restrict__ mean, T* __restrict__ var, long long d,
+extern "C" __global__ void ms_ln_rows(const X* __restrict__ x, const X* __restrict__ g, const X* __restrict__ b,
+                                      X* __restrict__ y, T* __restrict__ mean, T* __restrict__ var, long long d,
                                       long long gsize, T eps) {
     __shared__ T buf[RAW_BLOCK];
     const long long base = (long long)blockIdx.x * d;
     T s = 0;
-    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += x[base + j];
+    for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) s += ms_get(x[base + j]);
     const T mu = ms_block_sum(s, buf) / (T)d;
     T q = 0;
     for (long long j = threadIdx.x; j < d; j += RAW_BLOCK) {
-        const T c = x[base + j] - mu;
+        const T c = (T)ms_get(x[base + j]) - mu;
         q += c * c;
     }
     const T v = ms_block_sum(q, buf) / (T)d;
@@ -311,10 +313,10 @@ extern "C" __global__ void ms_ln_rows(const T* __restrict__ x, const T* __restri
     MsCycle k(base, gsize);
     for (long long j = threadIdx.x; j < d; j += RAW_BLOCK, k.next()) {
         const long long i = base + j;
-        y[i] = (x[i] - mu) * r * g[k.k] + b[k.k];
+        ms_put(y[i], ((T)ms_get(x[i]) - mu) * r * (T)ms_get(g[k.k]) + (T)ms_get(b[k.k]));
     }
 }
-""", ("ms_ln_rows",))
+""", ("ms_ln_rows",), bindings=DATA_BINDINGS)
 
 
 def _layer_norm_raw(prim, x, g, b, bna):
@@ -324,25 +326,26 @@ def _layer_norm_raw(prim, x, g, b, bna):
         rows *= s
     d = x.size // rows
     y = cupy.empty_like(x)
-    stats = cupy.empty((2,) + x.shape[:bna] + (1,) * (x.ndim - bna), x.dtype)
+    ct = RAW_COMPUTE[x.dtype]
+    stats = cupy.empty((2,) + x.shape[:bna] + (1,) * (x.ndim - bna), ct)
     _LN_RAW.launch("ms_ln_rows", (rows,), (x, cupy.ascontiguousarray(g), cupy.ascontiguousarray(b), y, stats[0],
-                                           stats[1], numpy.int64(d), numpy.int64(g.size), x.dtype.type(prim.epsilon)),
-                   T=x.dtype)
+                                           stats[1], numpy.int64(d), numpy.int64(g.size), ct.type(prim.epsilon)),
+                   T=ct, X=x.dtype)
     return y, stats[0], stats[1]
 
 
 @fits_out
 def _layer_norm_fused(prim, x, gamma, beta, *, out=None):
     """``(y, mean, variance)``, the variance the mean of the squared deviations (two passes)."""
-    x = wide(_dev(x))
+    x, g, b = _dev(x), _dev(gamma), _dev(beta)
     bna = prim.begin_norm_axis % x.ndim
     axes = tuple(range(bna, x.ndim))
-    g, b = wide(_dev(gamma)), wide(_dev(beta))
-    if x.size and _LN_RAW.usable(x, g, b) and g.shape == b.shape == x.shape[x.ndim - g.ndim:]:
-        try:
+    if x.size and _LN_RAW.takes_data(x, g, b) and g.shape == b.shape == x.shape[x.ndim - g.ndim:]:
+        try:       # (float16/bfloat16 operands as they are)
             return _layer_norm_raw(prim, x, g, b, bna)
         except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path below
             pass
+    x, g, b = wide(x), wide(g), wide(b)
     if x.size and _LN_Y.usable(x, g, b):
         dt = x.dtype.type
         mean = cupy.mean(x, axis=axes, keepdims=True)
