@@ -332,13 +332,7 @@ class RawKernels:
 #: each, one of them over the whole tensor, gone). The conversions are integer arithmetic, bit for bit NumPy's
 #: (float16; a NaN keeps the top bits of its significand, NumPy's ``npy_floatbits_to_halfbits``) and ml_dtypes'
 #: (bfloat16; a NaN becomes the quiet NaN of its sign) results, as CuPy's casts are except for NaN payloads, and need
-#: no header (``cuda_fp16.h`` is not always where NVRTC looks).
-#: The dtype a :class:`RawKernels` source with a storage type X computes data of each dtype in (type T), and the
-#: bindings of (T, X) such a source is compiled for: float32 and float64 as they are; float16 and bfloat16 read and
-#: written as they are and computed in float32 (the bits of widening them, the float32 kernel and a cast of its
-#: result back, without those launches over the data).
-RAW_COMPUTE = {F32: F32, F64: F64, F16: F32, BF16: F32}
-DATA_BINDINGS = tuple(dict(T=RAW_COMPUTE[x], X=x) for x in (F32, F64, F16, BF16))
+#: no header (the stand-in's g++ build runs the same source).
 RAW_STORAGE = r"""
 struct ms_half { unsigned short bits; };
 struct ms_bf16 { unsigned short bits; };
@@ -379,6 +373,13 @@ __device__ __forceinline__ void ms_put(ms_half& d, float v) {
     d.bits = (unsigned short)(((u >> 16) & 0x8000u) | h);
 }
 """
+
+#: The dtype a :class:`RawKernels` source with a storage type X computes data of each dtype in (type T), and the
+#: bindings of (T, X) such a source is compiled for: float32 and float64 as they are; float16 and bfloat16 read and
+#: written as they are and computed in float32 (the bits of widening them, the float32 kernel and a cast of its
+#: result back, without those launches over the data).
+RAW_COMPUTE = {F32: F32, F64: F64, F16: F32, BF16: F32}
+DATA_BINDINGS = tuple(dict(T=RAW_COMPUTE[x], X=x) for x in (F32, F64, F16, BF16))
 
 
 #: CUDA device functions the :class:`RawKernels` sources share (put in front of a source that uses them), for a
