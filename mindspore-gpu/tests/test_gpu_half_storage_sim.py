@@ -17,6 +17,8 @@ bfloat16 read as float and rounded back, in integer arithmetic), run on the CuPy
 * LayerNorm with float16/bfloat16 data and parameters (amp O3, a network cast whole): one launch, no casts, float32
   statistics, the bits of the float32 kernel between casts;
 * (MaxPool and MaxPoolGrad on half-precision data: ``test_gpu_conv_bn_pool_fused_sim.py``.)
+* an amp O2 training step (conv, batch norm, ReLU, max pooling, dense; float16 with a loss scale, bfloat16) in both
+  modes: the losses and parameters of the casts the half-precision storage replaced, bit for bit, in fewer launches.
 
 NVRTC compiles every binding of these kernels in ``test_gpu_conv_bn_pool_fused_sim.py``; on a GPU,
 ``test_gpu_plugin.py`` compares them with CuPy's casts around the float32 kernels.
@@ -322,3 +324,82 @@ def test_layer_norm_reads_and_writes_half_data_as_it_is(sim, half, shape, axis):
     np.testing.assert_array_equal(_bits(cp.asnumpy(got[0])), _bits(cp.asnumpy(want[0].astype(half))))
     for g_, w_ in zip(got[1:], want[1:]):
         np.testing.assert_array_equal(cp.asnumpy(g_), cp.asnumpy(w_))
+
+
+# --- an amp O2 training step end to end -----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def amp_target():
+    """A test-only target on the stand-in with the GPU backend's kernels, passes and capture (its own load of them,
+    which the test below patches)."""
+    graph = cupy_sim.load_graph_modules()
+    with cupy_sim.registered("GPUSIMHALF", graph.families, graph=graph):
+        yield "GPUSIMHALF", {f.__name__.rsplit(".", 1)[-1]: f for f in graph.families}
+
+
+def _half_storage_off(monkeypatch, fam):
+    """The kernels as they were before half-precision storage: half data widened and cast back around every hand-written
+    kernel, MaxPool's fold widened, ``CastMany`` a ``Cast`` per input."""
+    common = fam["nn"].RawKernels.takes_data.__globals__
+    monkeypatch.setitem(common, "RAW_COMPUTE", {k: v for k, v in common["RAW_COMPUTE"].items() if v == k})
+    monkeypatch.delitem(fam["nn"]._bn_raw_usable.__globals__["RAW_COMPUTE"], np.dtype(np.float16))
+    monkeypatch.delitem(fam["nn"]._bn_raw_usable.__globals__["RAW_COMPUTE"], BF16)
+    monkeypatch.setattr(fam["pooling"], "F16", np.dtype(np.complex64))       # (no half input is ever this)
+    monkeypatch.setattr(fam["pooling"], "_WINDOW_KERNELS", {})
+    monkeypatch.setattr(fam["array"], "_CAST_PAIRS", ())
+
+
+def _amp_losses(target, half, mode, steps=4):
+    """Losses and final parameters of a small convolutional network (Conv2d, BatchNorm2d, ReLU, MaxPool2d, Dense)
+    trained with amp O2 in ``half`` (float16: a fixed loss scale) on ``target``, with the launches of the last step."""
+    import mindspore as ms
+    from mindspore import nn
+    ms.set_context(device_target=target, mode=mode)
+    ms.set_seed(1)
+    net = nn.SequentialCell(nn.Conv2d(3, 8, 3, pad_mode="same"), nn.BatchNorm2d(8), nn.ReLU(),
+                            nn.MaxPool2d(2, 2), nn.Flatten(), nn.Dense(8 * 4 * 4, 10))
+    rng = np.random.default_rng(3)
+    for p in net.trainable_params():
+        p.set_data(ms.Tensor((rng.standard_normal(p.shape) * 0.3).astype(np.float32)))
+    net = ms.amp.auto_mixed_precision(net, "O2", dtype=ms.float16 if half == np.float16 else ms.bfloat16)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    opt = nn.Momentum(net.trainable_params(), 0.05, 0.9)
+    if half == np.float16:
+        step = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, loss), opt,
+                                                scale_sense=ms.Tensor(np.float32(256.0)))
+    else:
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
+    step.set_train()
+    x = ms.Tensor(rng.standard_normal((4, 3, 8, 8)).astype(np.float32))
+    y = ms.Tensor(rng.integers(0, 10, 4).astype(np.int32))
+    losses = []
+    for i in range(steps):
+        out, kinds = _kinds(lambda: step(x, y))
+        losses.append((out[0] if isinstance(out, tuple) else out).asnumpy())
+    return np.array(losses), [p.asnumpy() for p in net.trainable_params()], kinds
+
+
+@pytest.mark.parametrize("half", [np.dtype(np.float16), BF16], ids=["float16", "bfloat16"])
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_amp_training_gives_the_bits_of_the_casts_around_the_kernels(amp_target, monkeypatch, half, mode):
+    """Four amp O2 steps (conv, batch norm, ReLU, max pooling, dense; float16 with a loss scale) give the same losses
+    and parameters, bit for bit, with half-precision storage as with the casts it replaced, in fewer launches."""
+    import mindspore as ms
+    target, fam = amp_target
+    from mindspore import _generation
+    ms_mode = ms.PYNATIVE_MODE if mode == "pynative" else ms.GRAPH_MODE
+    before, before_mode = ms.get_context("device_target_requested"), ms.get_context("mode")
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")          # (every launch counted, none replayed)
+    try:
+        losses, params, kinds = _amp_losses(target, half, ms_mode)
+        with monkeypatch.context() as m:
+            _half_storage_off(m, fam)
+            want_losses, want_params, want_kinds = _amp_losses(target, half, ms_mode)
+    finally:
+        ms.set_context(mode=before_mode)
+        ms.context.store("device_target", before)
+        _generation.bump()
+    assert np.isfinite(losses).all() and len(set(losses.tolist())) > 1, losses
+    np.testing.assert_array_equal(losses, want_losses)
+    for p, w in zip(params, want_params):
+        np.testing.assert_array_equal(p, w)
+    assert len(kinds) < len(want_kinds) and "ndarray.astype" in want_kinds, (len(kinds), len(want_kinds))
