@@ -324,6 +324,12 @@ def test_layer_norm_reads_and_writes_half_data_as_it_is(sim, half, shape, axis):
     np.testing.assert_array_equal(_bits(cp.asnumpy(got[0])), _bits(cp.asnumpy(want[0].astype(half))))
     for g_, w_ in zip(got[1:], want[1:]):
         np.testing.assert_array_equal(cp.asnumpy(g_), cp.asnumpy(w_))
+    # half data with float32 parameters: widened, then the same one kernel in float32
+    out = (TensorSpec(shape, _MS[half]), TensorSpec(stat, mstype.float32), TensorSpec(stat, mstype.float32))
+    args = (cp.asarray(x), cp.asarray(g.astype(np.float32)), cp.asarray(b.astype(np.float32)))
+    mixed, kinds = _kinds(lambda: nn.KERNELS["LayerNorm"](prim, *args, out=out))
+    assert kinds == ["ndarray.astype", "RawKernel ms_ln_rows", "ndarray.astype"], kinds
+    np.testing.assert_array_equal(_bits(cp.asnumpy(mixed[0])), _bits(cp.asnumpy(got[0])))
 
 
 # --- an amp O2 training step end to end -----------------------------------------------------------------------------

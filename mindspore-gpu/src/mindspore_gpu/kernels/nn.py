@@ -340,8 +340,10 @@ def _layer_norm_fused(prim, x, gamma, beta, *, out=None):
     x, g, b = _dev(x), _dev(gamma), _dev(beta)
     bna = prim.begin_norm_axis % x.ndim
     axes = tuple(range(bna, x.ndim))
+    if not _LN_RAW.takes_data(x, g, b):     # (float16/bfloat16 operands of one dtype are taken as they are)
+        x, g, b = wide(x), wide(g), wide(b)
     if x.size and _LN_RAW.takes_data(x, g, b) and g.shape == b.shape == x.shape[x.ndim - g.ndim:]:
-        try:       # (float16/bfloat16 operands as they are)
+        try:
             return _layer_norm_raw(prim, x, g, b, bna)
         except FusedUnavailable:     # did not compile: the fused kernels are off; the plain path below
             pass
