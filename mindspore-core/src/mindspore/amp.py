@@ -38,7 +38,6 @@ import logging
 import threading
 from abc import ABC, abstractmethod
 
-import mindspore.context as _context
 from mindspore._core import interpreters as _interpreters
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter
@@ -176,10 +175,8 @@ class _AmpCellMixin:
         dst = state.get("_mixed_precision_type")
         params = state["_params"]
         saved = {}
-        kind = _interpreters.STACK[-1].kind
         # a graph being compiled casts its own parameters (and so does a call that will compile one)
-        staging = kind == "staging" or (kind == "eager" and (
-            state.get("_jit") or _context.get_context("mode") == _context.GRAPH_MODE))
+        staging = _interpreters.STACK[-1].kind == "staging" or self._compiles_graph()
         casts = None if staging else _PARAM_CASTS.casts
         opened = casts is None and not staging
         if opened:

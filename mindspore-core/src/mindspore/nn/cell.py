@@ -279,10 +279,14 @@ class Cell:
                      else a for a in args)
 
     def __call__(self, *args, **kwargs):
-        if _interpreters.STACK[-1].kind == "eager" and \
-                (self.__dict__.get("_jit") or _context.get_context("mode") == _context.GRAPH_MODE):
+        if self._compiles_graph():
             return self._graph_call(args, kwargs)
         return self._call_eagerly_or_staged(*args, **kwargs)
+
+    def _compiles_graph(self):
+        """Whether a call of this cell now runs as a compiled graph: called eagerly, under GRAPH_MODE or ``@jit``."""
+        return _interpreters.STACK[-1].kind == "eager" and \
+            bool(self.__dict__.get("_jit") or _context.get_context("mode") == _context.GRAPH_MODE)
 
     def _graph_call(self, args, kwargs):
         """GRAPH_MODE: run the compiled graph of this call (compiled once per input signature)."""

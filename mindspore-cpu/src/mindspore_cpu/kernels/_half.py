@@ -10,15 +10,16 @@ import numpy as np
 
 from mindspore_cpu.kernels._native import _kernels
 
-__all__ = ["astype", "as_c", "MIN_SIZE"]
+__all__ = ["astype", "as_c", "wide", "KINDS", "MIN_SIZE"]
 
 #: Below this many elements NumPy's conversion is as fast as the call into C++.
 MIN_SIZE = 2048
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
-_HALF_KINDS = {np.dtype(ml_dtypes.bfloat16): "bfloat16"}
-if _kernels.has_f16c():
-    _HALF_KINDS[np.dtype(np.float16)] = "float16"
+#: The 16-bit floats and their names in the C++ kernels (``convert_half``, ``relu_grad16``).
+KINDS = {np.dtype(np.float16): "float16", np.dtype(ml_dtypes.bfloat16): "bfloat16"}
+# (those convert_half takes here: float16 needs F16C)
+_HALF_KINDS = {dt: kind for dt, kind in KINDS.items() if kind == "bfloat16" or _kernels.has_f16c()}
 
 
 def _fast(src, dtype):
@@ -64,3 +65,8 @@ def as_c(a, dtype=None):
     if dtype is not None and a.dtype != dtype:
         a = astype(a, dtype)
     return np.asarray(a, order="C")
+
+
+def wide(x):
+    """``x`` in a precision fit for reductions and transcendental functions (float16 -> float32, in C++)."""
+    return astype(x, _F32) if x.dtype == np.float16 else x

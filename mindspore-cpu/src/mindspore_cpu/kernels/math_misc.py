@@ -7,15 +7,11 @@ GPU backend binds the same source to CuPy), with float16 computing in float32, `
 import numpy as np
 
 from mindspore_array_kernels import bind
-from mindspore_cpu.kernels._half import astype
+from mindspore_cpu.kernels._half import wide as _wide
 
 
 def _itself(x):
     return x
-
-
-def _wide(x):
-    return astype(x, np.float32) if x.dtype == np.float16 else x
 
 
 def _scan(op, a):

@@ -15,18 +15,12 @@ Losses and resizing are in :mod:`mindspore_cpu.kernels.nn_ext`, merged into :dat
 """
 import math
 
-import ml_dtypes
 import numpy as np
 
 from mindspore_array_kernels import bind
-from mindspore_cpu.kernels._half import MIN_SIZE, as_c, astype
+from mindspore_cpu.kernels._half import KINDS, MIN_SIZE, as_c, astype, wide
 from mindspore_cpu.kernels._out import fit, fits_out
 from mindspore_cpu.kernels import nn_ext
-
-
-def wide(x):
-    """``x`` in a precision fit for reductions and transcendental functions (float16 -> float32)."""
-    return astype(x, np.float32) if x.dtype == np.float16 else x
 
 
 def _store(dst, value):
@@ -72,9 +66,6 @@ def _gelu_grad_native(prim, dy, x, y, out=None):
     return astype(res, x.dtype) if res.dtype != x.dtype else res
 
 
-_HALF_KINDS = {np.dtype(np.float16): "float16", np.dtype(ml_dtypes.bfloat16): "bfloat16"}
-
-
 def _bias_add_half(prim, x, bias, out=None):
     """float16 BiasAdd as NumPy's float16 add computes it (in float32, rounded once), converting in C++; the other
     dtypes the family's."""
@@ -89,7 +80,7 @@ def _relu_grad_native(prim, dy, y, out=None):
     if dy.dtype == y.dtype:
         if dy.dtype in _NATIVE_FLOATS:
             return _native().relu_grad(np.asarray(dy, order="C"), np.asarray(y, order="C"))
-        kind = _HALF_KINDS.get(dy.dtype)
+        kind = KINDS.get(dy.dtype)
         if kind is not None:
             return _native().relu_grad16(np.asarray(dy, order="C"), np.asarray(y, order="C"), kind)
     return _PLAIN["ReluGrad"](prim, dy, y, out=out)

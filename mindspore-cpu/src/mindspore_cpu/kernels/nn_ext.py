@@ -7,11 +7,7 @@ per-element Python loop).
 import numpy as np
 
 from mindspore_array_kernels import bind
-from mindspore_cpu.kernels._half import astype
-
-
-def _wide(x):
-    return astype(x, np.float32) if x.dtype == np.float16 else x
+from mindspore_cpu.kernels._half import wide as _wide
 
 
 def _scatter_axis(g, axis, idx, n):
