@@ -97,7 +97,7 @@ def _run(fn, *args):
     return out.asnumpy()
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("op", sorted(_CHAINS))
 def test_a_fused_chain_gives_the_unfused_numbers(on_sim, monkeypatch, op, dtype):
     def f(a, b):
@@ -110,6 +110,9 @@ def test_a_fused_chain_gives_the_unfused_numbers(on_sim, monkeypatch, op, dtype)
     fused = _run(lambda a, b: f(a, b), x, y)
     assert G.passes.STATS["chains"] > before, "the chain was not fused"
     assert fused.dtype == plain.dtype
+    if dtype == np.float16:     # each step rounded to float16 where its plain kernel stores it: the same bits
+        np.testing.assert_array_equal(fused.view(np.uint16), plain.view(np.uint16))
+        return
     tol = 1e-6 if dtype == np.float32 else 1e-13
     np.testing.assert_allclose(fused, plain, rtol=tol, atol=0, equal_nan=True)
 
@@ -145,6 +148,33 @@ def test_kernel_source_is_generated_per_chain_and_cached(on_sim, monkeypatch):
     # parameters carry NumPy's names (CuPy reads "float" as float64): a float32 chain declares float32
     f32 = list(G.passes._KERNELS)[-2]
     assert f32[0] == "float32 x0" and f32[1] == "float32 y" and "float v0" in f32[2]
+
+
+def test_float16_chains_compute_in_float_and_round_where_the_plain_kernels_store(on_sim, monkeypatch):
+    """amp's chains: a float16 step reads its operands widened to float and is rounded to float16 after it, a cast
+    to float32 ends the chain in float32; float64 -> float16 (rounded once from float64 by the plain Cast) and
+    bfloat16 (no CuPy kernels) stay out of fused chains."""
+    import ml_dtypes
+    _switches(monkeypatch, fuse=True, capture=False)
+    monkeypatch.setattr(G.passes, "_KERNELS", {})
+    x = np.array([[-2.5, 0.1, 1.0, 3.3e4], [6.1e-5, -0.0, 0.7, 1e-8]])
+
+    def amp_tail(a):
+        return ops.cast(ops.relu(a * 0.3 + 1.0), ms.float32)
+    got = _run(amp_tail, _t(x.astype(np.float16)))
+    h = x.astype(np.float16)
+    want = np.fmax((h * np.float16(0.3)) + np.float16(1.0), np.float16(0)).astype(np.float32)   # float16 rounding each
+    np.testing.assert_array_equal(got, want)
+    (params, out, body), = list(G.passes._KERNELS)
+    assert params == "float16 x0" and out == "float32 y", (params, out)
+    assert body.count("(float16)") == 3 and "((float)x0)" in body, body
+
+    monkeypatch.setattr(G.passes, "_KERNELS", {})
+    _run(lambda a: ops.relu(ops.cast(a * 3.0, ms.float16) + 1.0), _t(x))                 # float64 -> float16
+    assert all("float64" not in k[0] or "float16" not in k[1] for k in G.passes._KERNELS), list(G.passes._KERNELS)
+    monkeypatch.setattr(G.passes, "_KERNELS", {})
+    _run(lambda a: ops.relu(a * 3.0 + 1.0), _t(x.astype(ml_dtypes.bfloat16)))
+    assert not G.passes._KERNELS, list(G.passes._KERNELS)
 
 
 def test_a_failing_fused_kernel_runs_its_operators_with_one_warning(on_sim, monkeypatch):

@@ -339,7 +339,7 @@ def amp_target():
     which the test below patches)."""
     graph = cupy_sim.load_graph_modules()
     with cupy_sim.registered("GPUSIMHALF", graph.families, graph=graph):
-        yield "GPUSIMHALF", {f.__name__.rsplit(".", 1)[-1]: f for f in graph.families}
+        yield "GPUSIMHALF", {f.__name__.rsplit(".", 1)[-1]: f for f in graph.families}, graph.passes
 
 
 def _half_storage_off(monkeypatch, fam):
@@ -390,7 +390,7 @@ def test_amp_training_gives_the_bits_of_the_casts_around_the_kernels(amp_target,
     """Four amp O2 steps (conv, batch norm, ReLU, max pooling, dense; float16 with a loss scale) give the same losses
     and parameters, bit for bit, with half-precision storage as with the casts it replaced, in fewer launches."""
     import mindspore as ms
-    target, fam = amp_target
+    target, fam, _ = amp_target
     from mindspore import _generation
     ms_mode = ms.PYNATIVE_MODE if mode == "pynative" else ms.GRAPH_MODE
     before, before_mode = ms.get_context("device_target_requested"), ms.get_context("mode")
@@ -409,3 +409,31 @@ def test_amp_training_gives_the_bits_of_the_casts_around_the_kernels(amp_target,
     for p, w in zip(params, want_params):
         np.testing.assert_array_equal(p, w)
     assert len(kinds) < len(want_kinds) and "ndarray.astype" in want_kinds, (len(kinds), len(want_kinds))
+
+
+def test_amp_graphs_fuse_their_float16_chains_into_the_same_bits(amp_target, monkeypatch):
+    """GRAPH_MODE's fusion pass takes float16 chains (amp's output cast after the dense layer's bias add, the
+    gradient's casts): each step rounded to float16 where its plain kernel stores it, so four amp O2 steps give the
+    losses and parameters of the chains run op by op, bit for bit, in fewer launches."""
+    import mindspore as ms
+    from mindspore import _generation
+    from mindspore.common import dtype as mstype
+    target, _, passes = amp_target
+    before, before_mode = ms.get_context("device_target_requested"), ms.get_context("mode")
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")
+    monkeypatch.setattr(passes, "_KERNELS", {})
+    try:
+        losses, params, kinds = _amp_losses(target, np.float16, ms.GRAPH_MODE)
+        half = [body for _, _, body in passes._KERNELS if "(float16)" in body]
+        with monkeypatch.context() as m:
+            m.setattr(passes, "_FLOATS", (mstype.float32, mstype.float64))     # float16 chains not fused
+            want_losses, want_params, want_kinds = _amp_losses(target, np.float16, ms.GRAPH_MODE)
+    finally:
+        ms.set_context(mode=before_mode)
+        ms.context.store("device_target", before)
+        _generation.bump()
+    assert half, list(passes._KERNELS)
+    np.testing.assert_array_equal(losses, want_losses)
+    for p, w in zip(params, want_params):
+        np.testing.assert_array_equal(p, w)
+    assert len(kinds) < len(want_kinds), (len(kinds), len(want_kinds))

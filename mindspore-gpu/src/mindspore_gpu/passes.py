@@ -3,8 +3,8 @@
 ``gpu_fuse_elementwise``: a chain of elementwise applies, each the only reader of the one before (found by
 :func:`mindspore.plugin.fuse_chains`), becomes one apply whose kernel is one generated
 ``cupy.ElementwiseKernel``: one launch and one output array instead of one of each per operator (launch
-overhead and memory traffic decide small GPU models). Fused, when every tensor of the chain is float32 or
-float64 (a ``Cast`` between the two included):
+overhead and memory traffic decide small GPU models). Fused, when every tensor of the chain is float16, float32
+or float64 (a ``Cast`` between them included, but float64 -> float16):
 
 * ``Add``, ``Sub``, ``Mul``, ``RealDiv``/``Div``, ``Maximum``, ``Minimum`` (operands: the chain's value, other
   tensors of its dtype that broadcast to the chain's shape, finite scalar constants), ``BiasAdd`` (its bias
@@ -16,7 +16,10 @@ Each step is written with the formula of the CuPy kernel it replaces (``kernels/
 gives 0), ``exp(-logaddexp(0, -x))`` for Sigmoid, GeLU's tanh form, ``y > 0 ? dy : 0`` for ReluGrad, ``1 /
 sqrt(x)`` for Rsqrt, NaN-propagating ``Maximum``/``Minimum``; scalar constants are rounded to the chain's dtype
 first, as the plain kernels convert them. So the fused kernel gives the unfused numbers (to the last bit where
-CUDA's math functions agree with themselves; float32 to 1e-6 relative).
+CUDA's math functions agree with themselves; float32 to 1e-6 relative). A float16 step (amp's chains: its casts,
+bias adds, ReLUs, residual adds and their gradients) computes in float from its operands widened and is rounded to
+float16 after each step, where its plain kernel stores its result (``Rsqrt`` after its ``sqrt`` too): the plain
+kernels' bits, in one launch. bfloat16 chains are not fused (CuPy's generated kernels are not given bfloat16).
 
 The kernel source is generated from the chain (one ``float``/``double`` statement per step), and kernels are
 cached by that source, which encodes the chain's operators, operand layout and dtypes: a network's repeated
@@ -47,8 +50,10 @@ _TABLE = {name: fn for family in _families() for name, fn in family.KERNELS.item
 
 __all__ = ["fuse_elementwise", "register", "kernel_source", "STATS"]
 
-_FLOATS = (mstype.float32, mstype.float64)
-_C = {numpy.dtype(numpy.float32): "float", numpy.dtype(numpy.float64): "double"}
+_FLOATS = (mstype.float16, mstype.float32, mstype.float64)
+_F16 = numpy.dtype(numpy.float16)
+#: The C type each dtype computes in: float16 in float (CuPy's ``float16`` class has no arithmetic of its own)
+_C = {_F16: "float", numpy.dtype(numpy.float32): "float", numpy.dtype(numpy.float64): "double"}
 _BINARY = {"Add": "({a} + {b})", "Sub": "({a} - {b})", "Mul": "({a} * {b})", "RealDiv": "({a} / {b})",
            "Div": "({a} / {b})",
            "Maximum": "((isnan({a}) || {a} > {b}) ? {a} : {b})", "Minimum": "((isnan({a}) || {a} < {b}) ? {a} : {b})"}
@@ -139,7 +144,9 @@ def _plan(node):
         return (0,)
     if name == "Cast":
         src = _tensor_ab(args[0])
-        if src is not None and src.dtype in _FLOATS and not isinstance(args[0], Constant):
+        # (float64 -> float16 rounds once from float64 in the plain Cast: not through float)
+        if src is not None and src.dtype in _FLOATS and not isinstance(args[0], Constant) and \
+                not (src.dtype == mstype.float64 and out.dtype == mstype.float16):
             return (0,)
     return None
 
@@ -147,6 +154,12 @@ def _plan(node):
 def _literal(value, dtype):
     """A C literal of ``value`` rounded to ``dtype`` (what the plain kernels compute with)."""
     return f"(({_C[dtype]}){float(dtype.type(value))!r})"
+
+
+def _rounded(expr, dtype):
+    """``expr`` (computed in float) rounded to float16 and widened again when ``dtype`` is float16: each plain
+    kernel of a float16 chain stores its result in float16 (round to nearest even, CuPy's ``float16(float)``)."""
+    return f"((float)(float16)({expr}))" if dtype == _F16 else expr
 
 
 def kernel_source(chain, inputs):
@@ -172,7 +185,7 @@ def kernel_source(chain, inputs):
         t = _tensor_ab(x).dtype.to_numpy()
         if types[i] is None:
             types[i] = t
-        return f"x{i}"
+        return f"((float)x{i})" if numpy.dtype(t) == _F16 else f"x{i}"
 
     for k, node in enumerate(chain):
         prim = prim_of(node)
@@ -183,6 +196,9 @@ def kernel_source(chain, inputs):
         if name in _BINARY or name == "Pow":
             a, b = operand(args[0], dt), operand(args[1], dt)
             expr = f"pow({a}, {b})" if name == "Pow" else _BINARY[name].format(a=a, b=b)
+        elif name == "Rsqrt" and dt == _F16:
+            # the plain kernel's two steps, each stored in float16: sqrt, then 1 / it
+            expr = f"((float)1 / {_rounded('sqrt(' + operand(args[0], dt) + ')', dt)})"
         elif name in _UNARY:
             expr = _UNARY[name].format(a=operand(args[0], dt), T=T)
         elif name == "ReluGrad":
@@ -206,13 +222,14 @@ def kernel_source(chain, inputs):
         else:
             raise ValueError(f"'{name}' is not fusable")
         v = f"v{k}"
-        lines.append(f"{T} {v} = {expr};")
+        lines.append(f"{T} {v} = {_rounded(expr, dt)};")
         value_of[node] = v
     for i, x in enumerate(inputs):
         if reshapes[i] is None and types[i] is not None and \
                 not _broadcasts(tuple(_tensor_ab(x).shape), out_shape):
             raise ValueError("an operand that does not broadcast to the chain's shape")
-    lines.append(f"y = v{len(chain) - 1};")
+    last = numpy.dtype(chain[-1].abstract.dtype.to_numpy())
+    lines.append(f"y = (float16)v{len(chain) - 1};" if last == _F16 else f"y = v{len(chain) - 1};")
     # parameters are declared with NumPy's names: CuPy reads a C name through numpy.dtype, and
     # numpy.dtype("float") is float64
     out_t = numpy.dtype(chain[-1].abstract.dtype.to_numpy()).name
