@@ -134,6 +134,41 @@ def test_bias_add_activation_chain_is_one_kernel_with_the_bias_broadcast(on_sim,
     assert any("fmax" in s and "log1p" in s and "+" in s for s in sources), sources
 
 
+class _CastsAroundAWrite(nn.Cell):
+    """A parameter cast to float16 before and after a write into it, the input cast to float16 and a product to
+    bfloat16, all four handed to the branches of an ``If``."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(ms.Tensor(np.array([1.0, 2.5, -3.0], np.float32)), name="w")
+
+    def construct(self, x):
+        before = ops.cast(self.w, ms.float16)
+        ops.assign(self.w, self.w * 2.0)
+        after = ops.cast(self.w, ms.float16)
+        xh = ops.cast(x, ms.float16)
+        s = ops.cast(x * 3.0, ms.bfloat16)
+        if x.sum() > 0:
+            return before, after, xh * 2.0, s
+        return before, after, xh, s
+
+
+def test_grouped_casts_read_parameters_where_their_casts_did(on_sim, monkeypatch):
+    """``gpu_group_casts`` moves a parameter's cast past no write into it: the cast before the write stays, the three
+    after it (the parameter's, the input's, the product's: two pairs of dtypes) share one ``CastMany``, which stands
+    after the product it reads, and each value is what its ``Cast`` gave."""
+    _switches(monkeypatch, fuse=True, capture=False)
+    net = _CastsAroundAWrite()
+    grouped = G.passes.STATS["casts_grouped"]
+    before, after, xh, s = net(_t(np.array([0.5, 1.0, 4.0], np.float32)))
+    assert G.passes.STATS["casts_grouped"] - grouped == 3, G.passes.STATS["casts_grouped"] - grouped
+    np.testing.assert_array_equal(before.asnumpy(), np.array([1.0, 2.5, -3.0], np.float16))
+    np.testing.assert_array_equal(after.asnumpy(), np.array([2.0, 5.0, -6.0], np.float16))
+    np.testing.assert_array_equal(xh.asnumpy(), np.array([1.0, 2.0, 8.0], np.float16))
+    assert s.dtype == ms.bfloat16 and s.asnumpy().astype(np.float32).tolist() == [1.5, 3.0, 12.0]
+    np.testing.assert_array_equal(net.w.asnumpy(), np.array([2.0, 5.0, -6.0], np.float32))
+
+
 def test_kernel_source_is_generated_per_chain_and_cached(on_sim, monkeypatch):
     _switches(monkeypatch, fuse=True, capture=False)
     x = _t(np.ones((3, 4), np.float32))

@@ -437,3 +437,33 @@ def test_amp_graphs_fuse_their_float16_chains_into_the_same_bits(amp_target, mon
     for p, w in zip(params, want_params):
         np.testing.assert_array_equal(p, w)
     assert len(kinds) < len(want_kinds), (len(kinds), len(want_kinds))
+
+
+@pytest.mark.parametrize("half", [np.dtype(np.float16), BF16], ids=["float16", "bfloat16"])
+def test_amp_graphs_cast_parameters_and_gradients_as_cast_many(amp_target, monkeypatch, half):
+    """GRAPH_MODE's ``gpu_group_casts``: amp's parameter casts (and the network input's) and their gradients' casts back
+    to float32 become ``CastMany`` applies, 16 casts to a launch: four amp O2 steps give the losses and parameters of a
+    Cast per tensor, bit for bit, in fewer launches."""
+    import mindspore as ms
+    from mindspore import _generation
+    target, _, passes = amp_target
+    before, before_mode = ms.get_context("device_target_requested"), ms.get_context("mode")
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")
+    try:
+        grouped = passes.STATS["casts_grouped"]
+        losses, params, kinds = _amp_losses(target, half, ms.GRAPH_MODE)
+        grouped = passes.STATS["casts_grouped"] - grouped
+        with monkeypatch.context() as m:
+            m.setattr(passes, "_CAST_MANY_PAIRS", set())          # a Cast per tensor
+            want_losses, want_params, want_kinds = _amp_losses(target, half, ms.GRAPH_MODE)
+    finally:
+        ms.set_context(mode=before_mode)
+        ms.context.store("device_target", before)
+        _generation.bump()
+    # the input and the three parameters cast down, their three gradients cast back: one CastMany each way
+    assert grouped == 7, grouped
+    np.testing.assert_array_equal(losses, want_losses)
+    for p, w in zip(params, want_params):
+        np.testing.assert_array_equal(p, w)
+    assert "RawKernel ms_cast_many" in kinds and "RawKernel ms_cast_many" not in want_kinds, kinds
+    assert len(kinds) < len(want_kinds), (len(kinds), len(want_kinds))

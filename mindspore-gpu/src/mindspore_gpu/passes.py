@@ -41,14 +41,16 @@ import cupy
 
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
-from mindspore.plugin import Constant, FusedOp, TensorSpec, fuse_chains, graphs_of, prim_of
+from mindspore.ops import operations as _P
+from mindspore.plugin import (TUPLE_GETITEM, AbstractTuple, Apply, Constant, FusedOp, Parameter, Primitive, TensorSpec, fuse_chains,
+                              graphs_of, is_effectful_apply, prim_of, substitute)
 
 from mindspore_gpu.kernels import families as _families
 
 #: This backend's plain kernels by primitive name (what a fused kernel falls back to).
 _TABLE = {name: fn for family in _families() for name, fn in family.KERNELS.items()}
 
-__all__ = ["fuse_elementwise", "register", "kernel_source", "STATS"]
+__all__ = ["fuse_elementwise", "group_casts", "register", "kernel_source", "STATS"]
 
 _FLOATS = (mstype.float16, mstype.float32, mstype.float64)
 _F16 = numpy.dtype(numpy.float16)
@@ -64,8 +66,8 @@ _UNARY = {"Neg": "(-{a})", "Square": "({a} * {a})", "Exp": "exp({a})", "Log": "l
           "GeLU": "(({T})0.5 * {a} * (({T})1 + "
                   "tanh(({T})0.7978845608028654 * ({a} + ({T})0.044715 * {a} * {a} * {a}))))"}
 
-#: Counters for tests and benchmarks: chains fused, fused kernels that fell back.
-STATS = {"chains": 0, "fallbacks": 0}
+#: Counters for tests and benchmarks: chains fused, fused kernels that fell back, casts grouped into ``CastMany``s.
+STATS = {"chains": 0, "fallbacks": 0, "casts_grouped": 0}
 _KERNELS = {}          # source -> cupy.ElementwiseKernel
 _BROKEN = {}           # source -> the reason it fell back
 _WARNED = set()
@@ -334,5 +336,137 @@ def fuse_elementwise(graph):
     return changed
 
 
+# --- amp's casts as CastMany -------------------------------------------------------------------------------------
+#: The casts ``CastMany``'s GPU kernel puts 16 to a launch (``kernels/array.py``): float32 to and from the 16-bit floats.
+_CAST_MANY_PAIRS = {(mstype.float32, mstype.float16), (mstype.float32, mstype.bfloat16),
+                    (mstype.float16, mstype.float32), (mstype.bfloat16, mstype.float32)}
+
+
+def _cast_many_kernel(specs):
+    cast_many = _P.CastMany()
+    kernel = _TABLE["CastMany"]
+    dtypes = tuple(spec.dtype for spec in specs)
+
+    def run(prim, *inputs, out=None):
+        return kernel(cast_many, inputs, dtypes, out=specs)
+    run.__name__ = run.__qualname__ = "gpu_cast_many"
+    return run
+
+
+def _casts_in(g, elsewhere):
+    """``g``'s ``Cast`` applies that ``CastMany`` takes as a group: a float32 <-> float16/bfloat16 cast of a tensor
+    whose value is read in ``g`` alone (``elsewhere``: the values a nested graph reads)."""
+    found = []
+    for node in g.nodes:
+        if type(prim_of(node)).__name__ != "Cast" or node in elsewhere or len(node.inputs) != 3:
+            continue
+        src, out = _tensor_ab(node.inputs[1]), node.abstract
+        if src is not None and isinstance(out, TensorSpec) and (src.dtype, out.dtype) in _CAST_MANY_PAIRS and \
+                not isinstance(node.inputs[1], Constant):
+            found.append(node)
+    # (a cast of a cast stays as it is: its input may move)
+    taken = set(found)
+    return [c for c in found if c.inputs[1] not in taken]
+
+
+def _group_casts(g, elsewhere):
+    """Group ``g``'s casts (:func:`_casts_in`) in program order into ``CastMany`` applies: a group's apply stands
+    after the last of its inputs is made and before the first of its casts' values is read, and moves no cast of a
+    network Parameter past a write into it (an effectful apply that takes it, or any call of a graph)."""
+    casts = _casts_in(g, elsewhere)
+    if len(casts) < 2:
+        return False
+    nodes = g.nodes
+    pos = {n: i for i, n in enumerate(nodes)}
+    first_use = {}
+    for i, n in enumerate(nodes):
+        for x in n.inputs[1:]:
+            first_use.setdefault(x, i)
+    end = len(nodes)
+    if g.output in pos:
+        first_use.setdefault(g.output, end)
+    writes = {}        # a Parameter -> positions of applies that may write it (None: any Parameter)
+    for i, n in enumerate(nodes):
+        if is_effectful_apply(n):
+            f = n.inputs[0].value if isinstance(n.inputs[0], Constant) else None
+            targets = [x for x in n.inputs[1:] if isinstance(x, Parameter)] if isinstance(f, Primitive) else [None]
+            for t in targets:
+                writes.setdefault(t, []).append(i)
+
+    def made(c):
+        x = c.inputs[1]
+        return pos.get(x, -1)           # a graph input (or a value from outside): there from the start
+
+    def moves_past_a_write(c, at):
+        x = c.inputs[1]
+        if not isinstance(x, Parameter):
+            return False
+        lo, hi = sorted((at, pos[c]))
+        return any(lo < w < hi for w in writes.get(x, []) + writes.get(None, []))
+
+    # a group's apply stands where its first cast stood, or later: after the last of its inputs is made
+    groups, group, at, first_read = [], [], -1, end + 1
+    for c in casts:
+        if c not in first_use:          # (unused: the dead-code pass removes it)
+            continue
+        m, r = max(at, made(c)), min(first_read, first_use[c])
+        if group and (m >= r or any(moves_past_a_write(x, m + 0.5) for x in group + [c])):
+            groups.append((group, at))
+            group, m, r = [], max(made(c), pos[c] - 1), first_use[c]
+        elif not group:
+            m = max(made(c), pos[c] - 1)
+        group.append(c)
+        at, first_read = m, r
+    groups.append((group, at))
+    replace, after = {}, {}
+    for group, at in groups:
+        if len(group) < 2:
+            continue
+        specs = tuple(c.abstract for c in group)
+        prim = FusedOp("CastMany", _cast_many_kernel(specs), ["Cast"] * len(group))
+        new = Apply(g, [Constant(prim)] + [c.inputs[1] for c in group], group[0].loc)
+        new.abstract = AbstractTuple(specs)
+        new.debug = f"{len(group)} Casts as one CastMany"
+        items = [new]
+        for k, c in enumerate(group):
+            item = Apply(g, [Constant(TUPLE_GETITEM), new, Constant(k)], c.loc)
+            item.abstract = c.abstract
+            items.append(item)
+            replace[c] = item
+        after.setdefault(at, []).extend(items)
+        STATS["casts_grouped"] += len(group)
+    if not replace:
+        return False
+    ordered = list(after.get(-1, []))
+    for i, n in enumerate(nodes):
+        if n not in replace:
+            ordered.append(n)
+        ordered.extend(after.get(i, []))
+    g.nodes = ordered
+    substitute(g, replace)
+    return True
+
+
+def group_casts(graph):
+    """amp's casts of a graph, as ``CastMany`` applies: the float32 -> float16/bfloat16 casts of the parameters its
+    low-precision cells read (a ResNet's 17, and the network's input) and the casts of their gradients back to
+    float32, where each was a launch of its own (``CastMany``'s GPU kernel casts 16 to a launch)."""
+    if not _enabled():
+        return False
+    reads = {}          # value -> the graphs whose applies read it
+    roots = list(graphs_of(graph))
+    for g in roots:
+        for n in g.nodes:
+            for x in n.inputs[1:]:
+                reads.setdefault(x, set()).add(g)
+        reads.setdefault(g.output, set()).add(g)
+    changed = False
+    for g in roots:
+        elsewhere = {x for x, gs in reads.items() if isinstance(x, Apply) and x.graph is g and gs - {g}}
+        changed |= _group_casts(g, elsewhere)
+    return changed
+
+
 def register(registry, target="GPU"):
     registry.register("gpu_fuse_elementwise", fuse_elementwise, target=target, priority=10)
+    registry.register("gpu_group_casts", group_casts, target=target, priority=12)
