@@ -40,6 +40,9 @@ OPTIMIZERS = {
     "rmsprop": lambda ps: nn.RMSProp(ps, 0.01, momentum=0.9),
     "rmsprop_centered": lambda ps: nn.RMSProp(ps, 0.01, centered=True),
     "adagrad": lambda ps: nn.Adagrad(ps, learning_rate=0.05),
+    "momentum": lambda ps: nn.Momentum(ps, 0.05, 0.9),
+    "momentum_nesterov_groups": lambda ps: nn.Momentum([{"params": ps[:2], "lr": 0.02}, {"params": ps[2:]}], 0.05,
+                                                       0.9, use_nesterov=True),
 }
 
 
@@ -173,6 +176,13 @@ class _Net(nn.Cell):
         return self.dense(self.flatten(self.relu(self.bn(self.conv(x)))))
 
 
+def _updates_one_by_one(monkeypatch):
+    """Each parameter's ApplyMomentum an apply of its own (as an optimizer without ``gpu_group_momentum``'s grouping
+    has them): grouped, a small network's whole update branch is one multi-tensor apply, which runs as it is rather
+    than as a captured graph replayed from copies of its inputs, and these tests are about capturing that branch."""
+    monkeypatch.setattr(G.passes, "_momentum_key", lambda node: None)
+
+
 def _step(target, init_scale, scale_window):
     ms.set_context(device_target=target, mode=ms.GRAPH_MODE)
     net = _Net()
@@ -200,6 +210,7 @@ def _train(target, steps=12):
 
 
 def test_loss_scaled_steps_captured_in_pieces_give_the_plain_results(sim_plugin, graph_mode, monkeypatch):
+    _updates_one_by_one(monkeypatch)
     cpu, _ = _train("CPU")
     monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")
     plain, plain_w = _train(TARGET)
@@ -221,6 +232,7 @@ def test_loss_scaled_steps_captured_in_pieces_give_the_plain_results(sim_plugin,
 
 def test_a_steady_loss_scaled_step_launches_two_graphs_and_the_copies(sim_plugin, graph_mode, monkeypatch):
     """Host launches of a finite step, a replayed graph counting one (its own kernels are not the host's)."""
+    _updates_one_by_one(monkeypatch)
     launch = cupy_sim.Graph.launch
 
     def counted_launch(graph, stream=None):
@@ -351,6 +363,7 @@ def test_model_train_with_amp_loss_scale_and_dropout_is_captured(sim_plugin, gra
     around the overflow branch (unscaling, the overflow check and the dropouts inside), PYNATIVE's update as one
     graph, and its backward pass once it repeats (compiled, its dropouts' masks its inputs); the losses are the plain
     runs', and the two modes' the same."""
+    _updates_one_by_one(monkeypatch)
     monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")
     plain = _model_losses(mode)
     monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "1")
@@ -363,3 +376,74 @@ def test_model_train_with_amp_loss_scale_and_dropout_is_captured(sim_plugin, gra
     np.testing.assert_allclose(captured, plain, rtol=1e-5)
     other = _model_losses(ms.PYNATIVE_MODE if mode == ms.GRAPH_MODE else ms.GRAPH_MODE)
     np.testing.assert_allclose(other, plain, rtol=1e-5)
+
+
+# --- Momentum's updates as multi-tensor launches ----------------------------------------------------------------------
+@pytest.mark.parametrize("nesterov", [False, True])
+@pytest.mark.parametrize("scale", [1.0, 0.5])
+def test_momentum_updates_many_parameters_per_launch_with_the_per_parameter_bits(nesterov, scale):
+    """``apply_momentum_many``: 16 float32 parameters (and their accumulations) updated per launch, float64 apart, a
+    strided one and an empty one one by one; every array is what ``ApplyMomentum`` of each parameter gives (its fused
+    kernel), bit for bit."""
+    cp, fam = cupy_sim.graph_families()
+    nn_k = fam["nn"]
+    prim = ms.ops.ApplyMomentum(use_nesterov=nesterov, gradient_scale=scale)
+    rng = np.random.default_rng(11)
+    shapes = [(rng.integers(1, 40), rng.integers(1, 9)) for _ in range(20)] + [(3, 5), (4,), (0, 3)]
+    dtypes = [np.float32] * 20 + [np.float64, np.float64, np.float32]
+
+    def arrays():
+        r = np.random.default_rng(5)
+        return [tuple(cp.asarray(r.standard_normal(s).astype(d)) for _ in range(3)) for s, d in zip(shapes, dtypes)]
+    lr, mu = cp.asarray(np.float32(0.05)), cp.asarray(np.float32(0.9))
+    many = arrays()
+    strided = cp.asarray(np.random.default_rng(6).standard_normal((6, 4)).astype(np.float32))[:, ::2]
+    many.append((strided, cp.asarray(np.ones((6, 2), np.float32)), cp.asarray(np.full((6, 2), 0.25, np.float32))))
+    one = arrays() + [(strided.copy(), many[-1][1].copy(), many[-1][2].copy())]
+    _, kinds = cupy_sim.launch_kinds(lambda: nn_k.apply_momentum_many(
+        prim, [v for v, _, _ in many], [a for _, a, _ in many], lr, [g for _, _, g in many], mu))
+    for v, a, g in one:
+        nn_k.KERNELS["ApplyMomentum"](prim, v, a, lr, g, mu, out=None)
+    for (v, a, _), (v1, a1, _) in zip(many, one):
+        np.testing.assert_array_equal(cp.asnumpy(v), cp.asnumpy(v1))
+        np.testing.assert_array_equal(cp.asnumpy(a), cp.asnumpy(a1))
+    assert kinds.count("RawKernel ms_momentum_many") == 3, kinds      # 20 float32: 16 + 4; the two float64: 1
+    # the strided parameter and the empty one: ApplyMomentum's kernel each
+    assert kinds.count("ElementwiseKernel ms_apply_momentum" + ("_nesterov" if nesterov else "")) == 2, kinds
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE], ids=["graph", "pynative"])
+@pytest.mark.parametrize("optimizer", ["momentum", "momentum_nesterov_groups"])
+def test_momentum_steps_group_their_updates_into_the_same_bits(sim_plugin, graph_mode, monkeypatch, mode, optimizer):
+    """``gpu_group_momentum``: an optimizer's run of ApplyMomentum applies sharing a learning rate and a momentum is
+    one multi-tensor apply (two runs with two learning rates), in GRAPH_MODE's step and in PYNATIVE's compiled update:
+    five steps give the losses and parameters of an apply per parameter, bit for bit."""
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")
+    grouped = G.passes.STATS["momentum_grouped"]
+    (losses, kinds) = cupy_sim.launch_kinds(lambda: _losses(TARGET, optimizer, mode=mode))
+    assert G.passes.STATS["momentum_grouped"] - grouped == 4, "the four parameters' updates are grouped"
+    with monkeypatch.context() as m:
+        m.setattr(G.passes, "_momentum_key", lambda node: None)
+        _generation.bump()
+        (want, want_kinds) = cupy_sim.launch_kinds(lambda: _losses(TARGET, optimizer, mode=mode))
+    _generation.bump()
+    np.testing.assert_array_equal(losses, want)
+    assert "RawKernel ms_momentum_many" in kinds and "RawKernel ms_momentum_many" not in want_kinds
+    assert len(kinds) < len(want_kinds), (len(kinds), len(want_kinds))
+
+
+def test_a_loss_scaled_step_with_grouped_updates_gives_the_plain_results(sim_plugin, graph_mode, monkeypatch):
+    """With the updates grouped, the loss-scaled step's optimizer branch is one multi-tensor launch, run as it is (its
+    replay would copy more buffers than it has kernels); the stretch before the branch is still captured, and the
+    results are the plain run's."""
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")
+    plain, plain_w = _train(TARGET)
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "1")
+    before = dict(G.capture.STATS)
+    captured, captured_w = _train(TARGET)
+    stats = {k: G.capture.STATS[k] - before[k] for k in before}
+    assert stats["captured"] == 1 and stats["failed"] == 0, stats
+    assert [o[1:] for o in captured] == [o[1:] for o in plain]
+    np.testing.assert_allclose([o[0] for o in captured], [o[0] for o in plain], rtol=1e-6)
+    for a, b in zip(captured_w, plain_w):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)

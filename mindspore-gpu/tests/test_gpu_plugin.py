@@ -392,6 +392,32 @@ def test_raw_kernels_take_half_data_as_the_casts_around_them_would(half):
 
 
 @needs_gpu
+@pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)
+@pytest.mark.parametrize("nesterov", [False, True])
+def test_momentum_many_updates_as_each_parameters_apply_momentum(nesterov):
+    """``apply_momentum_many`` (the GRAPH_MODE pass ``gpu_group_momentum``'s kernel: 16 parameters per launch) compiled
+    by NVRTC gives every variable and accumulation ``ApplyMomentum`` of each parameter gives."""
+    import cupy
+    from mindspore_gpu.kernels import families
+    nn = {f.__name__.rsplit(".", 1)[-1]: f for f in families()}["nn"]
+    prim = ops.ApplyMomentum(use_nesterov=nesterov, gradient_scale=0.5)
+    rng = np.random.default_rng(4)
+    shapes = [(int(rng.integers(1, 3000)),) for _ in range(37)] + [(64, 3, 3, 3)]
+
+    def arrays():
+        r = np.random.default_rng(9)
+        return [[cupy.asarray(r.standard_normal(s).astype(np.float32)) for _ in range(3)] for s in shapes]
+    lr, mu = cupy.asarray(np.float32(0.05)), cupy.asarray(np.float32(0.9))
+    many, one = arrays(), arrays()
+    nn.apply_momentum_many(prim, [v for v, _, _ in many], [a for _, a, _ in many], lr, [g for _, _, g in many], mu)
+    for v, a, g in one:
+        nn.KERNELS["ApplyMomentum"](prim, v, a, lr, g, mu, out=None)
+    for (v, a, _), (v1, a1, _) in zip(many, one):     # (CUDA may contract the two kernels' products differently)
+        np.testing.assert_allclose(cupy.asnumpy(v), cupy.asnumpy(v1), rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(cupy.asnumpy(a), cupy.asnumpy(a1), rtol=1e-6, atol=1e-7)
+
+
+@needs_gpu
 def test_counter_streams_and_captured_dropout_on_the_gpu():
     """The counter-based stream's uniforms (NVRTC-compiled Philox) are the reference cipher's words from the device
     state, StandardNormal's draws are standard normal, and a GRAPH_MODE step with dropout is captured, its replays

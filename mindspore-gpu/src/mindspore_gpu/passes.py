@@ -49,8 +49,10 @@ from mindspore_gpu.kernels import families as _families
 
 #: This backend's plain kernels by primitive name (what a fused kernel falls back to).
 _TABLE = {name: fn for family in _families() for name, fn in family.KERNELS.items()}
+#: The nn family's module (its multi-tensor momentum update).
+_NN = next(family for family in _families() if family.__name__.rsplit(".", 1)[-1] == "nn")
 
-__all__ = ["fuse_elementwise", "group_casts", "register", "kernel_source", "STATS"]
+__all__ = ["fuse_elementwise", "group_casts", "group_momentum", "register", "kernel_source", "STATS"]
 
 _FLOATS = (mstype.float16, mstype.float32, mstype.float64)
 _F16 = numpy.dtype(numpy.float16)
@@ -67,7 +69,7 @@ _UNARY = {"Neg": "(-{a})", "Square": "({a} * {a})", "Exp": "exp({a})", "Log": "l
                   "tanh(({T})0.7978845608028654 * ({a} + ({T})0.044715 * {a} * {a} * {a}))))"}
 
 #: Counters for tests and benchmarks: chains fused, fused kernels that fell back, casts grouped into ``CastMany``s.
-STATS = {"chains": 0, "fallbacks": 0, "casts_grouped": 0}
+STATS = {"chains": 0, "fallbacks": 0, "casts_grouped": 0, "momentum_grouped": 0}
 _KERNELS = {}          # source -> cupy.ElementwiseKernel
 _BROKEN = {}           # source -> the reason it fell back
 _WARNED = set()
@@ -467,6 +469,82 @@ def group_casts(graph):
     return changed
 
 
+# --- an optimizer's momentum updates as multi-tensor launches ------------------------------------------------------
+def _momentum_key(node):
+    """What a run of ``ApplyMomentum`` applies must share to be one group: the learning rate and momentum inputs (device
+    tensors, not constants), the attributes, and a float32/float64 dtype of all three arrays; else None."""
+    prim = prim_of(node)
+    if type(prim).__name__ != "ApplyMomentum" or len(node.inputs) != 6:
+        return None
+    v, a, lr, g, mu = node.inputs[1:]
+    specs = [_tensor_ab(x) for x in (v, a, g)]
+    if any(s is None for s in specs) or not isinstance(v, Parameter) or not isinstance(a, Parameter) or v is a or \
+            isinstance(lr, Constant) or isinstance(mu, Constant) or _tensor_ab(lr) is None or _tensor_ab(mu) is None:
+        return None
+    dt = specs[0].dtype
+    if dt not in (mstype.float32, mstype.float64) or any(s.dtype != dt for s in specs):
+        return None
+    return (lr, mu, bool(prim.use_nesterov), float(prim.gradient_scale), dt)
+
+
+def _momentum_kernel(prim, n):
+    apply_momentum_many = _NN.apply_momentum_many
+
+    def run(fused, *inputs, out=None):
+        return apply_momentum_many(prim, inputs[:n], inputs[n:2 * n], inputs[3 * n], inputs[2 * n:3 * n],
+                                   inputs[3 * n + 1])
+    run.__name__ = run.__qualname__ = "gpu_apply_momentum_many"
+    return run
+
+
+def group_momentum(graph):
+    """Each run of consecutive ``ApplyMomentum`` applies of a graph (an optimizer's update of its parameters, in program
+    order) sharing a learning rate, a momentum and attributes (:func:`_momentum_key`), each writing parameters no
+    other member writes, becomes one apply of ``apply_momentum_many``: :data:`~mindspore_gpu.kernels.SLOTS` parameters
+    to a launch where each was one (a ResNet's 47: 3 launches). It stands where the run's last member stood, so no
+    other apply comes between the writes, and each member's value is read from it."""
+    if not _enabled():
+        return False
+    changed = False
+    for g in graphs_of(graph):
+        runs, run, key = [], [], None
+        for node in list(g.nodes) + [None]:
+            k = _momentum_key(node) if node is not None else None
+            written = {x for m in run for x in m.inputs[1:3]}
+            if k is not None and k == key and not ({node.inputs[1], node.inputs[2]} & written):
+                run.append(node)
+                continue
+            if len(run) > 1:
+                runs.append(run)
+            run, key = ([node], k) if k is not None else ([], None)
+        if not runs:
+            continue
+        replace, at = {}, {}
+        for run in runs:
+            n = len(run)
+            prim = prim_of(run[0])
+            fused = FusedOp("ApplyMomentumMany", _momentum_kernel(prim, n), ["ApplyMomentum"] * n)
+            fused.side_effect = True          # writes every variable and accumulation, in place
+            inputs = ([m.inputs[1] for m in run] + [m.inputs[2] for m in run] + [m.inputs[4] for m in run]
+                      + [run[0].inputs[3], run[0].inputs[5]])
+            new = Apply(g, [Constant(fused)] + inputs, run[-1].loc)
+            new.abstract = AbstractTuple(tuple(m.abstract for m in run))
+            new.debug = f"{n} ApplyMomentum as one"
+            items = [new]
+            for k, m in enumerate(run):
+                item = Apply(g, [Constant(TUPLE_GETITEM), new, Constant(k)], m.loc)
+                item.abstract = m.abstract
+                items.append(item)
+                replace[m] = item
+            at[run[-1]] = items
+            STATS["momentum_grouped"] += n
+        g.nodes = [x for n in g.nodes for x in (at.get(n) or ([n] if n not in replace else []))]
+        substitute(g, replace)
+        changed = True
+    return changed
+
+
 def register(registry, target="GPU"):
     registry.register("gpu_fuse_elementwise", fuse_elementwise, target=target, priority=10)
     registry.register("gpu_group_casts", group_casts, target=target, priority=12)
+    registry.register("gpu_group_momentum", group_momentum, target=target, priority=14)

@@ -485,19 +485,28 @@ _BLOCK = (RAW_BLOCK,)
 SLOTS = 16
 
 
+def slot_params(kind, name, slots=SLOTS):
+    """The kernel parameters ``<kind> <name>0, ..., <kind> <name>{slots - 1}`` of a multi-array kernel."""
+    return ", ".join(f"{kind} {name}{i}" for i in range(slots))
+
+
+def slot_names(name, slots=SLOTS):
+    """``<name>0, ..., <name>{slots - 1}``: the initializer of a multi-array kernel's array of its parameters."""
+    return ", ".join(f"{name}{i}" for i in range(slots))
+
+
 def slots_source(name, src_type, dst_type, body, slots=SLOTS):
     """The CUDA source of a multi-array kernel ``name``: ``slots`` triples (``const src_type* s_k``, ``dst_type* d_k``,
     ``long long n_k``) as parameters, the grid's row ``blockIdx.y`` = k working on triple k, with ``s``, ``d``,
     ``n``, and its thread's ``first`` index and ``stride`` of a grid-stride loop over the row, given to ``body``.
     Launched by :func:`launch_slots`."""
-    params = ", ".join([f"const {src_type}* s{i}" for i in range(slots)] + [f"{dst_type}* d{i}" for i in range(slots)]
-                       + [f"long long n{i}" for i in range(slots)])
-    listed = (lambda p: ", ".join(f"{p}{i}" for i in range(slots)))
+    params = ", ".join([slot_params(f"const {src_type}*", "s", slots), slot_params(f"{dst_type}*", "d", slots),
+                        slot_params("long long", "n", slots)])
     return f"""
 extern "C" __global__ void {name}({params}) {{
-    const {src_type}* src[{slots}] = {{{listed("s")}}};
-    {dst_type}* dst[{slots}] = {{{listed("d")}}};
-    const long long size[{slots}] = {{{listed("n")}}};
+    const {src_type}* src[{slots}] = {{{slot_names("s", slots)}}};
+    {dst_type}* dst[{slots}] = {{{slot_names("d", slots)}}};
+    const long long size[{slots}] = {{{slot_names("n", slots)}}};
     const {src_type}* s = src[blockIdx.y];
     {dst_type}* d = dst[blockIdx.y];
     const long long n = size[blockIdx.y];

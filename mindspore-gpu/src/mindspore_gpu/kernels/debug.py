@@ -7,7 +7,8 @@ import sys
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import RAW_BLOCK, RawKernels, dev, is_inexact, retrying
+from mindspore_gpu.kernels._common import (RAW_BLOCK, SLOTS, RawKernels, dev, is_inexact, retrying, slot_names,
+                                           slot_params)
 
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
@@ -29,27 +30,14 @@ def _float_status(prim, x, *, out):
     return (~cupy.isfinite(_dev(x)).all()).astype(numpy.float32).reshape(1)
 
 
-#: Arrays one launch of the overflow checks covers (a ResNet's 49 gradients: 4 launches, not 49).
-SLOTS = 16
-
-
-def _params(kind, name):
-    """The kernel parameters ``<kind> <name>0, ..., <kind> <name>{SLOTS - 1}``."""
-    return ", ".join(f"{kind} {name}{i}" for i in range(SLOTS))
-
-
-def _listed(name):
-    return ", ".join(f"{name}{i}" for i in range(SLOTS))
-
-
-# Up to SLOTS arrays checked by one launch, all raising one flag: blockIdx.y picks the array, a thread stops at the
+# Up to SLOTS (16) arrays checked by one launch, all raising one flag: blockIdx.y picks the array, a thread stops at the
 # first inf or NaN it meets (another thread may raise the flag too: every writer writes 1). No read back: the step's
 # host decision reads the flag once, after the check.
 _NONFINITE = RawKernels("ms_nonfinite_many", f"""
-extern "C" __global__ void ms_nonfinite_many({_params("const T*", "x")},
-                                             {_params("long long", "n")}, int* __restrict__ flag) {{
-    const T* xs[{SLOTS}] = {{{_listed("x")}}};
-    const long long ns[{SLOTS}] = {{{_listed("n")}}};
+extern "C" __global__ void ms_nonfinite_many({slot_params("const T*", "x")},
+                                             {slot_params("long long", "n")}, int* __restrict__ flag) {{
+    const T* xs[{SLOTS}] = {{{slot_names("x")}}};
+    const long long ns[{SLOTS}] = {{{slot_names("n")}}};
     const T* x = xs[blockIdx.y];
     const long long n = ns[blockIdx.y];
     for (long long i = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x; i < n; i += (long long)gridDim.x * RAW_BLOCK) {{
@@ -64,13 +52,13 @@ extern "C" __global__ void ms_nonfinite_many({_params("const T*", "x")},
 # every product written, the flag raised once by a thread that made an inf or a NaN. The scale is read from the
 # device (no read back).
 _UNSCALE = RawKernels("ms_unscale_check_many", f"""
-extern "C" __global__ void ms_unscale_check_many({_params("const T*", "g")},
-                                                 {_params("T*", "y")},
-                                                 {_params("long long", "n")},
+extern "C" __global__ void ms_unscale_check_many({slot_params("const T*", "g")},
+                                                 {slot_params("T*", "y")},
+                                                 {slot_params("long long", "n")},
                                                  const T* __restrict__ scale, int* __restrict__ flag) {{
-    const T* gs[{SLOTS}] = {{{_listed("g")}}};
-    T* ys[{SLOTS}] = {{{_listed("y")}}};
-    const long long ns[{SLOTS}] = {{{_listed("n")}}};
+    const T* gs[{SLOTS}] = {{{slot_names("g")}}};
+    T* ys[{SLOTS}] = {{{slot_names("y")}}};
+    const long long ns[{SLOTS}] = {{{slot_names("n")}}};
     const T* g = gs[blockIdx.y];
     T* y = ys[blockIdx.y];
     const long long n = ns[blockIdx.y];

@@ -20,9 +20,10 @@ import cupy
 import numpy
 
 from mindspore_array_kernels import bind
-from mindspore_gpu.kernels._common import (DATA_BINDINGS, RAW_BLOCK, RAW_COMPUTE, RAW_HELPERS, Fused, FusedReduction,
-                                           FusedUnavailable, RawKernels, F16, F32, F64, counter_uniform, device_rng,
-                                           fit, fits_out, is_array, retrying, store, wide, dev)
+from mindspore_gpu.kernels._common import (DATA_BINDINGS, RAW_BLOCK, RAW_COMPUTE, RAW_HELPERS, SLOTS, Fused,
+                                           FusedReduction, FusedUnavailable, RawKernels, F16, F32, F64,
+                                           counter_uniform, device_rng, fit, fits_out, is_array, retrying, slot_names,
+                                           slot_params, store, wide, dev)
 
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
@@ -842,6 +843,73 @@ def _apply_momentum(prim, variable, accumulation, learning_rate, gradient, momen
     v = _dev(variable)
     store(variable, v - (g * lr + a * mu * lr) if prim.use_nesterov else v - a * lr)
     return variable
+
+
+# Up to SLOTS parameters' momentum updates in one launch (blockIdx.y picks the parameter), each element computed as
+# _MOMENTUM/_MOMENTUM_NESTEROV compute it; the learning rate and momentum read from the device (no read back).
+_MOMENTUM_MANY = RawKernels("ms_momentum_many", f"""
+extern "C" __global__ void ms_momentum_many({slot_params("T*", "v")}, {slot_params("T*", "a")},
+                                            {slot_params("const T*", "g")}, {slot_params("long long", "n")},
+                                            const T* __restrict__ learning_rate, const T* __restrict__ momentum,
+                                            const T scale, const int nesterov) {{
+    T* vs[{SLOTS}] = {{{slot_names("v")}}};
+    T* as[{SLOTS}] = {{{slot_names("a")}}};
+    const T* gs[{SLOTS}] = {{{slot_names("g")}}};
+    const long long ns[{SLOTS}] = {{{slot_names("n")}}};
+    T* v = vs[blockIdx.y];
+    T* a = as[blockIdx.y];
+    const T* g = gs[blockIdx.y];
+    const long long n = ns[blockIdx.y];
+    const T lr = *learning_rate;
+    const T mu = *momentum;
+    for (long long i = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x; i < n; i += (long long)gridDim.x * RAW_BLOCK) {{
+        T gi = g[i] * scale;
+        T ai = a[i] * mu + gi;
+        a[i] = ai;
+        v[i] = nesterov ? v[i] - (gi * lr + ai * mu * lr) : v[i] - ai * lr;
+    }}
+}}
+""", ("ms_momentum_many",))
+
+
+def apply_momentum_many(prim, variables, accumulations, learning_rate, gradients, momentum):
+    """``ApplyMomentum`` (``prim``'s attributes) of every (variable, accumulation, gradient), all with one learning rate
+    and momentum: in place, as ``prim`` applied to each would, the numbers of its fused kernel; returns the variables.
+    The C-contiguous float32/float64 parameters whose three arrays share a dtype, with a learning rate and momentum
+    on the device, go :data:`SLOTS` to a launch of ``ms_momentum_many`` (the graphs' ``gpu_group_momentum`` pass groups
+    an optimizer's updates so); the others are updated one by one."""
+    rest = []
+    groups = {}
+    for i, (v, a, g) in enumerate(zip(variables, accumulations, gradients)):
+        g = _dev(g)
+        if isinstance(v, cupy.ndarray) and v.size and is_array(learning_rate) and is_array(momentum) and \
+                _MOMENTUM_MANY.usable(v, a, g) and v.flags.c_contiguous and a.flags.c_contiguous and \
+                g.flags.c_contiguous and g.shape == v.shape == a.shape:
+            groups.setdefault(v.dtype, []).append(i)
+        else:
+            rest.append(i)
+    for dt, indices in groups.items():
+        lr = _scalar_in(learning_rate, dt)
+        mu = _scalar_in(momentum, dt)
+        scale = dt.type(prim.gradient_scale)
+        for start in range(0, len(indices), SLOTS):
+            chunk = indices[start:start + SLOTS]
+            pad = SLOTS - len(chunk)
+            vs = [variables[i] for i in chunk]
+            gs = [_dev(gradients[i]) for i in chunk]
+            sizes = [numpy.int64(v.size) for v in vs]
+            blocks = max(1, min(1024, -(-max(v.size for v in vs) // RAW_BLOCK)))
+            try:
+                _MOMENTUM_MANY.launch("ms_momentum_many", (blocks, len(chunk)), tuple(
+                    vs + [vs[0]] * pad + [accumulations[i] for i in chunk] + [accumulations[chunk[0]]] * pad
+                    + gs + [gs[0]] * pad + sizes + [numpy.int64(0)] * pad
+                    + [lr, mu, scale, numpy.int32(bool(prim.use_nesterov))]), T=dt)
+            except FusedUnavailable:       # did not compile (before any write): these one by one
+                rest.extend(indices[start:])
+                break
+    for i in sorted(rest):
+        _apply_momentum(prim, variables[i], accumulations[i], learning_rate, gradients[i], momentum, out=None)
+    return tuple(variables)
 
 
 # --- Dropout ---------------------------------------------------------------------------------------
