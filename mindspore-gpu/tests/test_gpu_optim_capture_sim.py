@@ -177,10 +177,10 @@ class _Net(nn.Cell):
 
 
 def _updates_one_by_one(monkeypatch):
-    """Each parameter's ApplyMomentum an apply of its own (as an optimizer without ``gpu_group_momentum``'s grouping
+    """Each parameter's ApplyMomentum an apply of its own (as an optimizer without ``gpu_group_updates``'s grouping
     has them): grouped, a small network's whole update branch is one multi-tensor apply, which runs as it is rather
     than as a captured graph replayed from copies of its inputs, and these tests are about capturing that branch."""
-    monkeypatch.setattr(G.passes, "_momentum_key", lambda node: None)
+    monkeypatch.setattr(G.passes, "_update_key", lambda node: None)
 
 
 def _step(target, init_scale, scale_window):
@@ -413,23 +413,69 @@ def test_momentum_updates_many_parameters_per_launch_with_the_per_parameter_bits
 
 
 @pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE], ids=["graph", "pynative"])
-@pytest.mark.parametrize("optimizer", ["momentum", "momentum_nesterov_groups"])
-def test_momentum_steps_group_their_updates_into_the_same_bits(sim_plugin, graph_mode, monkeypatch, mode, optimizer):
-    """``gpu_group_momentum``: an optimizer's run of ApplyMomentum applies sharing a learning rate and a momentum is
-    one multi-tensor apply (two runs with two learning rates), in GRAPH_MODE's step and in PYNATIVE's compiled update:
-    five steps give the losses and parameters of an apply per parameter, bit for bit."""
+@pytest.mark.parametrize("optimizer", ["momentum", "momentum_nesterov_groups", "adam", "adam_nesterov_groups_loss_scale",
+                                       "adam_weight_decay"])
+def test_optimizer_steps_group_their_updates_into_the_same_bits(sim_plugin, graph_mode, monkeypatch, mode, optimizer):
+    """``gpu_group_updates``: an optimizer's run of ApplyMomentum, Adam or AdamWeightDecay applies sharing their scalars
+    and attributes is one multi-tensor apply (two runs with two learning rates), in GRAPH_MODE's step and in
+    PYNATIVE's compiled update: five steps give the losses of an apply per parameter, bit for bit."""
     monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")
-    grouped = G.passes.STATS["momentum_grouped"]
+    grouped = G.passes.STATS["updates_grouped"]
     (losses, kinds) = cupy_sim.launch_kinds(lambda: _losses(TARGET, optimizer, mode=mode))
-    assert G.passes.STATS["momentum_grouped"] - grouped == 4, "the four parameters' updates are grouped"
+    assert G.passes.STATS["updates_grouped"] - grouped == 4, "the four parameters' updates are grouped"
     with monkeypatch.context() as m:
-        m.setattr(G.passes, "_momentum_key", lambda node: None)
+        m.setattr(G.passes, "_update_key", lambda node: None)
         _generation.bump()
         (want, want_kinds) = cupy_sim.launch_kinds(lambda: _losses(TARGET, optimizer, mode=mode))
     _generation.bump()
     np.testing.assert_array_equal(losses, want)
-    assert "RawKernel ms_momentum_many" in kinds and "RawKernel ms_momentum_many" not in want_kinds
+    many = {k for k in kinds if k.startswith("RawKernel ms_") and k.endswith("_many")} - {"RawKernel ms_copy_many"}
+    assert many and not many & set(want_kinds), (many, set(want_kinds))
     assert len(kinds) < len(want_kinds), (len(kinds), len(want_kinds))
+
+
+@pytest.mark.parametrize("name", ["adam", "adam_nesterov", "adam_weight_decay"])
+def test_adam_updates_many_parameters_per_launch_with_the_per_parameter_bits(name):
+    """``update_many``: Adam (and with Nesterov's momentum) and AdamWeightDecay of 16 float32 parameters per launch, the
+    float64 ones apart (float64 scalars too), a strided one and one whose scalars are host numbers one by one: every
+    state is what the primitive's fused kernel gives each parameter, bit for bit."""
+    cp, fam = cupy_sim.graph_families()
+    optim = fam["optim"]
+    adam = name.startswith("adam_n") or name == "adam"
+    prim = ms.ops.Adam(use_nesterov=name == "adam_nesterov") if adam else ms.ops.AdamWeightDecay()
+    rng = np.random.default_rng(12)
+    shapes = [(int(rng.integers(1, 40)), int(rng.integers(1, 9))) for _ in range(18)] + [(3, 5), (7,)]
+    dtypes = [np.float32] * 18 + [np.float64, np.float64]
+
+    def scalars(dt):
+        values = (0.9 ** 3, 0.999 ** 3, 0.01, 0.9, 0.999, 1e-8) if adam else (0.01, 0.9, 0.999, 1e-8, 0.05)
+        return [cp.asarray(np.array(v, dt)) for v in values]
+
+    def members():
+        r = np.random.default_rng(2)
+        out = []
+        for shape, dt in zip(shapes, dtypes):
+            var, m, g = (cp.asarray(r.standard_normal(shape).astype(dt)) for _ in range(3))
+            v = cp.asarray(r.uniform(0, 1, shape).astype(dt))
+            sc = scalars(np.float32 if dt == np.float32 else np.float64)
+            out.append([var, m, v] + sc + [g])      # (both primitives: the three states, the scalars, the gradient)
+        strided = cp.asarray(r.standard_normal((6, 4)).astype(np.float32))[:, ::2]
+        out.append([strided, cp.zeros((6, 2), np.float32), cp.ones((6, 2), np.float32)] + scalars(np.float32)
+                   + [cp.asarray(np.full((6, 2), 0.5, np.float32))])
+        host = [cp.asarray(r.standard_normal(5).astype(np.float32)) for _ in range(3)]
+        values = (0.9, 0.999, 0.01, 0.9, 0.999, 1e-8) if adam else (0.01, 0.9, 0.999, 1e-8, 0.05)
+        out.append(host + list(values) + [cp.asarray(r.standard_normal(5).astype(np.float32))])
+        return out
+    many, one = members(), members()
+    _, kinds = cupy_sim.launch_kinds(lambda: optim.update_many(prim, many))
+    for inputs in one:
+        optim.KERNELS[type(prim).__name__](prim, *inputs)
+    for a, b in zip(many, one):
+        for k in range(3):
+            np.testing.assert_array_equal(cp.asnumpy(a[k]), cp.asnumpy(b[k]))
+    launches = [k for k in kinds if k.startswith("RawKernel") and k.endswith("_many")]
+    assert len(launches) == 3, kinds        # 18 float32: 16 + 2; the two float64: 1
+    assert sum(k.startswith("ElementwiseKernel ms_adam") for k in kinds) == 2, kinds   # the strided one, the host one
 
 
 def test_a_loss_scaled_step_with_grouped_updates_gives_the_plain_results(sim_plugin, graph_mode, monkeypatch):

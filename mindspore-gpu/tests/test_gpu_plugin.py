@@ -395,7 +395,7 @@ def test_raw_kernels_take_half_data_as_the_casts_around_them_would(half):
 @pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)
 @pytest.mark.parametrize("nesterov", [False, True])
 def test_momentum_many_updates_as_each_parameters_apply_momentum(nesterov):
-    """``apply_momentum_many`` (the GRAPH_MODE pass ``gpu_group_momentum``'s kernel: 16 parameters per launch) compiled
+    """``apply_momentum_many`` (the GRAPH_MODE pass ``gpu_group_updates``'s kernel: 16 parameters per launch) compiled
     by NVRTC gives every variable and accumulation ``ApplyMomentum`` of each parameter gives."""
     import cupy
     from mindspore_gpu.kernels import families
@@ -415,6 +415,35 @@ def test_momentum_many_updates_as_each_parameters_apply_momentum(nesterov):
     for (v, a, _), (v1, a1, _) in zip(many, one):     # (CUDA may contract the two kernels' products differently)
         np.testing.assert_allclose(cupy.asnumpy(v), cupy.asnumpy(v1), rtol=1e-6, atol=1e-7)
         np.testing.assert_allclose(cupy.asnumpy(a), cupy.asnumpy(a1), rtol=1e-6, atol=1e-7)
+
+
+@needs_gpu
+@pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)
+@pytest.mark.parametrize("name", ["Adam", "AdamNesterov", "AdamWeightDecay"])
+def test_adam_many_updates_as_each_parameters_update(name):
+    """``update_many`` (``gpu_group_updates``' kernel for Adam and AdamWeightDecay: 16 parameters per launch) compiled
+    by NVRTC gives every state the primitive's fused kernel gives each parameter."""
+    import cupy
+    from mindspore_gpu.kernels import families
+    optim = {f.__name__.rsplit(".", 1)[-1]: f for f in families()}["optim"]
+    prim = ops.AdamWeightDecay() if name == "AdamWeightDecay" else ops.Adam(use_nesterov=name == "AdamNesterov")
+    values = (0.01, 0.9, 0.999, 1e-8, 0.05) if name == "AdamWeightDecay" else (0.9 ** 2, 0.999 ** 2, 0.01, 0.9,
+                                                                                0.999, 1e-8)
+    scalars = [cupy.asarray(np.float32(v)) for v in values]
+    shapes = [(int(n),) for n in np.random.default_rng(4).integers(1, 3000, 37)] + [(64, 3, 3, 3)]
+
+    def members():
+        r = np.random.default_rng(9)
+        return [[cupy.asarray(r.standard_normal(s).astype(np.float32)) for _ in range(2)]
+                + [cupy.asarray(r.uniform(0, 1, s).astype(np.float32))] + scalars
+                + [cupy.asarray(r.standard_normal(s).astype(np.float32))] for s in shapes]
+    many, one = members(), members()
+    optim.update_many(prim, many)
+    for inputs in one:
+        optim.KERNELS[type(prim).__name__](prim, *inputs)
+    for a, b in zip(many, one):     # (CUDA may contract the two kernels' products differently)
+        for k in range(3):
+            np.testing.assert_allclose(cupy.asnumpy(a[k]), cupy.asnumpy(b[k]), rtol=1e-6, atol=1e-7)
 
 
 @needs_gpu

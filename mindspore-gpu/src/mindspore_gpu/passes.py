@@ -1,4 +1,7 @@
-"""The GPU backend's GRAPH_MODE passes (registered through ``ms_register_passes`` for the ``GPU`` target).
+"""The GPU backend's GRAPH_MODE passes (registered through ``ms_register_passes`` for the ``GPU`` target; they run on
+PYNATIVE's compiled graphs too): ``gpu_fuse_elementwise`` (below), ``gpu_group_casts`` (:func:`group_casts`: amp's
+casts as ``CastMany`` applies) and ``gpu_group_updates`` (:func:`group_updates`: an optimizer's per-parameter updates
+as multi-tensor applies), all three off with ``MS_GPU_FUSED_KERNELS=0``.
 
 ``gpu_fuse_elementwise``: a chain of elementwise applies, each the only reader of the one before (found by
 :func:`mindspore.plugin.fuse_chains`), becomes one apply whose kernel is one generated
@@ -49,10 +52,10 @@ from mindspore_gpu.kernels import families as _families
 
 #: This backend's plain kernels by primitive name (what a fused kernel falls back to).
 _TABLE = {name: fn for family in _families() for name, fn in family.KERNELS.items()}
-#: The nn family's module (its multi-tensor momentum update).
-_NN = next(family for family in _families() if family.__name__.rsplit(".", 1)[-1] == "nn")
+#: The nn and optim families' modules (their multi-tensor updates).
+_NN, _OPTIM = (next(f for f in _families() if f.__name__.rsplit(".", 1)[-1] == name) for name in ("nn", "optim"))
 
-__all__ = ["fuse_elementwise", "group_casts", "group_momentum", "register", "kernel_source", "STATS"]
+__all__ = ["fuse_elementwise", "group_casts", "group_updates", "register", "kernel_source", "STATS"]
 
 _FLOATS = (mstype.float16, mstype.float32, mstype.float64)
 _F16 = numpy.dtype(numpy.float16)
@@ -69,7 +72,7 @@ _UNARY = {"Neg": "(-{a})", "Square": "({a} * {a})", "Exp": "exp({a})", "Log": "l
                   "tanh(({T})0.7978845608028654 * ({a} + ({T})0.044715 * {a} * {a} * {a}))))"}
 
 #: Counters for tests and benchmarks: chains fused, fused kernels that fell back, casts grouped into ``CastMany``s.
-STATS = {"chains": 0, "fallbacks": 0, "casts_grouped": 0, "momentum_grouped": 0}
+STATS = {"chains": 0, "fallbacks": 0, "casts_grouped": 0, "updates_grouped": 0}
 _KERNELS = {}          # source -> cupy.ElementwiseKernel
 _BROKEN = {}           # source -> the reason it fell back
 _WARNED = set()
@@ -469,51 +472,88 @@ def group_casts(graph):
     return changed
 
 
-# --- an optimizer's momentum updates as multi-tensor launches ------------------------------------------------------
-def _momentum_key(node):
-    """What a run of ``ApplyMomentum`` applies must share to be one group: the learning rate and momentum inputs (device
-    tensors, not constants), the attributes, and a float32/float64 dtype of all three arrays; else None."""
+# --- an optimizer's updates as multi-tensor launches --------------------------------------------------------------
+#: The updates grouped: primitive -> (its inputs' count, the arrays it writes, its gradient's input, its scalars'
+#: inputs, the attributes a group shares).
+_UPDATES = {
+    "ApplyMomentum": (5, (0, 1), 3, (2, 4), ("use_nesterov", "gradient_scale")),
+    "Adam": (10, (0, 1, 2), 9, (3, 4, 5, 6, 7, 8), ("use_nesterov",)),
+    "AdamWeightDecay": (9, (0, 1, 2), 8, (3, 4, 5, 6, 7), ()),
+}
+
+
+def _same_scalar(x):
+    """What identifies a scalar input across a group: the node, or a constant's value (each apply may hold its own
+    Constant of one Tensor)."""
+    if isinstance(x, Constant):
+        v = x.value
+        return ("constant", id(v)) if isinstance(v, Tensor) else ("constant", type(v).__name__, v)
+    return x
+
+
+def _update_key(node):
+    """What a run of an optimizer's update applies must share to be one group (:data:`_UPDATES`): the primitive, its
+    attributes, its scalar inputs (device tensors for ``ApplyMomentum``) and a float32/float64 dtype of its arrays,
+    each written array a network Parameter; else None."""
     prim = prim_of(node)
-    if type(prim).__name__ != "ApplyMomentum" or len(node.inputs) != 6:
+    name = type(prim).__name__
+    spec = _UPDATES.get(name)
+    if spec is None or len(node.inputs) != spec[0] + 1:
         return None
-    v, a, lr, g, mu = node.inputs[1:]
-    specs = [_tensor_ab(x) for x in (v, a, g)]
-    if any(s is None for s in specs) or not isinstance(v, Parameter) or not isinstance(a, Parameter) or v is a or \
-            isinstance(lr, Constant) or isinstance(mu, Constant) or _tensor_ab(lr) is None or _tensor_ab(mu) is None:
+    count, written, grad_at, scalar_at, attrs = spec
+    args = node.inputs[1:]
+    arrays = [args[i] for i in written] + [args[grad_at]]
+    specs = [_tensor_ab(x) for x in arrays]
+    if any(s is None for s in specs) or not all(isinstance(args[i], Parameter) for i in written) or \
+            len({id(args[i]) for i in written}) != len(written):
         return None
     dt = specs[0].dtype
     if dt not in (mstype.float32, mstype.float64) or any(s.dtype != dt for s in specs):
         return None
-    return (lr, mu, bool(prim.use_nesterov), float(prim.gradient_scale), dt)
+    scalars = [args[i] for i in scalar_at]
+    if name == "ApplyMomentum" and any(isinstance(x, Constant) or _tensor_ab(x) is None for x in scalars):
+        return None
+    return (name, tuple(getattr(prim, a) for a in attrs), tuple(_same_scalar(x) for x in scalars), dt)
 
 
-def _momentum_kernel(prim, n):
-    apply_momentum_many = _NN.apply_momentum_many
+def _updates_kernel(prim, count, n):
+    name = type(prim).__name__
+    if name == "ApplyMomentum":
+        many = _NN.apply_momentum_many
 
-    def run(fused, *inputs, out=None):
-        return apply_momentum_many(prim, inputs[:n], inputs[n:2 * n], inputs[3 * n], inputs[2 * n:3 * n],
-                                   inputs[3 * n + 1])
-    run.__name__ = run.__qualname__ = "gpu_apply_momentum_many"
+        def run(fused, *inputs, out=None):
+            members = [inputs[k * count:(k + 1) * count] for k in range(n)]
+            return many(prim, [m[0] for m in members], [m[1] for m in members], members[0][2],
+                        [m[3] for m in members], members[0][4])
+    else:
+        many = _OPTIM.update_many
+
+        def run(fused, *inputs, out=None):
+            return many(prim, [inputs[k * count:(k + 1) * count] for k in range(n)])
+    run.__name__ = run.__qualname__ = f"gpu_{name}_many"
     return run
 
 
-def group_momentum(graph):
-    """Each run of consecutive ``ApplyMomentum`` applies of a graph (an optimizer's update of its parameters, in program
-    order) sharing a learning rate, a momentum and attributes (:func:`_momentum_key`), each writing parameters no
-    other member writes, becomes one apply of ``apply_momentum_many``: :data:`~mindspore_gpu.kernels.SLOTS` parameters
-    to a launch where each was one (a ResNet's 47: 3 launches). It stands where the run's last member stood, so no
-    other apply comes between the writes, and each member's value is read from it."""
+def group_updates(graph):
+    """Each run of consecutive ``ApplyMomentum``, ``Adam`` or ``AdamWeightDecay`` applies of a graph (an optimizer's
+    update of its parameters, in program order) sharing attributes and scalars (:func:`_update_key`), no two writing
+    one Parameter, becomes one apply of a multi-tensor kernel (``kernels/nn.py`` ``apply_momentum_many``,
+    ``kernels/optim.py`` ``update_many``): 16 parameters to a launch where each was one (a ResNet's 47: 3 launches).
+    It stands where the run's last member stood, so no other apply comes between the writes, and each member's value
+    is read from it."""
     if not _enabled():
         return False
     changed = False
     for g in graphs_of(graph):
         runs, run, key = [], [], None
         for node in list(g.nodes) + [None]:
-            k = _momentum_key(node) if node is not None else None
-            written = {x for m in run for x in m.inputs[1:3]}
-            if k is not None and k == key and not ({node.inputs[1], node.inputs[2]} & written):
-                run.append(node)
-                continue
+            k = _update_key(node) if node is not None else None
+            if k is not None and k == key:
+                positions = _UPDATES[k[0]][1]
+                written = {id(m.inputs[1 + i]) for m in run for i in positions}
+                if not {id(node.inputs[1 + i]) for i in positions} & written:
+                    run.append(node)
+                    continue
             if len(run) > 1:
                 runs.append(run)
             run, key = ([node], k) if k is not None else ([], None)
@@ -521,15 +561,14 @@ def group_momentum(graph):
             continue
         replace, at = {}, {}
         for run in runs:
-            n = len(run)
-            prim = prim_of(run[0])
-            fused = FusedOp("ApplyMomentumMany", _momentum_kernel(prim, n), ["ApplyMomentum"] * n)
-            fused.side_effect = True          # writes every variable and accumulation, in place
-            inputs = ([m.inputs[1] for m in run] + [m.inputs[2] for m in run] + [m.inputs[4] for m in run]
-                      + [run[0].inputs[3], run[0].inputs[5]])
-            new = Apply(g, [Constant(fused)] + inputs, run[-1].loc)
+            n, prim = len(run), prim_of(run[0])
+            name = type(prim).__name__
+            count = _UPDATES[name][0]
+            fused = FusedOp(f"{name}Many", _updates_kernel(prim, count, n), [name] * n)
+            fused.side_effect = True          # writes every member's Parameters, in place
+            new = Apply(g, [Constant(fused)] + [x for m in run for x in m.inputs[1:]], run[-1].loc)
             new.abstract = AbstractTuple(tuple(m.abstract for m in run))
-            new.debug = f"{n} ApplyMomentum as one"
+            new.debug = f"{n} {name} as one"
             items = [new]
             for k, m in enumerate(run):
                 item = Apply(g, [Constant(TUPLE_GETITEM), new, Constant(k)], m.loc)
@@ -537,7 +576,7 @@ def group_momentum(graph):
                 items.append(item)
                 replace[m] = item
             at[run[-1]] = items
-            STATS["momentum_grouped"] += n
+            STATS["updates_grouped"] += n
         g.nodes = [x for n in g.nodes for x in (at.get(n) or ([n] if n not in replace else []))]
         substitute(g, replace)
         changed = True
@@ -547,4 +586,4 @@ def group_momentum(graph):
 def register(registry, target="GPU"):
     registry.register("gpu_fuse_elementwise", fuse_elementwise, target=target, priority=10)
     registry.register("gpu_group_casts", group_casts, target=target, priority=12)
-    registry.register("gpu_group_momentum", group_momentum, target=target, priority=14)
+    registry.register("gpu_group_updates", group_updates, target=target, priority=14)

@@ -876,7 +876,7 @@ def apply_momentum_many(prim, variables, accumulations, learning_rate, gradients
     """``ApplyMomentum`` (``prim``'s attributes) of every (variable, accumulation, gradient), all with one learning rate
     and momentum: in place, as ``prim`` applied to each would, the numbers of its fused kernel; returns the variables.
     The C-contiguous float32/float64 parameters whose three arrays share a dtype, with a learning rate and momentum
-    on the device, go :data:`SLOTS` to a launch of ``ms_momentum_many`` (the graphs' ``gpu_group_momentum`` pass groups
+    on the device, go :data:`SLOTS` to a launch of ``ms_momentum_many`` (the graphs' ``gpu_group_updates`` pass groups
     an optimizer's updates so); the others are updated one by one."""
     rest = []
     groups = {}

@@ -55,20 +55,18 @@ def _elementwise(in_params, out_params, body, name):
     return _common.Fused(name, in_params, out_params, body, dtypes=_ADAM_TYPES)
 
 
-_ADAM_K = _elementwise(_ADAM_IN, "T var, T m, T v",
-                       _ADAM_HEAD + _ADAM_LR + "var = var - lt * mi / (sqrt(vi) + (T)eps); m = mi; v = vi;",
-                       "ms_adam")
-_ADAM_NESTEROV_K = _elementwise(_ADAM_IN, "T var, T m, T v",
-                                _ADAM_HEAD + _ADAM_LR + "T num = mi * (T)b1 + omb1 * g;"
-                                "var = var - lt * num / (sqrt(vi) + (T)eps); m = mi; v = vi;", "ms_adam_nesterov")
+_ADAM_BODY = _ADAM_HEAD + _ADAM_LR + "var = var - lt * mi / (sqrt(vi) + (T)eps); m = mi; v = vi;"
+_ADAM_NESTEROV_BODY = (_ADAM_HEAD + _ADAM_LR + "T num = mi * (T)b1 + omb1 * g;"
+                       "var = var - lt * num / (sqrt(vi) + (T)eps); m = mi; v = vi;")
+_ADAM_K = _elementwise(_ADAM_IN, "T var, T m, T v", _ADAM_BODY, "ms_adam")
+_ADAM_NESTEROV_K = _elementwise(_ADAM_IN, "T var, T m, T v", _ADAM_NESTEROV_BODY, "ms_adam_nesterov")
 _AMSGRAD_K = _elementwise(_ADAM_IN, "T var, T m, T v, T vhat",
                           _ADAM_HEAD + _ADAM_LR + "T vh = (vhat != vhat || vhat > vi) ? vhat : vi;"
                           "var = var - lt * mi / (sqrt(vh) + (T)eps); m = mi; v = vi; vhat = vh;",
                           "ms_adam_amsgrad")
 _ADAM_WD_IN = "T g, S lr, S b1, S b2, S eps, S wd"
-_ADAM_WD_K = _elementwise(_ADAM_WD_IN, "T var, T m, T v",
-                          _ADAM_HEAD + "T u = mi / (sqrt(vi) + (T)eps) + (T)wd * var;"
-                          "var = var - (T)lr * u; m = mi; v = vi;", "ms_adam_weight_decay")
+_ADAM_WD_BODY = _ADAM_HEAD + "T u = mi / (sqrt(vi) + (T)eps) + (T)wd * var; var = var - (T)lr * u; m = mi; v = vi;"
+_ADAM_WD_K = _elementwise(_ADAM_WD_IN, "T var, T m, T v", _ADAM_WD_BODY, "ms_adam_weight_decay")
 _ADAM_NO_DECAY_K = _elementwise(_ADAM_WD_IN, "T var, T m, T v",
                                 _ADAM_HEAD + "T u = mi / (sqrt(vi) + (T)eps);"
                                 "var = var - (T)lr * u; m = mi; v = vi;", "ms_adam_no_decay")
@@ -305,6 +303,98 @@ def _adagrad_dense(prim, var, accum, lr, grad, out=None):
     store(accum, a)
     store(var, dev(var) - _in_dtype(lr, dt) * g * inv)
     return _result(var), _result(accum)
+
+
+# --- Adam and AdamWeightDecay of many parameters per launch ------------------------------------------------------------
+def _many_source(name, scalars, body):
+    """A multi-tensor update: up to SLOTS parameters (var, m, v written in place, g read; blockIdx.y picks one), the
+    scalars read from the device, each element updated by ``body``, the fused per-parameter kernel's statements."""
+    slots = _common.SLOTS
+    arrays = ", ".join([_common.slot_params("T*", "p_var"), _common.slot_params("T*", "p_m"),
+                        _common.slot_params("T*", "p_v"), _common.slot_params("const T*", "p_g"),
+                        _common.slot_params("long long", "n")])
+    names = {a: _common.slot_names(f"p_{a}") for a in ("var", "m", "v", "g")}
+    return f"""
+extern "C" __global__ void {name}({arrays}, {", ".join(f"const S* __restrict__ s_{x}" for x in scalars)}) {{
+    T* vars_[{slots}] = {{{names["var"]}}};
+    T* ms_[{slots}] = {{{names["m"]}}};
+    T* vs_[{slots}] = {{{names["v"]}}};
+    const T* gs_[{slots}] = {{{names["g"]}}};
+    const long long ns_[{slots}] = {{{_common.slot_names("n")}}};
+    T* a_var = vars_[blockIdx.y];
+    T* a_m = ms_[blockIdx.y];
+    T* a_v = vs_[blockIdx.y];
+    const T* a_g = gs_[blockIdx.y];
+    const long long n = ns_[blockIdx.y];
+    {" ".join(f"const S {x} = *s_{x};" for x in scalars)}
+    for (long long i = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x; i < n; i += (long long)gridDim.x * RAW_BLOCK) {{
+        T var = a_var[i];
+        T m = a_m[i];
+        T v = a_v[i];
+        const T g = a_g[i];
+        {body}
+        a_var[i] = var;
+        a_m[i] = m;
+        a_v[i] = v;
+    }}
+}}
+"""
+
+
+_MANY_BINDINGS = [dict(T=t, S=s) for t in (_common.F32, _F64) for s in (_common.F32, _F64)]
+_ADAM_SCALARS = ("b1p", "b2p", "lr", "b1", "b2", "eps")        # (Adam's inputs 3 to 8)
+_ADAM_WD_SCALARS = ("lr", "b1", "b2", "eps", "wd")             # (AdamWeightDecay's inputs 3 to 7)
+_ADAM_MANY = _common.RawKernels("ms_adam_many", _many_source("ms_adam_many", _ADAM_SCALARS, _ADAM_BODY)
+                                + _many_source("ms_adam_nesterov_many", _ADAM_SCALARS, _ADAM_NESTEROV_BODY),
+                                ("ms_adam_many", "ms_adam_nesterov_many"), bindings=_MANY_BINDINGS)
+_ADAM_WD_MANY = _common.RawKernels("ms_adam_weight_decay_many",
+                                   _many_source("ms_adam_weight_decay_many", _ADAM_WD_SCALARS, _ADAM_WD_BODY),
+                                   ("ms_adam_weight_decay_many",), bindings=_MANY_BINDINGS)
+#: name -> (the multi-tensor kernels, the primitive's inputs the scalars are, its gradient's input)
+_MANY = {"Adam": (_ADAM_MANY, range(3, 9), 9), "AdamWeightDecay": (_ADAM_WD_MANY, range(3, 8), 8)}
+#: The primitives :func:`update_many` takes.
+MANY = frozenset(_MANY)
+
+
+def update_many(prim, members):
+    """``prim`` (an ``Adam`` or ``AdamWeightDecay``) applied to each of ``members`` (each one's inputs in the
+    primitive's order), all of them given the same scalars: each member's ``(var, m, v)``, written in place as the
+    fused kernel of each would write them. The C-contiguous float32/float64 members whose scalars are device tensors
+    go :data:`~._common.SLOTS` to a launch of one hand-written kernel (the graphs' ``gpu_group_updates`` pass groups an
+    optimizer's updates so); the others are updated one by one."""
+    name = type(prim).__name__
+    raw, scalar_at, grad_at = _MANY[name]
+    kernel = ("ms_adam_nesterov_many" if prim.use_nesterov else "ms_adam_many") if name == "Adam" else \
+        "ms_adam_weight_decay_many"
+    results = [None] * len(members)
+    groups = {}
+    for k, inputs in enumerate(members):
+        arrays = [inputs[0], inputs[1], inputs[2], dev(inputs[grad_at])]
+        scalars = [inputs[i] for i in scalar_at]
+        if all(isinstance(x, cupy.ndarray) for x in scalars) and raw.usable(*arrays) and arrays[0].size and \
+                all(a.flags.c_contiguous and a.shape == arrays[0].shape for a in arrays):
+            groups.setdefault(arrays[0].dtype, []).append(k)
+    for dt, ks in groups.items():
+        scalars = [members[ks[0]][i] for i in scalar_at]
+        sdt = _scalar_dtype(dt, scalars)
+        scalars = [_s(x, sdt) for x in scalars]
+        for start in range(0, len(ks), _common.SLOTS):
+            chunk = ks[start:start + _common.SLOTS]
+            pad = _common.SLOTS - len(chunk)
+            columns = [[members[k][j] if j < 3 else dev(members[k][grad_at]) for k in chunk] for j in range(4)]
+            sizes = [numpy.int64(v.size) for v in columns[0]]
+            blocks = max(1, min(1024, -(-max(int(n) for n in sizes) // _common.RAW_BLOCK)))
+            args = [a for column in columns for a in column + [column[0]] * pad] + sizes + [numpy.int64(0)] * pad
+            try:
+                raw.launch(kernel, (blocks, len(chunk)), tuple(args + scalars), T=dt, S=sdt)
+            except _common.FusedUnavailable:       # did not compile (before any write): one by one below
+                break
+            for k in chunk:
+                results[k] = tuple(members[k][:3])
+    for k, inputs in enumerate(members):
+        if results[k] is None:
+            results[k] = KERNELS[name](prim, *inputs)
+    return tuple(results)
 
 
 _GENERIC_ADAGRAD = KERNELS["ApplyAdagrad"]
