@@ -169,6 +169,20 @@ def test_grouped_casts_read_parameters_where_their_casts_did(on_sim, monkeypatch
     np.testing.assert_array_equal(net.w.asnumpy(), np.array([2.0, 5.0, -6.0], np.float32))
 
 
+def test_casts_are_grouped_sixteen_at_most(on_sim, monkeypatch):
+    """A group of casts is a launch's worth at most (so that casts moved after a late input keep at most 16 values
+    alive): 20 inputs cast to float16 are two ``CastMany`` applies, 16 and 4, each value what its Cast gives."""
+    _switches(monkeypatch, fuse=True, capture=False)
+    xs = [_t(np.full((3,), 0.1 * k, np.float32)) for k in range(20)]
+    grouped = G.passes.STATS["casts_grouped"]
+    sizes = []
+    real = G.passes._cast_many_kernel
+    monkeypatch.setattr(G.passes, "_cast_many_kernel", lambda specs: sizes.append(len(specs)) or real(specs))
+    out = ms.jit(lambda *a: ops.stack([ops.cast(x, ms.float16) for x in a]))(*xs).asnumpy()
+    assert G.passes.STATS["casts_grouped"] - grouped == 20 and sizes == [16, 4], sizes
+    np.testing.assert_array_equal(out, np.stack([x.asnumpy().astype(np.float16) for x in xs]))
+
+
 def test_kernel_source_is_generated_per_chain_and_cached(on_sim, monkeypatch):
     _switches(monkeypatch, fuse=True, capture=False)
     x = _t(np.ones((3, 4), np.float32))

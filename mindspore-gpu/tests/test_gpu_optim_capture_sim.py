@@ -413,8 +413,8 @@ def test_momentum_updates_many_parameters_per_launch_with_the_per_parameter_bits
 
 
 @pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE], ids=["graph", "pynative"])
-@pytest.mark.parametrize("optimizer", ["momentum", "momentum_nesterov_groups", "adam", "adam_nesterov_groups_loss_scale",
-                                       "adam_weight_decay"])
+@pytest.mark.parametrize("optimizer", ["momentum", "momentum_nesterov_groups", "adam",
+                                       "adam_nesterov_groups_loss_scale", "adam_weight_decay"])
 def test_optimizer_steps_group_their_updates_into_the_same_bits(sim_plugin, graph_mode, monkeypatch, mode, optimizer):
     """``gpu_group_updates``: an optimizer's run of ApplyMomentum, Adam or AdamWeightDecay applies sharing their scalars
     and attributes is one multi-tensor apply (two runs with two learning rates), in GRAPH_MODE's step and in

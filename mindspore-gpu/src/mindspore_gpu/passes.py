@@ -45,8 +45,8 @@ import cupy
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.ops import operations as _P
-from mindspore.plugin import (TUPLE_GETITEM, AbstractTuple, Apply, Constant, FusedOp, Parameter, Primitive, TensorSpec, fuse_chains,
-                              graphs_of, is_effectful_apply, prim_of, substitute)
+from mindspore.plugin import (TUPLE_GETITEM, AbstractTuple, Apply, Constant, FusedOp, Parameter, Primitive, TensorSpec,
+                              fuse_chains, graphs_of, is_effectful_apply, prim_of, substitute)
 
 from mindspore_gpu.kernels import families as _families
 
@@ -342,7 +342,7 @@ def fuse_elementwise(graph):
 
 
 # --- amp's casts as CastMany -------------------------------------------------------------------------------------
-#: The casts ``CastMany``'s GPU kernel puts 16 to a launch (``kernels/array.py``): float32 to and from the 16-bit floats.
+#: The casts ``CastMany``'s GPU kernel puts 16 to a launch (``kernels/array.py``): float32 to and from 16-bit floats.
 _CAST_MANY_PAIRS = {(mstype.float32, mstype.float16), (mstype.float32, mstype.bfloat16),
                     (mstype.float16, mstype.float32), (mstype.bfloat16, mstype.float32)}
 
@@ -356,6 +356,11 @@ def _cast_many_kernel(specs):
         return kernel(cast_many, inputs, dtypes, out=specs)
     run.__name__ = run.__qualname__ = "gpu_cast_many"
     return run
+
+
+#: The most casts in one group: a launch's worth (``CastMany``'s kernel casts 16 per launch). A group moved after
+#: the last of its inputs keeps the values it casts alive until then: at most 16 gradients at a time.
+_GROUP_CASTS = 16
 
 
 def _casts_in(g, elsewhere):
@@ -375,9 +380,10 @@ def _casts_in(g, elsewhere):
 
 
 def _group_casts(g, elsewhere):
-    """Group ``g``'s casts (:func:`_casts_in`) in program order into ``CastMany`` applies: a group's apply stands
-    after the last of its inputs is made and before the first of its casts' values is read, and moves no cast of a
-    network Parameter past a write into it (an effectful apply that takes it, or any call of a graph)."""
+    """Group ``g``'s casts (:func:`_casts_in`) in program order into ``CastMany`` applies of at most
+    :data:`_GROUP_CASTS`: a group's apply stands after the last of its inputs is made and before the first of its
+    casts' values is read, and moves no cast of a network Parameter past a write into it (an effectful apply that
+    takes it, or any call of a graph)."""
     casts = _casts_in(g, elsewhere)
     if len(casts) < 2:
         return False
@@ -415,7 +421,8 @@ def _group_casts(g, elsewhere):
         if c not in first_use:          # (unused: the dead-code pass removes it)
             continue
         m, r = max(at, made(c)), min(first_read, first_use[c])
-        if group and (m >= r or any(moves_past_a_write(x, m + 0.5) for x in group + [c])):
+        full = len(group) == _GROUP_CASTS
+        if group and (full or m >= r or any(moves_past_a_write(x, m + 0.5) for x in group + [c])):
             groups.append((group, at))
             group, m, r = [], max(made(c), pos[c] - 1), first_use[c]
         elif not group:

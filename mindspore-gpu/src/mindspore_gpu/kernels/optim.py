@@ -305,7 +305,7 @@ def _adagrad_dense(prim, var, accum, lr, grad, out=None):
     return _result(var), _result(accum)
 
 
-# --- Adam and AdamWeightDecay of many parameters per launch ------------------------------------------------------------
+# --- Adam and AdamWeightDecay of many parameters per launch ---------------------------------------------------
 def _many_source(name, scalars, body):
     """A multi-tensor update: up to SLOTS parameters (var, m, v written in place, g read; blockIdx.y picks one), the
     scalars read from the device, each element updated by ``body``, the fused per-parameter kernel's statements."""
