@@ -356,7 +356,8 @@ def _half_storage_off(monkeypatch, fam):
 
 def _amp_losses(target, half, mode, steps=4):
     """Losses and final parameters of a small convolutional network (Conv2d, BatchNorm2d, ReLU, MaxPool2d, Dense)
-    trained with amp O2 in ``half`` (float16: a fixed loss scale) on ``target``, with the launches of the last step."""
+    trained with amp O2 in ``half`` (float16: a fixed loss scale; None: float32, no amp) on ``target``, with the
+    launches of the last step."""
     import mindspore as ms
     from mindspore import nn
     ms.set_context(device_target=target, mode=mode)
@@ -366,7 +367,8 @@ def _amp_losses(target, half, mode, steps=4):
     rng = np.random.default_rng(3)
     for p in net.trainable_params():
         p.set_data(ms.Tensor((rng.standard_normal(p.shape) * 0.3).astype(np.float32)))
-    net = ms.amp.auto_mixed_precision(net, "O2", dtype=ms.float16 if half == np.float16 else ms.bfloat16)
+    if half is not None:            # (None: float32, no amp)
+        net = ms.amp.auto_mixed_precision(net, "O2", dtype=ms.float16 if half == np.float16 else ms.bfloat16)
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     opt = nn.Momentum(net.trainable_params(), 0.05, 0.9)
     if half == np.float16:
@@ -467,3 +469,69 @@ def test_amp_graphs_cast_parameters_and_gradients_as_cast_many(amp_target, monke
         np.testing.assert_array_equal(p, w)
     assert "RawKernel ms_cast_many" in kinds and "RawKernel ms_cast_many" not in want_kinds, kinds
     assert len(kinds) < len(want_kinds), (len(kinds), len(want_kinds))
+
+
+@pytest.mark.parametrize("half", [np.dtype(np.float16), BF16, None], ids=["float16", "bfloat16", "float32"])
+def test_graphs_put_a_relu_after_batch_norm_in_its_launch(amp_target, monkeypatch, half):
+    """``gpu_fuse_batchnorm_relu``: BatchNorm's output 0 through a ReLU, in its normalising launch (amp O2 steps in
+    float16 and bfloat16, and float32 ones): four training steps give the losses and parameters of BatchNorm's kernel
+    then ReLU's, bit for bit, in fewer launches; the network in inference too."""
+    import mindspore as ms
+    from mindspore import _generation
+    target, fam, passes = amp_target
+    before, before_mode = ms.get_context("device_target_requested"), ms.get_context("mode")
+    monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")
+    fused = []
+    real = passes._batch_norm_relu_kernel
+    monkeypatch.setattr(passes, "_batch_norm_relu_kernel", lambda prim: fused.append(prim) or real(prim))
+    try:
+        losses, params, kinds = _amp_losses(target, half, ms.GRAPH_MODE)
+        n = len(fused)
+        with monkeypatch.context() as m:
+            m.setattr(passes, "fuse_batchnorm_relu", lambda graph: False)
+            m.setattr(passes, "_batch_norm_relu_kernel", real)
+            want_losses, want_params, want_kinds = _amp_losses(target, half, ms.GRAPH_MODE)
+    finally:
+        ms.set_context(mode=before_mode)
+        ms.context.store("device_target", before)
+        _generation.bump()
+    assert n == 1, n
+    np.testing.assert_array_equal(losses, want_losses)
+    for p, w in zip(params, want_params):
+        np.testing.assert_array_equal(p, w)
+    assert len(kinds) < len(want_kinds), (len(kinds), len(want_kinds))
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("half", [np.dtype(np.float16), BF16, np.dtype(np.float32)], ids=["float16", "bfloat16",
+                                                                                          "float32"])
+def test_batch_norm_relu_gives_batch_norm_then_relu(sim, half, training, monkeypatch):
+    """``batch_norm_relu`` on the raw kernels and on the plain path (the raw kernels refused) gives BatchNorm's
+    kernel then ReLU's, bit for bit (a NaN input's output +0), in training and inference."""
+    cp, fam = sim
+    nn = fam["nn"]
+    shape = (4, 3, 5, 5)
+    x, _, _ = _bn_inputs(shape, "NCHW", half)
+    x[0, 0, 0, 0] = np.nan
+    prim = nn_defs.BatchNorm(is_training=training, epsilon=1e-3, momentum=0.2)
+    ct = np.dtype(np.float32)
+    out = (TensorSpec(shape, mstype.float32 if half == np.float32 else (mstype.float16 if half == np.float16
+                                                                         else mstype.bfloat16)),) \
+        + (TensorSpec((3,), mstype.float32),) * 4
+    rng = np.random.default_rng(4)
+    vec = [cp.asarray(rng.normal(size=3).astype(ct)) for _ in range(2)]
+
+    def run(fn):
+        m, v = cp.zeros(3, ct), cp.ones(3, ct)
+        return [cp.asnumpy(a) for a in fn(cp.asarray(x), *vec, m, v)] + [cp.asnumpy(m), cp.asnumpy(v)]
+    for raw in (True, False):
+        with monkeypatch.context() as mp:
+            if not raw:
+                mp.setattr(nn, "_bn_raw_usable", lambda *a, **k: False)
+            got = run(lambda *a: nn.batch_norm_relu(prim, *a, out=out))
+            bn = run(lambda *a: nn.KERNELS["BatchNorm"](prim, *a, out=out))
+        want = [cp.asnumpy(nn.KERNELS["ReLU"](None, cp.asarray(bn[0]), out=out[0]))] + bn[1:]
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(_bits(g), _bits(w))
+        nan_out = got[0][0, 0, 0, 0].astype(np.float32)      # (the NaN input's output: ReLU makes it +0)
+        assert nan_out == 0 and not np.signbit(nan_out)

@@ -447,6 +447,35 @@ def test_adam_many_updates_as_each_parameters_update(name):
 
 
 @needs_gpu
+@pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_relu_is_batch_norm_then_relu_on_the_gpu(dtype, training):
+    """``batch_norm_relu`` (the GRAPH pass ``gpu_fuse_batchnorm_relu``'s kernel: the ReLU in batch norm's normalising
+    launch) compiled by NVRTC gives BatchNorm's kernel then ReLU's, bit for bit."""
+    import cupy
+    import ml_dtypes
+    from mindspore_gpu.kernels import families
+    nn = {f.__name__.rsplit(".", 1)[-1]: f for f in families()}["nn"]
+    dt = np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(dtype)
+    shape = (16, 8, 12, 12)
+    rng = np.random.default_rng(5)
+    x = cupy.asarray(rng.normal(0.2, 2, shape).astype(dt))
+    prim = ops.BatchNorm(is_training=training, epsilon=1e-3, momentum=0.2)
+    out = (TensorSpec(shape, getattr(ms.dtype, dtype)),) + (TensorSpec((8,), ms.dtype.float32),) * 4
+    vec = [cupy.asarray(rng.normal(size=8).astype(np.float32)) for _ in range(2)]
+
+    def run(fn):
+        m, v = cupy.zeros(8, np.float32), cupy.ones(8, np.float32)
+        return [cupy.asnumpy(a) for a in fn(x, *vec, m, v)] + [cupy.asnumpy(m), cupy.asnumpy(v)]
+    got = run(lambda *a: nn.batch_norm_relu(prim, *a, out=out))
+    bn = run(lambda *a: nn.KERNELS["BatchNorm"](prim, *a, out=out))
+    want = [cupy.asnumpy(nn.KERNELS["ReLU"](None, cupy.asarray(bn[0]), out=out[0]))] + bn[1:]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g.view(np.uint8), w.view(np.uint8))
+
+
+@needs_gpu
 def test_counter_streams_and_captured_dropout_on_the_gpu():
     """The counter-based stream's uniforms (NVRTC-compiled Philox) are the reference cipher's words from the device
     state, StandardNormal's draws are standard normal, and a GRAPH_MODE step with dropout is captured, its replays

@@ -1,7 +1,8 @@
 """The GPU backend's GRAPH_MODE passes (registered through ``ms_register_passes`` for the ``GPU`` target; they run on
-PYNATIVE's compiled graphs too): ``gpu_fuse_elementwise`` (below), ``gpu_group_casts`` (:func:`group_casts`: amp's
-casts as ``CastMany`` applies) and ``gpu_group_updates`` (:func:`group_updates`: an optimizer's per-parameter updates
-as multi-tensor applies), all three off with ``MS_GPU_FUSED_KERNELS=0``.
+PYNATIVE's compiled graphs too): ``gpu_fuse_batchnorm_relu`` (:func:`fuse_batchnorm_relu`: a ReLU after BatchNorm in
+its launch), ``gpu_fuse_elementwise`` (below), ``gpu_group_casts`` (:func:`group_casts`: amp's casts as ``CastMany``
+applies) and ``gpu_group_updates`` (:func:`group_updates`: an optimizer's per-parameter updates as multi-tensor
+applies), all four off with ``MS_GPU_FUSED_KERNELS=0``.
 
 ``gpu_fuse_elementwise``: a chain of elementwise applies, each the only reader of the one before (found by
 :func:`mindspore.plugin.fuse_chains`), becomes one apply whose kernel is one generated
@@ -55,7 +56,8 @@ _TABLE = {name: fn for family in _families() for name, fn in family.KERNELS.item
 #: The nn and optim families' modules (their multi-tensor updates).
 _NN, _OPTIM = (next(f for f in _families() if f.__name__.rsplit(".", 1)[-1] == name) for name in ("nn", "optim"))
 
-__all__ = ["fuse_elementwise", "group_casts", "group_updates", "register", "kernel_source", "STATS"]
+__all__ = ["fuse_elementwise", "fuse_batchnorm_relu", "group_casts", "group_updates", "register", "kernel_source",
+           "STATS"]
 
 _FLOATS = (mstype.float16, mstype.float32, mstype.float64)
 _F16 = numpy.dtype(numpy.float16)
@@ -341,6 +343,58 @@ def fuse_elementwise(graph):
     return changed
 
 
+# --- BatchNorm then ReLU ----------------------------------------------------------------------------------------
+def _batch_norm_relu_kernel(bn_prim):
+    batch_norm_relu = _NN.batch_norm_relu
+
+    def run(fused, *inputs, out=None):
+        return batch_norm_relu(bn_prim, *inputs, out=out)
+    run.__name__ = run.__qualname__ = "gpu_batch_norm_relu"
+    return run
+
+
+def fuse_batchnorm_relu(graph):
+    """``ReLU(tuple_getitem(BatchNorm(...), 0))``, the ReLU the only reader of BatchNorm's output 0: one apply of
+    ``batch_norm_relu``, whose output 0 is the ReLU's (computed in BatchNorm's normalising launch); the ReLU's readers
+    (its gradient's ReluGrad too) read that output. 7 of a ResNet step's 13 ReLUs (the others follow a residual
+    add, in a fused chain)."""
+    if not _enabled():
+        return False
+    changed = False
+    for g in graphs_of(graph):
+        uses = {}
+        for n in g.nodes:
+            for x in n.inputs[1:]:
+                uses[x] = uses.get(x, 0) + 1
+        uses[g.output] = uses.get(g.output, 0) + 2
+        replace, relus = {}, set()
+        for node in g.nodes:
+            if type(prim_of(node)).__name__ != "ReLU" or len(node.inputs) != 2:
+                continue
+            item = node.inputs[1]
+            if not (isinstance(item, Apply) and item.fn_value() is TUPLE_GETITEM and item.graph is g
+                    and uses.get(item) == 1 and isinstance(item.inputs[2], Constant) and item.inputs[2].value == 0):
+                continue
+            bn = item.inputs[1]
+            bn_prim = prim_of(bn)
+            if type(bn_prim).__name__ != "BatchNorm" or bn in replace or bn.graph is not g or \
+                    node.abstract != item.abstract or not isinstance(bn.abstract, AbstractTuple):
+                continue
+            fused = FusedOp("FusedBatchNormReLU", _batch_norm_relu_kernel(bn_prim), ["BatchNorm", "ReLU"])
+            fused.side_effect = getattr(bn_prim, "side_effect", False)   # training writes the moving statistics
+            new = Apply(g, [Constant(fused)] + list(bn.inputs[1:]), bn.loc)
+            new.abstract = bn.abstract
+            new.debug = "fused BatchNorm+ReLU"
+            replace[bn] = new
+            replace[node] = item          # the ReLU's readers read the (clamped) output 0
+            relus.add(node)
+        if replace:
+            g.nodes = [replace.get(n, n) for n in g.nodes if n not in relus]
+            substitute(g, replace)
+            changed = True
+    return changed
+
+
 # --- amp's casts as CastMany -------------------------------------------------------------------------------------
 #: The casts ``CastMany``'s GPU kernel puts 16 to a launch (``kernels/array.py``): float32 to and from 16-bit floats.
 _CAST_MANY_PAIRS = {(mstype.float32, mstype.float16), (mstype.float32, mstype.bfloat16),
@@ -591,6 +645,7 @@ def group_updates(graph):
 
 
 def register(registry, target="GPU"):
+    registry.register("gpu_fuse_batchnorm_relu", fuse_batchnorm_relu, target=target, priority=6)
     registry.register("gpu_fuse_elementwise", fuse_elementwise, target=target, priority=10)
     registry.register("gpu_group_casts", group_casts, target=target, priority=12)
     registry.register("gpu_group_updates", group_updates, target=target, priority=14)

@@ -523,13 +523,16 @@ struct MsWalk {
 
 // y = (x - m) * a + b over this block's chunk of channel c's values.
 __device__ __forceinline__ void ms_bn_normalise(const X* __restrict__ x, X* __restrict__ y, T m, T a, T b, int c,
-                                                int channels, int inner, long long count, long long per) {
+                                                int channels, int inner, long long count, long long per, int relu) {
     const long long start = (long long)blockIdx.x * per;
     const long long stop = min(start + per, count);
     MsWalk w(start + threadIdx.x, inner);
     for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
         const long long i = w.at(channels, c);
-        ms_put(y[i], (ms_get(x[i]) - m) * a + b);
+        const T v = (ms_get(x[i]) - m) * a + b;
+        // a ReLU after it (the GRAPH pass gpu_fuse_batchnorm_relu): ReLU's select, NaN and -0 to 0; on half data the
+        // same bits as the select after rounding (rounding keeps the sign, and 0 stays 0)
+        ms_put(y[i], relu ? (v > (T)0 ? v : (T)0) : v);
     }
 }
 
@@ -579,7 +582,7 @@ extern "C" __global__ void ms_bn_forward(const X* __restrict__ x, const T* __res
                                          const T* __restrict__ scale, const T* __restrict__ bias, T* moving_mean,
                                          T* moving_var, X* __restrict__ y, T* __restrict__ stats, int channels,
                                          int inner, long long count, long long per, T eps, T keep, T momentum,
-                                         T unbias) {
+                                         T unbias, int relu) {
     __shared__ T sn[RAW_BLOCK];
     __shared__ T sm[RAW_BLOCK];
     __shared__ T sq[RAW_BLOCK];
@@ -612,14 +615,15 @@ extern "C" __global__ void ms_bn_forward(const X* __restrict__ x, const T* __res
         }
     }
     __syncthreads();
-    ms_bn_normalise(x, y, coef[0], coef[1], bias[c], c, channels, inner, count, per);
+    ms_bn_normalise(x, y, coef[0], coef[1], bias[c], c, channels, inner, count, per, relu);
 }
 
 // Inference: the moving statistics normalise x; stats (4, C) repeats them (copies: training updates them in place).
 extern "C" __global__ void ms_bn_infer(const X* __restrict__ x, const T* __restrict__ scale,
                                        const T* __restrict__ bias, const T* __restrict__ mean,
                                        const T* __restrict__ var, X* __restrict__ y, T* __restrict__ stats,
-                                       int channels, int inner, long long count, long long per, T eps) {
+                                       int channels, int inner, long long count, long long per, T eps,
+                                       int relu) {
     const int c = blockIdx.y;
     const T m = mean[c], v = var[c], a = ((T)1 / sqrt(v + eps)) * scale[c], b = bias[c];
     if (threadIdx.x == 0 && blockIdx.x == 0) {
@@ -628,7 +632,7 @@ extern "C" __global__ void ms_bn_infer(const X* __restrict__ x, const T* __restr
         stats[2 * channels + c] = m;
         stats[3 * channels + c] = v;
     }
-    ms_bn_normalise(x, y, m, a, b, c, channels, inner, count, per);
+    ms_bn_normalise(x, y, m, a, b, c, channels, inner, count, per, relu);
 }
 
 extern "C" __global__ void ms_bn_grad_sums(const X* __restrict__ dy, const X* __restrict__ x,
@@ -732,10 +736,10 @@ def _bn_raw_usable(prim, x, *vectors, dy=None):
             and x.shape[c] <= _BN_MAX_CHANNELS and math.prod(x.shape[c + 1:]) < 2 ** 31)
 
 
-def _batch_norm_raw(prim, x, scale, bias, mean, variance):
+def _batch_norm_raw(prim, x, scale, bias, mean, variance, relu=False):
     """Batch norm in two launches in training, one in inference (see ``_BN_SOURCE``): ``(y, batch mean, batch
-    variance, saved mean, saved variance)``; in training the moving statistics ``mean``/``variance`` are updated in
-    place, in inference outputs 1-4 repeat them. The per-channel vectors are contiguous (``_bn_raw_usable``).
+    variance, saved mean, saved variance)``, ``y`` through a ReLU with ``relu``; in training the moving statistics
+    ``mean``/``variance`` are updated in place, in inference outputs 1-4 repeat them. The per-channel vectors are contiguous (``_bn_raw_usable``).
     (A PYNATIVE step calls this per layer: the host work around the launches is kept to plain allocations, no
     ``empty_like``, which works out an order and strides, nor copies of what is contiguous already.)"""
     x = cupy.ascontiguousarray(x)
@@ -749,15 +753,16 @@ def _batch_norm_raw(prim, x, scale, bias, mean, variance):
     stats = cupy.empty((4, channels), dt)
     grid = (parts, channels)
     if not prim.is_training:
-        _BN_RAW.launch("ms_bn_infer", grid, (x, scale, bias, mean, variance, y, stats) + sizes + (t(prim.epsilon),),
-                       T=dt, X=xt)
+        _BN_RAW.launch("ms_bn_infer", grid, (x, scale, bias, mean, variance, y, stats) + sizes
+                       + (t(prim.epsilon), numpy.int32(relu)), T=dt, X=xt)
         return (y, *stats)
     part = cupy.empty((channels, parts, 4), dt)
     _BN_RAW.launch("ms_bn_stats", grid, (x, part) + sizes, T=dt, X=xt)
     mom = prim.momentum
     _BN_RAW.launch("ms_bn_forward", grid,
                    (x, part, scale, bias, mean, variance, y, stats)
-                   + sizes + (t(prim.epsilon), t(1 - mom), t(mom), t(max(count, 1) / max(count - 1, 1))), T=dt, X=xt)
+                   + sizes + (t(prim.epsilon), t(1 - mom), t(mom), t(max(count, 1) / max(count - 1, 1)),
+                              numpy.int32(relu)), T=dt, X=xt)
     return (y, *stats)
 
 
@@ -780,18 +785,31 @@ def _batch_norm_grad_raw(prim, dy, x, scale, saved_mean, saved_variance):
     return (dx, *sums)
 
 
-@fits_out
-def _batch_norm_fused(prim, x, scale, bias, mean, variance, *, out=None):
+def _batch_norm_any(prim, x, scale, bias, mean, variance, out, relu):
     x = _dev(x)
     scale, bias = _dev(scale), _dev(bias)
     if not _bn_raw_usable(prim, x, scale, bias, mean, variance):   # (float16/bfloat16 x is, with float32 parameters)
         x = wide(x)
     if _bn_raw_usable(prim, x, scale, bias, mean, variance):
         try:
-            return _batch_norm_raw(prim, x, scale, bias, mean, variance)
+            return _batch_norm_raw(prim, x, scale, bias, mean, variance, relu)
         except FusedUnavailable:     # did not compile (before any write): the fused kernels are off, plain path below
             pass
-    return _PLAIN["BatchNorm"](prim, wide(x), scale, bias, mean, variance, out=out)
+    y, *stats = _PLAIN["BatchNorm"](prim, wide(x), scale, bias, mean, variance, out=out)
+    if relu:
+        y = KERNELS["ReLU"](None, fit(y, out[0]), out=out[0])      # (ReLU's kernels read no attribute)
+    return (y, *stats)
+
+
+@fits_out
+def _batch_norm_fused(prim, x, scale, bias, mean, variance, *, out=None):
+    return _batch_norm_any(prim, x, scale, bias, mean, variance, out, False)
+
+
+def batch_norm_relu(prim, x, scale, bias, mean, variance, *, out=None):
+    """``BatchNorm`` (``prim``) whose output 0 goes through a ReLU (the GRAPH pass ``gpu_fuse_batchnorm_relu``: the
+    ReLU in the normalising launch, the same bits as BatchNorm's kernel then ReLU's)."""
+    return fit(_batch_norm_any(prim, x, scale, bias, mean, variance, out, True), out)
 
 
 @fits_out
