@@ -739,7 +739,8 @@ def _bn_raw_usable(prim, x, *vectors, dy=None):
 def _batch_norm_raw(prim, x, scale, bias, mean, variance, relu=False):
     """Batch norm in two launches in training, one in inference (see ``_BN_SOURCE``): ``(y, batch mean, batch
     variance, saved mean, saved variance)``, ``y`` through a ReLU with ``relu``; in training the moving statistics
-    ``mean``/``variance`` are updated in place, in inference outputs 1-4 repeat them. The per-channel vectors are contiguous (``_bn_raw_usable``).
+    ``mean``/``variance`` are updated in place, in inference outputs 1-4 repeat them. The per-channel vectors are
+    contiguous (``_bn_raw_usable``).
     (A PYNATIVE step calls this per layer: the host work around the launches is kept to plain allocations, no
     ``empty_like``, which works out an order and strides, nor copies of what is contiguous already.)"""
     x = cupy.ascontiguousarray(x)
