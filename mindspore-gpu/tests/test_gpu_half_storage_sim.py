@@ -473,29 +473,31 @@ def test_amp_graphs_cast_parameters_and_gradients_as_cast_many(amp_target, monke
 
 @pytest.mark.parametrize("half", [np.dtype(np.float16), BF16, None], ids=["float16", "bfloat16", "float32"])
 def test_graphs_put_a_relu_after_batch_norm_in_its_launch(amp_target, monkeypatch, half):
-    """``gpu_fuse_batchnorm_relu``: BatchNorm's output 0 through a ReLU, in its normalising launch (amp O2 steps in
-    float16 and bfloat16, and float32 ones): four training steps give the losses and parameters of BatchNorm's kernel
-    then ReLU's, bit for bit, in fewer launches; the network in inference too."""
+    """``gpu_fuse_batchnorm_relu``: BatchNorm's output 0 through a ReLU, in its normalising launch, and
+    ``gpu_fuse_relu_grad_batchnorm_grad``: that ReLU's ReluGrad read in BatchNormGrad's launches (amp O2 steps in
+    float16 and bfloat16, and float32 ones): four training steps give the losses and parameters of the kernels one
+    by one, bit for bit, in fewer launches."""
     import mindspore as ms
     from mindspore import _generation
     target, fam, passes = amp_target
     before, before_mode = ms.get_context("device_target_requested"), ms.get_context("mode")
     monkeypatch.setenv("MS_GPU_GRAPH_CAPTURE", "0")
     fused = []
-    real = passes._batch_norm_relu_kernel
-    monkeypatch.setattr(passes, "_batch_norm_relu_kernel", lambda prim: fused.append(prim) or real(prim))
+    for name in ("_batch_norm_relu_kernel", "_relu_grad_batch_norm_grad_kernel"):
+        monkeypatch.setattr(passes, name, lambda prim, real=getattr(passes, name), name=name:
+                            fused.append(name) or real(prim))
     try:
         losses, params, kinds = _amp_losses(target, half, ms.GRAPH_MODE)
-        n = len(fused)
+        made = sorted(fused)
         with monkeypatch.context() as m:
             m.setattr(passes, "fuse_batchnorm_relu", lambda graph: False)
-            m.setattr(passes, "_batch_norm_relu_kernel", real)
+            m.setattr(passes, "fuse_relu_grad_batchnorm_grad", lambda graph: False)
             want_losses, want_params, want_kinds = _amp_losses(target, half, ms.GRAPH_MODE)
     finally:
         ms.set_context(mode=before_mode)
         ms.context.store("device_target", before)
         _generation.bump()
-    assert n == 1, n
+    assert made == ["_batch_norm_relu_kernel", "_relu_grad_batch_norm_grad_kernel"], made
     np.testing.assert_array_equal(losses, want_losses)
     for p, w in zip(params, want_params):
         np.testing.assert_array_equal(p, w)
@@ -535,3 +537,35 @@ def test_batch_norm_relu_gives_batch_norm_then_relu(sim, half, training, monkeyp
             np.testing.assert_array_equal(_bits(g), _bits(w))
         nan_out = got[0][0, 0, 0, 0].astype(np.float32)      # (the NaN input's output: ReLU makes it +0)
         assert nan_out == 0 and not np.signbit(nan_out)
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("half", [np.dtype(np.float16), BF16, np.dtype(np.float32)], ids=["float16", "bfloat16",
+                                                                                          "float32"])
+def test_relu_grad_batch_norm_grad_gives_relu_grad_then_batch_norm_grad(sim, half, training, monkeypatch):
+    """``relu_grad_batch_norm_grad`` on the raw kernels and on the plain path (the raw kernels refused; inference's
+    gradient takes it too) gives ReluGrad's kernel then BatchNormGrad's, bit for bit (a NaN of the ReLU's output
+    selects 0)."""
+    cp, fam = sim
+    nn = fam["nn"]
+    shape = (4, 3, 5, 5)
+    x, dy, _ = _bn_inputs(shape, "NCHW", half)
+    y = np.random.default_rng(8).normal(0, 1, shape).astype(half)
+    y[0, 0, 0, 0] = np.nan
+    y[0, 0, 0, 1] = -0.0
+    prim = nn_defs.BatchNormGrad(is_training=training, epsilon=1e-3)
+    mdt = mstype.float32 if half == np.float32 else (mstype.float16 if half == np.float16 else mstype.bfloat16)
+    out = (TensorSpec(shape, mdt),) + (TensorSpec((3,), mstype.float32),) * 2
+    rng = np.random.default_rng(4)
+    sc, sm = (cp.asarray(rng.normal(size=3).astype(np.float32)) for _ in range(2))
+    sv = cp.asarray(rng.uniform(0.5, 2, 3).astype(np.float32))
+    args = (cp.asarray(x), sc, sm, sv, sv)
+    for raw in (True, False):
+        with monkeypatch.context() as mp:
+            if not raw:
+                mp.setattr(nn, "_bn_raw_usable", lambda *a, **k: False)
+            got = nn.relu_grad_batch_norm_grad(prim, cp.asarray(dy), cp.asarray(y), *args, out=out)
+            masked = nn.KERNELS["ReluGrad"](None, cp.asarray(dy), cp.asarray(y), out=out[0])
+            want = nn.KERNELS["BatchNormGrad"](prim, masked, *args, out=out)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(_bits(cp.asnumpy(g)), _bits(cp.asnumpy(w)))

@@ -452,7 +452,8 @@ def test_adam_many_updates_as_each_parameters_update(name):
 @pytest.mark.parametrize("training", [True, False])
 def test_batch_norm_relu_is_batch_norm_then_relu_on_the_gpu(dtype, training):
     """``batch_norm_relu`` (the GRAPH pass ``gpu_fuse_batchnorm_relu``'s kernel: the ReLU in batch norm's normalising
-    launch) compiled by NVRTC gives BatchNorm's kernel then ReLU's, bit for bit."""
+    launch) compiled by NVRTC gives BatchNorm's kernel then ReLU's, and ``relu_grad_batch_norm_grad`` ReluGrad's then
+    BatchNormGrad's, bit for bit."""
     import cupy
     import ml_dtypes
     from mindspore_gpu.kernels import families
@@ -473,6 +474,16 @@ def test_batch_norm_relu_is_batch_norm_then_relu_on_the_gpu(dtype, training):
     want = [cupy.asnumpy(nn.KERNELS["ReLU"](None, cupy.asarray(bn[0]), out=out[0]))] + bn[1:]
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g.view(np.uint8), w.view(np.uint8))
+    # its gradient's ReluGrad read in BatchNormGrad's launches
+    grad = ops.BatchNormGrad(is_training=training, epsilon=1e-3)
+    grad_out = out[:3]
+    dy, y = (cupy.asarray(rng.normal(0, 1, shape).astype(dt)) for _ in range(2))
+    saved = (cupy.asarray(rng.normal(size=8).astype(np.float32)), cupy.asarray(rng.uniform(1, 2, 8).astype(np.float32)))
+    args = (x, vec[0]) + saved + (saved[1],)
+    got = nn.relu_grad_batch_norm_grad(grad, dy, y, *args, out=grad_out)
+    want = nn.KERNELS["BatchNormGrad"](grad, nn.KERNELS["ReluGrad"](None, dy, y, out=out[0]), *args, out=grad_out)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(cupy.asnumpy(g).view(np.uint8), cupy.asnumpy(w).view(np.uint8))
 
 
 @needs_gpu

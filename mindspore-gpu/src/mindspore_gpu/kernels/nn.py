@@ -635,10 +635,16 @@ extern "C" __global__ void ms_bn_infer(const X* __restrict__ x, const T* __restr
     ms_bn_normalise(x, y, m, a, b, c, channels, inner, count, per, relu);
 }
 
+// The gradient's dy, read through the ReluGrad before it when relu (the GRAPH pass gpu_fuse_relu_grad_batchnorm_grad:
+// its select, dy where the ReLU's output y is above 0, else 0; y is dy itself, unread, otherwise).
+__device__ __forceinline__ T ms_bn_dy(const X* __restrict__ dy, const X* __restrict__ y, long long i, int relu) {
+    return (relu && !(ms_get(y[i]) > (T)0)) ? (T)0 : ms_get(dy[i]);
+}
+
 extern "C" __global__ void ms_bn_grad_sums(const X* __restrict__ dy, const X* __restrict__ x,
                                            const T* __restrict__ mean, const T* __restrict__ var,
                                            T* __restrict__ part, int channels, int inner, long long count,
-                                           long long per, T eps) {
+                                           long long per, T eps, const X* __restrict__ y, int relu) {
     __shared__ T s0[RAW_BLOCK];
     __shared__ T s1[RAW_BLOCK];
     const int c = blockIdx.y;
@@ -649,7 +655,7 @@ extern "C" __global__ void ms_bn_grad_sums(const X* __restrict__ dy, const X* __
     MsWalk w(start + threadIdx.x, inner);
     for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
         const long long i = w.at(channels, c);
-        const T g = ms_get(dy[i]);
+        const T g = ms_bn_dy(dy, y, i, relu);
         a0 += g;
         a1 += g * ((ms_get(x[i]) - m) * rstd);
     }
@@ -669,7 +675,7 @@ extern "C" __global__ void ms_bn_grad_dx(const X* __restrict__ dy, const X* __re
                                          const T* __restrict__ mean, const T* __restrict__ var,
                                          const T* __restrict__ scale, const T* __restrict__ part,
                                          X* __restrict__ dx, T* __restrict__ sums, int channels, int inner,
-                                         long long count, long long per, T eps) {
+                                         long long count, long long per, T eps, const X* __restrict__ y, int relu) {
     __shared__ T s0[RAW_BLOCK];
     __shared__ T s1[RAW_BLOCK];
     const int c = blockIdx.y;
@@ -695,7 +701,7 @@ extern "C" __global__ void ms_bn_grad_dx(const X* __restrict__ dy, const X* __re
     for (long long e = start + threadIdx.x; e < stop; e += RAW_BLOCK, w.next()) {
         const long long i = w.at(channels, c);
         const T xhat = (ms_get(x[i]) - m) * rstd;
-        ms_put(dx[i], a * (ms_get(dy[i]) - dbias / n - xhat * (dscale / n)));
+        ms_put(dx[i], a * (ms_bn_dy(dy, y, i, relu) - dbias / n - xhat * (dscale / n)));
     }
 }
 """
@@ -767,10 +773,13 @@ def _batch_norm_raw(prim, x, scale, bias, mean, variance, relu=False):
     return (y, *stats)
 
 
-def _batch_norm_grad_raw(prim, dy, x, scale, saved_mean, saved_variance):
-    """Training BatchNormGrad in two launches (see ``_BN_SOURCE``): ``(dx, dscale, dbias)``. The per-channel vectors
-    are contiguous (``_bn_raw_usable``)."""
+def _batch_norm_grad_raw(prim, dy, x, scale, saved_mean, saved_variance, relu_y=None):
+    """Training BatchNormGrad in two launches (see ``_BN_SOURCE``): ``(dx, dscale, dbias)``, ``dy`` read through
+    ``ReluGrad(dy, relu_y)`` when ``relu_y`` is given (an array of dy's dtype and shape). The per-channel vectors are
+    contiguous (``_bn_raw_usable``)."""
     x, dy = cupy.ascontiguousarray(x), cupy.ascontiguousarray(dy)
+    y = dy if relu_y is None else cupy.ascontiguousarray(relu_y)
+    relu = numpy.int32(relu_y is not None)
     xt = x.dtype
     dt = RAW_COMPUTE[xt]
     outer, channels, inner, parts, per = _bn_raw_shape(prim, x)
@@ -778,11 +787,12 @@ def _batch_norm_grad_raw(prim, dy, x, scale, saved_mean, saved_variance):
     eps = dt.type(prim.epsilon)
     grid = (parts, channels)
     part = cupy.empty((channels, parts, 2), dt)
-    _BN_RAW.launch("ms_bn_grad_sums", grid, (dy, x, saved_mean, saved_variance, part) + sizes + (eps,), T=dt, X=xt)
+    _BN_RAW.launch("ms_bn_grad_sums", grid, (dy, x, saved_mean, saved_variance, part) + sizes + (eps, y, relu),
+                   T=dt, X=xt)
     dx = cupy.empty(x.shape, xt)
     sums = cupy.empty((2, channels), dt)
     _BN_RAW.launch("ms_bn_grad_dx", grid,
-                   (dy, x, saved_mean, saved_variance, scale, part, dx, sums) + sizes + (eps,), T=dt, X=xt)
+                   (dy, x, saved_mean, saved_variance, scale, part, dx, sums) + sizes + (eps, y, relu), T=dt, X=xt)
     return (dx, *sums)
 
 
@@ -813,20 +823,37 @@ def batch_norm_relu(prim, x, scale, bias, mean, variance, *, out=None):
     return fit(_batch_norm_any(prim, x, scale, bias, mean, variance, out, True), out)
 
 
-@fits_out
-def _batch_norm_grad_fused(prim, dy, x, scale, saved_mean, saved_variance, reserve, *, out=None):
+def _batch_norm_grad_any(prim, dy, x, scale, saved_mean, saved_variance, reserve, out, relu_y):
     x, dy = _dev(x), _dev(dy)
     sv = wide(_dev(saved_variance))
     sm = wide(_dev(saved_mean))
     sc = wide(_dev(scale))
+    if relu_y is not None:
+        relu_y = _dev(relu_y)
+        if not (prim.is_training and isinstance(relu_y, cupy.ndarray) and relu_y.dtype == dy.dtype
+                and relu_y.shape == dy.shape and _bn_raw_usable(prim, x, sv, sm, sc, dy=dy)):
+            dy, relu_y = KERNELS["ReluGrad"](None, dy, relu_y, out=out[0]), None    # (its kernels read no attribute)
     if not _bn_raw_usable(prim, x, sv, sm, sc, dy=dy):     # (float16/bfloat16 x and dy are, as in the forward)
         x, dy = wide(x), wide(dy)
     if prim.is_training and _bn_raw_usable(prim, x, sv, sm, sc, dy=dy):
         try:
-            return _batch_norm_grad_raw(prim, dy, x, sc, sm, sv)
+            return _batch_norm_grad_raw(prim, dy, x, sc, sm, sv, relu_y)
         except FusedUnavailable:     # did not compile: the fused kernels are off, plain path below
             pass
+    if relu_y is not None:
+        dy = KERNELS["ReluGrad"](None, dy, relu_y, out=out[0])
     return _PLAIN["BatchNormGrad"](prim, wide(dy), wide(x), sc, sm, sv, reserve, out=out)
+
+
+@fits_out
+def _batch_norm_grad_fused(prim, dy, x, scale, saved_mean, saved_variance, reserve, *, out=None):
+    return _batch_norm_grad_any(prim, dy, x, scale, saved_mean, saved_variance, reserve, out, None)
+
+
+def relu_grad_batch_norm_grad(prim, dy, relu_y, x, scale, saved_mean, saved_variance, reserve, *, out=None):
+    """``BatchNormGrad`` (``prim``) of ``ReluGrad(dy, relu_y)`` (the GRAPH pass ``gpu_fuse_relu_grad_batchnorm_grad``:
+    the select read in batch norm's gradient launches, the same bits as ReluGrad's kernel then BatchNormGrad's)."""
+    return fit(_batch_norm_grad_any(prim, dy, x, scale, saved_mean, saved_variance, reserve, out, relu_y), out)
 
 
 # --- ApplyMomentum ------------------------------------------------------------------------------
