@@ -48,7 +48,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.ops import operations as _P
 from mindspore.plugin import (TUPLE_GETITEM, AbstractTuple, Apply, Constant, FusedOp, Parameter, Primitive, TensorSpec,
-                              fuse_chains, graphs_of, is_effectful_apply, prim_of, substitute)
+                              fuse_chains, graphs_of, is_effectful_apply, prim_of, substitute, use_counts)
 
 from mindspore_gpu.kernels import families as _families
 
@@ -344,14 +344,17 @@ def fuse_elementwise(graph):
     return changed
 
 
-# --- BatchNorm then ReLU ----------------------------------------------------------------------------------------
-def _batch_norm_relu_kernel(bn_prim):
-    batch_norm_relu = _NN.batch_norm_relu
-
+# --- BatchNorm then ReLU, and their gradients ----------------------------------------------------------------------
+def _with_prim(fn, prim):
+    """The fused apply's kernel: ``fn(prim, *inputs, out=out)``, ``prim`` the primitive the group was made from."""
     def run(fused, *inputs, out=None):
-        return batch_norm_relu(bn_prim, *inputs, out=out)
-    run.__name__ = run.__qualname__ = "gpu_batch_norm_relu"
+        return fn(prim, *inputs, out=out)
+    run.__name__ = run.__qualname__ = f"gpu_{fn.__name__}"
     return run
+
+
+def _batch_norm_relu_kernel(bn_prim):
+    return _with_prim(_NN.batch_norm_relu, bn_prim)
 
 
 def fuse_batchnorm_relu(graph):
@@ -363,11 +366,7 @@ def fuse_batchnorm_relu(graph):
         return False
     changed = False
     for g in graphs_of(graph):
-        uses = {}
-        for n in g.nodes:
-            for x in n.inputs[1:]:
-                uses[x] = uses.get(x, 0) + 1
-        uses[g.output] = uses.get(g.output, 0) + 2
+        uses = use_counts(g)
         replace, relus = {}, set()
         for node in g.nodes:
             if type(prim_of(node)).__name__ != "ReLU" or len(node.inputs) != 2:
@@ -397,12 +396,7 @@ def fuse_batchnorm_relu(graph):
 
 
 def _relu_grad_batch_norm_grad_kernel(grad_prim):
-    fused_grad = _NN.relu_grad_batch_norm_grad
-
-    def run(fused, *inputs, out=None):
-        return fused_grad(grad_prim, *inputs, out=out)
-    run.__name__ = run.__qualname__ = "gpu_relu_grad_batch_norm_grad"
-    return run
+    return _with_prim(_NN.relu_grad_batch_norm_grad, grad_prim)
 
 
 def fuse_relu_grad_batchnorm_grad(graph):
@@ -413,11 +407,7 @@ def fuse_relu_grad_batchnorm_grad(graph):
         return False
     changed = False
     for g in graphs_of(graph):
-        uses = {}
-        for n in g.nodes:
-            for x in n.inputs[1:]:
-                uses[x] = uses.get(x, 0) + 1
-        uses[g.output] = uses.get(g.output, 0) + 2
+        uses = use_counts(g)
         replace, gone = {}, set()
         for node in g.nodes:
             grad_prim = prim_of(node)
