@@ -357,87 +357,107 @@ def _batch_norm_relu_kernel(bn_prim):
     return _with_prim(_NN.batch_norm_relu, bn_prim)
 
 
-def fuse_batchnorm_relu(graph):
-    """``ReLU(tuple_getitem(BatchNorm(...), 0))``, the ReLU the only reader of BatchNorm's output 0: one apply of
-    ``batch_norm_relu``, whose output 0 is the ReLU's (computed in BatchNorm's normalising launch); the ReLU's readers
-    (its gradient's ReluGrad too) read that output. 7 of a ResNet step's 13 ReLUs (the others follow a residual
-    add, in a fused chain)."""
+def _fuse_pairs(graph, match):
+    """Each graph's applies rewritten by ``match(g, node, uses)``: None, or ``(old, new, dropped, read)``: ``new``
+    stands where ``old`` stood, ``dropped`` (an apply ``new`` computes too) goes, and its readers read ``read``."""
     if not _enabled():
         return False
     changed = False
     for g in graphs_of(graph):
         uses = use_counts(g)
-        replace, relus = {}, set()
+        replace, dropped = {}, set()
         for node in g.nodes:
-            if type(prim_of(node)).__name__ != "ReLU" or len(node.inputs) != 2:
+            found = match(g, node, uses)
+            if found is None or found[0] in replace or found[2] in replace:
                 continue
-            item = node.inputs[1]
-            if not (isinstance(item, Apply) and item.fn_value() is TUPLE_GETITEM and item.graph is g
-                    and uses.get(item) == 1 and isinstance(item.inputs[2], Constant) and item.inputs[2].value == 0):
-                continue
-            bn = item.inputs[1]
-            bn_prim = prim_of(bn)
-            if type(bn_prim).__name__ != "BatchNorm" or bn in replace or bn.graph is not g or \
-                    node.abstract != item.abstract or not isinstance(bn.abstract, AbstractTuple):
-                continue
-            fused = FusedOp("FusedBatchNormReLU", _batch_norm_relu_kernel(bn_prim), ["BatchNorm", "ReLU"])
-            fused.side_effect = getattr(bn_prim, "side_effect", False)   # training writes the moving statistics
-            new = Apply(g, [Constant(fused)] + list(bn.inputs[1:]), bn.loc)
-            new.abstract = bn.abstract
-            new.debug = "fused BatchNorm+ReLU"
-            replace[bn] = new
-            replace[node] = item          # the ReLU's readers read the (clamped) output 0
-            relus.add(node)
+            old, new, gone, read = found
+            replace[old] = new
+            if read is not None:
+                replace[gone] = read
+            dropped.add(gone)
         if replace:
-            g.nodes = [replace.get(n, n) for n in g.nodes if n not in relus]
+            g.nodes = [replace.get(n, n) for n in g.nodes if n not in dropped]
             substitute(g, replace)
             changed = True
     return changed
+
+
+def _batch_norm_then_relu(g, node, uses):
+    if type(prim_of(node)).__name__ != "ReLU" or len(node.inputs) != 2:
+        return None
+    item = node.inputs[1]
+    if not (isinstance(item, Apply) and item.fn_value() is TUPLE_GETITEM and item.graph is g and uses.get(item) == 1
+            and isinstance(item.inputs[2], Constant) and item.inputs[2].value == 0):
+        return None
+    bn = item.inputs[1]
+    bn_prim = prim_of(bn)
+    if type(bn_prim).__name__ != "BatchNorm" or bn.graph is not g or node.abstract != item.abstract or \
+            not isinstance(bn.abstract, AbstractTuple):
+        return None
+    fused = FusedOp("FusedBatchNormReLU", _batch_norm_relu_kernel(bn_prim), ["BatchNorm", "ReLU"])
+    fused.side_effect = getattr(bn_prim, "side_effect", False)   # training writes the moving statistics
+    new = Apply(g, [Constant(fused)] + list(bn.inputs[1:]), bn.loc)
+    new.abstract = bn.abstract
+    new.debug = "fused BatchNorm+ReLU"
+    return bn, new, node, item          # the ReLU's readers read the (clamped) output 0
+
+
+def fuse_batchnorm_relu(graph):
+    """``ReLU(tuple_getitem(BatchNorm(...), 0))``, the ReLU the only reader of BatchNorm's output 0: one apply of
+    ``batch_norm_relu``, whose output 0 is the ReLU's (computed in BatchNorm's normalising launch); the ReLU's readers
+    (its gradient's ReluGrad too) read that output. 7 of a ResNet step's 13 ReLUs (the others follow a residual
+    add, in a fused chain)."""
+    return _fuse_pairs(graph, _batch_norm_then_relu)
 
 
 def _relu_grad_batch_norm_grad_kernel(grad_prim):
     return _with_prim(_NN.relu_grad_batch_norm_grad, grad_prim)
 
 
+def _relu_grad_then_batch_norm_grad(g, node, uses):
+    grad_prim = prim_of(node)
+    if type(grad_prim).__name__ != "BatchNormGrad" or len(node.inputs) != 7:
+        return None
+    relu_grad = node.inputs[1]
+    if not (isinstance(relu_grad, Apply) and relu_grad.graph is g and uses.get(relu_grad) == 1
+            and type(prim_of(relu_grad)).__name__ == "ReluGrad" and len(relu_grad.inputs) == 3
+            and relu_grad.abstract == _tensor_ab(relu_grad.inputs[1])
+            and relu_grad.abstract == _tensor_ab(relu_grad.inputs[2])):
+        return None
+    fused = FusedOp("FusedReluGradBatchNormGrad", _relu_grad_batch_norm_grad_kernel(grad_prim),
+                    ["ReluGrad", "BatchNormGrad"])
+    new = Apply(g, [Constant(fused), relu_grad.inputs[1], relu_grad.inputs[2]] + list(node.inputs[2:]), node.loc)
+    new.abstract = node.abstract
+    new.debug = "fused ReluGrad+BatchNormGrad"
+    return node, new, relu_grad, None
+
+
 def fuse_relu_grad_batchnorm_grad(graph):
     """``BatchNormGrad(ReluGrad(dy, y), x, ...)``, the ReluGrad read by that BatchNormGrad alone: one apply of
     ``relu_grad_batch_norm_grad``, which reads the ReluGrad's select in batch norm's gradient launches (a backward
     pass's ReLU after a batch norm: 7 of a ResNet step's 13 ReluGrads)."""
-    if not _enabled():
-        return False
-    changed = False
-    for g in graphs_of(graph):
-        uses = use_counts(g)
-        replace, gone = {}, set()
-        for node in g.nodes:
-            grad_prim = prim_of(node)
-            if type(grad_prim).__name__ != "BatchNormGrad" or len(node.inputs) != 7:
-                continue
-            relu_grad = node.inputs[1]
-            if not (isinstance(relu_grad, Apply) and relu_grad.graph is g and uses.get(relu_grad) == 1
-                    and type(prim_of(relu_grad)).__name__ == "ReluGrad" and len(relu_grad.inputs) == 3
-                    and relu_grad.abstract == _tensor_ab(relu_grad.inputs[1])
-                    and relu_grad.abstract == _tensor_ab(relu_grad.inputs[2])):
-                continue
-            fused = FusedOp("FusedReluGradBatchNormGrad", _relu_grad_batch_norm_grad_kernel(grad_prim),
-                            ["ReluGrad", "BatchNormGrad"])
-            new = Apply(g, [Constant(fused), relu_grad.inputs[1], relu_grad.inputs[2]] + list(node.inputs[2:]),
-                        node.loc)
-            new.abstract = node.abstract
-            new.debug = "fused ReluGrad+BatchNormGrad"
-            replace[node] = new
-            gone.add(relu_grad)
-        if replace:
-            g.nodes = [replace.get(n, n) for n in g.nodes if n not in gone]
-            substitute(g, replace)
-            changed = True
-    return changed
+    return _fuse_pairs(graph, _relu_grad_then_batch_norm_grad)
 
 
 # --- amp's casts as CastMany -------------------------------------------------------------------------------------
 #: The casts ``CastMany``'s GPU kernel puts 16 to a launch (``kernels/array.py``): float32 to and from 16-bit floats.
 _CAST_MANY_PAIRS = {(mstype.float32, mstype.float16), (mstype.float32, mstype.bfloat16),
                     (mstype.float16, mstype.float32), (mstype.bfloat16, mstype.float32)}
+
+
+def _group_apply(g, prim, inputs, members, loc, debug, replace):
+    """``[new, item 0, item 1, ...]``: the apply of ``prim`` (a fused group) on ``inputs``, whose value is the tuple of
+    its ``members``' values, and an item of it per member, which ``replace`` maps the member to."""
+    new = Apply(g, [Constant(prim)] + list(inputs), loc)
+    new.abstract = AbstractTuple(tuple(m.abstract for m in members))
+    new.debug = debug
+    items = [new]
+    for k, m in enumerate(members):
+        item = Apply(g, [Constant(TUPLE_GETITEM), new, Constant(k)], m.loc)
+        item.abstract = m.abstract
+        items.append(item)
+        replace[m] = item
+    return items
 
 
 def _cast_many_kernel(specs):
@@ -527,18 +547,9 @@ def _group_casts(g, elsewhere):
     for group, at in groups:
         if len(group) < 2:
             continue
-        specs = tuple(c.abstract for c in group)
-        prim = FusedOp("CastMany", _cast_many_kernel(specs), ["Cast"] * len(group))
-        new = Apply(g, [Constant(prim)] + [c.inputs[1] for c in group], group[0].loc)
-        new.abstract = AbstractTuple(specs)
-        new.debug = f"{len(group)} Casts as one CastMany"
-        items = [new]
-        for k, c in enumerate(group):
-            item = Apply(g, [Constant(TUPLE_GETITEM), new, Constant(k)], c.loc)
-            item.abstract = c.abstract
-            items.append(item)
-            replace[c] = item
-        after.setdefault(at, []).extend(items)
+        prim = FusedOp("CastMany", _cast_many_kernel(tuple(c.abstract for c in group)), ["Cast"] * len(group))
+        after.setdefault(at, []).extend(_group_apply(g, prim, [c.inputs[1] for c in group], group, group[0].loc,
+                                                     f"{len(group)} Casts as one CastMany", replace))
         STATS["casts_grouped"] += len(group)
     if not replace:
         return False
@@ -666,16 +677,8 @@ def group_updates(graph):
             count = _UPDATES[name][0]
             fused = FusedOp(f"{name}Many", _updates_kernel(prim, count, n), [name] * n)
             fused.side_effect = True          # writes every member's Parameters, in place
-            new = Apply(g, [Constant(fused)] + [x for m in run for x in m.inputs[1:]], run[-1].loc)
-            new.abstract = AbstractTuple(tuple(m.abstract for m in run))
-            new.debug = f"{n} {name} as one"
-            items = [new]
-            for k, m in enumerate(run):
-                item = Apply(g, [Constant(TUPLE_GETITEM), new, Constant(k)], m.loc)
-                item.abstract = m.abstract
-                items.append(item)
-                replace[m] = item
-            at[run[-1]] = items
+            at[run[-1]] = _group_apply(g, fused, [x for m in run for x in m.inputs[1:]], run, run[-1].loc,
+                                       f"{n} {name} as one", replace)
             STATS["updates_grouped"] += n
         g.nodes = [x for n in g.nodes for x in (at.get(n) or ([n] if n not in replace else []))]
         substitute(g, replace)
