@@ -1,7 +1,7 @@
 """How many CUDA kernel launches a PYNATIVE training step takes on the GPU backend, counted without a GPU.
 
     python tests/gpu/launch_count.py [--workloads mlp,lenet,resnet,transformer] [--batch N] [--top 20] [--capture]
-                                     [--amp float16|bfloat16]
+                                     [--amp float16|bfloat16] [--mode graph]
 
 On a GPU a small PYNATIVE step is bound by the host: each CuPy kernel launch costs about 10 us of Python (measured on
 an H200), so the number of launches per step is what to reduce. This runs the benchmark's training steps
@@ -14,7 +14,8 @@ ElementwiseKernel calls, gathers/scatters, host<->device copies; views count non
 the primitive whose kernel ran it (forward and bprop primitives alike; launches outside any kernel, such as
 uploading the inputs, go to ``<outside kernels>``). It prints, per workload, the launches per step and the top
 primitives with their launches per step, calls per step and the launch kinds they use most. ``--amp`` counts the
-benchmark's amp O2 step instead (float16: its loss-scaled step).
+benchmark's amp O2 step instead (float16: its loss-scaled step). ``--mode graph`` counts the GRAPH_MODE step (the GPU
+backend's passes applied; a fused apply's launches go to ``<outside kernels>``).
 """
 import argparse
 import collections
@@ -135,7 +136,7 @@ def train_step(ms, workload, batch=None, amp="off"):
     return step(ms, workload, batch, amp=amp)
 
 
-def measure(workload, batch=4, steps=2, warmup=1, capture=False, amp="off"):
+def measure(workload, batch=4, steps=2, warmup=1, capture=False, amp="off", mode="pynative"):
     """(launches per step, {primitive: launches per step}, {primitive: calls per step}, {primitive: Counter of
     launch kinds per step}, the last step's loss) of ``workload``'s PYNATIVE step on the stand-in. With ``capture``,
     CUDA-graph capture is on as on a GPU (the optimizer's compiled update is captured at its third call: at least
@@ -159,7 +160,7 @@ def measure(workload, batch=4, steps=2, warmup=1, capture=False, amp="off"):
         os.environ["MS_GPU_GRAPH_CAPTURE"] = "1"
         cupy_sim.Graph.launch = counted
         try:
-            return measure(workload, batch, steps, warmup, amp=amp)
+            return measure(workload, batch, steps, warmup, amp=amp, mode=mode)
         finally:
             cupy_sim.Graph.launch = launch
             if before is None:
@@ -169,7 +170,7 @@ def measure(workload, batch=4, steps=2, warmup=1, capture=False, amp="off"):
     from mindspore import _generation
 
     prev_target, prev_mode = ms.get_context("device_target_requested"), ms.get_context("mode")
-    ms.set_context(device_target=target, mode=ms.PYNATIVE_MODE)
+    ms.set_context(device_target=target, mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
     prev_listener = counter.listener
     try:
         step = train_step(ms, workload, batch, amp)
@@ -202,6 +203,7 @@ def main():
     p.add_argument("--amp", default="off", choices=("off", "float16", "bfloat16"))
     p.add_argument("--capture", action="store_true",
                    help="CUDA-graph capture on, as on a GPU (the optimizer's compiled update is then one graph launch)")
+    p.add_argument("--mode", default="pynative", choices=("pynative", "graph"))
     args = p.parse_args()
     os.environ.setdefault("MS_GPU_GRAPH_CAPTURE", "0")
     import warnings
@@ -209,10 +211,11 @@ def main():
     summary = []
     for workload in args.workloads.split(","):
         total, per, calls, kinds, _ = measure(workload, args.batch or None, args.steps, capture=args.capture,
-                                              amp=args.amp)
+                                              amp=args.amp, mode=args.mode)
         summary.append((workload, total))
-        print(f"## {workload} PYNATIVE{'' if args.amp == 'off' else ' amp O2 ' + args.amp}: {total:.0f} launches per "
-              f"step (batch {args.batch or 'of the benchmark'}{', capture on' if args.capture else ''})")
+        amp = "" if args.amp == "off" else " amp O2 " + args.amp
+        print(f"## {workload} {args.mode.upper()}{amp}: {total:.0f} launches per step (batch "
+              f"{args.batch or 'of the benchmark'}{', capture on' if args.capture else ''})")
         print(f"  {'primitive':32s} {'launches':>8s} {'calls':>6s} {'per call':>8s}  top kinds")
         for name, n in sorted(per.items(), key=lambda kv: -kv[1])[:args.top]:
             c = calls.get(name, 0)
