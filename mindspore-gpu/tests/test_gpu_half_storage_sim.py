@@ -569,3 +569,29 @@ def test_relu_grad_batch_norm_grad_gives_relu_grad_then_batch_norm_grad(sim, hal
             want = nn.KERNELS["BatchNormGrad"](prim, masked, *args, out=out)
         for g, w in zip(got, want):
             np.testing.assert_array_equal(_bits(cp.asnumpy(g)), _bits(cp.asnumpy(w)))
+
+
+def test_bfloat16_relu_and_its_gradient_are_one_launch_with_the_widened_bits(sim):
+    """bfloat16 ReLU and ReluGrad (CuPy's generated kernels are not given bfloat16) by the hand-written selects: one
+    launch each where widening took three, the bits of the widened path (NaN and -0 to +0, infinities, subnormals);
+    strided data keeps the widened path."""
+    cp, fam = sim
+    nn = fam["nn"]
+    special = np.array([np.nan, -np.nan, -0.0, 0.0, np.inf, -np.inf, 1e-40, -1e-40, 3.0, -2.5], np.float32)
+    rng = np.random.default_rng(6)
+    x = np.concatenate([special, rng.normal(0, 3, 990).astype(np.float32)]).astype(BF16).reshape(20, 50)
+    dy = np.concatenate([special[::-1], rng.normal(0, 3, 990).astype(np.float32)]).astype(BF16).reshape(20, 50)
+    spec = TensorSpec(x.shape, mstype.bfloat16)
+    x, dy = cp.asarray(x), cp.asarray(dy)
+    y, kinds = _kinds(lambda: nn.KERNELS["ReLU"](None, x, out=spec))
+    want = nn._PLAIN["ReLU"](None, x, out=spec)
+    assert kinds == ["RawKernel ms_relu_raw"], kinds
+    np.testing.assert_array_equal(_bits(cp.asnumpy(y)), _bits(cp.asnumpy(want)))
+    dx, kinds = _kinds(lambda: nn.KERNELS["ReluGrad"](None, dy, y, out=spec))
+    want_dx = nn._PLAIN["ReluGrad"](None, dy, y, out=spec)
+    assert kinds == ["RawKernel ms_relu_grad_raw"], kinds
+    np.testing.assert_array_equal(_bits(cp.asnumpy(dx)), _bits(cp.asnumpy(want_dx)))
+    strided = x[:, ::2]
+    got, kinds = _kinds(lambda: nn.KERNELS["ReLU"](None, strided, out=TensorSpec(strided.shape, mstype.bfloat16)))
+    assert "RawKernel ms_relu_raw" not in kinds and len(kinds) > 1, kinds
+    np.testing.assert_array_equal(_bits(cp.asnumpy(got)), _bits(cp.asnumpy(y)[:, ::2]))

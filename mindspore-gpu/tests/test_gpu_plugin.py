@@ -320,9 +320,9 @@ def test_raw_kernels_match_their_plain_paths(monkeypatch, dtype):
 @pytest.mark.parametrize("half", ["float16", "bfloat16"])
 def test_raw_kernels_take_half_data_as_the_casts_around_them_would(half):
     """The hand-written kernels with a storage type (``_common.RAW_STORAGE``: batch norm and its gradient, LayerNorm,
-    Softmax, LogSoftmax, SoftmaxGrad, MaxPoolGrad, CastMany) on float16/bfloat16 data compiled by NVRTC, and their
-    results the bits of widening the data, the float32 kernels and CuPy's casts back (finite data: CuPy's NaN payloads
-    differ)."""
+    Softmax, LogSoftmax, SoftmaxGrad, MaxPoolGrad, CastMany, bfloat16 ReLU and ReluGrad) on float16/bfloat16 data
+    compiled by NVRTC, and their results the bits of widening the data, the float32 kernels and CuPy's casts back
+    (finite data: CuPy's NaN payloads differ)."""
     import cupy
     import ml_dtypes
     from mindspore_gpu.kernels import families
@@ -364,6 +364,9 @@ def test_raw_kernels_take_half_data_as_the_casts_around_them_would(half):
                                                       "ms_log_softmax_rows"),), rows)
         y = nn.KERNELS[name](prim, cupy.asarray(rows), out=TensorSpec(rows.shape, mhalf))
         assert y.dtype == hdt
+    check("ReLU", lambda a: (nn.KERNELS["ReLU"](None, a, out=TensorSpec(a.shape, mhalf)),), rows)
+    check("ReluGrad", lambda a, b: (nn.KERNELS["ReluGrad"](None, a, b, out=TensorSpec(a.shape, mhalf)),), rows[::-1],
+          rows)
     ln = ops.LayerNorm(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-5)
     ln_out = (TensorSpec(rows.shape, mhalf),) + (TensorSpec((64, 1), ms.dtype.float32),) * 2
     check("LayerNorm", lambda a, g, b: nn.KERNELS["LayerNorm"](ln, a, g, b, out=ln_out), rows,

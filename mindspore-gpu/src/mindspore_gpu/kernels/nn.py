@@ -21,7 +21,7 @@ import numpy
 
 from mindspore_array_kernels import bind
 from mindspore_gpu.kernels._common import (DATA_BINDINGS, RAW_BLOCK, RAW_COMPUTE, RAW_HELPERS, SLOTS, Fused,
-                                           FusedReduction, FusedUnavailable, RawKernels, F16, F32, F64,
+                                           FusedReduction, FusedUnavailable, RawKernels, BF16, F16, F32, F64,
                                            counter_uniform, device_rng, fit, fits_out, is_array, retrying, slot_names,
                                            slot_params, store, wide, dev)
 
@@ -60,14 +60,51 @@ _RELU_GRAD = Fused("ms_relu_grad", "T dy, T y", "T dx", "dx = y > (T)0 ? dy : (T
 _RELU = Fused("ms_relu", "T x", "T y", "y = x > (T)0 ? x : (T)0;", dtypes=_SELECTS)
 
 
+# bfloat16 (amp's other type; CuPy's generated kernels are not given it): the same selects, hand-written, reading and
+# writing its bits (RAW_STORAGE), one launch where the widened path took three
+_RELU_BF16 = RawKernels("ms_relu_bf16", """
+extern "C" __global__ void ms_relu_raw(const X* __restrict__ x, X* __restrict__ y, long long n) {
+    for (long long i = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x; i < n; i += (long long)gridDim.x * RAW_BLOCK) {
+        const T v = ms_get(x[i]);
+        ms_put(y[i], v > (T)0 ? v : (T)0);
+    }
+}
+
+extern "C" __global__ void ms_relu_grad_raw(const X* __restrict__ dy, const X* __restrict__ y, X* __restrict__ dx,
+                                            long long n) {
+    for (long long i = (long long)blockIdx.x * RAW_BLOCK + threadIdx.x; i < n; i += (long long)gridDim.x * RAW_BLOCK) {
+        ms_put(dx[i], ms_get(y[i]) > (T)0 ? ms_get(dy[i]) : (T)0);
+    }
+}
+""", ("ms_relu_raw", "ms_relu_grad_raw"), bindings=[dict(T=F32, X=BF16)])
+
+
+def _relu_bf16(name, *arrays):
+    """The bfloat16 select ``name`` of :data:`_RELU_BF16` on C-contiguous ``arrays`` of one shape, or None (not
+    bfloat16, strided, empty, or the kernels did not compile)."""
+    x = arrays[0]
+    if not (_RELU_BF16.enabled() and x.dtype == BF16 and x.size
+            and all(isinstance(a, cupy.ndarray) and a.dtype == BF16 and a.shape == x.shape and a.flags.c_contiguous
+                    for a in arrays)):
+        return None
+    y = cupy.empty(x.shape, BF16)
+    try:
+        _RELU_BF16.launch(name, (min(1024, -(-x.size // RAW_BLOCK)), 1), arrays + (y, numpy.int64(x.size)),
+                          T=F32, X=BF16)
+    except FusedUnavailable:       # did not compile: the widened path
+        return None
+    return y
+
+
 def _relu_fused(prim, x, *, out):
     """max(x, 0), ReLU(NaN) = 0: float16/float32/float64 by :data:`_RELU` (a select: -0 gives +0, as NumPy's ``fmax``
-    with 0 does; an ElementwiseKernel takes two thirds of the host time of ``fmax`` with a scalar operand), else
-    the family's ``fmax``."""
+    with 0 does; an ElementwiseKernel takes two thirds of the host time of ``fmax`` with a scalar operand), bfloat16 by
+    :data:`_RELU_BF16`, else the family's ``fmax``."""
     x = _dev(x)
     if _RELU.usable(x):
         return _RELU(x)
-    return _PLAIN["ReLU"](prim, x, out=out)
+    y = _relu_bf16("ms_relu_raw", x)
+    return y if y is not None else _PLAIN["ReLU"](prim, x, out=out)
 
 
 def _gelu_fused(prim, x, *, out):
@@ -85,11 +122,12 @@ def _gelu_grad_fused(prim, dy, x, y, *, out):
 
 
 def _relu_grad_fused(prim, dy, y, *, out):
-    """y > 0 ? dy : 0 (a select: a NaN or infinite dy where y <= 0 gives 0)."""
+    """y > 0 ? dy : 0 (a select: a NaN or infinite dy where y <= 0 gives 0); bfloat16 by :data:`_RELU_BF16`."""
     dy, y = _dev(dy), _dev(y)
     if _RELU_GRAD.usable(dy, y):
         return _RELU_GRAD(dy, y)
-    return _PLAIN["ReluGrad"](prim, dy, y, out=out)
+    dx = _relu_bf16("ms_relu_grad_raw", dy, y) if isinstance(dy, cupy.ndarray) else None
+    return dx if dx is not None else _PLAIN["ReluGrad"](prim, dy, y, out=out)
 
 
 # --- softmax ----------------------------------------------------------------------------------------------------
