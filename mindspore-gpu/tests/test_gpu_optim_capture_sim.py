@@ -442,8 +442,9 @@ def test_optimizer_steps_group_their_updates_into_the_same_bits(sim_plugin, grap
 @pytest.mark.parametrize("name", ["adam", "adam_nesterov", "adam_weight_decay"])
 def test_adam_updates_many_parameters_per_launch_with_the_per_parameter_bits(name):
     """``update_many``: Adam (and with Nesterov's momentum) and AdamWeightDecay of 16 float32 parameters per launch, the
-    float64 ones apart (float64 scalars too), a strided one and one whose scalars are host numbers one by one: every
-    state is what the primitive's fused kernel gives each parameter, bit for bit."""
+    float64 ones apart (float64 scalars too), a strided one and one whose scalars are host numbers one by one, members
+    with scalars of their own apart: every state is what the primitive's fused kernel gives each parameter, bit for
+    bit."""
     cp, fam = cupy_sim.graph_families()
     optim = fam["optim"]
     adam = name.startswith("adam_n") or name == "adam"
@@ -458,14 +459,14 @@ def test_adam_updates_many_parameters_per_launch_with_the_per_parameter_bits(nam
 
     def members():
         r = np.random.default_rng(2)
+        shared = {dt: scalars(dt) for dt in (np.float32, np.float64)}       # (an optimizer's: one set for all)
         out = []
         for shape, dt in zip(shapes, dtypes):
             var, m, g = (cp.asarray(r.standard_normal(shape).astype(dt)) for _ in range(3))
             v = cp.asarray(r.uniform(0, 1, shape).astype(dt))
-            sc = scalars(np.float32 if dt == np.float32 else np.float64)
-            out.append([var, m, v] + sc + [g])      # (both primitives: the three states, the scalars, the gradient)
+            out.append([var, m, v] + shared[dt] + [g])      # (both primitives: the states, the scalars, the gradient)
         strided = cp.asarray(r.standard_normal((6, 4)).astype(np.float32))[:, ::2]
-        out.append([strided, cp.zeros((6, 2), np.float32), cp.ones((6, 2), np.float32)] + scalars(np.float32)
+        out.append([strided, cp.zeros((6, 2), np.float32), cp.ones((6, 2), np.float32)] + shared[np.float32]
                    + [cp.asarray(np.full((6, 2), 0.5, np.float32))])
         host = [cp.asarray(r.standard_normal(5).astype(np.float32)) for _ in range(3)]
         values = (0.9, 0.999, 0.01, 0.9, 0.999, 1e-8) if adam else (0.01, 0.9, 0.999, 1e-8, 0.05)
@@ -481,3 +482,8 @@ def test_adam_updates_many_parameters_per_launch_with_the_per_parameter_bits(nam
     launches = [k for k in kinds if k.startswith("RawKernel") and k.endswith("_many")]
     assert len(launches) == 3, kinds        # 18 float32: 16 + 2; the two float64: 1
     assert sum(k.startswith("ElementwiseKernel ms_adam") for k in kinds) == 2, kinds   # the strided one, the host one
+    # members given scalars of their own are grouped apart: two float32 parameters with two sets, two launches
+    pair = members()[:2]
+    pair[1][3:3 + len(scalars(np.float32))] = scalars(np.float32)
+    _, kinds = cupy_sim.launch_kinds(lambda: optim.update_many(prim, pair))
+    assert sum(k.startswith("RawKernel") and k.endswith("_many") for k in kinds) == 2, kinds

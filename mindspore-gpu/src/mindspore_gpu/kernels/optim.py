@@ -352,16 +352,14 @@ _ADAM_WD_MANY = _common.RawKernels("ms_adam_weight_decay_many",
                                    ("ms_adam_weight_decay_many",), bindings=_MANY_BINDINGS)
 #: name -> (the multi-tensor kernels, the primitive's inputs the scalars are, its gradient's input)
 _MANY = {"Adam": (_ADAM_MANY, range(3, 9), 9), "AdamWeightDecay": (_ADAM_WD_MANY, range(3, 8), 8)}
-#: The primitives :func:`update_many` takes.
-MANY = frozenset(_MANY)
 
 
 def update_many(prim, members):
     """``prim`` (an ``Adam`` or ``AdamWeightDecay``) applied to each of ``members`` (each one's inputs in the
-    primitive's order), all of them given the same scalars: each member's ``(var, m, v)``, written in place as the
-    fused kernel of each would write them. The C-contiguous float32/float64 members whose scalars are device tensors
-    go :data:`~._common.SLOTS` to a launch of one hand-written kernel (the graphs' ``gpu_group_updates`` pass groups an
-    optimizer's updates so); the others are updated one by one."""
+    primitive's order): each member's ``(var, m, v)``, written in place as the fused kernel of each would write them.
+    The C-contiguous float32/float64 members whose scalars are device tensors go, by dtype and scalars (the same
+    arrays: the graphs' ``gpu_group_updates`` pass groups an optimizer's updates so), :data:`~._common.SLOTS` to a
+    launch of one hand-written kernel; the others are updated one by one."""
     name = type(prim).__name__
     raw, scalar_at, grad_at = _MANY[name]
     kernel = ("ms_adam_nesterov_many" if prim.use_nesterov else "ms_adam_many") if name == "Adam" else \
@@ -373,8 +371,9 @@ def update_many(prim, members):
         scalars = [inputs[i] for i in scalar_at]
         if all(isinstance(x, cupy.ndarray) for x in scalars) and raw.usable(*arrays) and arrays[0].size and \
                 all(a.flags.c_contiguous and a.shape == arrays[0].shape for a in arrays):
-            groups.setdefault(arrays[0].dtype, []).append(k)
-    for dt, ks in groups.items():
+            groups.setdefault((arrays[0].dtype,) + tuple(id(x) for x in scalars), []).append(k)
+    for key, ks in groups.items():
+        dt = key[0]
         scalars = [members[ks[0]][i] for i in scalar_at]
         sdt = _scalar_dtype(dt, scalars)
         scalars = [_s(x, sdt) for x in scalars]
