@@ -517,16 +517,23 @@ extern "C" __global__ void {name}({params}) {{
 """
 
 
+def slot_args(columns, sizes, slots=SLOTS):
+    """A multi-array kernel's array arguments: each of ``columns`` (a list of the arrays its slots in use take, one
+    per kernel parameter family) padded to ``slots`` with its first array, then ``sizes`` padded with 0s (the slots
+    left over do nothing)."""
+    pad = slots - len(sizes)
+    return ([a for column in columns for a in list(column) + [column[0]] * pad]
+            + [numpy.int64(n) for n in sizes] + [numpy.int64(0)] * pad)
+
+
 def launch_slots(raw, name, triples, per_thread, slots=SLOTS, **types):
     """One launch of the :func:`slots_source` kernel ``name`` of ``raw`` over ``triples`` (``(src, dst, n)``, at most
     ``slots`` of them; the slots left over repeat the first arrays with n 0): a grid of one row per triple and enough
     blocks for ``per_thread`` of the largest n per thread (at most 128). Raises :class:`FusedUnavailable` as
     :meth:`RawKernels.launch` does."""
-    pad = slots - len(triples)
     largest = max(n for _, _, n in triples)
     blocks = max(1, min(128, -(-largest // (per_thread * RAW_BLOCK))))
-    args = ([s for s, _, _ in triples] + [triples[0][0]] * pad + [d for _, d, _ in triples] + [triples[0][1]] * pad
-            + [numpy.int64(n) for _, _, n in triples] + [numpy.int64(0)] * pad)
+    args = slot_args([[s for s, _, _ in triples], [d for _, d, _ in triples]], [n for _, _, n in triples], slots)
     raw.launch(name, (blocks, len(triples)), tuple(args), **types)
 
 

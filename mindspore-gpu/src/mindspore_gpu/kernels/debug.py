@@ -7,8 +7,8 @@ import sys
 import cupy
 import numpy
 
-from mindspore_gpu.kernels._common import (RAW_BLOCK, SLOTS, RawKernels, dev, is_inexact, retrying, slot_names,
-                                           slot_params)
+from mindspore_gpu.kernels._common import (RAW_BLOCK, SLOTS, RawKernels, dev, is_inexact, retrying, slot_args,
+                                           slot_names, slot_params)
 
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
@@ -90,10 +90,6 @@ def _chunks(indexed):
             yield pairs[start:start + SLOTS]
 
 
-def _padded(arrays, fill):
-    return list(arrays) + [fill] * (SLOTS - len(arrays))
-
-
 @retrying
 def _all_finite(prim, inputs, *, out):
     """True unless an element of a float input is inf or NaN: the C-contiguous float32/float64 inputs by
@@ -113,8 +109,7 @@ def _all_finite(prim, inputs, *, out):
         xs = [x for _, x in chunk]
         sizes = [numpy.int64(x.size) for x in xs]
         grid = (max(_blocks(x.size) for x in xs), len(xs))
-        _NONFINITE.launch("ms_nonfinite_many", grid,
-                          tuple(_padded(xs, xs[0]) + _padded(sizes, numpy.int64(0)) + [flag]), T=xs[0].dtype)
+        _NONFINITE.launch("ms_nonfinite_many", grid, tuple(slot_args([xs], sizes) + [flag]), T=xs[0].dtype)
     return flag == 0
 
 
@@ -147,11 +142,9 @@ def _unscale_and_check_finite(prim, grads, scale_inv, *, out):
     for chunk in _chunks(raw):
         gs = [g for _, g in chunk]
         ys = [products[i] for i, _ in chunk]
-        sizes = [numpy.int64(g.size) for g in gs]
         grid = (max(_blocks(g.size) for g in gs), len(gs))
         _UNSCALE.launch("ms_unscale_check_many", grid,
-                        tuple(_padded(gs, gs[0]) + _padded(ys, ys[0]) + _padded(sizes, numpy.int64(0))
-                              + [scales[gs[0].dtype], flag]), T=gs[0].dtype)
+                        tuple(slot_args([gs, ys], [g.size for g in gs]) + [scales[gs[0].dtype], flag]), T=gs[0].dtype)
     return tuple(products) + (flag == 0,)
 
 

@@ -22,8 +22,8 @@ import numpy
 from mindspore_array_kernels import bind
 from mindspore_gpu.kernels._common import (DATA_BINDINGS, RAW_BLOCK, RAW_COMPUTE, RAW_HELPERS, SLOTS, Fused,
                                            FusedReduction, FusedUnavailable, RawKernels, BF16, F16, F32, F64,
-                                           counter_uniform, device_rng, fit, fits_out, is_array, retrying, slot_names,
-                                           slot_params, store, wide, dev)
+                                           counter_uniform, device_rng, fit, fits_out, is_array, retrying, slot_args,
+                                           slot_names, slot_params, store, wide, dev)
 
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
@@ -978,16 +978,13 @@ def apply_momentum_many(prim, variables, accumulations, learning_rate, gradients
         scale = dt.type(prim.gradient_scale)
         for start in range(0, len(indices), SLOTS):
             chunk = indices[start:start + SLOTS]
-            pad = SLOTS - len(chunk)
             vs = [variables[i] for i in chunk]
-            gs = [_dev(gradients[i]) for i in chunk]
-            sizes = [numpy.int64(v.size) for v in vs]
             blocks = max(1, min(1024, -(-max(v.size for v in vs) // RAW_BLOCK)))
+            args = slot_args([vs, [accumulations[i] for i in chunk], [_dev(gradients[i]) for i in chunk]],
+                             [v.size for v in vs])
             try:
-                _MOMENTUM_MANY.launch("ms_momentum_many", (blocks, len(chunk)), tuple(
-                    vs + [vs[0]] * pad + [accumulations[i] for i in chunk] + [accumulations[chunk[0]]] * pad
-                    + gs + [gs[0]] * pad + sizes + [numpy.int64(0)] * pad
-                    + [lr, mu, scale, numpy.int32(bool(prim.use_nesterov))]), T=dt)
+                _MOMENTUM_MANY.launch("ms_momentum_many", (blocks, len(chunk)),
+                                      tuple(args + [lr, mu, scale, numpy.int32(bool(prim.use_nesterov))]), T=dt)
             except FusedUnavailable:       # did not compile (before any write): these one by one
                 rest.extend(indices[start:])
                 break

@@ -379,11 +379,10 @@ def update_many(prim, members):
         scalars = [_s(x, sdt) for x in scalars]
         for start in range(0, len(ks), _common.SLOTS):
             chunk = ks[start:start + _common.SLOTS]
-            pad = _common.SLOTS - len(chunk)
             columns = [[members[k][j] if j < 3 else dev(members[k][grad_at]) for k in chunk] for j in range(4)]
-            sizes = [numpy.int64(v.size) for v in columns[0]]
-            blocks = max(1, min(1024, -(-max(int(n) for n in sizes) // _common.RAW_BLOCK)))
-            args = [a for column in columns for a in column + [column[0]] * pad] + sizes + [numpy.int64(0)] * pad
+            sizes = [v.size for v in columns[0]]
+            blocks = max(1, min(1024, -(-max(sizes) // _common.RAW_BLOCK)))
+            args = _common.slot_args(columns, sizes)
             try:
                 raw.launch(kernel, (blocks, len(chunk)), tuple(args + scalars), T=dt, S=sdt)
             except _common.FusedUnavailable:       # did not compile (before any write): one by one below
