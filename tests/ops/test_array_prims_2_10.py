@@ -174,3 +174,15 @@ def test_rnnt_loss_and_confusion_matrix_errors():
         ops.ConfusionMatrix(2.0)
     with pytest.raises(ValueError, match=r"labels' must be in \[0, 3\)"):
         ops.ConfusionMatrix(3)(Tensor(np.array([0, 3], np.int32)), Tensor(np.array([1, 1], np.int32))).asnumpy()
+
+
+def test_cast_of_complex_keeps_the_real_part_without_warning():
+    """2.10: complex -> float, int or bool takes the real part (NumPy warns, and its bool tests both parts)."""
+    import warnings
+
+    x = Tensor(np.array([1 + 2j, -3.5 - 1j, 0 + 1j], np.complex64))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for dtype, want in ((ms.float32, [1.0, -3.5, 0.0]), (ms.float16, [1.0, -3.5, 0.0]), (ms.int32, [1, -3, 0]),
+                            (ms.bool_, [True, True, False])):
+            np.testing.assert_array_equal(ops.cast(x, dtype).asnumpy(), want)

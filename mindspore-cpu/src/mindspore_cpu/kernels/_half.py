@@ -35,6 +35,8 @@ def astype(a, dtype):
     product's operand, or all its axes reversed) gives a result laid out as NumPy's; any other non-contiguous one is
     copied first and gives a C-contiguous result."""
     dtype = np.dtype(dtype)
+    if a.dtype.kind == "c" and dtype.kind != "c":      # the real part, as MindSpore (bool too; NumPy would warn)
+        a = a.real
     kind = _fast(a.dtype, dtype) if a.size >= MIN_SIZE and type(a) is np.ndarray else None
     if kind is None:
         return a.astype(dtype)
