@@ -38,6 +38,7 @@ using std::floor;
 using std::fma;
 using std::fmax;
 using std::fmin;
+using std::hypot;
 using std::isfinite;
 using std::isinf;
 using std::isnan;

@@ -666,7 +666,7 @@ def test_the_raw_kernels_compile_with_nvrtc():
             "ms_softmax_grad_rows_float32_bfloat16",
             "ms_ln_grad_rows_float32", "ms_momentum_many_float32", "ms_momentum_many_float64",
             "ms_adam_many_float32_float32", "ms_adam_many_float64_float32", "ms_adam_weight_decay_many_float64_float64",
-            "ms_relu_bf16_float32_bfloat16",
+            "ms_relu_bf16_float32_bfloat16", "ms_matrix_inverse_float32", "ms_matrix_inverse_float64",
             "ms_sparse_softmax_ce_float32_int64", "ms_sum_leading_float64", "ms_max_pool_grad_2x2_float32_float16",
             "ms_max_pool_grad_3x3x3_float32_bfloat16"} <= set(sources), sorted(sources)
     for name, text in sources.items():

@@ -95,7 +95,7 @@ def test_det_grad_is_cofactor_matrix():
     (lambda: ops.det(ms.Tensor(np.ones((3, 2), np.float32))), ValueError,
      r"For 'MatrixDeterminant', the 'input' must be square matrices"),
     (lambda: ops.det(ms.Tensor(np.ones((2, 2), np.int32))), TypeError,
-     "For 'MatrixDeterminant', the 'input' must be a float tensor"),
+     "For 'MatrixDeterminant', the 'input' must be a float or complex tensor"),
     (lambda: ops.matrix_power(ms.Tensor(np.ones((2, 2), np.float32)), 1.5), TypeError,
      "For 'MatrixPower', the 'n' must be an int"),
     (lambda: ops.diag_embed(ms.Tensor(np.ones(3, np.float32)), 0, 0, -2), ValueError,

@@ -19,6 +19,56 @@ def _well_conditioned(*shape, seed=0):
     return rand(*shape, seed=seed) + 3.0 * np.eye(n)
 
 
+def _full_pivot_inverse(a, adjoint=False):
+    """MindSpore's CPU ``MatrixInverse`` (checked against 2.10), written out per matrix in ``a``'s dtype: LU with
+    complete pivoting of the column-major view (the transpose; the conjugate for ``adjoint``), stopped at the first
+    zero corner; rank = the pivots above |largest pivot| * eps * n; each unit column solved with the top-left
+    rank x rank block, its other components zero; the solution read back through the same view."""
+    a = np.asarray(a)
+    out = np.empty_like(a)
+    n = a.shape[-1]
+    eps = np.finfo(a.dtype).eps
+    for index in np.ndindex(a.shape[:-2]):
+        w = np.conj(a[index]).copy() if adjoint else a[index].T.copy()
+        rows, cols = list(range(n)), list(range(n))
+        nonzero, max_pivot = n, 0.0
+        for k in range(n):
+            best, br, bc = abs(w[k, k]), k, k
+            for j in range(k, n):
+                for i in range(k, n):
+                    if abs(w[i, j]) > best:
+                        best, br, bc = abs(w[i, j]), i, j
+            if best == 0:
+                nonzero = k
+                break
+            max_pivot = max(max_pivot, best)
+            w[[k, br]] = w[[br, k]]
+            w[:, [k, bc]] = w[:, [bc, k]]
+            rows[k], rows[br] = rows[br], rows[k]
+            cols[k], cols[bc] = cols[bc], cols[k]
+            for i in range(k + 1, n):
+                w[i, k] = w[i, k] / w[k, k]
+            for j in range(k + 1, n):
+                for i in range(k + 1, n):
+                    w[i, j] = w[i, j] - w[i, k] * w[k, j]
+        rank = sum(abs(w[i, i]) > max_pivot * (eps * n) for i in range(nonzero))
+        c = np.zeros_like(w)
+        for k in range(n):
+            c[k, rows[k]] = 1
+        for i in range(n):
+            for r in range(i + 1, n):
+                c[r] = c[r] - c[i] * w[r, i]
+        for i in range(rank - 1, -1, -1):
+            c[i] = c[i] * (np.ones((), a.dtype) / w[i, i])
+            for r in range(i):
+                c[r] = c[r] - c[i] * w[r, i]
+        x = np.zeros_like(w)
+        for i in range(rank):
+            x[cols[i]] = c[i]
+        out[index] = x.T
+    return out
+
+
 def _diag_embed(x, offset, dim1, dim2):
     n = x.shape[-1]
     m = n + abs(offset)
@@ -282,6 +332,17 @@ LINALG_PRIMITIVES = [
     Case("MatrixInverse_needs_pivoting", ops.MatrixInverse(),
          [np.array([[0.0, 2.0, 1.0], [1.0, 1.0, 0.0], [3.0, 0.0, 1.0]])], oracle=np.linalg.inv,
          prims=["MatrixInverse"], rtol=1e-5, atol=1e-6),
+    # not invertible: MindSpore 2.10's rank-limited solution (1..9: float32's last pivot ~1e-7 of the largest)
+    Case("MatrixInverse_singular", ops.MatrixInverse(),
+         [np.array([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]], [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0],
+                    [3.0, 6.0, 9.0]], np.zeros((3, 3)), [[np.nan, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]],
+                    [[np.inf, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]])],
+         oracle=_full_pivot_inverse, prims=["MatrixInverse"], dtypes=(np.float32, np.float64), rtol=1e-6,
+         atol=1e-7),
+    Case("MatrixInverse_adjoint_singular", ops.MatrixInverse(True),
+         [np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])],
+         oracle=lambda a: _full_pivot_inverse(a, adjoint=True), prims=["MatrixInverse"],
+         dtypes=(np.float32, np.float64), rtol=1e-6, atol=1e-7),
     Case("MatrixDeterminant", ops.MatrixDeterminant(), [rand(2, 4, 4, seed=8)],
          oracle=lambda a: np.linalg.det(a.astype(np.float64)),
          prims=["MatrixDeterminant"], grad=True, dtypes=(np.float32, np.float64, np.float16), rtol=1e-4,

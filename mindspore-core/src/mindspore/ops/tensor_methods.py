@@ -1207,7 +1207,7 @@ def _delegate(name, module, target=None):
     _METHODS[name] = (method, ())
 
 
-for _name in ("addbmm", "addmv", "baddbmm", "allclose", "histc", "kthvalue", "real", "imag", "inverse",
+for _name in ("addbmm", "addmv", "baddbmm", "allclose", "histc", "kthvalue", "real", "imag",
               "unique_consecutive", "triangular_solve"):
     _delegate(_name, _mint)
 for _name in ("fliplr", "flipud", "ptp", "hsplit", "vsplit", "dsplit", "diff", "searchsorted", "choose"):
@@ -1709,6 +1709,13 @@ def _fills(self, value):
 @_register("det", ("det",), "matrix_determinant")
 def _det(self):
     return F.det(self)
+
+
+@_register("inverse", ("inverse",))
+def _inverse(self):
+    """``ops.inverse`` (as MindSpore 2.10's method: a matrix that is not invertible gives ``MatrixInverse``'s
+    rank-limited solution)."""
+    return F.inverse(self)
 
 
 @_register("slogdet", ("slogdet",), "log_matrix_determinant")

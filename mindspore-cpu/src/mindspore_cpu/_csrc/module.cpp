@@ -20,11 +20,12 @@ void register_batchnorm(py::module_& m);
 void register_optim(py::module_& m);
 void register_winograd(py::module_& m);
 void register_halfcast(py::module_& m);
+void register_linalg(py::module_& m);
 }  // namespace mscpu
 
 PYBIND11_MODULE(_kernels, m) {
     m.doc() = "C++ kernels of mindspore-cpu (matrix products, convolution, pooling, fused losses, activations, "
-              "batch normalisation, optimizer updates, float16/bfloat16 conversions)";
+              "batch normalisation, optimizer updates, float16/bfloat16 conversions, matrix inverse)";
     m.def("num_threads", []() { return mscpu::max_threads(); }, "threads the kernels use (their team, team.h)");
     m.def(
         "set_num_threads",
@@ -42,4 +43,5 @@ PYBIND11_MODULE(_kernels, m) {
     mscpu::register_optim(m);
     mscpu::register_winograd(m);
     mscpu::register_halfcast(m);
+    mscpu::register_linalg(m);
 }

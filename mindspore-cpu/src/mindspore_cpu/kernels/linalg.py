@@ -1,8 +1,13 @@
-"""CPU kernels of ``mindspore/ops/_defs/linalg.py`` (LAPACK through ``numpy.linalg``).
+"""CPU kernels of ``mindspore/ops/_defs/linalg.py``.
 
-Half precision is computed in float32 and rounded once at the end.
+``MatrixInverse`` is this backend's C++ kernel (``_csrc/linalg.cpp``): LU with complete pivoting, as MindSpore's
+CPU kernel, so a matrix that is not invertible gives MindSpore's rank-limited solution (``[[1, 2], [2, 4]]`` ->
+``[[0, 0], [0, 0.25]]``; zeros for a matrix holding NaN or infinity), not an error. The determinants are LAPACK's
+through ``numpy.linalg``; half precision is computed in float32 and rounded once at the end.
 """
 import numpy as np
+
+from mindspore_cpu import _kernels
 
 
 def _work(x):
@@ -10,11 +15,14 @@ def _work(x):
     return (x.astype(np.float32), x.dtype) if x.dtype == np.float16 else (x, x.dtype)
 
 
+def inverse_with_rank(x, adjoint=False):
+    """``(inverse, rank)`` of each matrix of ``x`` (..., n, n) by the C++ kernel (rank: int64, ``x.shape[:-2]``)."""
+    x = np.asarray(x)
+    return _kernels.matrix_inverse(np.ascontiguousarray(x, dtype=x.dtype.newbyteorder("=")), bool(adjoint))
+
+
 def _matrix_inverse(prim, x, out=None):
-    a, dt = _work(x)
-    if prim.adjoint:
-        a = np.swapaxes(a, -1, -2)
-    return np.asarray(np.linalg.inv(a), dtype=dt)
+    return inverse_with_rank(x, prim.adjoint)[0]
 
 
 def _matrix_determinant(prim, x, out=None):

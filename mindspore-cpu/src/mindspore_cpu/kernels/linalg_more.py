@@ -2,14 +2,17 @@
 NumPy (the GPU backend binds the same source to CuPy): ``Svd``, ``MatrixSolve``, ``Eig``, ``Geqrf``, ``Orgqr``,
 ``LuUnpack``, ``MatrixTriangularSolve``, ``CholeskyInverse`` and ``CholeskySolve`` through ``numpy.linalg``
 (LAPACK); and this backend's own ``MatrixExp`` (``scipy.linalg.expm``: Pade approximation with scaling and
-squaring), ``MatrixPower`` (``numpy.linalg.matrix_power``), both computing half precision in float32, and
+squaring), ``MatrixPower`` (``numpy.linalg.matrix_power``; a negative power of ``kernels/linalg.py``'s inverse, which refuses a
+matrix that is not invertible as MindSpore does), both computing half precision in float32, and
 ``Cholesky`` (LAPACK's failure on a matrix that is not positive definite is the error).
 """
 import functools
 
 import numpy as np
 
+from mindspore.plugin import MSValueError
 from mindspore_array_kernels import bind
+from mindspore_cpu.kernels.linalg import inverse_with_rank
 
 KERNELS = bind("linalg_more", globals(), xp=np, dev=np.asarray, host=np.asarray)["KERNELS"]
 
@@ -31,7 +34,12 @@ def _matrix_exp(prim, x, out=None):
 def _matrix_power(prim, x, out=None):
     x = np.asarray(x)
     work = x.astype(np.float32) if x.dtype == np.float16 else x
-    return np.linalg.matrix_power(work, prim.n).astype(x.dtype)
+    if prim.n >= 0:
+        return np.linalg.matrix_power(work, prim.n).astype(x.dtype)
+    inverse, rank = inverse_with_rank(work)
+    if np.any(rank < work.shape[-1]):
+        raise MSValueError("For MatrixPower, negative power can not apply to singular matrix.")
+    return np.linalg.matrix_power(inverse, -prim.n).astype(x.dtype)
 
 
 def _cholesky(prim, x, out=None):

@@ -6,7 +6,9 @@ runs there and the result is copied back, an explicit transfer); and this backen
 
 * ``MatrixExp``: scaling and squaring with a degree-18 Taylor polynomial (the norm scaled below 1/2: rounding-level
   truncation), half precision in float32;
-* ``MatrixPower``: square-and-multiply (a negative power of the inverse), half precision in float32;
+* ``MatrixPower``: square-and-multiply (a negative power of the inverse, ``kernels/linalg.py``'s, which refuses a
+  matrix that is not invertible as MindSpore does: one read of the ranks back to the host), half precision in
+  float32;
 * ``Cholesky``: ``cupy.linalg.cholesky``, whose failure on a matrix that is not positive definite shows as non-finite
   entries, checked.
 """
@@ -15,8 +17,10 @@ import math
 import cupy
 import cupy.linalg
 
+from mindspore.plugin import MSValueError
 from mindspore_array_kernels import bind
 from mindspore_gpu.kernels._common import dev
+from mindspore_gpu.kernels.linalg import inverse_with_rank
 
 KERNELS = bind("linalg_more", globals(), xp=cupy, dev=dev, host=cupy.asnumpy)["KERNELS"]
 
@@ -41,7 +45,11 @@ def _matrix_exp(prim, x, *, out):
 def _matrix_power(prim, x, *, out):
     x = dev(x)
     work = x.astype(cupy.float32) if x.dtype == cupy.float16 else x
-    base = cupy.linalg.inv(work) if prim.n < 0 else work
+    base = work
+    if prim.n < 0:
+        base, rank = inverse_with_rank(work)
+        if bool(cupy.any(rank < work.shape[-1])):
+            raise MSValueError("For MatrixPower, negative power can not apply to singular matrix.")
     result = cupy.broadcast_to(cupy.eye(x.shape[-1], dtype=work.dtype), work.shape).copy()
     n = abs(prim.n)
     while n:                                   # square-and-multiply

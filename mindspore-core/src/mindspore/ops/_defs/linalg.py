@@ -1,9 +1,11 @@
 """Dense linear algebra primitives: ``MatrixInverse``, ``MatrixDeterminant``, ``LogMatrixDeterminant``.
 
 Each primitive is one block: class (attributes), ``infer_shape``, ``infer_dtype``, ``bprop``. They take
-batches of square float matrices (..., M, M). The bprops are the classical identities: ``d inv(A) =
--inv(A)^T g inv(A)^T``, ``d det(A) = g det(A) inv(A)^T``, ``d log|det(A)| = g inv(A)^T`` (the sign has no
-gradient). Kernels live in the backends' ``kernels/linalg.py`` (LAPACK through NumPy / cuSOLVER through CuPy).
+batches of square float or complex matrices (..., M, M). The bprops are MindSpore's: ``d inv(A) = -inv(A)^T g
+inv(A)^T`` (plain transposes, complex included), ``d det(A) = g det(A) inv(A^H)``, ``d log|det(A)| = g inv(A^H)``
+(the sign has no gradient). ``MatrixInverse`` follows MindSpore's CPU kernel (LU with complete pivoting): a
+matrix that is not invertible gives its rank-limited solution, not an error. Kernels live in the backends'
+``kernels/linalg.py``.
 The functional forms ``ops.det``/``ops.inverse``/``ops.slogdet`` are compositions of their own
 (``ops/function/math_ext_func.py``); these primitives are MindSpore's ``ops.MatrixInverse`` etc.
 """
@@ -23,11 +25,11 @@ def _check_square(op, x):
 
 
 def _inv_t(x):
-    return fops.swapaxes(MatrixInverse()(x), -1, -2)
+    return MatrixInverse(adjoint=True)(x)
 
 
 class _SquareFloat(Primitive):
-    allowed = (mstype.float16, mstype.float32, mstype.float64)
+    allowed = (mstype.float16, mstype.float32, mstype.float64, mstype.complex64, mstype.complex128)
 
     @prim_attr_register
     def __init__(self):
@@ -39,9 +41,9 @@ class _SquareFloat(Primitive):
 
 # --- MatrixInverse --------------------------------------------------------------------------
 class MatrixInverse(_SquareFloat):
-    """Inverse of each square matrix (``adjoint=True``: of its transpose, for real input)."""
+    """Inverse of each square matrix (``adjoint=True``: of its conjugate transpose)."""
 
-    allowed = (mstype.float32, mstype.float64)
+    allowed = (mstype.float32, mstype.float64, mstype.complex64, mstype.complex128)
 
     @prim_attr_register
     def __init__(self, adjoint=False):

@@ -16,6 +16,7 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import linalg as _linalg_defs
+from mindspore.ops._defs import linalg_more as _linalg_more_defs
 from mindspore.ops._defs import math_more as _more_defs
 from mindspore.ops._defs import math_prims as _math_prims
 from mindspore.ops.function import array_func as _array
@@ -40,6 +41,7 @@ __all__ = [
 _det = _linalg_defs.MatrixDeterminant()
 _slogdet = _linalg_defs.LogMatrixDeterminant()
 _matrix_inverse = _linalg_defs.MatrixInverse()
+_matrix_power_inverse = _linalg_more_defs.MatrixPower(-1)
 _xdivy = _more_defs.Xdivy()
 _inv = _more_defs.Inv()
 _left_shift = _more_defs.LeftShift()
@@ -57,10 +59,11 @@ def _check_tensor(op, name, x):
         raise MSTypeError(f"For '{op}', the '{name}' must be a Tensor, but got {type(x).__name__}.")
 
 
-def _check_square(op, x):
+def _check_square(op, x, complex_ok=False):
     _check_tensor(op, "input", x)
-    if x.dtype not in _FLOATS:
-        raise MSTypeError(f"For '{op}', the 'input' must be a float tensor, but got {x.dtype}.")
+    if x.dtype not in _FLOATS and not (complex_ok and x.dtype in (mstype.complex64, mstype.complex128)):
+        kinds = "a float or complex" if complex_ok else "a float"
+        raise MSTypeError(f"For '{op}', the 'input' must be {kinds} tensor, but got {x.dtype}.")
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise MSValueError(f"For '{op}', the 'input' must be square matrices of shape (..., M, M), but got "
                            f"shape {x.shape}.")
@@ -133,7 +136,7 @@ def det(input):
         >>> print(ops.det(ms.Tensor([[1.0, 2.0], [3.0, 4.0]])))
         -2.0
     """
-    _check_square("MatrixDeterminant", input)
+    _check_square("MatrixDeterminant", input, complex_ok=True)
     if input.dtype == mstype.bfloat16:   # no kernel dtype: eliminate with the composition
         pivots, sign = _lu_pivots("MatrixDeterminant", input)
         return _math.mul(sign, _reduce.prod(pivots, -1))
@@ -142,7 +145,7 @@ def det(input):
 
 def slogdet(input):
     """``(sign, log|det|)`` of each square matrix (``log|det| = -inf`` for a singular one)."""
-    _check_square("LogMatrixDeterminant", input)
+    _check_square("LogMatrixDeterminant", input, complex_ok=True)
     if input.dtype == mstype.bfloat16:   # no kernel dtype: eliminate with the composition
         pivots, sign = _lu_pivots("LogMatrixDeterminant", input)
         sign = _math.mul(sign, _reduce.prod(_math.sign(pivots), -1))
@@ -157,9 +160,10 @@ def logdet(input):
 
 
 def inverse(input):
-    """Inverse of each square matrix in the last two dimensions."""
-    _check_square("MatrixInverse", input)
-    if input.dtype in (mstype.float32, mstype.float64):
+    """Inverse of each square matrix in the last two dimensions (MindSpore's rank-limited solution for one that is
+    not invertible, see ``MatrixInverse``)."""
+    _check_square("MatrixInverse", input, complex_ok=True)
+    if input.dtype in (mstype.float32, mstype.float64, mstype.complex64, mstype.complex128):
         return _matrix_inverse(input)
     if input.dtype == mstype.bfloat16:
         raise MSTypeError("For 'MatrixInverse', the 'input' must be a Float16, Float32 or Float64 tensor, but got "
@@ -175,7 +179,12 @@ def matrix_power(input, n):
     if input.ndim < 2 or input.shape[-1] != input.shape[-2]:
         raise MSValueError(f"For 'MatrixPower', the 'x' must be square matrices (..., M, M), but got shape "
                            f"{input.shape}.")
-    if n < 0:
+    if n < 0 and input.dtype in (mstype.float16, mstype.float32, mstype.float64):
+        # MatrixPower's inverse refuses a matrix that is not invertible, as MindSpore 2.10's does
+        m = input.shape[-1]
+        input = _array.reshape(_matrix_power_inverse(_array.reshape(input, (-1, m, m))), input.shape)
+        n = -n
+    elif n < 0:
         input, n = inverse(input), -n
     result = None
     base = input
