@@ -422,6 +422,33 @@ def test_momentum_many_updates_as_each_parameters_apply_momentum(nesterov):
 
 @needs_gpu
 @pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+def test_matrix_inverse_kernel_is_the_cpu_kernels(dtype):
+    """``ms_matrix_inverse_real``/``_complex`` compiled by NVRTC give the CPU backend's C++ kernel's ranks and, to
+    rounding (CUDA contracts products into FMAs), its inverses: singular, NaN/inf, adjoint, a size past a block."""
+    import cupy
+    from mindspore_gpu.kernels import linalg
+    cpu = pytest.importorskip("mindspore_cpu.kernels.linalg")
+    rng = np.random.default_rng(5)
+    tol = 1e-4 if dtype in (np.float32, np.complex64) else 1e-10
+    cases = [np.array([[[1, 2, 3], [4, 5, 6], [7, 8, 10]], [[1, 2, 3], [2, 4, 6], [3, 6, 9]], np.zeros((3, 3)),
+                       [[np.nan, 1, 0], [1, 0, 0], [0, 0, 1]], [[np.inf, 1, 0], [1, 0, 0], [0, 0, 1]]], dtype)]
+    for n in (2, 9, 300):
+        a = rng.standard_normal((2, n, n)) + (1j * rng.standard_normal((2, n, n)) if np.dtype(dtype).kind == "c" else 0)
+        a[1, :, -1] = a[1, :, 0]
+        cases.append(a.astype(dtype))
+    for a in cases:
+        for adjoint in (False, True):
+            got, rank = linalg.inverse_with_rank(cupy.asarray(a), adjoint)
+            want, want_rank = cpu.inverse_with_rank(a, adjoint)
+            np.testing.assert_array_equal(cupy.asnumpy(rank), want_rank)
+            got = cupy.asnumpy(got)
+            scale = np.maximum(np.abs(want).max(axis=(-1, -2), keepdims=True), 1)
+            assert got.dtype == dtype and np.abs(got - want).max() / scale.max() < tol
+
+
+@needs_gpu
+@pytest.mark.filterwarnings(cupy_sim.COMPILE_FAILURES_FAIL)
 @pytest.mark.parametrize("name", ["Adam", "AdamNesterov", "AdamWeightDecay"])
 def test_adam_many_updates_as_each_parameters_update(name):
     """``update_many`` (``gpu_group_updates``' kernel for Adam and AdamWeightDecay: 16 parameters per launch) compiled
