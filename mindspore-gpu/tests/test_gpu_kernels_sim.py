@@ -462,6 +462,7 @@ _UNARY_INPUTS = {
     "f16": np.array([-3.5, -0.5, 0.0, 0.25, 0.99, 2.0, 7.0], np.float16),
     "f64": np.linspace(-0.999, 3.0, 9),
     "i32": np.array([-4, -1, 0, 1, 3, 100], np.int32),
+    "c64": np.array([3 + 4j, -1j, 0.5 - 0.25j, 0, -2 + 0.5j, 1e-8 + 1e-8j], np.complex64),
 }
 
 
@@ -481,7 +482,8 @@ def test_unary_math_matches_the_cpu_kernels(sim_plugin, name, inputs):
     for g, w in zip(got, want):
         assert g.dtype == w.dtype and g.shape == w.shape
         tol = 1e-3 if w.dtype == np.float16 else 2e-6
-        np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=tol, atol=tol, equal_nan=True,
+        wide = np.complex128 if w.dtype.kind == "c" else np.float64
+        np.testing.assert_allclose(g.astype(wide), w.astype(wide), rtol=tol, atol=tol, equal_nan=True,
                                    err_msg=f"{name}({inputs})")
 
 

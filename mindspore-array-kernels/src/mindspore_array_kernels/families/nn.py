@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from mindspore_array_kernels import complex_math
 from mindspore_array_kernels.common import fit, fits_out
 
 BOUND = ("xp", "dev", "wide", "store", "elementwise")
@@ -31,6 +32,8 @@ GELU_C = 0.044715
 
 
 def sigmoid(x):
+    if complex_math.is_complex(x):
+        return complex_math.sigmoid(xp, x)
     # exp(-softplus(-x)) is accurate in both tails, unlike 0.5 + 0.5 tanh(x / 2)
     return xp.exp(-xp.logaddexp(0, -x))
 

@@ -353,10 +353,15 @@ def _repr_item(v, dtype):
     if dtype is mstype.bool_:
         return "True".rjust(5) if v else "False"
     if mstype.is_complex(dtype):
-        return f"({v.real:g},{v.imag:g})"
+        return _repr_complex(v)
     if mstype.is_int(dtype):
         return str(int(v))
     return format(float(v), "g")  # bfloat16 / float8: stream-printed as floats, padded like integers
+
+
+def _repr_complex(v):
+    """``1.5+2.25j``, ``nan+infj``: MindSpore 2.10's complex element (6 significant digits, not padded)."""
+    return f"{v.real:g}{v.imag:+g}j"
 
 
 def _repr_scalar(v, dtype):
@@ -365,7 +370,7 @@ def _repr_scalar(v, dtype):
     if mstype.is_int(dtype):
         return str(int(v))
     if mstype.is_complex(dtype):
-        return f"({v.real:g},{v.imag:g})"
+        return _repr_complex(v)
     return format(float(v), "g")
 
 
@@ -378,7 +383,8 @@ def _repr_value(arr, dtype):
     flat = arr.reshape(-1)
     if arr.ndim == 0:
         return _repr_scalar(flat[0], dtype)
-    padded = not (dtype is mstype.bool_ or dtype in (mstype.float16, mstype.float32, mstype.float64))
+    padded = not (dtype is mstype.bool_ or dtype in (mstype.float16, mstype.float32, mstype.float64)
+                  or mstype.is_complex(dtype))
     per_line = 12 if (dtype is mstype.bool_ or dtype in (mstype.float16, mstype.float32, mstype.float64)) else 24
     shape, ndim = arr.shape, arr.ndim
     tokens = []                  # str pieces and int flat indices (formatted at the end, to pad to one width)

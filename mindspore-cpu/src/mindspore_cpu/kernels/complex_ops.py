@@ -13,7 +13,7 @@ def _complex(prim, real, imag, out=None):
 
 def _part(fn):
     def kernel(prim, x, out=None):
-        return np.ascontiguousarray(fn(np.asarray(x))).astype(out.dtype.to_numpy() if out is not None else None)
+        return np.array(fn(np.asarray(x)), dtype=out.dtype.to_numpy() if out is not None else None, order="C")
     return kernel
 
 

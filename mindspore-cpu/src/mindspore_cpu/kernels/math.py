@@ -14,6 +14,7 @@ import ml_dtypes
 import numpy as np
 
 from mindspore.common import dtype as mstype
+from mindspore_array_kernels import complex_math
 from mindspore_cpu.kernels._half import MIN_SIZE, astype
 from mindspore_cpu.kernels._native import _kernels
 
@@ -249,6 +250,17 @@ def _sign(prim, x, out=None):
     return np.asarray(np.sign(x))
 
 
+def _with_complex(real_kernel, complex_fn):
+    """``real_kernel``, and ``complex_fn(np, x)`` for complex ``x`` (``mindspore_array_kernels.complex_math``)."""
+    def kernel(prim, x, out=None):
+        x = np.asarray(x)
+        if complex_math.is_complex(x):
+            with np.errstate(all="ignore"):
+                return complex_fn(np, x)
+        return real_kernel(prim, x, out=out)
+    return kernel
+
+
 def _reciprocal(prim, x, out=None):
     x = _as_float(x)
     with np.errstate(all="ignore"):
@@ -454,16 +466,16 @@ KERNELS = {
     "IsClose": _is_close,
     # one input
     "Neg": _unary(np.negative),
-    "Abs": _unary(np.abs),
+    "Abs": _with_complex(_unary(np.abs), complex_math.absolute),
     "Square": _unary(np.square),
     "Reciprocal": _reciprocal,
     "Sqrt": _unary_float(np.sqrt),
     "Rsqrt": _rsqrt,
     "Exp": _unary_float(np.exp),
     "Log": _unary_float(np.log),
-    "Log1p": _unary_float(np.log1p),
-    "Expm1": _unary_float(np.expm1),
-    "Sign": _sign,
+    "Log1p": _with_complex(_unary_float(np.log1p), complex_math.log1p),
+    "Expm1": _with_complex(_unary_float(np.expm1), complex_math.expm1),
+    "Sign": _with_complex(_sign, complex_math.sign),
     "Floor": _integral_identity(np.floor),
     "Ceil": _integral_identity(np.ceil),
     "Trunc": _integral_identity(np.trunc),

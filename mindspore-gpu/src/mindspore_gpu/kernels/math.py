@@ -12,6 +12,7 @@ cores either way (float32 compute: float32 accumulation, rounded once).
 import cupy
 import numpy
 
+from mindspore_array_kernels import complex_math
 from mindspore_gpu import gemm as _gemm
 from mindspore_gpu.kernels._common import (F16, F32, F64, dev, finfo, fit, is_array, is_bf16, is_inexact, promoted,
                                            special)
@@ -75,6 +76,18 @@ def _unary(ufunc):
     def kernel(prim, x, *, out):
         return ufunc(_operand(_dev(x), out.dtype.to_numpy()))
     kernel.__name__ = f"gpu_{getattr(ufunc, '__name__', 'ufunc')}"
+    return kernel
+
+
+def _with_complex(real_kernel, complex_fn):
+    """``real_kernel``, and ``complex_fn(cupy, x)`` for complex ``x`` (``mindspore_array_kernels.complex_math``:
+    the CPU backend's formulas; CuPy's ``sign`` of a complex number is not MindSpore's)."""
+    def kernel(prim, x, *, out):
+        x = _dev(x)
+        if complex_math.is_complex(x):
+            return complex_fn(cupy, x)
+        return real_kernel(prim, x, out=out)
+    kernel.__name__ = f"gpu_{getattr(complex_fn, '__name__', 'complex')}"
     return kernel
 
 
@@ -346,16 +359,16 @@ KERNELS = {
     "IsClose": _is_close,
     # one input
     "Neg": _unary(cupy.negative),
-    "Abs": _unary(cupy.absolute),
+    "Abs": _with_complex(_unary(cupy.absolute), complex_math.absolute),
     "Square": _unary(cupy.square),
     "Reciprocal": _reciprocal,
     "Sqrt": _unary(cupy.sqrt),
     "Rsqrt": _rsqrt,
     "Exp": _unary(cupy.exp),
     "Log": _unary(cupy.log),
-    "Log1p": _unary(cupy.log1p),
-    "Expm1": _unary(cupy.expm1),
-    "Sign": _unary(cupy.sign),
+    "Log1p": _with_complex(_unary(cupy.log1p), complex_math.log1p),
+    "Expm1": _with_complex(_unary(cupy.expm1), complex_math.expm1),
+    "Sign": _with_complex(_unary(cupy.sign), complex_math.sign),
     "Floor": _integral_identity(cupy.floor),
     "Ceil": _integral_identity(cupy.ceil),
     "Trunc": _integral_identity(cupy.trunc),

@@ -13,7 +13,7 @@ from mindspore.common import dtype as mstype
 __all__ = [
     "is_shape", "broadcast_shapes", "binary_dtype", "check_axis", "normalize_axes", "check_rank",
     "check_dtype_in", "check_int", "check_bool", "check_positive_int", "check_int_tuple", "is_scalar",
-    "reduce_shape", "check_float", "NUMBER_TYPES", "FLOAT_TYPES", "INT_TYPES", "ALL_TYPES", "scalar_shape",
+    "reduce_shape", "check_float", "NUMBER_TYPES", "FLOAT_TYPES", "INT_TYPES", "ALL_TYPES", "COMPLEX_TYPES", "scalar_shape",
     "check_same_shape", "check_same_dtype",
 ]
 
@@ -21,6 +21,7 @@ FLOAT_TYPES = mstype.float_type
 INT_TYPES = mstype.int_type + mstype.uint_type
 NUMBER_TYPES = mstype.number_type
 ALL_TYPES = mstype.all_types
+COMPLEX_TYPES = mstype.complex_type
 
 
 def is_scalar(v):

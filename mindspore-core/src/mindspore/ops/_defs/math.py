@@ -440,9 +440,10 @@ class Neg(_Unary):
 
 # --- Abs ------------------------------------------------------------------------------------
 class Abs(_Unary):
-    """``|x|`` (the gradient at 0 is 0)."""
+    """``|x|`` (the gradient at 0 is 0); complex input keeps its dtype (``|z| + 0j``, as MindSpore 2.10), its
+    gradient ``dout * z / |z|``."""
 
-    allowed = _REAL_TYPES
+    allowed = _REAL_TYPES + rules.COMPLEX_TYPES
 
     def bprop(self, x, out, dout):
         return (fops.mul(dout, fops.sign(x)),)
@@ -455,7 +456,7 @@ class Square(_Unary):
     allowed = rules.NUMBER_TYPES
 
     def bprop(self, x, out, dout):
-        return (fops.mul(fops.mul(dout, 2), x),)
+        return (fops.mul(fops.mul(dout, 2), _conj(x)),)
 
 
 # --- Reciprocal -----------------------------------------------------------------------------
@@ -463,7 +464,7 @@ class Reciprocal(_FloatUnary):
     """``1 / x``."""
 
     def bprop(self, x, out, dout):
-        return (fops.neg(fops.mul(dout, fops.square(out))),)
+        return (fops.neg(fops.mul(dout, _conj(fops.square(out)))),)
 
 
 # --- Sqrt -----------------------------------------------------------------------------------
@@ -471,7 +472,7 @@ class Sqrt(_FloatUnary):
     """``sqrt(x)``."""
 
     def bprop(self, x, out, dout):
-        return (fops.div(fops.mul(dout, 0.5), out),)
+        return (fops.div(fops.mul(dout, 0.5), _conj(out)),)
 
 
 # --- Rsqrt ----------------------------------------------------------------------------------
@@ -479,7 +480,7 @@ class Rsqrt(_FloatUnary):
     """``1 / sqrt(x)``."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(fops.mul(dout, -0.5), fops.mul(out, fops.square(out))),)
+        return (fops.mul(fops.mul(dout, -0.5), _conj(fops.mul(out, fops.square(out)))),)
 
 
 # --- Exp ------------------------------------------------------------------------------------
@@ -487,7 +488,7 @@ class Exp(_FloatUnary):
     """``e ** x``."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, out),)
+        return (fops.mul(dout, _conj(out)),)
 
 
 # --- Log ------------------------------------------------------------------------------------
@@ -495,34 +496,34 @@ class Log(_FloatUnary):
     """The natural logarithm."""
 
     def bprop(self, x, out, dout):
-        return (fops.div(dout, x),)
+        return (fops.div(dout, _conj(x)),)
 
 
 # --- Log1p ----------------------------------------------------------------------------------
 class Log1p(_FloatUnary):
     """``log(1 + x)``, accurate for small ``x``."""
 
-    allowed = _REAL_TYPES
+    allowed = _REAL_TYPES + rules.COMPLEX_TYPES
 
     def bprop(self, x, out, dout):
-        return (fops.div(dout, fops.add(x, 1)),)
+        return (fops.div(dout, _conj(fops.add(x, 1))),)
 
 
 # --- Expm1 ----------------------------------------------------------------------------------
 class Expm1(_FloatUnary):
     """``exp(x) - 1``, accurate for small ``x``."""
 
-    allowed = _REAL_TYPES
+    allowed = _REAL_TYPES + rules.COMPLEX_TYPES
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, fops.add(out, 1)),)
+        return (fops.mul(dout, _conj(fops.add(out, 1))),)
 
 
 # --- Sign -----------------------------------------------------------------------------------
 class Sign(_Unary):
-    """-1, 0 or 1 by the sign of ``x`` (NaN stays NaN)."""
+    """-1, 0 or 1 by the sign of ``x`` (NaN stays NaN); ``z / |z|`` (0 at 0) for complex ``z``."""
 
-    allowed = _REAL_NUMBERS
+    allowed = _REAL_NUMBERS + rules.COMPLEX_TYPES
 
     def bprop(self, x, out, dout):
         return (fops.zeros_like(x),)
@@ -583,7 +584,7 @@ class Sin(_FloatUnary):
     """The sine."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, fops.cos(x)),)
+        return (fops.mul(dout, _conj(fops.cos(x))),)
 
 
 # --- Cos ------------------------------------------------------------------------------------
@@ -591,7 +592,7 @@ class Cos(_FloatUnary):
     """The cosine."""
 
     def bprop(self, x, out, dout):
-        return (fops.neg(fops.mul(dout, fops.sin(x))),)
+        return (fops.neg(fops.mul(dout, _conj(fops.sin(x)))),)
 
 
 # --- Tan ------------------------------------------------------------------------------------
@@ -599,7 +600,7 @@ class Tan(_FloatUnary):
     """The tangent."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, fops.add(fops.square(out), 1)),)
+        return (fops.mul(dout, _conj(fops.add(fops.square(out), 1))),)
 
 
 # --- Asin -----------------------------------------------------------------------------------
@@ -607,7 +608,7 @@ class Asin(_FloatUnary):
     """The inverse sine."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, fops.rsqrt(fops.sub(1, fops.square(x)))),)
+        return (fops.mul(dout, _conj(fops.rsqrt(fops.sub(1, fops.square(x))))),)
 
 
 # --- ACos -----------------------------------------------------------------------------------
@@ -615,7 +616,7 @@ class ACos(_FloatUnary):
     """The inverse cosine."""
 
     def bprop(self, x, out, dout):
-        return (fops.neg(fops.mul(dout, fops.rsqrt(fops.sub(1, fops.square(x))))),)
+        return (fops.neg(fops.mul(dout, _conj(fops.rsqrt(fops.sub(1, fops.square(x)))))),)
 
 
 # --- Atan -----------------------------------------------------------------------------------
@@ -623,7 +624,7 @@ class Atan(_FloatUnary):
     """The inverse tangent."""
 
     def bprop(self, x, out, dout):
-        return (fops.div(dout, fops.add(fops.square(x), 1)),)
+        return (fops.div(dout, _conj(fops.add(fops.square(x), 1))),)
 
 
 # --- Sinh -----------------------------------------------------------------------------------
@@ -631,7 +632,7 @@ class Sinh(_FloatUnary):
     """The hyperbolic sine."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, fops.cosh(x)),)
+        return (fops.mul(dout, _conj(fops.cosh(x))),)
 
 
 # --- Cosh -----------------------------------------------------------------------------------
@@ -639,7 +640,7 @@ class Cosh(_FloatUnary):
     """The hyperbolic cosine."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, fops.sinh(x)),)
+        return (fops.mul(dout, _conj(fops.sinh(x))),)
 
 
 # --- Tanh -----------------------------------------------------------------------------------
@@ -647,7 +648,7 @@ class Tanh(_FloatUnary):
     """The hyperbolic tangent."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, fops.sub(1, fops.square(out))),)
+        return (fops.mul(dout, _conj(fops.sub(1, fops.square(out)))),)
 
 
 # --- Asinh ----------------------------------------------------------------------------------
@@ -655,7 +656,7 @@ class Asinh(_FloatUnary):
     """The inverse hyperbolic sine."""
 
     def bprop(self, x, out, dout):
-        return (fops.div(dout, fops.cosh(out)),)
+        return (fops.div(dout, _conj(fops.cosh(out))),)
 
 
 # --- Acosh ----------------------------------------------------------------------------------
@@ -663,7 +664,7 @@ class Acosh(_FloatUnary):
     """The inverse hyperbolic cosine."""
 
     def bprop(self, x, out, dout):
-        return (fops.div(dout, fops.sinh(out)),)
+        return (fops.div(dout, _conj(fops.sinh(out))),)
 
 
 # --- Atanh ----------------------------------------------------------------------------------
@@ -671,7 +672,7 @@ class Atanh(_FloatUnary):
     """The inverse hyperbolic tangent."""
 
     def bprop(self, x, out, dout):
-        return (fops.div(dout, fops.sub(1, fops.square(x))),)
+        return (fops.div(dout, _conj(fops.sub(1, fops.square(x)))),)
 
 
 # --- Erf ------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs._lazy import functional as fops
-from mindspore.ops._defs.math import to_float
+from mindspore.ops._defs.math import _conj, to_float
 from mindspore._core.primitive import Primitive, constexpr, prim_attr_register
 
 _MATMUL_TYPES = rules.NUMBER_TYPES
@@ -45,7 +45,9 @@ def _check_inner_dims(op, x, y, transpose_a, transpose_b):
 
 def _product_grads(prim_for, x, y, dout, transpose_a, transpose_b, need_x, need_y):
     """Gradients of ``op(x) @ op(y)`` for the four transpose cases, as products again (``None`` for one not
-    needed: ``Primitive._grads_needed``)."""
+    needed: ``Primitive._grads_needed``); complex operands conjugated (the conjugate convention of
+    ``ops/_defs/math.py``: ``dx = dout @ conj(y)^T``, as MindSpore 2.10)."""
+    x, y = _conj(x), _conj(y)
     dx = None
     dy = None
     if need_x:

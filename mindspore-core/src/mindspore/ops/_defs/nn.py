@@ -121,10 +121,19 @@ class ReLU6(_FloatUnary):
 
 # --- Sigmoid --------------------------------------------------------------------------------
 class Sigmoid(_FloatUnary):
-    """``1 / (1 + exp(-x))`` element-wise (computed without overflow)."""
+    """``1 / (1 + exp(-x))`` element-wise (computed without overflow); complex input too, as MindSpore 2.10, its
+    gradient conjugated as the other complex functions' (``ops/_defs/math.py``)."""
+
+    def infer_dtype(self, x):
+        if x in rules.COMPLEX_TYPES:
+            return x
+        return super().infer_dtype(x)
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, fops.mul(out, fops.sub(1, out))),)
+        slope = fops.mul(out, fops.sub(1, out))
+        if getattr(out, "dtype", None) in rules.COMPLEX_TYPES:
+            slope = fops.conj(slope)
+        return (fops.mul(dout, slope),)
 
 
 # --- GeLU -----------------------------------------------------------------------------------
