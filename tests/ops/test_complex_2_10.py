@@ -7,7 +7,8 @@
   quotient and the matrix product;
 * ``repr``/``str`` of complex tensors.
 
-At ``atan``'s pole (z = -i) 2.10's gradient is 0, this project's not finite. Where 2.10 raises for a complex gradient (``Tan``, ``Atanh``, ``Mul``, ``Square``) this project computes it by the
+At ``atan``'s pole (z = -i) 2.10's gradient is 0, this project's not finite; 2.10's ``Sinc`` gradient of the
+imaginary part has the other sign (it conjugates the incoming gradient as well). Where 2.10 raises for a complex gradient (``Tan``, ``Atanh``, ``Mul``, ``Square``) this project computes it by the
 same convention; those are not compared here.
 """
 import json
@@ -28,7 +29,12 @@ def dec(d):
     return out.reshape(d["shape"])
 
 
-Z, W = dec(_DATA["Z"]), dec(_DATA["W"])
+Z, W, M = dec(_DATA["Z"]), dec(_DATA["W"]), dec(_DATA["M"])
+MATRIX = {
+    "adjoint": lambda m: ops.adjoint(m), "Tensor.adjoint": lambda m: m.adjoint(), "mH": lambda m: m.mH,
+    "norm": lambda m: ops.norm(m), "norm_fro": lambda m: ops.norm(m, "fro"), "vector_norm": lambda m: ops.vector_norm(m),
+    "matrix_norm": lambda m: ops.matrix_norm(m),
+}
 
 
 @pytest.mark.parametrize("name", sorted(_DATA["forward"]))
@@ -44,6 +50,14 @@ def test_forward(name):
 def test_gradient(name, part):
     if part == "imag" and name not in _DATA["grad_imag"]:
         pytest.skip("recorded for the real part only")
+    if part == "imag" and name == "sinc":
+        # 2.10's Sinc conjugates the incoming gradient too (the negative of i * its own real-part gradient); this
+        # project keeps the convention of every other function: grad(imag) = i * grad(real)
+        got_re = ms.grad(lambda z: ops.real(ops.sinc(z)).sum())(Tensor(Z)).asnumpy()
+        got_im = ms.grad(lambda z: ops.imag(ops.sinc(z)).sum())(Tensor(Z)).asnumpy()
+        np.testing.assert_allclose(got_im, 1j * got_re, rtol=1e-6)
+        np.testing.assert_allclose(got_im, -dec(_DATA["grad_imag"]["sinc"]), rtol=2e-5, atol=1e-6)
+        return
     want = _DATA["grad_real" if part == "real" else "grad_imag"][name]
     take = getattr(ops, part)
     if name in ("div", "add", "sub", "matmul"):
@@ -59,6 +73,19 @@ def test_gradient(name, part):
         assert not np.isfinite(got[1])
         got, want = np.delete(got, 1), np.delete(want, 1)
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_matrix_functions(name):
+    """The conjugate transpose, and norms (of the magnitudes; the 2-norm and Frobenius norm in the complex dtype)."""
+    got, want = MATRIX[name](Tensor(M)).asnumpy(), dec(_DATA["matrix"][name])
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_norm_gradient_is_z_over_the_norm():
+    got = ms.grad(lambda m: ops.real(ops.norm(m)))(Tensor(M)).asnumpy()
+    np.testing.assert_allclose(got, M / np.sqrt((np.abs(M.astype(np.complex128)) ** 2).sum()), rtol=1e-5)
 
 
 def test_gradient_in_graph_mode():

@@ -6,10 +6,11 @@ once for any array library ``xp`` with NumPy's API (the CPU backend passes NumPy
 * ``expm1(x + iy) = expm1(x) cos(y) - 2 sin(y/2)^2 + i exp(x) sin(y)`` (no cancellation near 0) and ``log1p(z) =
   log|1 + z| + i arg(1 + z)``, written out so both backends compute them alike (NumPy's own complex loops agree to
   a few units in the last place);
-* ``sigmoid(z) = 1 / (1 + exp(-z))`` (the real kernels' ``logaddexp`` form has no complex version).
+* ``sigmoid(z) = 1 / (1 + exp(-z))`` (the real kernels' ``logaddexp`` form has no complex version);
+* ``sinc(z) = sin(pi z) / (pi z)``, 1 at 0.
 """
 
-__all__ = ["is_complex", "sign", "absolute", "expm1", "log1p", "sigmoid"]
+__all__ = ["is_complex", "sign", "absolute", "expm1", "log1p", "sigmoid", "sinc"]
 
 
 def is_complex(a):
@@ -44,3 +45,9 @@ def log1p(xp, z):
 def sigmoid(xp, z):
     one = xp.ones((), z.dtype)
     return one / (one + xp.exp(-z))
+
+
+def sinc(xp, z):
+    zero = z == 0
+    scaled = xp.where(zero, xp.ones((), z.dtype), z) * xp.pi
+    return xp.where(zero, xp.ones((), z.dtype), xp.sin(scaled) / scaled)

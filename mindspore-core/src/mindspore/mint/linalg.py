@@ -135,7 +135,11 @@ def _dims(x, dim):
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
-    """The vector ``ord``-norm over ``dim`` (every element when None): ``ord`` a number, ``inf`` or ``-inf``."""
+    """The vector ``ord``-norm over ``dim`` (every element when None): ``ord`` a number, ``inf`` or ``-inf``; of
+    complex ``x``, the norm of its magnitudes (the 2-norm in the complex dtype, as MindSpore 2.10's ``ops.norm``)."""
+    if isinstance(x, Tensor) and dtype is None and mstype.is_complex(x.dtype):
+        out = vector_norm(ops.ComplexAbs()(x), ord, dim, keepdim)
+        return ops.cast(out, x.dtype) if ord == 2 else out
     _check_float("vector_norm", "x", x if dtype is None else ops.cast(x, dtype))
     if isinstance(ord, (str, bool)) or ord is None:
         raise MSTypeError(f"For 'vector_norm', the 'ord' must be a number, but got {ord!r}.")
@@ -213,6 +217,12 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """
     if dtype is not None:
         A = ops.cast(A, dtype)
+    if isinstance(A, Tensor) and mstype.is_complex(A.dtype):
+        if ord in ("nuc", 2, -2):
+            raise MSTypeError(f"For 'matrix_norm', the {ord!r} norm of a complex tensor needs complex singular "
+                              f"values, which this build does not compute; got {A.dtype}.")
+        out = matrix_norm(ops.ComplexAbs()(A), ord, dim, keepdim)      # of the magnitudes
+        return ops.cast(out, A.dtype) if ord == "fro" else out
     _check_float("matrix_norm", "A", A)
     if A.ndim < 2:
         raise MSValueError(f"For 'matrix_norm', the 'A' must have at least 2 dimensions, but got shape {A.shape}.")

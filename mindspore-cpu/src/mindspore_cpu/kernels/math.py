@@ -495,7 +495,7 @@ KERNELS = {
     "Erf": _erf,
     "Erfc": _erfc,
     "Erfinv": _erfinv,
-    "Sinc": _sinc,
+    "Sinc": _with_complex(_sinc, complex_math.sinc),
     "NanToNum": _nan_to_num,
     # comparisons, logic, bits
     "Equal": _binary(np.equal),

@@ -388,7 +388,7 @@ KERNELS = {
     "Erf": _special64(special.erf),
     "Erfc": _special64(special.erfc),
     "Erfinv": _special64(special.erfinv),
-    "Sinc": _sinc,
+    "Sinc": _with_complex(_sinc, complex_math.sinc),
     "NanToNum": _nan_to_num,
     # comparisons, logic, bits
     "Equal": _compare(cupy.equal),

@@ -709,12 +709,12 @@ class Erfinv(_FloatUnary):
 class Sinc(_FloatUnary):
     """The normalised sinc ``sin(pi x) / (pi x)`` (1 at 0)."""
 
-    allowed = _REAL_TYPES
+    allowed = _REAL_TYPES + rules.COMPLEX_TYPES
 
     def bprop(self, x, out, dout):
         # d/dx sinc(x) = (cos(pi x) - sinc(x)) / x, which tends to 0 at 0
         slope = _div_no_nan(fops.sub(fops.cos(fops.mul(x, _PI)), out), x)
-        return (fops.mul(dout, slope),)
+        return (fops.mul(dout, _conj(slope)),)
 
 
 # --- NanToNum -------------------------------------------------------------------------------

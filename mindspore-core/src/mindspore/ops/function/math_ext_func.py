@@ -15,6 +15,7 @@ import numpy as _np
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
+from mindspore.ops._defs import complex_ops as _complex_defs
 from mindspore.ops._defs import linalg as _linalg_defs
 from mindspore.ops._defs import linalg_more as _linalg_more_defs
 from mindspore.ops._defs import math_more as _more_defs
@@ -204,6 +205,8 @@ def matrix_power(input, n):
 def adjoint(x):
     """Conjugate transpose of the last two dimensions."""
     _check_tensor("adjoint", "x", x)
+    if mstype.is_complex(x.dtype):
+        x = _array.cached_prim(_complex_defs.Conj)(x)
     return _array.swapaxes(x, -1, -2)
 
 

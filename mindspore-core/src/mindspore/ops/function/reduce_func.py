@@ -12,6 +12,7 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import _rules as rules
+from mindspore.ops._defs import complex_ops as _complex_defs
 from mindspore.ops._defs import math_prims as _math_prims
 from mindspore.ops._defs import reduce as reduce_defs
 from mindspore.ops._defs._lazy import functional as fops
@@ -342,6 +343,10 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
         A = fops.cast(A, dtype)
     elif A.dtype == mstype.bool_ or mstype.is_int(A.dtype):
         A = fops.cast(A, mstype.float32)  # MindSpore 2.10 takes integer tensors, with a Float32 norm
+    if mstype.is_complex(A.dtype):
+        # MindSpore 2.10: the norm of the magnitudes, the 2-norm and Frobenius norm given in the complex dtype
+        out = norm(_prim(_complex_defs.ComplexAbs)(A), ord, dim, keepdim)
+        return fops.cast(out, A.dtype) if ord in (None, 2, "fro") else out
     rules.check_dtype_in("norm", "A", A.dtype, (mstype.float16, mstype.float32, mstype.float64))
     rules.check_bool("norm", "keepdim", keepdim)
     if dim is None:
