@@ -48,6 +48,23 @@ template <typename S> __device__ __forceinline__ S ms_of(R v);
 template <> __device__ __forceinline__ R ms_of<R>(R v) { return v; }
 template <> __device__ __forceinline__ ms_cplx ms_of<ms_cplx>(R v) { return ms_cplx{v, (R)0}; }
 
+// Swaps the n elements w[a + j * stride] and w[b + j * stride] (two rows or two columns of W) across the block's
+// threads, and order[k] with order[other] (thread 0).
+template <typename S>
+__device__ __forceinline__ void ms_swap_lines(S* w, long long a, long long b, long long stride, long long n,
+                                              long long* order, long long k, long long other) {
+    for (long long j = threadIdx.x; j < n; j += RAW_BLOCK) {
+        const S t = w[a + j * stride];
+        w[a + j * stride] = w[b + j * stride];
+        w[b + j * stride] = t;
+    }
+    if (threadIdx.x == 0) {
+        const long long p = order[k];
+        order[k] = order[other];
+        order[other] = p;
+    }
+}
+
 template <typename S>
 __device__ void ms_invert(const S* __restrict__ x, S* __restrict__ out, S* __restrict__ work,
                           long long* __restrict__ order, long long* __restrict__ rank_out, long long n, int adjoint,
@@ -100,23 +117,9 @@ __device__ void ms_invert(const S* __restrict__ x, S* __restrict__ out, S* __res
         if (best == (R)0) { nonzero = k; break; }
         if (best > max_pivot) max_pivot = best;
         const long long br = k + bt0 % m, bc = k + bt0 / m;
-        if (br != k) {
-            for (long long j = tid; j < n; j += RAW_BLOCK) {
-                const S a = w[k + j * n];
-                w[k + j * n] = w[br + j * n];
-                w[br + j * n] = a;
-            }
-            if (tid == 0) { const long long p = prow[k]; prow[k] = prow[br]; prow[br] = p; }
-        }
+        if (br != k) ms_swap_lines(w, k, br, n, n, prow, k, br);              // rows k and br
         __syncthreads();
-        if (bc != k) {
-            for (long long i = tid; i < n; i += RAW_BLOCK) {
-                const S a = w[i + k * n];
-                w[i + k * n] = w[i + bc * n];
-                w[i + bc * n] = a;
-            }
-            if (tid == 0) { const long long p = pcol[k]; pcol[k] = pcol[bc]; pcol[bc] = p; }
-        }
+        if (bc != k) ms_swap_lines(w, k * n, bc * n, 1, n, pcol, k, bc);      // columns k and bc
         __syncthreads();
         if (k + 1 < n) {
             const S pivot = w[k + k * n];
