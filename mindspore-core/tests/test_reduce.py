@@ -33,7 +33,7 @@ X = ms.Tensor(np.ones((2, 3), np.float32))
     (lambda: ops.cummax(X, 2), ValueError, "range"),
     (lambda: ops.median(X, -3), ValueError, "range"),
     (lambda: ops.std(ms.Tensor([1, 2, 3])), TypeError, "Float"),
-    (lambda: ops.norm(X, "nuc"), ValueError, "For 'norm'"),
+    (lambda: ops.norm(X, "spectral"), ValueError, "For 'norm'"),
     (lambda: ops.norm(X, dim=(0, 1, 1)), ValueError, "For 'norm'"),
     (lambda: ops.LpNorm(axis=0, p=-1), ValueError, "'p'"),
 ])

@@ -83,6 +83,33 @@ def test_matrix_functions(name):
     np.testing.assert_allclose(got, want, rtol=1e-6)
 
 
+@pytest.mark.parametrize("ord_", ["nuc", 2, -2])
+def test_singular_value_norms(ord_):
+    """From the complex singular values, as NumPy: 2.10 takes those of the real part only (nuc 5.099 for this M, whose
+    singular values 5.304 and 1.731 its own ops.svd gives), which is not copied. Real input: 2.10's values."""
+    m64 = M.astype(np.complex128)
+    for fn in (lambda m: ops.norm(m, ord_), lambda m: ops.matrix_norm(m, ord_)):
+        got = fn(Tensor(M))
+        assert got.dtype == ms.float32
+        np.testing.assert_allclose(got.asnumpy(), np.linalg.norm(m64, ord_), rtol=1e-5)
+    real = Tensor(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]], np.float32))
+    want = {"nuc": 10.507280349731445, 2: 9.838859558105469, -2: 0.6684200167655945}[ord_]   # 2.10's
+    np.testing.assert_allclose(ops.norm(real, ord_).asnumpy(), want, rtol=1e-5)
+    np.testing.assert_allclose(ops.norm(Tensor(np.ones((2, 2, 3), np.float32)), ord_, dim=(1, 2), keepdim=True)
+                               .asnumpy(), np.linalg.norm(np.ones((2, 2, 3)), ord_, axis=(1, 2), keepdims=True),
+                               rtol=1e-5, atol=1e-6)
+    s, u, v = ops.svd(Tensor(M), full_matrices=False, compute_uv=True)
+    assert s.dtype == ms.complex64
+    np.testing.assert_allclose((u.asnumpy() * s.asnumpy()[None]) @ v.asnumpy().conj().T, M, atol=1e-5)
+
+
+def test_nuclear_norm_gradient_of_a_real_matrix():
+    got = ms.grad(lambda m: ops.norm(m, "nuc"))(Tensor(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]], np.float32)))
+    np.testing.assert_allclose(got.asnumpy(), [[-0.6392599940299988, 0.17587000131607056, 0.7486100196838379],
+                                               [0.7063000202178955, 0.5192800164222717, 0.48113998770713806]],
+                               rtol=1e-4, atol=1e-5)     # 2.10's
+
+
 def test_norm_gradient_is_z_over_the_norm():
     got = ms.grad(lambda m: ops.real(ops.norm(m)))(Tensor(M)).asnumpy()
     np.testing.assert_allclose(got, M / np.sqrt((np.abs(M.astype(np.complex128)) ** 2).sum()), rtol=1e-5)

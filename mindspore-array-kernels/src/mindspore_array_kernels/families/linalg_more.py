@@ -23,7 +23,8 @@ def _svd(prim, a, out=None):
         s = xp.linalg.svd(a, compute_uv=False)
         return s.astype(dt), xp.zeros((0,), dt), xp.zeros((0,), dt)
     u, s, vh = xp.linalg.svd(a, full_matrices=prim.full_matrices)
-    v = xp.ascontiguousarray(xp.swapaxes(vh, -1, -2))
+    v = xp.swapaxes(vh, -1, -2)
+    v = xp.ascontiguousarray(xp.conj(v) if v.dtype.kind == "c" else v)      # a = u diag(s) v^H
     return s.astype(dt), xp.ascontiguousarray(u).astype(dt), v.astype(dt)
 
 

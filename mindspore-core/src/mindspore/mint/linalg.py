@@ -218,9 +218,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     if dtype is not None:
         A = ops.cast(A, dtype)
     if isinstance(A, Tensor) and mstype.is_complex(A.dtype):
-        if ord in ("nuc", 2, -2):
-            raise MSTypeError(f"For 'matrix_norm', the {ord!r} norm of a complex tensor needs complex singular "
-                              f"values, which this build does not compute; got {A.dtype}.")
+        if ord in ("nuc", 2, -2):          # from the complex singular values (Svd), in the real dtype
+            return ops.norm(A, ord, tuple(dim), keepdim)
         out = matrix_norm(ops.ComplexAbs()(A), ord, dim, keepdim)      # of the magnitudes
         return ops.cast(out, A.dtype) if ord == "fro" else out
     _check_float("matrix_norm", "A", A)

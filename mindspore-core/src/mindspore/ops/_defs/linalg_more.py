@@ -13,7 +13,7 @@ L^-1)``; the triangular, power and Cholesky solves by the matrix-product rule. `
 ``Geqrf`` and ``Orgqr`` (Householder representations) are not differentiated. Kernels live in the backends'
 ``kernels/linalg_more.py`` (LAPACK through NumPy/SciPy, cuSOLVER through CuPy).
 """
-from mindspore._errors import MSValueError
+from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs._lazy import functional as fops
@@ -50,8 +50,9 @@ def _k_of(shape):
 
 # --- Svd -------------------------------------------------------------------------------------
 class Svd(Primitive):
-    """``Svd(full_matrices=False, compute_uv=True)(a)``: ``(s, u, v)`` with ``a = u diag(s) v^T``, the singular
-    values in descending order (``u``/``v`` zero-sized when not computed)."""
+    """``Svd(full_matrices=False, compute_uv=True)(a)``: ``(s, u, v)`` with ``a = u diag(s) v^H``, the singular
+    values in descending order (``u``/``v`` zero-sized when not computed). Complex input gives its singular values in
+    the complex dtype too (zero imaginary parts), as MindSpore 2.10; its gradient is refused."""
 
     @prim_attr_register
     def __init__(self, full_matrices=False, compute_uv=True):
@@ -70,10 +71,13 @@ class Svd(Primitive):
         return batch + (k,), batch + (m, k), batch + (n, k)
 
     def infer_dtype(self, a):
-        d = rules.check_dtype_in(self.name, "a", a, _FLOATS)
+        d = rules.check_dtype_in(self.name, "a", a, _FLOATS_COMPLEX)
         return d, d, d
 
     def bprop(self, a, out, dout):
+        if mstype.is_complex(fops.dtype(a)):
+            raise MSTypeError(f"For 'Svd', the gradient of a complex input is not supported (Townsend's backward "
+                              f"here is the real one), but got {fops.dtype(a)}.")
         if self.compute_uv and self.full_matrices:
             s, u, v = self._grad_prim(Svd, False, True)(a)
             k = _k_of(a.shape)

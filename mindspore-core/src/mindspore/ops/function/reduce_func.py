@@ -13,6 +13,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs import complex_ops as _complex_defs
+from mindspore.ops._defs import linalg_more as _linalg_more_defs
 from mindspore.ops._defs import math_prims as _math_prims
 from mindspore.ops._defs import reduce as reduce_defs
 from mindspore.ops._defs._lazy import functional as fops
@@ -321,8 +322,34 @@ def _matrix_norm(A, ord, dim, keepdim):
         if not keepdim:
             out = fops.reshape(out, rules.reduce_shape("norm", A.shape, dim, False))
         return out
-    raise MSValueError(f"For 'norm', the matrix 'ord' must be one of None, 'fro', 1, -1, inf, -inf here; ord {ord!r} "
-                       f"needs singular values, which this build has no operator for.")
+    if ord in ("nuc", 2, -2):
+        return _singular_value_norm(A, ord, (rows, cols), keepdim)
+    raise MSValueError(f"For 'norm', the matrix 'ord' must be one of None, 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, "
+                       f"but got {ord!r}.")
+
+
+def _singular_value_norm(A, ord, dim, keepdim):
+    """The nuclear norm (the sum of the singular values) or the 2/-2 norm (the largest/smallest) over the two
+    dimensions ``dim``, from the ``Svd`` primitive; of complex ``A``, in its real dtype (as MindSpore 2.10)."""
+    d0, d1 = (d % A.ndim for d in dim)
+    if d0 == d1:
+        raise MSValueError(f"For 'norm', the 'dim' must name two different dimensions, but got {dim}.")
+    rest = [i for i in builtins.range(A.ndim) if i not in (d0, d1)]
+    moved = fops.transpose(A, tuple(rest + [d0, d1]))
+    sv = _prim(_linalg_more_defs.Svd, False, False)(moved)[0]
+    if mstype.is_complex(sv.dtype):
+        sv = _prim(_complex_defs.Real)(sv)
+    if ord == "nuc":
+        out = _prim(reduce_defs.ReduceSum, False)(sv, -1)
+    elif ord == 2:
+        out = _prim(reduce_defs.ReduceMax, False)(sv, -1)
+    else:
+        out = _prim(reduce_defs.ReduceMin, False)(sv, -1)
+    if keepdim:
+        shape = list(A.shape)
+        shape[d0] = shape[d1] = 1
+        out = fops.reshape(out, tuple(shape))
+    return out
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -344,6 +371,9 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     elif A.dtype == mstype.bool_ or mstype.is_int(A.dtype):
         A = fops.cast(A, mstype.float32)  # MindSpore 2.10 takes integer tensors, with a Float32 norm
     if mstype.is_complex(A.dtype):
+        matrix = isinstance(dim, (tuple, list)) and len(dim) == 2 or dim is None and ord is not None and A.ndim == 2
+        if matrix and ord in ("nuc", 2, -2):
+            return _singular_value_norm(A, ord, tuple(dim) if dim is not None else (0, 1), keepdim)
         # MindSpore 2.10: the norm of the magnitudes, the 2-norm and Frobenius norm given in the complex dtype
         out = norm(_prim(_complex_defs.ComplexAbs)(A), ord, dim, keepdim)
         return fops.cast(out, A.dtype) if ord in (None, 2, "fro") else out
