@@ -4,7 +4,8 @@ The expected values were printed by real MindSpore 2.10.0 for the same calls:
 
 * a matrix that is not invertible is not an error: ``ops.MatrixInverse``, ``ops.inverse`` and ``Tensor.inverse``
   give its rank-limited solution (LU with complete pivoting), in PYNATIVE and GRAPH mode, and so does the gradient;
-* complex64/complex128 matrices: inverse, determinant, ``(sign, log|det|)`` (both complex), and the gradient;
+* complex64/complex128 matrices: inverse, determinant, ``(sign, log|det|)`` (both complex), ``logdet`` (the
+  complex logarithm), and the gradient;
 * ``ops.matrix_power`` with a negative power refuses a matrix that is not invertible (ValueError);
 * ``MatrixInverse`` takes float32/float64/complex64/complex128 only.
 """
@@ -51,6 +52,8 @@ def test_complex_matrices(dtype):
     assert sign.dtype == logabs.dtype == inv.dtype
     np.testing.assert_allclose(sign.asnumpy(), -0.9284766908852594 + 0.3713906763541038j, rtol=1e-6)
     np.testing.assert_allclose(logabs.asnumpy(), 2.376795095553182 + 0j, rtol=1e-6)
+    for logdet in (ops.logdet(x), x.logdet()):
+        np.testing.assert_allclose(logdet.asnumpy(), 2.3768 + 2.76109j, rtol=1e-5)     # (2.10, printed to 5 places)
     sign, logabs = ops.LogMatrixDeterminant()(Tensor(np.array([[1 + 1j, 2 + 2j], [1, 2]], dtype)))
     assert sign.asnumpy() == 0 and logabs.asnumpy() == -np.inf
     np.testing.assert_allclose(ops.MatrixInverse()(Tensor(np.array([[1 + 1j, 2 + 2j], [1, 2]], dtype))).asnumpy(),

@@ -155,8 +155,11 @@ def slogdet(input):
 
 
 def logdet(input):
-    """``log(det(input))`` (NaN where the determinant is negative)."""
+    """``log(det(input))`` (NaN where the determinant is negative; of complex input the complex logarithm, as
+    MindSpore 2.10)."""
     sign, logabs = slogdet(input)
+    if mstype.is_complex(input.dtype):
+        return _math.add(logabs, _math.log(sign))
     return _array.where(_math.lt(sign, 0), _array.full_like(logabs, float("nan")), logabs)
 
 
