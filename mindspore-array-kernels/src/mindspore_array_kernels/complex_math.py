@@ -10,11 +10,29 @@ once for any array library ``xp`` with NumPy's API (the CPU backend passes NumPy
 * ``sinc(z) = sin(pi z) / (pi z)``, 1 at 0.
 """
 
-__all__ = ["is_complex", "sign", "absolute", "expm1", "log1p", "sigmoid", "sinc"]
+__all__ = ["is_complex", "with_complex", "sign", "absolute", "expm1", "log1p", "sigmoid", "sinc"]
 
 
 def is_complex(a):
     return a.dtype.kind == "c"
+
+
+def with_complex(xp, as_array, real_kernel, complex_fn):
+    """A backend's kernel ``(prim, x, out)``: ``complex_fn(xp, x)`` for complex ``x`` (``as_array(x)`` first, the
+    backend's device array), ``real_kernel`` for the others; NumPy's floating-point warnings silenced (CuPy gives
+    none)."""
+    errstate = getattr(xp, "errstate", None)
+
+    def kernel(prim, x, out=None):
+        x = as_array(x)
+        if not is_complex(x):
+            return real_kernel(prim, x, out=out)
+        if errstate is None:
+            return complex_fn(xp, x)
+        with errstate(all="ignore"):
+            return complex_fn(xp, x)
+    kernel.__name__ = f"complex_{getattr(complex_fn, '__name__', 'fn')}"
+    return kernel
 
 
 def sign(xp, z):

@@ -1,10 +1,9 @@
 """``mindspore.mint.linalg``: ``inv``, ``qr``, ``norm``, ``vector_norm``, ``matrix_norm``.
 
-No backend has a factorisation kernel, so ``inv``, ``qr`` and the singular values behind the nuclear and spectral
-norms (one-sided Jacobi rotations, a fixed number of sweeps) are compositions of elementwise ops and matmuls
-unrolled over the (static) matrix size: Gauss-Jordan elimination with partial pivoting (row swaps as permutation
-matmuls), and Householder QR with LAPACK's sign convention (``R[k, k] = -sign(x_k) * ||x||``, no reflection
-when the column below the diagonal is already zero). Both are differentiable through the composition and are
+``inv`` and ``qr`` are compositions of elementwise ops and matmuls unrolled over the (static) matrix size:
+Gauss-Jordan elimination with partial pivoting (row swaps as permutation matmuls), and Householder QR with LAPACK's
+sign convention (``R[k, k] = -sign(x_k) * ||x||``, no reflection when the column below the diagonal is already
+zero). The nuclear and spectral norms are ``ops.norm``'s, from the ``Svd`` primitive. Both are differentiable through the composition and are
 staged like any other library function in GRAPH_MODE. Cost is O(n) ops of O(n^3) each: meant for the small
 matrices model code inverts, not for large dense solvers.
 """
@@ -160,66 +159,20 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     return ops.pow(ops.sum(ops.pow(absx, ord), dims, keepdim), 1.0 / ord)
 
 
-_JACOBI_SWEEPS = 10
-
-
-def _singular_values(A):
-    """The singular values (descending) of each matrix in the last two dimensions, by one-sided Jacobi rotations.
-
-    Each rotation makes two columns orthogonal; after the sweeps the column norms are the singular values. The
-    sweep count is fixed (quadratic convergence: ten sweeps are far more than float32 needs for the small
-    matrices this is meant for), so the computation is a static composition, differentiable and stageable.
-    """
-    if A.shape[-1] > A.shape[-2]:
-        A = ops.swapaxes(A, -1, -2)
-    n = A.shape[-1]
-    cols = [ops.narrow(A, -1, j, 1) for j in range(n)]
-    for _ in range(_JACOBI_SWEEPS if n > 1 else 0):
-        for p in range(n - 1):
-            for q in range(p + 1, n):
-                a, b = cols[p], cols[q]
-                alpha, beta = ops.sum(ops.square(a), -2, True), ops.sum(ops.square(b), -2, True)
-                gamma = ops.sum(ops.mul(a, b), -2, True)
-                skip = ops.le(ops.abs(gamma), ops.mul(ops.sqrt(ops.mul(alpha, beta)), 1e-12))
-                zeta = ops.div(ops.sub(beta, alpha), ops.mul(ops.where(skip, ops.ones_like(gamma), gamma), 2.0))
-                sign = ops.where(ops.ge(zeta, 0), ops.ones_like(zeta), ops.neg(ops.ones_like(zeta)))
-                t = ops.div(sign, ops.add(ops.abs(zeta), ops.sqrt(ops.add(ops.square(zeta), 1.0))))
-                c = ops.where(skip, ops.ones_like(t), ops.rsqrt(ops.add(ops.square(t), 1.0)))
-                s = ops.where(skip, ops.zeros_like(t), ops.mul(c, t))
-                cols[p] = ops.sub(ops.mul(c, a), ops.mul(s, b))
-                cols[q] = ops.add(ops.mul(s, a), ops.mul(c, b))
-    norms = ops.cat([ops.sqrt(ops.sum(ops.square(col), -2)) for col in cols], -1)
-    return ops.sort(norms, -1, True)[0]
-
-
-def _matrix_dims_last(A, dim, keepdim):
-    """``A`` with the two ``dim`` moved to the end, and a function restoring ``keepdim`` dimensions."""
-    d0, d1 = (d % A.ndim for d in dim)
-    if d0 == d1:
-        raise MSValueError(f"For 'matrix_norm', the 'dim' must name two different dimensions, but got {dim}.")
-    rest = [i for i in range(A.ndim) if i not in (d0, d1)]
-    moved = ops.permute(A, tuple(rest + [d0, d1]))
-
-    def restore(out):
-        if not keepdim:
-            return out
-        shape = list(A.shape)
-        shape[d0] = shape[d1] = 1
-        return ops.reshape(out, tuple(shape))
-    return moved, restore
-
-
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """The matrix norm over the two dimensions ``dim``: ``'fro'``, ``'nuc'``, 1, -1, 2, -2, ``inf`` or ``-inf``.
 
-    ``'nuc'`` and 2/-2 (the sum, largest and smallest singular value) use Jacobi rotations (see
-    :func:`_singular_values`).
+    ``'nuc'`` and 2/-2 (the sum, largest and smallest singular value) are ``ops.norm``'s, from the ``Svd``
+    primitive (of complex ``A``: its complex singular values, in the real dtype).
     """
     if dtype is not None:
         A = ops.cast(A, dtype)
+    if ord in ("nuc", 2, -2):
+        if A.ndim < 2:
+            raise MSValueError(f"For 'matrix_norm', the 'A' must have at least 2 dimensions, but got shape "
+                               f"{A.shape}.")
+        return ops.norm(A, ord, tuple(dim), keepdim)
     if isinstance(A, Tensor) and mstype.is_complex(A.dtype):
-        if ord in ("nuc", 2, -2):          # from the complex singular values (Svd), in the real dtype
-            return ops.norm(A, ord, tuple(dim), keepdim)
         out = matrix_norm(ops.ComplexAbs()(A), ord, dim, keepdim)      # of the magnitudes
         return ops.cast(out, A.dtype) if ord == "fro" else out
     _check_float("matrix_norm", "A", A)
@@ -227,12 +180,6 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
         raise MSValueError(f"For 'matrix_norm', the 'A' must have at least 2 dimensions, but got shape {A.shape}.")
     if ord == "fro":
         return ops.sqrt(ops.sum(ops.square(A), tuple(dim), keepdim))
-    if ord in ("nuc", 2, -2):
-        moved, restore = _matrix_dims_last(A, tuple(dim), keepdim)
-        sv = _singular_values(moved)
-        if ord == "nuc":
-            return restore(ops.sum(sv, -1))
-        return restore(ops.squeeze(ops.narrow(sv, -1, 0 if ord == 2 else sv.shape[-1] - 1, 1), -1))
     if ord not in (1, -1, float("inf"), float("-inf")):
         raise MSValueError(f"For 'matrix_norm', the 'ord' must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, but got "
                            f"{ord!r}.")

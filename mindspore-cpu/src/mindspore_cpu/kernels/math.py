@@ -251,14 +251,7 @@ def _sign(prim, x, out=None):
 
 
 def _with_complex(real_kernel, complex_fn):
-    """``real_kernel``, and ``complex_fn(np, x)`` for complex ``x`` (``mindspore_array_kernels.complex_math``)."""
-    def kernel(prim, x, out=None):
-        x = np.asarray(x)
-        if complex_math.is_complex(x):
-            with np.errstate(all="ignore"):
-                return complex_fn(np, x)
-        return real_kernel(prim, x, out=out)
-    return kernel
+    return complex_math.with_complex(np, np.asarray, real_kernel, complex_fn)
 
 
 def _reciprocal(prim, x, out=None):

@@ -80,15 +80,9 @@ def _unary(ufunc):
 
 
 def _with_complex(real_kernel, complex_fn):
-    """``real_kernel``, and ``complex_fn(cupy, x)`` for complex ``x`` (``mindspore_array_kernels.complex_math``:
-    the CPU backend's formulas; CuPy's ``sign`` of a complex number is not MindSpore's)."""
-    def kernel(prim, x, *, out):
-        x = _dev(x)
-        if complex_math.is_complex(x):
-            return complex_fn(cupy, x)
-        return real_kernel(prim, x, out=out)
-    kernel.__name__ = f"gpu_{getattr(complex_fn, '__name__', 'complex')}"
-    return kernel
+    """``real_kernel``, and ``complex_fn(cupy, x)`` for complex ``x`` (``mindspore_array_kernels.complex_math``: the
+    CPU backend's formulas; CuPy's ``sign`` of a complex number is not MindSpore's)."""
+    return complex_math.with_complex(cupy, _dev, real_kernel, complex_fn)
 
 
 def _integral_identity(ufunc):

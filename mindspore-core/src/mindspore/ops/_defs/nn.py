@@ -16,6 +16,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common.seed import OpRandomState
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs import nn_ext
+from mindspore.ops._defs.math import _conj
 from mindspore.ops._defs._lazy import functional as fops
 from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, is_known_zero, prim_attr_register
 
@@ -130,10 +131,7 @@ class Sigmoid(_FloatUnary):
         return super().infer_dtype(x)
 
     def bprop(self, x, out, dout):
-        slope = fops.mul(out, fops.sub(1, out))
-        if getattr(out, "dtype", None) in rules.COMPLEX_TYPES:
-            slope = fops.conj(slope)
-        return (fops.mul(dout, slope),)
+        return (fops.mul(dout, _conj(fops.mul(out, fops.sub(1, out)))),)
 
 
 # --- GeLU -----------------------------------------------------------------------------------

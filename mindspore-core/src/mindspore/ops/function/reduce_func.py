@@ -336,7 +336,8 @@ def _singular_value_norm(A, ord, dim, keepdim):
         raise MSValueError(f"For 'norm', the 'dim' must name two different dimensions, but got {dim}.")
     rest = [i for i in builtins.range(A.ndim) if i not in (d0, d1)]
     moved = fops.transpose(A, tuple(rest + [d0, d1]))
-    sv = _prim(_linalg_more_defs.Svd, False, False)(moved)[0]
+    half = A.dtype in (mstype.float16, mstype.bfloat16)        # (Svd takes float32/64: half computes in float32)
+    sv = _prim(_linalg_more_defs.Svd, False, False)(fops.cast(moved, mstype.float32) if half else moved)[0]
     if mstype.is_complex(sv.dtype):
         sv = _prim(_complex_defs.Real)(sv)
     if ord == "nuc":
@@ -345,6 +346,8 @@ def _singular_value_norm(A, ord, dim, keepdim):
         out = _prim(reduce_defs.ReduceMax, False)(sv, -1)
     else:
         out = _prim(reduce_defs.ReduceMin, False)(sv, -1)
+    if half:
+        out = fops.cast(out, A.dtype)
     if keepdim:
         shape = list(A.shape)
         shape[d0] = shape[d1] = 1
