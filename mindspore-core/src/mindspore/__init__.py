@@ -35,6 +35,7 @@ from mindspore import nn, ops  # noqa: E402,F401
 from mindspore._autodiff.grad import get_grad, grad, jvp, value_and_grad, vjp  # noqa: E402,F401
 from mindspore._autodiff.recompute import recompute  # noqa: E402,F401
 from mindspore._autodiff import transforms as _transforms  # noqa: E402,F401 - installs ops.vmap/jacrev/jacfwd
+from mindspore._autodiff.transforms import jacfwd, jacrev, vmap  # noqa: E402,F401 - also top-level in 2.10
 from mindspore.common.sparse_tensor import COOTensor, CSRTensor, RowTensor, SparseTensor  # noqa: E402,F401
 from mindspore import amp, device_context, runtime, train  # noqa: E402,F401
 from mindspore import numpy  # noqa: E402,F401 - mindspore.numpy, as MindSpore exports it

@@ -22,6 +22,21 @@ class MSRuntimeError(MindSporeError, RuntimeError):
     """A failure while running: no usable backend, no kernel, a failing kernel."""
 
 
+class NeedsPython(MindSporeError):
+    """Compiling met Python code that needs a value the graph computes: the value of a tensor as a Python value
+    (``int(x)``, ``x.asnumpy()``), or a computed tensor stored in a plain attribute. Outside JIT strict mode the
+    call then runs as Python (MindSpore's JIT fallback runs such code at run time); in strict mode it is the
+    error."""
+
+
+class MSValueUnavailableError(NeedsPython, MSRuntimeError):
+    """A tensor's value is needed as a Python value while compiling (see :class:`NeedsPython`)."""
+
+
+class MSTensorAttributeError(NeedsPython, MSTypeError):
+    """A tensor the graph computes is stored in an attribute that is not a Parameter (see :class:`NeedsPython`)."""
+
+
 class BackendUnavailableError(MSRuntimeError):
     """The requested device target has no usable backend installed here."""
 
@@ -60,6 +75,11 @@ class MSIndexRuntimeError(MSIndexError, RuntimeError):
 
 class MSIndexValueError(MSIndexError, ValueError):
     """A boolean index whose shape does not match the tensor: a ValueError in MindSpore 2.10 (torch: IndexError)."""
+
+
+class MSTypeValueError(MSTypeError, ValueError):
+    """Calling an object that is not callable in graph mode: TypeError in Python, ValueError in MindSpore 2.10
+    ("MsClassObject: 'X' has no __call__ function")."""
 
 
 class MSTypeIndexError(MSTypeError, IndexError):

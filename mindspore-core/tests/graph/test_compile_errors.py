@@ -132,12 +132,27 @@ def test_raise_under_a_tensor_condition_raises_when_it_runs():
         f(ms.Tensor(np.full(2, 9.0, np.float32)))
 
 
-def test_reading_a_tensor_value_in_library_code_says_what_to_do():
+def test_reading_a_tensor_value_in_library_code_says_what_to_do_in_strict_mode():
     @ms.jit
     def f(x):
         return float(x.sum())
-    with pytest.raises(RuntimeError, match="not available while compiling in graph mode"):
-        f(ms.Tensor(np.ones(2, np.float32)))
+    ms.set_context(jit_syntax_level=ms.STRICT)
+    try:
+        with pytest.raises(RuntimeError, match="not available while compiling in graph mode"):
+            f(ms.Tensor(np.ones(2, np.float32)))
+    finally:
+        ms.set_context(jit_syntax_level=ms.LAX)
+
+
+def test_reading_a_tensor_value_runs_as_python_outside_strict_mode():
+    # MindSpore's JIT fallback: python_builtin_functions.md's int(x), float(x.asnumpy()), len(w.asnumpy())
+    @ms.jit
+    def reads_tensor_values(x):
+        return float(x.sum()), int(x[0]), len(x.asnumpy()), x * 2
+    with pytest.warns(RuntimeWarning, match="runs as Python"):
+        total, first, n, doubled = reads_tensor_values(ms.Tensor(np.array([3.0, 4.0], np.float32)))
+    assert (total, first, n) == (7.0, 3, 2) and type(total) is float and type(first) is int
+    assert doubled.asnumpy().tolist() == [6.0, 8.0]
 
 
 def test_branches_of_different_shapes_are_rejected():

@@ -92,7 +92,9 @@ def _differentiate(fn, args, positions, weights, has_aux, sens=None):
         else:
             diff_outs = _as_tuple(out)
         if sens is None:
-            seeds = tuple(_ones_like(o) if isinstance(o, Tensor) else None for o in diff_outs)
+            # every tensor of the output is seeded with ones, also inside nested tuples, lists and dicts
+            diff_outs = tuple(_tensor_leaves(diff_outs))
+            seeds = tuple(_ones_like(o) for o in diff_outs)
         else:
             seeds = _as_tuple(sens)
             if len(seeds) != len(diff_outs):
@@ -113,6 +115,17 @@ def _differentiate(fn, args, positions, weights, has_aux, sens=None):
     if has_aux:
         out = (out[0],) + tuple(_F().stop_gradient(o) if isinstance(o, Tensor) else o for o in out[1:])
     return out, in_grads, w_grads
+
+
+def _tensor_leaves(v):
+    if isinstance(v, Tensor):
+        yield v
+    elif isinstance(v, (tuple, list)):
+        for x in v:
+            yield from _tensor_leaves(x)
+    elif isinstance(v, dict):
+        for x in v.values():
+            yield from _tensor_leaves(x)
 
 
 def _differentiable(a):

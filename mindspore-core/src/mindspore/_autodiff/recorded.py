@@ -9,7 +9,7 @@ from __future__ import annotations
 from mindspore._autodiff import tape as _tape
 from mindspore._autodiff.grad import _differentiate
 from mindspore._infer.abstract import signature
-from mindspore._pipeline.compiler import _EPOCH, cache_for_call, compiled_call
+from mindspore._pipeline.compiler import _EPOCH, PYTHON_FALLBACK, cache_for_call, compiled_entry
 from mindspore._runtime import backend
 from mindspore.common.tensor import Tensor
 
@@ -65,7 +65,10 @@ def call_on_tape(run, fn, args, kwargs):
 def _run_recorded(cache, fn, args, name):
     """Run ``fn`` compiled and, while tapes record, record the call as one node differentiated by its
     compiled vjp (itself run through here, so each order of derivative is one more compiled graph)."""
-    out = compiled_call(cache, fn, args, None, name=name)
+    entry = compiled_entry(cache, fn, args, None, name=name, fallback=True)
+    if entry is PYTHON_FALLBACK:
+        return fn(*args)    # JIT fallback: run as Python, recorded op by op on the tapes
+    out = entry.run(args, None)
     if not _tape.active():
         return out
     entry = _last_entry(cache, args)
@@ -79,5 +82,6 @@ def _run_recorded(cache, fn, args, name):
 
 
 def _last_entry(cache, args):
-    return cache.get((signature(args, None), (), backend.current().generation, _EPOCH[0]))
+    # the key compiled_entry files the call under (its last field: freeze_weights, False here)
+    return cache.get((signature(args, None), (), backend.current().generation, _EPOCH[0], False))
 

@@ -26,6 +26,7 @@ innermost user position, and any error is reported at the user's file:line:col w
 from __future__ import annotations
 
 import builtins
+import functools
 import itertools
 import operator
 import types
@@ -266,6 +267,9 @@ def call_value(fn, args, kwargs=None):
         return _staged_print(args, kwargs or {})
     if fn is bool and len(args) == 1 and isinstance(args[0], StagedTensor):
         return _tensor_truth(args[0])
+    seq_builtin = _SEQUENCE_BUILTINS.get(fn) if t is type else None
+    if seq_builtin is not None:
+        return seq_builtin(*args, **(kwargs or {}))
     if t is types.MethodType:
         func = fn.__func__
         if parseable(func):
@@ -279,7 +283,29 @@ def call_value(fn, args, kwargs=None):
     inner = getattr(fn, "__ms_jit_fn__", None)
     if inner is not None:
         return call_value(inner, args, kwargs)
+    if not callable(fn):
+        from mindspore._errors import MSTypeValueError
+        raise MSTypeValueError(f"'{type(fn).__name__}' object is not callable: it has no __call__ function.")
     return fn(*args, **(kwargs or {}))
+
+
+# In graph mode ``map``/``zip``/``enumerate``/``range`` give tuples (``map`` a list on a list) and ``filter`` a
+# list, computed when called (python_builtin_functions.md); the function ``map``/``filter`` apply is parsed.
+def _graph_map(fn, *seqs):
+    out = [call_value(fn, items) for items in zip(*seqs)]
+    return out if seqs and isinstance(seqs[0], list) else tuple(out)
+
+
+def _graph_filter(fn, seq):
+    return [x for x in seq if _truth(x if fn is None else call_value(fn, (x,)))]
+
+
+_SEQUENCE_BUILTINS = {
+    builtins.map: _graph_map, builtins.filter: _graph_filter,
+    builtins.zip: lambda *seqs: tuple(zip(*seqs)),
+    builtins.enumerate: lambda seq, start=0: tuple(enumerate(seq, start)),
+    builtins.range: lambda *bounds: tuple(range(*bounds)),
+}
 
 
 def construct_cell(cell, args, kwargs):
@@ -397,6 +423,11 @@ def _setattr(obj, name, value):
     if context._ctx["jit_syntax_level"] == context.STRICT and not staging._is_param(value):
         raise MSTypeError(f"In JIT strict mode, an attribute set in graph mode must be of the Parameter type, but "
                           f"'{name}' of {type(obj).__name__} is set to {type(value).__name__}.")
+    current = getattr(obj, name, None) if not isinstance(obj, type) else None
+    if staging._is_param(current) and not staging._is_param(value):
+        # ``self.weight = x`` on a Parameter attribute updates the Parameter (MindSpore's graph mode: Assign)
+        _assign_parameter(current, value)
+        return None
     key = (id(obj), name)
     if key in staging.CTX.state:
         # a number attribute carried through the graph: the staged value (or a Python number) is its new value
@@ -408,10 +439,22 @@ def _setattr(obj, name, value):
     if _is_number(value) and not isinstance(obj, type) and _is_number(getattr(obj, name, None)):
         staging.CTX.number_writes.setdefault(key, [obj, name, getattr(obj, name)])
     if staging._is_graph_value(value) and not isinstance(value, (tuple, list)) and not staging._is_param(value):
-        raise MSTypeError(f"In graph mode, a tensor computed by the graph can not be stored in the attribute '{name}' "
-                          f"of {type(obj).__name__}; return it instead (or update a Parameter with ops.assign).")
+        from mindspore._errors import MSTensorAttributeError
+        raise MSTensorAttributeError(
+            f"In graph mode, a tensor computed by the graph can not be stored in the attribute '{name}' of "
+            f"{type(obj).__name__}; return it instead (or update a Parameter with ops.assign).")
     setattr(obj, name, value)
     return None
+
+
+def _assign_parameter(param, value):
+    from mindspore.ops import functional as F
+    if not isinstance(value, Tensor):
+        import numpy as np
+        value = Tensor(np.asarray(value, dtype=param.dtype.to_numpy()))
+    if value.dtype != param.dtype:
+        value = F.cast(value, param.dtype)
+    F.assign(param, value)
 
 
 def _tensor_truth(v):
@@ -480,6 +523,18 @@ def _call_ex(fn, args, kwargs):
     return call_value(fn, tuple(args), dict(kwargs))
 
 
+def _getattr(obj, name, *default):
+    if isinstance(obj, dict) and name in _DICT_METHODS:
+        return functools.partial(_DICT_METHODS[name], obj)
+    return builtins.getattr(obj, name, *default)
+
+
+# graph-mode dicts (static_graph.md, "Dictionary"): ``has_key``; ``keys()``/``values()`` give tuples and
+# ``items()`` a list of pairs, snapshots taken when called (not live views)
+_DICT_METHODS = {"has_key": dict.__contains__, "keys": lambda d: tuple(d.keys()),
+                 "values": lambda d: tuple(d.values()), "items": lambda d: list(d.items())}
+
+
 def _is(a, b):
     return a is b
 
@@ -489,15 +544,35 @@ def _is_not(a, b):
 
 
 def _in(a, b):
+    if isinstance(a, StagedTensor) and isinstance(b, (tuple, list)):
+        return _tensor_in_sequence(a, b)
     return a in b
 
 
 def _not_in(a, b):
+    if isinstance(a, StagedTensor) and isinstance(b, (tuple, list)):
+        found = _tensor_in_sequence(a, b)
+        return not found if isinstance(found, bool) else ~found
     return a not in b
 
 
+def _tensor_in_sequence(x, seq):
+    """``x in seq`` for a one-element tensor known at run time only: Python's ``any(e is x or e == x)``, as a
+    0-d bool tensor of the graph (MindSpore's ``in`` on a sequence does the same)."""
+    if x.size != 1:
+        raise MSValueError(f"In graph mode, 'in' on a sequence needs a tensor with one element, but got shape "
+                           f"{x.shape}.")
+    if any(e is x for e in seq):
+        return True
+    found = None
+    for e in seq:
+        hit = (x == e).reshape(())
+        found = hit if found is None else found | hit
+    return False if found is None else found
+
+
 _PYOPS = {
-    irops.getattr_: builtins.getattr, irops.setattr_: _setattr, irops.getitem: operator.getitem,
+    irops.getattr_: _getattr, irops.setattr_: _setattr, irops.getitem: operator.getitem,
     irops.setitem: _setitem, irops.make_tuple: lambda *a: a, irops.make_list: list,
     irops.make_dict: lambda keys, *vals: dict(zip(keys, vals)), irops.make_slice: slice,
     irops.tuple_getitem: operator.getitem, irops.unpack: _unpack, irops.call_ex: _call_ex,

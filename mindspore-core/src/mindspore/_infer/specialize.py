@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 
+import numpy as np
+
 from mindspore._infer import staging
 from mindspore._infer.abstract import AbstractTensor, AbstractTuple
 from mindspore._infer.interpret import _Located
@@ -27,7 +29,7 @@ class Program:
     input, in order), ``weights`` (the Parameters fed after them), the output tree and leaf plan."""
 
     def __init__(self, graph, input_leaves, weights, out_tree, out_plan, out_dtypes, state=(), state_plan=(),
-                 number_writes=()):
+                 number_writes=(), input_writes=()):
         self.graph = graph
         self.input_leaves = input_leaves
         self.weights = weights
@@ -38,6 +40,7 @@ class Program:
         self.state_plan = tuple(state_plan)   # per state entry: ("graph", k), ("const", value) or None (unchanged)
         self.number_writes = tuple(number_writes)  # [obj, name, value before] the function assigned at compile time
         self.guards = ()                  # (obj, name, value compiled with, value after a call): see the compiler
+        self.input_writes = tuple(input_writes)  # (arg leaf, k): an in-place method updated that input (x.add_(y))
 
 
 @contextlib.contextmanager
@@ -114,13 +117,14 @@ def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
             else:
                 staged.append(s)
                 inputs.append(i)
+        entry_nodes = {i: staged[i]._node for i in inputs if isinstance(staged[i], staging.StagedTensor)}
         with _carried(top, state) as carried:
             s_args, s_kwargs = staging.unflatten(tree, staged)
             out = call(fn, s_args, s_kwargs)
             finals = [getattr(obj, attr) for obj, attr, _ in carried]
         out_leaves, out_tree = flatten(out)
         plan, nodes, dtypes = [], [], []
-        input_of = {staged[i]._node: i for i in inputs if isinstance(staged[i], staging.StagedTensor)}
+        input_of = {node: i for i, node in entry_nodes.items()}
         for v in out_leaves:
             if isinstance(v, staging.StagedTensor) and v._builder is top and v._node in input_of:
                 plan.append(("input", input_of[v._node]))      # returned unchanged: the caller's own object
@@ -133,6 +137,8 @@ def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
                 dtypes.append(node.abstract.dtype)
             elif isinstance(v, staging.Conflict):
                 v.fail()
+            elif isinstance(v, np.generic):
+                plan.append(("const", v.item()))              # a NumPy scalar leaves a graph as a Python one
             else:
                 plan.append(("const", v))
         state_plan = []
@@ -147,9 +153,15 @@ def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
                 dtypes.append(node.abstract.dtype)
             else:
                 state_plan.append(("const", v))
+        input_writes = []
+        for i, node in entry_nodes.items():
+            if staged[i]._node is not node:             # rebound by an in-place method: the caller's tensor too
+                input_writes.append((i, len(nodes)))
+                nodes.append(top.localize(staged[i]))
+                dtypes.append(nodes[-1].abstract.dtype)
         out_node = top.apply(irops.make_tuple, nodes, AbstractTuple(n.abstract for n in nodes))
         top.graph.set_output(out_node)
     weights = [p.weight for p in top.graph.params if p.weight is not None]
     return Program(top.graph, inputs, weights, out_tree, plan, dtypes, carried, state_plan,
-                   staging.CTX.last_number_writes)
+                   staging.CTX.last_number_writes, input_writes)
 

@@ -138,7 +138,8 @@ class Conflict:
 
 
 def _compile_time_only(what):
-    return MSRuntimeError(
+    from mindspore._errors import MSValueUnavailableError
+    return MSValueUnavailableError(
         f"{what} is not available while compiling in graph mode: the tensor is computed by the graph. "
         "Use tensor operations (e.g. ops.select, ops.where) instead, or run this code in PYNATIVE mode.")
 
@@ -488,8 +489,10 @@ def _from_host(arr):
     return backend.from_host(arr)
 
 
-def _finish_outputs(builder, leaves, plan):
-    nodes = [_leaf_node(builder, v, p[1]) for v, p in zip(leaves, plan) if p[0] == "out"]
+def _finish_outputs(builder, leaves, plan, raises=False):
+    # a branch that raises never returns: its outputs are placeholders of the joined abstract (the other
+    # branch's values belong to the other graph and can not be used here)
+    nodes = [_leaf_node(builder, 0 if raises else v, p[1]) for v, p in zip(leaves, plan) if p[0] == "out"]
     out = builder.apply(irops.make_tuple, nodes, AbstractTuple(p[1] for p in plan if p[0] == "out"))
     builder.graph.set_output(out)
 
@@ -566,7 +569,7 @@ def build_if(cond, then_thunk, else_thunk):
     for b, leaves, r in ((bt, lt, rt), (bf, lf, rf)):
         if r is not None:
             b.apply(irops.raise_runtime, [Constant(r.exc)], AbstractTuple(()), loc=r.loc)
-        _finish_outputs(b, leaves, plan)
+        _finish_outputs(b, leaves, plan, raises=r is not None)
     outer = _align_params([bt, bf])
     args = [cond_node, Constant(bt.graph), Constant(bf.graph)] + outer
     node = parent.apply(irops.If, args, bt.graph.output.abstract, loc=loc)

@@ -17,7 +17,8 @@ Control flow builds closures, each a graph whose parent is the current one:
   ``for_loop(@body, seq, (init...))``;
 * ``and``/``or``/``x if c else y`` -> ``switch`` on closures, so the right operand is evaluated
   lazily as in Python; comprehensions -> a ``for_loop`` appending to a list;
-* nested ``def`` and ``lambda`` -> closures (``make_function`` when they have defaults).
+* nested ``def`` and ``lambda`` -> closures (``make_function`` when they have defaults);
+* ``with m as t`` -> ``t = m.__enter__()``, the body, ``m.__exit__(None, None, None)``.
 
 Names not bound in the function become :class:`~mindspore._parse.resolve.Symbol` constants (closure
 cells, globals, builtins; resolved by inference). Statements and expressions outside the supported
@@ -31,7 +32,7 @@ import weakref
 from mindspore._errors import graph_syntax_error
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import UNDEFINED, Constant, Graph, Location
-from mindspore._parse.normalize import normalize_function_body
+from mindspore._parse.normalize import contains, normalize_function_body
 from mindspore._parse.resolve import Symbol, get_source_ast
 
 __all__ = ["parse", "Signature"]
@@ -412,7 +413,26 @@ class _Parser:
     def _unsupported(self, s):
         raise self.error(s, f"Unsupported statement '{type(s).__name__}'.")
 
-    process_Try = process_With = process_Delete = process_Global = process_Nonlocal = _unsupported
+    process_Try = process_Delete = process_Global = process_Nonlocal = _unsupported
+
+    def process_With(self, s):
+        """``with m as t: body`` is ``t = m.__enter__()``, the body, then ``m.__exit__(None, None, None)``: a graph
+        raises no exception for ``__exit__`` to see (MindSpore's graph-mode ``with`` works the same way)."""
+        if contains(s.body, (ast.Return, ast.Break, ast.Continue)):
+            raise self.error(s, "In graph mode, 'return', 'break' and 'continue' inside a 'with' block are not "
+                                "supported; assign the result and leave the block normally.")
+        managers = []
+        for item in s.items:
+            mgr = self.expr(item.context_expr)
+            enter = self.emit(irops.getattr_, mgr, _Raw("__enter__"), at=item.context_expr)
+            value = self.g.apply(enter, loc=self.loc(item.context_expr))
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, value, s)
+            managers.append((mgr, item.context_expr))
+        self.block(s.body)
+        for mgr, at in reversed(managers):
+            leave = self.emit(irops.getattr_, mgr, _Raw("__exit__"), at=at)
+            self.g.apply(leave, Constant(None), Constant(None), Constant(None), loc=self.loc(at))
     process_Import = process_ImportFrom = process_ClassDef = process_AsyncFunctionDef = _unsupported
 
     # -- expressions --------------------------------------------------------------------------------

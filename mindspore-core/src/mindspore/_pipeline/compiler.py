@@ -15,6 +15,7 @@ import weakref
 
 import numpy as np
 
+from mindspore._errors import NeedsPython
 from mindspore._infer.abstract import signature
 from mindspore._infer.specialize import specialize
 from mindspore._infer.staging import flatten, unflatten
@@ -116,6 +117,8 @@ class CompiledGraph:
         dtypes = p.out_dtypes
         values = [Tensor._make(outs[k], dtypes[k]) if kind == "graph" else leaves[k] if kind == "input" else k
                   for kind, k in p.out_plan]
+        for i, k in p.input_writes:     # an in-place method updated this argument (MindSpore: the input changes)
+            leaves[i]._data = outs[k]
         for obj, attr, _, value in p.guards:
             setattr(obj, attr, value)
         for (obj, attr, kind), plan in zip(p.state, p.state_plan):
@@ -184,21 +187,64 @@ def _name_of(fn):
     return getattr(fn, "__name__", "graph").replace("<", "").replace(">", "")
 
 
-def compiled_entry(cache, fn, args, kwargs=None, extra_key=(), name=None, freeze_weights=False):
-    """The :class:`CompiledGraph` that runs ``fn(*args, **kwargs)``, compiled on a new signature."""
+class _PythonFallback:
+    """The cache entry of a signature that runs as Python (see :func:`compiled_entry`)."""
+
+    program = None
+
+    @staticmethod
+    def stale():
+        return False
+
+
+PYTHON_FALLBACK = _PythonFallback()
+_WARNED_FALLBACK = set()
+
+
+def compiled_entry(cache, fn, args, kwargs=None, extra_key=(), name=None, freeze_weights=False, fallback=False):
+    """The :class:`CompiledGraph` that runs ``fn(*args, **kwargs)``, compiled on a new signature.
+
+    With ``fallback``, a function that needs a value it computes as a Python value (``int(x)``, ``x.asnumpy()``,
+    ``self.attr = x + 1``: :class:`~mindspore._errors.NeedsPython`) gets :data:`PYTHON_FALLBACK`: the caller runs
+    it as Python, which is what MindSpore's JIT fallback does for such code (it runs it at run time). JIT strict
+    mode keeps the error."""
     key = (signature(args, kwargs), extra_key, _backend.current().generation, _EPOCH[0], freeze_weights)
     entry = cache.get(key)
     if entry is None or entry.stale():
-        entry = compile_callable(fn, args, kwargs, name, freeze_weights)
+        try:
+            entry = compile_callable(fn, args, kwargs, name, freeze_weights)
+        except NeedsPython as exc:
+            import mindspore.context as context
+            if not fallback or context._ctx["jit_syntax_level"] == context.STRICT:
+                raise
+            entry = PYTHON_FALLBACK
+            name = name or _name_of(fn)
+            once = _code_of(fn) or name
+            if once not in _WARNED_FALLBACK:
+                _WARNED_FALLBACK.add(once)
+                warnings.warn(f"In graph mode, '{name}' uses a value it computes as a Python value; "
+                              f"it runs as Python (JIT fallback) for these inputs: {str(exc).splitlines()[0]}",
+                              RuntimeWarning, stacklevel=4)
         cache[key] = entry
     else:
         STATS["hits"] += 1
     return entry
 
 
+def _code_of(fn):
+    """The code object of the user's function behind ``fn`` (a Cell's construct for its call): warn once each."""
+    owner = getattr(fn, "__self__", None)
+    if owner is not None and hasattr(owner, "_cells"):
+        fn = getattr(type(owner), "construct", fn)
+    return getattr(getattr(fn, "__func__", fn), "__code__", None)
+
+
 def compiled_call(cache, fn, args, kwargs=None, extra_key=(), name=None, freeze_weights=False):
-    """Run ``fn(*args, **kwargs)`` compiled, compiling on a new signature."""
-    return compiled_entry(cache, fn, args, kwargs, extra_key, name, freeze_weights).run(args, kwargs)
+    """Run ``fn(*args, **kwargs)`` compiled, compiling on a new signature (or as Python: JIT fallback)."""
+    entry = compiled_entry(cache, fn, args, kwargs, extra_key, name, freeze_weights, fallback=True)
+    if entry is PYTHON_FALLBACK:
+        return fn(*args, **(kwargs or {}))
+    return entry.run(args, kwargs)
 
 
 def generation():

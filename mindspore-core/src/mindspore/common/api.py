@@ -46,6 +46,8 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
         if not callable(fn):
             raise MSTypeError(f"For 'jit', the decorated object must be a function or a Cell, but got "
                               f"{type(fn).__name__}.")
+        if getattr(getattr(fn, "__func__", fn), "__ms_jit__", False):
+            return fn    # already compiled (e.g. ``net.construct = jit(net.construct)`` on a @jit method)
 
         @functools.wraps(fn)
         def run(*args, **kwargs):

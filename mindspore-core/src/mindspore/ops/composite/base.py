@@ -138,9 +138,12 @@ class Map(HyperMap):
         return tuple(out) if isinstance(first, tuple) else out
 
 
-def partial(func, *args):
-    """``func`` with its first arguments fixed (``ops.partial``)."""
-    return functools.partial(func, *args)
+def partial(func, *args, **kwargs):
+    """``func`` with its first arguments (and keyword arguments) fixed (``ops.partial``).
+
+    MindSpore's graph mode binds keyword arguments too (``ops.partial(add, x=2)``, statements.md).
+    """
+    return functools.partial(func, *args, **kwargs)
 
 
 # tail and zip_operation are ops functions too: one definition, in ops.function.misc2_func
