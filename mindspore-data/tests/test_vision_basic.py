@@ -331,7 +331,12 @@ def test_to_tensor():
     assert vision.ToTensor(np.float16)(image).dtype == np.float16
     out64 = vision.ToTensor(ms.float64)(image)
     assert out64.dtype == np.float64
-    np.testing.assert_array_equal(out64, np.transpose(image, (2, 0, 1)) / 255.0)
+    # MindSpore 2.10 scales in float32 (x * float32(1/255)), also for a float64 output
+    want = np.transpose(image, (2, 0, 1)).astype(np.float32) * np.float32(1 / 255)
+    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(out64, want.astype(np.float64))
+    every = vision.ToTensor()(np.arange(256, dtype=np.uint8).reshape(16, 16, 1)).reshape(-1)
+    np.testing.assert_array_equal(every, np.arange(256, dtype=np.float32) * np.float32(1 / 255))
 
 
 def test_to_pil_and_to_numpy():

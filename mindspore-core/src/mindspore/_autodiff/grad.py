@@ -18,7 +18,7 @@ from __future__ import annotations
 from mindspore._autodiff import compiled_backward as _compiled_backward
 from mindspore._autodiff import tape as _tape
 from mindspore._core import interpreters as _interpreters
-from mindspore._errors import MSTypeError, MSValueError
+from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
 from mindspore._infer import staging as _staging
 from mindspore.common.tensor import Tensor
 
@@ -68,12 +68,16 @@ def _differentiate(fn, args, positions, weights, has_aux, sens=None):
     """Run ``fn(*args)`` on a tape; returns (full output, input grads, weight grads)."""
     for p in positions:
         if p >= len(args) or p < -len(args):
-            raise MSValueError(f"For 'grad', the 'grad_position' {p} is out of range for {len(args)} inputs.")
+            # RuntimeError as in MindSpore 2.10 ("Position index 1 is exceed input size.")
+            raise MSRuntimeError(f"For 'grad', the 'grad_position' {p} is out of range for {len(args)} inputs: "
+                                 f"position index {p} is exceed input size.")
     if _staging.active():
         from mindspore._autodiff.graph_grad import differentiate
         return differentiate(fn, args, tuple(p % len(args) for p in positions), weights, has_aux, sens)
     with _tape.Tape() as tp:
-        for p in positions:
+        # MindSpore 2.10 differentiates every input and selects afterwards: Cell backward hooks see all of them
+        watch = range(len(args)) if positions and _tape.CELL_BACKWARD_HOOKS[0] else positions
+        for p in watch:
             a = args[p]
             if isinstance(a, Tensor):
                 tp.watch(a)

@@ -97,6 +97,9 @@ def _run_hooks(grads, t):
 
 
 _FINAL = []     # on_gradient_final in force, innermost last: (tape depth, callback)
+#: How many Cell backward hooks are registered (nn/_cell_hooks.py); while any are, ``grad`` with a ``grad_position``
+#: differentiates every tensor input, as MindSpore 2.10 always does, so that the hooks see their gradients.
+CELL_BACKWARD_HOOKS = [0]
 
 
 class on_gradient_final:

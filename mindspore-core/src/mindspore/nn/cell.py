@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from mindspore._autodiff import tape as _tape
+from mindspore.nn import _cell_hooks
 from mindspore._core import interpreters as _interpreters
 from mindspore._infer import staging as _staging
 from mindspore._errors import MSTypeError, MSValueError
@@ -245,6 +246,30 @@ class Cell:
         object.__setattr__(self, "requires_grad", requires_grad)
         return self
 
+    # -- hooks (nn/_cell_hooks.py) -----------------------------------------------------------------
+    def register_forward_pre_hook(self, hook_fn):
+        """Call ``hook_fn(cell, inputs)`` before each ``construct``; a Tensor or tuple it returns replaces the
+        inputs (in GRAPH_MODE / ``jit`` the hook is traced into the graph). Returns a handle whose ``remove()``
+        unregisters it."""
+        return _cell_hooks.register(self, "forward_pre", hook_fn)
+
+    def register_forward_hook(self, hook_fn):
+        """Call ``hook_fn(cell, inputs, outputs)`` after each ``construct``; a value it returns replaces the
+        outputs (in GRAPH_MODE / ``jit`` the hook is traced into the graph). Returns a handle whose ``remove()``
+        unregisters it."""
+        return _cell_hooks.register(self, "forward", hook_fn)
+
+    def register_backward_pre_hook(self, hook_fn):
+        """Call ``hook_fn(cell, grad_output)`` with the tuple of the gradients of the cell's outputs (PYNATIVE
+        autodiff); a tuple it returns replaces them. Returns a handle whose ``remove()`` unregisters it."""
+        return _cell_hooks.register(self, "backward_pre", hook_fn)
+
+    def register_backward_hook(self, hook_fn):
+        """Call ``hook_fn(cell, grad_input, grad_output)`` with the tuples of the gradients of the cell's inputs
+        and outputs (PYNATIVE autodiff); a tuple it returns replaces ``grad_input``. Returns a handle whose
+        ``remove()`` unregisters it."""
+        return _cell_hooks.register(self, "backward", hook_fn)
+
     def to_float(self, dst_type):
         """Run this cell in ``dst_type`` (inputs cast on entry); returns ``self``."""
         from mindspore.common import dtype as mstype
@@ -342,6 +367,9 @@ class Cell:
     def _call_construct(self, args, kwargs):
         if _staging.active():
             from mindspore._autodiff.graph_grad import stage_construct
+            if "_hooks" in self.__dict__ and _cell_hooks.active(self):
+                # as in MindSpore 2.10, the forward hooks are part of a compiled graph; backward hooks are not
+                return _cell_hooks.call(self, lambda a, k: stage_construct(self, a, k), args, kwargs, backward=False)
             return stage_construct(self, args, kwargs)
         if "bprop" in type(self).__dict__ and _tape.active():
             with _interpreters.untraced():
@@ -350,6 +378,8 @@ class Cell:
             fresh = tuple(Tensor._make(o._data, o._dtype) if isinstance(o, Tensor) else o for o in outs)
             _tape.record(_CellBprop(self), args, fresh if isinstance(out, tuple) else fresh[0])
             return fresh if isinstance(out, tuple) else fresh[0]
+        if "_hooks" in self.__dict__ and _cell_hooks.active(self):
+            return _cell_hooks.call(self, lambda a, k: self.construct(*a, **k), args, kwargs)
         return self.construct(*args, **kwargs)
 
     @property

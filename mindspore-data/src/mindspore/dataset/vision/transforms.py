@@ -463,8 +463,9 @@ class ToTensor(img.ImageTensorOperation):
         img.check_image("ToTensor", image)
         if image.ndim == 2:
             image = image[:, :, None]
-        work = np.float64 if self._np_dtype == np.float64 else np.float32
-        scaled = image.astype(work) / work(255.0)
+        # as MindSpore 2.10 (OpenCV's convertTo to CV_32F with scale 1/255): a float32 multiply by float32(1/255),
+        # then the cast to output_type (a float64 output is the float32 result widened)
+        scaled = image.astype(np.float32) * np.float32(1.0 / 255.0)
         return np.ascontiguousarray(scaled.transpose(2, 0, 1)).astype(self._np_dtype, copy=False)
 
 
