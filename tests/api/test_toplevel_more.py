@@ -99,6 +99,14 @@ def test_dtype_classes():
     assert ms.QuantDtype.UINT16.value == 115 and ms.QuantDtype.UINT4.num_bits() == 4
 
 
+def test_dtype_repr_is_the_python_name():
+    # 2.10: print([t.shape, t.dtype]) shows "[(2,), mindspore.float32]"; str() stays "Float32"
+    assert repr([ms.float32, ms.bool_, ms.uint8, ms.bfloat16]) == (
+        "[mindspore.float32, mindspore.bool, mindspore.uint8, mindspore.bfloat16]")
+    assert repr((ms.string, ms.type_none, ms.list_)) == "(mindspore.string_, mindspore.type_none, mindspore.list_)"
+    assert str(ms.float32) == f"{ms.float32}" == "Float32"
+
+
 def test_frombuffer_and_swap_tensors():
     raw = np.arange(4, dtype=np.float32).tobytes()
     x = ms.frombuffer(raw, ms.float32)

@@ -52,7 +52,8 @@ def _bce_with_logits(prim, logits, label, weight, pos_weight, out=None):
 def _binary_cross_entropy(prim, logits, labels, weight=None, out=None):
     x, y = wide(dev(logits)), wide(dev(labels))
     with np.errstate(divide="ignore", invalid="ignore"):
-        loss = -(y * xp.log(xp.maximum(x, BCE_EPS)) + (1 - y) * xp.log(xp.maximum(1 - x, BCE_EPS)))
+        # MindSpore's kernel adds the epsilon (it does not clamp): -log(1e-13 + 1e-12), not -log(1e-12)
+        loss = -(y * xp.log(x + BCE_EPS) + (1 - y) * xp.log(1 - x + BCE_EPS))
     if weight is not None:
         loss = loss * wide(dev(weight))
     return fit(_reduce(loss, prim.reduction), out)

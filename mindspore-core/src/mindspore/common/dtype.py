@@ -48,7 +48,9 @@ class Type:
     def __str__(self):
         return self._name
 
-    __repr__ = __str__
+    def __repr__(self):
+        # MindSpore's repr is the Python name, so a list of dtypes prints as [mindspore.float32, ...]
+        return _REPRS.get(self._name, self._name)
 
     def __reduce__(self):
         return (to_ms_dtype, (self._name,))
@@ -109,6 +111,12 @@ number = Type("Number", None, _OTHER, 0)
 list_ = Type("List", None, _OTHER, 0)
 tuple_ = Type("Tuple", None, _OTHER, 0)
 tensor_type = TensorType
+
+_REPRS = {t.name: "mindspore." + n for n, t in (
+    ("bool", bool_), ("int8", int8), ("int16", int16), ("int32", int32), ("int64", int64), ("uint8", uint8),
+    ("uint16", uint16), ("uint32", uint32), ("uint64", uint64), ("float16", float16), ("float32", float32),
+    ("float64", float64), ("bfloat16", bfloat16), ("complex64", complex64), ("complex128", complex128),
+    ("string_", string), ("type_none", type_none), ("list_", list_))}
 
 # aliases, as exported by MindSpore
 half, single, double, float_ = float16, float32, float64, float32

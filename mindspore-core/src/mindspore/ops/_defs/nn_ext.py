@@ -133,7 +133,9 @@ BCE_EPS = 1e-12
 class BinaryCrossEntropy(Primitive):
     """``BinaryCrossEntropy(reduction='mean')(logits, labels, weight=None)`` on probabilities.
 
-    ``-weight [y log(x) + (1 - y) log(1 - x)]``, the logarithms' arguments clamped to at least 1e-12.
+    ``-weight [y log(x + 1e-12) + (1 - y) log(1 - x + 1e-12)]`` (MindSpore adds the epsilon, it does not clamp).
+    The gradient for ``labels`` is ``weight (log(1 - x) - log(x))``, without the epsilon, as MindSpore's (infinite
+    where ``x`` is 0 or 1); the one for ``weight`` is the element loss (MindSpore 2.10 returns zeros there).
     """
 
     @prim_attr_register
@@ -168,11 +170,11 @@ class BinaryCrossEntropy(Primitive):
         one_minus = fops.sub(1, logits)
         denom = fops.maximum(fops.mul(logits, one_minus), BCE_EPS)
         dx = fops.div(fops.sub(logits, labels), denom)
-        log_x = fops.log(fops.maximum(logits, BCE_EPS))
-        log_1x = fops.log(fops.maximum(one_minus, BCE_EPS))
-        dlabels = fops.sub(log_1x, log_x)
+        dlabels = fops.sub(fops.log(one_minus), fops.log(logits))
         dweight = None
         if weight is not None:
+            log_x = fops.log(fops.add(logits, BCE_EPS))
+            log_1x = fops.log(fops.add(one_minus, BCE_EPS))
             elem = fops.neg(fops.add(fops.mul(labels, log_x), fops.mul(fops.sub(1, labels), log_1x)))
             dweight = fops.mul(reduced_grad(dout, self.reduction, logits), elem)
         return fops.mul(g, dx), fops.mul(g, dlabels), dweight
