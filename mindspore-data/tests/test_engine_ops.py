@@ -301,3 +301,26 @@ def test_unset_seed_gives_a_fresh_shuffle_per_pipeline_like_mindspore():
     config._config["seed"] = config.DEFAULT_SEED
     orders = {tuple(col(numbers(30).shuffle(30))) for _ in range(3)}
     assert len(orders) > 1
+
+
+def test_batch_of_dict_column_batches_key_by_key():
+    def gen():
+        for i in range(4):
+            yield {"nested": {"powers": np.power(i, [1, 2, 3])}, "n": i}, i
+
+    out = list(ds.GeneratorDataset(gen, ["col1", "col2"]).batch(4).create_dict_iterator(output_numpy=True))
+    assert len(out) == 1
+    np.testing.assert_array_equal(out[0]["col1"]["nested"]["powers"], np.power(np.arange(4)[:, None], [1, 2, 3]))
+    np.testing.assert_array_equal(out[0]["col1"]["n"], np.arange(4))
+
+
+def test_per_batch_map_may_return_dict_columns():
+    def per_batch(col1, batch_info):
+        return {"orig": col1, "index": np.arange(3)}, {"copy": col1}
+
+    data = ds.GeneratorDataset(lambda: iter(range(6)), ["col1"])
+    data = data.batch(3, per_batch_map=per_batch, output_columns=["col1", "col2"])
+    out = list(data.create_dict_iterator(output_numpy=True))
+    np.testing.assert_array_equal(out[1]["col1"]["orig"], [3, 4, 5])
+    np.testing.assert_array_equal(out[1]["col1"]["index"], [0, 1, 2])
+    np.testing.assert_array_equal(out[0]["col2"]["copy"], [0, 1, 2])

@@ -141,6 +141,51 @@ def test_pk_sampler_takes_k_rows_per_class():
     assert Counter(labels) == {0: 2, 1: 2, 2: 2} and data.get_dataset_size() == 6
 
 
+def test_pk_sampler_draws_rows_of_a_class_with_replacement_in_class_order():
+    class Labelled(MappableDataset):
+        column_names = ["data", "label"]
+
+        def _num_rows(self):
+            return 9
+
+        def _get_row(self, index):
+            return np.array(index), np.array(index // 3, dtype=np.int32)
+
+    seen = set()
+    for seed in range(12):
+        ds.config.set_seed(seed)
+        rows = [(r[0].item(), r[1].item()) for r in Labelled(sampler=ds.PKSampler(2)).create_tuple_iterator(
+            output_numpy=True)]
+        assert [label for _, label in rows] == [0, 0, 1, 1, 2, 2]  # shuffle=False keeps the class order (2.10)
+        assert all(i // 3 == label for i, label in rows)
+        seen.add(tuple(i for i, _ in rows))
+    # 2.10 draws within the class uniformly with replacement, not the first num_val rows.
+    assert len(seen) > 1 and any(len(set(ids)) < 6 for ids in seen)
+
+
+def test_pk_sampler_is_refused_by_generator_dataset():
+    with pytest.raises(ValueError, match="GeneratorDataset doesn't support PKSampler."):
+        ds.NumpySlicesDataset({"data": [1, 2], "label": [0, 1]}, sampler=ds.PKSampler(1))
+
+
+def test_subset_random_sampler_shuffles_the_first_num_samples_ids():
+    for seed in range(5):
+        ds.config.set_seed(seed)
+        picked = ids(source(20, sampler=ds.SubsetRandomSampler([9, 3, 7, 1, 5, 11, 13], num_samples=4)))
+        assert sorted(picked) == [1, 3, 7, 9]  # 2.10: the first four ids, shuffled
+
+
+def test_random_access_object_as_sampler():
+    class Ids:
+        def __getitem__(self, index):
+            return [3, 0, 3, 1][index]
+
+        def __len__(self):
+            return 4
+
+    assert ids(source(5, sampler=Ids())) == [3, 0, 3, 1]
+
+
 def test_mappable_subclass_contract():
     loads = []
 

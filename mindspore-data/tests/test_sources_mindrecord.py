@@ -191,3 +191,23 @@ def test_hostile_header_values_are_runtime_errors_naming_the_file(shards):
         f.write(struct.pack("<Q", 20_000) + b"[" * 10_000 + b"]" * 10_000)
     with pytest.raises(RuntimeError, match="set.mindrecord2.*too deeply"):
         list(ds.MindDataset([shards[2]], shuffle=False).create_tuple_iterator(output_numpy=True))
+
+
+def test_dataset_save_writes_mindrecord_with_2_10_schema(tmp_path):
+    from mindspore.mindrecord import FileReader
+
+    def gen():
+        for i in range(3):
+            yield (np.int64(i), np.ones((2, 3), np.float32) * i, np.array([1, 2, i], np.uint8), np.array(f"s{i}"),
+                   np.float16(i))
+
+    path = str(tmp_path / "x.mindrecord")
+    ds.GeneratorDataset(gen, ["a", "c", "d", "e", "f"], shuffle=False).save(path)
+    assert FileReader(path).schema() == {"a": {"type": "int64"}, "c": {"type": "float32", "shape": [-1, 3]},
+                                         "d": {"type": "int32", "shape": [-1]}, "e": {"type": "string"},
+                                         "f": {"type": "float32"}}
+    rows = list(ds.MindDataset(path, shuffle=False).create_dict_iterator(output_numpy=True))
+    assert [r["a"].item() for r in rows] == [0, 1, 2] and rows[2]["d"].dtype == np.int32
+    np.testing.assert_array_equal(rows[2]["c"], np.full((2, 3), 2, np.float32))
+    with pytest.raises(ValueError, match="file_type"):
+        ds.NumpySlicesDataset([1], ["x"]).save(str(tmp_path / "y.mindrecord"), file_type="tfrecord")

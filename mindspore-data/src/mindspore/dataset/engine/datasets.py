@@ -531,6 +531,22 @@ class Dataset:
         from mindspore.dataset.engine.iterators import DictIterator
         return DictIterator(self, num_epochs, output_numpy, do_copy)
 
+    def save(self, file_name, num_files=1, file_type='mindrecord'):
+        """Write every row of one pass into MindRecord file(s) (read back with ``MindDataset``).
+
+        Args:
+            file_name (str): the file (with ``num_files > 1``: ``file_name0`` ...).
+            num_files (int, optional): number of files. Default: ``1``.
+            file_type (str, optional): only ``'mindrecord'``. Default: ``'mindrecord'``.
+
+        Examples:
+            >>> import mindspore.dataset as ds
+            >>> data = ds.NumpySlicesDataset([1, 2, 3], column_names=["x"], shuffle=False)
+            >>> data.save("/tmp/x.mindrecord")  # doctest: +SKIP
+        """
+        from mindspore.dataset.engine.datasets_mindrecord import save_dataset
+        save_dataset(self, file_name, num_files, file_type)
+
     # -- getters -----------------------------------------------------------------------------------------------------
     def get_col_names(self):
         """The names of the columns of the rows this dataset yields."""

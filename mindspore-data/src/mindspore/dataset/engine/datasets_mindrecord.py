@@ -194,3 +194,53 @@ class MindDataset(MappableDataset):
         if index >= self._reader.num_rows:
             return tuple(np.copy(v) for v in self._padded_row)
         return self._reader.read_row(index)
+
+
+# numpy kind+itemsize -> MindRecord field type, as 2.10's SaveToDisk widens them (uint8/int8/int16 -> int32 ...).
+_SAVE_TYPES = {"b1": "int32", "i1": "int32", "i2": "int32", "i4": "int32", "i8": "int64", "u1": "int32",
+               "u2": "int32", "u4": "int64", "f2": "float32", "f4": "float32", "f8": "float64"}
+
+
+def _save_field(name, value):
+    """The schema entry of one column from its first row: scalars have no shape, arrays ``[-1, *dims[1:]]``."""
+    value = np.asarray(value)
+    if value.dtype.kind in "US":
+        if value.ndim:
+            raise RuntimeError(f"Invalid data, column '{name}' is a string array of shape {list(value.shape)}; "
+                               f"only scalar strings can be saved to MindRecord.")
+        return {"type": "string" if value.dtype.kind == "U" else "bytes"}
+    key = f"{value.dtype.kind}{value.dtype.itemsize}"
+    if key not in _SAVE_TYPES:
+        raise RuntimeError(f"Invalid data, column '{name}' has type {value.dtype}, which can not be saved to "
+                           f"MindRecord.")
+    field = {"type": _SAVE_TYPES[key]}
+    if value.ndim:
+        field["shape"] = [-1] + list(value.shape[1:])
+    return field
+
+
+def save_dataset(dataset, file_name, num_files=1, file_type='mindrecord'):
+    """:meth:`Dataset.save`: every row of one pass of ``dataset`` into MindRecord file(s)."""
+    from mindspore.mindrecord import FileWriter
+    if file_type != 'mindrecord':
+        raise ValueError(f"Input file_type is not within the valid set of ['mindrecord'], but got {file_type}.")
+    _check_int(num_files, "num_files", 1)
+    names = dataset.get_col_names()
+    writer = None
+    rows = []
+    for row in dataset.create_tuple_iterator(num_epochs=1, output_numpy=True):
+        if writer is None:
+            schema = {n: _save_field(n, v) for n, v in zip(names, row)}
+            writer = FileWriter(file_name, num_files)
+            writer.add_schema(schema, "dataset_save")
+        rows.append({n: (np.asarray(v).item() if np.ndim(v) == 0 else
+                         np.asarray(v, dtype=schema[n]["type"]) if schema[n]["type"] != "bytes" else v)
+                     for n, v in zip(names, row)})
+        if len(rows) >= 256:
+            writer.write_raw_data(rows)
+            rows = []
+    if writer is None:
+        raise RuntimeError("Invalid data, the dataset to save has no rows.")
+    if rows:
+        writer.write_raw_data(rows)
+    writer.commit()

@@ -160,9 +160,19 @@ def _pad_target(values, spec_shape, col):
 
 
 def _stack_column(values, col, index, pad):
-    """One batched column. ``pad`` is None (no padding) or (shape or None, pad value or None)."""
+    """One batched column. ``pad`` is None (no padding) or (shape or None, pad value or None).
+
+    A column of dicts is batched key by key into one dict (2.10: ``{'powers': [[0, 0, 0], ...]}``); a dict that
+    ``per_batch_map`` returned is already a batch, and only its values become arrays.
+    """
+    if isinstance(values, dict):
+        return {k: _stack_column(v, f"{col}.{k}", index, pad) if isinstance(v, dict) else np.asarray(v)
+                for k, v in values.items()}
     if any(isinstance(v, dict) for v in values):
-        return list(values)
+        if not all(isinstance(v, dict) for v in values) or any(v.keys() != values[0].keys() for v in values):
+            raise RuntimeError(f"Inconsistent batch type, batch operation expect the same dict keys for each data "
+                               f"row, but got different rows in column {index} ('{col}').")
+        return {k: _stack_column([v[k] for v in values], f"{col}.{k}", index, pad) for k in values[0]}
     values = [np.asarray(v) for v in values]
     if pad is not None:
         shape, fill = pad
@@ -203,7 +213,7 @@ def _batch_rows(per_batch_map, seed, key, names, in_cols, n_out, out_names, pads
         if len(out) != n_out:
             raise RuntimeError(f"Invalid columns, the number of columns returned by per_batch_map ({len(out)}) "
                                f"should match the number of output_columns ({n_out}).")
-        columns = _assemble(columns, names, in_cols, [list(o) for o in out])
+        columns = _assemble(columns, names, in_cols, [o if isinstance(o, dict) else list(o) for o in out])
     return tuple(_stack_column(col, name, i, pads.get(name, pads.get("*")))
                  for i, (name, col) in enumerate(_builtin_zip(out_names, columns)))
 

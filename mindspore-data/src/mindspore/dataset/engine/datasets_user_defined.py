@@ -14,6 +14,7 @@ import numpy as np
 
 from mindspore.dataset.engine.datasets import (MappableDataset, Schema, _check_int, _np_dtype, _to_array,
                                                to_list)
+from mindspore.dataset.engine.samplers import PKSampler
 from mindspore.dataset.engine.workers import annotate_error
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "PaddedDataset"]
@@ -78,6 +79,8 @@ class GeneratorDataset(MappableDataset):
                  python_multiprocessing=True, max_rowsize=None, batch_sampler=None, collate_fn=None):
         if batch_sampler is not None or collate_fn is not None:
             raise ValueError("GeneratorDataset: batch_sampler and collate_fn are not supported; use batch().")
+        if isinstance(sampler, PKSampler):
+            raise ValueError("GeneratorDataset doesn't support PKSampler.")
         if isinstance(source, builtins.zip):
             source = list(source)
         if not (callable(source) or hasattr(source, "__iter__") or hasattr(source, "__getitem__")):

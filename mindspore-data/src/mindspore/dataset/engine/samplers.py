@@ -52,7 +52,10 @@ def select_sampler(num_samples, input_sampler, shuffle, num_shards, shard_id):
             return SubsetSampler(input_sampler, num_samples)
         if isinstance(input_sampler, int) and not isinstance(input_sampler, bool):
             return SubsetSampler([input_sampler])
-        if not isinstance(input_sampler, str) and hasattr(input_sampler, "__iter__"):
+        # A random-access object (``__getitem__``/``__len__``, no ``__iter__``) is iterated by the sequence
+        # protocol, as 2.10 does with the sampler page's ``MySampler``.
+        if not isinstance(input_sampler, str) and (hasattr(input_sampler, "__iter__")
+                                                   or hasattr(input_sampler, "__getitem__")):
             return IterSampler(input_sampler, num_samples)
         raise TypeError(f"Unsupported sampler object of type ({type(input_sampler)})")
     if num_shards is not None:
@@ -209,7 +212,8 @@ class Sampler(BuiltinSampler):
 
 
 class IterSampler(Sampler):
-    """Wraps any iterable of ids that is not a :class:`Sampler` (a user object with ``__iter__``)."""
+    """Wraps any iterable of ids that is not a :class:`Sampler` (a user object with ``__iter__``, or with
+    ``__getitem__`` and ``__len__``)."""
 
     def __init__(self, sampler, num_samples=None):
         super().__init__(num_samples)
@@ -301,7 +305,8 @@ class PKSampler(BuiltinSampler):
     Args:
         num_val (int): rows per class.
         num_class (int, optional): not supported (must be None), as in MindSpore.
-        shuffle (bool, optional): shuffle the classes and the rows within them. Default: False.
+        shuffle (bool, optional): shuffle the order of the classes. Default: False. The rows of a class are
+            drawn at random with replacement either way, as in MindSpore.
         class_column (str, optional): the label column. Default: 'label'.
         num_samples (int, optional): at most this many rows. Default: None.
     """
@@ -346,12 +351,11 @@ class PKSampler(BuiltinSampler):
         rng = self._rng(pass_idx, seed)
         if self.shuffle:
             groups = [groups[i] for i in rng.permutation(len(groups))]
+        # As 2.10's PKSamplerRT: the rows of a class are drawn uniformly WITH replacement (shuffle or not);
+        # ``shuffle`` only permutes the order of the classes.
         ids = []
         for rows in groups:
-            if self.shuffle:
-                rows = rng.permutation(rows)
-            picked = rows[:self.num_val] if len(rows) >= self.num_val else np.resize(rows, self.num_val)
-            ids.extend(picked.tolist())
+            ids.extend(rows[rng.integers(0, len(rows), self.num_val)].tolist())
         return np.asarray(ids[:self._own_count(num_rows)], dtype=np.int64)
 
 
@@ -482,8 +486,9 @@ class SubsetRandomSampler(SubsetSampler):
         return True
 
     def _own_ids(self, num_rows, pass_idx, seed):
-        ids = np.asarray(self.indices, dtype=np.int64)
-        ids = self._rng(pass_idx, seed).permutation(ids)[:self._own_count(num_rows)]
+        # 2.10 keeps the FIRST ``num_samples`` ids and shuffles those (not a random subset of all ids).
+        ids = np.asarray(self.indices[:self._own_count(num_rows)], dtype=np.int64)
+        ids = self._rng(pass_idx, seed).permutation(ids)
         bad = ids[(ids < 0) | (ids >= num_rows)]
         if bad.size:
             raise RuntimeError(f"Sample ID {int(bad[0])} is out of the range [0, {num_rows}) of the dataset.")
