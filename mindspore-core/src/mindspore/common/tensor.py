@@ -128,7 +128,9 @@ class Tensor:
             _check_dtype_arg(dtype)
         if input_data is None:
             dims = None if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
-            if dims is not None and any(d is None or d == -1 for d in dims):
+            if dims is None and dtype is not None and init is None:
+                dims = (-2,)    # a dtype alone: a placeholder of dynamic rank, as MindSpore's Tensor(dtype=...)
+            if dims is not None and any(d is None or d == -1 or d == -2 for d in dims):
                 # a placeholder of dynamic shape (export's inputs, set_inputs): a shape and a dtype, no data
                 if dtype is None or init is not None:
                     raise MSValueError("If setting dynamic shape, dtype must not be None, init must be None")

@@ -313,8 +313,47 @@ class Cell:
         return _interpreters.STACK[-1].kind == "eager" and \
             bool(self.__dict__.get("_jit") or _context.get_context("mode") == _context.GRAPH_MODE)
 
+    def set_inputs(self, *inputs, **kwargs):
+        """Declare the inputs of this cell's GRAPH_MODE calls: placeholders such as ``Tensor(shape=[None, 3],
+        dtype=ms.float32)`` (``None``/-1 a dimension of any size, ``Tensor(dtype=...)`` any rank) for all inputs, or
+        by name for some (``set_inputs(y=...)``). Each GRAPH_MODE call is then checked against them as MindSpore
+        checks it (a TypeError for another dtype or a plain value, a ValueError for another rank or size); graphs
+        are still compiled per concrete shape. PYNATIVE calls are not checked, as in MindSpore."""
+        if kwargs and inputs:
+            raise MSValueError(f"For Cell, set_inputs should only set inputs or kwargs(inputs: {inputs}, "
+                               f"kwargs: {kwargs})!")
+        if kwargs:
+            import inspect
+            names = [n for n, p in inspect.signature(self.construct).parameters.items()
+                     if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            for name in kwargs:
+                if name not in names:
+                    raise MSValueError(f"For Cell, set_inputs got the keyword '{name}', which is not an argument of "
+                                       f"construct ({names}).")
+            self.__dict__["_dynamic_shape_inputs"] = {
+                "arg_specified_infos": [[names.index(n), v] for n, v in kwargs.items()],
+                "total_arg_length": len(names)}
+        else:
+            self.__dict__["_dynamic_shape_inputs"] = inputs
+
+    def get_inputs(self):
+        """The inputs given to :meth:`set_inputs` (None when it was not called)."""
+        return self.__dict__.get("_dynamic_shape_inputs")
+
+    def _check_set_inputs(self, args):
+        declared = self.__dict__.get("_dynamic_shape_inputs")
+        if isinstance(declared, dict):
+            pairs = [(i, v) for i, v in declared["arg_specified_infos"]]
+        else:
+            pairs = list(enumerate(declared))
+        for i, spec in pairs:
+            if i < len(args):
+                _check_declared_input(spec, args[i], i + 1)
+
     def _graph_call(self, args, kwargs):
         """GRAPH_MODE: run the compiled graph of this call (compiled once per input signature)."""
+        if self.__dict__.get("_dynamic_shape_inputs") is not None:
+            self._check_set_inputs(args)
         from mindspore._pipeline.compiler import cache_for, compiled_call
         return compiled_call(cache_for(self), self._call_eagerly_or_staged, args, kwargs,
                              extra_key=self._graph_key(), name=f"{type(self).__name__}_construct")
@@ -494,3 +533,30 @@ class CellList(Cell):
 
     def construct(self, *inputs):
         raise MSTypeError("For 'CellList', it has no 'construct': iterate over it and call its cells.")
+
+
+def _check_declared_input(spec, arg, index):
+    """MindSpore's check of one GRAPH_MODE input against its ``Cell.set_inputs`` declaration (1-based ``index``)."""
+    if isinstance(spec, (tuple, list)) and isinstance(arg, (tuple, list)):
+        for s, a in zip(spec, arg):
+            _check_declared_input(s, a, index)
+        return
+    if not isinstance(spec, Tensor):
+        return
+    if not isinstance(arg, Tensor):
+        raise MSTypeError(f"For set_inputs or tuple(list) in set_inputs, the {index}th should be mutable one, but got "
+                          f"static!")
+    if arg.dtype != spec.dtype:
+        raise MSTypeError(f"For set_inputs or tuple(list) in set_inputs, the {index}th type should be "
+                          f"Tensor[{spec.dtype}], but got Tensor[{arg.dtype}]!")
+    want = tuple(spec.shape)
+    if want == (-2,):
+        return
+    got = tuple(arg.shape)
+    if len(want) != len(got):
+        raise MSValueError(f"For set_inputs and tuple(list) in set_inputs, the dims of {index}th input must be the "
+                           f"same as expected, but got expected: {len(want)}, and input: {len(got)}!")
+    for w, g in zip(want, got):
+        if w != -1 and w != g:
+            raise MSValueError(f"For set_inputs and tuple(list) in set_inputs, the shape of {index}th input must be "
+                               f"the same as expected, but got expected: {w}, and input: {g}!")
