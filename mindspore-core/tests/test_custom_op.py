@@ -55,6 +55,8 @@ def test_custom_errors():
     with pytest.raises(RuntimeError, match="needs the 'bprop' argument"):
         ms.grad(lambda v: no_grad(v).sum())(x)
     with pytest.raises(ValueError, match="func_type"):
+        ops.Custom(np.sin, (3,), ms.float32, func_type="akg")
+    with pytest.raises(TypeError, match="'func' must be of type str"):     # an AOT kernel is "library:function"
         ops.Custom(np.sin, (3,), ms.float32, func_type="aot")
     with pytest.raises(ValueError, match="func_type"):
         ops.Custom(np.sin, (3,), ms.float32, func_type="cuda")

@@ -1,5 +1,6 @@
-"""CPU kernel of ``ops.Custom`` (``func_type="pyfunc"``): the user's function on the NumPy inputs, its result
-checked against and cast to the inferred output spec(s)."""
+"""CPU kernel of ``ops.Custom``: for ``func_type="pyfunc"``/``"hybrid"`` the user's function on the NumPy inputs, its
+result checked against and cast to the inferred output spec(s); for ``"aot"`` the library's main function on the
+arrays' host pointers (outputs zero-filled, workspaces allocated once per signature and kept)."""
 import numpy as np
 
 
@@ -11,7 +12,21 @@ def _one(value, spec, name):
     return np.ascontiguousarray(arr.astype(spec.dtype.to_numpy(), copy=False))
 
 
+def _custom_aot(prim, inputs, out):
+    specs = out if isinstance(out, tuple) else (out,)
+    arrays = [np.ascontiguousarray(x) for x in inputs]
+    outs = [np.zeros(spec.shape, spec.dtype.to_numpy()) for spec in specs]
+    kernel = prim.aot_kernel([a.shape for a in arrays], [a.dtype.name for a in arrays], [o.shape for o in outs],
+                             [o.dtype.name for o in outs], "CPU")
+    if kernel.workspaces is None:
+        kernel.workspaces = [np.zeros(max(size, 1), np.uint8) for size in kernel.workspace_sizes]
+    kernel.launch([a.ctypes.data for a in arrays + outs + kernel.workspaces])
+    return tuple(outs) if isinstance(out, tuple) else outs[0]
+
+
 def _custom(prim, *inputs, out=None):
+    if prim.func_type == "aot":
+        return _custom_aot(prim, inputs, out)
     result = prim.func(*inputs)
     if isinstance(out, tuple):
         if not isinstance(result, (tuple, list)) or len(result) != len(out):

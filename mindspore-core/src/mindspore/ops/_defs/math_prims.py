@@ -26,6 +26,7 @@ MindSpore 2.10 (CPU):
 
 Kernels live in the backends' ``kernels/math_prims.py``.
 """
+from mindspore._cxx import TYPE_IDS
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
@@ -1121,14 +1122,6 @@ class ScalarCast(Primitive):
         return kind(input_x)
 
     bprop = NON_DIFFERENTIABLE
-
-
-#: MindSpore's ``TypeId`` numbers of the tensor dtypes.
-TYPE_IDS = {
-    mstype.bool_: 30, mstype.int8: 32, mstype.int16: 33, mstype.int32: 34, mstype.int64: 35, mstype.uint8: 37,
-    mstype.uint16: 38, mstype.uint32: 39, mstype.uint64: 40, mstype.float16: 42, mstype.float32: 43,
-    mstype.float64: 44, mstype.bfloat16: 45, mstype.complex64: 51, mstype.complex128: 52,
-}
 
 
 class DtypeToEnum(Primitive):

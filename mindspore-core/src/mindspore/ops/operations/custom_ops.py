@@ -47,6 +47,7 @@ import sysconfig
 import tempfile
 
 import mindspore.context as context
+from mindspore._cxx import find_compiler as _find_compiler
 
 __all__ = ["CustomOpBuilder"]
 
@@ -90,23 +91,6 @@ def _check_str_or_list_str(key, val):
         if not isinstance(item, str):
             raise TypeError(f"The type of '{key}' should be str, but got '{item}' with type '{_type_name(item)}'.")
     return val
-
-
-def _find_compiler():
-    """The C++ compiler command (a list): ``$CXX`` (may hold flags), else the first of c++, g++, clang++."""
-    env = os.environ.get("CXX")
-    if env:
-        cmd = shlex.split(env)
-        if cmd and shutil.which(cmd[0]):
-            return cmd
-        raise RuntimeError(f"For 'CustomOpBuilder', the C++ compiler given by the environment variable CXX "
-                           f"({env!r}) was not found.")
-    for name in ("c++", "g++", "clang++"):
-        path = shutil.which(name)
-        if path:
-            return [path]
-    raise RuntimeError("For 'CustomOpBuilder', no C++ compiler was found (looked for $CXX, c++, g++, clang++): "
-                       "install one (e.g. 'apt-get install g++') or set CXX.")
 
 
 def _pybind11_include():
