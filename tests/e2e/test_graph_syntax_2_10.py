@@ -59,7 +59,6 @@ except TypeError:
 
 # not fixed yet (see the report): the difference stays visible
 XFAIL = {
-    "sg__number_2": "a mutable() scalar input computes a 0-d Tensor in our graphs; 2.10 returns a Python int",
     "sg__supporting_list_inplace_modification_ope_2": "a global list mutated in a graph is returned as a copy "
                                                       "(2.10 returns the same object)",
     "sg__supporting_list_inplace_modification_ope_3": "as above, for a closure's list",

@@ -41,6 +41,7 @@ class Program:
         self.number_writes = tuple(number_writes)  # [obj, name, value before] the function assigned at compile time
         self.guards = ()                  # (obj, name, value compiled with, value after a call): see the compiler
         self.input_writes = tuple(input_writes)  # (arg leaf, k): an in-place method updated that input (x.add_(y))
+        self.scalar_outputs = {}          # k -> int/float/bool: a graph output computed from mutable scalars alone
 
 
 @contextlib.contextmanager
@@ -61,6 +62,42 @@ def session():
 
 def _is_mutable_scalar(v):
     return getattr(v, "__ms_mutable__", False) and isinstance(v, (int, float)) and not isinstance(v, Tensor)
+
+
+#: what a value computed from ``mutable`` numbers alone may go through and stay a Python number (as in MindSpore,
+#: where such values are scalars: ``mutable(1) + mutable(2)`` returns 3, ``mutable(1) * tensor`` a Tensor)
+_SCALAR_ARITHMETIC = frozenset((
+    "Add", "Sub", "Mul", "Div", "RealDiv", "FloorDiv", "FloorMod", "Mod", "Pow", "Neg", "Abs", "Maximum", "Minimum",
+    "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalNot",
+    "Cast", "ScalarAdd", "ScalarSub", "ScalarMul", "ScalarDiv", "ScalarFloorDiv", "ScalarMod", "ScalarPow"))
+
+
+def _scalar_type(node, scalar_inputs, memo):
+    """The Python type of ``node`` when it is computed from mutable-number inputs and number constants alone, by
+    arithmetic (None otherwise: a tensor input, a weight or any other operation makes it a Tensor)."""
+    from mindspore._ir.nodes import Apply, Constant
+    if node in memo:
+        return memo[node]
+    memo[node] = None
+    result = None
+    if node in scalar_inputs:
+        result = True
+    elif isinstance(node, Constant):
+        result = isinstance(node.value, (int, float, bool, np.generic)) or None
+    elif isinstance(node, Apply) and isinstance(node.inputs[0], Constant):
+        prim = node.inputs[0].value
+        name = getattr(prim, "name", None)
+        if name in _SCALAR_ARITHMETIC and all(_scalar_type(i, scalar_inputs, memo) for i in node.inputs[1:]
+                                              if not (name == "Cast" and isinstance(i, Constant))):
+            result = True
+    if result and getattr(node, "abstract", None) is not None and not isinstance(node, Constant):
+        spec = node.abstract
+        if getattr(spec, "shape", None) != ():
+            result = None
+        else:
+            result = bool if spec.dtype == mstype.bool_ else float if spec.dtype in mstype.float_type else int
+    memo[node] = result
+    return result
 
 
 def _input_value(builder, v):
@@ -159,9 +196,20 @@ def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
                 input_writes.append((i, len(nodes)))
                 nodes.append(top.localize(staged[i]))
                 dtypes.append(nodes[-1].abstract.dtype)
+        scalar_inputs = {staged[i]._node for i in inputs if _is_mutable_scalar(leaves[i])}
+        scalar_outputs = {}
+        if scalar_inputs:
+            memo = {}
+            for kind, k in plan:
+                if kind == "graph":
+                    pytype = _scalar_type(nodes[k], scalar_inputs, memo)
+                    if pytype not in (None, True):
+                        scalar_outputs[k] = pytype
         out_node = top.apply(irops.make_tuple, nodes, AbstractTuple(n.abstract for n in nodes))
         top.graph.set_output(out_node)
     weights = [p.weight for p in top.graph.params if p.weight is not None]
-    return Program(top.graph, inputs, weights, out_tree, plan, dtypes, carried, state_plan,
-                   staging.CTX.last_number_writes, input_writes)
+    program = Program(top.graph, inputs, weights, out_tree, plan, dtypes, carried, state_plan,
+                      staging.CTX.last_number_writes, input_writes)
+    program.scalar_outputs = scalar_outputs
+    return program
 

@@ -117,6 +117,9 @@ class CompiledGraph:
         dtypes = p.out_dtypes
         values = [Tensor._make(outs[k], dtypes[k]) if kind == "graph" else leaves[k] if kind == "input" else k
                   for kind, k in p.out_plan]
+        if p.scalar_outputs:     # computed from mutable numbers alone: a Python number, as in MindSpore
+            values = [p.scalar_outputs[k](_backend.to_host(outs[k]).item()) if kind == "graph" and
+                      k in p.scalar_outputs else v for v, (kind, k) in zip(values, p.out_plan)]
         for i, k in p.input_writes:     # an in-place method updated this argument (MindSpore: the input changes)
             leaves[i]._data = outs[k]
         for obj, attr, _, value in p.guards:
