@@ -64,8 +64,6 @@ XFAIL = {
     "sg__supporting_list_inplace_modification_ope_3": "as above, for a closure's list",
     "sg__gradient_support_for_view_in_place_2": "2.10 refuses (documented limitation); ours runs but its gradient "
                                                 "misses the in-place write through a view (see the test below)",
-    "expert__optimizing_redundant_video_memory_copy_o": "graph-mode gradient reads a Parameter's final value after "
-                                                        "ops.assign (no Load snapshot): 6 where 2.10 gives 3",
 }
 
 

@@ -8,7 +8,9 @@ and every other value it reads from outside (network Parameters included) is lif
 parameter too. :func:`reverse` then transforms ``G`` into the enclosing graph:
 
 1. **forward**: ``G``'s applies are cloned in order (a ``While`` is cloned as ``while_stack``,
-   which also keeps every iteration's state);
+   which also keeps every iteration's state); a network Parameter read before a later in-place
+   write of it (``ops.assign``) is read through a copy made at that point, which the read's bprop
+   uses (MindSpore's Load);
 2. **backward**: the applies that depend on a differentiated parameter are visited in reverse
    order; each primitive's ``bprop(*inputs, out, dout)`` - the same bprop PYNATIVE uses, parsed into
    IR by the same parser as user code - is evaluated on the cloned values, which stages its
@@ -47,6 +49,21 @@ __all__ = ["differentiate", "reverse", "vjp_graph", "stage_construct", "stage_cu
 def _F():
     from mindspore.ops import functional
     return functional
+
+
+_IDENTITY = []
+
+
+def _is_weight(v):
+    """A network Parameter, or its node in the graph being built."""
+    return staging._is_param(v) or (isinstance(v, StagedTensor) and getattr(v._node, "weight", None) is not None)
+
+
+def _identity():
+    if not _IDENTITY:
+        from mindspore.ops.operations import Identity
+        _IDENTITY.append(Identity())
+    return _IDENTITY[0]
 
 
 # --- bprops ------------------------------------------------------------------------------------------------
@@ -130,6 +147,8 @@ class _Reverse:
         self.b = builder
         self.env = {}
         self.adj = {}
+        self.snapshots = {}     # (apply, input position) -> the copy of a Parameter that apply read (see clone)
+        self.loads = {}         # (Parameter node, index of the write before) -> that copy
 
     def value(self, x):
         if isinstance(x, Constant):
@@ -140,13 +159,41 @@ class _Reverse:
         g = self.graph
         for p, v in zip(g.params, inputs):
             self.env[p] = v
-        for node in g.nodes:
-            self.env[node] = self.clone(node)
+        # a network Parameter read before a later in-place write (ops.assign in a loop): the read gets a copy, made
+        # in program order, which its bprop then uses (as MindSpore's Load); other reads use the Parameter itself
+        last_write, writes_before = {}, {}
+        for i, node in enumerate(g.nodes):
+            fn = node.fn_value()
+            if isinstance(fn, Primitive) and staging.is_effectful(fn):
+                for x in node.inputs[1:]:
+                    if x in self.env and _is_weight(self.env[x]):
+                        last_write[x] = i
+        for i, node in enumerate(g.nodes):
+            self.env[node] = self.clone(node, i, last_write, writes_before)
+            fn = node.fn_value()
+            if isinstance(fn, Primitive) and staging.is_effectful(fn):
+                for x in node.inputs[1:]:
+                    if x in last_write:
+                        writes_before[x] = i
         return self.value(g.output)
 
-    def clone(self, node):
+    def _snapshot(self, x, epoch):
+        key = (x, epoch)
+        snap = self.loads.get(key)
+        if snap is None:
+            param = self.env[x]
+            snap = self.loads[key] = self.b.wrap(self.b.apply(_identity(), [self.b.localize(param)],
+                                                                  AbstractTensor(param.shape, param.dtype),
+                                                                  debug="Load"))
+        return snap
+
+    def clone(self, node, index=0, last_write=None, writes_before=None):
         fn = node.fn_value()
         args = [self.value(x) for x in node.inputs[1:]]
+        if last_write and isinstance(fn, Primitive) and not staging.is_effectful(fn):
+            for k, x in enumerate(node.inputs[1:]):
+                if last_write.get(x, -1) > index:
+                    args[k] = self.snapshots[(node, k)] = self._snapshot(x, writes_before.get(x, -1))
         if fn is irops.make_tuple:
             return tuple(args)
         if fn is irops.tuple_getitem:
@@ -243,7 +290,8 @@ class _Reverse:
             return
         if isinstance(fn, Primitive):
             first = len(self.b.graph.nodes)
-            grads = run_bprop(fn, [self.value(x) for x in inputs], self.value(node), dout)
+            grads = run_bprop(fn, [self.snapshots.get((node, k), self.value(x)) for k, x in enumerate(inputs)],
+                              self.value(node), dout)
             _mark_backward(self.b.graph.nodes[first:], node, fn.name)
             if grads is None:
                 return
