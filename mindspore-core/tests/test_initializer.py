@@ -354,3 +354,25 @@ def test_parameter_from_initializer():
     p = ms.Parameter(initializer("normal", (3, 4), ms.float32), name="w")
     assert p.shape == (3, 4) and p.dtype == ms.float32
     assert abs(float(p.asnumpy().std()) - 0.01) < 0.01
+
+
+def test_float32_draws_fill_in_place_with_the_right_distribution_and_seed():
+    """float32 weights are drawn in float32 straight into the array; their range, moments and seeding hold, and a
+    non-contiguous float32 array or a float16 one takes the cast path."""
+    import mindspore as ms
+    from mindspore.common.initializer import HeUniform, Normal, Uniform, initializer
+
+    ms.set_seed(3)
+    u = initializer(Uniform(0.5), (400, 500), ms.float32).init_data().asnumpy()
+    assert u.dtype == np.float32 and u.min() >= -0.5 and u.max() <= 0.5
+    assert abs(u.mean()) < 0.005 and abs(u.std() - 0.5 / np.sqrt(3)) < 0.002
+    n = initializer(Normal(0.2, 1.5), (400, 500), ms.float32).init_data().asnumpy()
+    assert abs(n.mean() - 1.5) < 0.003 and abs(n.std() - 0.2) < 0.002
+    ms.set_seed(3)
+    again = initializer(Uniform(0.5), (400, 500), ms.float32).init_data().asnumpy()
+    np.testing.assert_array_equal(u, again)
+    strided = np.zeros((6, 8), np.float32)[:, ::2]
+    HeUniform()(strided)
+    half = np.zeros((30, 40), np.float16)
+    Normal(0.1)(half)
+    assert np.all(strided != 0) and half.std() > 0.05
