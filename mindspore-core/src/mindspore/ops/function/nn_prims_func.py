@@ -17,6 +17,8 @@ from mindspore.ops._defs import conv as _conv_defs
 from mindspore.ops._defs import nn as _nn_defs
 from mindspore.ops._defs import nn_prims as _defs
 from mindspore.ops._defs import nn_prims_ext as _defs_ext
+from mindspore.ops._defs.control_prims import _CallOnly
+from mindspore._core.primitive import prim_attr_register
 from mindspore.ops.function import array_func as _array
 from mindspore.ops.function import math_func as _math
 from mindspore.ops.function import nn_func as _nn
@@ -193,6 +195,16 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
         >>> ops.flash_attention_score(q, q, q, head_num=2).shape
         (1, 4, 8)
     """
+    return _flash_attention(query, key, value, head_num, real_shift, drop_mask, padding_mask, attn_mask, prefix,
+                            actual_seq_qlen, actual_seq_kvlen, keep_prob, scalar_value, pre_tokens, next_tokens,
+                            input_layout, sparse_mode, False)
+
+
+def _flash_attention(query, key, value, head_num, real_shift, drop_mask, padding_mask, attn_mask, prefix,
+                     actual_seq_qlen, actual_seq_kvlen, keep_prob, scalar_value, pre_tokens, next_tokens,
+                     input_layout, sparse_mode, stats):
+    """The attention (``stats``: and the row maxima and sums of ``exp`` of the scaled, masked scores, float32,
+    of shape (B, N, S)) shared by :func:`flash_attention_score` and :class:`FlashAttentionScore`."""
     op = "FlashAttentionScore"
     for name, v in (("query", query), ("key", key), ("value", value)):
         _check_tensor(op, name, v)
@@ -219,7 +231,7 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
                                f"{k.shape[1]}.")
         rep = q.shape[1] // k.shape[1]
         k, v = _array.repeat_interleave(k, rep, 1), _array.repeat_interleave(v, rep, 1)
-    if keep_prob == 1 and real_shift is None and attn_mask is None:
+    if keep_prob == 1 and real_shift is None and attn_mask is None and not stats:
         # no dropout, bias or explicit mask: the fused primitive (the backend's fused attention, cuDNN's on a GPU)
         lo, hi = _band(q.shape[2], k.shape[2], sparse_mode, pre_tokens, next_tokens)
         out = _defs_ext.ScaledDotProductAttention(
@@ -241,7 +253,53 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
             probs = _math.mul(probs, _math.mul(_array.cast(drop_mask, mstype.float32), 1.0 / keep_prob))
         else:
             probs = _nn.dropout(probs, 1.0 - keep_prob)
-    return _from_bnsd(_array.cast(_math.matmul(probs, vf), query.dtype), input_layout)
+    out = _from_bnsd(_array.cast(_math.matmul(probs, vf), query.dtype), input_layout)
+    if not stats:
+        return out
+    row_max = _reduce.amax(scores, -1, True)
+    row_sum = _reduce.sum(_math.exp(_math.sub(scores, row_max)), -1, True)
+    return out, row_max, row_sum
+
+
+class FlashAttentionScore(_CallOnly):
+    """``FlashAttentionScore(head_num, keep_prob=1.0, scale_value=1.0, pre_tokens=2147483647,
+    next_tokens=2147483647, inner_precise=0, input_layout="BSH", sparse_mode=0)(query, key, value,
+    real_shift=None, drop_mask=None, padding_mask=None, attn_mask=None, prefix=None, actual_seq_qlen=None,
+    actual_seq_kvlen=None)``: MindSpore's fused-attention primitive (``mindspore.ops.operations.nn_ops``), as its four
+    outputs ``(softmax_max, softmax_sum, softmax_out, attention_out)``: the row maxima and sums of ``exp`` of the
+    scaled, masked scores (float32, (B, N, S, 8): each value repeated 8 times, as 2.10 lays them out), an empty
+    ``softmax_out`` (2.10: "useless output") and :func:`flash_attention_score`'s attention. It runs by its call, its
+    operations dispatched and differentiated, in PYNATIVE and in graphs (2.10 offers it on Ascend only).
+
+    Examples:
+        >>> fa = ops.operations.nn_ops.FlashAttentionScore(head_num=2, scale_value=0.5, next_tokens=0)
+        >>> q = ms.Tensor(np.ones((1, 4, 8), np.float16))
+        >>> fa(q, q, q)[3].shape
+        (1, 4, 8)
+    """
+
+    @prim_attr_register
+    def __init__(self, head_num, keep_prob=1.0, scale_value=1.0, pre_tokens=2147483647, next_tokens=2147483647,
+                 inner_precise=0, input_layout="BSH", sparse_mode=0):
+        op = "FlashAttentionScore"
+        if not isinstance(head_num, int) or isinstance(head_num, bool) or head_num <= 0:
+            raise MSValueError(f"For '{op}', the 'head_num' must be a positive int, but got {head_num!r}.")
+        for name, value in (("keep_prob", keep_prob), ("scale_value", scale_value)):
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise MSTypeError(f"For '{op}', the '{name}' must be a float, but got {type(value).__name__}.")
+        if input_layout not in ("BSH", "BNSD", "SBH", "BSND", "TND"):
+            raise MSValueError(f"For '{op}', the 'input_layout' must be one of ['BSH', 'BNSD', 'SBH', 'BSND', "
+                               f"'TND'], but got '{input_layout}'.")
+
+    def __call__(self, query, key, value, real_shift=None, drop_mask=None, padding_mask=None, attn_mask=None,
+                 prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None):
+        out, row_max, row_sum = _flash_attention(
+            query, key, value, self.head_num, real_shift, drop_mask, padding_mask, attn_mask, prefix,
+            actual_seq_qlen, actual_seq_kvlen, float(self.keep_prob), float(self.scale_value), self.pre_tokens,
+            self.next_tokens, self.input_layout, self.sparse_mode, True)
+        eight = row_max.shape[:-1] + (8,)
+        softmax_out = _array.zeros((), query.dtype)
+        return _array.broadcast_to(row_max, eight), _array.broadcast_to(row_sum, eight), softmax_out, out
 
 
 def _from_bnsd(out, layout):

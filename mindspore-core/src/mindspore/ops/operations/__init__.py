@@ -16,3 +16,9 @@ from mindspore.ops.function.misc2_func import kernel, ms_kernel  # noqa: E402
 
 __all__ += ["ReduceOp", "kernel", "ms_kernel"]   # not ``identity``: ``from ... import *`` into mindspore.ops
 # would shadow the function ``ops.identity``
+
+# MindSpore 2.10's submodules of this namespace (code imports from them, or reaches them as attributes:
+# ops.operations.nn_ops.FlashAttentionScore): each holds its 2.10 classes that this build has
+from mindspore.ops.operations import (  # noqa: E402,F401
+    _grad_ops, _inner_ops, array_ops, control_ops, debug_ops, image_ops, inner_ops, linalg_ops, manually_defined,
+    math_ops, nn_ops, other_ops, random_ops, sparse_ops, spectral_ops)
