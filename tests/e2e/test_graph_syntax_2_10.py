@@ -59,9 +59,6 @@ except TypeError:
 
 # not fixed yet (see the report): the difference stays visible
 XFAIL = {
-    "sg__supporting_list_inplace_modification_ope_2": "a global list mutated in a graph is returned as a copy "
-                                                      "(2.10 returns the same object)",
-    "sg__supporting_list_inplace_modification_ope_3": "as above, for a closure's list",
     "sg__gradient_support_for_view_in_place_2": "2.10 refuses (documented limitation); ours runs but its gradient "
                                                 "misses the in-place write through a view (see the test below)",
 }

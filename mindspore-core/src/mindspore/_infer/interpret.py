@@ -526,7 +526,25 @@ def _call_ex(fn, args, kwargs):
 def _getattr(obj, name, *default):
     if isinstance(obj, dict) and name in _DICT_METHODS:
         return functools.partial(_DICT_METHODS[name], obj)
+    if type(obj) is list and name in _LIST_IN_PLACE:
+        return functools.partial(_list_in_place, obj, name)
     return builtins.getattr(obj, name, *default)
+
+
+# static_graph.md, "Supporting List Inplace Modification Operations": with JIT_SYNTAX_LEVEL LAX, these methods
+# change a global or closure list itself (the graph returns that very object); append, clear and item assignment
+# change the graph's copy only, as does every method under STRICT
+_LIST_IN_PLACE = frozenset(("extend", "pop", "reverse", "insert"))
+
+
+def _list_in_place(local, name, *args):
+    result = builtins.getattr(local, name)(*args)
+    original = CTX.outer_of(local)
+    if original is not None and _context._ctx["jit_syntax_level"] != _context.STRICT and \
+            not staging._is_graph_value(list(args)) and not staging._is_graph_value(local):
+        builtins.getattr(original, name)(*args)
+        CTX.outer_writes[id(local)] = (local, original)
+    return result
 
 
 # graph-mode dicts (static_graph.md, "Dictionary"): ``has_key``; ``keys()``/``values()`` give tuples and

@@ -42,14 +42,15 @@ class Program:
         self.guards = ()                  # (obj, name, value compiled with, value after a call): see the compiler
         self.input_writes = tuple(input_writes)  # (arg leaf, k): an in-place method updated that input (x.add_(y))
         self.scalar_outputs = {}          # k -> int/float/bool: a graph output computed from mutable scalars alone
+        self.outer_writes = False         # it changed a caller's list in place: compiled again at every call
 
 
 @contextlib.contextmanager
 def session():
     """Compile-time isolation: a fresh position stack (no gradient tape records while staging: the builders
     sit above the tapes on the interpreter stack and hand constants to the eager base)."""
-    saved_locs, saved_depth, saved_copies = CTX.locs, CTX.branch_depth, CTX.copies
-    CTX.locs, CTX.branch_depth, CTX.copies = [], 0, {}
+    saved_locs, saved_depth, saved_copies, saved_writes = CTX.locs, CTX.branch_depth, CTX.copies, CTX.outer_writes
+    CTX.locs, CTX.branch_depth, CTX.copies, CTX.outer_writes = [], 0, {}, {}
     try:
         yield
     except _Located as located:
@@ -57,7 +58,8 @@ def session():
     except StagedRaise as r:
         raise r.exc from None
     finally:
-        CTX.locs, CTX.branch_depth, CTX.copies = saved_locs, saved_depth, saved_copies
+        CTX.locs, CTX.branch_depth, CTX.copies, CTX.outer_writes = saved_locs, saved_depth, saved_copies, \
+            saved_writes
 
 
 def _is_mutable_scalar(v):
@@ -159,6 +161,9 @@ def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
             s_args, s_kwargs = staging.unflatten(tree, staged)
             out = call(fn, s_args, s_kwargs)
             finals = [getattr(obj, attr) for obj, attr, _ in carried]
+        outer_writes = dict(CTX.outer_writes)
+        if outer_writes:
+            out = _outer_lists(out, outer_writes)
         out_leaves, out_tree = flatten(out)
         plan, nodes, dtypes = [], [], []
         input_of = {node: i for i, node in entry_nodes.items()}
@@ -176,6 +181,8 @@ def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
                 v.fail()
             elif isinstance(v, np.generic):
                 plan.append(("const", v.item()))              # a NumPy scalar leaves a graph as a Python one
+            elif isinstance(v, _Outer):
+                plan.append(("const", v.obj))                 # the caller's list an in-place method changed
             else:
                 plan.append(("const", v))
         state_plan = []
@@ -211,5 +218,28 @@ def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
     program = Program(top.graph, inputs, weights, out_tree, plan, dtypes, carried, state_plan,
                       staging.CTX.last_number_writes, input_writes)
     program.scalar_outputs = scalar_outputs
+    program.outer_writes = bool(outer_writes)
     return program
+
+
+class _Outer:
+    """A caller's list returned by a graph (a leaf of the output, returned as that object)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+
+def _outer_lists(out, writes):
+    """``out`` with the graph-local copies of the caller's lists an in-place method changed replaced by
+    :class:`_Outer` leaves of those lists (in tuples, lists and dicts)."""
+    hit = writes.get(id(out))
+    if hit is not None and hit[0] is out:
+        return _Outer(hit[1])
+    if type(out) in (tuple, list):
+        return type(out)(_outer_lists(x, writes) for x in out)
+    if type(out) is dict:
+        return {k: _outer_lists(v, writes) for k, v in out.items()}
+    return out
 

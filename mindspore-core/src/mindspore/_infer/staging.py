@@ -70,6 +70,9 @@ class _Context:
         self.locs = []
         self.branch_depth = 0
         self.copies = {}        # id(outer list/dict/set) -> (object, its graph-local copy), per compilation
+        # id(graph-local copy) -> (copy, outer list) for the outer lists an in-place method changed (see
+        # interpret._list_in_place): the graph returns the outer list itself, compiled again at every call
+        self.outer_writes = {}
         self.composites = False  # export's capture: Cells with an exchange-format form stay one call
         # export's capture: a primitive of this implementation that MindSpore lacks (the fused attention) is staged
         # as its ``export_expand``, a composition of primitives MindSpore and ONNX have
@@ -89,6 +92,13 @@ class _Context:
         if hit is None or hit[0] is not value:
             hit = self.copies[id(value)] = (value, type(value)(value))
         return hit[1]
+
+    def outer_of(self, copy):
+        """The caller's list whose graph-local copy ``copy`` is (None for any other list)."""
+        for original, local in self.copies.values():
+            if local is copy:
+                return original
+        return None
 
     def loc(self):
         for loc in reversed(self.locs):
