@@ -199,3 +199,14 @@ def test_errors_name_the_problem(tmp_path, monkeypatch):
     monkeypatch.setenv("MS_CUSTOM_AOT_WHITE_LIST", str(tmp_path / "allowed"))
     with pytest.raises(TypeError, match=r"the legal path for the file is .*allowed, but the file is .*multi\.so"):
         ops.Custom(lib + ":AddMulDiv", None, None, "aot")
+
+
+def test_a_network_with_an_aot_operator_deep_copies(tmp_path):
+    import copy
+    op = ops.Custom(_build(tmp_path, "add") + ":CustomAdd", lambda x, _: x, lambda x, _: x, "aot")
+    net = nn.SequentialCell([nn.Identity()])
+    net.op = op
+    np.testing.assert_array_equal(net.op(Tensor(X), Tensor(Y)).asnumpy(), X + Y)   # kernels loaded
+    twin = copy.deepcopy(net)              # (2.10 cannot copy a Custom: its copy passes 'name' to __init__)
+    assert twin.op is not op and not twin.op.aot_kernels
+    np.testing.assert_array_equal(twin.op(Tensor(X), Tensor(Y)).asnumpy(), X + Y)

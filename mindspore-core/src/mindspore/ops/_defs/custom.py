@@ -96,6 +96,14 @@ class Custom(Primitive):
                 self.aot_outputs = max(self.aot_outputs, len(declared))
         self.aot_kernels = {}
 
+    def __getstate__(self):
+        # a copy (copy.deepcopy of a network) loads the library and prepares its kernels again
+        state = super().__getstate__()
+        if self.func_type == "aot":
+            state["aot_kernels"] = {}
+            state["aot_library"] = None
+        return state
+
     def _aot_lib(self):
         if self.aot_library is None:
             self.aot_library = _aot.AotLibrary.get(self.aot_path)
