@@ -331,6 +331,7 @@ class AotKernel:
             rc = self._direct(self.nparam, ctypes.addressof(params), ctypes.addressof(self._ndims),
                               ctypes.addressof(self._shapes), ctypes.addressof(self._dtypes), stream or None, None)
         else:
+            self._err.value = b""
             rc = self.extra.bridge.ms_aot_launch(self.fn, self.nparam, params, self._ndims, self._shapes,
                                                  self._dtypes, stream or None, self.extra.ptr, self._err, _ERR_CAP)
             _check_rc(rc, self._err, f"For 'Custom', the {self.device} AOT kernel {self.func}")

@@ -92,6 +92,19 @@ void SetError(char *err, int64_t cap, const std::string &what) {
   err[cap - 1] = '\0';
 }
 
+// `body()`, or -1 with the message of a C++ exception it threw written to `err`.
+template <typename Body>
+int64_t Guarded(char *err, int64_t cap, Body &&body) {
+  try {
+    return body();
+  } catch (const std::exception &e) {
+    SetError(err, cap, e.what());
+  } catch (...) {
+    SetError(err, cap, "an exception that is not a std::exception");
+  }
+  return -1;
+}
+
 }  // namespace
 
 extern "C" {
@@ -126,27 +139,17 @@ int64_t ms_aot_extra_workspace(void *extra, uint64_t *out, int64_t cap) {
 
 int ms_aot_init(void *fn, int *ndims, int64_t **shapes, const char **dtypes, void *extra, char *err, int64_t cap) {
   using InitFn = int (*)(int *, int64_t **, const char **, AotExtra *);
-  try {
+  return static_cast<int>(Guarded(err, cap, [&]() -> int64_t {
     return reinterpret_cast<InitFn>(fn)(ndims, shapes, dtypes, static_cast<AotExtra *>(extra));
-  } catch (const std::exception &e) {
-    SetError(err, cap, e.what());
-  } catch (...) {
-    SetError(err, cap, "an exception that is not a std::exception");
-  }
-  return -1;
+  }));
 }
 
 int ms_aot_launch(void *fn, int nparam, void **params, int *ndims, int64_t **shapes, const char **dtypes,
                   void *stream, void *extra, char *err, int64_t cap) {
   using MainFn = int (*)(int, void **, int *, int64_t **, const char **, void *, void *);
-  try {
+  return static_cast<int>(Guarded(err, cap, [&]() -> int64_t {
     return reinterpret_cast<MainFn>(fn)(nparam, params, ndims, shapes, dtypes, stream, extra);
-  } catch (const std::exception &e) {
-    SetError(err, cap, e.what());
-  } catch (...) {
-    SetError(err, cap, "an exception that is not a std::exception");
-  }
-  return -1;
+  }));
 }
 
 // FuncInferShape: `multi` calls the several-outputs form. Writes the outputs' ranks to `ranks` and their dims to
@@ -155,7 +158,7 @@ int64_t ms_aot_infer_shape(void *fn, int multi, int *ndims, int64_t **shapes, vo
                            int64_t max_outputs, int64_t *dims, int64_t max_dims, char *err, int64_t cap) {
   using OneFn = std::vector<int64_t> (*)(int *, int64_t **, AotExtra *);
   using MultiFn = std::vector<std::vector<int64_t>> (*)(int *, int64_t **, AotExtra *);
-  try {
+  return Guarded(err, cap, [&]() -> int64_t {
     std::vector<std::vector<int64_t>> outs;
     if (multi) {
       outs = reinterpret_cast<MultiFn>(fn)(ndims, shapes, static_cast<AotExtra *>(extra));
@@ -170,12 +173,7 @@ int64_t ms_aot_infer_shape(void *fn, int multi, int *ndims, int64_t **shapes, vo
       for (int64_t d : outs[i]) dims[at++] = d;
     }
     return static_cast<int64_t>(outs.size());
-  } catch (const std::exception &e) {
-    SetError(err, cap, e.what());
-  } catch (...) {
-    SetError(err, cap, "an exception that is not a std::exception");
-  }
-  return -1;
+  });
 }
 
 // FuncInferType (TypeId is an `enum : int`, laid out as int): returns the number of outputs written to `out`.
@@ -183,7 +181,7 @@ int64_t ms_aot_infer_type(void *fn, int multi, const int *type_ids, int64_t n, v
                           int64_t max_outputs, char *err, int64_t cap) {
   using OneFn = int (*)(std::vector<int>, AotExtra *);
   using MultiFn = std::vector<int> (*)(std::vector<int>, AotExtra *);
-  try {
+  return Guarded(err, cap, [&]() -> int64_t {
     std::vector<int> ids(type_ids, type_ids + n);
     std::vector<int> outs;
     if (multi) {
@@ -194,12 +192,7 @@ int64_t ms_aot_infer_type(void *fn, int multi, const int *type_ids, int64_t n, v
     if (static_cast<int64_t>(outs.size()) > max_outputs) return -2;
     for (size_t i = 0; i < outs.size(); ++i) out[i] = outs[i];
     return static_cast<int64_t>(outs.size());
-  } catch (const std::exception &e) {
-    SetError(err, cap, e.what());
-  } catch (...) {
-    SetError(err, cap, "an exception that is not a std::exception");
-  }
-  return -1;
+  });
 }
 
 }  // extern "C"
