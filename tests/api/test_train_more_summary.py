@@ -93,10 +93,9 @@ def _by_tag(events):
     return out
 
 
-def test_schema_matches_proto_file():
+def test_schema_matches_proto_file(tmp_path):
     protoc = pytest.importorskip("grpc_tools.protoc")
-    import tempfile
-    out = Path(tempfile.mkdtemp()) / "summary.pb"
+    out = tmp_path / "summary.pb"
     rc = protoc.main(["protoc", f"-I{PROTO_DIR}", f"--descriptor_set_out={out}", str(PROTO_DIR / "_summary.proto")])
     assert rc == 0
     fds = descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes())

@@ -5,6 +5,7 @@ by ``<DIR>``)."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 
 import numpy as np
@@ -135,6 +136,9 @@ def run_all(ms, tmp_factory):
         except Exception as e:  # noqa: BLE001 -- recorded
             results[key] = {"error": type(e).__name__, "message": str(e).replace(os.path.realpath(d), "<DIR>")
                             .replace(d, "<DIR>")}
+        finally:
+            if not tmp_factory:
+                shutil.rmtree(d, ignore_errors=True)
     return results
 
 
@@ -182,7 +186,11 @@ def ckpt_strategy_cases(ms, set_rank):
     mindspore-parallel's writer: parameters replicated along the left device axis, so ranks r and r +- 4 are
     replicas), with checkpoints present only for ranks 2 and 5; ``set_rank(r)`` makes ``r`` the current rank."""
     import tempfile
-    d = tempfile.mkdtemp()
+    with tempfile.TemporaryDirectory() as d:
+        return _ckpt_strategy_cases(ms, set_rank, d)
+
+
+def _ckpt_strategy_cases(ms, set_rank, d):
     for r in (2, 5):
         os.makedirs(os.path.join(d, f"rank_{r}"))
         open(os.path.join(d, f"rank_{r}", "net.ckpt"), "wb").close()

@@ -14,7 +14,7 @@ def _delivered(op, name, pick=None):
     def run(x):
         x = x if pick is None else x[pick]
         from mindspore.train.summary.summary_record import SummaryRecord
-        with SummaryRecord(tempfile.mkdtemp()):
+        with tempfile.TemporaryDirectory() as logdir, SummaryRecord(logdir):
             op(name, x)
             (entry,) = [e for e in _summary.take_summary_data() if e[1] == name]
         return entry[2]
