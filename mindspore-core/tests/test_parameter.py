@@ -24,6 +24,18 @@ def test_from_tensor_copies():
     np.testing.assert_array_equal(p.asnumpy(), [1, 2])
 
 
+def test_from_an_initializer_takes_the_drawn_data_without_a_copy():
+    # as in MindSpore, the initializer's tensor is consumed by the Parameter: its data is drawn once, into the
+    # Parameter (a 100M-element layer holds one buffer, not two, while it is made)
+    t = initializer(One(), (2, 3), ms.float32)
+    p = Parameter(t, name="w")
+    np.testing.assert_array_equal(p.asnumpy(), np.ones((2, 3)))
+    assert p._buffer() is t._buffer()
+    drawn = initializer(One(), (2,), ms.float32).init_data()     # data drawn before: the Parameter copies it
+    q = Parameter(drawn, name="q")
+    assert q._buffer() is not drawn._buffer()
+
+
 def test_from_numpy_and_list():
     p = Parameter(np.ones((2, 3)), name="a")
     assert p.dtype == ms.float64 and p.shape == (2, 3)

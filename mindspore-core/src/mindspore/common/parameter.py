@@ -61,9 +61,11 @@ class Parameter(Tensor):
             Tensor.__init__(self, None, default_input.dtype, default_input.shape, default_input._init)
         elif isinstance(default_input, Tensor):
             # like MindSpore, an initializer's data is drawn now, so seeded draws follow creation order; the
-            # parameter owns a copy, made on the device
-            source = default_input.init_data()._copy()
-            Tensor._init_from(self, source)
+            # parameter owns a copy, made on the device, except of data drawn here: an initializer's tensor is
+            # consumed by its Parameter, as in MindSpore (no second copy of a 100M-element layer)
+            drawn_here = default_input._data is None
+            source = default_input.init_data()
+            Tensor._init_from(self, source if drawn_here else source._copy())
         elif isinstance(default_input, int):
             Tensor.__init__(self, default_input, mstype.int32)
         elif isinstance(default_input, float):
