@@ -37,74 +37,16 @@ import json
 import os
 import tempfile
 
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError
 
 from mindspore.parallel._checkpoint_layout import ParamLayout, as_layout
+from mindspore.train.node_strategy_pb2 import ParallelGroupMap, ParallelLayouts, ParallelStrategyMap
 
 __all__ = ["ParallelStrategyMap", "ParallelLayouts", "ParallelGroupMap", "write_strategy_file", "read_layouts",
            "read_strategy_map", "build_searched_strategy", "merge_pipeline_strategys", "restore_group_info_list",
            "network_strategies", "save_network_strategy"]
 
-_PACKAGE = "mindspore.straspb"
-_T = descriptor_pb2.FieldDescriptorProto
-_REQ, _REP = _T.LABEL_REQUIRED, _T.LABEL_REPEATED
-
-# (message, [(field, number, label, type, message type or None)]), in upstream order
-_MESSAGES = [
-    ("ParallelStrategy", [("dim", 1, _REP, _T.TYPE_UINT32, None)]),
-    ("ParallelStrategys", [("stage", 1, _REQ, _T.TYPE_UINT32, None),
-                           ("parallel_strategy", 2, _REP, _T.TYPE_MESSAGE, "ParallelStrategy")]),
-    ("ParallelStrategyItem", [("node_name", 1, _REQ, _T.TYPE_STRING, None),
-                              ("parallel_strategys", 2, _REQ, _T.TYPE_MESSAGE, "ParallelStrategys")]),
-    ("DevMatrix", [("dim", 1, _REP, _T.TYPE_UINT32, None)]),
-    ("TensorMap", [("dim", 1, _REP, _T.TYPE_INT32, None)]),
-    ("ParamSplitShape", [("dim", 1, _REP, _T.TYPE_INT64, None)]),
-    ("IndicesOffset", [("dim", 1, _REP, _T.TYPE_INT64, None)]),
-    ("ParallelLayouts", [("dev_matrix", 1, _REP, _T.TYPE_MESSAGE, "DevMatrix"),
-                         ("tensor_map", 2, _REP, _T.TYPE_MESSAGE, "TensorMap"),
-                         ("param_split_shape", 3, _REP, _T.TYPE_MESSAGE, "ParamSplitShape"),
-                         ("indices_offset", 4, _REP, _T.TYPE_MESSAGE, "IndicesOffset"),
-                         ("field", 5, _REQ, _T.TYPE_INT32, None),
-                         ("opt_weight_shard_step", 6, _REQ, _T.TYPE_INT32, None),
-                         ("opt_weight_shard_size", 7, _REQ, _T.TYPE_INT32, None)]),
-    ("ParallelLayoutItem", [("param_name", 1, _REQ, _T.TYPE_STRING, None),
-                            ("parallel_layouts", 2, _REQ, _T.TYPE_MESSAGE, "ParallelLayouts")]),
-    ("ParallelGroupRanks", [("dim", 1, _REP, _T.TYPE_UINT32, None)]),
-    ("ParallelGroupItem", [("group_name", 1, _REQ, _T.TYPE_STRING, None),
-                           ("parallel_group_ranks", 2, _REQ, _T.TYPE_MESSAGE, "ParallelGroupRanks")]),
-    ("ParallelGroupMap", [("parallel_group_item", 1, _REP, _T.TYPE_MESSAGE, "ParallelGroupItem"),
-                          ("ckpt_restore_rank_list", 2, _REQ, _T.TYPE_MESSAGE, "ParallelGroupRanks")]),
-    ("ParallelStrategyMap", [("current_stage", 1, _REQ, _T.TYPE_UINT32, None),
-                             ("parallel_strategy_item", 2, _REP, _T.TYPE_MESSAGE, "ParallelStrategyItem"),
-                             ("parallel_layout_item", 3, _REP, _T.TYPE_MESSAGE, "ParallelLayoutItem")]),
-]
-
-
-def _file_descriptor():
-    fdp = descriptor_pb2.FileDescriptorProto(name="node_strategy.proto", package=_PACKAGE, syntax="proto2")
-    for name, fields in _MESSAGES:
-        msg = fdp.message_type.add(name=name)
-        for fname, number, label, ftype, type_name in fields:
-            field = msg.field.add(name=fname, number=number, label=label, type=ftype)
-            if type_name:
-                field.type_name = f".{_PACKAGE}.{type_name}"
-    return fdp
-
-
-FILE_DESCRIPTOR_PROTO = _file_descriptor()
-_POOL = descriptor_pool.DescriptorPool()
-_POOL.Add(FILE_DESCRIPTOR_PROTO)
-
-
-def _message(name):
-    return message_factory.GetMessageClass(_POOL.FindMessageTypeByName(f"{_PACKAGE}.{name}"))
-
-
-ParallelStrategyMap = _message("ParallelStrategyMap")
-ParallelLayouts = _message("ParallelLayouts")
-ParallelGroupMap = _message("ParallelGroupMap")
-
+# the messages (node_strategy.proto) are mindspore.train.node_strategy_pb2's, as in MindSpore
 
 # ---------------------------------------------------------------------------------------------- writing
 
