@@ -53,8 +53,12 @@ MIND_IR_2_10 = ['AttributeProto', 'DESCRIPTOR', 'FunctorProto', 'GraphProto', 'I
                 'ValueInfoProto', 'Version']
 
 
-def test_mind_ir_and_checkpoint_modules(tmp_path):
-    from mindspore.train import checkpoint_pb2, mind_ir_pb2
+def test_mind_ir_checkpoint_and_summary_modules(tmp_path):
+    from mindspore.train import checkpoint_pb2, mind_ir_pb2, summary_pb2
+    event = summary_pb2.Event(wall_time=1.5, step=3)
+    event.summary.value.add(tag="loss").scalar_value = 0.25
+    back = summary_pb2.Event.FromString(event.SerializeToString())
+    assert (back.step, back.summary.value[0].tag, back.summary.value[0].scalar_value) == (3, "loss", 0.25)
     assert sorted(n for n in dir(mind_ir_pb2) if n[0].isupper()) == MIND_IR_2_10
     assert (mind_ir_pb2.IR_VERSION, mind_ir_pb2.Version.Name(mind_ir_pb2.IR_VERSION_START)) == (1, "IR_VERSION_START")
     path = str(tmp_path / "w.ckpt")
