@@ -106,8 +106,10 @@ def _bridge(abi):
     """The bridge library for a C++ string ABI (0 or 1), compiled on first need."""
     if abi in _BRIDGES:
         return _BRIDGES[abi]
-    with open(_BRIDGE_SOURCE, "rb") as f:
-        digest = hashlib.sha256(f.read() + open(os.path.join(_INCLUDE, "custom_aot_extra.h"), "rb").read())
+    digest = hashlib.sha256()
+    for path in (_BRIDGE_SOURCE, os.path.join(_INCLUDE, "custom_aot_extra.h")):
+        with open(path, "rb") as f:
+            digest.update(f.read())
     target = os.path.join(_cache_dir(), f"ms_aot_bridge_abi{abi}_{digest.hexdigest()[:16]}.so")
     if not os.path.exists(target):
         cmd = find_compiler("Custom") + ["-std=c++17", "-O2", "--shared", "-fPIC", f"-D_GLIBCXX_USE_CXX11_ABI={abi}",
@@ -137,9 +139,6 @@ def _bridge(abi):
 
 def _attr_args(name, value):
     """``ms_aot_extra_set_attr``'s arguments for one attribute value."""
-    def number(v):
-        return isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, bool)
-
     text, rows = None, []
     if isinstance(value, bool):
         kind, rows = 0, [[int(value)]]
@@ -157,7 +156,7 @@ def _attr_args(name, value):
         raise MSTypeError(f"For 'Custom', the attribute '{name}' of an AOT kernel must be a bool, int, float, str, or "
                           f"a list (or list of lists) of numbers, but got {type(value).__name__}.")
     flat = [v for r in rows for v in r]
-    if not all(number(v) for v in flat):
+    if not all(isinstance(v, (int, float)) for v in flat):     # (bools are ints)
         raise MSTypeError(f"For 'Custom', the attribute '{name}' of an AOT kernel must hold numbers, but got {value!r}.")
     all_int = all(isinstance(v, int) for v in flat)
     n = len(flat)
