@@ -166,6 +166,8 @@ def test_convolution_bias_and_relu_are_one_kernel_with_identical_results(bias, r
     ms.set_seed(1)
     conv = nn.Conv2d(3, 5, 3, has_bias=bias, pad_mode="pad", padding=1)
     strided = nn.Conv2d(5, 4, 3, stride=2, has_bias=bias)   # the strided kernel's epilogue
+    conv.update_parameters_name("conv.")       # one graph's Parameters need distinct names, as in MindSpore
+    strided.update_parameters_name("strided.")
 
     def f(x):
         y = conv(x)

@@ -1,10 +1,11 @@
 """MindSpore's static-graph (GRAPH_MODE / ``@jit``) syntax documentation runs on ours as on real MindSpore 2.10.
 
-Every runnable example of the pages ``compile/statements.md``, ``python_builtin_functions.md``, ``static_graph.md`` and
-``static_graph_expert_programming.md`` is a function in tests/fixtures/graph_syntax/syntax_code.py (each cites its
-page and section); ``record_syntax.py`` there ran them under real MindSpore 2.10 (CPU) into ``syntax_2_10.json``.
-Here each replays on ours: printed values must match in value, dtype and shape; where 2.10 raised, ours must raise an
-exception of the same builtin class (our typed errors subclass the builtin ones, see mindspore/_errors.py).
+Every runnable example of the pages ``compile/statements.md``, ``python_builtin_functions.md``, ``static_graph.md``,
+``static_graph_expert_programming.md`` and the FAQ ``faq/network_compilation.md`` is a function in
+tests/fixtures/graph_syntax/syntax_code.py (each cites its page and section); ``record_syntax.py`` there ran them
+under real MindSpore 2.10 (CPU) into ``syntax_2_10.json``. Here each replays on ours: printed values must match in
+value, dtype and shape; where 2.10 raised, ours must raise an exception of the same builtin class (our typed errors
+subclass the builtin ones, see mindspore/_errors.py), and for the FAQ's errors say what ``PHRASES`` holds.
 """
 import builtins
 import json
@@ -47,6 +48,24 @@ KEPT = {
         "(test_view_inplace_gradients_equal_pynative checks the numbers)", {}),
     "sg__supporting_derivation": (
         "2.10 CPU crashes ('The pointer[host_tensor] is null', a framework error); ours gives the page's 2", {}),
+    "faq__type_join_failed_tuple_fixed": (
+        "2.10 returns () for the gradient with respect to a constant (global) input; ours gives d(a)/dx * sens[0], "
+        "what the same call gives on a graph input in both", {"value0": np.array([1.0], np.float32)}),
+}
+
+# The FAQ's error examples (faq/network_compilation.md): the words a user searches for must be in ours too
+PHRASES = {
+    "faq__construct_argument_count": "For 'Cell', the function construct requires 1 positional argument and 0 "
+                                     "default argument, total 1, but got 2.",
+    "faq__unsupported_yield": "Unsupported expression 'Yield'",
+    "faq__type_join_failed_dtype": "Type Join Failed: dtype1 = Float32, dtype2 = Float16.",
+    "faq__type_join_failed_tuple": "Type Join Failed",
+    "faq__bprop_requires_out_and_dout": "The params of function 'bprop' of Primitive or Cell requires the forward "
+                                        "inputs as well as the 'out' and 'dout'.\nIn file ",
+    "faq__sense_must_not_be_dynamic": "The shape of sense must not be dynamic shape.",
+    "faq__parameter_name_exists_tuple": "its name 'name_a' already exists. Please set a unique name for the parameter.",
+    "faq__parameter_name_exists_two_instances": "its name 'name_a' already exists. Please set a unique name",
+    "faq__parameter_name_bias_defined_twice": "its name 'bias' already exists. Please set a unique name",
 }
 
 # NumPy >= 2 refuses float() of a 1-element 1-D array (2.10 was recorded with NumPy 1.26): the page's code fails
@@ -145,6 +164,8 @@ def test_syntax_example_matches_mindspore_2_10(name, tmp_path, monkeypatch):
         assert "error" in got, f"{name}: 2.10 raised {want['error']} ({want['message']!r}), ours returned {got['out']}"
         assert issubclass(got["class"], cls), f"{name}: ours raised {got['error']}: {got['message']}, 2.10 raised " \
                                               f"{want['error']}: {want['message']}"
+        if name in PHRASES:
+            assert PHRASES[name] in got["message"], f"{name}: {got['message']!r} lacks {PHRASES[name]!r}"
         return
     assert "error" not in got, f"{name}: ours raised {got['error']}: {got['message']}"
     same(encode_roundtrip(got["out"]), decode(want["out"]), name, timing=name in TIMINGS)

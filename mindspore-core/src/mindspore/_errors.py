@@ -33,6 +33,16 @@ class MSValueUnavailableError(NeedsPython, MSRuntimeError):
     """A tensor's value is needed as a Python value while compiling (see :class:`NeedsPython`)."""
 
 
+class MSCallDepthError(NeedsPython, MSRuntimeError):
+    """The call-depth limit was met inside a branch or loop on a tensor: a recursion whose depth a tensor value
+    decides (MindSpore compiles it as a recursive graph; here it runs as Python, see :class:`NeedsPython`)."""
+
+
+class MSRankJoinError(NeedsPython, MSValueError):
+    """The branches of an ``if`` on a tensor give one variable tensors of different ranks (MindSpore gives it a
+    dynamic rank; here the call runs as Python, see :class:`NeedsPython`)."""
+
+
 class MSTensorAttributeError(NeedsPython, MSTypeError):
     """A tensor the graph computes is stored in an attribute that is not a Parameter (see :class:`NeedsPython`)."""
 

@@ -155,7 +155,7 @@ def test_reading_a_tensor_value_runs_as_python_outside_strict_mode():
     assert doubled.asnumpy().tolist() == [6.0, 8.0]
 
 
-def test_branches_of_different_shapes_are_rejected():
+def test_branches_of_different_shapes_give_a_dynamic_shape():
     @ms.jit
     def f(x):
         if x.sum() > 0:
@@ -163,5 +163,21 @@ def test_branches_of_different_shapes_are_rejected():
         else:
             y = ops.concat((x, x))
         return y
-    with pytest.raises(ValueError, match="tensor of shape"):
-        f(ms.Tensor(np.ones(2, np.float32)))
+    assert f(ms.Tensor(np.ones(2, np.float32))).shape == (2,)
+    assert f(ms.Tensor(-np.ones(2, np.float32))).shape == (4,)
+
+
+def test_branches_of_different_ranks_are_rejected_in_strict_mode():
+    @ms.jit
+    def f(x):
+        if x.sum() > 0:
+            y = x
+        else:
+            y = x.reshape(2, 1)
+        return y
+    ms.set_context(jit_syntax_level=ms.STRICT)
+    try:
+        with pytest.raises(ValueError, match="tensor of shape"):
+            f(ms.Tensor(np.ones(2, np.float32)))
+    finally:
+        ms.set_context(jit_syntax_level=ms.LAX)

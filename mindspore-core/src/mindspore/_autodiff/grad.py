@@ -18,7 +18,7 @@ from __future__ import annotations
 from mindspore._autodiff import compiled_backward as _compiled_backward
 from mindspore._autodiff import tape as _tape
 from mindspore._core import interpreters as _interpreters
-from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
+from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError, MSValueRuntimeError
 from mindspore._infer import staging as _staging
 from mindspore.common.tensor import Tensor
 
@@ -102,8 +102,8 @@ def _differentiate(fn, args, positions, weights, has_aux, sens=None):
         else:
             seeds = _as_tuple(sens)
             if len(seeds) != len(diff_outs):
-                raise MSValueError(f"For 'grad', the 'sens' must match the {len(diff_outs)} output(s) of the "
-                                   f"function, but got {len(seeds)}.")
+                raise MSValueRuntimeError(f"For 'grad', the 'sens' must match the {len(diff_outs)} output(s) of "
+                                          f"the function, but got {len(seeds)}.")
         grads = _compiled_backward.backward(tp, diff_outs, seeds, fn)
 
         def input_grad(p):

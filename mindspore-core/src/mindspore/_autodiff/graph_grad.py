@@ -30,6 +30,7 @@ is recorded as one tape node whose bprop runs the compiled vjp of the function.
 """
 from __future__ import annotations
 
+import inspect
 import weakref
 
 from mindspore._errors import InternalError, MSRuntimeError, MSTypeError
@@ -439,11 +440,17 @@ def vjp_graph(g):
     return b.graph
 
 
+#: a seed of ``reverse``: ones shaped like the output, for an output whose shape is known only when the graph runs
+_ONES_LIKE = object()
+
+
 def reverse(graph, inputs, wrt, sens):
     """Clone ``graph`` into the current builder on ``inputs`` and backpropagate ``sens`` from its
     output; returns (output value, {parameter: gradient or None} for ``wrt``)."""
     rev = _Reverse(graph, _current_builder())
     out = rev.clone_forward(inputs)
+    if any(s is _ONES_LIKE for s in sens):    # an output of dynamic shape: seeded with ones of its run-time shape
+        sens = tuple(_F().ones_like(o) if s is _ONES_LIKE else s for s, o in zip(sens, out))
     rev.seed(graph.output, sens)
     rev.backward(set(wrt))
     return out, {p: rev.dout_of(p) for p in wrt}
@@ -458,6 +465,9 @@ def _param_input(builder, v):
 
 def differentiate(fn, args, positions, weights, has_aux, sens):
     """The graph-mode counterpart of the tape's ``_differentiate``: (output, input grads, weight grads)."""
+    if weights:
+        from mindspore._infer.specialize import check_unique_names
+        check_unique_names(weights)
     cur = _current_builder()
     fwd = Builder("grad_forward", cur)
     new_args = list(args)
@@ -547,23 +557,25 @@ def _outer_value(cur, args, explicit, outer_of, param):
 
 def _seeds(out, out_leaves, node_leaves, has_aux, sens):
     F = _F()
-    diff_mask = [n is not None for n in node_leaves]
-    if has_aux:
-        first_leaves = len(staging.flatten(out[0])[0])
-        diff_mask = [m and i < first_leaves for i, m in enumerate(diff_mask)]
-    graph_leaf_values = [v for v, n in zip(out_leaves, node_leaves) if n is not None]
-    graph_mask = [m for m, n in zip(diff_mask, node_leaves) if n is not None]
+    n_seeded = len(staging.flatten(out[0])[0]) if has_aux else len(out_leaves)
+    diff_mask = [n is not None and i < n_seeded for i, n in enumerate(node_leaves)]
     if sens is None:
-        seeds = [F.ones(v.shape, v.dtype) if m else None for v, m in zip(graph_leaf_values, graph_mask)]
+        seeds = [(_ONES_LIKE if -1 in v.shape else F.ones(v.shape, v.dtype)) if m else None
+                 for v, m, n in zip(out_leaves, diff_mask, node_leaves) if n is not None]
     else:
+        # one sens per output leaf, also for outputs the graph does not compute (constants: no seed to give)
         sens_leaves = staging.flatten(sens)[0]
-        diff_values = [v for v, m in zip(graph_leaf_values, graph_mask) if m]
-        if len(sens_leaves) != len(diff_values):
+        if any(-1 in getattr(s, "shape", ()) for s in sens_leaves):
             from mindspore._errors import MSValueError
-            raise MSValueError(f"For 'grad', the 'sens' must match the {len(diff_values)} output(s) of the "
-                               f"function, but got {len(sens_leaves)}.")
-        it = iter(sens_leaves)
-        seeds = [next(it) if m else None for m in graph_mask]
+            raise MSValueError("The shape of sense must not be dynamic shape.")
+        if len(sens_leaves) != n_seeded:
+            # MindSpore's compiler reports this as a type join of the sens with the output (a TypeError)
+            from mindspore._errors import MSTypeValueError
+            raise MSTypeValueError(f"For 'grad', the 'sens' must match the {n_seeded} output(s) of the function, "
+                                   f"but got {len(sens_leaves)} (Type Join Failed: the sens cannot join with the "
+                                   f"output).")
+        seeds = [sens_leaves[i] if m else None
+                 for i, (m, n) in enumerate(zip(diff_mask, node_leaves)) if n is not None]
     return tuple(seeds)
 
 
@@ -591,11 +603,25 @@ def _input_grads(args, positions, explicit, grads):
 
 
 # --- Cells with a user bprop ---------------------------------------------------------------------------------
+def _check_bprop_params(cell, n_inputs):
+    """A Cell's ``bprop`` takes the forward inputs, ``out`` and ``dout`` (checked when compiling, as MindSpore
+    does; its message names the ``bprop`` definition)."""
+    bprop = custom_bprop(cell)
+    try:
+        inspect.signature(bprop.__get__(cell)).bind(*range(n_inputs + 2))
+    except TypeError:
+        code = getattr(bprop, "__code__", None)
+        where = f"\nIn file {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+        raise MSTypeError("The params of function 'bprop' of Primitive or Cell requires the forward inputs as well "
+                          f"as the 'out' and 'dout'.{where}") from None
+
+
 def stage_custom_bprop_call(cell, args, kwargs):
     """A Cell with ``bprop`` called in compiled code: one ``CustomCall`` apply (forward = its construct)."""
     if kwargs:
         raise MSTypeError(f"For '{type(cell).__name__}', a Cell with a custom bprop takes positional inputs only in "
                           f"graph mode.")
+    _check_bprop_params(cell, len(args))
     cur = _current_builder()
     b = Builder(f"{type(cell).__name__}_forward", cur)
     new_args = []

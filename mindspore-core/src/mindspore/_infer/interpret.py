@@ -204,10 +204,14 @@ def call_graph(closure, args, kwargs=None):
 
 def _call_depth_exceeded(depth):
     limit = _context.get_context("max_call_depth")
-    raise MSRuntimeError(f"Exceed function call depth limit {limit}, (function call depth: {depth}).\n"
-                         "It's always happened with complex construction of code or infinite recursion or loop.\n"
-                         "Please check the code if it's has the infinite recursion or call "
-                         "'mindspore.set_recursion_limit(recursion_limit=value)' to adjust this value.")
+    msg = (f"Exceed function call depth limit {limit}, (function call depth: {depth}).\n"
+           "It's always happened with complex construction of code or infinite recursion or loop.\n"
+           "Please check the code if it's has the infinite recursion or call "
+           "'mindspore.set_recursion_limit(recursion_limit=value)' to adjust this value.")
+    if staging.current().parent is not None:     # inside an 'if'/'while' on a tensor: its value may end the recursion
+        from mindspore._errors import MSCallDepthError
+        raise MSCallDepthError(msg)
+    raise MSRuntimeError(msg)
 
 
 class _Located(Exception):
@@ -282,6 +286,8 @@ def call_value(fn, args, kwargs=None):
             return call_graph(Closure(g), tuple(args), kwargs)
     inner = getattr(fn, "__ms_jit_fn__", None)
     if inner is not None:
+        if t is types.MethodType:    # a @jit method of a plain object: the raw function still takes ``self``
+            args = (fn.__self__,) + tuple(args)
         return call_value(inner, args, kwargs)
     if not callable(fn):
         from mindspore._errors import MSTypeValueError

@@ -10,6 +10,7 @@ the Python output (tuples, lists, dicts, constants) from the graph's results.
 from __future__ import annotations
 
 import contextlib
+import sys
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 
 __all__ = ["specialize", "Program", "session"]
+
+#: Python frames the interpreter uses for one nested call of the user's code (measured: at most 7)
+_FRAMES_PER_CALL = 10
 
 
 class Program:
@@ -136,6 +140,35 @@ def _carried(top, state):
         staging.CTX.last_number_writes = list(writes.values())
 
 
+@contextlib.contextmanager
+def _room_for_call_depth():
+    """Room on Python's stack for ``max_call_depth`` (``ms.set_recursion_limit``) nested calls of the user's code,
+    which the interpreter evaluates in Python: MindSpore's limit, not Python's, is the one a deep recursion meets
+    (a recursion 500 calls deep compiles, as in MindSpore)."""
+    import mindspore.context as context
+    before = sys.getrecursionlimit()
+    need = min(_FRAMES_PER_CALL * context.get_context("max_call_depth") + 2000, 200_000)
+    if need <= before:
+        yield
+        return
+    sys.setrecursionlimit(need)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
+
+
+def check_unique_names(params):
+    """A graph tells its Parameters apart by name (its checkpoint, its gradients): two with one name are an error,
+    as in MindSpore."""
+    from mindspore.common.parameter import first_shared_name
+    same = first_shared_name(params)
+    if same is not None:
+        from mindspore._errors import MSRuntimeError
+        raise MSRuntimeError(f"The parameter {same} , its name '{same.name}' already exists. Please set a unique "
+                             f"name for the parameter.")
+
+
 def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
     """The :class:`Program` of ``fn(*args, **kwargs)`` with tensors as inputs.
 
@@ -148,7 +181,7 @@ def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
     top = Builder(name)
     leaves, tree = flatten((tuple(args), dict(kwargs or {})))
     staged, inputs = [], []
-    with session(), top:
+    with session(), _room_for_call_depth(), top:
         for i, v in enumerate(leaves):
             s = _input_value(top, v)
             if s is None:
@@ -215,6 +248,7 @@ def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
         out_node = top.apply(irops.make_tuple, nodes, AbstractTuple(n.abstract for n in nodes))
         top.graph.set_output(out_node)
     weights = [p.weight for p in top.graph.params if p.weight is not None]
+    check_unique_names(weights)
     program = Program(top.graph, inputs, weights, out_tree, plan, dtypes, carried, state_plan,
                       staging.CTX.last_number_writes, input_writes)
     program.scalar_outputs = scalar_outputs

@@ -467,10 +467,15 @@ def _join_plan(left, right, where):
             aa, ab = _abstract_value(a), _abstract_value(b)
             if aa.dtype != ab.dtype:
                 raise MSTypeError(f"In graph mode, the {where} give a tensor of dtype {aa.dtype} and one of "
-                                  f"dtype {ab.dtype} for the same variable; they must be the same.")
+                                  f"dtype {ab.dtype} for the same variable; they must be the same.\n"
+                                  f"Type Join Failed: dtype1 = {aa.dtype}, dtype2 = {ab.dtype}.")
             if aa.shape != ab.shape:
-                raise MSValueError(f"In graph mode, the {where} give a tensor of shape {aa.shape} and one of "
-                                   f"shape {ab.shape} for the same variable; they must be the same.")
+                if len(aa.shape) != len(ab.shape):
+                    from mindspore._errors import MSRankJoinError
+                    raise MSRankJoinError(f"In graph mode, the {where} give a tensor of shape {aa.shape} and one "
+                                          f"of shape {ab.shape} for the same variable; they must be the same.")
+                # as in MindSpore, the joined shape is dynamic where they differ: known when the graph runs
+                aa = AbstractTensor(tuple(x if x == y else -1 for x, y in zip(aa.shape, ab.shape)), aa.dtype)
             plan.append(("out", aa))
         elif _tensor_like(a) and _scalar(b):
             plan.append(("out", _abstract_value(a)))

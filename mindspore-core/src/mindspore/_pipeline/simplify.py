@@ -71,7 +71,8 @@ def _rewrite(node, writes):
         for keep, other, allowed in ((args[0], args[1], True), (args[1], args[0], side == "either")):
             if allowed and _const_scalar(other) == value and _same(node, keep, writes):
                 return keep
-    if name in ("ZerosLike", "OnesLike") and isinstance(node.abstract, AbstractTensor):
+    if (name in ("ZerosLike", "OnesLike") and isinstance(node.abstract, AbstractTensor)
+            and -1 not in node.abstract.shape):
         ab = node.abstract
         arr = (np.zeros if name == "ZerosLike" else np.ones)(ab.shape, dtype=ab.dtype.to_numpy())
         from mindspore._runtime import backend

@@ -15,6 +15,8 @@ device target changed).
 """
 from __future__ import annotations
 
+import numpy as np
+
 import mindspore._generation as _generation
 from mindspore._core import interpreters as _interpreters
 from mindspore._core.evaluate import abstract_args, evaluate
@@ -95,6 +97,8 @@ def _split(args):
             key.append(("T", tuple((x._buffer().shape, x._dtype) if isinstance(x, Tensor) else _freeze(x)
                                    for x in a)))
         else:
+            if isinstance(a, np.generic):    # a NumPy scalar is the Python scalar (NumPy 2 would promote with it)
+                a = a.item()
             raw.append(a)
             key.append(_freeze(a))
     return raw, tuple(key)

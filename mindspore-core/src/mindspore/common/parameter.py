@@ -186,17 +186,29 @@ def _rebuild_parameter(array, dtype_name, name, requires_grad):
     return Parameter(Tensor(array, mstype.to_ms_dtype(dtype_name)), name, requires_grad)
 
 
+def first_shared_name(params):
+    """The first of ``params`` whose name another (distinct) Parameter among them already has, or None. Unnamed
+    Parameters are not compared (MindSpore gives each a generated unique name)."""
+    seen = {}
+    for p in params:
+        if p.name != _DEFAULT_NAME and seen.setdefault(p.name, p) is not p:
+            return p
+    return None
+
+
 class ParameterTuple(tuple):
     """An immutable tuple of Parameters (what ``GradOperation(get_by_list=True)`` takes)."""
 
     def __new__(cls, iterable):
         items = tuple(iterable)
-        names = set()
         for p in items:
             if not isinstance(p, Parameter):
                 raise MSTypeError(f"For 'ParameterTuple', each element must be a Parameter, but got "
                                   f"{type(p).__name__}.")
-            names.add(p.name)
+        same = first_shared_name(items)
+        if same is not None:
+            raise MSValueError(f"The value {same} , its name '{same.name}' already exists. Please set a unique name "
+                               f"for the parameter.")
         return tuple.__new__(cls, items)
 
     def clone(self, prefix, init="same"):

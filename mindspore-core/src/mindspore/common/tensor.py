@@ -17,8 +17,6 @@ Construction follows MindSpore 2.10 dtype inference: Python ``float`` -> Float32
 """
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from mindspore._errors import MSTypeError, MSValueError
@@ -66,7 +64,7 @@ def _to_host_array(input_data, dtype):
         if arr.dtype.kind in "OUS":
             raise MSTypeError(f"For 'Tensor', the numpy array of dtype {arr.dtype} is not supported.")
         inferred = mstype.to_ms_dtype(arr.dtype)
-    elif isinstance(input_data, (bool, numbers.Number, np.generic)):
+    elif isinstance(input_data, (bool, int, float, complex, np.generic)):
         if isinstance(input_data, np.generic):
             inferred = mstype.to_ms_dtype(input_data.dtype)
             arr = np.array(input_data)
@@ -154,6 +152,10 @@ class Tensor:
         if shape is not None:
             raise MSValueError(f"When initializing a tensor with 'input_data', 'shape' should be set to None. "
                                f"But got shape: {shape}.")
+        if isinstance(input_data, Tensor) and input_data._init is _DYNAMIC:   # a placeholder's copy: a placeholder
+            self._dtype = input_data._dtype if dtype is None else mstype.to_ms_dtype(dtype)
+            self._init, self._init_shape, self._data = _DYNAMIC, input_data._init_shape, None
+            return
         arr, self._dtype = _to_host_array(input_data, dtype)
         self._data = _from_host(arr)
 

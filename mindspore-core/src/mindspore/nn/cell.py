@@ -12,6 +12,7 @@ derivative is the user's ``bprop``.
 """
 from __future__ import annotations
 
+import types
 from collections import OrderedDict
 
 from mindspore._autodiff import tape as _tape
@@ -51,6 +52,39 @@ def _graphs_stale():
 #: ``CELL_CALL_HOOK[0](cell, run, args, kwargs)``, when set (``mindspore.plugin.set_cell_call_hook``), runs every
 #: Cell call (``run(*args, **kwargs)`` is the call itself)
 CELL_CALL_HOOK = [None]
+
+
+_ARITY = {}
+
+
+def _construct_arity(cls):
+    """(required, defaulted, names of the positional parameters) of ``cls.construct`` without ``self``; None when
+    it takes ``*args`` or is not a plain function."""
+    if cls not in _ARITY:
+        import inspect
+        arity = None
+        fn = getattr(cls, "construct", None)
+        if isinstance(fn, types.FunctionType):
+            params = list(inspect.signature(fn).parameters.values())[1:]
+            if not any(p.kind is p.VAR_POSITIONAL for p in params):
+                pos = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+                required = sum(p.default is p.empty for p in pos)
+                arity = (required, len(pos) - required, tuple(p.name for p in pos))
+        _ARITY[cls] = arity
+    return _ARITY[cls]
+
+
+def _arity_error(arity, args, kwargs):
+    """MindSpore's TypeError for a GRAPH_MODE call of a Cell with the wrong number of positional inputs."""
+    required, defaulted, names = arity
+    if len(args) > required + defaulted:
+        raise MSTypeError(f"For 'Cell', the function construct requires {required} positional argument and "
+                          f"{defaulted} default argument, total {required + defaulted}, but got {len(args)}.")
+    given = len(args) + sum(n in kwargs for n in names[len(args):required])
+    if given < required:
+        raise MSTypeError(f"For 'Cell', the function construct requires {required} positional argument, but got "
+                          f"{given}. When using set_inputs, please make sure that all networks and loss functions "
+                          f"are configured with set_inputs.")
 
 
 class _CellBprop:
@@ -354,6 +388,9 @@ class Cell:
         """GRAPH_MODE: run the compiled graph of this call (compiled once per input signature)."""
         if self.__dict__.get("_dynamic_shape_inputs") is not None:
             self._check_set_inputs(args)
+        arity = _construct_arity(type(self)) if "construct" not in self.__dict__ else None
+        if arity is not None and (len(args) > arity[0] + arity[1] or len(args) + len(kwargs) < arity[0]):
+            _arity_error(arity, args, kwargs)
         from mindspore._pipeline.compiler import cache_for, compiled_call
         return compiled_call(cache_for(self), self._call_eagerly_or_staged, args, kwargs,
                              extra_key=self._graph_key(), name=f"{type(self).__name__}_construct")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 
@@ -25,7 +27,8 @@ COMPLEX_TYPES = mstype.complex_type
 
 
 def is_scalar(v):
-    return isinstance(v, (bool, numbers.Number)) and not isinstance(v, mstype.Type)
+    """A Python or NumPy number (not a ``fractions.Fraction`` or ``decimal.Decimal``: MindSpore refuses those)."""
+    return isinstance(v, (bool, int, float, complex, np.number, np.bool_)) and not isinstance(v, mstype.Type)
 
 
 def is_shape(v):

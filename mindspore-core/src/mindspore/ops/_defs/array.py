@@ -155,6 +155,8 @@ def resolve_reshape(op, x_shape, shape):
         raise MSValueError(f"For '{op}', at most one dimension of 'shape' can be -1, but got {shape}.")
     if any(s < -1 for s in shape):
         raise MSValueError(f"For '{op}', each dimension of 'shape' must be -1 or non-negative, but got {shape}.")
+    if -1 in x_shape:   # an input whose shape is known only when the graph runs: the kernel checks the size then
+        return shape
     if -1 in shape:
         known = _pymath.prod(s for s in shape if s != -1)
         if known == 0 or size % known:
