@@ -226,3 +226,18 @@ def test_dynamic_sens_is_refused():
     assert copy.shape == (1, -1) and copy.dtype == ms.float32
     with pytest.raises(ValueError, match="The shape of sense must not be dynamic shape."):
         net(_x(2, 2), copy)
+
+
+def test_the_shape_of_a_joined_dynamic_shape_is_the_run_time_shape():
+    class Net(nn.Cell):
+        def construct(self, x, a, b):
+            if a > b:
+                y = x[:2]
+            else:
+                y = x
+            return y.sum(), y.shape
+
+    x = _x(3, 2)
+    with pytest.warns(RuntimeWarning, match="known only when the graph runs"):
+        assert Net()(x, Tensor(5.0), Tensor(3.0))[1] == (2, 2)
+    assert Net()(x, Tensor(1.0), Tensor(3.0))[1] == (3, 2)

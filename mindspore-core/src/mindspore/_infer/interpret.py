@@ -530,6 +530,12 @@ def _call_ex(fn, args, kwargs):
 
 
 def _getattr(obj, name, *default):
+    if type(obj) is StagedTensor and name in ("shape", "size") and -1 in obj.shape:
+        # a shape known only when the graph runs (the branches of an 'if' on a tensor gave it different shapes):
+        # MindSpore reads it at run time; here the call runs as Python, where it is known (JIT fallback)
+        from mindspore._errors import MSValueUnavailableError
+        raise MSValueUnavailableError(f"In graph mode, the {name} of this tensor, {obj.shape}, is known only when "
+                                      f"the graph runs.")
     if isinstance(obj, dict) and name in _DICT_METHODS:
         return functools.partial(_DICT_METHODS[name], obj)
     if type(obj) is list and name in _LIST_IN_PLACE:
