@@ -49,11 +49,27 @@ def test_public_names_match_mindspore():
         "hccl_world_group", "nccl_world_group", "mccl_world_group")
 
 
-def test_everything_needs_init_first():
-    for call in (get_rank, get_group_size, get_local_rank, get_local_rank_size, release,
-                 lambda: create_group("g", [0, 1]), lambda: destroy_group("g")):
+def test_groups_need_init_first():
+    for call in (release, lambda: create_group("g", [0, 1]), lambda: destroy_group("g")):
         with pytest.raises(RuntimeError, match=r"not initialized\. Call mindspore\.communication\.init\(\) first"):
             call()
+
+
+def test_rank_and_size_before_init_are_the_launchers_or_a_lone_process(monkeypatch):
+    # as MindSpore 2.10 (the model-migration tutorial's Trainer calls get_group_size() without init()): the
+    # launcher's RANK_ID / RANK_SIZE / LOCAL_RANK / LOCAL_RANK_SIZE, else rank 0 of 1
+    for var in ("RANK_ID", "RANK_SIZE", "LOCAL_RANK", "LOCAL_RANK_SIZE"):
+        monkeypatch.delenv(var, raising=False)
+    assert (get_rank(), get_group_size(), get_local_rank(), get_local_rank_size()) == (0, 1, 0, 1)
+    assert get_group_size("any_group") == 1
+    monkeypatch.setenv("RANK_ID", "3")
+    monkeypatch.setenv("RANK_SIZE", "8")
+    assert (get_rank(), get_group_size()) == (3, 8)
+    with pytest.raises(TypeError, match="'group' must be type of string"):
+        get_group_size(1)
+    monkeypatch.setenv("RANK_SIZE", "eight")
+    with pytest.raises(ValueError, match="'RANK_SIZE' must be an integer"):
+        get_group_size()
 
 
 def test_single_process_world():
@@ -69,7 +85,7 @@ def test_single_process_world():
     release()
     assert not GlobalComm.INITED
     with pytest.raises(RuntimeError):
-        get_rank()
+        get_process_group_ranks()
 
 
 def test_single_process_all_reduce_after_init():

@@ -85,8 +85,23 @@ def test_flatten_unflatten_identity():
     np.testing.assert_array_equal(ident(Tensor(x)).asnumpy(), x)
     with pytest.raises(TypeError):
         nn.Flatten(1.0)
-    with pytest.raises(TypeError):
-        ident(3)
+
+
+def test_identity_passes_anything_through_as_mindspore_does():
+    # 2.10: constructor arguments ignored; any input returned as it is (the model-migration tutorial's Trainer
+    # passes its gradient tuple through nn.Identity() inside a jit function)
+    t = Tensor(_x((2,)))
+    ident = nn.Identity(5, k=1)
+    assert ident(3) == 3 and ident(None) is None and ident("s") == "s"
+    pair = ident((t, t))
+    assert isinstance(pair, tuple) and len(pair) == 2 and pair[0] is t
+
+    @ms.jit
+    def f(a, b):
+        return nn.Identity()((a, b))
+    got = f(t, t)
+    assert isinstance(got, tuple) and len(got) == 2
+    np.testing.assert_array_equal(got[1].asnumpy(), t.asnumpy())
 
 
 @pytest.mark.parametrize("mode,np_mode", [("CONSTANT", "constant"), ("REFLECT", "reflect"),

@@ -14,7 +14,8 @@ Conventions the interpreters rely on:
 
 * **Inputs** are tensors or constants (Python scalars, tuples, dtypes). ``infer_shape`` receives a
   tensor's shape tuple and a constant's value; ``infer_dtype`` a tensor's dtype and a constant's
-  value; a tuple of tensors arrives as a tuple of shapes/dtypes.
+  value; a tuple of tensors arrives as a tuple of shapes/dtypes. An input whose *value* decides the output shape
+  (Tile's ``multiples``) is declared in ``value_inputs``: a tensor given there reaches the rules as its value.
 * **Outputs**: ``infer_dtype`` returns a dtype for one output, a tuple of dtypes for several.
   A primitive whose result is a compile-time value (``Shape``, ``DType``) defines
   ``infer_value(self, *specs)`` returning it (tensors arrive as :class:`TensorSpec`), and needs no
@@ -138,6 +139,31 @@ class hook_suspended:   # noqa: N801 - a context manager
         CALL_HOOK[0], SHAPE_VIEW[0] = self.saved
 
 
+def _known_value(prim, name, a):
+    """A tensor's value as Python numbers (a tuple for a non-scalar), the same for the tensors of a tuple; other
+    values as they are. A tensor the graph being compiled computes has no value yet: MSValueUnavailableError, so
+    that the call runs as Python (JIT fallback, see mindspore._errors.NeedsPython) where it has one."""
+    if getattr(type(a), "__ms_tensor__", False):
+        from mindspore._errors import MSValueUnavailableError
+        try:
+            value = a.tolist()
+        except MSValueUnavailableError:
+            raise MSValueUnavailableError(f"For '{prim.name}', the value of '{name}' is not available while "
+                                          f"compiling in graph mode: the tensor is computed by the graph.") from None
+        return tuple(value) if isinstance(value, list) else value
+    if type(a) in (tuple, list) and any(getattr(type(x), "__ms_tensor__", False) for x in a):
+        return tuple(_known_value(prim, name, x) for x in a)
+    return a
+
+
+def _read_value_inputs(prim, args):
+    read = list(args)
+    for i, name in prim.value_inputs.items():
+        if i < len(read):
+            read[i] = _known_value(prim, name, read[i])
+    return tuple(read)
+
+
 class Primitive:
     """Base class of MindSpore operators: attributes in ``__init__``, data in ``__call__``.
 
@@ -150,6 +176,11 @@ class Primitive:
 
     _eager_cache_limit = 512
     bprop = NON_DIFFERENTIABLE
+    #: ``{position: name}`` of the inputs whose *value* the shape rule reads (MindSpore's value-depend inputs:
+    #: Tile's ``multiples``, Reshape's ``shape``). A tensor given there, or a tuple holding tensors, is read into
+    #: Python numbers before the call (PYNATIVE; a constant in a graph); one the graph being compiled computes makes
+    #: the call run as Python (see :func:`_known_value`).
+    value_inputs = {}
 
     def __init__(self, name=None):
         self.name = name or type(self).__name__
@@ -214,6 +245,8 @@ class Primitive:
         return self.add_prim_attr("primitive_target", device_target)
 
     def __call__(self, *args):
+        if self.value_inputs:
+            args = _read_value_inputs(self, args)
         hook = CALL_HOOK[0]
         if hook is None:
             return _TOP[0](self, args)

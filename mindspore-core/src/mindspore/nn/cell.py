@@ -13,10 +13,11 @@ derivative is the user's ``bprop``.
 from __future__ import annotations
 
 import types
+import warnings
 from collections import OrderedDict
 
 from mindspore._autodiff import tape as _tape
-from mindspore.nn import _cell_hooks
+from mindspore.nn import _cell_hooks, _state_dict
 from mindspore._core import interpreters as _interpreters
 from mindspore._infer import staging as _staging
 from mindspore._errors import MSTypeError, MSValueError
@@ -261,6 +262,37 @@ class Cell:
 
     def parameters_dict(self, recurse=True):
         return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
+
+    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+        """The parameters of this cell and its descendants keyed by attribute path (``"fc1.weight"``), an
+        OrderedDict of references; ``destination``, ``prefix`` and ``keep_vars`` may also come positionally.
+
+        Examples:
+            >>> from mindspore import nn
+            >>> list(nn.Dense(2, 3).state_dict())
+            ['weight', 'bias']
+        """
+        if args:
+            warnings.warn("Positional args are being deprecated, use kwargs instead. Refer to "
+                          "https://www.mindspore.cn/docs/zh-CN/master/api_python/nn/mindspore.nn.Cell.html"
+                          " for details.", FutureWarning, stacklevel=2)
+            destination = args[0] if destination is None else destination
+            prefix = args[1] if len(args) > 1 and prefix == "" else prefix
+            keep_vars = args[2] if len(args) > 2 and keep_vars is False else keep_vars
+        return _state_dict.state_dict(self, destination, prefix, keep_vars)
+
+    def load_state_dict(self, state_dict, strict=True):
+        """Copy ``state_dict``'s values (a Mapping of attribute path to Tensor, e.g. from ``load_checkpoint``)
+        into this cell's parameters; returns ``(missing_keys, unexpected_keys)`` as a named tuple. With ``strict``,
+        missing or unexpected keys raise RuntimeError (see ``mindspore/nn/_state_dict.py``).
+
+        Examples:
+            >>> from mindspore import nn
+            >>> a, b = nn.Dense(2, 3), nn.Dense(2, 3)
+            >>> b.load_state_dict(a.state_dict())
+            <All keys matched successfully>
+        """
+        return _state_dict.load_state_dict(self, state_dict, strict)
 
     def update_parameters_name(self, prefix="", recurse=True):
         """Rename every parameter to ``prefix`` + its path in this cell."""

@@ -660,6 +660,20 @@ def _check_group(api, group):
                         f"{type(group)}.")
 
 
+def _before_init(api, group, env, default):
+    """What the rank and size queries answer before :func:`init`, as MindSpore 2.10 does: the launcher's
+    variable ``env`` if set, else ``default`` (a lone process: rank 0 of 1), whatever ``group`` names."""
+    _check_group(api, group)
+    value = os.environ.get(env, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"For '{api}', the environment variable '{env}' must be an integer, but got "
+                         f"'{value}'.") from None
+
+
 def _group_ranks(api, group):
     """The world ranks of ``group`` (world group: all of them)."""
     world = _check_inited(api)
@@ -674,10 +688,11 @@ def _group_ranks(api, group):
 def get_rank(group=GlobalComm.WORLD_COMM_GROUP):
     """The rank of this process in ``group`` (the world by default).
 
+    Before :func:`init`: ``RANK_ID`` from the environment, 0 if unset (as MindSpore 2.10).
+
     Raises:
         TypeError: ``group`` is not a string.
         ValueError: ``group`` does not exist or does not contain this process.
-        RuntimeError: :func:`init` was not called.
 
     Examples:
         >>> from mindspore.communication import init, get_rank
@@ -685,6 +700,8 @@ def get_rank(group=GlobalComm.WORLD_COMM_GROUP):
         >>> get_rank()
         0
     """
+    if _world is None:
+        return _before_init("get_rank", group, "RANK_ID", 0)
     ranks = _group_ranks("get_rank", group)
     if _world.rank not in ranks:
         raise ValueError(f"For 'get_rank', this process (world rank {_world.rank}) is not a member of group "
@@ -695,11 +712,14 @@ def get_rank(group=GlobalComm.WORLD_COMM_GROUP):
 def get_group_size(group=GlobalComm.WORLD_COMM_GROUP):
     """The number of processes in ``group`` (the world by default).
 
+    Before :func:`init`: ``RANK_SIZE`` from the environment, 1 if unset.
+
     Raises:
         TypeError: ``group`` is not a string.
         ValueError: ``group`` does not exist.
-        RuntimeError: :func:`init` was not called.
     """
+    if _world is None:
+        return _before_init("get_group_size", group, "RANK_SIZE", 1)
     return len(_group_ranks("get_group_size", group))
 
 
@@ -741,8 +761,11 @@ def get_local_rank(group=GlobalComm.WORLD_COMM_GROUP):
     Raises:
         TypeError: ``group`` is not a string.
         ValueError: ``group`` is not the world group.
-        RuntimeError: :func:`init` was not called.
+
+    Before :func:`init`: ``LOCAL_RANK`` from the environment, 0 if unset.
     """
+    if _world is None:
+        return _before_init("get_local_rank", group, "LOCAL_RANK", 0)
     return _world_only("get_local_rank", group).local_rank
 
 
@@ -752,8 +775,11 @@ def get_local_rank_size(group=GlobalComm.WORLD_COMM_GROUP):
     Raises:
         TypeError: ``group`` is not a string.
         ValueError: ``group`` is not the world group.
-        RuntimeError: :func:`init` was not called.
+
+    Before :func:`init`: ``LOCAL_RANK_SIZE`` from the environment, 1 if unset.
     """
+    if _world is None:
+        return _before_init("get_local_rank_size", group, "LOCAL_RANK_SIZE", 1)
     return _world_only("get_local_rank_size", group).local_size
 
 

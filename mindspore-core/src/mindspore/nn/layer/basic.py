@@ -242,7 +242,8 @@ class Unflatten(Cell):
 
 
 class Identity(Cell):
-    """Returns its input unchanged.
+    """Returns its input unchanged, whatever it is (a Tensor, a tuple of gradients ...); arguments given to the
+    constructor are ignored (as in MindSpore 2.10, for ``torch.nn.Identity``-style code).
 
     Examples:
         >>> import mindspore as ms
@@ -251,9 +252,11 @@ class Identity(Cell):
         [1 2]
     """
 
-    def construct(self, x):
-        chk.check_tensor("Identity", "x", x)
-        return x
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def construct(self, input):  # noqa: A002 - MindSpore's name
+        return input
 
 
 class ClipByNorm(Cell):

@@ -134,6 +134,8 @@ def _dtypes_of(tensors):
 class Reshape(Primitive):
     """``Reshape()(x, shape)``; one ``-1`` in ``shape`` is inferred."""
 
+    value_inputs = {1: "shape"}
+
     @prim_attr_register
     def __init__(self):
         pass
@@ -423,6 +425,8 @@ class Flatten(Primitive):
 # --- Tile -----------------------------------------------------------------------------------
 class Tile(Primitive):
     """``Tile()(x, multiples)``: ``x`` repeated ``multiples[i]`` times along each axis."""
+
+    value_inputs = {1: "multiples"}
 
     @prim_attr_register
     def __init__(self):

@@ -64,8 +64,12 @@ def _axis_of(op, axis, ndim):
 
 
 def _as_tuple(op, name, value):
+    """A tuple-of-int argument; a tensor, or tensors in the tuple, count by their values (in a graph, one the graph
+    computes makes the call run as Python: MSValueUnavailableError)."""
     if isinstance(value, Tensor):
         value = value.tolist()
+    elif isinstance(value, (tuple, list)) and any(isinstance(v, Tensor) for v in value):
+        value = tuple(v.tolist() if isinstance(v, Tensor) else v for v in value)
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return (int(value),)
     return rules.check_int_tuple(op, name, value)

@@ -1,0 +1,100 @@
+"""``Cell.state_dict`` and ``Cell.load_state_dict`` (MindSpore 2.10's PyTorch-style parameter dictionaries).
+
+A state dict maps each parameter's *attribute path* (``"fc1.weight"``: the names of the sub-cells leading to it,
+then its attribute name) to the Parameter itself. The path is not the parameter's ``name``: under a cell with
+``auto_prefix=False`` the two differ, and ``load_state_dict`` matches by path, as MindSpore 2.10 does. A sub-cell
+reached twice contributes its parameters under both paths (no de-duplication, as in 2.10).
+
+``load_state_dict`` copies each matching value into the cell's parameter (cast to its dtype). The paths the cell has
+but the dict lacks are *missing*, the dict's keys naming no parameter (or no sub-cell, for a dotted key) are
+*unexpected*; both are returned as the named tuple ``(missing_keys, unexpected_keys)`` whatever ``strict`` is (as
+in 2.10). With ``strict`` either raises RuntimeError; a non-Tensor value or a shape mismatch always does; the error
+lists every problem found.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict, namedtuple
+from collections.abc import Mapping
+
+from mindspore._errors import MSRuntimeError, MSTypeError
+from mindspore.common.tensor import Tensor
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What :meth:`Cell.load_state_dict` returns."""
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def state_dict(cell, destination=None, prefix="", keep_vars=False):
+    """The parameters of ``cell`` and its descendants by attribute path, into ``destination`` (a new OrderedDict
+    when None)."""
+    if destination is not None and not isinstance(destination, dict):
+        raise MSTypeError(f"The type of destination must be OrderedDict, but got {type(destination)}")
+    if not isinstance(prefix, str):
+        raise MSTypeError(f"The type of prefix must be string, but got {type(prefix)}")
+    if not isinstance(keep_vars, bool):
+        raise MSTypeError(f"The type of keep_vars must be bool, but got {type(keep_vars)}")
+    if destination is None:
+        destination = OrderedDict()
+    _save(cell, destination, prefix)
+    return destination
+
+
+def _save(cell, destination, prefix):
+    for name, param in cell._params.items():
+        if param is not None:
+            destination[prefix + name] = param
+    for name, child in cell._cells.items():
+        if child is not None:
+            _save(child, destination, prefix + name + ".")
+
+
+def load_state_dict(cell, state, strict=True):
+    """Copy ``state``'s values into the parameters of ``cell`` and its descendants (see the module docstring)."""
+    if not isinstance(state, Mapping):
+        raise MSTypeError(f"Expected state_dict to be dict-like, got {type(state)}.")
+    missing, unexpected, errors = [], [], []
+    _load(cell, dict(state), "", missing, unexpected, errors)
+    if strict:
+        if unexpected:
+            errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected)))
+        if missing:
+            errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+    if errors:
+        raise MSRuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(type(cell).__name__,
+                                                                                  "\n\t".join(errors)))
+    return _IncompatibleKeys(missing, unexpected)
+
+
+def _load(cell, state, prefix, missing, unexpected, errors):
+    local = {k: v for k, v in cell._params.items() if v is not None}
+    for name, param in local.items():
+        key = prefix + name
+        if key not in state:
+            missing.append(key)
+            continue
+        value = state[key]
+        if not isinstance(value, Tensor):
+            errors.append(f'While copying the parameter named "{key}", expected Tensor or Tensor-like object from '
+                          f"checkpoint but received {type(value)}")
+        elif tuple(value.shape) != tuple(param.shape):
+            errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, the "
+                          f"shape in current model is {param.shape}.")
+        else:
+            param.assign_value(Tensor(value.asnumpy(), dtype=param.dtype))
+    for key in state:
+        if key.startswith(prefix):
+            head = key[len(prefix):].split(".", 1)
+            if head[0] not in (cell._cells if len(head) > 1 else local):
+                unexpected.append(key)
+    for name, child in cell._cells.items():
+        if child is not None:
+            child_prefix = prefix + name + "."
+            _load(child, {k: v for k, v in state.items() if k.startswith(child_prefix)}, child_prefix, missing,
+                  unexpected, errors)
