@@ -54,5 +54,17 @@ def test_seeded_draws_are_the_same_with_deferred_initialisation():
 def test_repr_and_cls_name():
     net = nn.SequentialCell(nn.Dense(3, 4), nn.ReLU())
     assert net.cls_name == "SequentialCell"
-    assert repr(net) == ("SequentialCell<\n  (0): Dense<input_channels=3, output_channels=4, has_bias=True>\n"
-                         "  (1): ReLU<>>")
+    # MindSpore 2.10's layout (printed by its own tutorials' print(model))
+    assert repr(net) == ("SequentialCell(\n  (0): Dense(input_channels=3, output_channels=4, has_bias=True)\n"
+                         "  (1): ReLU()\n)")
+    nested = nn.SequentialCell(nn.SequentialCell(nn.ReLU()), nn.Dense(2, 2, activation="relu"))
+    assert repr(nested) == ("SequentialCell(\n  (0): SequentialCell(\n    (0): ReLU()\n  )\n"
+                            "  (1): Dense(\n    input_channels=2, output_channels=2, has_bias=True, activation=ReLU()\n"
+                            "    (activation): ReLU()\n  )\n)")
+    conv = nn.Conv2d(1, 2, 3, pad_mode="pad", padding=1, weight_init="normal")
+    assert repr(conv) == ("Conv2d(input_channels=1, output_channels=2, kernel_size=(3, 3), stride=(1, 1), "
+                          "pad_mode=pad, padding=1, dilation=(1, 1), group=1, has_bias=False, weight_init=normal, "
+                          "bias_init=None, format=NCHW)")
+    assert repr(nn.MaxPool2d(2)) == "MaxPool2d(kernel_size=2, stride=1, pad_mode=VALID)"
+    assert repr(nn.Softmax()) == "Softmax()"
+    assert repr(ms.mint.nn.Linear(4, 5)) == "Linear(input_features=4, output_features=5, has_bias=True)"

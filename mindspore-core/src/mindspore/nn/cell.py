@@ -495,12 +495,16 @@ class Cell:
         return type(self).__name__
 
     def __repr__(self):
+        """MindSpore 2.10's layout: ``Name(extra)`` on one line, or the extra lines and one ``(name): child`` line
+        per sub-cell, indented, between ``Name(`` and ``)``."""
         extra = self.extend_repr()
-        kids = [f"  ({n}): " + repr(c).replace("\n", "\n  ") for n, c in self._cells.items() if c is not None]
-        if not kids:
-            return f"{type(self).__name__}<{extra}>"
-        head = f"{type(self).__name__}<" + (f"\n  {extra}" if extra else "")
-        return "\n".join([head] + kids) + ">"
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({n}): " + repr(c).replace("\n", "\n  ") for n, c in self._cells.items()]
+        if len(extra_lines) == 1 and not child_lines:
+            return f"{type(self).__name__}({extra_lines[0]})"
+        if not extra_lines and not child_lines:
+            return f"{type(self).__name__}()"
+        return f"{type(self).__name__}(\n  " + "\n  ".join(extra_lines + child_lines) + "\n)"
 
     def extend_repr(self):
         return ""

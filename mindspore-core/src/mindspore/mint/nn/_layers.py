@@ -303,6 +303,9 @@ class _Adaptive(Cell):
     def construct(self, input):
         return type(self)._fn(input, self.output_size)
 
+    def extend_repr(self):
+        return f"output_size={self.output_size}"
+
 
 class AdaptiveAvgPool1d(_Adaptive):
     """1-D adaptive average pooling."""

@@ -55,6 +55,10 @@ class Linear(Cell):
     def construct(self, input):
         return F.linear(input, self.weight, self.bias)
 
+    def extend_repr(self):
+        return (f"input_features={self.in_features}, output_features={self.out_features}, "
+                f"has_bias={self.bias is not None}")
+
 
 class _ConvNd(Cell):
     _n = 2
@@ -98,6 +102,11 @@ class _ConvNd(Cell):
         for p in reversed(self.padding):
             pads += [p, p]
         return F.pad(input, tuple(pads), self.padding_mode), 0
+
+    def extend_repr(self):
+        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
+                f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, groups={self.groups}, bias={self.bias is not None}")
 
 
 class Conv1d(_ConvNd):
@@ -202,6 +211,10 @@ class _BatchNorm(Cell):
         else:
             self.running_mean = self.running_var = self.num_batches_tracked = None
 
+    def extend_repr(self):
+        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"track_running_stats={self.track_running_stats}")
+
     def _check_input(self, input):
         if self._dims is not None and input.ndim not in self._dims:
             raise MSValueError(f"For '{type(self).__name__}', expected a {' or '.join(map(str, self._dims))}-D "
@@ -299,6 +312,9 @@ class GroupNorm(Cell):
         self.weight = Parameter(initializer("ones", [num_channels], dtype), name="weight", requires_grad=affine)
         self.bias = Parameter(initializer("zeros", [num_channels], dtype), name="bias", requires_grad=affine)
 
+    def extend_repr(self):
+        return f"num_groups={self.num_groups}, num_channels={self.num_channels}, eps={self.eps}, affine={self.affine}"
+
     def construct(self, input):
         return F.group_norm(input, self.num_groups, self.weight if self.affine else None,
                             self.bias if self.affine else None, self.eps)
@@ -348,6 +364,11 @@ class Embedding(Cell):
             table = _weight
         self.weight = Parameter(table, name="weight", requires_grad=not _freeze)
 
+    def extend_repr(self):
+        return (f"num_embeddings={self.num_embeddings}, embedding_dim={self.embedding_dim}, "
+                f"padding_idx={self.padding_idx}, max_norm={self.max_norm}, norm_type={self.norm_type}, "
+                f"scale_grad_by_freq={self.scale_grad_by_freq}, dtype={self.weight.dtype}")
+
     def construct(self, input):
         return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
                            self.scale_grad_by_freq)
@@ -369,3 +390,6 @@ class LayerNorm(Cell):
 
     def construct(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extend_repr(self):
+        return f"normalized_shape={self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"

@@ -52,9 +52,6 @@ class Softmax(Cell):
     def construct(self, x):
         return self.softmax(x)
 
-    def extend_repr(self):
-        return f"axis={self.axis}"
-
 
 class Softmin(Cell):
     """``softmax(-x, axis)``. ``axis`` defaults to ``-1``."""
@@ -225,9 +222,6 @@ class GELU(Cell):
             return self.gelu(x)
         return ops.gelu(x, approximate="none")
 
-    def extend_repr(self):
-        return f"approximate={self.approximate}"
-
 
 class LeakyReLU(Cell):
     """``max(alpha * x, x)`` (``min`` when ``alpha > 1``).
@@ -243,9 +237,6 @@ class LeakyReLU(Cell):
 
     def construct(self, x):
         return self.select_op(ops.mul(x, self.alpha), x)
-
-    def extend_repr(self):
-        return f"alpha={self.alpha}"
 
 
 class ELU(Cell):

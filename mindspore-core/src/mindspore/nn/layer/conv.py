@@ -48,6 +48,7 @@ class _Conv(Cell):
         self.stride = chk.int_tuple(op, "stride", stride, nd)
         self.dilation = chk.int_tuple(op, "dilation", dilation, nd)
         self.pad_mode = chk.check_str(op, "pad_mode", pad_mode, ("same", "valid", "pad"))
+        self._padding_arg = padding     # as given (shown by repr, as in MindSpore)
         self.padding = self._check_padding(op, padding)
         if self.pad_mode != "pad" and any(self.padding):
             raise MSValueError(f"For '{op}', the 'padding' must be zero when 'pad_mode' is not 'pad', but got "
@@ -69,12 +70,15 @@ class _Conv(Cell):
             shape = [out_channels, in_channels // group, *kernel]
         if weight_init is None:
             weight_init = HeUniform(math.sqrt(5))
+        self.weight_init = weight_init
         self.weight = Parameter(initializer(weight_init, shape, dtype=dtype), name="weight")
         self.bias = None
+        self.bias_init = bias_init
         if self.has_bias:
             if bias_init is None:
                 fan_in = shape[1] * math.prod(self.kernel_size)
                 bias_init = Uniform(1 / math.sqrt(fan_in)) if fan_in else "zeros"
+                self.bias_init = bias_init
             self.bias = Parameter(initializer(bias_init, [out_channels], dtype=dtype), name="bias")
         self.bias_add = ops.BiasAdd()
 
@@ -103,7 +107,9 @@ class _Conv(Cell):
     def extend_repr(self):
         return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
                 f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}, "
-                f"padding={self.padding}, dilation={self.dilation}, group={self.group}, has_bias={self.has_bias}")
+                f"padding={self._padding_arg}, dilation={self.dilation}, group={self.group}, "
+                f"has_bias={self.has_bias}, weight_init={self.weight_init}, bias_init={self.bias_init}, "
+                f"format={self.format}")
 
 
 class Conv2d(_Conv):

@@ -87,6 +87,9 @@ class _PoolNd(Cell):
                                f"CPU.")
         self.kernel_size = _int_or_tuple(op, "kernel_size", kernel_size, self._nd)
         self.stride = self.kernel_size if stride is None else _int_or_tuple(op, "stride", stride, self._nd)
+        # what repr shows, as MindSpore: the arguments as given (a 1-D pooling as its 2-D form)
+        given = (kernel_size, kernel_size if stride is None else stride)
+        self._repr_window = tuple((1, g) if self._nd == 1 and _is_int(g) else g for g in given)
 
     def _batched(self, x):
         """``x`` with a batch axis, and whether one was added."""
@@ -104,7 +107,8 @@ class _PoolNd(Cell):
         return ops.squeeze(out, 0)
 
     def extend_repr(self):
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
+        kernel_size, stride = self._repr_window
+        return f"kernel_size={kernel_size}, stride={stride}, pad_mode={self.pad_mode}"
 
 
 class _MaxPoolNd(_PoolNd):
