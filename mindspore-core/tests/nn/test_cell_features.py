@@ -68,3 +68,31 @@ def test_repr_and_cls_name():
     assert repr(nn.MaxPool2d(2)) == "MaxPool2d(kernel_size=2, stride=1, pad_mode=VALID)"
     assert repr(nn.Softmax()) == "Softmax()"
     assert repr(ms.mint.nn.Linear(4, 5)) == "Linear(input_features=4, output_features=5, has_bias=True)"
+
+
+def test_parameter_tuple_attributes_are_the_cells_own_parameters():
+    """As in MindSpore 2.10: a ParameterTuple attribute's Parameters are trained and saved with the cell (keyed by
+    their names; unnamed ones become Parameter$1, Parameter$2, ...)."""
+    from mindspore import Parameter, ParameterTuple
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.d = nn.Dense(2, 2)
+            self.ws = ParameterTuple([Parameter(ms.Tensor([1.0]), name="w1"), Parameter(ms.Tensor([2.0]), name="w2")])
+            self.same = ParameterTuple(self.d.trainable_params())      # already the cell's: listed once
+
+        def construct(self, x):
+            return self.d(x) * self.ws[0] + self.ws[1]
+
+    net = Net()
+    assert [p.name for p in net.trainable_params()] == ["w1", "w2", "d.weight", "d.bias"]
+
+    class Outer(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.inner = Net()
+            self.anon = ParameterTuple([Parameter(ms.Tensor([1.0])), Parameter(ms.Tensor([2.0]))])
+
+    assert [k for k, _ in Outer().parameters_and_names()] == [
+        "Parameter$1", "Parameter$2", "inner.w1", "inner.w2", "inner.d.weight", "inner.d.bias"]

@@ -153,10 +153,14 @@ class Cell:
             if self._auto_prefix:
                 value.update_parameters_name(name + ".")
         elif isinstance(value, ParameterTuple):
+            # as in MindSpore: the tuple's Parameters become this cell's own (trained, saved), keyed by their names;
+            # an unnamed one is named Parameter$1, Parameter$2, ... in this cell
             self._check_init()
-            for p in value:
+            for p in dict.fromkeys(value):
                 if p.name == _DEFAULT_PARAM_NAME:
-                    raise MSValueError(f"For 'Cell', the Parameters in ParameterTuple '{name}' must be named.")
+                    self._generated_names = self.__dict__.get("_generated_names", 0) + 1
+                    p.name = f"Parameter${self._generated_names}"
+                self._params[p.name] = p
             object.__setattr__(self, name, value)
         else:
             if name in self.__dict__.get("_params", {}):
