@@ -313,7 +313,9 @@ def test_random_erasing():
 @pytest.mark.parametrize("random_op, oracle", [
     (vision.RandomInvert, lambda p: ImageOps.invert(p)),
     (vision.RandomEqualize, lambda p: Image.fromarray(vision.Equalize()(np.array(p)))),
-    (vision.RandomAutoContrast, lambda p: ImageOps.autocontrast(p)),
+    # MindSpore's AutoContrast rounds its lookup table unlike PIL's on some images (1 apart; 2.10 gives the same as
+    # ours): the deterministic twin is the oracle (the images drawn depend on which tests ran before)
+    (vision.RandomAutoContrast, lambda p: Image.fromarray(vision.AutoContrast()(np.array(p)))),
     (vision.RandomGrayscale, lambda p: p.convert("L").convert("RGB")),
 ])
 def test_probability_colour_ops(random_op, oracle):
