@@ -241,3 +241,23 @@ def test_the_shape_of_a_joined_dynamic_shape_is_the_run_time_shape():
     with pytest.warns(RuntimeWarning, match="known only when the graph runs"):
         assert Net()(x, Tensor(5.0), Tensor(3.0))[1] == (2, 2)
     assert Net()(x, Tensor(1.0), Tensor(3.0))[1] == (3, 2)
+
+
+def test_parameters_in_lists_and_tuples_of_a_cell_need_distinct_names():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.param_tuple = (Parameter(Tensor([1.0]), name="name_b"), Parameter(Tensor([2.0])))
+            self.param_list = [Parameter(Tensor([3.0]), name="name_b"), Parameter(Tensor([4.0]))]
+
+    with pytest.raises(ValueError, match="its name 'name_b' already exists"):
+        Net()
+
+    class Fine(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            shared = Parameter(Tensor([1.0]), name="shared")
+            self.a = (shared, Parameter(Tensor([2.0])))
+            self.b = [shared, Parameter(Tensor([3.0]))]     # the same Parameter again, and unnamed ones
+
+    Fine()

@@ -163,6 +163,8 @@ class Cell:
                 self._params[p.name] = p
             object.__setattr__(self, name, value)
         else:
+            if type(value) in (list, tuple) and any(isinstance(x, Parameter) for x in value):
+                self._check_sequence_names(value)
             if name in self.__dict__.get("_params", {}):
                 if value is None:
                     self._params[name] = None
@@ -176,6 +178,15 @@ class Cell:
                 raise MSTypeError(f"For 'Cell', the attribute '{name}' is a Cell; assign a Cell to it, "
                                   f"but got {type(value).__name__}.")
             object.__setattr__(self, name, value)
+
+    def _check_sequence_names(self, value):
+        """Parameters held in plain lists and tuples of one cell need distinct names, as in MindSpore (one graph
+        tells them apart by name); an unnamed one is not compared."""
+        seen = self.__dict__.setdefault("_sequence_param_names", {})
+        for p in value:
+            if isinstance(p, Parameter) and p.name != _DEFAULT_PARAM_NAME and seen.setdefault(p.name, p) is not p:
+                raise MSValueError(f"The value {value} , its name '{p.name}' already exists. Please set a unique name "
+                                   f"for the parameter.")
 
     def __getattr__(self, name):
         d = self.__dict__
