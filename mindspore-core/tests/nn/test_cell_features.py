@@ -96,3 +96,13 @@ def test_parameter_tuple_attributes_are_the_cells_own_parameters():
 
     assert [k for k, _ in Outer().parameters_and_names()] == [
         "Parameter$1", "Parameter$2", "inner.w1", "inner.w2", "inner.d.weight", "inner.d.bias"]
+
+
+def test_mint_layers_carry_mindspores_class_names():
+    """2.10's mint.nn.Dropout is nn.DropoutExt, mint.nn.Hardshrink is nn.HShrink ...: print(model) shows those."""
+    import pickle
+    from mindspore import mint
+    assert repr(mint.nn.Dropout(0.1)) == "DropoutExt()"
+    assert type(mint.nn.Hardshrink()).__name__ == "HShrink" and nn.DropoutExt is mint.nn.Dropout
+    assert repr(mint.nn.LayerNorm(4)) == "LayerNormExt(normalized_shape=(4,), eps=1e-05, elementwise_affine=True)"
+    assert type(pickle.loads(pickle.dumps(mint.nn.Softmax(dim=1)))).__name__ == "SoftmaxExt"

@@ -41,10 +41,21 @@ _NN_ALIASES = {"Linear": Linear, "AvgPool1dExt": AvgPool1d, "AvgPool2dExt": AvgP
                "LayerNormExt": LayerNorm, "LogSoftmaxExt": LogSoftmax, "MaxPool2dExt": MaxPool2d, "PReLUExt": PReLU}
 
 
+# 2.10's classes behind these mint.nn names have other names (mint.nn.Softmax is a SoftmaxExt, mint.nn.Hardshrink
+# is nn.HShrink): type(layer).__name__, and so what print(model) shows, is that name
+_CLASS_NAMES = {Softmax: "SoftmaxExt", Unfold: "UnfoldExt", Upsample: "UpsampleExt", Hardshrink: "HShrink",
+                Hardsigmoid: "HSigmoid", Hardswish: "HSwish", Softshrink: "SoftShrink"}
+
+
 def _install_in_nn():
+    import sys
     import mindspore.nn as _nn
     for name, cls in _NN_ALIASES.items():
         setattr(_nn, name, cls)
+    names = {**_CLASS_NAMES, **{cls: name for name, cls in _NN_ALIASES.items() if name != "Linear"}}
+    for cls, name in names.items():
+        cls.__name__ = cls.__qualname__ = name
+        setattr(sys.modules[cls.__module__], name, cls)     # found under its name (pickle)
 
 
 _install_in_nn()
