@@ -62,7 +62,6 @@ def _construct_arity(cls):
     """(required, defaulted, names of the positional parameters) of ``cls.construct`` without ``self``; None when
     it takes ``*args`` or is not a plain function."""
     if cls not in _ARITY:
-        import inspect
         arity = None
         fn = getattr(cls, "construct", None)
         if isinstance(fn, types.FunctionType):
