@@ -12,6 +12,7 @@ derivative is the user's ``bprop``.
 """
 from __future__ import annotations
 
+import inspect
 import types
 import warnings
 from collections import OrderedDict

@@ -16,7 +16,10 @@ prefetch depth of the stage. Results are reassembled in task order, so the outpu
 never depends on which worker finished first.
 
 Errors: a task that raises is re-raised in the pipeline thread as the *original* exception type, with the row
-and the operation appended to its message (and, for processes, the worker's traceback chained as its cause). A
+and the operation appended to its message (and, for processes, the worker's traceback chained as its cause); that
+type is also made a ``RuntimeError``, since MindSpore raises every error from inside a pipeline as one (so both
+``except ZeroDivisionError`` and MindSpore users' ``except RuntimeError`` catch it), and an error of the user's own
+Python code (a source, a ``map`` function, a predicate) says so first, in MindSpore's words. A
 worker process that dies is reported as a ``RuntimeError`` naming its exit code. On error, exhaustion, or when the
 iterator is released or garbage collected, every worker is stopped and joined and every segment unlinked. Workers
 also exit by themselves when their parent process disappears (no orphans).
@@ -47,10 +50,60 @@ def fork_available():
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def annotate_error(exc, context):
-    """Append ``context`` to the message of ``exc`` (keeping its type) and return it."""
+_USER_CODE = "Exception thrown from user defined Python function in dataset."
+_RUNTIME_VARIANTS = {}
+
+
+def _rebuild_runtime_variant(cls, args, state):
+    exc = _runtime_variant(cls).__new__(_runtime_variant(cls), *args)
+    exc.__dict__.update(state)
+    return exc
+
+
+def _runtime_variant(cls):
+    """``cls`` made a subclass of RuntimeError as well (same name), or None where the two cannot be combined (an
+    ``OSError``'s layout, a final class)."""
+    if issubclass(cls, RuntimeError):
+        return cls
+    if cls not in _RUNTIME_VARIANTS:
+        try:
+            _RUNTIME_VARIANTS[cls] = type(cls.__name__, (cls, RuntimeError), {
+                "__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": cls.__doc__,
+                "__reduce__": lambda self: (_rebuild_runtime_variant, (cls, self.args, dict(self.__dict__)))})
+        except TypeError:
+            _RUNTIME_VARIANTS[cls] = None
+    return _RUNTIME_VARIANTS[cls]
+
+
+def _as_runtime_error(exc):
+    """``exc`` as an instance of its RuntimeError variant (same args, attributes and traceback)."""
+    variant = _runtime_variant(type(exc))
+    if variant is type(exc):
+        return exc
+    if variant is None:
+        new = RuntimeError(f"{type(exc).__name__}: {exc}")
+    else:
+        new = variant.__new__(variant, *exc.args)
+        new.__dict__.update(exc.__dict__)
+    new.__cause__, new.__suppress_context__ = exc.__cause__, True
+    return new.with_traceback(exc.__traceback__)
+
+
+def annotate_error(exc, context, user_code=False):
+    """Append ``context`` to the message of ``exc`` and return it as a RuntimeError (keeping its type too, see the
+    module docstring); ``user_code``: raised by the user's Python code, which the message then says first."""
     if getattr(exc, "_ms_dataset_annotated", False):
         return exc
+    exc = _as_runtime_error(exc)
+    if user_code:
+        prefix = f"{_USER_CODE}\n{type(exc).__name__}: " if not isinstance(exc, RuntimeError) or type(exc) is not \
+            RuntimeError else f"{_USER_CODE}\n"
+        context = context if exc.args and isinstance(exc.args[0], str) or not exc.args else context
+        try:
+            first = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+            exc.args = (prefix + first,) + tuple(exc.args[1:] if exc.args and isinstance(exc.args[0], str) else ())
+        except (AttributeError, TypeError):
+            pass
     try:
         if exc.args and isinstance(exc.args[0], str):
             exc.args = (exc.args[0] + context,) + tuple(exc.args[1:])
