@@ -255,3 +255,21 @@ def test_flops_collection_counts_the_compiled_network():
         ms.set_context(mode=ms.PYNATIVE_MODE)
     with pytest.raises(ValueError):
         ms.flops_collection("other")
+
+
+def test_submodules_import_mindspore_loads_resolve_without_an_import():
+    """``import mindspore as ms; ms.dataset.GeneratorDataset(...)`` (the DataLoader mapping page's code) works as in
+    2.10, whose ``import mindspore`` loads these; an add-on's that is not installed says which to install."""
+    import subprocess
+    import sys
+    code = ("import mindspore as ms, sys\n"
+            "assert 'mindspore.dataset' not in sys.modules\n"
+            "for name in ('utils', 'boost'):\n"
+            "    assert getattr(ms, name).__name__ == 'mindspore.' + name\n"
+            "try:\n"
+            "    print(ms.dataset.GeneratorDataset.__name__)\n"
+            "except AttributeError as e:\n"
+            "    assert \"pip install mindspore-data\" in str(e), e\n"
+            "    print('GeneratorDataset')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "GeneratorDataset"

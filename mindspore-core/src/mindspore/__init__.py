@@ -93,7 +93,23 @@ _PARALLEL_EXPORTS = ("build_searched_strategy", "load_distributed_checkpoint", "
                      "reset_algo_parameters", "parameter_broadcast", "sync_pipeline_shared_parameters")
 
 
+# Submodules MindSpore's `import mindspore` loads, so that `ms.dataset.GeneratorDataset` works without importing
+# mindspore.dataset first: loaded here on first use (an add-on's, when it is installed).
+_SUBMODULES = {"dataset": "mindspore-data", "mindrecord": "mindspore-data", "communication": "mindspore-parallel",
+               "parallel": "mindspore-parallel", "utils": None, "boost": None}
+
+
 def __getattr__(name):
+    if name in _SUBMODULES:
+        import importlib
+        try:
+            return importlib.import_module(f"mindspore.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"mindspore.{name}" or _SUBMODULES[name] is None:
+                raise
+            raise AttributeError(f"module 'mindspore' has no attribute '{name}': it is provided by the add-on "
+                                 f"distribution '{_SUBMODULES[name]}'. Install it with 'pip install "
+                                 f"{_SUBMODULES[name]}'.", name=name, obj=None) from e
     if name in _PARALLEL_EXPORTS:
         import importlib
         try:
