@@ -83,6 +83,8 @@ ORACLE_DOMAIN = {
     "leaky_relu": "no_nan", "softplus": "any", "softplus_beta": "finite", "softsign": "finite", "mish": "finite",
     "hshrink": "no_nan", "softshrink": "no_nan", "tanhshrink": "moderate", "hardtanh": "no_nan",
     "logsigmoid": "any", "threshold": "no_nan",
+    # ddof > N: NaN, as MindSpore 2.10 gives (NumPy: inf)
+    "std_ddof": "ddof_below_count",
     "reduce_sum_axis1": "any", "reduce_sum_keep_multi": "any", "reduce_sum_neg_axis": "any", "reduce_sum_all": "any",
     "reduce_sum_tensor_axis": "any", "reduce_sum_functional": "any", "sum_dim_dtype": "any",
     "reduce_mean_keep": "finite", "reduce_mean_neg_axis": "finite", "mean_all": "finite",
@@ -110,15 +112,9 @@ UFUNC_ORACLE_DOMAIN = {
     "float_power": ("power_fits_float32", "float_power computes in float64; the oracle np.power in the inputs' "
                                           "float32, which overflows or underflows first"),
 }
-# Real discrepancies whose fix lies outside this suite's reach (see test_known_issue_* below): compared only
-# where the op is right.
-KNOWN_ISSUES = {
-    "std_ddof": ("ddof_below_count", "ops.std with ddof >= N gives NaN where NumPy and MindSpore 2.10 give inf"),
-    "hardtanh": ("moderate", "ops.hardtanh is relu(x - min) - relu(x - max) + min: NaN at +-inf (inf - inf), "
-                             "min_val for huge finite x (the two terms cancel)"),
-    "threshold": ("finite", "ops.threshold(-inf) is NaN (keep * x + (1 - keep) * value is 0 * -inf)"),
-    "softplus_beta": ("moderate", "ops.softplus(x, beta != 1) is NaN where beta * x overflows to inf (0 * inf)"),
-}
+# Real discrepancies whose fix lies outside this suite's reach: compared only where the op is right, each with a
+# strict xfail test. None is open (the four found were fixed: see test_fixed_* below).
+KNOWN_ISSUES = {}
 
 
 def _outputs(fn, arrays):
@@ -363,15 +359,13 @@ def test_the_fuzzed_families_are_covered():
     assert kinds[("nn", "elementwise")] >= 15, kinds
 
 
-# --- real discrepancies found here whose fix lies outside this suite's reach: strict xfails, so that the fix
-# flips them (then move the case out of KNOWN_ISSUES) ---------------------------------------------------------
-_REPORTED = "reported; the fix is in ops/function/, outside what the fuzz suite's author may edit"
-pytest_known_issue = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy warns on the inf - inf inside
+# --- discrepancies this suite found (fixed in ops/function/: selects and clamps instead of 0/1-mask blends, which
+# made NaN of 0 * inf), kept as regression tests ------------------------------------------------------------------
+pytest_known_issue = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy warns on infinities inside
 
 
 @pytest_known_issue
-@pytest.mark.xfail(strict=True, reason=f"_std_mean scales by NaN instead of inf when ddof >= N; {_REPORTED}")
-def test_known_issue_std_with_ddof_at_least_the_count():
+def test_fixed_std_with_ddof_at_least_the_count():
     x = ms.Tensor(np.array([0.0, 1.0], np.float32))
     # NumPy and MindSpore 2.10: sum of squared deviations / max(N - ddof, 0) -> inf (NaN only for 0 / 0)
     assert np.isinf(ms.ops.std(x, ddof=2).asnumpy())
@@ -381,24 +375,20 @@ _INF = np.array([np.inf, -np.inf, 3.4e38, 1.0], np.float32)
 
 
 @pytest_known_issue
-@pytest.mark.xfail(strict=True, reason=f"hardtanh is relu(x - min) - relu(x - max) + min: inf - inf, and huge "
-                                       f"terms cancel; {_REPORTED}")
-def test_known_issue_hardtanh_of_huge_values():
+def test_fixed_hardtanh_of_huge_values():
     # MindSpore 2.10: [2, -1.5, 2, 1]
     np.testing.assert_array_equal(ms.ops.hardtanh(ms.Tensor(_INF), -1.5, 2.0).asnumpy(), [2.0, -1.5, 2.0, 1.0])
 
 
 @pytest_known_issue
-@pytest.mark.xfail(strict=True, reason=f"threshold blends by multiplying with a 0/1 mask: 0 * -inf; {_REPORTED}")
-def test_known_issue_threshold_of_infinities():
+def test_fixed_threshold_of_infinities():
     # MindSpore 2.10: [inf, -2, 3.4e38, 1]
     got = ms.ops.threshold(ms.Tensor(_INF), 0.5, -2.0).asnumpy()
     np.testing.assert_array_equal(got, np.array([np.inf, -2.0, 3.4e38, 1.0], np.float32))
 
 
 @pytest_known_issue
-@pytest.mark.xfail(strict=True, reason=f"softplus with beta != 1 blends by multiplying with a 0/1 mask; {_REPORTED}")
-def test_known_issue_softplus_with_beta_where_beta_x_overflows():
+def test_fixed_softplus_with_beta_where_beta_x_overflows():
     # MindSpore 2.10: x itself where beta * x > threshold, 0 for -inf
     got = ms.ops.softplus(ms.Tensor(_INF), beta=2, threshold=4).asnumpy()
     np.testing.assert_array_equal(got, np.array([np.inf, 0.0, 3.4e38, np.log1p(np.exp(2.0)) / 2], np.float32))

@@ -290,25 +290,34 @@ class Pow(_NumberBinary):
 
 # --- Maximum --------------------------------------------------------------------------------
 class Maximum(_Binary):
-    """Elementwise maximum (NaN propagates); on ties the gradient goes to ``x``."""
+    """Elementwise maximum (NaN propagates); on ties each input gets half the gradient (MindSpore 2.10's
+    MaximumGrad; integer gradients go to ``x``)."""
 
     def infer_dtype(self, x, y):
         return _check_result(self.name, rules.binary_dtype(self.name, x, y), _REAL_TYPES)
 
     def bprop(self, x, y, out, dout):
-        take_x = _mask(fops.greater_equal(x, y), dout)
+        take_x = _share_of_x(fops.greater(x, y), x, y, dout)
         return fops.mul(dout, take_x), fops.sub(dout, fops.mul(dout, take_x))
+
+
+def _share_of_x(wins, x, y, dout):
+    """The share of ``dout`` that goes to ``x`` of a maximum/minimum: 1 where ``x`` wins, 1/2 on a tie (for float
+    gradients; an integer one goes to ``x``)."""
+    if not mstype.is_float(dout.dtype):
+        return _mask(fops.logical_or(wins, fops.equal(x, y)), dout)
+    return fops.add(_mask(wins, dout), fops.mul(_mask(fops.equal(x, y), dout), 0.5))
 
 
 # --- Minimum --------------------------------------------------------------------------------
 class Minimum(_Binary):
-    """Elementwise minimum (NaN propagates); on ties the gradient goes to ``x``."""
+    """Elementwise minimum (NaN propagates); on ties each input gets half the gradient (as Maximum)."""
 
     def infer_dtype(self, x, y):
         return _check_result(self.name, rules.binary_dtype(self.name, x, y), _REAL_TYPES)
 
     def bprop(self, x, y, out, dout):
-        take_x = _mask(fops.less_equal(x, y), dout)
+        take_x = _share_of_x(fops.less(x, y), x, y, dout)
         return fops.mul(dout, take_x), fops.sub(dout, fops.mul(dout, take_x))
 
 

@@ -116,7 +116,8 @@ class ReLU6(_FloatUnary):
     """``min(max(x, 0), 6)`` element-wise."""
 
     def bprop(self, x, out, dout):
-        inside = fops.mul(mask_of(fops.greater(x, 0), x), mask_of(fops.less(x, 6), x))
+        # (0, 6]: MindSpore 2.10's ReLU6Grad passes the gradient at 6, not at 0
+        inside = fops.mul(mask_of(fops.greater(x, 0), x), mask_of(fops.less_equal(x, 6), x))
         return (fops.mul(dout, inside),)
 
 

@@ -10,6 +10,7 @@ import string as _string
 from mindspore._errors import MSTypeError, MSValueError, MSValueRuntimeError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
+from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs import math as math_defs
 from mindspore.ops._defs import math_ext as ext_defs
 from mindspore.ops._defs._lazy import functional as _functional
@@ -42,6 +43,7 @@ _truncate_mod = math_defs.TruncateMod()
 _pow = math_defs.Pow()
 _maximum = math_defs.Maximum()
 _minimum = math_defs.Minimum()
+
 _atan2 = math_defs.Atan2()
 _xlogy = math_defs.Xlogy()
 _hypot = math_defs.Hypot()
@@ -371,6 +373,19 @@ def minimum(input, other):
     return _minimum(input, other)
 
 
+def _clamp_bound(op, x, bound, below):
+    """``maximum(x, bound)`` (``below``) or ``minimum(x, bound)`` as clamp computes it: a value at the bound keeps
+    the whole gradient and the bound gets none (MindSpore 2.10's clamp; maximum splits a tie, as clip_by_value
+    does); NaN stays NaN."""
+    dtype = rules.binary_dtype(op, x.dtype, bound.dtype if isinstance(bound, Tensor) else bound)
+    if x.dtype != dtype:
+        x = _functional.cast(x, dtype)
+    if isinstance(bound, Tensor) and bound.dtype != dtype:
+        bound = _functional.cast(bound, dtype)
+    outside = _functional.less(x, bound) if below else _functional.greater(x, bound)
+    return _functional.where(outside, bound, x)
+
+
 def _clamp(op, x, low, high, keep_dtype=False):
     """Clamp ``x``; ``clamp``/``clip`` promote with the bounds as MindSpore does (int32 with a float bound gives
     Float32, with an Int64 Tensor bound Int64), ``clip_by_value`` keeps ``x``'s dtype (``keep_dtype``)."""
@@ -380,9 +395,9 @@ def _clamp(op, x, low, high, keep_dtype=False):
         raise MSTypeError(f"For '{op}', the input must be a Tensor, but got {type(x).__name__}.")
     out = x
     if low is not None:
-        out = _maximum(out, low)
+        out = _maximum(out, low) if keep_dtype else _clamp_bound(op, out, low, below=True)
     if high is not None:
-        out = _minimum(out, high)
+        out = _minimum(out, high) if keep_dtype else _clamp_bound(op, out, high, below=False)
     if keep_dtype and out.dtype != x.dtype:
         out = _functional.cast(out, x.dtype)
     return out

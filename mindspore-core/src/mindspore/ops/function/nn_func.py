@@ -172,8 +172,8 @@ def softplus(input, beta=1, threshold=20):
     soft = _prim(nn_defs.Softplus)(scaled)
     if beta != 1:
         soft = fops.mul(soft, 1.0 / beta)
-    linear = fops.cast(fops.greater(scaled, threshold), input.dtype)
-    return fops.add(fops.mul(linear, input), fops.mul(fops.sub(1, linear), soft))
+    # a select, not a blend with a 0/1 mask: 0 * inf would make NaN of an infinite input
+    return fops.select(fops.greater(scaled, threshold), input, soft)
 
 
 def softsign(x):
@@ -208,7 +208,8 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
     min_val = _check_float_arg("hardtanh", "min_val", min_val)
     max_val = _check_float_arg("hardtanh", "max_val", max_val)
     min_val = min(min_val, max_val)
-    return fops.add(fops.sub(relu(fops.sub(input, min_val)), relu(fops.sub(input, max_val))), min_val)
+    # a clamp (as MindSpore: infinities clamp too, and a value at a bound gets half the gradient)
+    return fops.minimum(fops.maximum(input, min_val), max_val)
 
 
 def logsigmoid(x):
@@ -221,8 +222,8 @@ def logsigmoid(x):
 
 def threshold(input, thr, value):
     """``input`` where ``input > thr``, ``value`` elsewhere."""
-    keep = fops.cast(fops.greater(input, thr), input.dtype)
-    return fops.add(fops.mul(keep, input), fops.mul(fops.sub(1, keep), value))
+    # a select, not a blend with a 0/1 mask: 0 * inf would make NaN of an infinite input
+    return fops.select(fops.greater(input, thr), input, fops.full_like(input, value))
 
 
 def glu(x, axis=-1):

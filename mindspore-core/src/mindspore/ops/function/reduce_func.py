@@ -439,7 +439,8 @@ def _std_mean(op, input, axis, ddof, keepdims):
     std, m = _prim(reduce_defs.ReduceStd, axis, ddof == 1, keepdims)(input)
     if ddof not in (0, 1):
         n = reduce_defs.reduced_count(input.shape, axis)
-        scale = _pymath.sqrt(n / (n - ddof)) if n > ddof else float("nan")
+        # N - ddof of 0 divides by zero (inf; NaN for a zero sum), a negative one gives NaN, as in MindSpore 2.10
+        scale = _pymath.sqrt(n / (n - ddof)) if n > ddof else float("inf") if n == ddof else float("nan")
         std = fops.mul(std, scale)
     return std, m
 
