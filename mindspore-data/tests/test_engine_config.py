@@ -46,6 +46,38 @@ def test_invalid_values(setter, bad, exc):
         setter(bad)
 
 
+def test_autotune_and_offload_setters_say_what_mindspore_says():
+    with pytest.raises(TypeError, match="^enable must be of type bool.$"):
+        ds.config.set_enable_autotune(1)
+    with pytest.raises(TypeError, match="^json_filepath must be a str value but was: 123.$"):
+        ds.config.set_enable_autotune(True, 123)
+    with pytest.raises(RuntimeError, match="cannot be the empty string"):
+        ds.config.set_enable_autotune(True, "")
+    with pytest.raises(TypeError, match="^interval must be of type int.$"):
+        ds.config.set_autotune_interval(1.5)
+    with pytest.raises(ValueError, match=r"^Interval given is not within the required range \[0, "
+                                         r"INT32_MAX\(2147483647\)\].$"):
+        ds.config.set_autotune_interval(-1)
+    with pytest.raises(TypeError, match="^offload must be a bool dtype$"):
+        ds.config.set_auto_offload(1)
+
+
+def test_autotune_saves_the_pipeline_and_deserialize_rebuilds_it(tmp_path):
+    """The dataset AutoTune page: with a file prefix, the run saves ``<prefix>_0.json`` (remark, summary, tree);
+    ``ds.deserialize(json_filepath=...)`` gives the same pipeline."""
+    prefix = str(tmp_path / "autotune_out")
+    ds.config.set_enable_autotune(True, prefix)
+    data = ds.NumpySlicesDataset({"x": np.arange(12, dtype=np.int32)}, shuffle=False).batch(4)
+    rows = [r["x"].tolist() for r in data.create_dict_iterator(num_epochs=1, output_numpy=True)]
+    ds.config.set_enable_autotune(False)
+    saved = json.loads((tmp_path / "autotune_out_0.json").read_text())
+    assert sorted(saved) == ["remark", "summary", "tree"] and saved["tree"]["op_type"] == "Batch"
+    assert [line.split("(")[0] for line in saved["summary"]] == ["NumpySlicesOp", "BatchOp"]
+    again = ds.deserialize(json_filepath=str(tmp_path / "autotune_out_0.json"))
+    assert [r["x"].tolist() for r in again.create_dict_iterator(num_epochs=1, output_numpy=True)] == rows
+    assert not (tmp_path / "autotune_out_1.json").exists()
+
+
 def test_load_reads_mindspores_keys(tmp_path):
     path = tmp_path / "config.json"
     path.write_text(json.dumps({"seed": 77, "numParallelWorkers": 3, "prefetchSize": 5}))

@@ -136,7 +136,14 @@ def test_on_request_exit_signal_saves_and_resumes(tmp_path):
         np.testing.assert_array_equal(check.seen[name], value)
 
 
-def test_on_request_exit_config_file(tmp_path):
+@pytest.mark.parametrize("enabled", [True, False])
+def test_on_request_exit_config_file(tmp_path, monkeypatch, enabled):
+    """As MindSpore: the config file is read with MS_ENABLE_GRACEFUL_EXIT=1 only; the train cell then carries the
+    request in 'graceful_exit'/'graceful_init' and the checkpoint saved at that step end holds the step's position."""
+    if enabled:
+        monkeypatch.setenv("MS_ENABLE_GRACEFUL_EXIT", "1")
+    else:
+        monkeypatch.delenv("MS_ENABLE_GRACEFUL_EXIT", raising=False)
     config = tmp_path / "exit.json"
     config.write_text(json.dumps({"GracefulExit": 1}))
     _, model = _model()
@@ -148,7 +155,13 @@ def test_on_request_exit_config_file(tmp_path):
 
     cb = OnRequestExit(directory=str(tmp_path), config_file=str(config), save_mindir=False)
     model.train(2, _dataset(), callbacks=[cb, Count()])
+    if not enabled:
+        assert seen == [1, 2, 3, 4, 5, 6, 7, 8] and not os.path.exists(cb.train_name + ".ckpt")
+        return
     assert seen == [1] and os.path.isfile(cb.train_name + ".ckpt")
+    saved = ms.load_checkpoint(cb.train_name + ".ckpt")
+    assert [int(saved[k].asnumpy()) for k in ("epoch_num", "step_num", "batch_num", "global_step")] == [1, 1, 4, 1]
+    assert bool(saved["graceful_exit"].asnumpy()) and saved["graceful_init"].asnumpy().tolist() == [0]
 
 
 def test_train_fault_tolerance_tre_only(tmp_path, monkeypatch):

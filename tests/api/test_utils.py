@@ -139,3 +139,24 @@ def test_fault_tolerance_helpers(monkeypatch):
     monkeypatch.delenv("MS_ENABLE_TFT")
     assert not utils.RSCPluginHandle().check_enable()
     assert os.environ.get("MS_ENABLE_TFT") is None
+
+
+def test_dryrun_mock_and_set_simulation(monkeypatch, caplog):
+    """``mindspore.utils.dryrun`` (the DryRun page's mock interface): the real value without MS_SIMULATION_LEVEL,
+    the mock value with it; set_simulation sets the level and warns once per call stack on a value fetch."""
+    from mindspore.utils import dryrun
+    monkeypatch.delenv("MS_SIMULATION_LEVEL", raising=False)
+    a = ms.Tensor(np.ones((3, 3), np.float32))
+    assert bool(dryrun.mock(False, (a > 0.5).any)) and dryrun.mock(0, lambda x, y: x + y, 2, 3) == 5
+    assert dryrun.mock(5, "5") == "5"
+    monkeypatch.setenv("MS_SIMULATION_LEVEL", "0")
+    assert dryrun.mock(7, lambda: 1 / 0) == 7
+    for name in ("asnumpy", "__getitem__", "tolist", "__int__", "__float__", "is_contiguous", "flush_from_cache"):
+        if hasattr(ms.Tensor, name):
+            monkeypatch.setattr(ms.Tensor, name, getattr(ms.Tensor, name))   # restored afterwards
+    dryrun.set_simulation()
+    assert os.environ["MS_SIMULATION_LEVEL"] == "1"
+    with caplog.at_level("WARNING"):
+        for _ in range(2):
+            np.testing.assert_array_equal(a.asnumpy(), np.ones((3, 3)))   # one line: one stack, one warning
+    assert sum("In dryrun mode, you cannot obtain real tensor value" in r.getMessage() for r in caplog.records) == 1

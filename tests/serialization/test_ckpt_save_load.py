@@ -167,9 +167,17 @@ def test_two_parameters_with_one_name_is_an_error(tmp_path):
 
     with pytest.raises(ValueError, match="'w' is used by two different Parameters"):
         save_checkpoint(Clash(), str(tmp_path / "clash.ckpt"))
-    with pytest.raises(ValueError, match="append_dict"):
-        save_checkpoint(SmallNet(), str(tmp_path / "x.ckpt"), append_dict={"conv.weight": 1})
     assert not list(tmp_path.iterdir())
+
+
+def test_append_dict_key_named_like_a_parameter_replaces_it_in_place(tmp_path):
+    """As MindSpore 2.10: the appended value takes the parameter's entry, at its position (the fault-recovery
+    tutorial appends {"momentum": 0.9} beside Momentum's own 'momentum')."""
+    net = ms.nn.Dense(2, 3)
+    save_checkpoint(net, str(tmp_path / "x.ckpt"), append_dict={"weight": 1, "epoch": 2})
+    loaded = load_checkpoint(str(tmp_path / "x.ckpt"))
+    assert list(loaded) == ["weight", "bias", "epoch"]
+    assert loaded["weight"].shape == () and str(loaded["weight"].dtype) == "Int64" and int(loaded["weight"]) == 1
 
 
 @pytest.mark.parametrize("bad_value", [[1, 2], None, {"a": 1}])

@@ -219,7 +219,30 @@ def test_initial_epoch_and_epoch_counting(mlp_factory, dataset_factory, classifi
         model.train(1, dataset_factory(x[:2], y[:2], batch_size=4))
 
 
-def test_sink_mode_runs_sink_size_steps_per_epoch(mlp_factory, dataset_factory, classification_data, ms_mode):
+@pytest.fixture
+def device_sink(monkeypatch):
+    """Sink mode as on a device target (GPU/Ascend): a CPU target does not sink, as in MindSpore."""
+    import mindspore.train.model as model_module
+    monkeypatch.setattr(model_module, "_sinks_to_device", lambda: True)
+
+
+def test_sink_mode_on_cpu_trains_step_by_step_as_mindspore(mlp_factory, dataset_factory, classification_data,
+                                                          graph_mode):
+    """MindSpore on CPU: 'The CPU cannot support dataset sink mode currently. So the training process will be performed
+    with dataset not sink.' Every step's callbacks run (ModelCheckpoint saves per step, the fault-recovery page)."""
+    x, y = classification_data
+    _, model = _model(mlp_factory)
+    rec = Recorder()
+    data = dataset_factory(x[:12], y[:12], batch_size=4)
+    model.train(2, data, callbacks=[rec], dataset_sink_mode=True)
+    assert [e for e in rec.events if e[0] == "step_end"] == [
+        ("step_end", 1, 1), ("step_end", 1, 2), ("step_end", 1, 3), ("step_end", 2, 4), ("step_end", 2, 5),
+        ("step_end", 2, 6)]
+    assert data.batches_served == 6
+
+
+def test_sink_mode_runs_sink_size_steps_per_epoch(mlp_factory, dataset_factory, classification_data, ms_mode,
+                                                  device_sink):
     x, y = classification_data
     _, model = _model(mlp_factory)
     rec = Recorder()
@@ -236,7 +259,7 @@ def test_sink_mode_runs_sink_size_steps_per_epoch(mlp_factory, dataset_factory, 
 
 
 def test_sink_mode_in_graph_mode_calls_step_hooks_once_per_sink(mlp_factory, dataset_factory, classification_data,
-                                                                 graph_mode, capsys):
+                                                                 graph_mode, capsys, device_sink):
     x, y = classification_data
     _, model = _model(mlp_factory)
     rec = Recorder()

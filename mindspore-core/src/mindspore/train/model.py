@@ -16,8 +16,8 @@ Each dataset row is a list of columns. With a ``loss_fn`` a row must have exactl
 Callbacks see MindSpore's ``cb_params``; epoch and step accounting follow MindSpore, including
 ``initial_epoch`` (epochs ``initial_epoch+1 .. epoch`` run) and sink mode (``sink_size`` steps per
 epoch, continuing through the data; in GRAPH_MODE the step callbacks run once per sink, as on a
-device). A tqdm progress bar is shown when standard output is a terminal (see
-``mindspore.train.callback._progress``).
+device; a CPU target does not sink, as in MindSpore). A tqdm progress bar is shown when standard
+output is a terminal (see ``mindspore.train.callback._progress``).
 """
 from __future__ import annotations
 
@@ -44,6 +44,12 @@ __all__ = ["Model"]
 _logger = logging.getLogger("mindspore")
 _MODEL_KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level")
 _LEGACY_METHODS = {"begin", "end", "epoch_begin", "epoch_end", "step_begin", "step_end"}
+
+
+def _sinks_to_device():
+    """Whether ``dataset_sink_mode=True`` sinks: as MindSpore, a CPU target has no dataset channel and trains and
+    evaluates without sinking (step by step, every step's callbacks) instead."""
+    return context.get_context("device_target") != "CPU"
 
 
 def _as_tuple(inputs):
@@ -361,7 +367,11 @@ class Model:
             run_list.append(_ProgressBar(epoch))
         with _CallbackManager(run_list) as list_callback:
             try:
-                if dataset_sink_mode:
+                if dataset_sink_mode and not _sinks_to_device():
+                    _logger.info("The CPU cannot support dataset sink mode currently. So the training process will "
+                                 "be performed with dataset not sink.")
+                    self._train_process(epoch, train_dataset, list_callback, cb_params, initial_epoch, valid_infos)
+                elif dataset_sink_mode:
                     self._train_dataset_sink_process(epoch, train_dataset, list_callback, cb_params, sink_size,
                                                      initial_epoch, valid_infos)
                 else:
@@ -490,6 +500,10 @@ class Model:
         return self._eval_process(valid_dataset, manager, cb_params, dataset_sink_mode, add_eval_loss=True)
 
     def _eval_process(self, valid_dataset, list_callback, cb_params, dataset_sink_mode, add_eval_loss=False):
+        if dataset_sink_mode and not _sinks_to_device():
+            _logger.info("CPU cannot support dataset sink mode currently. So the evaluating process will be "
+                         "performed with dataset non-sink mode.")
+            dataset_sink_mode = False
         run_context = RunContext(cb_params)
         cb_params.dataset_sink_mode = dataset_sink_mode
         network = self._prepare(self._eval_network, False)

@@ -446,12 +446,15 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     else:
         pairs = _pairs_from_dict(save_obj, choice_func)
     if append_dict:
-        names = {name for name, _ in pairs}
+        # as MindSpore: an appended key that is also a parameter's name replaces that entry, in its place (the
+        # fault-recovery tutorial appends {"momentum": 0.9} beside Momentum's own 'momentum')
+        where = {name: i for i, (name, _) in enumerate(pairs)}
         for name, value in _append_pairs(append_dict):
-            if name in names:
-                raise MSValueError(f"For 'save_checkpoint', the 'append_dict' key '{name}' is also the name of a "
-                                   f"saved parameter; use another key.")
-            pairs.append((name, value))
+            if name in where:
+                pairs[where[name]] = (name, value)
+            else:
+                where[name] = len(pairs)
+                pairs.append((name, value))
     entries = [_to_entry(name, value, copy=bool(async_save)) for name, value in pairs]
     if fmt == "safetensors":
         for entry in entries:

@@ -20,6 +20,7 @@ the training graph; here it happens in PYNATIVE too.
 from __future__ import annotations
 
 import numbers
+import os
 
 import mindspore.context as context
 import mindspore.ops as ops
@@ -276,6 +277,15 @@ class TrainOneStepCell(Cell):
             self.grad_reducer = DistributedGradReducer(self.weights, self.mean, self.degree,
                                                        group=world_group())
             self._broadcast_pending = context.get_auto_parallel_context("parameter_broadcast")
+        # graceful exit (MindSpore's "Training Process Exit Gracefully"): with MS_ENABLE_GRACEFUL_EXIT=1 the cell
+        # carries the request ('graceful_init', set by OnRequestExit from its config file) and the ranks' agreement
+        # ('graceful_exit'), which OnRequestExit reads at the step end to save and stop
+        self.use_graceful_exit = os.environ.get("MS_ENABLE_GRACEFUL_EXIT") == "1"
+        if self.use_graceful_exit:
+            from mindspore.nn.wrap._exit_by_request import ExitByRequest
+            self.graceful_exit = ExitByRequest()
+            self.exit_param = Parameter(Tensor(False, mstype.bool_), name="graceful_exit")
+            self.init_param = Parameter(Tensor([0], mstype.int32), name="graceful_init")
 
     def __call__(self, *args, **kwargs):
         if self.__dict__.get("_broadcast_pending"):
@@ -326,6 +336,8 @@ class TrainOneStepCell(Cell):
     def construct(self, *inputs):
         loss, grads = self._forward_and_grads(inputs, self.sens if self.sense_flag else None, overlap=True)
         grads = self.grad_reducer(grads)
+        if self.use_graceful_exit:
+            grads = self.graceful_exit.exit_by_request(grads, self.init_param, self.exit_param)
         self.optimizer(grads)
         if self.return_grad:
             return loss, dict(zip(self.parameters_name, grads))

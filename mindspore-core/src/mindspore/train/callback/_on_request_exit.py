@@ -1,11 +1,13 @@
 """``OnRequestExit``: stop training or evaluation when the process gets an exit signal (``SIGTERM`` by default) or
-a JSON config file says ``{"GracefulExit": 1}``, saving the network as a checkpoint and a MindIR first.
+(with ``MS_ENABLE_GRACEFUL_EXIT=1``, as MindSpore) a JSON config file says ``{"GracefulExit": 1}``, saving the
+network as a checkpoint and a MindIR first.
 
 Files go to ``<directory>/rank_<device id>/<file_name>_train`` (``_eval`` for evaluation) + ``.ckpt``/``.mindir``;
 a checkpoint found there at the next start is loaded into the network, so a stopped run resumes. The signal is
 handled between steps: the step running when it arrives completes, then the run stops and saves.
-(MindSpore additionally supports a multi-device variant driven by ``MS_ENABLE_GRACEFUL_EXIT`` and parameters its
-TrainOneStepCell adds; that cross-rank agreement is not implemented here.)
+With ``MS_ENABLE_GRACEFUL_EXIT=1`` the request goes through the parameters ``TrainOneStepCell`` then adds
+(``graceful_init``, ``graceful_exit``; all ranks agree through ``mindspore.utils.ExitByRequest``) and the checkpoint
+saved at that step end also holds ``epoch_num``, ``step_num``, ``batch_num`` and ``global_step``, as MindSpore's.
 """
 from __future__ import annotations
 
@@ -15,10 +17,17 @@ import signal
 import threading
 
 import mindspore.log as logger
+from mindspore.common import dtype as mstype
+from mindspore.common.tensor import Tensor
 from mindspore.train.callback._callback import Callback
 from mindspore.train.callback._cb_checks import check_isinstance, make_directory
 
 __all__ = ["OnRequestExit"]
+
+
+def _group_size():
+    from mindspore._plugin.collective import process_group, world_group
+    return process_group(world_group()).size
 
 
 class OnRequestExit(Callback):
@@ -55,6 +64,11 @@ class OnRequestExit(Callback):
         self.key = "GracefulExit"
         self.remote_config_file = config_file
         self.stop_train = False
+        # MindSpore's graceful exit: with MS_ENABLE_GRACEFUL_EXIT=1 the config file is polled at every step begin
+        # and its request goes through the train cell's 'graceful_init'/'graceful_exit' parameters (see
+        # TrainOneStepCell); without it the config file is not read (as MindSpore)
+        self.use_graceful = os.environ.get("MS_ENABLE_GRACEFUL_EXIT") == "1"
+        self.need_do_step_end = False
         self._previous_handler = None
         if self.save_ckpt or self.save_mindir:
             self.train_name, self.eval_name = self._get_save_path(file_name)
@@ -128,18 +142,63 @@ class OnRequestExit(Callback):
             self._load_if_present(f"{self.train_name}.ckpt", run_context.original_args().train_network)
 
     def on_train_step_begin(self, run_context):
-        """Poll the config file."""
+        """With ``MS_ENABLE_GRACEFUL_EXIT=1``: poll the config file; on a request (or the signal) mark it in the train
+        cell (``graceful_exit`` in one process, ``graceful_init`` for the ranks' agreement)."""
         with self.lock:
-            if not self.exit and self._check_config_info():
-                self.exit = True
+            if not self.use_graceful or self.need_do_step_end:
+                return
+            if self._check_config_info() or self.exit:
+                distributed = _group_size() > 1
+                for _, param in run_context.original_args().train_network.parameters_and_names():
+                    if not distributed and param.name == "graceful_exit":
+                        param.set_data(Tensor(True, mstype.bool_))
+                        self.need_do_step_end = True
+                        break
+                    if param.name == "graceful_init":
+                        param.set_data(Tensor([1], mstype.int32))
+                        self.need_do_step_end = True
+                        break
 
     def on_train_step_end(self, run_context):
-        """Stop after this step if an exit was requested."""
+        """Stop after this step if an exit was requested: by the signal, or (``MS_ENABLE_GRACEFUL_EXIT=1``) when the
+        train cell's ``graceful_exit`` says all ranks agreed; the latter saves here, with the step's position."""
         with self.lock:
-            if self.exit and not self.stop_train:
+            if self.stop_train:
+                return
+            if self.need_do_step_end:
+                self._graceful_step_end(run_context)
+            elif self.exit:
                 logger.warning("Graceful exit is triggered, stop training.")
                 run_context.request_stop()
                 self.stop_train = True
+
+    def _graceful_step_end(self, run_context):
+        cb_params = run_context.original_args()
+        net = cb_params.train_network
+        for _, param in net.parameters_and_names():
+            if param.name == "graceful_exit" and bool(param.asnumpy()):
+                logger.warning("Graceful exit is triggered, stop training.")
+                if self.save_ckpt:
+                    from mindspore.train.serialization import save_checkpoint
+                    append_dict = {"epoch_num": cb_params.cur_epoch_num, "step_num": cb_params.cur_step_num,
+                                   "batch_num": cb_params.batch_num}
+                    manager = cb_params.get("loss_scale_mananger")
+                    if manager is not None:
+                        append_dict["loss_scale"] = manager.get_loss_scale()
+                    optimizer = cb_params.optimizer if cb_params.get("optimizer") is not None \
+                        else cb_params.network.optimizer
+                    append_dict["global_step"] = int(optimizer.global_step.asnumpy().reshape(-1)[0])
+                    save_checkpoint(net, self.train_name, append_dict=append_dict)
+                if self.save_mindir:
+                    save_ckpt, self.save_ckpt = self.save_ckpt, False
+                    try:
+                        self._save(net, self.train_name, cb_params.get("train_dataset_element"),
+                                   cb_params.get("network"))
+                    finally:
+                        self.save_ckpt = save_ckpt
+                run_context.request_stop()
+                self.stop_train = True
+                return
 
     def on_train_epoch_end(self, run_context):
         """Stop after this epoch if an exit was requested (sink mode has no step ends)."""

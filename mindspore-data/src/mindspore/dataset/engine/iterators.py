@@ -13,6 +13,7 @@ stop when the last epoch ends, when an error occurs, on ``stop()``/``release()``
 garbage collected (``weakref.finalize``, which also runs at interpreter exit). The producer holds no reference
 to the iterator, so an abandoned iterator is collected.
 """
+import os
 import queue
 import threading
 import weakref
@@ -186,6 +187,9 @@ class Iterator:
         self._done = False
         self._stopped = False
         self._index = 0
+        # Dataset AutoTune with a file prefix: the pipeline's configuration is saved when its first epoch ends
+        autotune = config.get_enable_autotune() and config._config.get("autotune_filepath")
+        self._autotune_prefix = autotune or None
         self._thread.start()
 
     def __iter__(self):
@@ -201,7 +205,10 @@ class Iterator:
             if self._dataset.dataset_size is None:
                 self._dataset.dataset_size = self._index
             self._index = 0
+            self._save_autotune()
             raise StopIteration
+        if item is _END:
+            self._save_autotune()
         if item is _END or isinstance(item, _Error):
             self._done = True
             self._finalizer()
@@ -212,6 +219,13 @@ class Iterator:
         if self._select is not None:
             item = tuple(item[i] for i in self._select)
         return self._output(item)
+
+    def _save_autotune(self):
+        if self._autotune_prefix is None:
+            return
+        prefix, self._autotune_prefix = self._autotune_prefix, None
+        from mindspore.dataset.engine.serializer import save_autotune_config
+        save_autotune_config(self._dataset, prefix, int(os.environ.get("RANK_ID", "0") or 0))
 
     def _get(self):
         while True:

@@ -1,0 +1,120 @@
+"""MindSpore's training-availability and dataset-tuning pages ("Fault Recovery", "Graceful Exit", "Dataset
+AutoTune", "Enabling Heterogeneous Acceleration for Data") run on ours as on real MindSpore 2.10.
+
+Every runnable example of those pages is a function in tests/fixtures/availability/avail_code.py (each cites its page
+and section; "DryRun" has no Python code and its MS_SIMULATION_LEVEL needs Ascend); ``record_avail.py`` there ran
+them under real MindSpore 2.10 (CPU) into ``avail_2_10.json``. Here each replays on ours in a temporary directory:
+numbers (losses before the fault and after resuming, restored parameters) must agree to ~1e-5, everything else
+exactly; where 2.10 raised, ours must raise the same exception class (or a subclass of it) with the key phrase of
+2.10's message (PHRASES) in its message.
+"""
+import json
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+import mindspore
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+FIX = ROOT / "tests" / "fixtures" / "availability"
+sys.path.insert(0, str(FIX))
+import avail_code as ac  # noqa: E402
+
+sys.path.remove(str(FIX))
+
+WANT = json.loads((FIX / "avail_2_10.json").read_text())
+
+# where 2.10 raised: the phrase of its message that ours' message must contain as well ("name/key" paths)
+PHRASES = {
+    "fault_recover/train": "Some errors happen.",
+    "graceful_exit_set_device/out": "Unsupported device target Ascend.",
+    "autotune_bad_args/enable_not_bool": "enable must be of type bool.",
+    "autotune_bad_args/path_not_str": "json_filepath must be a str value but was: 123.",
+    "autotune_bad_args/interval_negative": "Interval given is not within the required range [0, "
+                                           "INT32_MAX(2147483647)].",
+    "autotune_bad_args/interval_not_int": "interval must be of type int.",
+    "offload_map/rows": "For RandomHorizontalFlip offload operation, the dimension of input should be 4, but got 3.",
+    "offload_multi_column/rows": "For RandomHorizontalFlip offload operation, the dimension of input should be 4, "
+                                 "but got 3.",
+    "offload_page_name/out": "module 'mindspore.dataset' has no attribute 'ImageFolder'",
+}
+
+# 2.10 is plainly wrong or cannot run the page's code here; ours keeps the correct behaviour:
+# KEPT[name] = (reason, a check of ours' result)
+KEPT = {}
+
+# not fixed yet (see the report): the difference stays visible
+_NO_OFFLOAD = ("ours has no offload model: map(offload=True) runs its operations on the host, row by row, so the "
+               "page's unbatched pipeline works; 2.10 moves RandomHorizontalFlip/Normalize/HWC2CHW into a model "
+               "applied to the iterator's output, which needs 4-D (batched NHWC) images and rejects the rows")
+XFAIL = {
+    "offload_map": _NO_OFFLOAD,
+    "offload_multi_column": _NO_OFFLOAD,
+}
+
+
+def _raises_with_bases(e):
+    """avail_code._raises, but with the names of every class of the exception: ours may raise a subclass."""
+    return ("raises", [c.__name__ for c in type(e).__mro__], str(e)[:400])
+
+
+def same(have, want, where):
+    if isinstance(want, list) and len(want) == 3 and want[0] == "raises":
+        assert isinstance(have, list) and have[:1] == ["raises"], f"{where}: 2.10 raised {want[1]}, ours gave {have!r}"
+        assert want[1] in have[1], \
+            f"{where}: ours raised {have[1][0]}: {have[2]!r}; 2.10 raised {want[1]}: {want[2]!r}"
+        phrase = PHRASES.get(where, "")
+        assert phrase in have[2], f"{where}: {have[2]!r} lacks {phrase!r}"
+    elif isinstance(want, list):
+        assert isinstance(have, list) and len(have) == len(want), f"{where}: {have!r} != {want!r}"
+        for i, (h, w) in enumerate(zip(have, want)):
+            same(h, w, f"{where}[{i}]")
+    elif isinstance(want, dict):
+        assert isinstance(have, dict) and sorted(have) == sorted(want), f"{where}: {have!r} != {want!r}"
+        for k in want:
+            same(have[k], want[k], f"{where}/{k}")
+    elif isinstance(want, float):
+        assert isinstance(have, float), f"{where}: {have!r} != {want!r} (a float)"
+        np.testing.assert_allclose(have, want, rtol=1e-5, atol=1e-6, err_msg=where)
+    else:
+        assert type(have) is type(want) and have == want, f"{where}: {have!r} != {want!r}"
+
+
+@pytest.fixture
+def run(monkeypatch, tmp_path):
+    def _run(name):
+        monkeypatch.setattr(ac, "_raises", _raises_with_bases)
+        mode = mindspore.get_context("mode")
+        try:
+            return ac.run_one(name, str(tmp_path))
+        finally:
+            mindspore.set_context(mode=mode)
+    return _run
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=XFAIL[n])) if n in XFAIL else n
+    for n in ac.NAMES if n not in KEPT])
+def test_example_matches_mindspore_2_10(name, run):
+    same(run(name), WANT[name], name)
+
+
+@pytest.mark.parametrize("name", sorted(KEPT))
+def test_example_kept_where_2_10_differs(name, run):
+    reason, check = KEPT[name]
+    check(run(name))
+
+
+def test_every_example_recorded():
+    assert list(WANT) == ac.NAMES
+
+
+def test_every_phrase_is_in_2_10s_message():
+    """The phrases are 2.10's own words: each is in the message 2.10 recorded."""
+    for path, phrase in PHRASES.items():
+        want = WANT
+        for part in path.split("/"):
+            want = want[part]
+        assert want[0] == "raises" and phrase in want[2], path
