@@ -51,7 +51,7 @@ def test_generator_row_conversion_and_column_checks():
     assert values(strings) == [["ab"], ["c"]]
     tensors = ds.GeneratorDataset([(ms.Tensor(np.ones(2, np.float32)),)], ["t"], shuffle=False)
     assert values(tensors) == [[[1.0, 1.0]]]
-    with pytest.raises(RuntimeError, match="number of columns"):
+    with pytest.raises(RuntimeError, match="should return same number of NumPy arrays as specified in column_names"):
         values(ds.GeneratorDataset([(1, 2)], ["x"], shuffle=False))
     with pytest.raises(TypeError, match="expected"):
         values(ds.GeneratorDataset([(object(),)], ["x"], shuffle=False))

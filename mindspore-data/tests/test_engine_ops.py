@@ -96,7 +96,8 @@ def test_batch_stacks_each_column_and_checks_shapes():
     np.testing.assert_array_equal(first[0], np.arange(8).reshape(4, 2))
     np.testing.assert_array_equal(first[1], np.arange(4))
     ragged = ds.GeneratorDataset([(np.ones(1),), (np.ones(2),)], ["x"], shuffle=False).batch(2)
-    with pytest.raises(RuntimeError, match="Inconsistent batch shapes"):
+    with pytest.raises(RuntimeError, match="^Cannot batch tensors with different shapes in column 0. First element "
+                                           "had shape <1> and this element had shape <2>"):
         rows(ragged)
 
 
@@ -324,3 +325,65 @@ def test_per_batch_map_may_return_dict_columns():
     np.testing.assert_array_equal(out[1]["col1"]["orig"], [3, 4, 5])
     np.testing.assert_array_equal(out[1]["col1"]["index"], [0, 1, 2])
     np.testing.assert_array_equal(out[0]["col2"]["copy"], [0, 1, 2])
+
+
+@pytest.fixture()
+def restore_debug_hooks():
+    saved = list(config._debug_hooks)
+    yield
+    config._debug_hooks[:] = saved
+    config._config["debug_mode"] = False
+
+
+def test_debug_mode_prints_each_operations_input_and_output_as_mindspore(capsys, restore_debug_hooks):
+    """Tutorial "Data Processing Debugging Methods", Method 2, way two: the default hook's lines are 2.10's."""
+    import mindspore.dataset.vision as vision
+    ds.config.set_debug_mode(True)
+    data = ds.GeneratorDataset([(np.ones((32, 32, 3)),)], ["data"], shuffle=False)
+    data = data.map([vision.Resize((16, 16)), vision.Crop((0, 0), 8)])
+    assert [r[0].shape for r in data.create_tuple_iterator(num_epochs=1, output_numpy=True)] == [(8, 8, 3)]
+    assert capsys.readouterr().out.splitlines() == [
+        "[Dataset debugger] Print the [INPUT] of the operation [Resize].",
+        "Column 0. The dtype is [float64]. The shape is [(32, 32, 3)].",
+        "[Dataset debugger] Print the [OUTPUT] of the operation [Resize].",
+        "Column 0. The dtype is [float64]. The shape is [(16, 16, 3)].",
+        "[Dataset debugger] Print the [OUTPUT] of the operation [Crop].",
+        "Column 0. The dtype is [float64]. The shape is [(8, 8, 3)]."]
+
+
+def test_user_debug_hooks_see_the_columns_around_every_operation(restore_debug_hooks):
+    import mindspore.dataset.debug as debug
+    seen = []
+
+    class MyHook(debug.DebugHook):
+        def compute(self, *args):
+            seen.append((self.prev_op_name, args[0][0].shape))   # args[0]: the tuple of columns, as in MindSpore
+            return args
+
+    with pytest.raises(ValueError, match="It is not allowed to inject DebugHook object in non-debug mode."):
+        numbers(2).map([lambda x: x, MyHook()])
+    with pytest.raises(TypeError, match="All items in debug_hook_list must be of type DebugHook."):
+        ds.config.set_debug_mode(True, debug_hook_list=[print])
+    ds.config.set_debug_mode(True, debug_hook_list=[MyHook()])
+    data = ds.GeneratorDataset([(np.ones((4, 2)),)], ["data"], shuffle=False)
+    data = data.map([lambda x: x[:2], MyHook(), lambda x: x.T])
+    assert [r[0].shape for r in data.create_tuple_iterator(num_epochs=1, output_numpy=True)] == [(2, 2)]
+    # before the first operation, after each, and the user's own hook (reporting the operation before it)
+    assert seen == [("<lambda>", (4, 2)), ("<lambda>", (2, 2)), ("<lambda>", (2, 2)), ("MyHook", (2, 2)),
+                    ("<lambda>", (2, 2))]
+
+
+def test_debug_mode_without_a_seed_uses_seed_1_as_mindspore(restore_debug_hooks):
+    """2.10's set_debug_mode: "If random seed has not been set, the system will internally set the seed to 1", so a
+    debugged pipeline gives the same rows every run."""
+    def order():
+        data = ds.NumpySlicesDataset({"x": np.arange(8)}, shuffle=True)
+        return [int(r[0]) for r in data.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+
+    config._config["seed"] = config.DEFAULT_SEED
+    ds.config.set_debug_mode(True, debug_hook_list=[])
+    in_debug = order()
+    assert order() == in_debug and ds.config.get_seed() == config.DEFAULT_SEED
+    ds.config.set_debug_mode(False)
+    ds.config.set_seed(1)
+    assert order() == in_debug

@@ -198,6 +198,45 @@ def test_errors_in_sources_batch_and_filter_are_reported():
     assert no_children_left()
 
 
+@pytest.mark.parametrize("multiprocessing_", [False, True])
+def test_errors_of_user_code_are_runtime_errors_as_in_mindspore(multiprocessing_):
+    """MindSpore raises every error from inside a pipeline as a RuntimeError ("Exception thrown from user defined
+    Python function in dataset."); ours' error is that and still of the user's type."""
+    class Loader:
+        def __getitem__(self, index):
+            return 1 / [1, 6, 0][index]
+
+        def __len__(self):
+            return 3
+
+    with pytest.raises(RuntimeError, match="(?s)^Exception thrown from user defined Python function in dataset.\n"
+                                           "ZeroDivisionError: division by zero.*row 2") as info:
+        list(ds.GeneratorDataset(Loader(), ["x"], shuffle=False).create_tuple_iterator())
+    assert isinstance(info.value, ZeroDivisionError) and type(info.value).__name__ == "ZeroDivisionError"
+
+    def gen():
+        yield (np.array(1),)
+        raise KeyError("k")
+
+    with pytest.raises(RuntimeError, match="KeyError: k\n.*row 1 of the source") as info:
+        list(ds.GeneratorDataset(gen, ["x"]).create_tuple_iterator())
+    assert isinstance(info.value, KeyError)
+    data = numbers(4).map(lambda x: x + "a", input_columns=["x"], num_parallel_workers=2,
+                          python_multiprocessing=multiprocessing_)
+    with pytest.raises(RuntimeError, match="(?s)user defined Python function.*UFuncTypeError: ufunc 'add'") as info:
+        list(data.create_tuple_iterator())
+    assert isinstance(info.value, TypeError)
+    assert no_children_left()
+
+
+def test_errors_of_builtin_transforms_are_runtime_errors_without_the_user_code_note():
+    import mindspore.dataset.vision as vision
+    data = ds.GeneratorDataset([(np.ones((3, 16, 3), np.uint8),)], ["x"], shuffle=False)
+    with pytest.raises(RuntimeError, match="Crop height dimension: 8 exceeds image height: 3") as info:
+        list(data.map(vision.Crop((0, 0), 8)).create_tuple_iterator())
+    assert "user defined" not in str(info.value)
+
+
 def test_iterator_shuts_workers_down_when_exhausted_stopped_or_collected():
     data = numbers(200).map(lambda x: x * 2, input_columns=["x"], num_parallel_workers=2,
                             python_multiprocessing=True)

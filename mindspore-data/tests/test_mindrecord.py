@@ -22,7 +22,6 @@ from mindspore.mindrecord import (
     MRMInvalidPageSizeError,
     MRMInvalidSchemaError,
     MRMOpenError,
-    MRMWriteDatasetError,
     ParamTypeError,
     ParamValueError,
     _format,
@@ -178,7 +177,7 @@ def test_row_larger_than_page_is_rejected(tmp_path):
     writer = FileWriter(str(tmp_path / "big.mr"))
     writer.set_page_size(1 << 15)
     writer.add_schema({"blob": {"type": "bytes"}})
-    with pytest.raises(MRMWriteDatasetError, match="set_page_size"):
+    with pytest.raises(RuntimeError, match="Page size: .* is too small to save a blob row.*set_page_size"):
         writer.write_raw_data([{"blob": bytes(40000)}])
 
 
@@ -224,7 +223,7 @@ def test_existing_files_need_overwrite(tmp_path):
     write(path, make_rows(2))
     writer = FileWriter(str(path))
     writer.add_schema(SCHEMA)
-    with pytest.raises(MRMOpenError, match="already existed"):
+    with pytest.raises(RuntimeError, match="Invalid file, mindrecord files already exist"):
         writer.write_raw_data(make_rows(1))
     write(path, make_rows(5), overwrite=True)
     assert len(read_all(path)) == 5
@@ -260,6 +259,16 @@ def test_invalid_rows_are_dropped_with_warning(tmp_path, caplog):
     assert [r["id"] for r in read_all(tmp_path / "w.mr")] == [0]
     messages = " ".join(r.getMessage() for r in caplog.records)
     assert "label" in messages and "name" in messages and "ids" in messages
+
+
+@pytest.mark.parametrize("rows", [[{"label": "abc"}], [{"label": 1.5}], []])
+def test_a_write_without_one_valid_row_is_an_error(tmp_path, rows):
+    """2.10 (tutorial "Data Processing Debugging Methods", "The User-defined Data Type Is Incorrect")."""
+    writer = FileWriter(str(tmp_path / "w.mr"), 1)
+    writer.add_schema({"label": {"type": "int32"}}, "s")
+    with pytest.raises(RuntimeError, match="^There is no valid data which can be written by 'write_raw_data' to "
+                                           "mindrecord file. Please check the abnormal input data"):
+        writer.write_raw_data(rows)
 
 
 @pytest.mark.parametrize("schema, match", [

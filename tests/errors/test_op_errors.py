@@ -92,3 +92,51 @@ def test_ascend_only_float_status_ops_explain_themselves(call):
 def test_float_status_shape_rule():
     with pytest.raises(ValueError, match="For 'NPUGetFloatStatus'.*shape \\(8,\\)"):
         ops.NPUGetFloatStatus()(ms.Tensor(np.zeros(4, np.float32)))
+
+
+class _ScatterInto(ms.nn.Cell):
+    def __init__(self, dtype):
+        super().__init__()
+        self.x = ms.Parameter(ms.Tensor(np.zeros((3, 2), dtype)), name="x")
+
+    def construct(self, indices, updates):
+        return ops.ScatterNdUpdate()(self.x, indices, updates)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+@pytest.mark.parametrize("x_dtype, updates_dtype, written", [
+    (np.float32, np.int32, [1.0, 2.0, 0.0, 0.0, 3.0, 4.0]), (np.float32, np.bool_, [1.0, 1.0, 0.0, 0.0, 1.0, 1.0]),
+    (np.int32, np.float32, "Int32"), (np.float16, np.float32, "Float16"), (np.float32, np.float64, "Float32"),
+    (np.int32, np.int64, "Int32")])
+def test_in_place_update_converts_updates_to_the_parameter_never_the_parameter(mode, x_dtype, updates_dtype, written):
+    """2.10 (tutorial "Network Construction and Training Error Analysis"): the updates of a Parameter are converted
+    to its dtype; where that would narrow them, a TypeError says the Parameter cannot be converted."""
+    ms.set_context(mode=mode)
+    try:
+        net = _ScatterInto(x_dtype)
+        indices = ms.Tensor(np.array([[0], [2]], np.int32))
+        updates = ms.Tensor(np.array([[1, 2], [3, 4]], updates_dtype))
+        if isinstance(written, list):
+            out = net(indices, updates)
+            assert out.dtype == ms.float32 and out.asnumpy().ravel().tolist() == written
+            assert net.x.asnumpy().ravel().tolist() == written
+        else:
+            with pytest.raises(TypeError, match=rf"Data type conversion is not supported for a 'Parameter', .*"
+                                                rf"primitive\[ScatterNdUpdate\] is {written}, which cannot be "
+                                                rf"converted to data type \w+ automatically"):
+                net(indices, updates)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.mark.parametrize("name, fn, shape, total", [
+    ("ReduceSum", lambda x: ops.ReduceSum()(x, (1, 3)), (2,) * 8, 523776.0),
+    ("ReduceMean", lambda x: ops.ReduceMean()(x, 2), (2,) * 9, 261888.0),
+    ("ReduceMax", lambda x: ops.ReduceMax()(x, 0), (2,) * 9, 392960.0),
+    ("Argmax", lambda x: ops.Argmax(axis=3)(x), (2,) * 9, 512.0),
+    ("Median", lambda x: ops.Median(axis=1)(x)[0], (2,) * 9, 196352.0)])
+def test_reductions_take_more_than_eight_dimensions(name, fn, shape, total):
+    """2.10's CPU reductions reduce a 10-D tensor (the 8-D limit the tutorial "Network Construction and Training
+    Error Analysis" shows is Ascend's TBE kernels'); the numbers are 2.10's."""
+    out = fn(ms.Tensor(np.arange(2 ** 10, dtype=np.float32).reshape((2,) * 10)))
+    assert out.shape == shape and float(out.asnumpy().astype(np.float64).sum()) == total

@@ -230,3 +230,14 @@ def test_a_kernel_without_override_never_replaces_a_first_party_one(tmp_path):
     assert not [o for o in report["kernel_overrides"] if o["primitive"] == "Add"]
     (rejected,) = [r for r in report["rejected_kernels"] if r["primitive"] == "Add"]
     assert rejected["plugin"] == "aaa" and "already provided by 'cpu'" in rejected["reason"]
+
+
+def test_a_device_target_without_backend_is_named_as_mindspore_names_it():
+    """2.10: "Unsupported device target Ascend. This process only supports one of the ['CPU']. ..." (a
+    RuntimeError); ours adds which package to install and why each candidate plugin is unusable."""
+    code = ("import mindspore as ms\ntry:\n    ms.set_context(device_target='Ascend')\n"
+            "except RuntimeError as exc:\n    print('ERROR', exc)\n")
+    out = run_python(["-c", code])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ERROR Unsupported device target Ascend. This process only supports one of the [")
+    assert "'CPU'" in out.stdout.splitlines()[0] and "pip install mindspore-ascend" in out.stdout

@@ -161,6 +161,7 @@ def _scatter_nd(prim, indices, updates, shape, out=None):
 
 
 def _write_nd(target, indices, updates):
+    updates = updates.astype(target.dtype, copy=False)   # converted to the written tensor's dtype, as MindSpore
     if indices.shape[-1] == 0:
         if updates.size:
             target[...] = updates.reshape((-1,) + target.shape)[-1]

@@ -466,9 +466,10 @@ def _join_plan(left, right, where):
         elif _tensor_like(a) and _tensor_like(b):
             aa, ab = _abstract_value(a), _abstract_value(b)
             if aa.dtype != ab.dtype:
-                raise MSTypeError(f"In graph mode, the {where} give a tensor of dtype {aa.dtype} and one of "
-                                  f"dtype {ab.dtype} for the same variable; they must be the same.\n"
-                                  f"Type Join Failed: dtype1 = {aa.dtype}, dtype2 = {ab.dtype}.")
+                raise MSTypeError(f"Cannot join the return values of different branches, perhaps you need to make "
+                                  f"them equal.\nType Join Failed: dtype1 = {aa.dtype}, dtype2 = {ab.dtype}.\n"
+                                  f"In graph mode, the {where} give a tensor of dtype {aa.dtype} and one of "
+                                  f"dtype {ab.dtype} for the same variable; they must be the same.")
             if aa.shape != ab.shape:
                 if len(aa.shape) != len(ab.shape):
                     from mindspore._errors import MSRankJoinError

@@ -205,7 +205,9 @@ def _unavailable(target, candidates):
             cause = cause or rec.exception
     hint = _install_hint(target, candidates)
     what = f"device target '{target}'" if target else "any device target"
-    msg = (f"No usable backend for {what}. Install one with '{hint}'"
+    usable = sorted({p.target for _rec, p in candidates if p.available})
+    msg = ((f"Unsupported device target {target}. This process only supports one of the {usable}. " if target else "")
+           + f"No usable backend for {what}. Install one with '{hint}'"
            + (" (and check the reasons below)." if lines else ".")
            + ("\n" + "\n".join(lines) if lines else ""))
     err = BackendUnavailableError(msg)

@@ -10,6 +10,7 @@ seeded from OS entropy. Initializers draw from :func:`initializer_generator`.
 from __future__ import annotations
 
 import itertools
+import sys
 
 import numpy as np
 
@@ -34,6 +35,11 @@ def set_seed(seed):
     _op_counter = itertools.count()
     _epoch += 1
     np.random.seed(seed % (2 ** 32))
+    # MindSpore's set_seed also seeds the data pipelines; mindspore.dataset (an add-on) reads the global seed when
+    # it is loaded, and is told here when it already is
+    dataset_config = sys.modules.get("mindspore.dataset.config")
+    if dataset_config is not None:
+        dataset_config.set_seed(seed)
 
 
 def get_seed():

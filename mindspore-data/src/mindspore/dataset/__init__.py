@@ -23,7 +23,7 @@ from mindspore.dataset.engine import __all__ as _engine_all
 
 __all__ = ["config"] + list(_engine_all) + ["WaitedDSCallback"]
 
-_SUBMODULES = ("vision", "transforms", "text", "audio")
+_SUBMODULES = ("vision", "transforms", "text", "audio", "debug")
 
 
 def __getattr__(name):

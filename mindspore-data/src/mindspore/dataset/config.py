@@ -1,7 +1,8 @@
 """Global settings of data pipelines, as in ``mindspore.dataset.config``.
 
 Values are stored per process. Defaults are MindSpore's: seed 5489 (the default seed of the
-Mersenne Twister MindSpore's data engine uses), 8 parallel workers, prefetch of 16 rows.
+Mersenne Twister MindSpore's data engine uses), 8 parallel workers or fewer on a host with fewer CPUs, prefetch of
+16 rows.
 ``set_seed`` also seeds Python's ``random`` and ``numpy.random``, as MindSpore does, so that
 Python-side random transforms are reproducible.
 
@@ -13,10 +14,14 @@ every row from (pipeline seed, map node, pass, row position). The draws therefor
 row's place in the data, never on which worker thread or process runs it, so results are identical
 whatever ``num_parallel_workers`` is.
 """
+import logging
+import os
 import random
 import threading
 
 import numpy as np
+
+from mindspore.common import seed as _ms_seed
 
 __all__ = ["set_seed", "get_seed", "set_num_parallel_workers", "get_num_parallel_workers",
            "set_prefetch_size", "get_prefetch_size", "set_enable_shared_mem", "get_enable_shared_mem",
@@ -32,13 +37,21 @@ UINT32_MAX = 4294967295
 INT32_MAX = 2147483647
 
 DEFAULT_SEED = 5489
-_DEFAULTS = {"seed": DEFAULT_SEED, "num_parallel_workers": 8, "prefetch_size": 16, "enable_shared_mem": True,
+_logger = logging.getLogger("mindspore")
+
+# MindSpore's engine caps its default of 8 workers at the host's CPU count (ConfigManager, hardware_concurrency)
+_DEFAULTS = {"seed": DEFAULT_SEED, "num_parallel_workers": min(8, os.cpu_count() or 1), "prefetch_size": 16,
+             "enable_shared_mem": True,
              "numa_enable": False, "monitor_sampling_interval": 1000, "callback_timeout": 60,
              "auto_num_workers": False, "sending_batches": 0, "enable_autotune": False, "autotune_interval": 0,
              "auto_offload": False, "enable_watchdog": True, "multiprocessing_timeout_interval": 300,
              "debug_mode": False, "error_samples_mode": "return"}
 _lock = threading.Lock()
 _config = dict(_DEFAULTS)
+# ``mindspore.set_seed`` seeds the pipelines too, as MindSpore's does: one called before this module is loaded is
+# read here, one called after sets it through set_seed below
+if _ms_seed.get_seed() is not None:
+    _config["seed"] = _ms_seed.get_seed()
 
 
 def _check_int(api, name, value, low, high):
@@ -102,7 +115,7 @@ def set_num_parallel_workers(num):
 
 
 def get_num_parallel_workers():
-    """The default number of parallel workers (8 unless set).
+    """The default number of parallel workers (unless set: 8, or the host's CPU count where that is smaller).
 
     Examples:
         >>> import mindspore.dataset as ds
@@ -235,14 +248,28 @@ def set_sending_batches(batch_num):
 
 
 def set_enable_autotune(enable, filepath_prefix=None):
-    """Set whether the pipeline autotuner runs. Stored; worker counts here are explicit.
+    """Set whether Dataset AutoTune runs. Worker counts here stay as configured; with ``filepath_prefix``, each
+    pipeline run saves its configuration to ``<filepath_prefix>_<rank id>.json`` when its first epoch ends
+    (``ds.deserialize(json_filepath=...)`` rebuilds it), as MindSpore's AutoTune saves its recommendation.
 
     Args:
         enable (bool): the setting.
-        filepath_prefix (str, optional): where MindSpore would save the tuned configuration.
+        filepath_prefix (str, optional): where to save the configuration. Default: ``None`` (not saved).
+
+    Raises:
+        TypeError: ``enable`` is not a bool or ``filepath_prefix`` not a str.
+        RuntimeError: ``filepath_prefix`` is the empty string while enabling.
     """
-    _bool_setter("enable_autotune", "set_enable_autotune")(enable)
-    _config["autotune_filepath"] = filepath_prefix
+    if not isinstance(enable, bool):
+        raise TypeError("enable must be of type bool.")
+    if filepath_prefix and not isinstance(filepath_prefix, str):
+        raise TypeError(f"json_filepath must be a str value but was: {filepath_prefix}.")
+    if enable and filepath_prefix == "":
+        raise RuntimeError("The value of json_filepath cannot be the empty string.")
+    if not enable and filepath_prefix is not None:
+        _logger.warning("The value of json_filepath is ignored when enable is False.")
+    _config["enable_autotune"] = enable
+    _config["autotune_filepath"] = filepath_prefix if enable else None
 
 
 def get_enable_autotune():
@@ -256,7 +283,10 @@ def set_autotune_interval(interval):
     Args:
         interval (int): steps, in [0, 2147483647].
     """
-    _check_int("set_autotune_interval", "interval", interval, 0, INT32_MAX)
+    if not isinstance(interval, int) or isinstance(interval, bool):
+        raise TypeError("interval must be of type int.")
+    if interval < 0 or interval > INT32_MAX:
+        raise ValueError("Interval given is not within the required range [0, INT32_MAX(2147483647)].")
     _config["autotune_interval"] = interval
 
 
@@ -271,7 +301,9 @@ def set_auto_offload(offload):
     Args:
         offload (bool): the setting.
     """
-    _bool_setter("auto_offload", "set_auto_offload")(offload)
+    if not isinstance(offload, bool):
+        raise TypeError("offload must be a bool dtype")
+    _config["auto_offload"] = offload
 
 
 def get_auto_offload():
@@ -308,14 +340,39 @@ def get_multiprocessing_timeout_interval():
     return _config["multiprocessing_timeout_interval"]
 
 
+_debug_hooks = []
+
+
 def set_debug_mode(debug_mode_flag, debug_hook_list=None):
-    """Set the pipeline debug mode: every operation runs in the calling thread, without workers.
+    """Set the pipeline debug mode: every operation runs in the calling thread, without workers, and each ``map``
+    made while it is on runs the debug hooks before its first operation and after each one (see
+    :mod:`mindspore.dataset.debug`).
 
     Args:
         debug_mode_flag (bool): the setting.
-        debug_hook_list (list, optional): accepted for compatibility.
+        debug_hook_list (list[DebugHook], optional): the hooks. Default: ``None``, a
+            :class:`~mindspore.dataset.debug.PrintMetaDataHook`.
+
+    Raises:
+        TypeError: ``debug_mode_flag`` is not a bool, ``debug_hook_list`` not a list, or an item not a DebugHook.
     """
-    _bool_setter("debug_mode", "set_debug_mode")(debug_mode_flag)
+    from mindspore.dataset.debug import DebugHook, PrintMetaDataHook
+    if not isinstance(debug_mode_flag, bool):
+        raise TypeError("debug_mode_flag isn't of type boolean.")
+    if debug_hook_list is None:
+        debug_hook_list = [PrintMetaDataHook()]
+    if not isinstance(debug_hook_list, list):
+        raise TypeError("debug_hook_list is not a list.")
+    if not all(isinstance(hook, DebugHook) for hook in debug_hook_list):
+        raise TypeError("All items in debug_hook_list must be of type DebugHook.")
+    if debug_hook_list:
+        _debug_hooks[:] = debug_hook_list
+    _config["debug_mode"] = debug_mode_flag
+
+
+def _get_debug_hook_list():
+    """The hooks a ``map`` made in debug mode runs around each of its operations."""
+    return list(_debug_hooks)
 
 
 def get_debug_mode():
@@ -391,10 +448,11 @@ _rng_state = _RngState()
 
 
 def _pipeline_seed():
-    """The seed of a new pipeline: the configured one, or a fresh one from the OS when it was never set."""
+    """The seed of a new pipeline: the configured one, or when it was never set, 1 in the debug mode (as MindSpore,
+    so that a debugged pipeline gives the same rows every run) and else a fresh one from the OS."""
     seed = _config["seed"]
     if seed == DEFAULT_SEED:
-        return int(np.random.SeedSequence().generate_state(1)[0])
+        return 1 if _config["debug_mode"] else int(np.random.SeedSequence().generate_state(1)[0])
     return seed
 
 

@@ -268,8 +268,10 @@ class FileWriter:
                     raise MRMOpenError(f"the folder '{folder}' of '{path}' does not exist.")
                 for p in (path, path + ".db"):
                     if os.path.exists(p) and not self._overwrite:
-                        raise MRMOpenError(f"MindRecord file already existed, please delete file: {p}, or set "
-                                           "overwrite=True.")
+                        # a RuntimeError from MindSpore's C++ writer, not one of the MRM* errors
+                        raise RuntimeError(f"Invalid file, mindrecord files already exist. Please check file path: "
+                                           f"{p}.\nIf you do not want to keep the files, set the 'overwrite' "
+                                           f"parameter to True and try again.")
         outputs = []
         try:
             for k, path in enumerate(self._paths):
@@ -344,9 +346,9 @@ class FileWriter:
 
         Raises:
             ParamTypeError: If `raw_data` is not a list of dict.
-            MRMOpenError: If the files cannot be created (e.g. they exist and `overwrite` is False).
-            MRMWriteDatasetError: If a row is larger than a page.
-            RuntimeError: If called after :meth:`commit`.
+            MRMOpenError: If the files cannot be created.
+            RuntimeError: If the files exist and `overwrite` is False, if a row is larger than a page, if no row is
+                valid (or `raw_data` is empty), or if called after :meth:`commit`.
         """
         if not isinstance(parallel_writer, bool):
             raise TypeError("The parameter `parallel_writer` must be bool.")
@@ -374,6 +376,9 @@ class FileWriter:
                 logger.warning(problem)
                 continue
             records.append(self._serialize(row))
+        if not records:
+            raise RuntimeError("There is no valid data which can be written by 'write_raw_data' to mindrecord file. "
+                               "Please check the abnormal input data indicated in the warning log above.")
         self._write_records(records)
 
     def _write_records(self, records):
@@ -390,8 +395,11 @@ class FileWriter:
                 continue
             too_big = max(max(len(r[0]), len(r[1])) + 8 for r in chunk)
             if too_big > self._page_size:
-                raise MRMWriteDatasetError(f"a row needs {too_big} bytes, more than the page size {self._page_size}; "
-                                           "call set_page_size with a larger value.")
+                # a RuntimeError from MindSpore's C++ writer, not one of the MRM* errors
+                raise RuntimeError(f"Invalid data, Page size: {self._page_size} is too small to save a blob row. "
+                                   f"A row needs {too_big} bytes. Please try to use the mindrecord api "
+                                   f"'set_page_size(value)' to enable larger page size, and the value range is in "
+                                   f"[32768 bytes, 268435456 bytes].")
             try:
                 out.write([r[0] for r in chunk], [r[1] for r in chunk], [r[2] for r in chunk])
             except OSError as exc:

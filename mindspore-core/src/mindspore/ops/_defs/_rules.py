@@ -16,7 +16,7 @@ __all__ = [
     "is_shape", "broadcast_shapes", "binary_dtype", "check_axis", "normalize_axes", "check_rank",
     "check_dtype_in", "check_int", "check_bool", "check_positive_int", "check_int_tuple", "is_scalar",
     "reduce_shape", "check_float", "NUMBER_TYPES", "FLOAT_TYPES", "INT_TYPES", "ALL_TYPES", "COMPLEX_TYPES", "scalar_shape",
-    "check_same_shape", "check_same_dtype",
+    "check_same_shape", "check_same_dtype", "check_written_dtype",
 ]
 
 FLOAT_TYPES = mstype.float_type
@@ -120,6 +120,19 @@ def check_same_dtype(op, names, dtypes):
         shown = ", ".join(f"'{n}': {d}" for n, d in zip(names, dtypes))
         raise MSTypeError(f"For '{op}', the inputs must have the same dtype, but got {shown}.")
     return dtypes[0]
+
+
+def check_written_dtype(op, names, dtypes):
+    """The dtype of an in-place op's written input ``dtypes[0]``: as MindSpore, the other inputs of its dtype group
+    are converted to it, but the written input itself (a Parameter) never is, so it must be their promoted type."""
+    target = dtypes[0]
+    for dtype in dtypes[1:]:
+        promoted = mstype.promote_types(target, dtype)
+        if promoted != target:
+            raise MSTypeError(f"Data type conversion is not supported for a 'Parameter', nor for the input tensor of "
+                              f"an in-place operator, the argument[{names[0]}]'s data type of primitive[{op}] is "
+                              f"{target}, which cannot be converted to data type {promoted} automatically.")
+    return target
 
 
 def check_same_shape(op, names, shapes):

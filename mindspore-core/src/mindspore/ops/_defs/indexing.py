@@ -290,7 +290,7 @@ class ScatterNdUpdate(Primitive):
 
     def infer_dtype(self, x, indices, updates):
         _check_index_dtype(self.name, "indices", indices)
-        return rules.check_same_dtype(self.name, ("input_x", "updates"), (x, updates))
+        return rules.check_written_dtype(self.name, ("input_x", "updates"), (x, updates))
 
     bprop = NON_DIFFERENTIABLE
 

@@ -5,6 +5,7 @@ Row-level functions (``_map_row``, ``_batch_rows``, ``_filter_row``) are module-
 forked with the pipeline, run them without pickling; they set the row context of ``config._transform_rng`` so
 random transforms draw the same numbers for a row whichever worker runs it.
 """
+import copy
 import functools
 import inspect
 import math
@@ -15,6 +16,7 @@ from mindspore.dataset import config
 from mindspore.dataset.engine.datasets import (INT32_MAX, Dataset, _assemble, _builtin_zip, _check_columns_arg,
                                                _check_int, _layout, _op_name, _to_array, to_list)
 from mindspore.dataset.engine.workers import annotate_error
+from mindspore.dataset.transforms._base import TensorOperation
 
 __all__ = ["MapDataset", "BatchDataset", "PaddedBatchDataset", "BatchInfo", "ShuffleDataset", "FilterDataset",
            "RepeatDataset", "SkipDataset", "TakeDataset", "ZipDataset", "ConcatDataset", "RenameDataset",
@@ -32,7 +34,8 @@ def _map_row(ops, seed, key, names, n_out, index, args):
                 out = op(*args)
             except Exception as exc:
                 raise annotate_error(exc, f"\n[map] raised by operation '{_op_name(op)}' on row {pos} (input "
-                                          f"columns {names}, epoch/pass {pass_idx}).")
+                                          f"columns {names}, epoch/pass {pass_idx}).",
+                                     user_code=not isinstance(op, TensorOperation))
             args = out if isinstance(out, tuple) else (out,)
     finally:
         config._clear_row_context()
@@ -41,6 +44,35 @@ def _map_row(ops, seed, key, names, n_out, index, args):
                            f"number of 'output_columns', but got the number of columns returned in 'map' "
                            f"operations: {len(args)}, the number of 'output_columns': {n_out} (row {pos}).")
     return tuple(_to_array(a) for a in args)
+
+
+def _with_debug_hooks(operations):
+    """In the debug mode, the debug hooks' copies before the first operation and after each (those the user placed
+    among the operations report the operation before them); out of it, a hook among the operations is an error."""
+    from mindspore.dataset.debug import DebugHook
+    if not config.get_debug_mode():
+        if any(isinstance(op, DebugHook) for op in operations):
+            raise ValueError("It is not allowed to inject DebugHook object in non-debug mode.")
+        return operations
+
+    def hooks(name, first=False):
+        out = []
+        for hook in config._get_debug_hook_list():
+            hook = copy.deepcopy(hook)      # each point holds its own state
+            hook.set_previous_op_name(name)
+            hook.set_is_first(first)
+            out.append(hook)
+        return out
+
+    with_hooks = hooks(_op_name(operations[0]), first=True)
+    previous = None
+    for op in operations:
+        if isinstance(op, DebugHook) and previous is not None:
+            op.set_previous_op_name(_op_name(previous))
+        with_hooks.append(op)
+        with_hooks.extend(hooks(_op_name(op)))
+        previous = op if not isinstance(op, DebugHook) else previous
+    return with_hooks
 
 
 class MapDataset(Dataset):
@@ -61,6 +93,7 @@ class MapDataset(Dataset):
             if not callable(op):
                 raise ValueError(f"Parameter operations's element of method map should be a python function or "
                                  f"class method which should be callable, but got: {op}.")
+        self.operations = _with_debug_hooks(self.operations)
         self.input_columns = _check_columns_arg(input_columns, "input_columns")
         self.output_columns = _check_columns_arg(output_columns, "output_columns")
         if not isinstance(python_multiprocessing, bool):
@@ -186,9 +219,10 @@ def _stack_column(values, col, index, pad):
     first = values[0]
     for v in values[1:]:
         if v.shape != first.shape:
-            raise RuntimeError(f"Inconsistent batch shapes, batch operation expect same shape for each data row, "
-                               f"but got inconsistent shape in column {index} ('{col}'), expected shape for this "
-                               f"column is:{list(first.shape)}, got shape:{list(v.shape)}")
+            raise RuntimeError(f"Cannot batch tensors with different shapes in column {index}. First element had "
+                               f"shape <{','.join(map(str, first.shape))}> and this element had shape "
+                               f"<{','.join(map(str, v.shape))}> (column '{col}': batch expects the same shape in "
+                               f"every row; pad the rows with padded_batch, or do not batch them).")
         if v.dtype != first.dtype and (v.dtype.kind != first.dtype.kind or v.dtype.kind not in "SU"):
             raise RuntimeError(f"Inconsistent batch type, batch operation expect same type for each data row, but "
                                f"got inconsistent type in column {index} ('{col}'), expected type for this column "
@@ -206,7 +240,7 @@ def _batch_rows(per_batch_map, seed, key, names, in_cols, n_out, out_names, pads
             out = per_batch_map(*args, BatchInfo(pass_idx, batch_num))
         except Exception as exc:
             raise annotate_error(exc, f"\n[batch] raised by per_batch_map '{_op_name(per_batch_map)}' on batch "
-                                      f"{batch_num} (epoch/pass {pass_idx}).")
+                                      f"{batch_num} (epoch/pass {pass_idx}).", user_code=True)
         finally:
             config._clear_row_context()
         out = out if isinstance(out, tuple) else (out,)
@@ -378,7 +412,7 @@ def _filter_row(predicate, name, index, args):
     try:
         return bool(predicate(*args))
     except Exception as exc:
-        raise annotate_error(exc, f"\n[filter] raised by predicate '{name}' on row {index[1]}.")
+        raise annotate_error(exc, f"\n[filter] raised by predicate '{name}' on row {index[1]}.", user_code=True)
 
 
 class FilterDataset(Dataset):

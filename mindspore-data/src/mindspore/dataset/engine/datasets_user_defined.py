@@ -9,6 +9,7 @@ Every row is normalised as MindSpore does: a single value is one column, a tuple
 item, Tensors become NumPy arrays, and Python scalars/strings become 0-d arrays.
 """
 import builtins
+import itertools
 
 import numpy as np
 
@@ -33,8 +34,9 @@ def _convert_row(row, names, types):
             raise TypeError(f"Data type of {idx + 1}th item of the input or its converted Numpy array is expected "
                             f"to be int or float or str, but got {type(item).__name__}.") from None
     if names and len(values) != len(names):
-        raise RuntimeError(f"Invalid data, the number of columns returned by the source ({len(values)}) does not "
-                           f"match the number of column_names ({len(names)}): {names}.")
+        raise RuntimeError(f"Invalid Python function, the 'source' of 'GeneratorDataset' should return same number "
+                           f"of NumPy arrays as specified in column_names, the size of column_names is:{len(names)} "
+                           f"and number of returned NumPy array is:{len(values)} (column_names: {names}).")
     if types:
         values = [v.astype(t, copy=False) if t is not None and isinstance(v, np.ndarray) else v
                   for v, t in builtins.zip(values, types)]
@@ -146,7 +148,8 @@ class GeneratorDataset(MappableDataset):
         try:
             return _convert_row(self.source[args[0]], self.column_names, self.column_types)
         except Exception as exc:
-            raise annotate_error(exc, f"\n[GeneratorDataset] raised by the source while reading row {args[0]}.")
+            raise annotate_error(exc, f"\n[GeneratorDataset] raised by the source while reading row {args[0]}.",
+                                 user_code=True)
 
     def _prepare(self, rt):
         if self.random_access:
@@ -170,13 +173,20 @@ class GeneratorDataset(MappableDataset):
         source = self.source() if callable(self.source) and not hasattr(self.source, "__iter__") else self.source
         limit = self.num_samples or None
         count = 0
-        for pos, row in enumerate(iter(source)):
+        rows = iter(source)
+        for pos in itertools.count():
             if limit is not None and count >= limit:
                 break
             try:
+                row = next(rows)
+            except StopIteration:
+                break
+            except Exception as exc:
+                raise annotate_error(exc, f"\n[GeneratorDataset] raised on row {pos} of the source.", user_code=True)
+            try:
                 yield _convert_row(row, self.column_names, self.column_types)
             except Exception as exc:
-                raise annotate_error(exc, f"\n[GeneratorDataset] raised on row {pos} of the source.")
+                raise annotate_error(exc, f"\n[GeneratorDataset] raised on row {pos} of the source.", user_code=True)
             count += 1
 
 

@@ -69,7 +69,10 @@ def _runtime_variant(cls):
         try:
             _RUNTIME_VARIANTS[cls] = type(cls.__name__, (cls, RuntimeError), {
                 "__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": cls.__doc__,
-                "__reduce__": lambda self: (_rebuild_runtime_variant, (cls, self.args, dict(self.__dict__)))})
+                "__reduce__": lambda self: (_rebuild_runtime_variant, (cls, self.args, dict(self.__dict__))),
+                # the annotated message, also where ``cls`` formats its message from other attributes
+                "__str__": lambda self: self.args[0] if getattr(self, "_ms_dataset_annotated", False) and len(
+                    self.args) == 1 and isinstance(self.args[0], str) else cls.__str__(self)})
         except TypeError:
             _RUNTIME_VARIANTS[cls] = None
     return _RUNTIME_VARIANTS[cls]
@@ -96,14 +99,9 @@ def annotate_error(exc, context, user_code=False):
         return exc
     exc = _as_runtime_error(exc)
     if user_code:
-        prefix = f"{_USER_CODE}\n{type(exc).__name__}: " if not isinstance(exc, RuntimeError) or type(exc) is not \
-            RuntimeError else f"{_USER_CODE}\n"
-        context = context if exc.args and isinstance(exc.args[0], str) or not exc.args else context
-        try:
-            first = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
-            exc.args = (prefix + first,) + tuple(exc.args[1:] if exc.args and isinstance(exc.args[0], str) else ())
-        except (AttributeError, TypeError):
-            pass
+        head = exc.args and isinstance(exc.args[0], str)
+        message = exc.args[0] if head else str(exc)
+        exc.args = (f"{_USER_CODE}\n{type(exc).__name__}: {message}",) + tuple(exc.args[1:] if head else ())
     try:
         if exc.args and isinstance(exc.args[0], str):
             exc.args = (exc.args[0] + context,) + tuple(exc.args[1:])

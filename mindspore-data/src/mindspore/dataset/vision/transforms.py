@@ -328,9 +328,11 @@ class Crop(img.ImageTensorOperation):
     def _np(self, image, _):
         img.check_image("Crop", image)
         (top, left), (height, width) = self.coordinates, as_hw(self.size)
-        if top + height > image.shape[0] or left + width > image.shape[1]:
-            raise runtime_error("Crop", f"the crop box (top={top}, left={left}, height={height}, width={width}) "
-                                f"goes beyond the image of size {image.shape[:2]}.")
+        for side, end, size in (("height", top + height, image.shape[0]), ("width", left + width, image.shape[1])):
+            if end > size:
+                raise runtime_error("Crop", f"Crop {side} dimension: {end} exceeds image {side}: {size} (the crop box "
+                                    f"top={top}, left={left}, height={height}, width={width}; the image "
+                                    f"{image.shape[0]}x{image.shape[1]}).")
         return img.crop_np(image, top, left, height, width)
 
 
