@@ -198,3 +198,85 @@ def test_sharded_training_equals_one_process(n, mode, tmp_path):
         for name, full in r["full_shapes"].items():
             cut = _cuts(case, name, int(dp), int(mp), level)
             assert int(np.prod(r["local_shapes"][name])) * cut == int(np.prod(full)), (r["case"], name, r)
+
+
+def test_values_a_network_returned_are_not_cut_again_as_a_batch_part():
+    """A jit train step calls the network, then the loss function on its logits (distributed_optimizer_parallel.py):
+    both are outermost Cell calls, but only data from outside (the step's inputs) is this rank's part of the global
+    batch; the network's whole logits were cut again (labels (256,) against logits (2048,) on 8 ranks)."""
+    from mindspore.parallel import _dispatch
+    from mindspore.parallel._layouts import layout_of
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=4, full_batch=False)
+    try:
+        logits = _dispatch._made_by_network(Tensor(np.ones((8, 3), np.float32)), None)
+        labels = Tensor(np.ones((2,), np.int32))
+        out = _dispatch._dataset_layouts((logits, labels), 4)
+        assert layout_of(out[0]) is None
+        assert tuple(layout_of(out[1]).full_shape) == (8,)
+        assert _dispatch._mirror_inputs((logits,), 0, 4)[0] is logits
+    finally:
+        context.reset_auto_parallel_context()
+
+
+def test_outermost_output_is_this_ranks_rows_when_fed_data_parallel():
+    """MindSpore returns a data_parallel-fed network's output as this rank's rows (the mint operator-parallel
+    sample prints each rank's forward sum); a scalar (a loss) and full_batch outputs stay whole."""
+    from mindspore.parallel import _dispatch
+    from mindspore.parallel._layouts import layout_of
+    whole = np.arange(24, dtype=np.float32).reshape(8, 3)
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=4, full_batch=False)
+    try:
+        rows = _dispatch._network_output(Tensor(whole), 2, 4)
+        np.testing.assert_array_equal(rows.asnumpy(), whole[4:6])
+        assert layout_of(rows) is None
+        made, layout = _dispatch._network_made_layout(rows)
+        assert made and tuple(layout.full_shape) == (8, 3)
+        assert _dispatch._network_output(Tensor(np.float32(3.0)), 2, 4).shape == ()
+        context.set_auto_parallel_context(full_batch=True)
+        assert _dispatch._network_output(Tensor(whole), 2, 4).shape == (8, 3)
+    finally:
+        context.reset_auto_parallel_context()
+
+
+def test_auto_parallel_wrapper_runs_its_network_in_its_mode_and_puts_the_context_back():
+    """``mindspore.parallel.auto_parallel.AutoParallel`` (the operator-parallel samples wrap a train-step function,
+    the gradient-accumulation sample a Cell): its configuration is the context only while it runs."""
+    from mindspore.parallel.auto_parallel import AutoParallel
+    seen = {}
+
+    def step(x):
+        seen.update({k: context.get_auto_parallel_context(k) for k in ("parallel_mode", "full_batch",
+                                                                       "enable_parallel_optimizer", "search_mode")})
+        return x * 2
+
+    net = AutoParallel(step, parallel_mode="sharding_propagation")
+    net.dataset_strategy("full_batch")
+    net.hsdp()
+    out = net(Tensor(np.ones((2, 2), np.float32)))
+    np.testing.assert_allclose(out.asnumpy(), np.full((2, 2), 2.0))
+    assert seen == {"parallel_mode": "auto_parallel", "full_batch": True, "enable_parallel_optimizer": True,
+                    "search_mode": "sharding_propagation"}
+    assert context.get_auto_parallel_context("parallel_mode") == "stand_alone"
+    assert context.get_auto_parallel_context("full_batch") is False
+    with pytest.raises(ValueError, match="'parallel_mode' must be one of"):
+        AutoParallel(step, parallel_mode="semi")
+    with pytest.raises(ValueError, match="must be 'full_batch' or 'data_parallel'"):
+        net.dataset_strategy("rows")
+    with pytest.raises(TypeError, match="must be tuple or Layout"):
+        net.dataset_strategy(([1, 2],))
+    with pytest.raises(ValueError, match="shard_size must be a positive integer or -1"):
+        net.hsdp(shard_size=0)
+
+
+def test_parallel_nn_grad_accumulation_sums_the_micro_batches():
+    from mindspore.parallel.nn import GradAccumulation
+    dense = nn.Dense(3, 2, weight_init="ones", bias_init="zeros")
+    net = GradAccumulation(nn.WithLossCell(dense, nn.MSELoss()), 2)
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    want = sum(float(np.mean((x[i:i + 2] @ np.ones((3, 2))) ** 2)) for i in (0, 2))
+    np.testing.assert_allclose(float(net(Tensor(x), Tensor(np.zeros((4, 2), np.float32))).asnumpy()), want,
+                               rtol=1e-6)
+    with pytest.raises(ValueError, match="For 'GradAccumulation', the argument 'micro_size' must be large than 0"):
+        GradAccumulation(dense, 0)
+    with pytest.raises(TypeError, match="For 'GradAccumulation', the argument 'network' must cell type"):
+        GradAccumulation(lambda x: x, 2)

@@ -106,3 +106,18 @@ def test_mint_layers_carry_mindspores_class_names():
     assert type(mint.nn.Hardshrink()).__name__ == "HShrink" and nn.DropoutExt is mint.nn.Dropout
     assert repr(mint.nn.LayerNorm(4)) == "LayerNormExt(normalized_shape=(4,), eps=1e-05, elementwise_affine=True)"
     assert type(pickle.loads(pickle.dumps(mint.nn.Softmax(dim=1)))).__name__ == "SoftmaxExt"
+
+
+def test_set_comm_fusion_sets_the_trainable_parameters_fusion_id():
+    """The optimizer-parallel sample calls ``net.layer1.set_comm_fusion(0)``; 2.10's default id is 1 and its
+    validator's messages are kept."""
+    net = nn.SequentialCell(nn.Dense(2, 2), nn.Dense(2, 2))
+    assert [p.comm_fusion for p in net.trainable_params()] == [1] * 4
+    assert net[0].set_comm_fusion(0) is net[0]
+    assert [p.comm_fusion for p in net.trainable_params()] == [0, 0, 1, 1]
+    net.set_comm_fusion(2, recurse=False)   # the SequentialCell holds no parameters of its own
+    assert [p.comm_fusion for p in net.trainable_params()] == [0, 0, 1, 1]
+    with pytest.raises(ValueError, match=r"must be int and must >= 0, but got '-1' with type 'int'"):
+        net.set_comm_fusion(-1)
+    with pytest.raises(TypeError, match="The input value must be int, but got 'float'"):
+        net[1].weight.comm_fusion = 1.5

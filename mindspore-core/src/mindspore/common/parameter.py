@@ -115,6 +115,16 @@ class Parameter(Tensor):
         self._requires_grad = value
 
     @property
+    def comm_fusion(self):
+        """The fusion id of this parameter's gradient communication (1 unless set): gradients with the same id are
+        all-reduced together (see ``nn.DistributedGradReducer``); ``Cell.set_comm_fusion`` sets a cell's."""
+        return self.__dict__.get("_comm_fusion", 1)
+
+    @comm_fusion.setter
+    def comm_fusion(self, value):
+        self.__dict__["_comm_fusion"] = check_fusion_id(value)
+
+    @property
     def data(self):
         return self
 
@@ -180,6 +190,16 @@ class Parameter(Tensor):
 
     def __copy__(self):
         return self.clone()
+
+
+def check_fusion_id(value):
+    """``value`` as a communication fusion id (a non-negative int), with MindSpore's validator messages."""
+    if isinstance(value, bool) or (isinstance(value, int) and value < 0):
+        raise (MSTypeError if isinstance(value, bool) else MSValueError)(
+            f"The input value must be int and must >= 0, but got '{value}' with type '{type(value).__name__}'.")
+    if not isinstance(value, int):
+        raise MSTypeError(f"The input value must be int, but got '{type(value).__name__}'")
+    return value
 
 
 def _rebuild_parameter(array, dtype_name, name, requires_grad):

@@ -327,6 +327,15 @@ class Cell:
         object.__setattr__(self, "requires_grad", requires_grad)
         return self
 
+    def set_comm_fusion(self, fusion_type, recurse=True):
+        """Set the ``comm_fusion`` of this cell's trainable parameters (and its sub-cells' when ``recurse``);
+        returns ``self``. See ``Parameter.comm_fusion``."""
+        from mindspore.common.parameter import check_fusion_id
+        check_fusion_id(fusion_type)
+        for param in self.trainable_params(recurse):
+            param.comm_fusion = fusion_type
+        return self
+
     # -- hooks (nn/_cell_hooks.py) -----------------------------------------------------------------
     def register_forward_pre_hook(self, hook_fn):
         """Call ``hook_fn(cell, inputs)`` before each ``construct``; a Tensor or tuple it returns replaces the

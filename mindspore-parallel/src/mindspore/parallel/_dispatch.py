@@ -14,7 +14,10 @@ Under SEMI_AUTO_PARALLEL (and AUTO_PARALLEL) a primitive application is one of:
 * anything else runs as before.
 
 The network's outermost Cell call takes its inputs as this rank's part of the global batch (unless
-``full_batch``) and returns its outputs whole, so a loss is the global batch's on every rank. While the network's
+``full_batch``) and returns a scalar whole, so a loss is the global batch's on every rank; fed ``data_parallel``,
+an output with rows is this rank's block of them (MindSpore's data-parallel default for operators without strategy),
+otherwise whole. What a network returned is not new data: another outermost call (the loss function) takes it as
+the rows it holds. While the network's
 code runs, ``x.shape`` of a block carrying a layout is the global shape (as MindSpore shows it), so a reshape
 written with ``x.shape[0]`` means the global batch in both modes; rules, kernels and bprops see the blocks' own.
 
@@ -137,7 +140,7 @@ def _repeated(prim, args):
 def _cell_call(cell, run, args, kwargs):
     """Every Cell call under SEMI_AUTO/AUTO_PARALLEL: a cell given ``Cell.shard`` runs sharded; the network's
     outermost call takes its inputs as this rank's part of the batch (:func:`_dataset_layouts`) and returns
-    its outputs whole."""
+    its outputs as :func:`_network_output` says."""
     shard_fn = cell.__dict__.get("_shard_fn")
     outermost = _state.cells == 0
     _state.cells += 1
@@ -151,10 +154,55 @@ def _cell_call(cell, run, args, kwargs):
         _save_strategy_once(cell)
         with inside_rule():
             if isinstance(out, tuple):
-                return tuple(to_whole(o, rank, device_num) for o in out)
-            return to_whole(out, rank, device_num)
+                return tuple(_network_output(o, rank, device_num) for o in out)
+            return _network_output(out, rank, device_num)
     finally:
         _state.cells -= 1
+
+
+def _network_output(value, rank, device_num):
+    """What the network's outermost call returns: whole (the same on every rank) under ``full_batch``, for a
+    scalar (a loss) and for a dataset strategy of tuples; fed ``"data_parallel"``, an output with rows to cut is
+    this rank's block of rows, as in MindSpore (where an operator without strategy takes the data-parallel one), so
+    a network's forward output printed on each rank is its own batch's."""
+    if not isinstance(value, Tensor):
+        return value
+    layout = layout_of(value)
+    shape = tuple(layout.full_shape) if layout is not None else tuple(value.shape)
+    from mindspore import context
+    if (device_num <= 1 or not shape or shape[0] % device_num or context.get_auto_parallel_context("full_batch")
+            or context.get_auto_parallel_context("dataset_strategy") != "data_parallel"):
+        return _made_by_network(to_whole(value, rank, device_num), None)
+    rows = _batch_layout((device_num,) + (1,) * (len(shape) - 1), (shape[0] // device_num,) + shape[1:], device_num)
+    block = redistribute(value, layout, rows, rank, device_num)
+    _layouts.set_layout(block, None)   # the caller holds a plain tensor: its rows, not a sharded value
+    return _made_by_network(block, rows)
+
+
+# values an outermost network call returned: id -> (weak reference, the layout of the rows it holds or None: whole)
+_network_made: dict[int, tuple] = {}
+
+
+def _made_by_network(value, layout):
+    """Remember that a network call made ``value``. A later outermost call (the loss function after the network,
+    both called from one ``jit`` train step or one PYNATIVE step) takes it as what it is (this rank's rows of
+    ``layout``, or whole), not as new data: only data from outside the network is this rank's part of the global
+    batch, as MindSpore cuts only its graph's inputs."""
+    key = id(value)
+    _network_made[key] = (weakref.ref(value, lambda _r, key=key: _network_made.pop(key, None)), layout)
+    return value
+
+
+def _network_made_layout(value):
+    """(made by a network call, the layout of the rows it holds or None)."""
+    hit = _network_made.get(id(value))
+    if hit is None or hit[0]() is not value:
+        return False, None
+    return True, hit[1]
+
+
+def _is_network_made(value):
+    return _network_made_layout(value)[0]
 
 
 _STRATEGY_SAVED = weakref.WeakSet()
@@ -182,7 +230,10 @@ def _dataset_layouts(args, device_num):
     strategy = context.get_auto_parallel_context("dataset_strategy")
     out = []
     for i, a in enumerate(args):
-        if isinstance(a, Tensor) and not isinstance(a, Parameter) and a.ndim and layout_of(a) is None:
+        made, rows = _network_made_layout(a)
+        if made:
+            _layouts.set_layout(a, rows)
+        elif isinstance(a, Tensor) and not isinstance(a, Parameter) and a.ndim and layout_of(a) is None:
             cuts = (device_num,) + (1,) * (a.ndim - 1)
             if isinstance(strategy, tuple):
                 cuts = tuple(strategy[i]) if i < len(strategy) else (1,) * a.ndim
@@ -201,7 +252,8 @@ def _mirror_inputs(args, rank, device_num):
     out = []
     with inside_rule():
         for a in args:
-            if isinstance(a, Tensor) and not isinstance(a, Parameter) and mstype.is_float(a.dtype):
+            if (isinstance(a, Tensor) and not isinstance(a, Parameter) and mstype.is_float(a.dtype)
+                    and not _is_network_made(a)):
                 layout = layout_of(a)
                 a = _layouts.set_layout(mirror(a, layout, rank, device_num), layout)
             out.append(a)

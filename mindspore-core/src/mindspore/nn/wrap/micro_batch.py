@@ -90,7 +90,7 @@ class GradAccumulationCell(_MicroSum):
     """
 
     def __init__(self, network, micro_size):
-        _check_micro("GradAccumulationCell", "micro_size", network, micro_size)
+        _check_micro(type(self).__name__, "micro_size", network, micro_size)   # a subclass's name in messages
         super().__init__(network, micro_size)
 
 
