@@ -10,7 +10,6 @@ import json
 import pathlib
 import sys
 
-import numpy as np
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -19,6 +18,8 @@ sys.path.insert(0, str(FIX))
 import error_code as ec  # noqa: E402
 
 sys.path.remove(str(FIX))
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from _pages import raises_with_bases, same as _same  # noqa: E402
 
 WANT = json.loads((FIX / "error_pages_2_10.json").read_text())
 
@@ -98,11 +99,6 @@ KEPT = {
 XFAIL = {}
 
 
-def _raises_with_bases(e):
-    """error_code._raises, but with the names of every class of the exception: ours may raise a subclass."""
-    return ("raises", [c.__name__ for c in type(e).__mro__], str(e)[:400])
-
-
 def _check(ok, have):
     assert ok, have
 
@@ -114,29 +110,11 @@ def _kept_raises(have, cls, *phrases):
 
 
 def same(have, want, where):
-    if isinstance(want, list) and len(want) == 3 and want[0] == "raises":
-        assert isinstance(have, list) and have[:1] == ["raises"], f"{where}: 2.10 raised {want[1]}, ours gave {have!r}"
-        assert want[1] in have[1], \
-            f"{where}: ours raised {have[1][0]}: {have[2]!r}; 2.10 raised {want[1]}: {want[2]!r}"
-        phrase = PHRASES.get(where, "")
-        assert phrase in have[2], f"{where}: {have[2]!r} lacks {phrase!r}"
-    elif isinstance(want, list):
-        assert isinstance(have, list) and len(have) == len(want), f"{where}: {have!r} != {want!r}"
-        for i, (h, w) in enumerate(zip(have, want)):
-            same(h, w, f"{where}[{i}]")
-    elif isinstance(want, dict):
-        assert isinstance(have, dict) and sorted(have) == sorted(want), f"{where}: {have!r} != {want!r}"
-        for k in want:
-            same(have[k], want[k], f"{where}/{k}")
-    elif isinstance(want, float):
-        assert isinstance(have, float), f"{where}: {have!r} != {want!r} (a float)"
-        np.testing.assert_allclose(have, want, rtol=1e-5, atol=1e-6, err_msg=where)
-    else:
-        assert type(have) is type(want) and have == want, f"{where}: {have!r} != {want!r}"
+    _same(have, want, where, PHRASES)
 
 
 def run(name, monkeypatch):
-    monkeypatch.setattr(ec, "_raises", _raises_with_bases)
+    monkeypatch.setattr(ec, "_raises", raises_with_bases)
     # the recorder's JSON round trip: tuples become lists, and anything not plain Python fails here as it did there
     return json.loads(json.dumps(ec.run_one(name)))
 

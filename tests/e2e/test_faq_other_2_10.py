@@ -10,7 +10,6 @@ import json
 import pathlib
 import sys
 
-import numpy as np
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -19,6 +18,8 @@ sys.path.insert(0, str(FIX))
 import other_code as oc  # noqa: E402
 
 sys.path.remove(str(FIX))
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from _pages import same as _same  # noqa: E402
 
 WANT = json.loads((FIX / "faq_other_2_10.json").read_text())
 
@@ -50,24 +51,7 @@ XFAIL = {}
 
 
 def same(have, want, where):
-    if isinstance(want, list) and len(want) == 3 and want[0] == "raises":
-        assert isinstance(have, list) and have[:1] == ["raises"], f"{where}: 2.10 raised {want[1]}, ours gave {have!r}"
-        assert have[1] == want[1], f"{where}: ours raised {have[1]}: {have[2]!r}; 2.10 raised {want[1]}: {want[2]!r}"
-        phrase = PHRASES.get(where.split("/")[0], "")
-        assert phrase in have[2], f"{where}: {have[2]!r} lacks {phrase!r}"
-    elif isinstance(want, list):
-        assert isinstance(have, list) and len(have) == len(want), f"{where}: {have!r} != {want!r}"
-        for i, (h, w) in enumerate(zip(have, want)):
-            same(h, w, f"{where}[{i}]")
-    elif isinstance(want, dict):
-        assert isinstance(have, dict) and sorted(have) == sorted(want), f"{where}: {have!r} != {want!r}"
-        for k in want:
-            same(have[k], want[k], f"{where}/{k}")
-    elif isinstance(want, float):
-        assert isinstance(have, float), f"{where}: {have!r} != {want!r} (a float)"
-        np.testing.assert_allclose(have, want, rtol=1e-5, atol=1e-6, err_msg=where)
-    else:
-        assert type(have) is type(want) and have == want, f"{where}: {have!r} != {want!r}"
+    _same(have, want, where, PHRASES)
 
 
 def run(name):
