@@ -227,9 +227,12 @@ def device_sink(monkeypatch):
 
 
 def test_sink_mode_on_cpu_trains_step_by_step_as_mindspore(mlp_factory, dataset_factory, classification_data,
-                                                          graph_mode):
+                                                          graph_mode, monkeypatch):
     """MindSpore on CPU: 'The CPU cannot support dataset sink mode currently. So the training process will be performed
     with dataset not sink.' Every step's callbacks run (ModelCheckpoint saves per step, the fault-recovery page)."""
+    import mindspore.train.model as model_module
+    assert model_module._sinks_to_device() == (ms.get_context("device_target") != "CPU")
+    monkeypatch.setattr(model_module, "_sinks_to_device", lambda: False)   # a CPU target (also under the GPU suite)
     x, y = classification_data
     _, model = _model(mlp_factory)
     rec = Recorder()
