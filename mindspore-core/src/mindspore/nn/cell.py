@@ -12,6 +12,7 @@ derivative is the user's ``bprop``.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import types
 import warnings
@@ -22,7 +23,7 @@ from mindspore.nn import _cell_hooks, _state_dict
 from mindspore._core import interpreters as _interpreters
 from mindspore._infer import staging as _staging
 from mindspore._errors import MSTypeError, MSValueError
-from mindspore.common.parameter import Parameter, ParameterTuple
+from mindspore.common.parameter import Parameter, ParameterTuple, check_fusion_id, first_shared_name
 from mindspore.common.tensor import Tensor
 import mindspore.context as _context
 from mindspore.common import api as _api
@@ -56,23 +57,19 @@ def _graphs_stale():
 CELL_CALL_HOOK = [None]
 
 
-_ARITY = {}
-
-
+@functools.lru_cache(maxsize=None)
 def _construct_arity(cls):
     """(required, defaulted, names of the positional parameters) of ``cls.construct`` without ``self``; None when
     it takes ``*args`` or is not a plain function."""
-    if cls not in _ARITY:
-        arity = None
-        fn = getattr(cls, "construct", None)
-        if isinstance(fn, types.FunctionType):
-            params = list(inspect.signature(fn).parameters.values())[1:]
-            if not any(p.kind is p.VAR_POSITIONAL for p in params):
-                pos = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-                required = sum(p.default is p.empty for p in pos)
-                arity = (required, len(pos) - required, tuple(p.name for p in pos))
-        _ARITY[cls] = arity
-    return _ARITY[cls]
+    fn = getattr(cls, "construct", None)
+    if not isinstance(fn, types.FunctionType):
+        return None
+    params = list(inspect.signature(fn).parameters.values())[1:]
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return None
+    pos = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = sum(p.default is p.empty for p in pos)
+    return required, len(pos) - required, tuple(p.name for p in pos)
 
 
 def _arity_error(arity, args, kwargs):
@@ -182,11 +179,12 @@ class Cell:
     def _check_sequence_names(self, value):
         """Parameters held in plain lists and tuples of one cell need distinct names, as in MindSpore (one graph
         tells them apart by name); an unnamed one is not compared."""
-        seen = self.__dict__.setdefault("_sequence_param_names", {})
-        for p in value:
-            if isinstance(p, Parameter) and p.name != _DEFAULT_PARAM_NAME and seen.setdefault(p.name, p) is not p:
-                raise MSValueError(f"The value {value} , its name '{p.name}' already exists. Please set a unique name "
-                                   f"for the parameter.")
+        held = self.__dict__.setdefault("_sequence_params", [])
+        held.extend(p for p in value if isinstance(p, Parameter))
+        same = first_shared_name(held)
+        if same is not None:
+            raise MSValueError(f"The value {value} , its name '{same.name}' already exists. Please set a unique name "
+                               f"for the parameter.")
 
     def __getattr__(self, name):
         d = self.__dict__
@@ -330,7 +328,6 @@ class Cell:
     def set_comm_fusion(self, fusion_type, recurse=True):
         """Set the ``comm_fusion`` of this cell's trainable parameters (and its sub-cells' when ``recurse``);
         returns ``self``. See ``Parameter.comm_fusion``."""
-        from mindspore.common.parameter import check_fusion_id
         check_fusion_id(fusion_type)
         for param in self.trainable_params(recurse):
             param.comm_fusion = fusion_type
