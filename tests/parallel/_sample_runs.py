@@ -14,9 +14,11 @@ import sys
 
 import numpy as np
 
+__all__ = ["SAMPLES", "assert_losses_match", "run_reference", "run_sample", "skip_unless_mpi"]
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "mindspore-parallel" / "tests"))
-from _mpi_launch import OVERSUBSCRIBE_ENV, skip_unless_mpi  # noqa: E402,F401 - skip_unless_mpi for the tests
+from _mpi_launch import OVERSUBSCRIBE_ENV, skip_unless_mpi  # noqa: E402
 
 SAMPLES = ROOT / "tests" / "fixtures" / "parallel_samples"
 DATA_PATH = str(ROOT / "examples" / "data" / "digits") + os.sep
