@@ -12,6 +12,7 @@ import json
 import pathlib
 import sys
 
+import numpy as np
 import pytest
 
 import mindspore
@@ -40,20 +41,44 @@ PHRASES = {
     "offload_multi_column/rows": "For RandomHorizontalFlip offload operation, the dimension of input should be 4, "
                                  "but got 3.",
     "offload_page_name/out": "module 'mindspore.dataset' has no attribute 'ImageFolder'",
+    "offload_rules/unbatched": "For HwcToChw offload operation, the dimension of input should be 4, but got 3.",
+    "offload_rules/rename_after": "The following input column(s) for an offloaded map operation do not exist: "
+                                  "['image']",
+    "offload_rules/zip": "Offload module currently does not support concatenated or zipped datasets.",
+    "offload_rules/concat": "Offload module currently does not support concatenated or zipped datasets.",
+    "offload_rules/two_columns_supported": "Offload hardware accelerator currently does not support map operations "
+                                           "with multiple input columns",
 }
+
+
+
+def _offload_like_the_host(result):
+    """Ours' offloaded hue shift and sharpness equal the host operations' (which round to uint8: hue within 4,
+    sharpness within 1), where 2.10's offload model returns the image unchanged by the hue and blurs across channels;
+    everything else about the pipeline is 2.10's."""
+    import mindspore.dataset.vision as vision
+    rows = [r[0] for r in ac._offload_rows()][:2]
+    host_ops = {"hue": (vision.RandomColorAdjust(brightness=(1, 1), contrast=(1, 1), saturation=(1, 1),
+                                                 hue=(0.2, 0.2)), 4.0),
+                "sharpness": (vision.RandomSharpness((0.5, 0.5)), 1.0)}
+    for key, (op, tol) in host_ops.items():
+        want = WANT["offload_hue_and_sharpness"][key]
+        assert {k: v for k, v in result[key].items() if k not in ("sums", "values")} == \
+            {k: v for k, v in want.items() if k not in ("sums", "values")}, key
+        host = np.stack([op(r) for r in rows]).astype(np.float32).ravel()[:24]
+        np.testing.assert_allclose(result[key]["values"], host, atol=tol, err_msg=key)
+        assert not np.allclose(result[key]["values"], want["values"], atol=1.0), key
+
 
 # 2.10 is plainly wrong or cannot run the page's code here; ours keeps the correct behaviour:
 # KEPT[name] = (reason, a check of ours' result)
-KEPT = {}
-
-# not fixed yet (see the report): the difference stays visible
-_NO_OFFLOAD = ("ours has no offload model: map(offload=True) runs its operations on the host, row by row, so the "
-               "page's unbatched pipeline works; 2.10 moves RandomHorizontalFlip/Normalize/HWC2CHW into a model "
-               "applied to the iterator's output, which needs 4-D (batched NHWC) images and rejects the rows")
-XFAIL = {
-    "offload_map": _NO_OFFLOAD,
-    "offload_multi_column": _NO_OFFLOAD,
+KEPT = {
+    "offload_hue_and_sharpness": ("2.10's offloaded RandomColorAdjust drops the hue shift and its RandomSharpness "
+                                  "blurs the sum of the three channels into each; ours does what the host "
+                                  "operations do", _offload_like_the_host),
 }
+
+XFAIL = {}
 
 
 def same(have, want, where):

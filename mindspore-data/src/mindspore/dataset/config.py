@@ -296,7 +296,8 @@ def get_autotune_interval():
 
 
 def set_auto_offload(offload):
-    """Set automatic offload of map operations to the device. Stored; maps run on the host here.
+    """Set automatic offload of map operations to the device: maps whose ``offload`` is None offload their
+    trailing supported operations (see ``mindspore/dataset/engine/offload.py``).
 
     Args:
         offload (bool): the setting.

@@ -220,7 +220,8 @@ class Dataset:
             **kwargs: ``python_multiprocessing`` (bool, worker processes instead of threads, default False),
                 ``max_rowsize`` (int, MB of the initial shared-memory slots), ``column_order`` (list, the columns
                 to keep afterwards, in order: MindSpore 1.x code), ``cache``, ``callbacks``, ``offload``
-                (accepted for compatibility).
+                (bool: the trailing supported operations run on the iterator's batches on the device; see
+                ``mindspore/dataset/engine/offload.py``).
 
         Returns:
             MapDataset, the mapped dataset.

@@ -125,7 +125,7 @@ class MapDataset(Dataset):
 
     def _prepare(self, rt):
         names, in_cols, out_cols = self._columns()
-        fn = functools.partial(_map_row, self.operations, rt.seed, rt.key(self), in_cols, len(out_cols))
+        fn = functools.partial(_map_row, rt.offload.kept(self), rt.seed, rt.key(self), in_cols, len(out_cols))
         rt.add_executor(self, fn, self.num_parallel_workers, self.python_multiprocessing,
                         "map", self.max_rowsize)
 

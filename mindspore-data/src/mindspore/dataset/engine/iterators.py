@@ -46,6 +46,8 @@ class _Runtime:
         self._lock = threading.Lock()
         self._closed = False
         self._collect(root, is_root=True)
+        from mindspore.dataset.engine.offload import plan
+        self.offload = plan(root)         # the map operations that leave the pipeline (see offload.py)
         from mindspore.dataset.engine.cache_client import DatasetCache
         for node in self._nodes:
             if isinstance(getattr(node, "cache", None), DatasetCache):
@@ -180,6 +182,11 @@ class Iterator:
             names = list(columns)
         self._col_names = names
         self._runtime = _Runtime(dataset)
+        try:
+            self._offload = self._runtime.offload.model(dataset.get_col_names())
+        except BaseException:
+            self._runtime.close()
+            raise
         self._queue = queue.Queue(maxsize=max(1, config.get_prefetch_size()))
         self._thread = threading.Thread(target=_produce, args=(dataset, self._runtime, self._queue, num_epochs),
                                         name="ms-dataset-producer", daemon=True)
@@ -216,6 +223,8 @@ class Iterator:
                 raise item.exc
             raise StopIteration
         self._index += 1
+        if self._offload is not None:
+            item = self._offload(item, self._output_numpy)
         if self._select is not None:
             item = tuple(item[i] for i in self._select)
         return self._output(item)
