@@ -338,3 +338,31 @@ def test_outer_lists_and_dicts_are_never_mutated_by_a_graph():
     out = ms.jit(f)(T(1.0, 2.0))
     assert out.asnumpy().tolist() == [2.0, 4.0]     # inside the graph the copy has both appends
     assert log == [] and cfg == {} and local == []
+
+
+def test_a_tuple_assigned_in_one_branch_of_a_tensor_if_is_undefined_after_it():
+    """A local assigned a tuple in one branch of an ``if`` on a tensor and nothing in the other (MindCV's
+    GradientAccumulation: ``reduced = self.grad_reducer(self._grad_accumulation)`` only when it updates) compiles:
+    the name has no value after the ``if`` (before the fix: "the two branches ... must give values of the same
+    structure, but got a tuple of 2 and a tuple of 2")."""
+    class Step(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.count = ms.Parameter(ms.Tensor(0, ms.int32), name="count")
+            self.acc = ms.ParameterTuple([ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="a"),
+                                          ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), name="b")])
+
+        def construct(self, x):
+            self.count += 1
+            if self.count >= 2:
+                reduced = tuple(a * 1 for a in self.acc)
+                x = x + reduced[0].sum() + 1
+                self.count = 0
+            else:
+                x = x - 1
+            return x
+
+    step = Step()
+    got = [float(ms.jit(step.construct)(T(1.0)).asnumpy()[0]) for _ in range(3)]
+    assert got == [0.0, 2.0, 0.0]
+    assert int(step.count.asnumpy()) == 1

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import mindspore as ms
-from mindspore import nn
+from mindspore import nn, ops
 
 pytestmark = pytest.mark.both_modes
 
@@ -49,6 +49,55 @@ def test_seeded_draws_are_the_same_with_deferred_initialisation():
     with nn.no_init_parameters():
         lazy = nn.Dense(3, 2)
     np.testing.assert_array_equal(lazy.weight.init_data().asnumpy(), eager)
+
+
+def test_an_optimizer_made_under_no_init_parameters_draws_nothing():
+    """MindSpore's ``Parameter.clone`` of a parameter not drawn yet draws nothing: before, the optimizer's state
+    clones drew the network's weights where the optimizer was made (outside the parallel network's run)."""
+    with nn.no_init_parameters():
+        net = nn.Dense(3, 2)
+        optimizer = nn.SGD(net.trainable_params(), 1e-2, momentum=0.9)
+    assert net.weight.has_init and net.bias.has_init
+    accum = [p for p in optimizer.get_parameters() if p.name == "accum.weight"][0]
+    assert accum.has_init
+    same = net.weight.clone()
+    assert same.has_init and same.shape == (2, 3) and same.name == "weight"
+    np.testing.assert_array_equal(accum.asnumpy(), np.zeros((2, 3), np.float32))
+    assert net.weight.has_init      # drawing a clone does not draw the original
+
+
+def test_unseeded_deferred_draw_is_seeded_by_the_slice_in_parallel_modes(monkeypatch):
+    """Without a global seed, a deferred parameter drawn while the auto-parallel context is SEMI_AUTO_PARALLEL
+    (where MindSpore draws it, compiling the parallel network) is seeded by its slice index (0: whole) and
+    ``Tensor.delta_seed``, so every rank of a job draws the same weights; outside those modes it is random."""
+    from mindspore.common import seed as seed_module
+    monkeypatch.setattr(seed_module, "_global_seed", None)
+
+    def draws(slice_index):
+        monkeypatch.setattr(ms.Tensor, "delta_seed", 5)
+        with nn.no_init_parameters():
+            net = nn.SequentialCell(nn.Dense(3, 4), nn.Dense(4, 2))
+        if slice_index is None:
+            net.init_parameters_data()
+        else:
+            for p in net.get_parameters():
+                ms.Tensor.init_data(p, slice_index)
+        return [p.asnumpy() for p in net.get_parameters()]
+
+    first, again = draws(0), draws(0)
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(a, b)
+    assert ms.Tensor.delta_seed == 5 + 4
+    assert not np.array_equal(first[0], draws(1)[0])
+    assert not np.array_equal(first[0], draws(None)[0])     # stand-alone: the unseeded stream
+    mode = ms.get_auto_parallel_context("parallel_mode")
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel")
+    try:
+        in_parallel = draws(None)
+    finally:
+        ms.set_auto_parallel_context(parallel_mode=mode)
+    for a, b in zip(first, in_parallel):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_repr_and_cls_name():
@@ -121,3 +170,67 @@ def test_set_comm_fusion_sets_the_trainable_parameters_fusion_id():
         net.set_comm_fusion(-1)
     with pytest.raises(TypeError, match="The input value must be int, but got 'float'"):
         net[1].weight.comm_fusion = 1.5
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_assigning_a_tensor_to_a_parameter_attribute_updates_the_parameter(mode):
+    """``self.p = tensor`` (MindCV's AdamW: ``self.beta1_power = beta1_power``), also in a cell called from another
+    cell and in a method the construct calls: the Parameter takes the value and stays the cell's, as in 2.10 (PYNATIVE:
+    ``set_data``; GRAPH: an Assign). Other values are refused with 2.10's message."""
+    class Inner(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p = ms.Parameter(ms.Tensor(np.ones(1, np.float32)), name="p")
+            self.u = ms.Parameter(ms.Tensor(0.0, ms.float32), name="u")
+
+        def bump(self):
+            self.u += 1
+            return self.u
+
+        def construct(self, x):
+            v = self.p * 2
+            self.p = v
+            return x + v + self.bump()
+
+    class Outer(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.inner = Inner()
+
+        def construct(self, x):
+            return self.inner(x)
+
+    old = ms.get_context("mode")
+    ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
+    try:
+        net = Outer()
+        got = [float(net(ms.Tensor(1.0)).asnumpy()[0]) for _ in range(2)]
+    finally:
+        ms.set_context(mode=old)
+    assert got == [4.0, 7.0]
+    assert isinstance(net.inner.p, ms.Parameter) and net.inner.p.asnumpy().tolist() == [4.0]
+    assert float(net.inner.u.asnumpy()) == 2.0 and net.inner.trainable_params()[0] is net.inner.p
+    with pytest.raises(TypeError, match=r"^Parameter 'p' already exists in network, can not assign this type: "
+                                        r"'<class 'int'>' as a parameter\.$"):
+        net.inner.p = 3
+    with pytest.raises(TypeError, match=r"^Sub cell 'inner' already exists in network, can not assign this type: "
+                                        r"'<class 'int'>' as a cell\.$"):
+        net.inner = 3
+
+
+def test_loss_scale_cell_has_mindspores_attributes_for_subclasses():
+    """Subclasses of TrainOneStepWithLossScaleCell written for MindSpore (MindCV's TrainStep) use its
+    ``hyper_map`` and primitives; boost.GradientAccumulation subclasses use ``hyper_map`` and the module's
+    ``gradient_accumulation_op`` / ``gradient_clear_op``."""
+    from mindspore.boost.grad_accumulation import GradientAccumulation, gradient_accumulation_op, gradient_clear_op
+    net = nn.Dense(2, 1)
+    opt = nn.SGD(net.trainable_params(), 0.1)
+    cell = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()), opt, ms.Tensor(1.0))
+    for name in ("hyper_map", "reduce_sum", "reduce_all", "less_equal", "equal", "logic_not"):
+        assert callable(getattr(cell, name)), name
+    acc = GradientAccumulation(2, opt)
+    grads = tuple(ms.Tensor(np.full(p.shape, 2.0, np.float32)) for p in net.trainable_params())
+    acc.hyper_map(ops.partial(gradient_accumulation_op, 2), acc._grad_accumulation, grads)
+    assert [a.asnumpy().tolist() for a in acc._grad_accumulation] == [[[1.0, 1.0]], [1.0]]
+    acc.hyper_map(ops.partial(gradient_clear_op), acc._grad_accumulation)
+    assert all(not a.asnumpy().any() for a in acc._grad_accumulation)

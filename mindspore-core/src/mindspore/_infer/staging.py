@@ -576,6 +576,7 @@ def build_if(cond, then_thunk, else_thunk):
         vt = vf
     if rf is not None:
         vf = vt
+    vt, vf = _undefined_on_either(vt, vf)
     lt, tree = flatten(vt)
     lf, tree_f = flatten(vf)
     if tree != tree_f:
@@ -590,6 +591,17 @@ def build_if(cond, then_thunk, else_thunk):
     args = [cond_node, Constant(bt.graph), Constant(bf.graph)] + outer
     node = parent.apply(irops.If, args, bt.graph.output.abstract, loc=loc)
     return _rebuild(parent, node, lt, plan, tree)
+
+
+def _undefined_on_either(a, b):
+    """``a`` and ``b`` (two branches' values) with a variable that one branch leaves undefined undefined in both:
+    after the ``if`` it has no value (a tuple the other branch assigned must not make the two structures differ)."""
+    if a is UNDEFINED or b is UNDEFINED:
+        return UNDEFINED, UNDEFINED
+    if type(a) is type(b) and type(a) in (tuple, list) and len(a) == len(b):
+        pairs = [_undefined_on_either(x, y) for x, y in zip(a, b)]
+        return type(a)(x for x, _ in pairs), type(b)(y for _, y in pairs)
+    return a, b
 
 
 def _describe(v):

@@ -6,7 +6,27 @@ from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
 
-__all__ = ["GradientAccumulation"]
+__all__ = ["GradientAccumulation", "gradient_accumulation_op", "gradient_clear_op"]
+
+# MindSpore's two per-parameter helpers of this module, which training loops written for MindSpore (MindCV's
+# TrainStep) map over their accumulators: ``hyper_map(partial(gradient_accumulation_op, steps), accs, grads)``.
+gradient_accumulation_op = ops.MultitypeFuncGraph("gradient_accumulation_op")
+
+
+@gradient_accumulation_op.register("Int64", "Tensor", "Tensor")
+def cumulative_grad_process(accumulation_step, cumulative_grad, grad):
+    """Add ``grad / accumulation_step`` to the accumulator ``cumulative_grad`` (in place); return it."""
+    ops.assign_add(cumulative_grad, grad / accumulation_step)
+    return cumulative_grad
+
+
+gradient_clear_op = ops.MultitypeFuncGraph("gradient_clear_op")
+
+
+@gradient_clear_op.register("Tensor")
+def clear_grad(cumulative_grad):
+    """Zero the accumulator ``cumulative_grad`` (in place)."""
+    return ops.assign(cumulative_grad, ops.zeros_like(cumulative_grad))
 
 
 class GradientAccumulation(Cell):
@@ -35,6 +55,7 @@ class GradientAccumulation(Cell):
         self._max_accumulation_step = max_accumulation_step
         self.optimizer = optimizer
         self.weights = optimizer.parameters
+        self.hyper_map = ops.HyperMap()      # MindSpore's attribute (subclasses map the helpers above with it)
         self._grad_accumulation = self.weights.clone(prefix="grad_accumulation", init="zeros")
         self._accumulation_step = Parameter(Tensor(0, dtype=mstype.int32), name="accumulation_step",
                                             requires_grad=False)

@@ -99,6 +99,17 @@ class _CellBprop:
         return grads if isinstance(grads, tuple) else (grads,)
 
 
+def _set_parameter_value(param, value):
+    """``cell.weight = tensor`` on a Parameter attribute, as in MindSpore: the Parameter takes the value (an Assign
+    in a graph being built, ``set_data`` otherwise) and stays the cell's Parameter (MindCV's AdamW:
+    ``self.beta1_power = beta1_power``)."""
+    if _staging.active():
+        from mindspore.ops import functional as F
+        F.assign(param, value if value.dtype == param.dtype else F.cast(value, param.dtype))
+    else:
+        param.set_data(value)
+
+
 class Cell:
     """Base class of networks: define layers in ``__init__`` and the computation in ``construct``.
 
@@ -166,14 +177,17 @@ class Cell:
                 if value is None:
                     self._params[name] = None
                     return
-                raise MSTypeError(f"For 'Cell', the attribute '{name}' is a Parameter; assign a Parameter to it, "
-                                  f"but got {type(value).__name__}.")
+                if isinstance(value, Tensor) and self._params[name] is not None:
+                    _set_parameter_value(self._params[name], value)
+                    return
+                raise MSTypeError(f"Parameter '{name}' already exists in network, can not assign this type: "
+                                  f"'{type(value)}' as a parameter.")
             if name in self.__dict__.get("_cells", {}):
                 if value is None:
                     self._cells[name] = None
                     return
-                raise MSTypeError(f"For 'Cell', the attribute '{name}' is a Cell; assign a Cell to it, "
-                                  f"but got {type(value).__name__}.")
+                raise MSTypeError(f"Sub cell '{name}' already exists in network, can not assign this type: "
+                                  f"'{type(value)}' as a cell.")
             object.__setattr__(self, name, value)
 
     def _check_sequence_names(self, value):

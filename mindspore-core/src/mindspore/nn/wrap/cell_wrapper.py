@@ -266,6 +266,8 @@ class TrainOneStepCell(Cell):
         self.sens = 1.0 if sens is None else sens
         self.return_grad = return_grad
         self.parameters_name = [p.name for p in self.weights] if return_grad else []
+        if return_grad:
+            self.weights_name = list(self.parameters_name)     # MindSpore's attribute name
         self.reducer_flag = False
         self.grad_reducer = self.identity
         self.parallel_mode = _parallel_mode()

@@ -153,6 +153,15 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
 
     def __init__(self, network, optimizer, scale_sense):
         super().__init__(network, optimizer, sens=None)
+        # MindSpore's attributes, which subclasses' ``construct`` use (MindCV's TrainStep:
+        # ``self.hyper_map(F.partial(_grad_scale, scaling_sens), grads)``)
+        self.hyper_map = ops.HyperMap()
+        self.reduce_sum = ops.ReduceSum(keep_dims=False)
+        self.reduce_all = ops.ReduceAll(keep_dims=False)
+        self.less_equal = ops.LessEqual()
+        self.equal = ops.Equal()
+        self.logic_not = ops.LogicalNot()
+        self.enable_allfinite = True
         self.base = Tensor(1, mstype.float32)
         self.base0 = Tensor(0, mstype.int32)
         self.is_distributed = self.parallel_mode != "stand_alone"
