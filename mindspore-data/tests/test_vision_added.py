@@ -331,4 +331,21 @@ def test_slice_patches_reassemble():
     assert (whole[7:] == 5).all()
     dropped = vision.SlicePatches(2, 2, SliceMode.DROP)(image)
     assert [p.shape for p in dropped] == [(3, 4, 3)] * 4
-    assert vision.SlicePatches()(image)[0] is image
+    assert vision.SlicePatches()(image) is image     # 1 x 1: the image itself, as MindSpore returns it
+
+
+def test_slice_patches_map_output_columns():
+    """In a map, each patch is its own output column (MindSpore returns a tuple); before, ours returned a list,
+    which the map took for one column: "... the number of columns returned in 'map' operations: 1, the number of
+    'output_columns': 4". The CHW image of the dataset_slice sample is cut as HWC: (1, 28, 28) -> 4 x (1, 7, 28)."""
+    images = np.arange(2 * 28 * 28, dtype=np.float32).reshape(2, 1, 28, 28)
+    data = ds.NumpySlicesDataset({"image": images, "label": np.array([3, 4], np.int32)}, shuffle=False)
+    cols = [f"img{i}" for i in range(4)]
+    data = data.map(operations=vision.SlicePatches(1, 4), input_columns="image", output_columns=cols)
+    assert data.get_col_names() == cols + ["label"]
+    rows = list(data.create_tuple_iterator(output_numpy=True))
+    for row, image in zip(rows, images):
+        assert all(p.shape == (1, 7, 28) for p in row[:4])
+        np.testing.assert_array_equal(np.concatenate(row[:4], axis=1), image)
+    data = ds.NumpySlicesDataset({"image": images}, shuffle=False).map(vision.SlicePatches(), "image", "image")
+    assert next(data.create_tuple_iterator(output_numpy=True))[0].shape == (1, 28, 28)

@@ -278,7 +278,7 @@ class SlicePatches(img.ImageTensorOperation):
         fill_value (int, optional): padding value in [0, 255]. Default: ``0``.
 
     Returns:
-        tuple of numpy.ndarray, the patches.
+        tuple of numpy.ndarray, the patches (one column each in a ``map``); for ``1 x 1`` the image itself.
 
     Raises:
         RuntimeError: more patches than pixels along an axis.
@@ -288,6 +288,12 @@ class SlicePatches(img.ImageTensorOperation):
         >>> import mindspore.dataset.vision as vision
         >>> [p.shape for p in vision.SlicePatches(2, 2)(np.zeros((5, 4, 3), np.uint8))]
         [(3, 2, 3), (3, 2, 3), (3, 2, 3), (3, 2, 3)]
+        >>> # in a map, one output column per patch
+        >>> import mindspore.dataset as ds
+        >>> data = ds.NumpySlicesDataset({"image": np.zeros((1, 5, 4, 3), np.uint8)}, shuffle=False)
+        >>> data = data.map(vision.SlicePatches(1, 2), "image", ["p0", "p1"])
+        >>> [c.shape for c in next(data.create_tuple_iterator(output_numpy=True))]
+        [(5, 2, 3), (5, 2, 3)]
     """
 
     def __init__(self, num_height=1, num_width=1, slice_mode=SliceMode.PAD, fill_value=0):
@@ -307,7 +313,7 @@ class SlicePatches(img.ImageTensorOperation):
     def _slice(self, image):
         img.check_image("SlicePatches", image)
         if self.num_height == 1 and self.num_width == 1:
-            return [image]
+            return image
         height, width = image.shape[:2]
         for count, size, axis in ((self.num_height, height, "height"), (self.num_width, width, "width")):
             if count > size:
@@ -322,8 +328,9 @@ class SlicePatches(img.ImageTensorOperation):
             canvas[:height, :width] = image
         else:
             canvas = image
-        return [canvas[i * patch_h:(i + 1) * patch_h, j * patch_w:(j + 1) * patch_w].copy()
-                for i in range(self.num_height) for j in range(self.num_width)]
+        # a tuple, as MindSpore returns it: a map gives each patch its own output column
+        return tuple(canvas[i * patch_h:(i + 1) * patch_h, j * patch_w:(j + 1) * patch_w].copy()
+                     for i in range(self.num_height) for j in range(self.num_width))
 
 
 # AlexNet's ImageNet RGB eigenvalues times eigenvectors (the columns scale the three noise draws)
