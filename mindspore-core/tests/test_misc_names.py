@@ -208,6 +208,20 @@ def test_symbol_and_enable_dynamic():
         ms.enable_dynamic(a=t, b=t)(lambda a: a)
 
 
+def test_tensor_shape_of_symbols_is_dynamic():
+    """``Tensor(shape=[Symbol, ...])`` (parallel_support_dynamic_shape's ``set_inputs``) is a placeholder with a
+    dynamic dimension and MindSpore's ``symbolic_shape``; it once failed in ``int(Symbol)``."""
+    s0 = ms.Symbol(divisor=8)
+    t = ms.Tensor(shape=[s0, 1, 28, 28], dtype=ms.float32)
+    assert t.shape == (-1, 1, 28, 28)
+    assert t.symbolic_shape == [{"divisor": 8}, 1, 28, 28]
+    assert ms.Tensor(shape=s0, dtype=ms.int32).shape == (-1,)
+    assert ms.Tensor(shape=[None, 3], dtype=ms.float32).symbolic_shape is None
+    net = ms.nn.Dense(3, 2)
+    net.set_inputs(ms.Tensor(shape=[s0, 3], dtype=ms.float32))
+    assert net(ms.Tensor(np.ones((16, 3), np.float32))).shape == (16, 2)
+
+
 def test_device_ctx_restores_target():
     before = ms.get_context("device_id")
     with ms.DeviceCtx("CPU", 0):

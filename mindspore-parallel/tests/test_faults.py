@@ -22,6 +22,9 @@ sys.path.insert(0, os.path.dirname(__file__))
 from _mpi_launch import OVERSUBSCRIBE_ENV, mpiexec, run_ranks, skip_unless_mpi  # noqa: E402
 
 FAULT_BOUND_S = 10.0
+# a whole job's bound, its ranks' start-up included: it tells a job that ended on the fault from one left to hang
+# until the 60 s timeout (start-up alone took over 15 s on CI's 2 cores while an 8-worker sample test ran beside it)
+JOB_BOUND_S = 40.0
 MSRUN = [sys.executable, "-m", "mindspore.parallel.cluster.run"]
 _LAUNCH_ENV = ("OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MS_WORKER_NUM",
                "RANK_ID", "MS_ROLE", "MS_TOPO_TIMEOUT", "MS_SIMULATION_LEVEL")
@@ -310,7 +313,7 @@ def test_rank_raising_ends_the_mpiexec_job(tmp_path, n, victim):
     elapsed = time.monotonic() - start
     assert out.returncode != 0 and "loop ended" not in out.stdout
     assert f"[rank {victim}] ZeroDivisionError: division by zero in step" in out.stderr.splitlines(), out.stderr
-    assert elapsed < FAULT_BOUND_S + 5, elapsed  # start-up included; the fault itself ends the job at once
+    assert elapsed < JOB_BOUND_S, elapsed  # start-up included; the fault itself ends the job at once
     assert_no_orphans(tag)
 
 
@@ -322,7 +325,7 @@ def test_sys_exit_after_init_ends_the_mpiexec_job_naming_rank_and_code(tmp_path)
     tag = uuid.uuid4().hex
     start = time.monotonic()
     out = run_ranks(script, 2, timeout=60, env=_job_env(tag), args=("exit", 1, tmp_path))
-    assert time.monotonic() - start < FAULT_BOUND_S + 5
+    assert time.monotonic() - start < JOB_BOUND_S
     assert out.returncode == 3 and "loop ended" not in out.stdout, (out.returncode, out.stderr)
     assert "[rank 1] SystemExit: exit code 3" in out.stderr.splitlines(), out.stderr
     assert "rank 1 exited with code 3 after init()" in out.stderr
@@ -337,7 +340,7 @@ def test_raise_system_exit_or_os_exit_after_init_ends_the_mpiexec_job(tmp_path, 
     tag = uuid.uuid4().hex
     start = time.monotonic()
     out = run_ranks(script, 2, timeout=60, env=_job_env(tag), args=(mode, 1, tmp_path))
-    assert time.monotonic() - start < FAULT_BOUND_S + 5
+    assert time.monotonic() - start < JOB_BOUND_S
     assert out.returncode == code and "loop ended" not in out.stdout, (out.returncode, out.stderr)
     assert f"[rank 1] SystemExit: exit code {code}" in out.stderr.splitlines(), out.stderr
     assert f"rank 1 exited with code {code} after init(){how}." in out.stderr
@@ -354,7 +357,7 @@ def test_rank_ending_after_init_ends_the_msrun_job_naming_it(tmp_path, mode, cod
     out = subprocess.run(MSRUN + ["--worker_num=2", "--local_worker_num=2", f"--log_dir={tmp_path / 'logs'}",
                                   "--join=True", str(script), mode, "1", str(tmp_path)],
                          capture_output=True, text=True, timeout=60, env={**_clean_env(), **_job_env(tag)})
-    assert time.monotonic() - start < FAULT_BOUND_S + 5
+    assert time.monotonic() - start < JOB_BOUND_S
     assert out.returncode == 1, out.stderr  # msrun's own code for a failed job, as MindSpore's
     said = "ZeroDivisionError: division by zero in step" if mode == "raise" else f"SystemExit: exit code {code}"
     assert "msrun: worker 1 " in out.stderr and f"exited with code {code}: {said}" in out.stderr, out.stderr
@@ -372,7 +375,7 @@ def test_rank_failing_before_init_ends_the_msrun_job(tmp_path):
     out = subprocess.run(MSRUN + ["--worker_num=2", "--local_worker_num=2", f"--log_dir={tmp_path}", "--join=True",
                                   str(script)],
                          capture_output=True, text=True, timeout=60, env={**_clean_env(), **_job_env(tag)})
-    assert time.monotonic() - start < FAULT_BOUND_S + 5
+    assert time.monotonic() - start < JOB_BOUND_S
     assert out.returncode == 1, out.stderr
     assert ("msrun: worker 1 " in out.stderr and "exited with code 1: ImportError: no module named "
             "'missing_dependency'" in out.stderr), out.stderr
@@ -413,7 +416,7 @@ def test_rank_failing_before_init_ends_the_mpiexec_job(tmp_path, script_text, sa
     tag = uuid.uuid4().hex
     start = time.monotonic()
     out = run_ranks(script, 2, timeout=60, env=_job_env(tag))
-    assert time.monotonic() - start < FAULT_BOUND_S + 5
+    assert time.monotonic() - start < JOB_BOUND_S
     assert out.returncode != 0
     assert f"[rank 0] RuntimeError: For 'init', {said}, so the cluster of 2 processes cannot be built; ending " \
            f"the job." in out.stderr, out.stderr
@@ -434,7 +437,7 @@ def test_a_stuck_join_under_mpiexec_is_bounded_by_cluster_time_out(tmp_path):
     tag = uuid.uuid4().hex
     start = time.monotonic()
     out = run_ranks(script, 2, timeout=60, env={**_job_env(tag), "MS_TOPO_TIMEOUT": "2"})
-    assert time.monotonic() - start < FAULT_BOUND_S + 5
+    assert time.monotonic() - start < JOB_BOUND_S
     assert out.returncode != 0
     assert "[rank 0] RuntimeError: For 'init', the cluster of 2 processes was not built within 2 seconds" \
         in out.stderr, out.stderr

@@ -217,6 +217,9 @@ def check_redistribute():
     cases = [((last, -1), (-1, last)), ((-1, last), (last, -1)), ((last, -1), (-1, -1)), ((-1, -1), (-1, last))]
     if n == 4:
         cases += [((1, 0), (0, 1)), ((1, -1), (-1, 0)), ((1, 0), (-1, -1))]
+        # a dimension cut by both axes (a Layout's ("x", "y")), major axis first
+        cases += [(((1, 0), -1), (-1, -1)), (((1, 0), -1), ((0, 1), -1)), ((-1, -1), (-1, (1, 0))),
+                  (((1, 0), -1), (-1, (0, 1))), ((1, 0), ((1, 0), -1))]
     bad = []
     for src_map, dst_map in cases:
         src, dst = TensorLayout(dev, src_map, (4, 8)), TensorLayout(dev, dst_map, (4, 8))
@@ -237,6 +240,49 @@ def check_redistribute():
             total[tuple(slice(a, b) for a, b in dst.box(r))] += r + 1
         if not np.allclose(summed, total):
             bad.append([src_map, dst_map, "gradient"])
+    if n == 4:
+        bad += check_nd_tp_matmul()
+    return bad
+
+
+def check_nd_tp_matmul():
+    """2D tensor parallel (high_dimension_tensor_parallel.py's strategies on a (2, 2) device matrix): the k of x cut
+    by ("x", "y"), of w by "x"; the product and the gradients equal NumPy's."""
+    from mindspore.parallel import Layout
+    from mindspore.parallel._layouts import layout_of
+    from mindspore.parallel._redistribute import to_whole
+    rank, n = get_rank(), get_group_size()
+    bad = []
+    rng = np.random.default_rng(0)
+    xv, wv = rng.standard_normal((4, 8)).astype(np.float32), rng.standard_normal((8, 4)).astype(np.float32)
+    lay = Layout((2, 2), ("x", "y"))
+    matmul = ops.MatMul()
+    matmul.add_prim_attr("enable_nd_tp", True)
+    matmul.shard(in_strategy=(lay("None", ("x", "y")), lay("x", "y")))
+    relu = ops.ReLU().shard(in_strategy=(lay("None", ("y", "x")),))
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True)
+    try:
+        out = matmul(Tensor(xv), Tensor(wv))
+        act = relu(out)
+        gx, gw = ms.grad(lambda a, b: (matmul(a, b) * 1.0).sum(), (0, 1))(Tensor(xv), Tensor(wv))
+    finally:
+        context.reset_auto_parallel_context()
+    layout, act_layout = layout_of(out), layout_of(act)
+    whole = to_whole(out, rank, n).asnumpy()
+    # a Layout strategy runs as written: ("y", "x") holds the 4 column blocks y-major (rank 2x + y: block 2y + x)
+    if (act_layout is None or act_layout.tensor_map != (-1, (0, 1))
+            or not np.allclose(to_whole(act, rank, n).asnumpy(), np.maximum(xv @ wv, 0), atol=1e-5)):
+        bad.append(["relu layout", None if act_layout is None else str(act_layout.tensor_map)])
+    if layout is None or layout.tensor_map != (1, 0) or not np.allclose(whole, xv @ wv, atol=1e-5):
+        bad.append(["nd_tp", "forward", None if layout is None else list(layout.tensor_map)])
+    # the sum convention: every rank seeds the (whole) loss with one, so the ranks' gradients of the whole inputs
+    # sum to n times the true ones (a network's mirrors divide by n)
+    from mindspore.communication.management import group_communicator
+    grads = group_communicator().comm.allgather((gx.asnumpy(), gw.asnumpy()))
+    ones = np.ones((4, 4), np.float32)
+    if not (np.allclose(sum(g[0] for g in grads) / n, ones @ wv.T, atol=1e-5)
+            and np.allclose(sum(g[1] for g in grads) / n, xv.T @ ones, atol=1e-5)):
+        bad.append(["nd_tp", "gradient"])
     return bad
 
 

@@ -199,9 +199,8 @@ def test_parallel_names_are_also_top_level_and_sync_pipeline_checks_its_net(algo
         algo.sync_pipeline_shared_parameters(object())
     algo.sync_pipeline_shared_parameters(nn.Dense(2, 2))     # one pipeline stage: nothing to synchronise
     context.set_auto_parallel_context(pipeline_stages=2)
-    try:
-        with pytest.raises(RuntimeError, match="pipeline_stages=2 is set"):
-            algo.sync_pipeline_shared_parameters(nn.Dense(2, 2))
+    try:   # every rank runs every stage (mindspore.parallel._pipeline): a shared parameter is already one copy
+        algo.sync_pipeline_shared_parameters(nn.Dense(2, 2))
     finally:
         context.reset_auto_parallel_context()
     # one process: nothing to broadcast

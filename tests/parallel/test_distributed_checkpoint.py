@@ -794,8 +794,10 @@ def test_semi_auto_parallel_training_reloads_into_one_process(tmp_path):
     smap = sf.ParallelStrategyMap.FromString(pathlib.Path(strategy).read_bytes())
     nodes = {item.node_name: [list(d.dim) for d in item.parallel_strategys.parallel_strategy]
              for item in smap.parallel_strategy_item}
-    assert nodes["Default/network-WithLossCell/_backbone-ShardedMLP/MatMul-op0"] == [[1, 1], [1, 2]]
-    assert nodes["Default/network-WithLossCell/_backbone-ShardedMLP/MatMul-op3"] == [[1, 2], [2, 1]]
+    # MindSpore's keys: "<PrimName>_<first parameter input>" (the ReLU, on no parameter, keeps its scope name)
+    assert nodes["MatMul_w1"] == [[1, 1], [1, 2]] and nodes["Add_b1"] == [[1, 2], [2]]
+    assert nodes["MatMul_w2"] == [[1, 2], [2, 1]]
+    assert nodes["Default/network-WithLossCell/_backbone-ShardedMLP/ReLU-op2"] == [[1, 2]]
     slices = [ms.load_checkpoint(f) for f in files]
     assert slices[0]["w1"].shape == (8, 8) and slices[1]["w2"].shape == (8, 4)
     sys.path.insert(0, str(WORKER.parent))

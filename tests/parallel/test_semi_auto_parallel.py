@@ -75,6 +75,20 @@ def test_tensor_layout_blocks_and_copies():
     assert layout.copy_axes() == [1]
 
 
+def test_tensor_layout_of_a_dimension_cut_by_several_axes():
+    """``Layout((2, 4), ("x", "y"))("None", ("x", "y"))`` (high_dimension_tensor_parallel.py): dimension 1 is cut
+    into 8 by both axes, x major, so rank ``4 * cx + cy`` holds block ``4 * cx + cy``; written ``("y", "x")`` it
+    holds block ``2 * cy + cx``. It was flattened to cut counts and the axes were lost."""
+    lay = Layout((2, 4), ("x", "y"))
+    xy = TensorLayout((2, 4), lay("None", ("x", "y")).to_dict()["tensor_map"], (4, 16))
+    yx = TensorLayout((2, 4), lay("None", ("y", "x")).to_dict()["tensor_map"], (4, 16))
+    assert xy.tensor_map == (-1, (1, 0)) and xy.axes(1) == (0, 1) and xy.splits(1) == 8
+    assert [xy.box(r)[1] for r in range(8)] == [(2 * r, 2 * r + 2) for r in range(8)]
+    assert [yx.box(r)[1][0] // 2 for r in range(8)] == [0, 2, 4, 6, 1, 3, 5, 7]
+    assert xy.copy_axes() == [] and not xy.is_whole() and xy.slice_shape == (4, 2)
+    assert xy.with_axes(1, (0,)) == TensorLayout((2, 4), (-1, 1), (4, 16))
+
+
 @pytest.mark.parametrize("strategy, message", [
     (((2, 1),), "strategy len: 1 is not equal to inputs size: 2"),
     (((2, 1, 1), (1, 2)), "the size of the strategy of input 0: 3 is not equal to the dimension of the input: 2"),
@@ -89,6 +103,19 @@ def test_bad_strategies_are_refused_in_mindspore_words(semi_auto, strategy, mess
     with pytest.raises(ValueError, match=pytest.importorskip("re").escape(message)) as info:
         matmul(x, w)
     assert str(info.value).startswith("For 'MatMul', the strategy is")
+
+
+def test_nd_tp_matmul_layouts_are_checked_in_mindspore_words(semi_auto):
+    """2D tensor parallel (``enable_nd_tp``) runs its Layouts as written: their device matrix must be the world's."""
+    semi_auto(2)
+    lay = Layout((2, 4), ("x", "y"))
+    matmul = ops.MatMul()
+    matmul.add_prim_attr("enable_nd_tp", True)
+    matmul.shard(in_strategy=(lay("None", ("x", "y")), lay("x", "y")))
+    x, w = Tensor(np.ones((4, 8), np.float32)), Tensor(np.ones((8, 4), np.float32))
+    with pytest.raises(ValueError, match=r"For 'MatMul', the device_matrix \(2, 4\) of the layouts uses 8 devices, "
+                                         r"but the device num is 2\."):
+        matmul(x, w)
 
 
 def test_softmax_axis_and_broadcast_dimension_cannot_be_cut(semi_auto):
@@ -153,6 +180,16 @@ def test_shard_function_and_parameter_plan(semi_auto):
         shard(net, in_strategy=((1, 1),), parameter_plan={"self.weight": (4, 1)})
     with pytest.raises(TypeError, match="type of fn must be mindspore.nn.Cell"):
         shard(lambda a: a, in_strategy=((1, 1),), parameter_plan={"w": (1, 1)})
+
+
+def test_cell_shard_returns_the_sharded_callable(semi_auto):
+    """The docs' shard_function_example.py keeps ``self.block1.shard(...)`` and calls it in ``construct``."""
+    semi_auto(1)
+    net = nn.Dense(2, 3)
+    block_shard = net.shard(in_strategy=((1, 1),), parameter_plan={"self.weight": (1, 1)})
+    assert callable(block_shard)
+    x = Tensor(np.ones((4, 2), np.float32))
+    np.testing.assert_allclose(block_shard(x).asnumpy(), net(x).asnumpy())
 
 
 # --- multi-process training equal to one process --------------------------------------------------------------

@@ -29,8 +29,8 @@ from mindspore.common.dtype import Int, QuantDtype, TensorType  # noqa: E402,F40
 from mindspore._runtime import dispatch as _dispatch  # noqa: E402,F401 - the eager interpreter, base of the stack
 from mindspore.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT, ParallelMode,  # noqa: E402,F401
                                get_auto_parallel_context, get_context, get_current_device, get_ps_context,
-                               reset_auto_parallel_context, set_auto_parallel_context, set_context, set_device,
-                               set_deterministic, set_ps_context)
+                               reset_auto_parallel_context, reset_ps_context, set_auto_parallel_context,
+                               set_context, set_device, set_deterministic, set_ps_context)
 from mindspore import nn, ops  # noqa: E402,F401
 from mindspore._autodiff.grad import get_grad, grad, jvp, value_and_grad, vjp  # noqa: E402,F401
 from mindspore._autodiff.recompute import recompute  # noqa: E402,F401

@@ -66,7 +66,6 @@ _DEFAULTS = {
     "inter_op_parallel_num": 0,
     "runtime_num_threads": 30,
     "memory_optimize_level": "O0",
-    "memory_offload": "OFF",
     "ascend_config": {},
     "gpu_config": {},
     "jit_config": {},
@@ -126,8 +125,8 @@ def set_context(**kwargs):
     with _lock:
         for key, value in kwargs.items():
             if key not in _DEFAULTS:
-                raise MSValueError(f"For 'set_context', the keyword argument '{key}' is not recognized! "
-                                   f"Supported keys: {', '.join(sorted(_DEFAULTS))}.")
+                raise MSValueError(f"For 'context.set_context', the keyword argument {key} is not recognized! For "
+                                   f"detailed usage of 'set_context', please refer to the Mindspore official website.")
             if key == "mode":
                 _set_mode(value)
                 continue
@@ -151,7 +150,8 @@ def get_context(attr_key):
     if getter is not None:
         return getter()
     if attr_key not in _ctx:
-        raise MSValueError(f"For 'get_context', the attribute '{attr_key}' is not supported.")
+        raise MSValueError(f"For 'context.get_context', the argument {attr_key} is not recognized! For detailed "
+                           f"usage of 'get_context', please refer to the Mindspore official website.")
     return _ctx[attr_key]
 
 
@@ -172,11 +172,16 @@ _auto_parallel_defaults = {
     "auto_parallel_search_mode": "recursive_programming", "parameter_broadcast": False,
     "strategy_ckpt_load_file": "", "strategy_ckpt_save_file": "", "full_batch": False,
     "enable_parallel_optimizer": False, "enable_alltoall": False, "all_reduce_fusion_config": [],
-    "pipeline_stages": 1, "pipeline_config": {}, "parallel_optimizer_config": {},
+    "pipeline_stages": 1, "pipeline_result_broadcast": False, "pipeline_config": {}, "parallel_optimizer_config": {},
     "comm_fusion": {"openstate": True, "allreduce": {"mode": "auto", "config": None},
                     "allgather": {"mode": "auto", "config": None}, "reducescatter": {"mode": "auto", "config": None}},
     "strategy_ckpt_config": {}, "dataset_strategy": "data_parallel", "grad_accumulation_step": 1,
     "auto_pipeline": False, "group_ckpt_save_file": "",
+    # AutoParallel's settings (MindSpore 2.10's keys and defaults): reduce collectives in float32, the mean of a
+    # repeated loss, the local norms of the gradients (printed, dumped to files, summed on the device)
+    "force_fp32_communication": False, "loss_repeated_mean": True, "dump_local_norm": False,
+    "dump_local_norm_path": "", "dump_device_local_norm": False, "init_param_in_compile": True,
+    "auto_parallel_new_interface": False,
 }
 _auto_parallel = copy.deepcopy(_auto_parallel_defaults)
 _auto_parallel_user_set = set()   # keys the user set since the last reset (MindSpore's ``device_num_is_set``)
@@ -187,7 +192,8 @@ _auto_parallel_types = {
     "parameter_broadcast": bool, "full_batch": bool, "enable_parallel_optimizer": bool, "enable_alltoall": bool,
     "all_reduce_fusion_config": list, "comm_fusion": dict, "pipeline_stages": int, "grad_accumulation_step": int,
     "strategy_ckpt_load_file": str, "strategy_ckpt_save_file": str, "group_ckpt_save_file": str,
-    "auto_pipeline": bool,
+    "auto_pipeline": bool, "pipeline_result_broadcast": bool,
+    "force_fp32_communication": bool, "loss_repeated_mean": bool, "dump_local_norm_path": str,
 }
 _FUSION_MODES = ("auto", "index", "size")
 _SPLIT = "For 'set_auto_parallel_context().set_all_reduce_fusion_split_indices'"
@@ -271,6 +277,10 @@ def set_auto_parallel_context(**kwargs):
             _set_comm_fusion(value)
             _auto_parallel_user_set.add(key)
             continue
+        elif key == "dataset_strategy" and isinstance(value, str):
+            # MindSpore's set_dataset_strategy: "full_batch" is full_batch=True ("data_parallel" undoes it)
+            if value == "full_batch" or _auto_parallel["dataset_strategy"] == "full_batch":
+                _auto_parallel["full_batch"] = value == "full_batch"
         _auto_parallel[key] = value
         _auto_parallel_user_set.add(key)
     _sync_sharding()
@@ -305,15 +315,47 @@ def reset_auto_parallel_context():
     _sync_sharding()
 
 
-_ps_context = {"enable_ps": False}
+# MindSpore 2.10's parameter-server settings (its PSContext), their defaults and types; the passwords are write-only
+_ps_defaults = {"server_mode": "PARAMETER_SERVER", "ms_role": "MS_NOT_PS", "enable_ps": False, "worker_num": 0,
+                "server_num": 0, "scheduler_ip": "", "scheduler_port": 0, "enable_ssl": False,
+                "config_file_path": "", "client_password": "", "server_password": ""}
+_ps_context = dict(_ps_defaults)
+_PS_WRITE_ONLY = ("client_password", "server_password")
 
 
 def set_ps_context(**kwargs):
+    """Set parameter-server settings (``enable_ps``, ``config_file_path``, ``enable_ssl``, ``client_password``,
+    ``server_password``, ...), checked as MindSpore 2.10 checks them. They are recorded only: the parameter-server
+    processes (MS_ROLE scheduler/server) are not part of this runtime; training runs as the workers' own
+    (DATA_PARALLEL) training, which is what MindSpore 2.10 runs too.
+
+    Examples:
+        >>> import mindspore as ms
+        >>> ms.set_ps_context(enable_ps=True)
+        >>> ms.get_ps_context("enable_ps")
+        True
+        >>> ms.reset_ps_context()
+    """
+    for key, value in kwargs.items():
+        if key not in _ps_defaults:
+            raise MSValueError(f"Set PS context keyword {key} is not recognized!")
+        want = type(_ps_defaults[key])
+        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+            raise MSTypeError(f"The parameter '{key}' must be {want}, but got {type(value)}")
     _ps_context.update(kwargs)
 
 
 def get_ps_context(attr_key):
-    return _ps_context.get(attr_key)
+    """The value of one parameter-server setting (see :func:`set_ps_context`)."""
+    if attr_key not in _ps_defaults or attr_key in _PS_WRITE_ONLY:
+        raise MSValueError(f"Get PS context keyword {attr_key} is not recognized!")
+    return _ps_context[attr_key]
+
+
+def reset_ps_context():
+    """Every parameter-server setting back to its default."""
+    _ps_context.clear()
+    _ps_context.update(_ps_defaults)
 
 
 def set_deterministic(deterministic):

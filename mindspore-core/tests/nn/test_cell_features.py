@@ -51,6 +51,55 @@ def test_seeded_draws_are_the_same_with_deferred_initialisation():
     np.testing.assert_array_equal(lazy.weight.init_data().asnumpy(), eager)
 
 
+def test_an_optimizer_made_under_no_init_parameters_draws_nothing():
+    """MindSpore's ``Parameter.clone`` of a parameter not drawn yet draws nothing: before, the optimizer's state
+    clones drew the network's weights where the optimizer was made (outside the parallel network's run)."""
+    with nn.no_init_parameters():
+        net = nn.Dense(3, 2)
+        optimizer = nn.SGD(net.trainable_params(), 1e-2, momentum=0.9)
+    assert net.weight.has_init and net.bias.has_init
+    accum = [p for p in optimizer.get_parameters() if p.name == "accum.weight"][0]
+    assert accum.has_init
+    same = net.weight.clone()
+    assert same.has_init and same.shape == (2, 3) and same.name == "weight"
+    np.testing.assert_array_equal(accum.asnumpy(), np.zeros((2, 3), np.float32))
+    assert net.weight.has_init      # drawing a clone does not draw the original
+
+
+def test_unseeded_deferred_draw_is_seeded_by_the_slice_in_parallel_modes(monkeypatch):
+    """Without a global seed, a deferred parameter drawn while the auto-parallel context is SEMI_AUTO_PARALLEL
+    (where MindSpore draws it, compiling the parallel network) is seeded by its slice index (0: whole) and
+    ``Tensor.delta_seed``, so every rank of a job draws the same weights; outside those modes it is random."""
+    from mindspore.common import seed as seed_module
+    monkeypatch.setattr(seed_module, "_global_seed", None)
+
+    def draws(slice_index):
+        monkeypatch.setattr(ms.Tensor, "delta_seed", 5)
+        with nn.no_init_parameters():
+            net = nn.SequentialCell(nn.Dense(3, 4), nn.Dense(4, 2))
+        if slice_index is None:
+            net.init_parameters_data()
+        else:
+            for p in net.get_parameters():
+                ms.Tensor.init_data(p, slice_index)
+        return [p.asnumpy() for p in net.get_parameters()]
+
+    first, again = draws(0), draws(0)
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(a, b)
+    assert ms.Tensor.delta_seed == 5 + 4
+    assert not np.array_equal(first[0], draws(1)[0])
+    assert not np.array_equal(first[0], draws(None)[0])     # stand-alone: the unseeded stream
+    mode = ms.get_auto_parallel_context("parallel_mode")
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel")
+    try:
+        in_parallel = draws(None)
+    finally:
+        ms.set_auto_parallel_context(parallel_mode=mode)
+    for a, b in zip(first, in_parallel):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_repr_and_cls_name():
     net = nn.SequentialCell(nn.Dense(3, 4), nn.ReLU())
     assert net.cls_name == "SequentialCell"

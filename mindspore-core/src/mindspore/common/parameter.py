@@ -162,17 +162,45 @@ class Parameter(Tensor):
     def clone(self, init="same"):
         """A new Parameter with this one's name and flags, holding a copy of the value (``init='same'``) or data from
         ``init`` (an initializer name, Initializer, number or Tensor of the same shape)."""
-        p = Parameter(self._copy(), self.name, self.requires_grad, self.layerwise_parallel, self.parallel_optimizer)
+        same = isinstance(init, str) and init == "same"
+        if self._data is None and self._init is not None:
+            # not drawn yet (``nn.no_init_parameters``): neither is the clone, as in MindSpore (an optimizer made
+            # in that context leaves the network's weights to be drawn where they are first used)
+            lazy = _LAZY_INIT[0]
+            _LAZY_INIT[0] = True
+            try:
+                if same:
+                    value = Tensor(None, self.dtype, self.shape, self._init)
+                else:
+                    from mindspore.common.initializer import initializer
+                    value = initializer(init, self.shape, self.dtype)
+                p = Parameter(value, self.name, self.requires_grad, self.layerwise_parallel, self.parallel_optimizer)
+            finally:
+                _LAZY_INIT[0] = lazy
+        else:
+            p = Parameter(self._copy(), self.name, self.requires_grad, self.layerwise_parallel,
+                          self.parallel_optimizer)
+            if not same:
+                from mindspore.common.initializer import initializer
+                p.set_data(initializer(init, self.shape, self.dtype))
         p._user_named = self._user_named
-        if not (isinstance(init, str) and init == "same"):
-            from mindspore.common.initializer import initializer
-            p.set_data(initializer(init, self.shape, self.dtype))
         # optimizer states are clones: mindspore-parallel slices them like this parameter when it shards it
         self.__dict__.setdefault("_clones", []).append(weakref.ref(p))
         return p
 
     def init_data(self, layout=None, set_sliced=False):
-        Tensor.init_data(self)
+        """Draw the data of a parameter made in ``nn.no_init_parameters``; returns ``self``. Drawn while a network
+        runs in SEMI_AUTO_PARALLEL or AUTO_PARALLEL (where MindSpore draws such parameters, when it compiles the
+        network) and without a global seed, the draw is seeded by the whole parameter's slice index, 0 (see
+        ``Tensor.init_data``), so every rank starts from the same weights, as in MindSpore."""
+        slice_index = None
+        if self._data is None and self._init is not None:
+            from mindspore.context import get_auto_parallel_context
+            from mindspore.common.seed import get_seed
+            if get_seed() is None and get_auto_parallel_context("parallel_mode") in (
+                    "semi_auto_parallel", "auto_parallel"):
+                slice_index = 0
+        Tensor.init_data(self, slice_index)
         self.is_init = True
         return self
 

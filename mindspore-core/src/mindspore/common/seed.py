@@ -9,12 +9,13 @@ seeded from OS entropy. Initializers draw from :func:`initializer_generator`.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sys
 
 import numpy as np
 
-__all__ = ["set_seed", "get_seed", "op_generator", "initializer_generator"]
+__all__ = ["set_seed", "get_seed", "op_generator", "initializer_generator", "initializer_stream"]
 
 _global_seed = None
 _op_counter = itertools.count()
@@ -81,3 +82,20 @@ def initializer_generator():
     if _init_rng is None:
         _init_rng = np.random.default_rng()
     return _init_rng
+
+
+_SLICE_STREAM = 0x736C   # a fixed word in the streams of initializer_stream (apart from every other stream)
+
+
+@contextlib.contextmanager
+def initializer_stream(seed):
+    """Inside the block, initializers draw from a generator of their own seeded by ``seed`` (the global stream is
+    left where it was): how a parallel rank draws a parameter's slice (``Tensor.init_data(slice_index)``), the
+    same numbers on every rank that holds it."""
+    global _init_rng
+    saved = _init_rng
+    _init_rng = np.random.default_rng([seed, _SLICE_STREAM])
+    try:
+        yield
+    finally:
+        _init_rng = saved

@@ -93,6 +93,24 @@ def _to_host_array(input_data, dtype):
     return arr, target
 
 
+def _symbolic_dims(shape):
+    """``Tensor(shape=...)``'s dimensions and ``symbolic_shape``, as MindSpore's ``_set_symbolic_shape``: a
+    :class:`~mindspore.Symbol` dimension is dynamic (None), and ``symbolic_shape`` lists the symbols' ``to_dict()``
+    with the static dimensions (a bare Symbol as the shape: ``[symbol]``); None without symbols."""
+    if shape is None:
+        return None, None
+    if isinstance(shape, int):
+        return (shape,), None
+    from mindspore.common.symbol import Symbol
+    if isinstance(shape, Symbol):
+        return (None,), [shape]
+    dims = tuple(shape)
+    if not any(isinstance(d, Symbol) for d in dims):
+        return dims, None
+    symbolic = [d.to_dict() if isinstance(d, Symbol) else d for d in dims]
+    return tuple(None if isinstance(d, Symbol) else d for d in dims), symbolic
+
+
 class Tensor:
     """A multi-dimensional array of one dtype, computed on by MindSpore's operators.
 
@@ -125,7 +143,9 @@ class Tensor:
         if dtype is not None:
             _check_dtype_arg(dtype)
         if input_data is None:
-            dims = None if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
+            dims, symbolic = _symbolic_dims(shape)
+            if symbolic is not None:
+                self._ext = {"symbolic_shape": symbolic}
             if dims is None and dtype is not None and init is None:
                 dims = (-2,)    # a dtype alone: a placeholder of dynamic rank, as MindSpore's Tensor(dtype=...)
             if dims is not None and any(d is None or d == -1 or d == -2 for d in dims):
@@ -199,13 +219,26 @@ class Tensor:
 
     # -- lazy initialisation ------------------------------------------------------------------
     def init_data(self, slice_index=None, shape=None, opt_shard_group=None):
-        """Materialise a tensor created with ``init``; returns ``self``."""
+        """Materialise a tensor created with ``init``; returns ``self``.
+
+        ``slice_index`` (a parallel rank's slice of a parameter): the draw is seeded, as in MindSpore, by
+        ``slice_index`` plus the global seed, or without one plus ``Tensor.delta_seed`` (advanced by every such
+        draw), so every rank holding that slice draws the same numbers, run after run."""
         if self._data is None:
             if self._init is _DYNAMIC:
                 raise MSValueError(
                     f"For 'Tensor', a tensor of dynamic shape {list(self._init_shape)} holds no data: it only "
                     "describes an input (of 'export' or 'Cell.set_inputs'); give a Tensor with data instead.")
-            arr = self._init._generate(self._init_shape, self._dtype)
+            if slice_index is None:
+                arr = self._init._generate(self._init_shape, self._dtype)
+            else:
+                from mindspore.common import seed as _seed
+                base = _seed.get_seed()
+                if base is None:
+                    base = Tensor.delta_seed
+                    Tensor.delta_seed = base + 1
+                with _seed.initializer_stream(int(slice_index) + base):
+                    arr = self._init._generate(self._init_shape, self._dtype)
             self._data = _from_host(arr)
             self._init = None
         return self

@@ -19,7 +19,7 @@ import warnings
 from collections import OrderedDict
 
 from mindspore._autodiff import tape as _tape
-from mindspore.nn import _cell_hooks, _state_dict
+from mindspore.nn import _cell_hooks, _cell_memory, _state_dict
 from mindspore._core import interpreters as _interpreters
 from mindspore._infer import staging as _staging
 from mindspore._errors import MSTypeError, MSValueError
@@ -210,7 +210,7 @@ class Cell:
             return param
         if "_cells" in d and name in d["_cells"]:
             return d["_cells"][name]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        raise AttributeError(f"The '{type(self).__name__}' object has no attribute '{name}'.")
 
     def __delattr__(self, name):
         if name in self._params:
@@ -347,6 +347,18 @@ class Cell:
             param.comm_fusion = fusion_type
         return self
 
+    # -- memory (nn/_cell_memory.py) -----------------------------------------------------------------
+    def recompute(self, *, use_reentrant=True, output_recompute=False, early_stop=True, context_fn=None, **kwargs):
+        """Recompute this cell's forward in the backward pass instead of keeping its intermediate values (the
+        values are unchanged). ``kwargs``: ``mp_comm_recompute``, ``parallel_optimizer_comm_recompute`` (bool),
+        ``recompute_slice_activation``; see :mod:`mindspore.nn._cell_memory`."""
+        _cell_memory.set_recompute(self, use_reentrant, output_recompute, kwargs)
+
+    def offload(self, backward_prefetch="Auto"):
+        """Mark this cell's primitives for activation offload (``backward_prefetch``: ``"Auto"`` or an int >= 0);
+        see :mod:`mindspore.nn._cell_memory`."""
+        _cell_memory.set_offload(self, backward_prefetch)
+
     # -- hooks (nn/_cell_hooks.py) -----------------------------------------------------------------
     def register_forward_pre_hook(self, hook_fn):
         """Call ``hook_fn(cell, inputs)`` before each ``construct``; a Tensor or tuple it returns replaces the
@@ -408,6 +420,24 @@ class Cell:
         if self._compiles_graph():
             return self._graph_call(args, kwargs)
         return self._call_eagerly_or_staged(*args, **kwargs)
+
+    def compile(self, *args, **kwargs):
+        """Compile this cell's graph for ``args`` and ``kwargs`` without running it, as its first call with such
+        inputs would (that call then runs the compiled graph). Where calls run eagerly (PYNATIVE_MODE) there is
+        nothing to compile.
+
+        Examples:
+            >>> import numpy as np
+            >>> import mindspore as ms
+            >>> from mindspore import nn
+            >>> net = nn.Dense(3, 2)
+            >>> net.compile(ms.Tensor(np.ones((4, 3), np.float32)))
+        """
+        if not self._compiles_graph():
+            return
+        from mindspore._pipeline.compiler import cache_for, compiled_entry
+        compiled_entry(cache_for(self), self._call_eagerly_or_staged, args, kwargs, extra_key=self._graph_key(),
+                       name=f"{type(self).__name__}_construct", fallback=True)
 
     def _compiles_graph(self):
         """Whether a call of this cell now runs as a compiled graph: called eagerly, under GRAPH_MODE or ``@jit``."""
@@ -481,12 +511,18 @@ class Cell:
     def shard(self, in_strategy, out_strategy=None, parameter_plan=None):
         """Cut this cell's inputs as ``in_strategy`` says (one tuple of cut counts or ``Layout`` per input) when it
         runs under SEMI_AUTO_PARALLEL or AUTO_PARALLEL, and the parameters named in ``parameter_plan`` at its first
-        such call; its operators run on the blocks (mindspore-parallel's ``mindspore.parallel.shard``)."""
+        such call; its operators run on the blocks (mindspore-parallel's ``mindspore.parallel.shard``).
+
+        Returns the sharded callable, as MindSpore 2.0-2.2 did and its docs' samples use
+        (``self.block1_shard = self.block1.shard(...)``); MindSpore 2.10 returns None, which no script can use, so
+        returning the callable breaks none. Calling the cell itself runs it sharded too."""
         from mindspore._plugin import manager
         offer = manager.sharding()
         if offer is None:
             raise ImportError("For 'Cell.shard', mindspore.parallel is not installed: pip install mindspore-parallel")
-        self.__dict__["_shard_fn"] = offer["cell_shard"](self, in_strategy, out_strategy, parameter_plan)
+        shard_fn = offer["cell_shard"](self, in_strategy, out_strategy, parameter_plan)
+        self.__dict__["_shard_fn"] = shard_fn
+        return shard_fn
 
     def _call_eagerly_or_staged(self, *args, **kwargs):
         hook = CELL_CALL_HOOK[0]
@@ -514,6 +550,10 @@ class Cell:
                 # as in MindSpore 2.10, the forward hooks are part of a compiled graph; backward hooks are not
                 return _cell_hooks.call(self, lambda a, k: stage_construct(self, a, k), args, kwargs, backward=False)
             return stage_construct(self, args, kwargs)
+        if "_recompute_config" in self.__dict__ and _tape.active():
+            out = _cell_memory.recomputed_call(self, args, kwargs)
+            if out is not _cell_memory.NOT_RECOMPUTED:
+                return out
         if "bprop" in type(self).__dict__ and _tape.active():
             with _interpreters.untraced():
                 out = self.construct(*args, **kwargs)

@@ -34,3 +34,7 @@ __all__ += ["build_searched_strategy", "load_distributed_checkpoint", "load_segm
             "restore_group_info_list", "transform_checkpoint_by_rank", "transform_checkpoints",
             "convert_checkpoint_by_rank", "convert_checkpoints", "rank_list_for_convert", "unified_safetensors"]
 # --- end distributed checkpoints ---
+
+# --- the parallel Cells: ``mindspore.parallel.nn`` is an attribute of the package, as in MindSpore (a script writes
+# ``ms.parallel.nn.MicroBatchInterleaved`` after ``import mindspore as ms``) ---
+from mindspore.parallel import nn  # noqa: E402,F401

@@ -20,6 +20,9 @@ otherwise whole. What a network returned is not new data: another outermost call
 the rows it holds. While the network's
 code runs, ``x.shape`` of a block carrying a layout is the global shape (as MindSpore shows it), so a reshape
 written with ``x.shape[0]`` means the global batch in both modes; rules, kernels and bprops see the blocks' own.
+Under pipeline parallel (``pipeline_stages`` > 1) a rank returns its stage's part of the outputs (zeros off the
+last stage, :mod:`mindspore.parallel._pipeline`). Cells that are steps of a training graph rather than networks fed
+data (a rule's Mirror, ``PipelineGradReducer``) do not take the outermost call's part.
 
 Rules call primitives themselves; while a rule runs, the hook passes every application straight to the
 interpreter stack, so a gradient tape records the rule's slices and collectives (PYNATIVE) and graph staging
@@ -32,7 +35,7 @@ import weakref
 
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
-from mindspore.parallel import _layouts
+from mindspore.parallel import _compile_files, _layouts, _pipeline
 from mindspore.parallel._layouts import layout_of
 from mindspore.parallel._redistribute import mirror, redistribute, to_whole
 from mindspore.plugin import apply_primitive, set_cell_call_hook, set_primitive_call_hook, set_tensor_shape_view
@@ -91,11 +94,16 @@ def strategy_of(prim):
 def _dispatch(prim, args):
     if _state.depth:
         return apply_primitive(prim, args)
+    if _compile_files.RECORDING[0] is not None:     # a network's first call: the parameters it uses
+        _compile_files.note_operands(args)
     strategy = strategy_of(prim)
+    if strategy is None and _compile_files.LOADED[0]:    # a strategy file to load (AutoParallel, the context)
+        strategy = _compile_files.loaded_strategy(prim, args)
     if strategy is None and (_state.propagation or _auto_mode()):
         from mindspore.parallel._auto import choose
         strategy = choose(prim, args, "sharding_propagation" if _state.propagation else None)
     if strategy is not None:
+        _compile_files.note_strategy_param(prim, args, strategy)
         from mindspore.parallel._ops import rule_for
         rule = rule_for(prim)
         with inside_rule():
@@ -141,6 +149,11 @@ def _cell_call(cell, run, args, kwargs):
     """Every Cell call under SEMI_AUTO/AUTO_PARALLEL: a cell given ``Cell.shard`` runs sharded; the network's
     outermost call takes its inputs as this rank's part of the batch (:func:`_dataset_layouts`) and returns
     its outputs as :func:`_network_output` says."""
+    if _state.depth:
+        return run(*args, **kwargs)   # a Cell a rule calls (a parameter's Mirror): part of that operator
+    if _pipeline.is_grad_reducer(cell):
+        # a step of the training graph on gradients, not a network fed data (MindSpore compiles the step whole)
+        return _pipeline.reduce_grads(cell, *args) if _pipeline.active() else run(*args, **kwargs)
     shard_fn = cell.__dict__.get("_shard_fn")
     outermost = _state.cells == 0
     _state.cells += 1
@@ -148,16 +161,30 @@ def _cell_call(cell, run, args, kwargs):
         sharded = shard_fn is not None and not shard_fn.running
         if not outermost:
             return shard_fn(*args, **kwargs) if sharded else run(*args, **kwargs)
+        _draw_deferred_once(cell)
         rank, device_num = _layouts.world()
+        _compile_files.begin_call(cell, first=cell not in _STRATEGY_SAVED)
         args = _mirror_inputs(_dataset_layouts(args, device_num), rank, device_num)
         out = shard_fn(*args, **kwargs) if sharded else run(*args, **kwargs)
         _save_strategy_once(cell)
         with inside_rule():
             if isinstance(out, tuple):
-                return tuple(_network_output(o, rank, device_num) for o in out)
-            return _network_output(out, rank, device_num)
+                return tuple(_stage_output(_network_output(o, rank, device_num), rank, device_num) for o in out)
+            return _stage_output(_network_output(out, rank, device_num), rank, device_num)
     finally:
         _state.cells -= 1
+
+
+def _stage_output(value, rank, device_num):
+    """Under pipeline parallel, what this rank's stage returns of the network's output (``_pipeline.stage_output``:
+    zeros except on the last stage), still known as made by the network."""
+    if not _pipeline.active():
+        return value
+    made, rows = _network_made_layout(value)
+    out = _pipeline.stage_output(value, rank, device_num)
+    if made and out is not value:
+        _made_by_network(out, rows)
+    return out
 
 
 def _network_output(value, rank, device_num):
@@ -205,18 +232,34 @@ def _is_network_made(value):
     return _network_made_layout(value)[0]
 
 
+_DRAWN = weakref.WeakSet()
+
+
+def _draw_deferred_once(cell):
+    """MindSpore draws the parameters a network made under ``no_init_parameters`` when it compiles the network, in
+    the order of ``parameters_and_names``; here before the network's first parallel call runs. Left to their
+    first use, the weights a rule cuts while the call is staged (a sharded MatMul's) would be drawn before the
+    others (the biases, drawn when the compiled graph runs), each from another part of the seeded stream."""
+    if cell in _DRAWN:
+        return
+    _DRAWN.add(cell)
+    cell.init_parameters_data()
+
+
 _STRATEGY_SAVED = weakref.WeakSet()
 
 
 def _save_strategy_once(cell):
     """After a network's first sharded call (its parameters are cut by then), write the strategy file the context
-    names (``strategy_ckpt_config["save_file"]`` / ``strategy_ckpt_save_file``), as MindSpore does when it
-    compiles the network; nothing when none is named."""
+    names (``strategy_ckpt_config["save_file"]`` / ``strategy_ckpt_save_file``) and the communication-group file
+    (``group_ckpt_save_file``), as MindSpore does when it compiles the network; nothing when none is named."""
     if cell in _STRATEGY_SAVED:
         return
     _STRATEGY_SAVED.add(cell)
-    from mindspore.parallel._strategy_file import save_network_strategy
-    save_network_strategy(cell)
+    from mindspore.parallel._strategy_file import network_strategies, save_network_strategy
+    params, strategies = _compile_files.end_recording()
+    save_network_strategy(cell, strategies={**strategies, **network_strategies(cell)}, parameters=params)
+    _compile_files.save_group_file(cell, params)
 
 
 def _dataset_layouts(args, device_num):

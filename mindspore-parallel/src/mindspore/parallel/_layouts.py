@@ -7,7 +7,9 @@ ranks are laid out row-major over ``dev_matrix`` (the last axis varies fastest).
 device-matrix axis that cuts dimension ``d`` of the tensor, counted **from the right** as MindSpore counts
 (``0`` is the last axis of ``dev_matrix``), or ``-1`` for an uncut dimension. A rank holds the block of the
 global tensor at its coordinate along each cutting axis; along the axes that cut no dimension it holds a copy
-(the *copy group* of that block: the ranks with the same block).
+(the *copy group* of that block: the ranks with the same block). A dimension may be cut by several axes, as a
+:class:`~mindspore.parallel.Layout` writes ``("x", "y")``: ``tensor_map[d]`` is then a tuple, major axis first, and
+the block index along ``d`` is the rank's coordinates along those axes read as one mixed-radix number.
 
 While a sharded network runs, tensors carry their layout in a side table (:func:`layout_of`,
 :func:`set_layout`) keyed by the tensor object (eager tensors and graph-staging tensors alike); a tensor
@@ -33,17 +35,36 @@ class TensorLayout:
 
     def __init__(self, dev_matrix, tensor_map, full_shape):
         self.dev_matrix = tuple(int(d) for d in dev_matrix)
-        self.tensor_map = tuple(int(m) for m in tensor_map)
+        self.tensor_map = tuple(_map_entry(m) for m in tensor_map)
         self.full_shape = tuple(int(s) for s in full_shape)
 
-    def axis(self, dim):
-        """The device-matrix axis (counted from the left) cutting ``dim``, or None."""
+    def axes(self, dim):
+        """The device-matrix axes (counted from the left, major first) cutting ``dim``; () when uncut."""
         m = self.tensor_map[dim]
-        return None if m < 0 else len(self.dev_matrix) - 1 - m
+        n = len(self.dev_matrix)
+        if isinstance(m, tuple):
+            return tuple(n - 1 - a for a in m)
+        return () if m < 0 else (n - 1 - m,)
+
+    def axis(self, dim):
+        """The one device-matrix axis (counted from the left) cutting ``dim``, or None; a dimension cut by several
+        axes has no single one (see :meth:`axes`)."""
+        axes = self.axes(dim)
+        assert len(axes) <= 1, f"dimension {dim} of {self!r} is cut by several axes {axes}"
+        return axes[0] if axes else None
 
     def splits(self, dim):
-        a = self.axis(dim)
-        return 1 if a is None else self.dev_matrix[a]
+        out = 1
+        for a in self.axes(dim):
+            out *= self.dev_matrix[a]
+        return out
+
+    def with_axes(self, dim, axes):
+        """This layout with ``dim`` cut by the device-matrix ``axes`` (from the left, major first)."""
+        n = len(self.dev_matrix)
+        tmap = list(self.tensor_map)
+        tmap[dim] = tuple(n - 1 - a for a in axes)
+        return TensorLayout(self.dev_matrix, tmap, self.full_shape)
 
     @property
     def slice_shape(self):
@@ -54,21 +75,20 @@ class TensorLayout:
         coord = rank_coord(self.dev_matrix, rank)
         out = []
         for d, size in enumerate(self.full_shape):
-            a = self.axis(d)
-            if a is None:
-                out.append((0, size))
-            else:
-                step = size // self.dev_matrix[a]
-                out.append((coord[a] * step, (coord[a] + 1) * step))
+            index = 0
+            for a in self.axes(d):
+                index = index * self.dev_matrix[a] + coord[a]
+            step = size // self.splits(d)
+            out.append((index * step, (index + 1) * step))
         return tuple(out)
 
     def copy_axes(self):
         """Device-matrix axes (from the left) along which the blocks are copies."""
-        used = {self.axis(d) for d in range(len(self.tensor_map))}
+        used = {a for d in range(len(self.tensor_map)) for a in self.axes(d)}
         return [a for a in range(len(self.dev_matrix)) if a not in used and self.dev_matrix[a] > 1]
 
     def is_whole(self):
-        return all(m < 0 for m in self.tensor_map) or all(self.splits(d) == 1 for d in range(len(self.tensor_map)))
+        return all(self.splits(d) == 1 for d in range(len(self.tensor_map)))
 
     def same_blocks(self, other, device_num):
         return self.full_shape == other.full_shape and all(
@@ -86,6 +106,16 @@ class TensorLayout:
     def __repr__(self):
         return (f"TensorLayout(dev_matrix={self.dev_matrix}, tensor_map={self.tensor_map}, "
                 f"full_shape={self.full_shape})")
+
+
+def _map_entry(m):
+    """A tensor-map entry: an int (``-1``: uncut), or a tuple of several axes (a one-axis tuple is that int)."""
+    if isinstance(m, (tuple, list)):
+        axes = tuple(int(a) for a in m if int(a) >= 0)
+        if len(axes) > 1:
+            return axes
+        return axes[0] if axes else -1
+    return int(m)
 
 
 def rank_coord(dev_matrix, rank):

@@ -55,13 +55,10 @@ def parameter_broadcast(net, layout, cur_rank=0, initial_rank=0):
 
 
 def sync_pipeline_shared_parameters(net):
-    """Synchronise the parameters pipeline stages share. A network runs as one stage here (pipeline stages are
-    not implemented), so with ``pipeline_stages`` below 2, as in MindSpore, there is nothing to do."""
+    """Give the copies of a parameter that two pipeline stages share (an embedding table used again by the last
+    stage's head) the value of its first stage's copy. Every rank runs every stage here (see
+    :mod:`mindspore.parallel._pipeline`), so a shared parameter is one object on each rank, already equal on every
+    stage: there is nothing to copy. Call it after the network's first compile or call, as in MindSpore."""
     if not isinstance(net, nn.Cell):
         raise TypeError(f"For 'sync_pipeline_shared_parameters', the argument 'net' should be a Cell, but got "
                         f"{type(net)}.")
-    stages = context.get_auto_parallel_context("pipeline_stages")
-    if stages >= 2:
-        raise RuntimeError(f"For 'sync_pipeline_shared_parameters', pipeline_stages={stages} is set, but this "
-                           f"implementation runs every network as one pipeline stage (no stage owns a parameter "
-                           f"another shares); set pipeline_stages=1.")

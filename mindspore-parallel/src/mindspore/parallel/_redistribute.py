@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import threading
 
+from mindspore.common.parameter import Parameter
 from mindspore.parallel._layouts import TensorLayout, axes_group, axis_group, layout_of
 
 __all__ = ["redistribute", "to_whole", "all_reduce", "group_name", "mirror", "local_slice"]
@@ -73,20 +74,19 @@ def local_slice(x, box_in, box_out):
 
 
 def _gather_dim(x, layout, dim, rank):
-    """Gather the blocks of ``dim`` over the device-matrix axis cutting it (``AllGather`` concatenates along
-    axis 0 in group-rank order, which is the axis coordinate order)."""
+    """Gather the blocks of ``dim`` over the minor device-matrix axis cutting it (``AllGather`` concatenates along
+    axis 0 in group-rank order, which is the axis coordinate order). A dimension cut by axes ``(a, b)`` holds block
+    ``a * |b| + b``: gathered over ``b``, it holds block ``a`` of the dimension cut by ``a`` alone."""
     from mindspore import ops
-    axis = layout.axis(dim)
-    group = group_name(axis_group(layout.dev_matrix, axis, rank))
+    axes = layout.axes(dim)
+    group = group_name(axis_group(layout.dev_matrix, axes[-1], rank))
     if dim:
         perm = (dim,) + tuple(d for d in range(len(layout.full_shape)) if d != dim)
         back = tuple(perm.index(d) for d in range(len(perm)))
         out = ops.transpose(ops.AllGather(group)(ops.transpose(x, perm)), back)
     else:
         out = ops.AllGather(group)(x)
-    tmap = list(layout.tensor_map)
-    tmap[dim] = -1
-    return out, TensorLayout(layout.dev_matrix, tmap, layout.full_shape)
+    return out, layout.with_axes(dim, axes[:-1])
 
 
 def redistribute(x, src, dst, rank, device_num):
@@ -103,9 +103,7 @@ def redistribute(x, src, dst, rank, device_num):
     if src.dev_matrix == dst.dev_matrix:
         x, src = _exchange_cuts(x, src, dst, rank)
     for d in range(ndim):
-        if src.axis(d) is None:
-            continue
-        if any(not _inside(src.box(r)[d], dst.box(r)[d]) for r in range(device_num)):
+        while src.axes(d) and any(not _inside(src.box(r)[d], dst.box(r)[d]) for r in range(device_num)):
             x, src = _gather_dim(x, src, d, rank)
     return local_slice(x, src.box(rank), dst.box(rank))
 
@@ -116,11 +114,13 @@ def _exchange_cuts(x, src, dst, rank):
     pieces it receives along ``a``."""
     from mindspore import ops
     for a in range(len(src.full_shape)):
-        axis = src.axis(a)
-        if axis is None or src.dev_matrix[axis] == 1 or dst.axis(a) is not None:
+        if len(src.axes(a)) != 1 or dst.axes(a):
+            continue
+        axis = src.axes(a)[0]
+        if src.dev_matrix[axis] == 1:
             continue
         for b in range(len(src.full_shape)):
-            if b != a and dst.axis(b) == axis and src.axis(b) is None:
+            if b != a and dst.axes(b) == (axis,) and not src.axes(b):
                 n = src.dev_matrix[axis]
                 group = group_name(axis_group(src.dev_matrix, axis, rank))
                 x = ops.AlltoAll(n, b, a, group)(x)
@@ -146,14 +146,20 @@ def to_whole(x, rank, device_num):
 def mirror(param, layout, rank, device_num):
     """``param`` as an operand: identity forward; backward, its gradient all-reduced over its copy group and
     divided by ``device_num`` (see the module docstring)."""
-    from mindspore.parallel._mirror import Mirror
+    from mindspore.parallel._mirror import ConfiguredMirror, Mirror, gradient_settings
     if device_num <= 1:
         return param
     if layout is None:
         ranks = list(range(device_num))
     else:
         ranks = axes_group(layout.dev_matrix, layout.copy_axes(), rank)
-    return Mirror(group_name(ranks), 1.0 / device_num)(param)
+    group = group_name(ranks)
+    # the AutoParallel gradient settings (local norms, float32 communication) act where MindSpore has a mirror
+    # operator: on a parameter held as copies by several ranks
+    settings = gradient_settings(param) if group is not None and isinstance(param, Parameter) else None
+    if settings is not None:
+        return ConfiguredMirror(group, 1.0 / device_num, settings)(param)
+    return Mirror(group, 1.0 / device_num)(param)
 
 
 def whole_value(param):

@@ -434,7 +434,10 @@ def _network_layouts(network):
 def network_strategies(network):
     """``{node_name: strategy}`` of the sharded primitives held by ``network``'s cells (``Primitive.shard``).
 
-    Node names follow MindSpore's scope form, ``Default/<attr>-<CellType>/.../<PrimName>-op<k>``.
+    A primitive that ran on a parameter is named as MindSpore's ``CheckpointStrategy`` names it,
+    ``"<PrimName>_<parameter name>"`` (its first parameter input, one entry per parameter it ran on; what a
+    strategy file is loaded by, see :mod:`mindspore.parallel._compile_files`); one that did not, by MindSpore's
+    scope form, ``Default/<attr>-<CellType>/.../<PrimName>-op<k>``.
     """
     out, counter = {}, 0
     types = {"": type(network).__name__}
@@ -450,14 +453,16 @@ def network_strategies(network):
             if strategy is None and hasattr(value, "add_prim_attr"):
                 strategy = value.__dict__.get("_layout_strategy")
             if strategy is not None:
-                out[f"{scope}/{getattr(value, 'name', type(value).__name__)}-op{counter}"] = \
-                    tuple(tuple(int(d) for d in dims) for dims in strategy)
+                names = value.__dict__.get("_strategy_keys") or \
+                    [f"{scope}/{getattr(value, 'name', type(value).__name__)}-op{counter}"]
+                for name in names:
+                    out[name] = tuple(tuple(int(d) for d in dims) for dims in strategy)
                 counter += 1
     return out
 
 
 def save_network_strategy(network, file_name=None, device_num=None, only_trainable_params=None,
-                          strategies=None):
+                          strategies=None, parameters=()):
     """Write the strategy file of ``network``: every parameter's layout, replicated ones included.
 
     Sharded parameters take their layout from operator sharding
@@ -475,6 +480,8 @@ def save_network_strategy(network, file_name=None, device_num=None, only_trainab
             ``strategy_ckpt_config["only_trainable_params"]`` (its default, True, applies when not given).
         strategies (dict, optional): Operator strategies for ``parallel_strategy_item``; default: those of the
             sharded primitives in the network (:func:`network_strategies`).
+        parameters (iterable of Parameter, optional): More parameters the network used without holding them (a
+            network given as a function, e.g. ``AutoParallel(train_step)``); written after its own.
 
     Returns:
         str or None, the path written.
@@ -490,11 +497,15 @@ def save_network_strategy(network, file_name=None, device_num=None, only_trainab
         device_num = _group_size()
     sharded = _network_layouts(network)
     layouts = {}
-    for _, param in network.parameters_and_names():
+    for param in [p for _, p in network.parameters_and_names()] + list(parameters):
+        if param.name in layouts:
+            continue
         if only_trainable_params and not param.requires_grad:
             continue
         if param.name in sharded:
             layouts[param.name] = sharded[param.name]
+        elif param.__dict__.get("_ms_layout") is not None:     # one of ``parameters``, cut by operator sharding
+            layouts[param.name] = param.__dict__["_ms_layout"].as_tuple()
         else:
             shape = tuple(param.shape)
             layouts[param.name] = ParamLayout((int(device_num),), (-1,) * len(shape), shape)

@@ -8,6 +8,8 @@ does, as MindSpore 2.10 does standalone:
 - ``GradAccumulationCell`` / ``PipelineCell`` / ``MicroBatchInterleaved`` split every input along axis 0 into
   ``micro_size`` (``interleave_num``) equal slices, run the network on each and sum the outputs (so the gradient of
   the sum is the accumulated gradient of the micro-batches). An axis 0 that the count does not divide is an error.
+  The slices are ``StridedSlice`` applications marked ``skip_redistribution`` (the attribute MindSpore's pipeline
+  compiler sets on them): a parallel backend that cuts the batch over ranks slices each rank's own rows.
 - ``VirtualDatasetCellTriple`` calls its backbone with its three inputs.
 - ``PipelineGradReducer`` keeps one ``accu_grads.<name>`` buffer per parameter. The pipeline compiler adds every
   micro-batch's gradient into those buffers; the reducer returns ``accu_grads / scale_sense`` and zeroes them (so
@@ -33,16 +35,27 @@ class _MicroBatch(Cell):
     def __init__(self, micro_size):
         super().__init__()
         self.micro_size = micro_size
+        # MindSpore's pipeline compiler marks this slice ``skip_redistribution``: on a batch cut over ranks, each rank
+        # takes slice ``i`` of its own rows (begin and end divided by the cuts), not of the gathered batch
+        self.strided_slice = ops.StridedSlice().add_prim_attr("skip_redistribution", True)
 
     def construct(self, i, *inputs):
         out = ()
         for x in inputs:
-            n = x.shape[0]
+            shape = x.shape
+            n = shape[0]
             if n % self.micro_size != 0:
                 raise MSValueError(f"For micro batch initialization, the 0th dimension shape of input({n}) must be "
                                    f"divided by micro size({self.micro_size})")
             step = n // self.micro_size
-            out = out + (x[step * i:step * (i + 1)],)
+            begin = (step * i,)
+            end = (step * (i + 1),)
+            strides = (1,)
+            for d in range(1, len(shape)):
+                begin = begin + (0,)
+                end = end + (shape[d],)
+                strides = strides + (1,)
+            out = out + (self.strided_slice(x, begin, end, strides),)
         return out
 
 

@@ -37,6 +37,8 @@ def propagate(prim, args):
         return shape.reshape_keep(prim, args)
     if name == "Transpose":
         return shape.transpose_keep(prim, args)
+    if name == "StridedSlice" and prim.attrs.get("skip_redistribution"):
+        return shape.micro_slice_keep(prim, args)
     if name == "LayerNorm":   # whole rows on each rank: normalise block by block (gamma/beta through mirrors)
         strategy = norm.layernorm_strategy(prim, [layout.splits(d) for d in range(len(layout.full_shape))],
                                            layout.full_shape)

@@ -17,7 +17,7 @@ from mindspore.parallel._layouts import TensorLayout, axes_group, layout_of, par
     split_parameter
 from mindspore.parallel._redistribute import all_reduce, mirror, redistribute
 
-__all__ = ["Plan", "full_shape", "check_strategy"]
+__all__ = ["Plan", "full_shape", "check_strategy", "to_layout"]
 
 
 def full_shape(x):
@@ -78,6 +78,23 @@ def _optimizer_shard(param, want):
     return TensorLayout(want.dev_matrix, tmap, want.full_shape)
 
 
+def to_layout(x, want, rank, device_num):
+    """``x`` as this rank's block of layout ``want``. A whole network parameter is cut once (it keeps only its
+    block) and passes through its mirror."""
+    if isinstance(x, Parameter):
+        have = parameter_layout(x)
+        if have is None:
+            store = _optimizer_shard(x, want) or want
+            if not store.is_whole():
+                split_parameter(x, store, rank)
+            have = parameter_layout(x)
+        x = mirror(x, have, rank, device_num)
+        return redistribute(x, have, want if not want.is_whole() else None, rank, device_num)
+    if not isinstance(x, Tensor):
+        return x
+    return redistribute(x, layout_of(x), want if not want.is_whole() else None, rank, device_num)
+
+
 class Plan:
     """One application of a sharded operator: its loop dimensions, their cuts and its device matrix."""
 
@@ -106,23 +123,8 @@ class Plan:
         return TensorLayout(self.dev_matrix, tmap, shape)
 
     def take(self, x, letters):
-        """``x`` as this rank's block of the layout ``letters`` asks for. A whole network parameter is cut
-        once (it keeps only its block) and passes through its mirror."""
-        shape = full_shape(x)
-        want = self.layout(letters, shape)
-        if isinstance(x, Parameter):
-            have = parameter_layout(x)
-            if have is None:
-                store = _optimizer_shard(x, want) or want
-                if not store.is_whole():
-                    split_parameter(x, store, self.rank)
-                have = parameter_layout(x)
-            x = mirror(x, have, self.rank, self.device_num)
-            return redistribute(x, have, want if not want.is_whole() else None, self.rank, self.device_num)
-        if not isinstance(x, Tensor):
-            return x
-        have = layout_of(x)
-        return redistribute(x, have, want if not want.is_whole() else None, self.rank, self.device_num)
+        """``x`` as this rank's block of the layout ``letters`` asks for (see :func:`to_layout`)."""
+        return to_layout(x, self.layout(letters, full_shape(x)), self.rank, self.device_num)
 
     def reduce_over(self, x, letters, op="sum"):
         """Complete a partial result: all-reduce over the axes of the contracted, cut ``letters``."""

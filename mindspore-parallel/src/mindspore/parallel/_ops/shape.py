@@ -74,4 +74,26 @@ def reshape_keep(prim, args):
     return set_layout(y, TensorLayout(layout.dev_matrix, tmap, new_shape))
 
 
+def micro_slice_keep(prim, args):
+    """A ``StridedSlice`` marked ``skip_redistribution`` (a micro-batch slice) on a laid-out block: every rank slices
+    its own block, with ``begin`` and ``end`` divided by each dimension's cuts (MindSpore's
+    ``StridedSliceInfo::ChangeCNodeBeginEnd``), so micro-batch ``i`` of the global batch is slice ``i`` of every
+    rank's rows; the output keeps the input's cuts. None (the slice runs on the whole value) when a cut dimension
+    is sliced with a stride or a mask, or not in whole blocks."""
+    x, begin, end, strides = args[0], tuple(args[1]), tuple(args[2]), tuple(args[3])
+    layout = layout_of(x)
+    if any(prim.masks()) or len(begin) != len(layout.full_shape):
+        return None
+    local_begin, local_end, out_shape = [], [], []
+    for d, (b, e, st) in enumerate(zip(begin, end, strides)):
+        cuts = layout.splits(d)
+        if cuts > 1 and (st != 1 or b % cuts or e % cuts):
+            return None
+        local_begin.append(b // cuts)
+        local_end.append(e // cuts)
+        out_shape.append(e - b)
+    y = prim(x, tuple(local_begin), tuple(local_end), strides)
+    return set_layout(y, TensorLayout(layout.dev_matrix, layout.tensor_map, out_shape))
+
+
 RULES = {"Transpose": transpose_rule}
