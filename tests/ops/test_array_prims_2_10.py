@@ -194,3 +194,15 @@ def test_cast_of_complex_keeps_the_real_part_without_warning():
         for dtype, want in ((ms.float32, [1.0, -3.5, 0.0]), (ms.float16, [1.0, -3.5, 0.0]), (ms.int32, [1, -3, 0]),
                             (ms.bool_, [True, True, False])):
             np.testing.assert_array_equal(ops.cast(x, dtype).asnumpy(), want)
+
+
+def test_tuple_to_array_takes_a_range_and_the_first_numbers_type():
+    """``ops.tuple_to_array(range(n))`` (MindYOLO's YOLOv4 head builds its grid so) works as in 2.10, and the first
+    number decides the dtype, as 2.10 documents and does: (1, 2.5) -> Int32 [1, 2], (True, False) -> Int32."""
+    cases = [(range(2, 5), ms.int32, [2, 3, 4]), ((1, 2.5), ms.int32, [1, 2]), ((1.5, 2), ms.float32, [1.5, 2.0]),
+             ((True, False), ms.int32, [1, 0])]
+    for value, dtype, want in cases:
+        out = ops.tuple_to_array(value)
+        assert out.dtype == dtype and out.asnumpy().tolist() == want, value
+    with pytest.raises(TypeError, match="must be a tuple"):
+        ops.tuple_to_array(5)

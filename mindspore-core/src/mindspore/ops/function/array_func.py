@@ -427,14 +427,22 @@ def eye(n, m=None, dtype=None):
 
 
 def tuple_to_array(input_x):
-    """A 1-D tensor from a tuple of numbers (Int32 for ints, as MindSpore 2.10's ``TupleToArray``; Float32 for
-    floats)."""
-    if not isinstance(input_x, (tuple, list)):
+    """A 1-D tensor from a tuple (or list, or ``range``) of numbers. As MindSpore 2.10 documents it, the first
+    number decides the dtype: Int32 when it is an int (or bool; later floats are truncated), else Float32.
+
+    Examples:
+        >>> import mindspore as ms
+        >>> ms.ops.tuple_to_array(range(3))
+        Tensor(shape=[3], dtype=Int32, value= [0, 1, 2])
+    """
+    if not isinstance(input_x, (tuple, list, builtins.range)):
         raise MSTypeError(f"For 'tuple_to_array', the 'input_x' must be a tuple, but got {type(input_x).__name__}.")
     values = tuple(input_x)
-    if values and all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
-        return Tensor(values, mstype.int32)
-    return Tensor(values)
+    if not values:
+        raise MSValueError("For 'tuple_to_array', the 'input_x' must not be empty.")
+    if isinstance(values[0], numbers.Integral):
+        return Tensor(tuple(int(v) for v in values), mstype.int32)
+    return Tensor(tuple(float(v) for v in values), mstype.float32)
 
 
 def scalar_to_tensor(input_x, dtype=mstype.float32):
