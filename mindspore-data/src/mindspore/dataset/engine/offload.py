@@ -39,9 +39,11 @@ _NAMES = {"HWC2CHW", "Normalize", "RandomColorAdjust", "RandomHorizontalFlip", "
 
 
 def _supported(op):
-    """Whether ``op`` is one of the operations the offload model runs (the library's own classes only)."""
+    """Whether ``op`` is one of the operations the offload model runs (the library's own classes; not the legacy
+    ``py_transforms`` ones, which 2.10 runs in Python)."""
     cls = type(op)
-    return cls.__name__ in _NAMES and cls.__module__.startswith("mindspore.dataset.")
+    return (cls.__name__ in _NAMES and cls.__module__.startswith("mindspore.dataset.")
+            and "py_transforms" not in cls.__module__)
 
 
 def _offloads(node):
