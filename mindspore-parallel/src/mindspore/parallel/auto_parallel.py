@@ -96,7 +96,7 @@ def _draw_deferred_parameters(network, mode):
     ``Parameter.init_data``), rather than where they are first used: a ``Model`` or ``jit`` step around the wrapper
     reads them before the wrapper's call sets that mode. With a global seed every rank draws the same stream in the
     same order, and they are left to their first use. (A function's parameters are drawn in its call.)"""
-    from mindspore.common.seed import get_seed
+    from mindspore import get_seed
     if not isinstance(network, Cell) or get_seed() is not None:
         return
     saved = context.get_auto_parallel_context("parallel_mode")
