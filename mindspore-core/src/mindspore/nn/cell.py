@@ -104,8 +104,8 @@ def _set_parameter_value(param, value):
     in a graph being built, ``set_data`` otherwise) and stays the cell's Parameter (MindCV's AdamW:
     ``self.beta1_power = beta1_power``)."""
     if _staging.active():
-        from mindspore.ops import functional as F
-        F.assign(param, value if value.dtype == param.dtype else F.cast(value, param.dtype))
+        from mindspore._infer.interpret import _assign_parameter
+        _assign_parameter(param, value)      # as the parser's ``self.weight = x``
     else:
         param.set_data(value)
 

@@ -151,9 +151,10 @@ def _per_image(values):
 
 
 def _draw(x, low, high):
-    """One factor per image, uniform in [low, high] (always one draw, as 2.10 draws even when low == high)."""
+    """One factor per image, (N, 1), uniform in [low, high] (always one draw, as 2.10 draws even when
+    low == high)."""
     rand = np.random.uniform(size=(x.shape[0], 1))
-    return low if low == high else low + (high - low) * rand
+    return np.full_like(rand, low) if low == high else low + (high - low) * rand
 
 
 def _batch_op(op):
@@ -202,10 +203,10 @@ class _ColorAdjust:
         x = ops.cast(x, mstype.float32)
         _check_dims(x, "RandomColorAdjust")
         (b_lo, b_hi), (c_lo, c_hi), (s_lo, s_hi), (h_lo, h_hi) = self.ranges
-        brightness = _per_image(_draw(x, b_lo, b_hi) * np.ones((x.shape[0], 1)))
-        contrast = _per_image(_draw(x, c_lo, c_hi) * np.ones((x.shape[0], 1)))
-        saturation = _per_image(_draw(x, s_lo, s_hi) * np.ones((x.shape[0], 1)))
-        hue = _draw(x, h_lo, h_hi) * np.ones((x.shape[0], 1))
+        brightness = _per_image(_draw(x, b_lo, b_hi))
+        contrast = _per_image(_draw(x, c_lo, c_hi))
+        saturation = _per_image(_draw(x, s_lo, s_hi))
+        hue = _draw(x, h_lo, h_hi)
         gray = 0.2989 * x[..., 0:1] + 0.587 * x[..., 1:2] + 0.114 * x[..., 2:3]
         gray_mean = ops.mean(gray, (1, 2, 3), keep_dims=True) + 0.5
         x = ops.clip_by_value(x * brightness, 0.0, 255.0)
@@ -252,7 +253,7 @@ class _Sharpness:
     def __call__(self, x):
         x = ops.cast(x, mstype.float32)
         _check_dims(x, "RandomSharpness")
-        degree = _per_image(_draw(x, self.low, self.high) * np.ones((x.shape[0], 1)))
+        degree = _per_image(_draw(x, self.low, self.high))
         channels = x.shape[3]
         nchw = ops.transpose(x, (0, 3, 1, 2))
         weight = mindspore.Tensor(np.tile(self._KERNEL, (channels, 1, 1, 1)))
