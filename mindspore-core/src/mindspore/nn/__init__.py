@@ -13,6 +13,7 @@ __all__ = (["Cell", "CellList", "SequentialCell", "no_init_parameters"] + list(l
            + list(wrap.__all__) + list(learning_rate_schedule.__all__) + list(dynamic_lr.__all__))
 from mindspore.nn.graph_cell import GraphCell  # noqa: E402
 __all__.append("GraphCell")
+from mindspore.nn import probability  # noqa: E402,F401 - nn.probability.distribution etc., as in MindSpore
 
 # MindSpore's nn also exports the evaluation metrics of mindspore.train.metrics (nn.Accuracy is train.Accuracy),
 # and nn.Linear and the nn.*Ext layers are the very classes of mindspore.mint.nn. Both packages sit above nn
