@@ -84,3 +84,36 @@ def test_matrix_inverse_dtypes():
     for dtype in (np.float16, np.int32):
         with pytest.raises(TypeError, match="MatrixInverse"):
             ops.MatrixInverse()(Tensor(np.eye(2, dtype=dtype)))
+
+
+def test_cholesky_of_a_matrix_not_positive_definite_is_a_runtime_error():
+    # 2.10's CPU kernel fails at run time (RuntimeError), with this message
+    with pytest.raises(RuntimeError, match="Cholesky expects symmetric positive definite matrices as inputs."):
+        ops.Cholesky()(Tensor(-np.eye(3)))
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_triangular_solve_with_a_zero_on_the_diagonal_substitutes(lower):
+    # 2.10 substitutes regardless (inf/nan where a pivot is 0) instead of failing
+    got = ops.MatrixTriangularSolve(lower=lower)(Tensor(np.zeros((3, 3))), Tensor(np.ones((3, 1)))).asnumpy()
+    first = 0 if lower else 2
+    assert np.isinf(got[first, 0]) and np.isnan(np.delete(got[:, 0], first)).all()
+    part = np.array([[1.0, 0, 0], [1, 0, 0], [1, 1, 1]])
+    got = ops.MatrixTriangularSolve()(Tensor(part), Tensor(np.ones((3, 1)))).asnumpy()
+    assert got[0, 0] == 1.0 and np.isnan(got[1:, 0]).all()
+
+
+@pytest.mark.parametrize("k", [0, (0, 0), [1, 1]])
+def test_matrix_set_diag_v3_pair_naming_one_diagonal(k):
+    # k = (d, d) names one diagonal, like k = d: the diagonal tensor has one dimension less (2.10, TensorFlow)
+    d = k if isinstance(k, int) else k[0]
+    x = np.full((2, 3, 4), 7)
+    diag = np.array([[1, 2, 3], [4, 5, 6]])
+    got = ops.MatrixSetDiagV3()(Tensor(x), Tensor(diag), Tensor(np.array(k, np.int32))).asnumpy()
+    want = x.copy()
+    for i in range(3):
+        want[:, i, i + d] = diag[:, i]
+    np.testing.assert_array_equal(got, want)
+    part = ops.MatrixDiagPartV3()(Tensor(got.astype(np.float64)), Tensor(np.array(k, np.int32)),
+                                  Tensor(0.0, ms.float64))
+    np.testing.assert_array_equal(part.asnumpy(), diag)

@@ -100,7 +100,21 @@ def _tri_solve(matrix, rhs, lower, adjoint):
     batch = tuple(np.broadcast_shapes(t.shape[:-2], rhs.shape[:-2]))
     t = xp.ascontiguousarray(xp.broadcast_to(t, batch + t.shape[-2:]))
     rhs = xp.ascontiguousarray(xp.broadcast_to(rhs, batch + rhs.shape[-2:]))
-    return xp.linalg.solve(t, rhs)
+    try:
+        return xp.linalg.solve(t, rhs)
+    except np.linalg.LinAlgError:
+        # a zero on the diagonal: 2.10 substitutes anyway (Eigen), giving inf/nan rather than failing
+        return _substitute(t, rhs, lower != adjoint)
+
+
+def _substitute(t, rhs, lower):
+    """Forward (``lower``) or back substitution with the triangular ``t``, row by row."""
+    x = xp.zeros(rhs.shape, xp.result_type(t, rhs))
+    n = t.shape[-1]
+    for i in (range(n) if lower else range(n - 1, -1, -1)):
+        acc = rhs[..., i, :] - (t[..., i, :, None] * x).sum(-2)
+        x[..., i, :] = acc / t[..., i, i, None]
+    return x
 
 
 def _matrix_triangular_solve(prim, matrix, rhs, out=None):

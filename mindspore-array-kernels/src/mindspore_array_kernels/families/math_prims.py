@@ -437,7 +437,7 @@ def _scatter_add_with_axis(prim, input_x, indices, updates, out=None):
 # --- diagonals ------------------------------------------------------------------------------------------------
 def _k_pair(k):
     ks = list(_int_tuple(k))
-    return ks[0], ks[-1], len(ks) == 1
+    return ks[0], ks[-1], ks[0] == ks[-1]       # a pair (d, d) names one diagonal too, as in 2.10
 
 
 def _diag_len(d, rows, cols):

@@ -10,7 +10,7 @@ import functools
 
 import numpy as np
 
-from mindspore.plugin import MSValueError
+from mindspore.plugin import MSRuntimeError, MSValueError
 from mindspore_array_kernels import bind
 from mindspore_cpu.kernels.linalg import inverse_with_rank
 
@@ -47,7 +47,8 @@ def _cholesky(prim, x, out=None):
     try:
         lower = np.linalg.cholesky(x)
     except np.linalg.LinAlgError as exc:
-        raise ValueError("For 'Cholesky', the input matrix must be symmetric positive definite.") from exc
+        # 2.10's CPU kernel (Eigen's LLT) fails at run time: a RuntimeError, not a ValueError
+        raise MSRuntimeError("Cholesky expects symmetric positive definite matrices as inputs.") from exc
     return np.ascontiguousarray(np.swapaxes(lower, -1, -2) if prim.upper else lower).astype(x.dtype)
 
 

@@ -1157,7 +1157,7 @@ def k_pair(op, k):
     lo, hi = int(ks[0]), int(ks[-1])
     if lo > hi:
         raise MSValueError(f"For '{op}', k[0] must not be greater than k[1], but got k = {ks}.")
-    return lo, hi, len(ks) == 1
+    return lo, hi, lo == hi     # a pair (d, d) names one diagonal too, as in 2.10 (and TensorFlow)
 
 
 def diag_len(d, rows, cols):
