@@ -65,6 +65,35 @@ def test_device_context_reports_the_plugins_probes():
     assert isinstance(ms.device_context.ascend.is_available(), bool)
 
 
+def test_ascend_operator_settings_do_nothing_off_ascend(monkeypatch):
+    # 2.10's submodules (MindFormers imports op_precision at import time); on the CPU target a setting only logs
+    # 2.10's error, whatever its value, as 2.10's first call does
+    from mindspore.device_context.ascend import _conf, op_debug, op_precision, op_tuning
+    logged = []
+    monkeypatch.setattr(_conf, "error", logged.append)
+    for _ in range(2):
+        assert op_precision.precision_mode("no such mode") is None
+    op_precision.matmul_allow_hf32(3)
+    op_tuning.op_compile(True)
+    op_debug.execute_timeout(-1)
+    assert logged == ["CPU device is not supported. Please use correct device"] * 5 and _conf.CONF == {}
+    # on an Ascend target the values are checked and kept, once
+    monkeypatch.setattr(context, "get_context", lambda key: "Ascend")
+    monkeypatch.setattr(_conf, "CONF", {})
+    op_precision.precision_mode("force_fp16")
+    op_precision.precision_mode("force_fp16")
+    with pytest.raises(RuntimeError, match="'precision_mode' can not be set repeatedly"):
+        op_precision.precision_mode("force_fp32")
+    with pytest.raises(ValueError, match="must be one of"):
+        op_precision.conv_allow_hf32(2)
+    with pytest.raises(ValueError, match="bigger than or equal to 0"):
+        op_debug.execute_timeout(-1)
+    with pytest.raises(ValueError, match="the key must be one of"):
+        op_debug.aclinit_config({"bad": "1"})
+    op_tuning.aoe_tune_mode("online")
+    assert _conf.CONF == {"precision_mode": "force_fp16", "aoe_tune_mode": "online"}
+
+
 def test_runtime_controls():
     saved = context.get_context("pynative_synchronize")
     try:

@@ -1,5 +1,6 @@
 """``mindspore.device_context.ascend``: the Ascend device."""
 from mindspore.device_context import _probe
+from mindspore.device_context.ascend import op_debug, op_precision, op_tuning  # noqa: F401 - 2.10's submodules
 
 __all__ = ["is_available", "device_count"]
 

@@ -13,9 +13,16 @@ del _family, _cls
 from mindspore.ops._defs.comm import ReduceOp  # noqa: E402
 from mindspore.ops._defs.control_prims import identity  # noqa: E402,F401
 from mindspore.ops.function.misc2_func import kernel, ms_kernel  # noqa: E402
+# MindSpore 2.10's LLM operators (call-only compositions, Ascend-only there)
+from mindspore.ops.function.llm_func import (ApplyRotaryPosEmb, GroupTopk, PagedAttention,  # noqa: E402
+                                             PagedAttentionMask, ReshapeAndCache)
 
 __all__ += ["ReduceOp", "kernel", "ms_kernel"]   # not ``identity``: ``from ... import *`` into mindspore.ops
 # would shadow the function ``ops.identity``
+__all__ += ["ApplyRotaryPosEmb", "GroupTopk", "PagedAttention", "PagedAttentionMask", "ReshapeAndCache"]
+from mindspore.ops.operations.custom_ops import CustomOpBuilder  # noqa: E402
+
+__all__ += ["CustomOpBuilder"]
 
 # MindSpore 2.10's submodules of this namespace (code imports from them, or reaches them as attributes:
 # ops.operations.nn_ops.FlashAttentionScore): each holds its 2.10 classes that this build has

@@ -1,0 +1,69 @@
+"""MindSpore's other import paths for names that live elsewhere here.
+
+Code written for MindSpore imports many names from the module that defines them in MindSpore's own source tree, or
+that merely imports them there: ``from mindspore.common import set_seed`` (in 500 files of MindSpore's model zoo),
+``from mindspore.train.serialization import export``, ``from mindspore.nn.metrics import Accuracy``. This project
+defines those names once, in its own layout; a module of MindSpore's layout reaches them through
+:func:`reexport`, lazily (at first use), so that no import order or cycle changes.
+"""
+import importlib
+import sys
+import types
+
+__all__ = ["reexport", "fallback", "names_over_submodules"]
+
+
+def reexport(module_name, sources):
+    """A module ``__getattr__`` (PEP 562) for ``module_name`` that resolves each name of ``sources`` -- a mapping
+    ``{home module: names}`` (a name may be ``"alias=name"``) -- from its home module, at each use. Any other name
+    raises MindSpore's ``AttributeError``.
+
+    Nothing is cached on the module: a name set there would become a global of the module's own code, and names
+    such as ``any`` or ``max`` (functions of ``mindspore.ops``) would then shadow Python's builtins in it."""
+    where = {}
+    for home, names in sources.items():
+        for entry in names.split() if isinstance(names, str) else names:
+            alias, _, name = entry.partition("=")
+            where[alias] = (home, name or alias)
+
+    def __getattr__(name):
+        if name not in where:
+            raise AttributeError(f"module '{module_name}' has no attribute '{name}'")
+        home, attr = where[name]
+        return getattr(importlib.import_module(home), attr)
+
+    return __getattr__
+
+
+def fallback(module_name, home):
+    """A module ``__getattr__`` for ``module_name`` that resolves any public name of module ``home`` on first use.
+    MindSpore's ``mindspore.ops.function.<family>_func`` modules each hold a part of ``mindspore.ops``, cut
+    differently from this project's families; any ``mindspore.ops`` function imported from one of them is found.
+    As with :func:`reexport`, nothing is cached on the module (``any`` would shadow the builtin in its code)."""
+
+    def __getattr__(name):
+        if not name.startswith("_"):
+            try:
+                return getattr(importlib.import_module(home), name)
+            except AttributeError:
+                pass
+        raise AttributeError(f"module '{module_name}' has no attribute '{name}'")
+
+    return __getattr__
+
+
+def names_over_submodules(module_name, names):
+    """Keep ``module_name``'s attributes ``names`` what they are (functions) when a submodule of the same name is
+    imported: MindSpore's package binds e.g. ``mindspore.common.mutable`` to the function ``mutable`` after loading
+    the module ``mindspore.common.mutable``, so the function is what ``from mindspore.common import mutable`` gives
+    whatever was imported before; the submodule stays reachable as ``sys.modules[...]``."""
+    module = sys.modules[module_name]
+    protected = frozenset(names)
+
+    class _Package(type(module)):
+        def __setattr__(self, name, value):
+            if name in protected and isinstance(value, types.ModuleType):
+                return   # the import system binding the submodule: the function keeps the name
+            super().__setattr__(name, value)
+
+    module.__class__ = _Package
