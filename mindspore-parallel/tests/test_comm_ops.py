@@ -116,5 +116,6 @@ def test_ops_comm_functions_are_mindspore_210s_names():
              "set_comm_ops_inplace", "all_gather_matmul", "matmul_reduce_scatter"}
     for name in names:
         assert getattr(ops, name) is getattr(comm_func, name), name
-    # ops.gather and ops.scatter stay the array ops
+    # ops.gather and ops.scatter stay the array ops; comm_func's are the collectives, as in 2.10
     assert ops.gather is not getattr(comm_func, "gather", None)
+    assert comm_func.gather is ms.mint.distributed.gather and comm_func.scatter is ms.mint.distributed.scatter

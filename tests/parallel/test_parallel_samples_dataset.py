@@ -25,7 +25,7 @@ def test_auto_parallel_draws_deferred_weights_as_every_rank_does(monkeypatch):
 
     import mindspore as ms
     from mindspore import nn
-    from mindspore.common import seed as seed_module
+    seed_module = sys.modules["mindspore.common.seed"]   # (mindspore.common.seed is the function `seed`)
     from mindspore.parallel.auto_parallel import AutoParallel
 
     monkeypatch.setattr(seed_module, "_global_seed", None)

@@ -19,6 +19,8 @@ ADDONS = {
 class _MissingAddonFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         for prefix, dist in ADDONS.items():
+            if fullname != prefix and prefix in sys.modules:
+                continue  # the add-on is there: a submodule it lacks is a plain ModuleNotFoundError
             if fullname == prefix or fullname.startswith(prefix + "."):
                 raise ModuleNotFoundError(
                     f"No module named '{fullname}': it is provided by the add-on distribution '{dist}'. "

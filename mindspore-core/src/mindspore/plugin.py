@@ -124,7 +124,7 @@ __all__ = [
     "MindSporeError", "MSTypeError", "MSValueError", "MSRuntimeError", "MSIndexError", "MSIndexRuntimeError", "KernelNotFoundError",
     "BackendUnavailableError",
     # the running installation
-    "current_target", "register_plugin", "unregister_plugin",
+    "current_target", "register_plugin", "unregister_plugin", "auto_parallel_setting_is_set",
     # operator interception
     "set_primitive_call_hook", "apply_primitive", "primitive_call_hook_suspended", "invalidate_compiled_graphs",
     "set_cell_call_hook", "set_tensor_shape_view",
@@ -155,6 +155,14 @@ def collective_backends():
 def current_target():
     """The device target computations run on now (resolving the default one if needed)."""
     return _backend.current().target
+
+
+def auto_parallel_setting_is_set(attr_key):
+    """Whether the user set the auto-parallel setting ``attr_key`` (``set_auto_parallel_context``) since the last
+    reset: the defaults of some settings (``device_num``, ``global_rank``) follow the world until then, and
+    MindSpore's ``auto_parallel_context().get_device_num_is_set()`` tells which."""
+    from mindspore.context import _auto_parallel_is_set
+    return _auto_parallel_is_set(attr_key)
 
 
 def register_plugin(obj, name=None):

@@ -7,8 +7,10 @@ collection ``ASCEND_PROFILER_OUTPUT/trace_view.json`` plus operator statistics (
 :mod:`mindspore.profiler._writer`). ``mstx`` adds marks and ranges; ``DynamicProfilerMonitor`` and ``EnvProfiler``
 switch profiling on from a JSON file or the ``MS_PROFILER_OPTIONS`` variable.
 """
-from mindspore.profiler._schedule import ProfilerAction
-from mindspore.profiler._schedule import Schedule as schedule
+# loaded from the public module first: `schedule` then names the class, as in MindSpore, even after a later
+# `import mindspore.profiler.schedule`
+from mindspore.profiler.schedule import ProfilerAction
+from mindspore.profiler.schedule import Schedule as schedule
 from mindspore.profiler.common import (AicoreMetrics, ExportType, HostSystem, ProfilerActivity, ProfilerLevel,
                                        _ExperimentalConfig)
 from mindspore.profiler.dynamic_profiler import DynamicProfilerMonitor

@@ -20,6 +20,9 @@ import importlib
 from mindspore.dataset import config
 from mindspore.dataset.engine import *  # noqa: F401,F403
 from mindspore.dataset.engine import __all__ as _engine_all
+# not in MindSpore's __all__, but its namespace has them and code imports them from here
+from mindspore.dataset.engine import samplers  # noqa: F401
+from mindspore.dataset.engine.datasets_ops import RepeatDataset  # noqa: F401
 
 __all__ = ["config"] + list(_engine_all) + ["WaitedDSCallback"]
 

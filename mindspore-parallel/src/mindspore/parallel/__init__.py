@@ -8,14 +8,15 @@ processes are joined with :mod:`mindspore.communication`. SEMI_AUTO_PARALLEL: op
 __all__ = []
 
 # --- operator sharding (SEMI_AUTO_PARALLEL / AUTO_PARALLEL) ---
-from mindspore.parallel._shard import Layout, shard  # noqa: E402
+from mindspore.parallel.shard import Layout, shard  # noqa: E402
 
 __all__ += ["Layout", "shard"]
 
 # --- the AUTO_PARALLEL search's parameters, and keeping parameter copies equal ---
 from mindspore.parallel.algo_parameter_config import (get_algo_parameters, reset_algo_parameters,  # noqa: E402
                                                       set_algo_parameters, set_op_strategy_config)
-from mindspore.parallel._param_sync import parameter_broadcast, sync_pipeline_shared_parameters  # noqa: E402
+from mindspore.parallel.parameter_broadcast import parameter_broadcast  # noqa: E402
+from mindspore.parallel._param_sync import sync_pipeline_shared_parameters  # noqa: E402
 
 __all__ += ["set_algo_parameters", "get_algo_parameters", "reset_algo_parameters", "set_op_strategy_config",
             "parameter_broadcast", "sync_pipeline_shared_parameters"]

@@ -32,3 +32,9 @@ __all__ = (activation.__all__ + basic.__all__ + conv.__all__ + conv_more.__all__
            + fractional_pooling.__all__ + rnns.__all__ + sparse.__all__ + combined.__all__ + image.__all__
            + image_more.__all__ + math_cells.__all__ + math_special.__all__ + dense.__all__ + transformer.__all__
            + container.__all__ + timedistributed.__all__ + cell_grad.__all__ + thor_layer.__all__)
+
+
+# MindSpore groups mindspore.nn's cells into its own modules: a cell imported from its `nn.layer` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.nn")

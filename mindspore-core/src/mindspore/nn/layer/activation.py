@@ -486,3 +486,9 @@ def get_activation(name, prim_name=None):
     if name not in _ACTIVATIONS:
         raise KeyError(f"{prefix} 'name' must be in {list(_ACTIVATIONS)}, but got {name}.")
     return _ACTIVATIONS[name]()
+
+
+# MindSpore groups mindspore.nn's cells into its own modules: a cell imported from its `nn.layer.activation` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.nn")

@@ -332,3 +332,9 @@ class Conv1dTranspose(Conv2dTranspose):
     def construct(self, x):
         chk.check_rank("Conv1dTranspose", "x", x, (3,))
         return ops.squeeze(super().construct(ops.expand_dims(x, 2)), 2)
+
+
+# MindSpore groups mindspore.nn's cells into its own modules: a cell imported from its `nn.layer.conv` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.nn")

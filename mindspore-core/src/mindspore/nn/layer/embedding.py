@@ -87,3 +87,9 @@ class Embedding(Cell):
     def extend_repr(self):
         return (f"vocab_size={self.vocab_size}, embedding_size={self.embedding_size}, use_one_hot={self.use_one_hot}, "
                 f"embedding_table={self.embedding_table}, dtype={self.dtype}, padding_idx={self.padding_idx}")
+
+
+# MindSpore groups mindspore.nn's cells into its own modules: a cell imported from its `nn.layer.embedding` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.nn")

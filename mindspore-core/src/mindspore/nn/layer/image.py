@@ -260,3 +260,9 @@ class SSIM(Cell):
         sigma12 = blur(x * y) - mu12
         ssim = (2 * mu12 + c1) * (2 * sigma12 + c2) / ((mu1_sq + mu2_sq + c1) * (sigma1_sq + sigma2_sq + c2))
         return ops.mean(ops.mean(ssim, (2, 3)), -1)
+
+
+# MindSpore groups mindspore.nn's cells into its own modules: a cell imported from its `nn.layer.image` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.nn")

@@ -471,3 +471,9 @@ class InstanceNorm3d(_InstanceNorm):
     """
 
     _rank = 5
+
+
+# MindSpore groups mindspore.nn's cells into its own modules: a cell imported from its `nn.layer.normalization` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.nn")

@@ -621,3 +621,9 @@ class MaxUnpool3d(_MaxUnpoolNd):
     """
 
     _nd = 3
+
+
+# MindSpore groups mindspore.nn's cells into its own modules: a cell imported from its `nn.layer.pooling` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.nn")

@@ -13,8 +13,11 @@ MindSpore 2.10 defaults that matter:
 """
 from __future__ import annotations
 
+import logging
+
 import mindspore.ops as ops
 from mindspore._errors import MSTypeError, MSValueError
+from mindspore._module_paths import reexport as _reexport
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
@@ -556,3 +559,20 @@ class MultiClassDiceLoss(LossBase):
                 dice = ops.mul(dice, self.weights[i])
             total = ops.add(total, dice)
         return ops.div(total, label.shape[1])
+
+
+class _Loss(LossBase):
+    """MindSpore's name for :class:`LossBase` before 1.3, which older model code still subclasses: ``LossBase``,
+    with MindSpore's deprecation warning."""
+
+    def __init__(self, reduction="mean"):
+        logging.getLogger("mindspore").warning("'_Loss' is deprecated from version 1.3 and will be removed after "
+                                               "version 2.9.0, use 'LossBase' instead.")
+        super().__init__(reduction)
+
+
+# The losses MindSpore defines in this module and this project in its neighbours (``from mindspore.nn.loss.loss
+# import CTCLoss`` works in both)
+__getattr__ = _reexport("mindspore.nn.loss.loss", {"mindspore.nn": (
+    "CTCLoss MultiLabelSoftMarginLoss MultiMarginLoss MultilabelMarginLoss SampledSoftmaxLoss TripletMarginLoss "
+    "TripletMarginWithDistanceLoss")})

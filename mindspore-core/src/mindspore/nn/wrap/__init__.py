@@ -11,3 +11,9 @@ __all__ = ["WithLossCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepC
            "ParameterUpdate", "DistributedGradReducer", "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell",
            "TrainOneStepWithLossScaleCell", "GradAccumulationCell", "PipelineCell", "MicroBatchInterleaved",
            "VirtualDatasetCellTriple", "PipelineGradReducer"]
+
+
+# MindSpore groups mindspore.nn's cells into its own modules: a cell imported from its `nn.wrap` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.nn")

@@ -816,3 +816,9 @@ def assign_sub(variable, value):
 # --- Tensor indexing ----------------------------------------------------------------------------
 from mindspore.ops.function._indexing import tensor_getitem as _tensor_getitem  # noqa: E402
 from mindspore.ops.function._indexing import tensor_setitem as _tensor_setitem  # noqa: E402
+
+
+# MindSpore cuts mindspore.ops into its own families: a function imported from its `array_func` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.ops")

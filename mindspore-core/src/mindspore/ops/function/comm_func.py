@@ -455,3 +455,10 @@ def matmul_reduce_scatter(input, x2, group, world_size, *, reduce_op="sum", bias
         raise RuntimeError(f"For 'matmul_reduce_scatter', the m axis of 'input' ({input.shape[0]}) must be a "
                            f"multiple of 'world_size' {world_size}.")
     return ReduceScatter("sum", group)(matmul(input, right))
+
+
+# MindSpore's `comm_func` also holds the process-group collectives `gather` and `scatter` (not the array
+# functions of mindspore.ops of those names) and `P2POp`: here they are mindspore.mint.distributed's
+from mindspore._module_paths import reexport as _reexport  # noqa: E402
+
+__getattr__ = _reexport(__name__, {"mindspore.mint.distributed": "gather scatter P2POp"})

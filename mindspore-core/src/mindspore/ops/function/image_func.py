@@ -28,3 +28,9 @@ def rotated_iou(boxes, query_boxes, trans=False, mode=0, is_cross=True, v_thresh
         if not isinstance(v, Tensor):
             raise MSTypeError(f"For 'rotated_iou', the '{name}' must be a Tensor, but got {type(v).__name__}.")
     return _image.RotatedIou(trans, mode, is_cross, float(v_threshold), float(e_threshold))(boxes, query_boxes)
+
+
+# MindSpore cuts mindspore.ops into its own families: a function imported from its `image_func` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.ops")

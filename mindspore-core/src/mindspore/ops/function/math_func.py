@@ -940,3 +940,9 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     # an integer tensor is scaled in Float32 and truncated back (MindSpore 2.10), not by a truncated scale
     return tuple(_mul(t, _functional.cast(scale, t.dtype)) if mstype.is_float(t.dtype)
                  else _functional.cast(_mul(_functional.cast(t, mstype.float32), scale), t.dtype) for t in x)
+
+
+# MindSpore cuts mindspore.ops into its own families: a function imported from its `math_func` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.ops")

@@ -363,3 +363,9 @@ def randperm(n, seed=0, offset=0, dtype=mstype.int64):
     if isinstance(n, Tensor):
         n = int(n)
     return _prim(random_defs.RandpermV2, 0, dtype)(n, seed, offset)
+
+
+# MindSpore cuts mindspore.ops into its own families: a function imported from its `random_func` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.ops")

@@ -641,3 +641,9 @@ def sparse_segment_mean(x, indices, segment_ids):
         Tensor of shape ``(segment_ids[-1] + 1,) + x.shape[1:]``.
     """
     return _defs.SparseSegmentMean()(x, indices, segment_ids)
+
+
+# MindSpore cuts mindspore.ops into its own families: a function imported from its `sparse_func` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.ops")

@@ -21,7 +21,7 @@ from mindspore.dataset.engine.samplers import (DistributedSampler, PKSampler, Ra
 __all__ = ["Dataset", "MappableDataset", "SourceDataset", "Schema", "Shuffle", "zip", "BatchInfo",
            "GeneratorDataset", "NumpySlicesDataset", "PaddedDataset",
            "DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler",
-           "SubsetSampler", "WeightedRandomSampler", "DSCallback", "DatasetCache",
+           "SubsetSampler", "WeightedRandomSampler", "DSCallback", "WaitedDSCallback", "DatasetCache",
            "serialize", "deserialize", "show", "compare"]
 
 # Sources written in their own modules (by file format); a module not present yet is skipped.
@@ -63,3 +63,10 @@ for _module_name, _names in _SOURCE_MODULES.items():
         if hasattr(_module, _name):
             globals()[_name] = getattr(_module, _name)
             __all__.append(_name)
+
+
+def __getattr__(name):
+    if name == "WaitedDSCallback":    # built on first use, as in mindspore.dataset: its base is mindspore.train's
+        from mindspore.dataset.engine import callbacks
+        return callbacks.WaitedDSCallback
+    raise AttributeError(f"module '{__name__}' has no attribute '{name}'")

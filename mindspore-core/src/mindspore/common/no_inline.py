@@ -1,0 +1,4 @@
+"""MindSpore's ``mindspore.common.no_inline``."""
+from mindspore import no_inline  # noqa: F401
+
+__all__ = ["no_inline"]

@@ -1,0 +1,4 @@
+"""MindSpore's ``mindspore.common.recompute``."""
+from mindspore import recompute  # noqa: F401
+
+__all__ = ["recompute"]

@@ -1,0 +1,4 @@
+"""MindSpore's ``mindspore.graph.lazy_inline``."""
+from mindspore import lazy_inline  # noqa: F401
+
+__all__ = ["lazy_inline"]

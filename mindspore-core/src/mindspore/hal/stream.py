@@ -1,0 +1,9 @@
+"""MindSpore's ``mindspore.hal.stream``."""
+from mindspore.hal import (  # noqa: F401
+    Event, Stream, StreamCtx, communication_stream, current_stream, default_stream, set_cur_stream, synchronize
+)
+
+__all__ = [
+    "Event", "Stream", "StreamCtx", "communication_stream", "current_stream", "default_stream", "set_cur_stream",
+    "synchronize"
+]

@@ -1,0 +1,4 @@
+"""MindSpore's ``mindspore.ops.function.sparse_unary_func``: its functions are those of :mod:`mindspore.ops`."""
+from mindspore._module_paths import fallback as _fallback
+
+__getattr__ = _fallback(__name__, "mindspore.ops")
