@@ -376,3 +376,20 @@ def test_float32_draws_fill_in_place_with_the_right_distribution_and_seed():
     half = np.zeros((30, 40), np.float16)
     Normal(0.1)(half)
     assert np.all(strided != 0) and half.std() > 0.05
+
+
+def test_random_fill_takes_one_draw_from_numpy_global_generator():
+    """As in MindSpore 2.10 (which seeds each random fill with ``np.random.randint``), building layers advances
+    NumPy's global stream by one draw per randomly initialised parameter and not at all for constant ones, so a
+    script's ``np.random`` numbers after building its network are 2.10's (values recorded under 2.10)."""
+    from mindspore import nn
+
+    ms.set_seed(0)
+    nn.Dense(3, 4)            # HeUniform weight + Uniform bias: two draws
+    assert round(np.random.rand(), 6) == 0.602763
+    ms.set_seed(0)
+    nn.BatchNorm2d(3)         # constants only: no draw
+    assert round(np.random.rand(), 6) == 0.548814
+    ms.set_seed(0)
+    nn.LSTM(3, 4)
+    assert round(np.random.rand(), 6) == 0.806194

@@ -287,3 +287,12 @@ def test_submodules_import_mindspore_loads_resolve_without_an_import():
             "    print('GeneratorDataset')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "GeneratorDataset"
+
+
+def test_reexported_names_libraries_use():
+    """Names MindSpore 2.10 also has at these paths (MindOne uses them): ``mint.nn.Cell``, ``mint.functional``,
+    ``ops.Tensor``."""
+    import mindspore as ms
+    assert ms.mint.nn.Cell is ms.nn.Cell
+    assert ms.mint.functional is ms.mint.nn.functional
+    assert ms.ops.Tensor is ms.Tensor

@@ -370,7 +370,7 @@ def test_split_chunk(x):
 def test_tile_repeat(x):
     check(x.tile((2, 1)), np.tile(X_NP, (2, 1)))
     check(x.tile((2,)), np.tile(X_NP, (2,)))
-    check(x.repeat(2), np.repeat(X_NP, 2))
+    check(x.repeat(2, 1), np.tile(X_NP, (2, 1)))    # 2.10's repeat(*repeats) tiles; axis= is the NumPy-style one
     check(x.repeat(2, axis=1), np.repeat(X_NP, 2, axis=1))
     check(x.repeat([1, 2, 0], axis=0), np.repeat(X_NP, [1, 2, 0], axis=0))
     check(Tensor(np.array(3)).repeat(4), [3, 3, 3, 3])
@@ -705,3 +705,27 @@ def test_more_inplace(x):
     ms.set_seed(2)
     n = Tensor(np.zeros((2000,), np.float32)).normal_(1.0, 2.0)
     assert abs(float(arr(n).mean()) - 1.0) < 0.2 and abs(float(arr(n).std()) - 2.0) < 0.2
+
+
+def test_in_operator_as_in_2_10():
+    """``x in tensor`` (Hugging Face-style code: ``pad_token_id in input_ids[:, [-1, 0]]``)."""
+    import numpy as np
+    import mindspore as ms
+    t = ms.Tensor(np.array([[1, 2], [3, 4]]))
+    assert (1 in t, 5 in t, 2.0 in t, ms.Tensor(3) in t, ms.Tensor([1, 2]) in t, "a" in t, True in t) == \
+        (True, False, True, True, True, False, True)
+
+
+def test_repeat_is_2_10s_tiling():
+    """``Tensor.repeat(*repeats)`` tiles as in MindSpore 2.10's documentation (PyTorch's repeat; 2.10's CPU build
+    has no kernel for it); ``axis=`` keeps the NumPy-style repeat of MindSpore before 2.3."""
+    import numpy as np
+    import pytest
+    import mindspore as ms
+    a = ms.Tensor(np.array([[0, 1, 2], [3, 4, 5]]))
+    np.testing.assert_array_equal(a.repeat(3, 2).asnumpy(), np.tile(a.asnumpy(), (3, 2)))      # 2.10's example
+    np.testing.assert_array_equal(a.repeat(2, 1, 3).asnumpy(), np.tile(a.asnumpy(), (2, 1, 3)))
+    np.testing.assert_array_equal(a.repeat((2, 1)).asnumpy(), np.tile(a.asnumpy(), (2, 1)))
+    np.testing.assert_array_equal(a.repeat(2, axis=1).asnumpy(), np.repeat(a.asnumpy(), 2, axis=1))
+    with pytest.raises(RuntimeError, match="must be greater than or equal to the number of dimensions"):
+        a.repeat(2)

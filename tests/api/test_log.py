@@ -62,3 +62,30 @@ def test_file_logging_without_a_directory_is_refused(monkeypatch):
 
 def test_top_level_names():
     assert ms.get_level is ms.log.get_level and ms.get_log_config is ms.log.get_log_config
+
+
+def test_log_action_once_silences_later_warnings():
+    # mindspore.log._LogActionOnce (2.10's), which outside layers (MindOCR's ABINet) decorate __init__ with
+    from mindspore.log import _LogActionOnce
+
+    class Logger:
+        def __init__(self):
+            self.messages = []
+
+        def warning(self, msg):
+            self.messages.append(msg)
+
+    logger = Logger()
+
+    @_LogActionOnce(logger=logger, key="test_log_action_once")
+    def build(i):
+        logger.warning(f"w{i}")
+        return 2 * i
+
+    @_LogActionOnce(logger=logger, key="test_log_action_once_silent", no_warning=True)
+    def silent():
+        logger.warning("never")
+
+    assert (build(1), build(2)) == (2, 4) and logger.messages == ["w1"]
+    silent()
+    assert logger.messages == ["w1"] and logger.warning.__func__ is Logger.warning

@@ -206,3 +206,30 @@ def test_tuple_to_array_takes_a_range_and_the_first_numbers_type():
         assert out.dtype == dtype and out.asnumpy().tolist() == want, value
     with pytest.raises(TypeError, match="must be a tuple"):
         ops.tuple_to_array(5)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_cast_of_a_python_number_is_a_0d_tensor(mode):
+    """2.10: ``Cast()(2.0, float16)`` is ``Tensor(2.0, float16)`` of shape () (MindPet's LoRADense casts its Python
+    float scaling so, in construct); before, ours raised TypeError. Values recorded under 2.10."""
+    class Scale(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.cast = ops.Cast()
+            self.scaling = 2.0
+
+        def construct(self, x):
+            return x * self.cast(self.scaling, ms.float16)
+
+    old = ms.get_context("mode")
+    ms.set_context(mode=mode)
+    try:
+        for value, dtype, want in ((2.0, ms.float16, 2.0), (3, ms.float32, 3.0), (True, ms.int32, 1),
+                                   (2.7, ms.int32, 2)):
+            out = ops.Cast()(value, dtype)
+            assert isinstance(out, Tensor) and out.dtype == dtype and out.shape == () and out.asnumpy() == want
+        y = Scale()(Tensor(np.array([1.0, 2.0], np.float16)))
+        assert y.dtype == ms.float16
+        np.testing.assert_array_equal(y.asnumpy(), [2.0, 4.0])
+    finally:
+        ms.set_context(mode=old)

@@ -202,3 +202,13 @@ def test_device_local_norm_parameter_needs_the_setting():
         assert param.name == "_squared_device_local_norm" and param.dtype == ms.float32 and not param.requires_grad
     finally:
         _mirror._device_norm[:] = saved
+
+
+def test_is_sharding_propagation_reads_the_search_mode():
+    # mindspore.parallel._utils._is_sharding_propagation, which outside layers (MindOCR's ABINet) import
+    from mindspore.parallel._utils import _is_sharding_propagation
+    assert not _is_sharding_propagation()    # 2.10's default search mode: recursive_programming
+    ms.set_auto_parallel_context(search_mode="sharding_propagation")
+    assert _is_sharding_propagation()
+    ms.set_auto_parallel_context(search_mode="dynamic_programming")
+    assert not _is_sharding_propagation()

@@ -23,6 +23,7 @@ from mindspore.common.seed import get_seed, set_seed  # noqa: E402,F401
 from mindspore.common.generator import (Generator, default_generator, get_rng_state,  # noqa: E402,F401
                                        initial_seed, manual_seed, seed, set_rng_state)
 from mindspore.common.api import JitConfig, jit, jit_class, mutable  # noqa: E402,F401
+from mindspore.common.api import _no_grad  # noqa: E402,F401 - private in 2.10 too, but libraries use it
 from mindspore.common.tensor import (Tensor, from_numpy, frombuffer, is_tensor, swap_tensors,  # noqa: E402,F401
                                     tensor)
 from mindspore.common.dtype import Int, QuantDtype, TensorType  # noqa: E402,F401
@@ -36,6 +37,7 @@ from mindspore._autodiff.grad import get_grad, grad, jvp, value_and_grad, vjp  #
 from mindspore._autodiff.recompute import recompute  # noqa: E402,F401
 from mindspore._autodiff import transforms as _transforms  # noqa: E402,F401 - installs ops.vmap/jacrev/jacfwd
 from mindspore._autodiff.transforms import jacfwd, jacrev, vmap  # noqa: E402,F401 - also top-level in 2.10
+from mindspore._autodiff import function as _function  # noqa: E402,F401 - installs mindspore.common._Function
 from mindspore.common.sparse_tensor import COOTensor, CSRTensor, RowTensor, SparseTensor  # noqa: E402,F401
 from mindspore import amp, device_context, runtime, train  # noqa: E402,F401
 from mindspore import numpy  # noqa: E402,F401 - mindspore.numpy, as MindSpore exports it

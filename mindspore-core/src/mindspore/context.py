@@ -149,6 +149,8 @@ def get_context(attr_key):
     getter = _handlers.get(attr_key, (None, None))[1]
     if getter is not None:
         return getter()
+    if attr_key == "enable_ge":   # read-only in MindSpore: whether graphs run on Ascend's GE; no backend here
+        return False             # registers it (libraries' checkpoint callbacks ask)
     if attr_key not in _ctx:
         raise MSValueError(f"For 'context.get_context', the argument {attr_key} is not recognized! For detailed "
                            f"usage of 'get_context', please refer to the Mindspore official website.")

@@ -1,4 +1,6 @@
 """Cell features: to_float casts parameters in use, no_init_parameters keeps weights lazy, repr."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -70,7 +72,7 @@ def test_unseeded_deferred_draw_is_seeded_by_the_slice_in_parallel_modes(monkeyp
     """Without a global seed, a deferred parameter drawn while the auto-parallel context is SEMI_AUTO_PARALLEL
     (where MindSpore draws it, compiling the parallel network) is seeded by its slice index (0: whole) and
     ``Tensor.delta_seed``, so every rank of a job draws the same weights; outside those modes it is random."""
-    from mindspore.common import seed as seed_module
+    seed_module = sys.modules["mindspore.common.seed"]   # (mindspore.common.seed is the function `seed`)
     monkeypatch.setattr(seed_module, "_global_seed", None)
 
     def draws(slice_index):
@@ -234,3 +236,45 @@ def test_loss_scale_cell_has_mindspores_attributes_for_subclasses():
     assert [a.asnumpy().tolist() for a in acc._grad_accumulation] == [[[1.0, 1.0]], [1.0]]
     acc.hyper_map(ops.partial(gradient_clear_op), acc._grad_accumulation)
     assert all(not a.asnumpy().any() for a in acc._grad_accumulation)
+
+
+def test_apply_visits_children_first_then_the_cell():
+    net = nn.SequentialCell(nn.Dense(2, 2), nn.SequentialCell(nn.ReLU(), nn.Dense(2, 1)))
+    seen = []
+
+    def init(cell):
+        seen.append(type(cell).__name__)
+        if isinstance(cell, nn.Dense):
+            cell.weight.set_data(ms.Tensor(np.ones(cell.weight.shape, np.float32)))
+
+    assert net.apply(init) is net
+    assert seen == ["Dense", "ReLU", "Dense", "SequentialCell", "SequentialCell"]   # as in MindSpore 2.10
+    assert net[1][1].weight.asnumpy().tolist() == [[1.0, 1.0]]
+
+
+def test_register_buffer_as_in_2_10():
+    class Rotary(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("inv_freq", ms.Tensor(np.array([1.0, 0.5], np.float32)), persistent=False)
+            self.register_buffer("scale", ms.Tensor(2.0))
+
+        def construct(self, x):
+            return x * self.inv_freq * self.scale
+
+    net = nn.SequentialCell(Rotary())
+    assert net(ms.Tensor(np.ones(2, np.float32))).asnumpy().tolist() == [2.0, 1.0]
+    assert [n for n, _ in net.named_buffers()] == ["0.inv_freq", "0.scale"]
+    assert len(list(net.buffers())) == 2 and not list(net.get_parameters())
+    assert net.get_buffer("0.scale").asnumpy() == 2.0
+    assert net[0]._non_persistent_buffers_set == {"inv_freq"}
+    with pytest.raises(TypeError, match="Buffer 'scale' already exists"):
+        net[0].scale = ms.Tensor(3.0)
+    with pytest.raises(KeyError, match="buffer name can"):
+        net[0].register_buffer("a.b", None)
+    with pytest.raises(AttributeError, match="is not a buffer"):
+        net.get_buffer("0.training")
+    net[0].register_buffer("scale", ms.Tensor(3.0))       # registering again replaces it
+    assert float(net[0].scale.asnumpy()) == 3.0
+    del net[0].scale
+    assert [n for n, _ in net.named_buffers()] == ["0.inv_freq"]

@@ -69,3 +69,24 @@ def test_load_state_dict_from_checkpoint(tmp_path):
     assert repr(dst.load_state_dict(ms.load_checkpoint(path))) == "<All keys matched successfully>"
     for a, b in zip(src.trainable_params(), dst.trainable_params()):
         np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+
+
+def test_persistent_buffers_are_in_the_state_dict_as_in_2_10():
+    import mindspore as ms
+    from mindspore import nn
+
+    class WithBuffers(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.d = nn.Dense(2, 1)
+            self.register_buffer("a", ms.Tensor(1.0))
+            self.register_buffer("b", ms.Tensor(2.0), persistent=False)
+
+    net = WithBuffers()
+    state = net.state_dict()
+    assert list(state) == ["a", "d.weight", "d.bias"]          # 2.10's order; the non-persistent 'b' left out
+    state["a"] = ms.Tensor(5.0)
+    assert net.load_state_dict(state) == ([], [])
+    assert float(net.a.asnumpy()) == 5.0
+    with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "a"'):
+        net.load_state_dict({k: v for k, v in state.items() if k != "a"})

@@ -198,3 +198,25 @@ def test_lstm_nested_parameter_names():
     ids = Tensor(np.array([[1, 2, 3], [4, 5, 0]]), ms.int32)
     grads = ms.grad(lambda i: net(i).sum(), grad_position=None, weights=net.trainable_params())(ids)
     assert all(np.abs(g.asnumpy()).sum() > 0 for g in grads)
+
+
+def test_rnn_cells_module_path_and_cell_base_subclass():
+    # 2.10's mindspore.nn.layer.rnn_cells: the cells, and RNNCellBase that MindOCR's FP16 GRUCell subclasses
+    from mindspore.nn.layer.rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
+
+    assert (GRUCell, LSTMCell, RNNCell) == (nn.GRUCell, nn.LSTMCell, nn.RNNCell)
+
+    class ThreeGates(RNNCellBase):
+        def __init__(self, input_size, hidden_size, has_bias=True):
+            super().__init__(input_size, hidden_size, has_bias, num_chunks=3)
+
+    cell = ThreeGates(5, 4)
+    got = [(n, tuple(p.shape)) for n, p in cell.parameters_and_names()]
+    assert got == [("weight_ih", (12, 5)), ("weight_hh", (12, 4)), ("bias_ih", (12,)), ("bias_hh", (12,))]
+    assert all(np.abs(p.asnumpy()).max() <= 0.5 for p in cell.get_parameters())   # U(+-1/sqrt(4))
+    bare = ThreeGates(5, 4, has_bias=False)
+    assert bare.bias_ih is None and [n for n, _ in bare.parameters_and_names()] == ["weight_ih", "weight_hh"]
+    with pytest.raises(TypeError):
+        ThreeGates(5, 4, has_bias=1)
+    with pytest.raises(ValueError):
+        ThreeGates(0, 4)

@@ -74,6 +74,8 @@ def _differentiate(fn, args, positions, weights, has_aux, sens=None):
     if _staging.active():
         from mindspore._autodiff.graph_grad import differentiate
         return differentiate(fn, args, tuple(p % len(args) for p in positions), weights, has_aux, sens)
+    if not _tape.GRAD_ENABLED[0]:
+        raise MSRuntimeError("In no_grad context, you can not calculate gradient")
     with _tape.Tape() as tp:
         # MindSpore 2.10 differentiates every input and selects afterwards: Cell backward hooks see all of them
         watch = range(len(args)) if positions and _tape.CELL_BACKWARD_HOOKS[0] else positions

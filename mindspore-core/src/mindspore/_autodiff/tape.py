@@ -45,6 +45,10 @@ from mindspore.common.tensor import Tensor
 __all__ = ["Tape", "Node", "record", "backward", "tracked", "active", "sum_to", "rebind", "register_hook",
            "on_gradient_final", "multi_cotangent", "check_bprop_result"]
 
+#: False while ``mindspore._no_grad`` (or ``_pynative_executor.set_enable_grad(False)``) is in force: tapes record
+#: nothing, so what runs then is a constant to every differentiation around it
+GRAD_ENABLED = [True]
+
 _HOOKS = {}     # id(tensor) -> {handle id: hook}, dropped when the tensor is collected (tensors compare elementwise,
 #                so they can not be dictionary keys themselves)
 _hook_ids = itertools.count()
@@ -245,7 +249,7 @@ class Tape(_interpreters.Interpreter):
 
     def apply(self, prim, args):
         result = self.below.apply(prim, args)
-        if prim.bprop is not NON_DIFFERENTIABLE:
+        if prim.bprop is not NON_DIFFERENTIABLE and GRAD_ENABLED[0]:
             for a in args:
                 if isinstance(a, Tensor):
                     ad = a._ad
@@ -322,6 +326,8 @@ def _iter_tensors(args):
 
 def record(prim, args, result):
     """Record ``prim(*args) -> result`` (already computed) on every tape that tracks one of ``args``."""
+    if not GRAD_ENABLED[0]:
+        return
     multi = type(result) is tuple
     outputs = result if multi else (result,)
     for tape in active():

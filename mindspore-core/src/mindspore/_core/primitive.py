@@ -392,3 +392,13 @@ def constexpr(fn=None, *, get_instance=True, reuse_result=True, check=True):
         return lambda f: constexpr(f, get_instance=get_instance, reuse_result=reuse_result, check=check)
     fn.__ms_constexpr__ = True
     return fn
+
+
+def _primexpr(fn=None, get_instance=True, name=None, reuse_result=True):
+    """MindSpore's internal variant of :func:`constexpr` (libraries use it for shape checks in ``construct``): run
+    on constants at compile time, compiled as graph code when an input is a variable. The graph parser already does
+    both for any user function (constant parts are folded, the rest becomes graph code), so the function is
+    returned unmarked; in PYNATIVE it is a plain call."""
+    if fn is None:
+        return lambda f: _primexpr(f, get_instance=get_instance, name=name, reuse_result=reuse_result)
+    return fn

@@ -8,7 +8,9 @@ part of the enclosing graph.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import inspect
 
 from mindspore._errors import MSTypeError
 
@@ -130,3 +132,74 @@ def jit_class(cls):
                           f"{cls!r}.")
     cls.__ms_class__ = True
     return cls
+
+
+class _PyNativeExecutor:
+    """The PYNATIVE executor's switches that code written for MindSpore reaches for (``_pynative_executor``):
+    whether operators run now are recorded for differentiation, and waiting for the device."""
+
+    @staticmethod
+    def enable_grad():
+        """Whether operators are recorded for differentiation now."""
+        from mindspore._autodiff import tape
+        return tape.GRAD_ENABLED[0]
+
+    @staticmethod
+    def set_enable_grad(flag):
+        """Record operators for differentiation (``True``) or not (``False``) from now on."""
+        from mindspore._autodiff import tape
+        tape.GRAD_ENABLED[0] = bool(flag)
+
+    @staticmethod
+    def sync():
+        """Wait until the device has finished everything launched."""
+        from mindspore.runtime import synchronize
+        synchronize()
+
+
+_pynative_executor = _PyNativeExecutor()
+
+
+class _no_grad(contextlib.ContextDecorator):  # noqa: N801 - MindSpore's name
+    """Context manager (and decorator) under which nothing is recorded for differentiation (PYNATIVE): what the
+    body computes is a constant to every ``grad``/``value_and_grad`` around it; the previous state comes back on
+    exit.
+
+    Examples:
+        >>> import mindspore as ms
+        >>> def f(x):
+        ...     with ms._no_grad():
+        ...         y = x * x
+        ...     return x * y
+        >>> ms.grad(f)(ms.Tensor(3.0))  # x * (constant 9)
+        Tensor(shape=[], dtype=Float32, value= 9)
+    """
+
+    def __init__(self):
+        self.prev_state = False
+        self._saved = []   # one entry per active use: the same object decorates a function that may recurse
+
+    def __enter__(self):
+        self.prev_state = _pynative_executor.enable_grad()
+        self._saved.append(self.prev_state)
+        _pynative_executor.set_enable_grad(False)
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        _pynative_executor.set_enable_grad(self._saved.pop())
+        return False
+
+
+def _function_forbid_reuse(func):
+    """Mark ``func`` (a function drawing random numbers) as one whose compiled graph must not be shared between
+    call sites; returns ``func``. Graphs here are compiled per call of the enclosing function, so the mark is all
+    there is to do."""
+    if not inspect.isfunction(func):
+        raise MSTypeError(f"Decorator _function_forbid_reuse can only be used for function type, but got {func}.")
+    func.__function_forbid_reuse__ = True
+    return func
+
+
+# the other names of MindSpore's `mindspore.common.api`, defined elsewhere here
+from mindspore._module_paths import reexport as _reexport  # noqa: E402
+
+__getattr__ = _reexport(__name__, {"mindspore": "ms_memory_recycle flops_collection"})

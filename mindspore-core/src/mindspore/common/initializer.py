@@ -23,7 +23,9 @@ Formulas and defaults follow MindSpore 2.10:
   untruncated normal, or uniform with limit ``sqrt(3 * scale / n)``.
 
 Every random draw comes from :func:`mindspore.common.seed.initializer_generator`, so ``ms.set_seed(s)`` makes a
-script's initial weights reproducible. Draws are made in float64 and cast to the tensor's dtype.
+script's initial weights reproducible. Each random fill also takes one number from NumPy's global generator, as
+MindSpore's does (it seeds the fill with it), so ``np.random`` after building a network continues as in MindSpore.
+Draws are made in float64 and cast to the tensor's dtype.
 """
 from __future__ import annotations
 
@@ -115,6 +117,11 @@ def _assignment(arr, value):
 
 
 def _rng():
+    """The generator of one random fill. MindSpore 2.10 seeds every random fill (uniform, normal, truncated normal)
+    with one ``np.random.randint(1, 2**63)`` from NumPy's global generator, so building a network advances that
+    stream (two draws per ``nn.Dense``) and a script's later ``np.random`` numbers depend on it; the same draw is
+    made here, so those numbers are 2.10's. The values themselves come from :func:`initializer_generator`."""
+    np.random.randint(low=1, high=(1 << 63), dtype=np.int64)
     return initializer_generator()
 
 

@@ -232,12 +232,12 @@ class Tensor:
             if slice_index is None:
                 arr = self._init._generate(self._init_shape, self._dtype)
             else:
-                from mindspore.common import seed as _seed
-                base = _seed.get_seed()
+                from mindspore.common.seed import get_seed, initializer_stream
+                base = get_seed()
                 if base is None:
                     base = Tensor.delta_seed
                     Tensor.delta_seed = base + 1
-                with _seed.initializer_stream(int(slice_index) + base):
+                with initializer_stream(int(slice_index) + base):
                     arr = self._init._generate(self._init_shape, self._dtype)
             self._data = _from_host(arr)
             self._init = None
@@ -335,6 +335,13 @@ class Tensor:
             raise MSValueError(
                 f"The truth value of a Tensor with more than one element is ambiguous, but got shape {arr.shape}.")
         return bool(arr.reshape(()))
+
+    def __contains__(self, element):
+        """``element in tensor``: whether an element equals ``element`` (a number, or a Tensor compared with
+        broadcasting); anything else is never in a tensor."""
+        if isinstance(element, (Tensor, int, float, complex, np.number)):
+            return bool((self == element).any())
+        return False
 
     def __int__(self):
         return int(self.item())

@@ -202,3 +202,31 @@ def error(msg, *args, **kwargs):
 def critical(msg, *args, **kwargs):
     """Log ``msg % args`` at CRITICAL level."""
     _get_logger().critical(msg, *args, stacklevel=2, **kwargs)
+
+
+class _LogActionOnce:
+    """Decorator (2.10's, used by outside libraries' layers): the wrapped call logs ``logger.warning`` only the
+    first time any call decorated with ``key`` runs (every time never, with ``no_warning``); later calls run with the
+    logger's ``warning`` silenced, restored afterwards."""
+
+    is_logged = {}
+
+    def __init__(self, logger, key, no_warning=False):
+        self.logger = logger
+        self.key = key
+        self.no_warning = no_warning
+
+    def __call__(self, func):
+        def wrapper(*args, **kwargs):
+            if not hasattr(self.logger, "warning"):
+                return func(*args, **kwargs)
+            old = self.logger.warning
+            if self.no_warning or self.key in _LogActionOnce.is_logged:
+                self.logger.warning = lambda msg, *a, **k: None
+            else:
+                _LogActionOnce.is_logged[self.key] = True
+            try:
+                return func(*args, **kwargs)
+            finally:
+                self.logger.warning = old
+        return wrapper

@@ -12,6 +12,7 @@ from mindspore.mint._functions import *  # noqa: F401,F403
 from mindspore.mint._extras import (addcmul, clip, equal, fix, ge, item, linspace, ones, trunc,  # noqa: F401
                                     unique)
 from mindspore.mint import linalg, nn, optim, special  # noqa: F401
+from mindspore.mint.nn import functional  # noqa: F401 - MindSpore's mint has it too (mint.functional.softmax)
 from mindspore.mint import distributed  # noqa: F401 - imports mindspore.communication only when called
 
 __all__ = list(_functions.__all__)

@@ -1,7 +1,8 @@
 """``Cell.state_dict`` and ``Cell.load_state_dict`` (MindSpore 2.10's PyTorch-style parameter dictionaries).
 
 A state dict maps each parameter's *attribute path* (``"fc1.weight"``: the names of the sub-cells leading to it,
-then its attribute name) to the Parameter itself. The path is not the parameter's ``name``: under a cell with
+then its attribute name) to the Parameter itself, and each persistent buffer's (``register_buffer``; after the
+cell's own parameters) to the buffer. The path is not the parameter's ``name``: under a cell with
 ``auto_prefix=False`` the two differ, and ``load_state_dict`` matches by path, as MindSpore 2.10 does. A sub-cell
 reached twice contributes its parameters under both paths (no de-duplication, as in 2.10).
 
@@ -46,10 +47,18 @@ def state_dict(cell, destination=None, prefix="", keep_vars=False):
     return destination
 
 
+def _buffers(cell):
+    """The cell's persistent buffers (``register_buffer``), which a state dict holds after its parameters."""
+    skip = cell.__dict__.get("_non_persistent_buffers_set", ())
+    return {k: v for k, v in cell.__dict__.get("_buffers", {}).items() if v is not None and k not in skip}
+
+
 def _save(cell, destination, prefix):
     for name, param in cell._params.items():
         if param is not None:
             destination[prefix + name] = param
+    for name, buf in _buffers(cell).items():
+        destination[prefix + name] = buf
     for name, child in cell._cells.items():
         if child is not None:
             _save(child, destination, prefix + name + ".")
@@ -73,7 +82,9 @@ def load_state_dict(cell, state, strict=True):
 
 
 def _load(cell, state, prefix, missing, unexpected, errors):
+    buffers = _buffers(cell)
     local = {k: v for k, v in cell._params.items() if v is not None}
+    local.update(buffers)
     for name, param in local.items():
         key = prefix + name
         if key not in state:
@@ -86,6 +97,8 @@ def _load(cell, state, prefix, missing, unexpected, errors):
         elif tuple(value.shape) != tuple(param.shape):
             errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, the "
                           f"shape in current model is {param.shape}.")
+        elif name in buffers:
+            cell._buffers[name] = Tensor(value.asnumpy(), dtype=param.dtype)
         else:
             param.assign_value(Tensor(value.asnumpy(), dtype=param.dtype))
     for key in state:

@@ -19,7 +19,7 @@ import warnings
 from collections import OrderedDict
 
 from mindspore._autodiff import tape as _tape
-from mindspore.nn import _cell_hooks, _cell_memory, _state_dict
+from mindspore.nn import _cell_buffers, _cell_hooks, _cell_memory, _state_dict
 from mindspore._core import interpreters as _interpreters
 from mindspore._infer import staging as _staging
 from mindspore._errors import MSTypeError, MSValueError
@@ -99,6 +99,14 @@ class _CellBprop:
         return grads if isinstance(grads, tuple) else (grads,)
 
 
+def _check_base_init(cell, method="insert_param_to_cell"):
+    """Cell.__init__ ran before a Parameter or Cell attribute is set (else MindSpore's AttributeError). A function,
+    not a method: subclasses define their own ``_check_init`` (MindPet's LoRADense does, with other arguments),
+    which must not replace this check."""
+    if "_params" not in cell.__dict__:
+        raise AttributeError(f"For '{method}', please call Cell.__init__() firstly.")
+
+
 def _set_parameter_value(param, value):
     """``cell.weight = tensor`` on a Parameter attribute, as in MindSpore: the Parameter takes the value (an Assign
     in a graph being built, ``set_data`` otherwise) and stays the cell's Parameter (MindCV's AdamW:
@@ -129,6 +137,8 @@ class Cell:
     def __init__(self, auto_prefix=True, flags=None):
         object.__setattr__(self, "_params", OrderedDict())
         object.__setattr__(self, "_cells", OrderedDict())
+        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_auto_prefix", auto_prefix)
         object.__setattr__(self, "training", False)
         object.__setattr__(self, "requires_grad", False)
@@ -138,23 +148,18 @@ class Cell:
         object.__setattr__(self, "_scope", None)
 
     # -- attribute registration --------------------------------------------------------------
-    def _check_init(self):
-        if "_params" not in self.__dict__:
-            raise MSValueError(f"For 'Cell', the '__init__' of the base class must be called first in "
-                               f"'{type(self).__name__}.__init__' (call super().__init__()).")
-
     def __setattr__(self, name, value):
         if isinstance(value, (Parameter, Cell)) and "_params" in self.__dict__:
             _graphs_stale()
         if isinstance(value, Parameter):
-            self._check_init()
+            _check_base_init(self)
             self._cells.pop(name, None)
             self.__dict__.pop(name, None)
             if value.name == _DEFAULT_PARAM_NAME:
                 value.name = name
             self._params[name] = value
         elif isinstance(value, Cell):
-            self._check_init()
+            _check_base_init(self, "insert_child_to_cell")
             self._params.pop(name, None)
             self.__dict__.pop(name, None)
             self._cells[name] = value
@@ -163,7 +168,7 @@ class Cell:
         elif isinstance(value, ParameterTuple):
             # as in MindSpore: the tuple's Parameters become this cell's own (trained, saved), keyed by their names;
             # an unnamed one is named Parameter$1, Parameter$2, ... in this cell
-            self._check_init()
+            _check_base_init(self)
             for p in dict.fromkeys(value):
                 if p.name == _DEFAULT_PARAM_NAME:
                     self._generated_names = self.__dict__.get("_generated_names", 0) + 1
@@ -188,6 +193,12 @@ class Cell:
                     return
                 raise MSTypeError(f"Sub cell '{name}' already exists in network, can not assign this type: "
                                   f"'{type(value)}' as a cell.")
+            if name in self.__dict__.get("_buffers", {}):
+                if value is None:
+                    self._buffers[name] = None
+                    return
+                raise MSTypeError(f"Buffer '{name}' already exists in network, can not assign this type: "
+                                  f"'{type(value)}' as a buffer.")
             object.__setattr__(self, name, value)
 
     def _check_sequence_names(self, value):
@@ -208,6 +219,8 @@ class Cell:
                     and param.dtype != d["_mixed_precision_type"]:
                 return _cast(param, d["_mixed_precision_type"])
             return param
+        if "_buffers" in d and name in d["_buffers"]:
+            return d["_buffers"][name]
         if "_cells" in d and name in d["_cells"]:
             return d["_cells"][name]
         raise AttributeError(f"The '{type(self).__name__}' object has no attribute '{name}'.")
@@ -215,6 +228,8 @@ class Cell:
     def __delattr__(self, name):
         if name in self._params:
             del self._params[name]
+        elif name in self.__dict__.get("_buffers", {}):
+            del self._buffers[name]
         elif name in self._cells:
             del self._cells[name]
         else:
@@ -259,6 +274,32 @@ class Cell:
     def cells(self):
         return self.name_cells().values()
 
+    def register_buffer(self, name, tensor, persistent=True):
+        """Keep ``tensor`` (or None) as buffer ``name``: state read as ``self.name`` that is not a parameter;
+        ``persistent=False`` leaves it out of a state dict. See ``mindspore/nn/_cell_buffers.py``."""
+        _cell_buffers.register_buffer(self, name, tensor, persistent)
+
+    def buffers(self, recurse=True):
+        """The buffers of this cell (and, with ``recurse``, of its descendants)."""
+        for _, buf in _cell_buffers.named_buffers(self, recurse=recurse):
+            yield buf
+
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        """(path, buffer) pairs of this cell's buffers (and, with ``recurse``, its descendants')."""
+        yield from _cell_buffers.named_buffers(self, prefix, recurse, remove_duplicate)
+
+    def get_buffer(self, target):
+        """The buffer at the dotted path ``target`` (``"block.inv_freq"``)."""
+        return _cell_buffers.get_buffer(self, target)
+
+    def apply(self, fn):
+        """Call ``fn`` on every sub-cell (depth first, children before their parent) and on this cell last, e.g. to
+        initialise weights; returns this cell."""
+        for cell in self.cells():
+            cell.apply(fn)
+        fn(self)
+        return self
+
     def parameters_and_names(self, name_prefix="", expand=True):
         """(path, parameter) pairs: own parameters before children's; a shared parameter once."""
         cells = self.cells_and_names(name_prefix=name_prefix) if expand else [(name_prefix, self)]
@@ -269,6 +310,23 @@ class Cell:
                     continue
                 seen.add(id(par))
                 yield (f"{cell_name}.{par_name}" if cell_name else par_name), par
+
+    @property
+    def parameter_layout_dict(self):
+        """The tensor layouts of the parameters sharded by a parallel strategy, by name (empty on one device);
+        checkpoint callbacks of libraries read it to know which parameters to gather before saving."""
+        layouts = self.__dict__.get("_parameter_layout_dict")
+        if layouts is None:
+            layouts = {}
+            object.__setattr__(self, "_parameter_layout_dict", layouts)
+        return layouts
+
+    @parameter_layout_dict.setter
+    def parameter_layout_dict(self, value):
+        if not isinstance(value, dict):
+            raise MSTypeError(f"For 'Cell', the property 'parameter_layout_dict' must be dict type, "
+                              f"but got type {type(value)}.")
+        object.__setattr__(self, "_parameter_layout_dict", value)
 
     def init_parameters_data(self, auto_parallel_mode=False):
         """Materialise every lazily initialised parameter (see ``nn.no_init_parameters``)."""
@@ -407,7 +465,8 @@ class Cell:
 
     # -- running ------------------------------------------------------------------------------------
     def construct(self, *args, **kwargs):
-        raise MSTypeError(f"For '{type(self).__name__}', the method 'construct' must be defined to call the cell.")
+        # MindSpore raises AttributeError (library code catches it by that class), naming 'Cell' as it does
+        raise AttributeError("For 'Cell', the method 'construct' is not defined.")
 
     def _cast_inputs(self, args):
         from mindspore.ops import functional as fops

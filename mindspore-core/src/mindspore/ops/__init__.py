@@ -16,3 +16,6 @@ from mindspore.ops.op_info_register import (AiCPURegOp, AkgAscendRegOp, AkgGpuRe
                                              CustomRegOp, DataType, TBERegOp, custom_info_register,
                                              op_info_register)
 from mindspore.ops.operations.custom_ops import CustomOpBuilder  # noqa: F401,E402
+from mindspore.common.tensor import Tensor  # noqa: F401,E402 - MindSpore's ops has it too (ops.Tensor)
+P = operations  # MindSpore's short name of mindspore.ops.operations (`from mindspore.ops import P`)
+from mindspore.ops import auto_generate  # noqa: F401,E402 - MindSpore's generated operators (ops.auto_generate.X)

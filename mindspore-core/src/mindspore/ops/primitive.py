@@ -3,6 +3,7 @@
 importing ``ops``)."""
 from mindspore._core.primitive import (NON_DIFFERENTIABLE, Primitive, PrimitiveWithCheck,  # noqa: F401
                                        PrimitiveWithInfer, TensorSpec, constexpr, prim_attr_register)
+from mindspore._core.primitive import _primexpr  # noqa: F401 - MindSpore's private name, imported by libraries
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "constexpr",
            "NON_DIFFERENTIABLE", "TensorSpec"]

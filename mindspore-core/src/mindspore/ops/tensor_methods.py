@@ -8,7 +8,7 @@ of entry:
 
 * ``_SAME``: the method is the functional op with the tensor as first argument (``x.exp()`` is ``ops.exp(x)``).
 * adapters: small functions for methods whose signature differs from the functional op
-  (``x.reshape(2, 3)``, ``x.transpose()``, ``x.repeat(2, axis=0)``, in-place ``x.add_(y)``...).
+  (``x.reshape(2, 3)``, ``x.transpose()``, ``x.repeat(2, 3)``, in-place ``x.add_(y)``...).
 * overloads: MindSpore 2.10 gives many methods two signatures, a new torch-style one and a deprecated
   numpy-style one (``x.sum(dim, keepdim, *, dtype)`` and ``x.sum(axis, dtype, keepdims, initial)``). MindSpore
   tries them in the documented order and runs the first one whose parameters bind and whose argument types
@@ -502,8 +502,42 @@ def _tile_varargs(self, *dims):
 _overload("tile", _tile_new, _tile_old, _tile_varargs, needs=("tile",))
 
 
-@_register("repeat", ("repeat_elements", "reshape"))
-def _repeat(self, repeats, axis=None):
+def _repeat_tile(self, sizes):
+    """MindSpore 2.10's ``Tensor.repeat(*repeats)`` (PyTorch's): the tensor tiled ``sizes[i]`` times along each dim,
+    leading dims of size 1 added when ``sizes`` is longer than the rank."""
+    sizes = tuple(int(s) for s in sizes)
+    if len(sizes) < self.ndim:
+        raise MSRuntimeError(f"For 'repeat', the number of elements of 'repeats' {len(sizes)} must be greater than or "
+                             f"equal to the number of dimensions of the input {self.ndim}.")
+    if any(s < 0 for s in sizes):
+        raise MSRuntimeError(f"For 'repeat', the elements of 'repeats' must be non-negative, but got {sizes}.")
+    x = F.reshape(self, (1,) * (len(sizes) - self.ndim) + tuple(self.shape))
+    return F.tile(x, sizes)
+
+
+@_kinds(repeats=_is_ints)
+def _repeat_new(self, repeats):
+    """``x.repeat((2, 3))``: 2.10's form with the repetitions as one tuple."""
+    return _repeat_tile(self, (repeats,) if _is_int(repeats) else repeats)
+
+
+@_kinds(repeats=_is_int)
+def _repeat_varargs(self, *repeats):
+    """``x.repeat(2, 3)``: 2.10's form with the repetitions as separate ints."""
+    return _repeat_tile(self, repeats)
+
+
+@_kinds(repeats=_is_ints, axis=_is_int)
+def _repeat_numpy(self, repeats, *, axis):
+    """``x.repeat(2, axis=0)``: the NumPy-style repeat of MindSpore before 2.3 (2.10 raises TypeError for ``axis``);
+    kept for the code written then."""
+    return _repeat_elements_along(self, repeats, axis)
+
+
+_overload("repeat", _repeat_numpy, _repeat_new, _repeat_varargs, needs=("repeat_elements", "reshape", "tile"))
+
+
+def _repeat_elements_along(self, repeats, axis=None):
     """NumPy-style repeat: every element (along ``axis``; of the flattened tensor when None) ``repeats`` times."""
     x = self
     if axis is None:

@@ -29,6 +29,7 @@ from collections.abc import Iterable
 import numpy as np
 
 import mindspore.context as context
+from mindspore.context import ParallelMode  # noqa: F401 - libraries import it from this module, as in MindSpore
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
 from mindspore.train.callback import RunContext, TimeMonitor
@@ -115,10 +116,7 @@ class Model:
 
     def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None, eval_indexes=None,
                  amp_level="O0", boost_level="O0", **kwargs):
-        for arg in kwargs:
-            if arg not in _MODEL_KWARGS:
-                raise ValueError(f"The argument in 'kwargs' should be 'loss_scale_manager' or 'keep_batchnorm_fp32' "
-                                 f"or 'boost_config_dict' or 'acc_level', but got '{arg}'.")
+        self._check_kwargs(kwargs)
         if not isinstance(network, Cell):
             raise TypeError(f"For 'Model', the 'network' must be a Cell, but got {type(network).__name__}.")
         self._network = network
@@ -148,6 +146,14 @@ class Model:
         self._current_epoch_num = 0
         self._current_step_num = 0
         self._backbone_is_train = True
+
+    def _check_kwargs(self, kwargs):
+        """MindSpore's check of Model's extra keyword arguments (subclasses such as MindArmour's DPModel call it by
+        name when they build their own training network)."""
+        for arg in kwargs:
+            if arg not in _MODEL_KWARGS:
+                raise ValueError(f"The argument in 'kwargs' should be 'loss_scale_manager' or 'keep_batchnorm_fp32' "
+                                 f"or 'boost_config_dict' or 'acc_level', but got '{arg}'.")
 
     # --- network construction ---------------------------------------------------------------
     def _build_train_network(self):

@@ -46,9 +46,11 @@ from mindspore.common.tensor import Tensor
 from mindspore._fileio import crypto as _ckpt_crypto
 from mindspore._fileio.atomic import atomic_write as _atomic_write
 from mindspore._fileio.atomic import remove_stale_temporaries  # noqa: F401 - re-exported
+from mindspore._module_paths import reexport as _reexport
 from mindspore._plugin.collective import merged_parameter
 from mindspore.train import _safetensors_format
 from mindspore.train._checkpoint_pb2 import Checkpoint
+from mindspore.train._param_loading import _load_with_prefix, _update_param  # noqa: F401 - MindSpore's names
 from mindspore.train._param_loading import load_param_into_net
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_checkpoint_async", "load_param_into_net",
@@ -70,6 +72,16 @@ _CKPT_DTYPES = {str(t): t for t in (
     mstype.complex64, mstype.complex128, mstype.float8_e4m3fn, mstype.float8_e5m2)}
 _MAP_DTYPES = {"int32", "int64", "float16", "float32", "float64"}  # MapParameter parts use numpy names
 _MAX_RANK = 64  # NumPy's (and so a Tensor's) maximum number of dims
+# MindSpore's table of the checkpoint type names it reads (its `tensor_to_ms_type`, which user code imports)
+tensor_to_ms_type = {name: _CKPT_DTYPES[name] for name in (
+    "Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64", "Float16", "Float32", "Float64",
+    "Bool", "BFloat16")}
+
+
+def _load_dismatch_prefix_params(net, parameter_dict, param_not_load, strict_load):
+    """MindSpore's helper (name and signature kept: outside libraries import it) for loading the parameters in
+    ``param_not_load`` through a prefix of the checkpoint's names; ``param_not_load`` is updated in place."""
+    _load_with_prefix(net, parameter_dict, param_not_load, set(), strict_load)
 
 
 def _le(np_dtype):
@@ -126,6 +138,19 @@ def _add_unique(pairs, seen, name, value, what):
 def _merged(param):
     full = merged_parameter(param)
     return param if full is None else full
+
+
+def _get_merged_param_data(net, parameter_layout_dict, param_name, param_data, integrated_save):
+    """MindSpore's helper for checkpoint callbacks of sharded networks (MindPet's calls it by name): the whole value
+    of ``net``'s parameter ``param_name`` gathered from every rank's slice (collective) when ``integrated_save`` and
+    the parameter is sharded, else ``param_data`` (this rank's value) unchanged."""
+    if not integrated_save or param_name not in (parameter_layout_dict or {}):
+        return param_data
+    for param in net.get_parameters():
+        if param.name == param_name:
+            full = merged_parameter(param)
+            return param_data if full is None else full
+    return param_data
 
 
 def _pairs_from_cell(cell, choice_func):
@@ -766,3 +791,12 @@ def load_checkpoint_async(ckpt_file_name, net=None, strict_load=False, filter_pr
                              specify_prefix, choice_func, format=fmt)
     return _ParamDictFuture(executor, future)
 
+
+# The other names MindSpore's `mindspore.train.serialization` has (its model-zoo scripts import `export`, `load` and
+# the distributed-checkpoint tools from here), resolved from where they live in this project on first use.
+__getattr__ = _reexport("mindspore.train.serialization", {
+    "mindspore": "export load load_mindir context Generator",
+    "mindspore.train": "ckpt_to_safetensors safetensors_to_ckpt get_ckpt_path_with_strategy",
+    "mindspore.parallel": "build_searched_strategy merge_sliced_parameter load_distributed_checkpoint "
+                          "restore_group_info_list sync_pipeline_shared_parameters",
+})

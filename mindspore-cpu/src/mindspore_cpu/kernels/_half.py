@@ -39,6 +39,10 @@ def astype(a, dtype):
         a = a.real
     kind = _fast(a.dtype, dtype) if a.size >= MIN_SIZE and type(a) is np.ndarray else None
     if kind is None:
+        if a.dtype.kind == "f" and dtype.kind in "iub":
+            # inf/nan/out of range to an integer: MindSpore converts silently (to the same values); NumPy would warn
+            with np.errstate(invalid="ignore", over="ignore"):
+                return a.astype(dtype)
         return a.astype(dtype)
     if a.flags.c_contiguous:
         return _convert(a, dtype, kind)

@@ -21,6 +21,7 @@ from mindspore.mint.nn._param_layers import (BatchNorm1d, BatchNorm2d, BatchNorm
 from mindspore.mint.nn._layers import (GLU, CrossEntropyLoss, Dropout, Dropout2d, MaxPool2d, NLLLoss,  # noqa: F401
                                        Softshrink)
 from mindspore.mint.nn._param_layers import Embedding, LayerNorm  # noqa: F401
+from mindspore.nn.cell import Cell  # noqa: F401 - MindSpore's mint.nn has it too (model code subclasses nn.Cell)
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",

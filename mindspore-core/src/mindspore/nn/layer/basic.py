@@ -65,6 +65,9 @@ class Dense(Cell):
         self.in_channels = chk.check_positive_int("Dense", "in_channels", in_channels)
         self.out_channels = chk.check_positive_int("Dense", "out_channels", out_channels)
         self.has_bias = chk.check_bool("Dense", "has_bias", has_bias)
+        # MindSpore's operator attributes, which subclasses' construct use (MindPet's LoRADense: shape_op, reshape)
+        self.reshape = ops.Reshape()
+        self.shape_op = ops.Shape()
         if isinstance(weight_init, Tensor) and (weight_init.ndim != 2 or weight_init.shape[0] != out_channels
                                                 or weight_init.shape[1] != in_channels):
             raise MSValueError(f"For 'Dense', weight init shape error. The ndim of 'weight_init' must be equal to 2, "
@@ -445,3 +448,9 @@ class MatMul(Cell):
         for axis in sorted(squeeze):
             out = ops.squeeze(out, axis)
         return out
+
+
+# MindSpore groups mindspore.nn's cells into its own modules: a cell imported from its `nn.layer.basic` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.nn")

@@ -404,3 +404,27 @@ class ParameterUpdate(Cell):
             raise MSValueError(f"For 'ParameterUpdate', the input must be a Tensor, but got {type(x)}.")
         ops.assign(self._param, x)
         return x
+
+
+class _VirtualDatasetCell(Cell):
+    """MindSpore's wrapper that marks a network's dataset inputs for (semi-)auto parallel (libraries wrap their
+    networks in it by name). The inputs reach ``backbone`` unchanged: here the layout of the data is decided where
+    the sharded graph is built, not by a marker primitive.
+
+    Args:
+        backbone (Cell): the network to wrap.
+    """
+
+    def __init__(self, backbone):
+        super().__init__(auto_prefix=False)
+        self._backbone = backbone
+
+    def construct(self, *inputs):
+        return self._backbone(*inputs)
+
+
+# MindSpore defines its pipeline and micro-batch cells in this module; here they are in mindspore.nn (and
+# mindspore.parallel.nn): `from mindspore.nn.wrap.cell_wrapper import PipelineCell` finds them
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.nn")

@@ -28,6 +28,16 @@ __all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneSt
 _ALL_FINITE = ops.AllFinite()
 _UNSCALE_AND_CHECK = ops.UnscaleAndCheckFinite()
 
+#: MindSpore's per-gradient overflow status (``[1.]`` when the gradient holds an inf or NaN, else ``[0.]``), which
+#: libraries that write their own loss-scaled steps map over the gradients by name.
+_grad_overflow = ops.MultitypeFuncGraph("_grad_overflow")
+_FLOAT_STATUS = ops.FloatStatus()
+
+
+@_grad_overflow.register("Tensor")
+def _tensor_grad_overflow(grad):
+    return _FLOAT_STATUS(grad)
+
 
 class DynamicLossScaleUpdateCell(Cell):
     r"""Updates the loss scale: divided by ``scale_factor`` on overflow (not below 1), multiplied by it after

@@ -66,13 +66,16 @@ def invert_perm(perm):
 
 # --- Cast -----------------------------------------------------------------------------------
 class Cast(Primitive):
-    """``Cast()(x, dtype)``: ``x`` converted to ``dtype``."""
+    """``Cast()(x, dtype)``: ``x`` converted to ``dtype``; a Python number gives a 0-d Tensor, as in MindSpore
+    (``Cast()(2.0, mstype.float16)`` is ``Tensor(2.0, float16)``)."""
 
     @prim_attr_register
     def __init__(self):
         pass
 
     def infer_shape(self, x, dtype):
+        if rules.is_scalar(x):
+            return ()
         return rules.check_rank(self.name, "input_x", x, _ANY_RANK)
 
     def infer_dtype(self, x, dtype):
@@ -81,6 +84,8 @@ class Cast(Primitive):
         return dtype
 
     def bprop(self, x, dtype, out, dout):
+        if rules.is_scalar(x):
+            return None, None
         return fops.cast(dout, x.dtype), None
 
 

@@ -7,6 +7,11 @@ computed value to :meth:`_SummaryBase.deliver`, which appends ``[op name, tag, T
 ``plugin`` data of that step. As in MindSpore, the name and the value are checked when they are recorded (a
 PYNATIVE call returns ``None``), and a graph keeps every summary op where the program put it
 (``side_effect``), whether or not its result is used. Values produced while no SummaryRecord is open are dropped.
+
+Besides, as MindSpore's graph executor does, every value a network produces under GRAPH_MODE is kept as the newest
+value of its tag in :data:`GRAPH_SUMMARY_DATA` (``{"<tag>[:Tensor]": Tensor}``, open record or not: one entry per
+tag, so it stays bounded), which ``train.summary.summary_record._get_summary_tensor_data`` drains (MindArmour's neuron
+coverage reads a network's layers so). PYNATIVE values do not reach it, as in MindSpore.
 """
 from __future__ import annotations
 
@@ -16,13 +21,27 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
 
-__all__ = ["SUMMARY_TENSOR_CACHE", "take_summary_data"]
+__all__ = ["SUMMARY_TENSOR_CACHE", "take_summary_data", "GRAPH_SUMMARY_DATA", "take_graph_summary_data"]
 
 #: ``[op name, tag, Tensor]`` entries delivered since the last ``SummaryRecord.record``.
 SUMMARY_TENSOR_CACHE = []
 _LOCK = threading.Lock()
 #: Open ``SummaryRecord``s: values are only kept while one is open (else nothing would ever drain the cache).
 ACTIVE_RECORDS = [0]
+
+
+#: The newest value of each tag produced under GRAPH_MODE since the last drain (see the module docstring).
+GRAPH_SUMMARY_DATA = {}
+_TAG_SUFFIX = {"TensorSummary": "[:Tensor]", "ScalarSummary": "[:Scalar]", "ImageSummary": "[:Image]",
+               "HistogramSummary": "[:Histogram]"}
+
+
+def take_graph_summary_data():
+    """Return and clear :data:`GRAPH_SUMMARY_DATA`."""
+    with _LOCK:
+        data = dict(GRAPH_SUMMARY_DATA)
+        GRAPH_SUMMARY_DATA.clear()
+        return data
 
 
 def take_summary_data():
@@ -71,9 +90,13 @@ class _SummaryBase(Primitive):
         from mindspore.common.tensor import Tensor
         if not isinstance(value, Tensor) and hasattr(value, "dtype") and hasattr(value, "shape"):
             value = Tensor(value)
+        from mindspore.context import GRAPH_MODE, get_context
+        graph = get_context("mode") == GRAPH_MODE
         with _LOCK:
             if ACTIVE_RECORDS[0] > 0:
                 SUMMARY_TENSOR_CACHE.append([self.name, name, value])
+            if graph and isinstance(name, str) and isinstance(value, Tensor):
+                GRAPH_SUMMARY_DATA[name + _TAG_SUFFIX.get(self.name, "")] = value
 
     bprop = NON_DIFFERENTIABLE
 

@@ -700,3 +700,19 @@ def pixel_unshuffle(input, downscale_factor):
     x = fops.reshape(input, tuple(lead) + (c, h // r, r, w // r, r))
     perm = tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3)
     return fops.reshape(fops.transpose(x, perm), tuple(lead) + (c * r * r, h // r, w // r))
+
+
+# MindSpore's nn_func also holds these (libraries import them from here): the functional multi-head attention and
+# its helpers, and the functions of other families under 2.10's names
+from mindspore.ops.function.attention_func import (  # noqa: E402,F401
+    _check_attn_mask_shape, _check_kpm_shape, _check_qkv_shape, _in_projection, _in_projection_packed,
+    _inner_dropout, _inner_pad, _interploate_ext_make_tuple, _interpolate_ext_scale_factor_convert_size, linear,
+    multi_head_attention_forward)
+from mindspore.ops.function.conv_func import conv_transpose2d  # noqa: E402,F401
+from mindspore.ops.function.array_func import pad as pad_ext  # noqa: E402,F401 - 2.10's pad_ext: the same pad
+
+
+# MindSpore cuts mindspore.ops into its own families: a function imported from its `nn_func` is found here
+from mindspore._module_paths import fallback as _fallback  # noqa: E402
+
+__getattr__ = _fallback(__name__, "mindspore.ops")

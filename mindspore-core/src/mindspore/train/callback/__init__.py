@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 from mindspore.train.callback._callback import Callback, RunContext
+# private in MindSpore too; its model zoo drives callbacks by hand with them (`cb_params = _InternalCallbackParam()`)
+from mindspore.train.callback._callback import _CallbackManager, _InternalCallbackParam  # noqa: F401
+from mindspore.train.callback._callback import set_cur_net as _set_cur_net  # noqa: F401
 from mindspore.train.callback._checkpoint import CheckpointConfig, ModelCheckpoint
 from mindspore.train.callback._early_stop import EarlyStopping
 from mindspore.train.callback._history import History

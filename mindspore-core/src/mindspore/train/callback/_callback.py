@@ -25,6 +25,16 @@ from mindspore.common.tensor import Tensor
 
 __all__ = ["Callback", "RunContext"]
 
+#: MindSpore's "current network" of a checkpoint save: on Ascend's GE backend the checkpoint graph hands the saved
+#: parameters back into it. Libraries that write their own checkpoint callbacks register it with ``set_cur_net``.
+CUR_NET = None
+
+
+def set_cur_net(net):
+    """Record ``net`` (a Cell, or None) as the network whose checkpoint is being saved (MindSpore's helper)."""
+    global CUR_NET
+    CUR_NET = net
+
 
 class Callback:
     """Base class of callbacks: override the ``on_train_*`` / ``on_eval_*`` methods you need.

@@ -257,6 +257,15 @@ class ModelCheckpoint(Callback):
         self._append_dict = dict(config.append_dict or {})
         self._append_epoch_num = self._append_dict.get("epoch_num", 0)
         self._append_step_num = self._append_dict.get("step_num", 0)
+        # MindSpore's flag and step below are part of the contract of subclasses that write their own _save_ckpt
+        # (MindPet's TrainableParamsCheckPoint calls both by name)
+        self._need_flush_from_cache = True
+
+    def _flush_from_cache(self, cb_params):
+        """Before a save, MindSpore writes back the device cache of parameters that keep one (``cache_enable``) and
+        stops looking once a network has none. No parameter keeps such a cache here, so the first look ends it."""
+        if not any(getattr(p, "cache_enable", False) for p in cb_params.train_network.get_parameters()):
+            self._need_flush_from_cache = False
 
     @property
     def latest_ckpt_file_name(self):

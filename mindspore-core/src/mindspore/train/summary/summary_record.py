@@ -66,6 +66,15 @@ def _to_numpy(plugin, value, summary_name="SummaryRecord"):
     return np_value
 
 
+def _get_summary_tensor_data():
+    """The summary values networks produced under GRAPH_MODE since the last call, as MindSpore returns them,
+    ``{"<tag>[:Tensor]": Tensor, "<tag>[:Scalar]": ...}`` (the newest value of each tag), and forget them. Outside
+    code (MindArmour's neuron coverage) imports this private helper by name; as in MindSpore, PYNATIVE values are not
+    in it (they only reach an open SummaryRecord)."""
+    from mindspore.ops._defs.summary import take_graph_summary_data
+    return take_graph_summary_data()
+
+
 def _process_export_options(export_options):
     if export_options is None:
         return None
