@@ -3,8 +3,9 @@
 Code written for MindSpore imports many names from the module that defines them in MindSpore's own source tree, or
 that merely imports them there: ``from mindspore.common import set_seed`` (in 500 files of MindSpore's model zoo),
 ``from mindspore.train.serialization import export``, ``from mindspore.nn.metrics import Accuracy``. This project
-defines those names once, in its own layout; a module of MindSpore's layout reaches them through
-:func:`reexport`, lazily (at first use), so that no import order or cycle changes.
+defines those names once, in its own layout; a module of MindSpore's layout reaches them through :func:`reexport`
+(named names) or :func:`fallback` (every name of a module), lazily, so that no import order or cycle changes, and
+:func:`names_over_submodules` keeps a package's function from being replaced by its same-named submodule.
 """
 import importlib
 import sys
@@ -15,28 +16,22 @@ __all__ = ["reexport", "fallback", "names_over_submodules"]
 
 def reexport(module_name, sources):
     """A module ``__getattr__`` (PEP 562) for ``module_name`` that resolves each name of ``sources`` -- a mapping
-    ``{home module: names}`` (a name may be ``"alias=name"``) -- from its home module, at each use. Any other name
-    raises MindSpore's ``AttributeError``.
+    ``{home module: names}`` -- from its home module, at each use. Any other name raises ``AttributeError``.
 
     Nothing is cached on the module: a name set there would become a global of the module's own code, and names
     such as ``any`` or ``max`` (functions of ``mindspore.ops``) would then shadow Python's builtins in it."""
-    where = {}
-    for home, names in sources.items():
-        for entry in names.split() if isinstance(names, str) else names:
-            alias, _, name = entry.partition("=")
-            where[alias] = (home, name or alias)
+    where = {name: home for home, names in sources.items() for name in names.split()}
 
     def __getattr__(name):
         if name not in where:
             raise AttributeError(f"module '{module_name}' has no attribute '{name}'")
-        home, attr = where[name]
-        return getattr(importlib.import_module(home), attr)
+        return getattr(importlib.import_module(where[name]), name)
 
     return __getattr__
 
 
 def fallback(module_name, home):
-    """A module ``__getattr__`` for ``module_name`` that resolves any public name of module ``home`` on first use.
+    """A module ``__getattr__`` for ``module_name`` that resolves any public name of module ``home``, at each use.
     MindSpore's ``mindspore.ops.function.<family>_func`` modules each hold a part of ``mindspore.ops``, cut
     differently from this project's families; any ``mindspore.ops`` function imported from one of them is found.
     As with :func:`reexport`, nothing is cached on the module (``any`` would shadow the builtin in its code)."""

@@ -4,7 +4,7 @@ from mindspore.common.dtype import *  # noqa: F401,F403
 from mindspore.common.parameter import Parameter, ParameterTuple  # noqa: F401
 from mindspore.common.tensor import Tensor, from_numpy, is_tensor, tensor  # noqa: F401
 
-# What MindSpore's `mindspore.common` also exports (its __all__), defined elsewhere here: resolved on first use, so
+# What MindSpore's `mindspore.common` also exports (its __all__), defined elsewhere here: resolved on use, so
 # that `from mindspore.common import set_seed` (the model zoo's habit) works without `common` importing the package
 # above it at load time.
 from mindspore._module_paths import names_over_submodules as _names_over_submodules  # noqa: E402
