@@ -24,7 +24,7 @@ import numpy as np
 
 import mindspore as ms
 from mindspore import nn
-from mindspore._pipeline import compiler
+from mindspore.plugin import compile_statistics
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import workloads_mindspore as workloads  # noqa: E402 - the benchmark networks, shared with the harness
@@ -57,7 +57,7 @@ def bench(name, steps, rounds):
     eager, graph = _train_step(name, 1), _train_step(name, 1)
     first_eager, loss_eager = _timed(eager, x, y, ms.PYNATIVE_MODE)
     first_graph, loss_graph = _timed(graph, x, y, ms.GRAPH_MODE)
-    compile_s = compiler.STATS["last_compile_s"]
+    compile_s = compile_statistics()["last_compile_s"]
     times = {ms.PYNATIVE_MODE: [], ms.GRAPH_MODE: []}
     for _ in range(rounds):
         for mode, step in ((ms.GRAPH_MODE, graph), (ms.PYNATIVE_MODE, eager)):

@@ -42,11 +42,13 @@ def test_distributions_use_only_public_core_names(dist):
     assert not bad, "private names of mindspore-core used outside it:\n" + "\n".join(bad)
 
 
-def test_examples_use_only_public_core_names():
+@pytest.mark.parametrize("folder", ["examples", "benchmarks", "mindspore-meta"])
+def test_examples_and_benchmarks_use_only_public_core_names(folder):
+    """What users copy (examples) and what measures us (benchmarks) reach core as any user's code would."""
     bad = []
-    for path in sorted((REPO / "examples").rglob("*.py")):
+    for path in sorted((REPO / folder).rglob("*.py")):
         bad += _private_core_uses(path)
-    assert not bad, "private names of mindspore-core used by examples:\n" + "\n".join(bad)
+    assert not bad, f"private names of mindspore-core used by {folder}:\n" + "\n".join(bad)
 
 
 @pytest.mark.parametrize("dist", ADDONS)

@@ -128,6 +128,8 @@ __all__ = [
     # operator interception
     "set_primitive_call_hook", "apply_primitive", "primitive_call_hook_suspended", "invalidate_compiled_graphs",
     "set_cell_call_hook", "set_tensor_shape_view",
+    # tools (benchmarks, profilers)
+    "compile_statistics",
 ]
 
 #: The IR op building a tuple of values (``Apply(MAKE_TUPLE, *items)``).
@@ -201,6 +203,14 @@ def invalidate_compiled_graphs():
     """Make every compiled graph stale: each recompiles at its next call."""
     from mindspore._pipeline.compiler import invalidate_all
     invalidate_all()
+
+
+def compile_statistics():
+    """The graph compiler's counters, as a new dict: ``compiles`` (graphs compiled since the process started),
+    ``hits`` (calls that reused a compiled graph) and ``last_compile_s`` (the last compile's own time in seconds:
+    parsing, inference with autodiff, the optimisation passes and scheduling, not running the graph)."""
+    from mindspore._pipeline.compiler import STATS
+    return dict(STATS)
 
 
 def set_tensor_shape_view(fn):
