@@ -6,12 +6,12 @@ import math
 import mindspore.ops as ops
 from mindspore.common import dtype as mstype
 from mindspore.nn.probability import _utils
-from mindspore.nn.probability.distribution.distribution import Distribution
+from mindspore.nn.probability.distribution.distribution import _LocationScale
 
 __all__ = ["Cauchy"]
 
 
-class Cauchy(Distribution):
+class Cauchy(_LocationScale):
     r"""Cauchy distribution: pdf :math:`1 / (\pi \gamma (1 + ((x - x_0)/\gamma)^2))`.
 
     Its mean, standard deviation and variance are undefined (they raise a ValueError).
@@ -32,37 +32,10 @@ class Cauchy(Distribution):
     """
 
     def __init__(self, loc=None, scale=None, seed=None, dtype=mstype.float32, name="Cauchy"):
-        param = dict(locals())
-        param["param_dict"] = {"loc": loc, "scale": scale}
-        _utils.check_dtype(dtype, mstype.float_type, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._loc = self._add_parameter(loc, "loc")
-        self._scale = self._add_parameter(scale, "scale")
-        if self._scale is not None:
-            _utils.check_greater_zero(self._scale, "scale")
-
-    def extend_repr(self):
-        if self.is_scalar_batch:
-            return f"location = {self._loc}, scale = {self._scale}"
-        return f"batch_shape = {self._broadcast_shape}"
-
-    @property
-    def loc(self):
-        """The location."""
-        return self._loc
-
-    @property
-    def scale(self):
-        """The scale."""
-        return self._scale
+        super().__init__(loc, scale, seed, dtype, name)
 
     def _get_dist_type(self):
         return "Cauchy"
-
-    def _get_dist_args(self, loc=None, scale=None):
-        loc = self._loc if loc is None else _utils.check_tensor(loc, "loc")
-        scale = self._scale if scale is None else _utils.check_tensor(scale, "scale")
-        return loc, scale
 
     def _mode(self, loc=None, scale=None):
         loc, scale = self._check_param_type(loc, scale)

@@ -352,6 +352,64 @@ class Distribution(Cell):
         return _utils.raise_not_implemented(name, self.name)
 
 
+class _TwoParameters(Distribution):
+    """The constructor shared by the distributions of two float parameters whose second must be > 0: Normal,
+    HalfNormal and Laplace (``mean``, ``sd``), Cauchy and Logistic (``loc``, ``scale``).
+
+    ``_PARAMS`` names the two parameters (the constructor's argument names, in ``parameters`` and ``param_dict``),
+    ``_ATTRS`` the attributes holding their defaults, and ``_POSITIVE`` the second one in the ValueError raised when
+    it is not > 0.
+    """
+
+    _PARAMS = ("loc", "scale")
+    _ATTRS = ("_loc", "_scale")
+    _POSITIVE = "scale"
+
+    def __init__(self, first, second, seed, dtype, name):
+        a, b = self._PARAMS
+        # what a subclass's ``dict(locals())`` would hold, in its order
+        param = {"self": self, a: first, b: second, "seed": seed, "dtype": dtype, "name": name,
+                 "param_dict": {a: first, b: second}}
+        _utils.check_dtype(dtype, mstype.float_type, type(self).__name__)
+        super().__init__(seed, dtype, name, param)
+        setattr(self, self._ATTRS[0], self._add_parameter(first, a))
+        setattr(self, self._ATTRS[1], self._add_parameter(second, b))
+        if getattr(self, self._ATTRS[1]) is not None:
+            _utils.check_greater_zero(getattr(self, self._ATTRS[1]), self._POSITIVE)
+
+
+class _MeanSd(_TwoParameters):
+    """Normal's, HalfNormal's and Laplace's ``mean`` and ``sd``."""
+
+    _PARAMS = ("mean", "sd")
+    _ATTRS = ("_mean_value", "_sd_value")
+    _POSITIVE = "Standard deviation"
+
+
+class _LocationScale(_TwoParameters):
+    """Cauchy's and Logistic's ``loc`` and ``scale``: properties, ``extend_repr`` and ``get_dist_args``."""
+
+    def extend_repr(self):
+        if self.is_scalar_batch:
+            return f"location = {self._loc}, scale = {self._scale}"
+        return f"batch_shape = {self._broadcast_shape}"
+
+    @property
+    def loc(self):
+        """The location."""
+        return self._loc
+
+    @property
+    def scale(self):
+        """The scale."""
+        return self._scale
+
+    def _get_dist_args(self, loc=None, scale=None):
+        loc = self._loc if loc is None else _utils.check_tensor(loc, "loc")
+        scale = self._scale if scale is None else _utils.check_tensor(scale, "scale")
+        return loc, scale
+
+
 class TransformedDistribution(Distribution):
     r"""The distribution of Y = f(X) for a bijector f and a distribution of X.
 

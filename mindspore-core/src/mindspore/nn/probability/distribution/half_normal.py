@@ -5,13 +5,12 @@ import math
 
 import mindspore.ops as ops
 from mindspore.common import dtype as mstype
-from mindspore.nn.probability import _utils
-from mindspore.nn.probability.distribution.distribution import Distribution
+from mindspore.nn.probability.distribution.distribution import _MeanSd
 
 __all__ = ["HalfNormal"]
 
 
-class HalfNormal(Distribution):
+class HalfNormal(_MeanSd):
     r"""Half-normal distribution: pdf :math:`\sqrt{2/\pi} / \sigma \cdot e^{-(x-\mu)^2/2\sigma^2}` for x >= 0.
 
     Only ``prob`` and ``log_prob`` are defined (as in MindSpore 2.10; the other methods raise
@@ -33,14 +32,7 @@ class HalfNormal(Distribution):
     """
 
     def __init__(self, mean=None, sd=None, seed=None, dtype=mstype.float32, name="HalfNormal"):
-        param = dict(locals())
-        param["param_dict"] = {"mean": mean, "sd": sd}
-        _utils.check_dtype(dtype, mstype.float_type, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._mean_value = self._add_parameter(mean, "mean")
-        self._sd_value = self._add_parameter(sd, "sd")
-        if self._sd_value is not None:
-            _utils.check_greater_zero(self._sd_value, "Standard deviation")
+        super().__init__(mean, sd, seed, dtype, name)
 
     def _prob(self, value, mean=None, sd=None):
         value = self._cast_value(value)

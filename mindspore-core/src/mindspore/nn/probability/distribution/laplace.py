@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import mindspore.ops as ops
 from mindspore.common import dtype as mstype
-from mindspore.nn.probability import _utils
-from mindspore.nn.probability.distribution.distribution import Distribution
+from mindspore.nn.probability.distribution.distribution import _MeanSd
 
 __all__ = ["Laplace"]
 
 
-class Laplace(Distribution):
+class Laplace(_MeanSd):
     r"""Laplace distribution: pdf :math:`e^{-|x-\mu|/b} / 2b` (``sd`` is the scale b).
 
     Only ``prob`` and ``log_prob`` are defined (as in MindSpore 2.10; the other methods raise
@@ -31,14 +30,7 @@ class Laplace(Distribution):
     """
 
     def __init__(self, mean=None, sd=None, seed=None, dtype=mstype.float32, name="Laplace"):
-        param = dict(locals())
-        param["param_dict"] = {"mean": mean, "sd": sd}
-        _utils.check_dtype(dtype, mstype.float_type, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._mean_value = self._add_parameter(mean, "mean")
-        self._sd_value = self._add_parameter(sd, "sd")
-        if self._sd_value is not None:
-            _utils.check_greater_zero(self._sd_value, "Standard deviation")
+        super().__init__(mean, sd, seed, dtype, name)
 
     def _log_prob(self, value, mean=None, sd=None):
         value = self._cast_value(value)

@@ -8,14 +8,14 @@ import numpy as np
 import mindspore.ops as ops
 from mindspore.common import dtype as mstype
 from mindspore.nn.probability import _utils
-from mindspore.nn.probability.distribution.distribution import Distribution
+from mindspore.nn.probability.distribution.distribution import _LocationScale
 
 __all__ = ["Logistic"]
 
 _TINY = float(np.finfo(np.float64).tiny)
 
 
-class Logistic(Distribution):
+class Logistic(_LocationScale):
     r"""Logistic distribution: cdf :math:`1 / (1 + e^{-(x - \mu)/s})`.
 
     Args:
@@ -34,37 +34,10 @@ class Logistic(Distribution):
     """
 
     def __init__(self, loc=None, scale=None, seed=None, dtype=mstype.float32, name="Logistic"):
-        param = dict(locals())
-        param["param_dict"] = {"loc": loc, "scale": scale}
-        _utils.check_dtype(dtype, mstype.float_type, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._loc = self._add_parameter(loc, "loc")
-        self._scale = self._add_parameter(scale, "scale")
-        if self._scale is not None:
-            _utils.check_greater_zero(self._scale, "scale")
-
-    def extend_repr(self):
-        if self.is_scalar_batch:
-            return f"location = {self._loc}, scale = {self._scale}"
-        return f"batch_shape = {self._broadcast_shape}"
-
-    @property
-    def loc(self):
-        """The location."""
-        return self._loc
-
-    @property
-    def scale(self):
-        """The scale."""
-        return self._scale
+        super().__init__(loc, scale, seed, dtype, name)
 
     def _get_dist_type(self):
         return "Logistic"
-
-    def _get_dist_args(self, loc=None, scale=None):
-        loc = self._loc if loc is None else _utils.check_tensor(loc, "loc")
-        scale = self._scale if scale is None else _utils.check_tensor(scale, "scale")
-        return loc, scale
 
     def _mean(self, loc=None, scale=None):
         loc, scale = self._check_param_type(loc, scale)

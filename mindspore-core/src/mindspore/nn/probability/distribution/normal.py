@@ -6,14 +6,14 @@ import math
 import mindspore.ops as ops
 from mindspore.common import dtype as mstype
 from mindspore.nn.probability import _utils
-from mindspore.nn.probability.distribution.distribution import Distribution
+from mindspore.nn.probability.distribution.distribution import _MeanSd
 
 __all__ = ["Normal"]
 
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 
 
-class Normal(Distribution):
+class Normal(_MeanSd):
     r"""Normal distribution :math:`N(\mu, \sigma)`: pdf :math:`e^{-(x-\mu)^2/2\sigma^2} / \sqrt{2\pi}\sigma`.
 
     Args:
@@ -36,14 +36,7 @@ class Normal(Distribution):
     """
 
     def __init__(self, mean=None, sd=None, seed=None, dtype=mstype.float32, name="Normal"):
-        param = dict(locals())
-        param["param_dict"] = {"mean": mean, "sd": sd}
-        _utils.check_dtype(dtype, mstype.float_type, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._mean_value = self._add_parameter(mean, "mean")
-        self._sd_value = self._add_parameter(sd, "sd")
-        if self._sd_value is not None:
-            _utils.check_greater_zero(self._sd_value, "Standard deviation")
+        super().__init__(mean, sd, seed, dtype, name)
 
     def extend_repr(self):
         if self.is_scalar_batch:
