@@ -153,14 +153,16 @@ def test_failed_worker_fails_the_job(tmp_path):
         from mindspore.communication import init, get_rank
         from mindspore.communication.management import group_communicator
         init()
-        for step in range(100000):
+        step = 0
+        while True:    # the other ranks never end by themselves: only msrun stopping them ends the job
             group_communicator().allreduce(np.ones(2))
+            step += 1
             if get_rank() == 2 and step == 20:
                 raise KeyError("label")
     """))
-    start = time.monotonic()
+    # run_msrun's timeout fails the test if the job waits on the surviving ranks (no wall-clock bound here:
+    # a loaded machine must not fail it)
     out = run_msrun(["--worker_num=4", "--local_worker_num=4", f"--log_dir={tmp_path}", "--join=True", script])
-    assert time.monotonic() - start < 15
     assert out.returncode == 1
     assert "msrun: worker 2 " in out.stderr and "exited with code 1: KeyError: 'label'" in out.stderr, out.stderr
     assert "msrun: the job failed: rank(s) 2 failed first (KeyError: 'label')" in out.stderr
