@@ -4,7 +4,8 @@
 :class:`~mindspore._core.primitive.TensorSpec` for each tensor, a tuple of them for a tuple of tensors,
 every other argument as its Python value) and returns an :class:`Evaluation`: either a compile-time
 value (``infer_value``: ``Shape``, ``DType``, ...) or the output spec(s) from the primitive's pure
-dtype and shape rules. The rules raise MindSpore-style errors on bad input; the device-target check
+dtype and shape rules. A primitive whose result dtype depends on its inputs' ranks too defines
+``infer_dtype_of_specs``, which receives the abstract arguments instead of their dtypes. The rules raise MindSpore-style errors on bad input; the device-target check
 and the check that a multi-output rule is consistent live here too, so each message exists once.
 """
 from __future__ import annotations
@@ -88,7 +89,8 @@ def evaluate(prim, args, target=None, need_shape=False):
         value = infer_value(*args)
         if value is not None:
             return Evaluation(has_value=True, value=value)
-    out_dtype = prim.infer_dtype(*dtype_view(args))
+    spec_rule = getattr(prim, "infer_dtype_of_specs", None)
+    out_dtype = prim.infer_dtype(*dtype_view(args)) if spec_rule is None else spec_rule(*args)
     out_shape = prim.infer_shape(*shape_view(args))
     check_target(prim, target)
     if out_shape is None and need_shape:

@@ -118,9 +118,15 @@ def _binary(ufunc, floating=False):
             return res if type(res) is np.ndarray else np.asarray(res)  # 0-d inputs give a NumPy scalar
         x, y, t = _operands(x, y, floating)
         if via_float32 and t in _HALF and np.size(x) + np.size(y) >= 2 * MIN_SIZE:
-            return _half_via_float32(ufunc, x, y, t)
-        with np.errstate(all="ignore"):
-            return np.asarray(ufunc(x, y))
+            res = _half_via_float32(ufunc, x, y, t)
+        else:
+            with np.errstate(all="ignore"):
+                res = np.asarray(ufunc(x, y))
+        # the rule's dtype can be narrower than the operands' promotion: 2.10's Mul and Div keep a float16 tensor
+        # times a 0-d float32 one in float16, computed in float32 and rounded once (as here)
+        if out is not None and res.dtype != (want := out.dtype.to_numpy()):
+            res = res.astype(want)
+        return res
     return kernel
 
 

@@ -20,7 +20,8 @@ from mindspore._errors import MSTypeError
 from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs._lazy import functional as fops
-from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
+from mindspore._core.evaluate import dtype_view
+from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, TensorSpec, prim_attr_register
 
 _INT_OR_BOOL = (mstype.bool_,) + rules.INT_TYPES
 _REAL_TYPES = (mstype.bool_,) + rules.INT_TYPES + rules.FLOAT_TYPES
@@ -187,8 +188,26 @@ def _is_number(v):
     return isinstance(v, (bool, int, float, complex))
 
 
+def _zero_dim_as_number(x, y):
+    """The dtypes ``infer_dtype`` sees for MindSpore 2.10's ``Mul`` and ``Div``: a 0-d tensor beside a tensor of
+    rank >= 1 of the same category (float and float, integer and integer) does not widen it, as a Python number
+    would not (``float16[2, 2] * float32[]`` is Float16, ``int16[3] * int64[]`` Int16); across categories the usual
+    promotion holds (``int32[2, 2] * float64[]`` is Float64). Other binary ops (``Add``, ``RealDiv``, ...)
+    promote 0-d tensors like any other."""
+    if type(x) is not TensorSpec or type(y) is not TensorSpec or x.shape is None or y.shape is None:
+        return dtype_view((x, y))
+    if (x.shape == ()) != (y.shape == ()) and mstype.category(x.dtype) == mstype.category(y.dtype):
+        wide = y.dtype if x.shape == () else x.dtype
+        return wide, wide
+    return x.dtype, y.dtype
+
+
 class Mul(_Binary):
-    """``x * y`` with broadcasting; ``bool * bool`` is logical AND."""
+    """``x * y`` with broadcasting; ``bool * bool`` is logical AND. A 0-d tensor operand promotes as a Python
+    number would (:func:`_zero_dim_as_number`)."""
+
+    def infer_dtype_of_specs(self, x, y):
+        return self.infer_dtype(*_zero_dim_as_number(x, y))
 
     def bprop(self, x, y, out, dout):
         need_x, need_y = self._grads_needed(2)
@@ -209,7 +228,11 @@ class RealDiv(_FloatBinary):
 
 # --- Div ------------------------------------------------------------------------------------
 class Div(_FloatBinary):
-    """``x / y`` (true division; integer inputs give Float32)."""
+    """``x / y`` (true division; integer inputs give Float32). A 0-d tensor operand promotes as a Python number
+    would (:func:`_zero_dim_as_number`)."""
+
+    def infer_dtype_of_specs(self, x, y):
+        return self.infer_dtype(*_zero_dim_as_number(x, y))
 
     def bprop(self, x, y, out, dout):
         need_y = self._grads_needed(2)[1]
