@@ -18,6 +18,7 @@ from mindspore_cpu.kernels import custom  # noqa: E402,I001
 from mindspore_cpu.kernels import array_prims  # noqa: E402,I001
 from mindspore_cpu.kernels import control_prims  # noqa: E402,I001
 from mindspore_cpu.kernels import dct, linalg_scipy  # noqa: E402,I001
+from mindspore_cpu.kernels import rnn  # noqa: E402,I001
 from mindspore_cpu.kernels import (array, array_more, comm, complex_ops, conv, ctc, debug, deprecated,  # noqa: E402
                                    fft, indexing, linalg, linalg_more, loss, math, math_misc, math_more, math_prims,
                                    math_special, nn, nn_prims, optim, random, reduce, scatter, sparse, summary)
@@ -25,4 +26,4 @@ from mindspore_cpu.kernels import (array, array_more, comm, complex_ops, conv, c
 FAMILIES = (image, math, math_more, math_special, math_misc, math_prims, complex_ops, fft, linalg, linalg_more, array,
             array_more, linalg_scipy, dct,
             indexing, scatter, reduce, nn, nn_prims, conv, loss, ctc, random, debug, comm, deprecated, summary, sparse,
-            optim, custom, array_prims, control_prims)
+            optim, custom, array_prims, control_prims, rnn)

@@ -21,6 +21,7 @@ def families():
     from mindspore_gpu.kernels import array_prims
     from mindspore_gpu.kernels import control_prims
     from mindspore_gpu.kernels import dct, linalg_scipy
+    from mindspore_gpu.kernels import rnn
     from mindspore_gpu.kernels import (array, array_more, comm, complex_ops, conv, ctc, debug, deprecated, fft,
                                        indexing, linalg, linalg_more, loss, math, math_misc, math_more, math_prims,
                                        math_special, nn, nn_ext, nn_prims, optim, pooling, random, reduce, scatter,
@@ -28,4 +29,4 @@ def families():
     return (image, math, math_more, math_special, math_misc, math_prims, complex_ops, fft, linalg, linalg_more, array,
             array_more, linalg_scipy, dct,
             indexing, scatter, reduce, nn, nn_ext, nn_prims, conv, pooling, loss, ctc, random, debug, comm, deprecated,
-            summary, sparse, optim, custom, array_prims, control_prims)
+            summary, sparse, optim, custom, array_prims, control_prims, rnn)

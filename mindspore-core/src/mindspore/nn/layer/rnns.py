@@ -14,6 +14,10 @@ As in MindSpore 2.10 (torch layout and formulas):
 * ``seq_length`` (batch,) masks padded steps: past a sequence's length its output is zero and its state is
   carried unchanged; the reverse direction reverses each sequence within its own length.
 * ``dropout`` is applied (in training) to the output of every layer but the last.
+
+Each layer-direction is one ``RNNDirection`` (``ops/_defs/rnn.py``): the input projection is one matmul over all
+steps, the recurrence and its backward through time run in the backend's kernel, so a compiled graph does not grow
+with the sequence length (an export writes the steps unrolled).
 """
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
 from mindspore.nn.layer import _checks as chk
 from mindspore.nn.layer.basic import Dropout
+from mindspore.ops._defs import rnn as rnn_defs
 
 __all__ = ["RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -42,40 +47,6 @@ def _linear(x, w, b):
     return y if b is None else ops.add(y, b)
 
 
-def _lstm_step(xw, state, w_hh, b_hh):
-    """One LSTM step from the precomputed input projection ``xw = x W_ih^T + b_ih``."""
-    h, c = state
-    gates = ops.add(xw, _linear(h, w_hh, b_hh))
-    i, f, g, o = ops.split(gates, gates.shape[-1] // 4, axis=-1)
-    i, f, o = ops.sigmoid(i), ops.sigmoid(f), ops.sigmoid(o)
-    c_new = ops.add(ops.mul(f, c), ops.mul(i, ops.tanh(g)))
-    return ops.mul(o, ops.tanh(c_new)), c_new
-
-
-def _gru_step(xw, h, w_hh, b_hh):
-    """One GRU step from the precomputed input projection ``xw = x W_ih^T + b_ih``."""
-    hw = _linear(h, w_hh, b_hh)
-    i_r, i_z, i_n = ops.split(xw, xw.shape[-1] // 3, axis=-1)
-    h_r, h_z, h_n = ops.split(hw, hw.shape[-1] // 3, axis=-1)
-    r = ops.sigmoid(ops.add(i_r, h_r))
-    z = ops.sigmoid(ops.add(i_z, h_z))
-    n = ops.tanh(ops.add(i_n, ops.mul(r, h_n)))
-    return ops.add(n, ops.mul(z, ops.sub(h, n)))
-
-
-def _rnn_step(xw, h, w_hh, b_hh, relu):
-    pre = ops.add(xw, _linear(h, w_hh, b_hh))
-    return ops.relu(pre) if relu else ops.tanh(pre)
-
-
-def _step(mode, xw, state, w_hh, b_hh):
-    if mode == "LSTM":
-        return _lstm_step(xw, state, w_hh, b_hh)
-    if mode == "GRU":
-        return _gru_step(xw, state, w_hh, b_hh)
-    return _rnn_step(xw, state, w_hh, b_hh, mode == "RNN_RELU")
-
-
 def _reverse_index(seq_length, steps, hidden):
     """Gather indices (steps, batch, hidden) reversing each sequence within its own length (ReverseSequence)."""
     lengths = ops.reshape(ops.cast(seq_length, mstype.int64), (1, -1))
@@ -84,25 +55,17 @@ def _reverse_index(seq_length, steps, hidden):
     return ops.broadcast_to(ops.expand_dims(idx, 2), (steps, lengths.shape[1], hidden))
 
 
-def _run_direction(mode, x, state, w_ih, w_hh, b_ih, b_hh, mask):
-    """One layer, one direction over (T, B, in) ``x``; ``mask`` (T, B, 1) marks valid steps or is None."""
+def _run_direction(fused, x, state, w_ih, w_hh, b_ih, b_hh, lengths):
+    """One layer, one direction over (T, B, in) ``x`` with the fused recurrence ``fused`` (an ``RNNDirection``);
+    ``lengths`` (B,) are the valid steps of each sequence."""
     steps, batch = x.shape[0], x.shape[1]
     xw = ops.reshape(_linear(ops.reshape(x, (steps * batch, -1)), w_ih, b_ih), (steps, batch, -1))
-    outputs = []
-    for t in range(steps):
-        new = _step(mode, xw[t], state, w_hh, b_hh)
-        h_new = new[0] if mode == "LSTM" else new
-        if mask is None:
-            state = new
-            outputs.append(h_new)
-            continue
-        m = mask[t]
-        if mode == "LSTM":
-            state = (ops.select(m, new[0], state[0]), ops.select(m, new[1], state[1]))
-        else:
-            state = ops.select(m, new, state)
-        outputs.append(ops.select(m, h_new, ops.zeros_like(h_new)))
-    return ops.stack(outputs, 0), state
+    lstm = fused.mode == "LSTM"
+    h0, c0 = state if lstm else (state, state)
+    if b_hh is None:
+        b_hh = ops.zeros((w_hh.shape[0],), w_hh.dtype)
+    y, h_n, c_n, _ = fused(xw, h0, c0, w_hh, b_hh, lengths)
+    return y, ((h_n, c_n) if lstm else h_n)
 
 
 class _RNNBase(Cell):
@@ -136,6 +99,7 @@ class _RNNBase(Cell):
         self.bidirectional = bidirectional
         self.is_lstm = mode == "LSTM"
         self.dropout_op = Dropout(p=float(dropout))
+        self.fused = rnn_defs.RNNDirection(mode)
         dirs = 2 if bidirectional else 1
         gate_size = _GATES[mode] * hidden_size
         stdv = 1 / math.sqrt(hidden_size)
@@ -209,11 +173,11 @@ class _RNNBase(Cell):
         if self.batch_first:
             x = ops.transpose(x, (1, 0, 2))
         steps = x.shape[0]
-        mask = rev_index = None
-        if seq_length is not None:
-            t = ops.reshape(ops.arange(steps), (steps, 1, 1))
-            mask = ops.broadcast_to(ops.less(t, ops.reshape(ops.cast(seq_length, mstype.int64), (1, -1, 1))),
-                                    (steps, x.shape[1], self.hidden_size))
+        rev_index = None
+        if seq_length is None:
+            lengths = Tensor(np.full((x.shape[1],), steps, np.int32))
+        else:
+            lengths = seq_length
         dirs = 2 if self.bidirectional else 1
         layer_in = x
         h_n, c_n = [], []
@@ -230,7 +194,7 @@ class _RNNBase(Cell):
                         if rev_index is None or rev_index.shape[2] != inp.shape[2]:
                             rev_index = _reverse_index(seq_length, steps, inp.shape[2])
                         inp = ops.gather_d(inp, 0, rev_index)
-                out, state = _run_direction(self.mode, inp, state, *self._weights(layer, direction), mask)
+                out, state = _run_direction(self.fused, inp, state, *self._weights(layer, direction), lengths)
                 if direction == 1:
                     if seq_length is None:
                         out = ops.flip(out, (0,))
@@ -397,7 +361,7 @@ class _RNNCellBase(Cell):
             state = tuple(ops.expand_dims(s, 0) for s in state) if isinstance(state, tuple) else \
                 ops.expand_dims(state, 0)
         xw = _linear(x, self.weight_ih, self.bias_ih)
-        out = _step(self._mode, xw, state, self.weight_hh, self.bias_hh)
+        out = rnn_defs.step(self._mode, xw, state, self.weight_hh, self.bias_hh)
         if unbatched:
             out = tuple(ops.squeeze(o, 0) for o in out) if isinstance(out, tuple) else ops.squeeze(out, 0)
         return out

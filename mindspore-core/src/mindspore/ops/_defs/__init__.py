@@ -10,6 +10,7 @@ from mindspore.ops._defs import custom  # noqa: I001
 from mindspore.ops._defs import array_prims  # noqa: I001
 from mindspore.ops._defs import control_prims  # noqa: I001
 from mindspore.ops._defs import dct, linalg_scipy  # noqa: I001
+from mindspore.ops._defs import rnn  # noqa: I001
 from mindspore.ops._defs import (array, array_more, comm, complex_ops, conv, ctc, debug, deprecated, fft, indexing,
                                  linalg, linalg_more, loss, math, math_ext, math_misc, math_more, math_prims,
                                  math_special, nn, nn_prims, optim, random, reduce, scatter, sparse, summary)
@@ -18,4 +19,4 @@ from mindspore.ops._defs import (array, array_more, comm, complex_ops, conv, ctc
 FAMILIES = (image, math, math_ext, math_more, math_special, math_misc, math_prims, complex_ops, fft, linalg,
             linalg_more, linalg_scipy, dct, array,
             array_more, indexing, scatter, reduce, nn, nn_prims, conv, loss, ctc, random, debug, comm, deprecated, summary,
-            sparse, optim, custom, array_prims, control_prims)
+            sparse, optim, custom, array_prims, control_prims, rnn)
