@@ -729,3 +729,15 @@ def test_repeat_is_2_10s_tiling():
     np.testing.assert_array_equal(a.repeat(2, axis=1).asnumpy(), np.repeat(a.asnumpy(), 2, axis=1))
     with pytest.raises(RuntimeError, match="must be greater than or equal to the number of dimensions"):
         a.repeat(2)
+
+
+def test_a_list_of_numpy_scalars_keeps_their_dtype():
+    # 2.10 (checked with it): NumPy's dtype of the list, except float64 -> Float32 and int32 -> Int64
+    # (default_collate of a batch of NumPy scalars relies on it)
+    cases = [([np.int8(1), np.int8(2)], ms.int8), ([np.uint8(1)], ms.uint8), ([np.float16(1)], ms.float16),
+             ([[np.float16(1)], [np.float16(2)]], ms.float16), ([np.float64(1)], ms.float32),
+             ([np.int32(1), np.int32(2)], ms.int64), ([np.int16(1), True], ms.int16), ([np.int8(1), 2.5], ms.float32),
+             ([np.array([1, 2], np.float16)], ms.float16), ([1j], ms.complex128), ([np.complex64(1)], ms.complex64),
+             ([1, 2], ms.int64), ([1.5], ms.float32), ([True], ms.bool_), ([np.uint64(3)], ms.uint64)]
+    for data, dtype in cases:
+        assert Tensor(data).dtype == dtype, data

@@ -33,7 +33,14 @@ def _mpi_available():
 def test_state_before_init():
     assert dist.is_available()
     assert not dist.is_initialized()
-    assert dist.get_rank() == -1 and dist.get_world_size() == -1
+    # as 2.10 (checked with it): RANK_ID and RANK_SIZE from the environment, else 0 and 1 (not PyTorch's -1)
+    assert (dist.get_rank(), dist.get_world_size()) == (0, 1)
+
+
+def test_rank_and_size_before_init_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv("RANK_ID", "2")
+    monkeypatch.setenv("RANK_SIZE", "4")
+    assert (dist.get_rank(), dist.get_world_size()) == (2, 4)
 
 
 def test_missing_addon_names_the_pip_install(monkeypatch):

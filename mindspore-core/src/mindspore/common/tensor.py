@@ -28,21 +28,22 @@ __all__ = ["Tensor", "tensor", "from_numpy", "is_tensor", "frombuffer", "swap_te
 
 #: The ``init`` of a tensor of dynamic shape (``Tensor(shape=[None, 3], dtype=...)``): it never has data.
 _DYNAMIC = object()
+#: The ``init`` of a tensor whose memory ``Tensor.delete_`` released: no data until new data is assigned.
+_RELEASED = object()
 
 
 def _infer_list_dtype(arr: np.ndarray, data):
-    """MindSpore's dtype for a Python (nested) list/tuple already converted by NumPy."""
-    kind = arr.dtype.kind
-    if kind == "f":
+    """MindSpore's dtype for a Python (nested) list/tuple already converted by NumPy.
+
+    As 2.10: NumPy's float64 becomes float32 and its int32 int64; any other dtype NumPy found stays, so a list of
+    NumPy scalars or arrays keeps theirs (``[np.int8(1)]`` is Int8, ``[np.float16(1)]`` Float16, ``[1j]``
+    Complex128)."""
+    if arr.dtype == np.float64:
         return mstype.float32
-    if kind in "iu":
-        if arr.dtype == np.uint64:
-            return mstype.uint64
+    if arr.dtype == np.int32:
         return mstype.int64
-    if kind == "b":
-        return mstype.bool_
-    if kind == "c":
-        return mstype.complex64
+    if arr.dtype.kind in "biufc":
+        return mstype.to_ms_dtype(arr.dtype)
     raise MSTypeError(f"For 'Tensor', the input data contains values of an unsupported type, but got {data!r}.")
 
 
@@ -225,6 +226,10 @@ class Tensor:
         ``slice_index`` plus the global seed, or without one plus ``Tensor.delta_seed`` (advanced by every such
         draw), so every rank holding that slice draws the same numbers, run after run."""
         if self._data is None:
+            if self._init is _RELEASED:
+                raise MSValueError(
+                    f"For 'Tensor', the memory of this tensor (shape {list(self._init_shape)}) was released by "
+                    "'delete_'; assign new data ('tensor.data = other') before using it.")
             if self._init is _DYNAMIC:
                 raise MSValueError(
                     f"For 'Tensor', a tensor of dynamic shape {list(self._init_shape)} holds no data: it only "

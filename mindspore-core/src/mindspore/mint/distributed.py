@@ -9,6 +9,7 @@ returns ``None``, or a handle with ``wait()`` when ``async_op=True``; ranks (``s
 ranks. The ``*_object`` functions pickle Python objects into uint8 tensors, padded to the longest.
 """
 import importlib
+import os
 import pickle
 
 import numpy as np
@@ -142,16 +143,17 @@ def get_backend(group=None):
 
 
 def get_rank(group=None):
-    """This process's rank in ``group`` (-1 before initialisation)."""
+    """This process's rank in ``group``; before initialisation, as 2.10: the ``RANK_ID`` environment variable, or 0."""
     if not is_initialized():
-        return -1
+        return int(os.getenv("RANK_ID", "0"))
     return _comm().get_rank(_group(group))
 
 
 def get_world_size(group=None):
-    """The number of processes in ``group`` (-1 before initialisation)."""
+    """The number of processes in ``group``; before initialisation, as 2.10: ``RANK_SIZE`` from the environment,
+    or 1."""
     if not is_initialized():
-        return -1
+        return int(os.getenv("RANK_SIZE", "1"))
     return _comm().get_group_size(_group(group))
 
 

@@ -26,7 +26,7 @@ from mindspore.dataset.engine.datasets_ops import RepeatDataset  # noqa: F401
 
 __all__ = ["config"] + list(_engine_all) + ["WaitedDSCallback"]
 
-_SUBMODULES = ("vision", "transforms", "text", "audio", "debug")
+_SUBMODULES = ("vision", "transforms", "text", "audio", "debug", "dataloader")
 
 
 def __getattr__(name):
