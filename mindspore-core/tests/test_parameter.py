@@ -136,11 +136,13 @@ def test_set_data_updates_in_place():
 
 
 def test_set_data_shape_check():
+    # MindSpore 2.10 does not check the shape in set_data (Parameter([1., 2.]).set_data(ones((1, 2, 3))) gives
+    # shape (1, 2, 3) there); load_param_into_net checks shapes itself
     p = Parameter(f32(1, 2), name="w")
-    with pytest.raises(ValueError, match="shape"):
-        p.set_data(f32(1, 2, 3))
-    p.set_data(f32(5, 6, 7), slice_shape=True)     # slices may change the shape
+    p.set_data(f32(1, 2, 3))
     assert p.shape == (3,)
+    p.set_data(f32(5, 6, 7, 8), slice_shape=True)
+    assert p.shape == (4,)
 
 
 def test_set_data_number_keeps_shape_rules():
@@ -148,9 +150,8 @@ def test_set_data_number_keeps_shape_rules():
     s.set_data(4)
     assert s.shape == () and s.dtype == ms.float32 and s.asnumpy() == 4.0
     p = Parameter(f32(1, 2), name="w")
-    with pytest.raises(ValueError, match="shape"):
-        p.set_data(3.0)                           # a number is a 0-d tensor: not the parameter's shape
-    np.testing.assert_array_equal(p.asnumpy(), [1, 2])
+    p.set_data(3.0)                               # a number is a 0-d tensor, which 2.10 takes as it is
+    assert p.shape == () and p.asnumpy() == 3.0
 
 
 def test_set_data_dtype_rules():

@@ -63,8 +63,6 @@ NOT_PROVIDED = {
     "mindspore.ops.signature": "operator signatures of MindSpore's graph compiler (Primitive implicit casts here "
                                "follow the operator's own dtype rules)",
     "mindspore.ops.deprecated": "primitives deprecated before 2.0",
-    "mindspore.ops.function.reshard_func": "reshard is not provided",
-    "mindspore.ops.operations.reshard_ops": "reshard is not provided",
     "mindspore.graph.custom_backend": "hooks into MindSpore's C++ compiler (passes here: mindspore.plugin)",
     "mindspore.graph.custom_infer": "hooks into MindSpore's C++ compiler (passes here: mindspore.plugin)",
     "mindspore.graph.custom_pass": "hooks into MindSpore's C++ compiler (passes here: mindspore.plugin)",
@@ -96,19 +94,16 @@ NOT_PROVIDED = {
     "mindspore.train.summary.enums": "summary-writer internals (mindspore.train.SummaryRecord is the API)",
     "mindspore.train.summary.writer": "summary-writer internals (mindspore.train.SummaryRecord is the API)",
     "mindspore.train.train_thor.model_thor": "ModelThor is not provided",
-    "mindspore.nn.optim.adasum": "AdaSum wrappers (Ascend) are not provided",
     "mindspore.experimental.map_parameter": "MapParameter (Ascend embedding cache) is not provided",
     "mindspore.numpy.utils_const": "graph-compiler constants of mindspore.numpy",
     "mindspore.mint.distributed.distributed": "its functions are in mindspore.mint.distributed",
     "mindspore.multiprocessing": "MindSpore's torch-like multiprocessing with shared-memory tensors is not provided",
-    "mindspore.safeguard": "checkpoint obfuscation is not provided",
     "mindspore.mindrecord.core": "MindRecord's C++ shard reader and writer bindings (the format is read and written "
                                  "here by mindspore.mindrecord)",
     "mindspore.mindrecord.common.constant": "MindRecord C++ binding internals",
     "mindspore.mindrecord.common.enums": "MindRecord C++ binding internals",
     "mindspore.mindrecord.tools.cifar10": "loader internals of Cifar10ToMR",
     "mindspore.mindrecord.tools.cifar100": "loader internals of Cifar100ToMR",
-    "mindspore.dataset.dataloader": "2.10's torch-like DataLoader is not provided",
     "mindspore.dataset.engine.obs": "Huawei OBS cloud storage",
     "mindspore.dataset.engine.cache_admin": "the dataset cache server's command line",
     "mindspore.dataset.engine.datasets_standard_format": "its datasets are in mindspore.dataset",
@@ -129,42 +124,35 @@ NOT_PROVIDED = {
     "mindspore.parallel.cluster.process_entity": "msrun internals",
     "mindspore.parallel.data_access_adapter": "checkpoint I/O adapters of MindSpore's parallel tools",
     "mindspore.parallel.distributed": "DistributedDataParallel is not provided",
-    "mindspore.parallel.function": "reshard is not provided",
     "mindspore.parallel.strategy": "the online strategy-metadata API is not provided",
     "mindspore.parallel.transform_safetensors": "the per-stage/per-rank safetensors transforms are not provided",
 }
 
 #: public names of 2.10's ``__all__`` lists that do not resolve here, by module (the reasons after each group; names
 #: starting with ``_`` are private and not checked)
-_ASCEND_OPS = ("lightning_indexer nsa_compress nsa_select_attention nsa_compress_attention sparse_flash_attention "
-               "moe_distribute_combine moe_distribute_dispatch multi_scale_deformable_attn_function").split()  # Ascend
-_ASCEND_PRIMS = "MapCacheIdx MapUniform".split()           # Ascend-only operators (embedding cache)
+# Ascend-only: nsa_compress_attention (its importance score and masks are not specified well enough to reproduce),
+# the MoE dispatch/combine (their outputs are the Ascend kernel's own buffer layouts)
+_ASCEND_OPS = "nsa_compress_attention moe_distribute_combine moe_distribute_dispatch".split()
+_ASCEND_PRIMS = ["MapCacheIdx"]                # Ascend-only operator (embedding cache hash map)
 _PS = "Pull Push".split()                       # parameter-server operators (Ascend parameter server)
 _MODULES = "array_ops other_ops linalg_ops signature gen_ops_def gen_ops_prim gen_extend_func " \
            "pyboost_inner_prim cpp_create_prim_instance_helper arg_dtype_cast arg_handler".split()  # submodules
-_RESHARD = ["reshard", "Reshard"]               # not provided (see NOT_PROVIDED)
 _MAP_PARAMETER = ["make_map_parameter", "MapParameter", "embed", "ref_to_embed"]   # Ascend embedding cache
 NAMES_NOT_PROVIDED = {
-    "mindspore.ops": _ASCEND_OPS + _ASCEND_PRIMS + _PS + _MODULES + _RESHARD + _MAP_PARAMETER + [
-        "GetNext", "distribute"],               # the device-queue GetNext of dataset sink; `distribute`: Ascend
-    "mindspore.ops.functional": _ASCEND_OPS + _MODULES + _RESHARD + _MAP_PARAMETER + ["distribute"],
-    "mindspore.ops.function": _ASCEND_OPS + _RESHARD + _MAP_PARAMETER,
-    "mindspore.ops.function.math_func": _ASCEND_OPS,
-    "mindspore.ops.function.nn_func": _ASCEND_OPS,
+    "mindspore.ops": _ASCEND_OPS + _ASCEND_PRIMS + _PS + _MODULES + _MAP_PARAMETER,
+    "mindspore.ops.functional": _ASCEND_OPS + _MODULES + _MAP_PARAMETER,
+    "mindspore.ops.function": _ASCEND_OPS + _MAP_PARAMETER,
     "mindspore.ops.function.sparse_func": _MAP_PARAMETER,
     "mindspore.ops.function.other_func": _ASCEND_OPS,
     "mindspore.ops.function.grad": ["stop_gradient_"],   # the in-place variant of stop_gradient is not provided
     "mindspore.ops.function.grad.grad_func": ["stop_gradient_"],
-    "mindspore.ops.operations": _ASCEND_PRIMS + _PS + _RESHARD + ["GetNext"],
+    "mindspore.ops.operations": _ASCEND_PRIMS + _PS,
     "mindspore.ops.communication": ["TCPStore", "set_comm_ops_inplace", "all_to_all_v_c", "gather_into_tensor",
                                     "scatter_tensor"],   # 2.10's newest collectives are not provided
     "mindspore.ops.function.comm_func": ["TCPStore"],   # 2.10's key-value store of process groups: not provided
     "mindspore.experimental": _MAP_PARAMETER,
     "mindspore.graph": ["register_custom_pass", "register_custom_backend", "register_op_infer", "register_op_wrapper",
                         "clear_op_infer", "clear_op_wrapper", "CustomPassType"],   # see mindspore.graph's docstring
-    "mindspore.nn": ["AdaSumByDeltaWeightWrapCell", "AdaSumByGradWrapCell", "GetNextSingleOp"],  # Ascend
-    "mindspore.nn.optim": ["AdaSumByDeltaWeightWrapCell", "AdaSumByGradWrapCell"],
-    "mindspore.nn.wrap": ["GetNextSingleOp"],
     "mindspore.nn.loss": ["L1LossExt"],          # 2.10's Ascend "Ext" variant
     "mindspore.nn.cell": ["register_cell_buffer_registration_hook"],   # not provided
     "mindspore.common.sparse_tensor": ["RowTensorInner"],               # graph-compiler internal

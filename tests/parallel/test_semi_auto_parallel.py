@@ -135,7 +135,7 @@ def test_shard_comes_from_the_parallel_plugin():
     from mindspore.parallel import _dispatch, _shard
     offer = manager.sharding()
     assert offer == {"primitive_shard": _shard.primitive_shard, "cell_shard": _shard.cell_shard,
-                     "sync": _dispatch.sync}
+                     "sync": _dispatch.sync, "Layout": _shard.Layout}
 
 
 def test_shard_without_the_parallel_package_names_the_install(monkeypatch):

@@ -60,6 +60,7 @@ from mindspore.train import (F1, MAE, MSE, Accuracy, Callback, CheckpointConfig,
                              connect_network_with_dataset, get_metric_fn, load_checkpoint, load_checkpoint_async,
                              load_param_into_net, names, rearrange_inputs, safetensors_to_ckpt, save_checkpoint)
 from mindspore.train import export, load  # noqa: E402,F401
+from mindspore.safeguard import load_obf_params_into_net, obfuscate_ckpt  # noqa: E402,F401
 from mindspore.train import ConvertModelUtils, ConvertNetUtils  # noqa: E402,F401
 from mindspore import onnx  # noqa: E402,F401
 from mindspore import plugin  # noqa: E402,F401

@@ -142,7 +142,8 @@ def ms_sharding():
     Returns:
         dict[str, callable]: ``"primitive_shard"(prim, in_strategy, out_strategy)`` -> the sharded primitive,
         ``"cell_shard"(cell, in_strategy, out_strategy, parameter_plan)`` -> the cell's shard function, and
-        ``"sync"(parallel_mode)``, told every new parallel mode; read through :func:`mindspore._plugin.manager.sharding`.
+        ``"sync"(parallel_mode)``, told every new parallel mode, and optionally ``"Layout"``, the layout class
+        ``ops.reshard`` accepts; read through :func:`mindspore._plugin.manager.sharding`.
     """
 
 

@@ -135,8 +135,9 @@ class Parameter(Tensor):
     def set_data(self, data, slice_shape=False):
         """Replace the value with ``data`` (a Tensor, NumPy array or number), in place; returns ``self``.
 
-        The shape must stay the same (unless ``slice_shape``); data of a narrower dtype is cast to the parameter's
-        dtype, a wider one is refused (MindSpore's implicit-conversion rule).
+        The shape may change (MindSpore 2.10 does not check it; ``load_param_into_net`` checks shapes itself); data of
+        a narrower dtype is cast to the parameter's dtype, a wider one is refused (MindSpore's implicit-conversion
+        rule).
         """
         if isinstance(data, (bool, int, float)) and not isinstance(data, Tensor):
             if mstype.is_int(self.dtype) and isinstance(data, float):
@@ -147,9 +148,6 @@ class Parameter(Tensor):
         elif not isinstance(data, Tensor):
             raise MSTypeError(f"Parameter data must be [`Tensor`, `int`, `float`] or a kind of `Tensor` (like "
                               f"`Tensor`). But with type {type(data)}.")
-        if tuple(data.shape) != tuple(self.shape) and not slice_shape:
-            raise MSValueError(f"Can not change the shape of Parameter which has been initialized. Current shape is "
-                               f"{tuple(self.shape)}, and incoming is {tuple(data.shape)}.")
         if data.dtype != self.dtype and _CONVERSION_RANK.get(self.dtype, -1) < _CONVERSION_RANK.get(data.dtype, -1):
             self._raise_type_error(data.dtype)
         self.assign_value(data.init_data())

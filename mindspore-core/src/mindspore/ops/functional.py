@@ -14,6 +14,8 @@ _MODULES = (math_func, array_func, reduce_func, nn_func, conv_func, loss_func, r
             nn_prims_func, sparse_func, misc2_func)
 _MODULES += (image_func,)
 _MODULES += (llm_func, llm_attention_func)
+from mindspore.ops.function import reshard_func, sparse_attention_func  # noqa: E402
+_MODULES += (reshard_func, sparse_attention_func)
 
 __all__ = []
 for _m in _MODULES:

@@ -2328,7 +2328,48 @@ def _assign_value(self, value):
         return _write(self, value)
     self._data = value._buffer()
     self._dtype = value._dtype
+    self._init = None
     return self
+
+
+def _delete_(self, non_blocking=False):
+    """Release this tensor's memory (MindSpore 2.10's ``Tensor.delete_``); returns ``self``, which keeps its shape
+    and dtype but holds no data until new data is assigned (``tensor.data = other``); reading it before is an
+    error. The release is immediate here (``non_blocking`` only has to be a bool)."""
+    from mindspore.common.tensor import _RELEASED
+    if not isinstance(non_blocking, bool):
+        raise MSValueError(f"The type of 'non_blocking' must be bool, but got {non_blocking}")
+    self._init_shape = tuple(self.shape)
+    self._init = _RELEASED
+    self._data = None
+    return self
+
+
+def _set_device_address(self, addr, shape, dtype):
+    """Make this tensor the ``shape``/``dtype`` data at memory address ``addr`` (MindSpore 2.10's
+    ``Tensor.set_device_address``, Ascend-only there), without a copy: the memory is the caller's and must outlive
+    the tensor's use. Supported where the target keeps tensor data in host memory (CPU): ``addr`` is then a host
+    address (e.g. ``numpy_array.ctypes.data``)."""
+    import ctypes
+    if isinstance(addr, bool) or not isinstance(addr, int) or addr <= 0:
+        raise MSTypeError(f"For 'Tensor.set_device_address', the 'addr' must be a positive int, but got {addr!r}.")
+    if not isinstance(shape, (tuple, list)) or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0
+                                                       for d in shape):
+        raise MSTypeError(f"For 'Tensor.set_device_address', the 'shape' must be a tuple of non-negative ints, but "
+                          f"got {shape!r}.")
+    dtype = mstype.to_ms_dtype(dtype)
+    runtime = _backend.data_runtime()
+    if not runtime.is_host:
+        raise MSRuntimeError(f"For 'Tensor.set_device_address', the target '{runtime.target}' keeps tensor data in "
+                             f"device memory; only a target with host-memory buffers (CPU) takes an address here.")
+    count = 1
+    for d in shape:
+        count *= d
+    np_dtype = np.dtype(dtype.to_numpy())
+    raw = (ctypes.c_char * (count * np_dtype.itemsize)).from_address(addr)
+    self._data = runtime.from_host(np.frombuffer(raw, dtype=np_dtype).reshape(tuple(shape)))
+    self._dtype = dtype
+    self._init = None
 
 
 def _set_dtype(self, dtype):
@@ -2401,7 +2442,7 @@ _INSTALLED = {
     "T": property(lambda self: self.transpose()), "mT": property(lambda self: self.swapaxes(-1, -2)),
     "H": property(_H),
     "mH": property(lambda self: self.adjoint()),
-    "data": property(lambda self: self), "device": property(_device), "is_meta": property(lambda self: False),
+    "data": property(lambda self: self, _assign_value), "delete_": _delete_, "set_device_address": _set_device_address, "device": property(_device), "is_meta": property(lambda self: False),
     "__add__": _binary(F.add), "__radd__": _binary(F.add, True), "__sub__": _binary(F.sub),
     "__rsub__": _binary(F.sub, True), "__mul__": _binary(F.mul), "__rmul__": _binary(F.mul, True),
     "__truediv__": _binary(F.div), "__rtruediv__": _binary(F.div, True),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import wraps
 
 import mindspore.log as logger
+from mindspore.ops.function.queue_func import DataQueue
 from mindspore.train import _device_feed
 
 __all__ = ["data_sink"]
@@ -73,7 +74,7 @@ def data_sink(fn, dataset, sink_size=1, jit_config=None, input_signature=None):
                 raise ValueError("For 'data_sink', the dataset is empty.")
 
     iterator = batches()
-    dataset.__transfer_dataset__ = iterator
+    dataset.__transfer_dataset__ = DataQueue(lambda: next(iterator))   # the named queue ops.GetNext can read
     if jit_config is not None:
         from mindspore.common.api import jit
         options = dict(jit_config.jit_config_dict)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numbers
 
+from mindspore.ops.function.queue_func import DataQueue
+
 __all__ = ["DatasetHelper", "connect_network_with_dataset"]
 
 
@@ -60,6 +62,13 @@ class _DatasetIterSink:
         self.sink_size = sink_size
         self.iter = _tuple_iterator(dataset, epoch_num)
         self.index = 0
+        # MindSpore's transfer of the dataset to its device queue: ``ops.GetNext`` reads the same stream by name
+        queue = DataQueue(self._stream_next)
+        try:
+            dataset.__transfer_dataset__ = queue
+        except AttributeError:     # a user object that takes no attributes: the queue lives on the helper
+            pass
+        self.queue = queue
 
     def __iter__(self):
         self.index = 0
@@ -69,6 +78,9 @@ class _DatasetIterSink:
         if self.index >= self.sink_size:
             raise StopIteration
         self.index += 1
+        return self._stream_next()
+
+    def _stream_next(self):
         try:
             return next(self.iter)
         except StopIteration:

@@ -437,9 +437,16 @@ class MPICommunicator:
             raise MSValueError(f"For '{name}', the '{arg}' must be another rank of {self.label}, in "
                                f"[0, {self.size}) and not this process's rank {self.rank}, but got {peer}.")
 
+    def _tag(self, tag):
+        """``tag`` folded into MPI's tag range: MindSpore's ``sr_tag`` may be any int32 (AdaSum hashes its tags to
+        ``[0, 2**31)``), while MPI only guarantees ``[0, MPI_TAG_UB]`` (MPICH: 2**29 - 1). Both peers fold alike."""
+        upper = self.comm.Get_attr(self._mpi.TAG_UB) or 32767
+        return int(tag) % (upper + 1)
+
     def isend(self, array, dest, tag=0, name="Send"):
         """Start sending ``array`` to ``dest``; returns an :class:`MPIRequest`."""
         self._check_peer(name, "dest_rank", dest)
+        tag = self._tag(tag)
         src = np.asarray(array, order="C")
         header = _Meta.row("p2p", [src], None, self.rank)
         data = _bytes(src)
@@ -452,6 +459,7 @@ class MPICommunicator:
     def irecv(self, shape, dtype, src, tag=0, name="Receive"):
         """Start receiving an array of ``shape``/``dtype`` from ``src``; ``wait()`` returns it."""
         self._check_peer(name, "src_rank", src)
+        tag = self._tag(tag)
         out = np.empty(tuple(shape), dtype)
         header = np.zeros(_META, np.int64)
         expect = _Meta.row("p2p", [out], None, src)

@@ -37,7 +37,8 @@ def ms_collective_backends():
 @hookimpl
 def ms_sharding():
     from mindspore.parallel import _dispatch, _shard
-    return {"primitive_shard": _shard.primitive_shard, "cell_shard": _shard.cell_shard, "sync": _dispatch.sync}
+    return {"primitive_shard": _shard.primitive_shard, "cell_shard": _shard.cell_shard, "sync": _dispatch.sync,
+            "Layout": _shard.Layout}
 
 
 def marked_grad_allreduce(node):

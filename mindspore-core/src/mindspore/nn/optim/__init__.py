@@ -22,7 +22,9 @@ from mindspore.nn.optim.lars import LARS
 from mindspore.nn.optim.adafactor import AdaFactor
 from mindspore.nn.optim.thor import thor
 from mindspore.nn.optim.tft_wrapper import OptTFTWrapper
+from mindspore.nn.optim.adasum import AdaSumByDeltaWeightWrapCell, AdaSumByGradWrapCell
 
 __all__ = ["Optimizer", "opt_init_args_register", "Momentum", "SGD", "Adam", "AdamWeightDecay", "LazyAdam",
            "RMSProp", "Lamb", "Adagrad", "Adadelta", "FTRL", "AdaMax", "Rprop", "ASGD", "ProximalAdagrad",
-           "AdamOffload", "LARS", "AdaFactor", "thor", "OptTFTWrapper"]
+           "AdamOffload", "LARS", "AdaFactor", "thor", "OptTFTWrapper", "AdaSumByDeltaWeightWrapCell",
+           "AdaSumByGradWrapCell"]

@@ -27,15 +27,16 @@ import mindspore.ops as ops
 from mindspore._autodiff.grad import GradOperation, value_and_grad
 from mindspore._core import interpreters as _interpreters
 from mindspore._errors import MSTypeError, MSValueError
-from mindspore._plugin.collective import process_group, world_group
+from mindspore._plugin.collective import create_group, process_group, process_groups, world_group
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
+from mindspore.nn.optim.adasum import AdaSumByDeltaWeightWrapCell, AdaSumByGradWrapCell
 from mindspore.nn.wrap.grad_reducer import DistributedGradReducer, _NoOverlap
 
 __all__ = ["WithLossCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell", "WithEvalCell",
-           "ParameterUpdate"]
+           "ParameterUpdate", "GetNextSingleOp"]
 
 _REDUCE_MODES = ("data_parallel", "hybrid_parallel")
 
@@ -116,6 +117,7 @@ class WithLossCell(Cell):
         super().__init__(auto_prefix=False)
         self._backbone = backbone
         self._loss_fn = loss_fn
+        self._get_attr_from_cell(backbone)
 
     def construct(self, data, label):
         out = self._backbone(data)
@@ -143,6 +145,7 @@ class WithGradCell(Cell):
         super().__init__(auto_prefix=False)
         self.network = network
         self.loss_fn = loss_fn
+        self._get_attr_from_cell(network)
         self.weights = ParameterTuple(network.trainable_params())
         self.grad = GradOperation(get_by_list=True, sens_param=(sens is not None))
         self.sens = sens
@@ -258,6 +261,7 @@ class TrainOneStepCell(Cell):
                               f"{type(return_grad)}.")
         self.network = network
         self.network.set_grad()
+        self._get_attr_from_cell(network)
         self.optimizer = optimizer
         self.weights = self.optimizer.parameters
         self.grad = GradOperation(get_by_list=True, sens_param=True)
@@ -276,8 +280,10 @@ class TrainOneStepCell(Cell):
         if self.reducer_flag:
             self.mean = context.get_auto_parallel_context("gradients_mean")
             self.degree = _device_num()
-            self.grad_reducer = DistributedGradReducer(self.weights, self.mean, self.degree,
-                                                       group=world_group())
+            group = world_group()
+            if isinstance(optimizer, (AdaSumByGradWrapCell, AdaSumByDeltaWeightWrapCell)):
+                group = self._adasum_server_group()
+            self.grad_reducer = DistributedGradReducer(self.weights, self.mean, self.degree, group=group)
             self._broadcast_pending = context.get_auto_parallel_context("parameter_broadcast")
         # graceful exit (MindSpore's "Training Process Exit Gracefully"): with MS_ENABLE_GRACEFUL_EXIT=1 the cell
         # carries the request ('graceful_init', set by OnRequestExit from its config file) and the ranks' agreement
@@ -288,6 +294,18 @@ class TrainOneStepCell(Cell):
             self.graceful_exit = ExitByRequest()
             self.exit_param = Parameter(Tensor(False, mstype.bool_), name="graceful_exit")
             self.init_param = Parameter(Tensor([0], mstype.int32), name="graceful_init")
+
+    def _adasum_server_group(self):
+        """MindSpore's data-parallel AdaSum: the gradients are averaged within each server of 8 ranks (the group
+        ``allreduce_<server>``), AdaSum then combines the servers."""
+        world = process_group(world_group())
+        servers = world.size // 8
+        self.degree = int(self.degree / servers)
+        server = world.rank // 8
+        name = f"allreduce_{server}"
+        if name not in process_groups():
+            create_group(name, range(server * self.degree, (server + 1) * self.degree))
+        return name
 
     def __call__(self, *args, **kwargs):
         if self.__dict__.get("_broadcast_pending"):
@@ -362,6 +380,7 @@ class WithEvalCell(Cell):
         super().__init__(auto_prefix=False)
         self._network = network
         self._loss_fn = loss_fn
+        self._get_attr_from_cell(network)
         if not isinstance(add_cast_fp32, bool):
             raise MSTypeError(f"For 'WithEvalCell', the 'add_cast_fp32' must be a bool, but got "
                               f"{type(add_cast_fp32)}.")
@@ -421,6 +440,32 @@ class _VirtualDatasetCell(Cell):
 
     def construct(self, *inputs):
         return self._backbone(*inputs)
+
+
+class GetNextSingleOp(Cell):
+    """A Cell whose call returns the next batch of the data queue ``queue_name`` (see :class:`mindspore.ops.GetNext`).
+
+    Args:
+        dataset_types (list[:class:`mindspore.dtype`]): the columns' dtypes.
+        dataset_shapes (list[tuple[int]]): the columns' shapes.
+        queue_name (str): the queue, ``dataset.__transfer_dataset__.queue_name`` of a dataset in sink mode.
+
+    Outputs:
+        tuple[Tensor], the next batch.
+
+    Examples:
+        >>> helper = ms.train.DatasetHelper(dataset, dataset_sink_mode=True)
+        >>> types, shapes = helper.types_shapes()
+        >>> net = nn.GetNextSingleOp(types, shapes, helper.iter.dataset.__transfer_dataset__.queue_name)
+        >>> data, label = net()
+    """
+
+    def __init__(self, dataset_types, dataset_shapes, queue_name):
+        super().__init__()
+        self.get_next = ops.GetNext(dataset_types, dataset_shapes, len(dataset_types), queue_name)
+
+    def construct(self):
+        return self.get_next()
 
 
 # MindSpore defines its pipeline and micro-batch cells in this module; here they are in mindspore.nn (and

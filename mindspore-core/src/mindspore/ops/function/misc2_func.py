@@ -3,7 +3,7 @@
 ``switch_layer``, ``geswitch``/``merge``), the compile-time predicates (``is_tensor_bool_cond``,
 ``is_sequence_*_unknown``), the functional environments (``environ_create/set/get/add``, ``env_get``),
 iteration helpers (``iter_converter``, ``ms_hasnext``, ``ms_next``), ``tail``/``zip_operation``/``hyper_add``,
-``J``, ``SliceGetItem``, ``array_reduce``, ``add_flags``, ``prim_arg_register`` and the registries
+``J``, ``SliceGetItem``, ``array_reduce``/``distribute``, ``add_flags``, ``prim_arg_register`` and the registries
 (``vm_impl_registry``/``get_vm_impl_fn``, ``tensor_operator_registry``).
 
 In MindSpore several of these are graph-compiler internals that do nothing when called eagerly; here each
@@ -39,7 +39,7 @@ __all__ = ["cond", "padding", "mixed_precision_cast", "move_to", "tensordump", "
            "switch_layer", "geswitch", "merge", "is_tensor_bool_cond", "is_sequence_shape_unknown",
            "is_sequence_value_unknown", "is_dynamic_sequence_element_unknown", "environ_create", "environ_set",
            "environ_get", "environ_add", "env_get", "iter_converter", "ms_hasnext", "ms_next", "tail",
-           "zip_operation", "hyper_add", "J", "SliceGetItem", "array_reduce", "add_flags", "prim_arg_register",
+           "zip_operation", "hyper_add", "J", "SliceGetItem", "array_reduce", "distribute", "add_flags", "prim_arg_register",
            "vm_impl_registry", "get_vm_impl_fn", "tensor_operator_registry", "reshape_", "P2POp", "kernel",
            "ms_kernel", "TCPStore"]
 
@@ -329,6 +329,21 @@ def array_reduce(fn, x, axis):
     for ax in sorted((a % x.ndim for a in axes), reverse=True):
         x = functools.reduce(fn, [x[(slice(None),) * ax + (i,)] for i in range(x.shape[ax])])
     return x
+
+
+def distribute(x, shape):
+    """Broadcast ``x`` to ``shape`` (a tuple of ints): the inverse of :func:`array_reduce`, which MindSpore's
+    gradient of ``array_reduce`` uses (``distribute(dout, shape(x))``).
+
+    Examples:
+        >>> ops.distribute(ms.Tensor([1., 2.]), (3, 2)).shape
+        (3, 2)
+    """
+    if not isinstance(shape, (tuple, list)) or not all(isinstance(s, int) and not isinstance(s, bool) for s in shape):
+        raise MSTypeError(f"For 'distribute', the 'shape' must be a tuple of ints, but got {shape!r}.")
+    if not isinstance(x, Tensor):
+        x = Tensor(x)
+    return _array.broadcast_to(x, tuple(shape))
 
 
 # --- transforms and primitives --------------------------------------------------------------------------------------

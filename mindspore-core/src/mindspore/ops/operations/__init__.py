@@ -23,6 +23,11 @@ __all__ += ["ApplyRotaryPosEmb", "GroupTopk", "PagedAttention", "PagedAttentionM
 from mindspore.ops.operations.custom_ops import CustomOpBuilder  # noqa: E402
 
 __all__ += ["CustomOpBuilder"]
+from mindspore.ops.function.reshard_func import Reshard  # noqa: E402 - call-only: the identity outside parallel
+from mindspore.ops.function.queue_func import GetNext  # noqa: E402 - call-only: reads a named data queue
+from mindspore.ops.function.embedding_cache_func import MapUniform  # noqa: E402 - call-only composition
+
+__all__ += ["Reshard", "GetNext", "MapUniform"]
 
 # MindSpore 2.10's submodules of this namespace (code imports from them, or reaches them as attributes:
 # ops.operations.nn_ops.FlashAttentionScore): each holds its 2.10 classes that this build has

@@ -2,7 +2,10 @@
 Reshape and Transpose without a strategy (used by :func:`propagate`): a reshape keeps a cut when the cut
 dimension leads a group of input dimensions that becomes a group of output dimensions whose leading
 dimension the cut divides, so the blocks stay contiguous."""
-from mindspore.parallel._layouts import TensorLayout, layout_of, set_layout
+from mindspore.common.parameter import Parameter
+from mindspore.parallel import _layouts
+from mindspore.parallel._layouts import TensorLayout, layout_of, parameter_layout, set_layout
+from mindspore.parallel._redistribute import redistribute
 from mindspore.parallel._ops._plan import Plan, check_strategy, full_shape
 
 
@@ -96,4 +99,25 @@ def micro_slice_keep(prim, args):
     return set_layout(y, TensorLayout(layout.dev_matrix, layout.tensor_map, out_shape))
 
 
-RULES = {"Transpose": transpose_rule}
+def reshard_rule(prim, args, strategy):
+    """``ops.Reshard`` (``ops.reshard``): the tensor moved to the layout it names, which its result carries (no
+    computation); a device matrix over fewer devices than the world is repeated in front, as for any strategy."""
+    x = args[0]
+    shape = full_shape(x)
+    check_strategy(prim, strategy, (shape,))
+    info = prim.attrs["in_layout"][0]
+    rank, device_num = _layouts.world()
+    dev_matrix = tuple(info["device_matrix"])
+    used = 1
+    for d in dev_matrix:
+        used *= d
+    if used < device_num:
+        dev_matrix = (device_num // used,) + dev_matrix
+    dst = TensorLayout(dev_matrix, info["tensor_map"], shape)
+    src = layout_of(x)
+    if src is None and isinstance(x, Parameter):
+        src = parameter_layout(x)
+    return set_layout(redistribute(x, src, dst, rank, device_num), dst)
+
+
+RULES = {"Transpose": transpose_rule, "Reshard": reshard_rule}
