@@ -156,6 +156,32 @@ def _known_value(prim, name, a):
     return a
 
 
+#: ``Tensor._ext`` key of a mixed-precision read of a Parameter (``Cell.to_float``): the Parameter it was cast from
+PARAM_READ_KEY = "mixed_precision_read_of"
+
+
+def mark_param_read(cast, param):
+    """Record on ``cast`` (a Tensor, staged or not) that it is ``param`` read through a mixed-precision cast, so that
+    an operator writing that input in place is given ``param`` itself (see :attr:`Primitive.written_inputs`)."""
+    ext = getattr(cast, "_ext", None)
+    if ext is None:
+        ext = cast._ext = {}
+    ext[PARAM_READ_KEY] = param
+    return cast
+
+
+def _uncast_written(prim, args):
+    """MindSpore casts a mixed-precision cell's parameters only where an operator reads them (its RW_WRITE inputs
+    are left as they are): the written inputs get the Parameter, not the cast copy the write would be lost in."""
+    read = None
+    for i in prim.written_inputs:
+        ext = getattr(args[i], "_ext", None) if i < len(args) else None
+        if ext and PARAM_READ_KEY in ext:
+            read = list(args) if read is None else read
+            read[i] = ext[PARAM_READ_KEY]
+    return args if read is None else tuple(read)
+
+
 def _read_value_inputs(prim, args):
     read = list(args)
     for i, name in prim.value_inputs.items():
@@ -181,6 +207,9 @@ class Primitive:
     #: Python numbers before the call (PYNATIVE; a constant in a graph); one the graph being compiled computes makes
     #: the call run as Python (see :func:`_known_value`).
     value_inputs = {}
+    #: positions of the inputs the operator updates in place (MindSpore's ``RW_WRITE`` signature: BatchNorm's moving
+    #: statistics, Assign's variable, an optimizer's states); a parameter given there is never a mixed-precision cast
+    written_inputs = ()
 
     def __init__(self, name=None):
         self.name = name or type(self).__name__
@@ -247,6 +276,8 @@ class Primitive:
     def __call__(self, *args):
         if self.value_inputs:
             args = _read_value_inputs(self, args)
+        if self.written_inputs:
+            args = _uncast_written(self, args)
         hook = CALL_HOOK[0]
         if hook is None:
             return _TOP[0](self, args)

@@ -595,7 +595,7 @@ RULES = {
     "BitwiseAnd": _binary(ops.BitwiseAnd), "BitwiseOr": _binary(ops.BitwiseOr), "BitwiseXor": _binary(ops.BitwiseXor),
     "Gcd": _binary(ops.Gcd), "Lcm": _binary(ops.Lcm), "Hypot": _binary(ops.Hypot), "Heaviside": _binary(ops.Heaviside),
     "TruncateDiv": _binary(ops.TruncateDiv), "TruncateMod": _binary(ops.TruncateMod),
-    "Muls": rule(_muls), "AddExt": rule(_add_ext), "SubExt": rule(_sub_ext), "AddScalar": rule(_add_ext),
+    "Muls": rule(_muls), "Divs": _binary(ops.Div), "AddExt": rule(_add_ext), "SubExt": rule(_sub_ext), "AddScalar": rule(_add_ext),
     "SubScalar": rule(_sub_ext), "DivMod": rule(_div_mod),
     "Neg": _unary(ops.Neg), "Abs": _unary(ops.Abs), "Exp": _unary(ops.Exp), "Log": _unary(ops.Log),
     "Log1p": _unary(ops.Log1p), "Expm1": _unary(ops.Expm1), "Sqrt": _unary(ops.Sqrt), "Rsqrt": _unary(ops.Rsqrt),

@@ -119,13 +119,16 @@ class Fn:
     ``{index: conv}`` (``Cast``'s dtype). ``ms_name`` is MindSpore's name where it is not ours. ``attrs``: the
     primitive also keeps our attributes (MindSpore does so for a few operators, whose kernels read them).
     ``fix(op, attrs, ctx)`` rewrites (a copy of) our attributes before they become arguments (``ctx`` as for
-    :class:`Prim`).
+    :class:`Prim`). ``same_dtype``: MindSpore's signature gives the tensor inputs one dtype group, and its graph
+    casts a tensor of another dtype to the promoted one before the call (``Sub(Cast(x_int8, 43), mean)``), which
+    its kernels need; our primitives promote inside, so the writer writes those ``Cast`` nodes.
     """
 
     kind = "PRIMITIVE_FUNCTION"
 
-    def __init__(self, *args, tensors=None, inputs=None, ms_name=None, attrs=False, fix=None):
+    def __init__(self, *args, tensors=None, inputs=None, ms_name=None, attrs=False, fix=None, same_dtype=False):
         self.args = args
+        self.same_dtype = same_dtype
         self.tensors = tensors
         self.inputs = inputs or {}
         self.ms_name = ms_name
@@ -272,7 +275,8 @@ _UNARY = ("ACos Abs Acosh Asin Asinh Atan Atanh Ceil Cos Cosh Erf Erfc Erfinv Ex
 _BINARY = ("Add Sub Mul Div RealDiv FloorDiv FloorMod Pow Maximum Minimum Atan2 Xlogy Gcd Equal NotEqual Greater "
            "GreaterEqual Less LessEqual LogicalAnd LogicalOr LogicalXor").split()
 
-TABLE = {name: Fn() for name in _UNARY + _BINARY}
+TABLE = {name: Fn() for name in _UNARY}
+TABLE.update({name: Fn(same_dtype=True) for name in _BINARY})
 TABLE.update({
     # tensor inputs, then MindSpore's trailing arguments
     "Addcdiv": Fn(), "Addcmul": Fn(), "Lerp": Fn(), "PReLU": Fn(), "Select": Fn(), "MaskedFill": Fn(),

@@ -411,11 +411,37 @@ class _Writer:
                 inputs.append(self._value(_reshape_target(self.captured.arg(node, i)), "the Reshape target"))
             else:
                 inputs.append(self._ref(node, i))
+        if spec.same_dtype:
+            inputs = self._promote_tensor_inputs(node, inputs)
         if spec.fix is not None:
             attrs = spec.fix(fn.name, dict(attrs), _Ctx(self, node))
         for k, v in enumerate(spec.trailing(fn.name, attrs)):
             inputs.append(self._value(v, f"argument {len(node.inputs) + k} of {_describe(node)}"))
         return inputs
+
+    def _promote_tensor_inputs(self, node, inputs):
+        """MindSpore's implicit cast: tensor inputs of different dtypes are cast to the promoted dtype first."""
+        dtypes = {}
+        for i in range(1, len(node.inputs)):
+            x = node.inputs[i]
+            if isinstance(x, Constant):
+                v = self.captured.arg(node, i)
+                if isinstance(v, Tensor):
+                    dtypes[i] = (v.dtype, v.shape)
+            elif isinstance(getattr(x, "abstract", None), AbstractTensor):
+                dtypes[i] = (x.abstract.dtype, self.captured.shape(x) if isinstance(x, Apply) else x.abstract.shape)
+        if len({d for d, _ in dtypes.values()}) < 2:
+            return inputs
+        target = None
+        for d, _ in dtypes.values():
+            target = d if target is None else mstype.promote_types(target, d)
+        out = list(inputs)
+        for i, (d, shape) in dtypes.items():
+            if d != target:
+                dtype_arg = self._value(to_ms.type_id("Cast", target), "a Cast dtype")
+                out[i - 1] = self._cnode("Cast", "PRIMITIVE_FUNCTION", [inputs[i - 1], dtype_arg],
+                                         _tensor_shape_attr(A(name="shape"), shape, target), None, "'Cast'")
+        return out
 
     # dynamic dimensions ------------------------------------------------------------------------------------
     def _symbol(self, s):

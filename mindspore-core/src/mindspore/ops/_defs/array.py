@@ -913,6 +913,7 @@ class Assign(Primitive):
     """``Assign()(variable, value)``: writes ``value`` into ``variable`` in place and returns it."""
 
     side_effect = True   # writes its input: graphs keep it, in program order
+    written_inputs = (0,)
 
     @prim_attr_register
     def __init__(self):

@@ -278,6 +278,7 @@ class ScatterNdUpdate(Primitive):
     """``ScatterNdUpdate(use_locking=True)(input_x, indices, updates)``: writes into ``input_x`` in place."""
 
     side_effect = True   # writes its input: graphs keep it, in program order
+    written_inputs = (0,)
 
     @prim_attr_register
     def __init__(self, use_locking=True):

@@ -700,6 +700,8 @@ class BatchNorm(Primitive):
         check_number(self.name, "momentum", momentum, lo=0, hi=1)
         check_str(self.name, "data_format", data_format, ("NCHW", "NHWC"))
 
+    written_inputs = (3, 4)   # MindSpore's RW_WRITE mean/variance, in inference too (never cast by amp)
+
     @property
     def side_effect(self):
         """In training, the moving statistics are updated in place."""
@@ -906,7 +908,8 @@ class ApplyMomentum(Primitive):
         variable -= g * learning_rate + accumulation * momentum * learning_rate   (use_nesterov=True)
 
     ``learning_rate`` and ``momentum`` are numbers or scalar tensors, used in ``variable``'s dtype.
-    ``nn.Momentum`` applies one per parameter.
+    ``nn.Momentum`` applies one per parameter. 2.10's CPU kernel ignores ``use_nesterov`` (it always takes
+    the first update); ours follows the documented formula (the rule of ``_defs/optim.py``).
     """
 
     side_effect = True   # writes variable and accumulation: graphs keep it, in program order

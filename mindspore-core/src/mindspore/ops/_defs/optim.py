@@ -65,6 +65,11 @@ class _Update(Primitive):
 
     side_effect = True   # writes its state inputs: graphs keep it, in program order
     io_spec = ()
+
+    @property
+    def written_inputs(self):
+        return tuple(i for i, (_, kind) in enumerate(self.io_spec) if kind == "ref")
+
     returns = ("var",)
     var_types = F16_32
     state_types = {}     # name -> allowed dtypes, for states whose dtype may differ from var's

@@ -42,6 +42,10 @@ class _Scatter(Primitive):
     allowed = rules.NUMBER_TYPES
     side_effect = True
 
+    @property
+    def written_inputs(self):
+        return (0,) if self.in_place else ()
+
     @prim_attr_register
     def __init__(self, use_locking=False):
         rules.check_bool(self.name, "use_locking", use_locking)
