@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from mindspore.plugin import MSValueError
+from mindspore.plugin import MSRuntimeError, MSValueError
 from mindspore_array_kernels.common import fit, fits_out
 
 BOUND = ("xp", "dev", "host", "add_at", "conv", "uniform", "got")
@@ -442,6 +442,10 @@ def _ctc_loss(prim, x, labels_indices, labels_values, sequence_length, out=None)
     t_max, batch, _ = xw.shape
     idx, vals = host(labels_indices), host(labels_values)
     lens = host(sequence_length)
+    bad = np.flatnonzero((vals < 0) | (vals >= xw.shape[2]))
+    if bad.size:    # 2.10's CPU kernel: a RuntimeError of this form (not a raw index error)
+        raise MSRuntimeError(f"For '{prim.name}', the value of labels_values[{bad[0]}] must be in the range of "
+                             f"[0, num_classes), but got {vals[bad[0]]}")
     loss, grad = np.zeros(batch), np.zeros_like(xw)
     for b in range(batch):
         rows = idx[:, 0] == b

@@ -361,8 +361,10 @@ def capture(net, *inputs, name=None, composites=False, dim_names=None):
     for w in weights:
         w.node.name = w.name
     outputs = []
+    param_of_leaf = dict(zip(base.input_leaves, input_nodes))
     for kind, k in base.out_plan:
-        node = g.output.inputs[1 + k] if kind == "graph" else None
+        # an input returned as it is (``return logits, probs, labels``) is an output of the graph, as in 2.10
+        node = g.output.inputs[1 + k] if kind == "graph" else param_of_leaf.get(k) if kind == "input" else None
         if node is None or isinstance(node, Constant):
             what = "an input returned unchanged" if kind == "input" else "a constant (it does not depend on the inputs)"
             raise MSValueError(f"For 'export', every output of the network must be computed by its graph, but output "

@@ -73,12 +73,29 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
 
 
 class JitConfig:
-    """Compilation options for ``Cell.set_jit_config``/``ms.jit`` (stored, passed to the compiler)."""
+    """Compilation options for ``Cell.set_jit_config``/``ms.jit`` (stored, passed to the compiler).
 
-    def __init__(self, jit_level="O0", exc_mode="auto", jit_syntax_level="", debug_level="RELEASE", infer_boost="off",
+    As in MindSpore 2.10, ``jit_level`` defaults to ``""`` (the context's choice), each option is validated, and an
+    explicit level picks the ``backend`` entry (``"ms_backend"`` for O0/O1, ``"GE"`` for O2) unless one is given.
+    """
+
+    def __init__(self, jit_level="", exc_mode="auto", jit_syntax_level="", debug_level="RELEASE", infer_boost="off",
                  **kwargs):
-        self.jit_config_dict = dict(jit_level=jit_level, exc_mode=exc_mode, jit_syntax_level=jit_syntax_level,
-                                    debug_level=debug_level, infer_boost=infer_boost, **kwargs)
+        kwargs.pop("suppress_infer_boost_warning", None)
+        if jit_level not in ("", "O0", "O1", "O2"):
+            raise ValueError("For 'jit_level' must be one of ['O0', 'O1', 'O2'].")
+        if exc_mode not in ("auto", "sink", "no_sink"):
+            raise ValueError("For 'exc_mode' must be one of '['auto', 'sink', 'no_sink']'.")
+        if jit_syntax_level not in ("", "STRICT", "COMPATIBLE", "LAX"):
+            raise ValueError("For 'jit_syntax_level' must be one of '['STRICT', 'LAX']'.")
+        if debug_level not in ("RELEASE", "DEBUG"):
+            raise ValueError("For 'debug_level' must be one of '['RELEASE', 'DEBUG']'.")
+        if infer_boost not in ("", "on", "off"):
+            raise ValueError("For 'infer_boost' must be one of '['on', 'off']'.")
+        self.jit_config_dict = dict(kwargs, jit_level=jit_level, exc_mode=exc_mode, jit_syntax_level=jit_syntax_level,
+                                    debug_level=debug_level, infer_boost=infer_boost)
+        if "backend" not in self.jit_config_dict and jit_level:
+            self.jit_config_dict["backend"] = "GE" if jit_level == "O2" else "ms_backend"
 
 
 class _MutableInt(int):

@@ -14,6 +14,7 @@ from mindspore.ops.functional import (augassign_add, augassign_div, augassign_fl
                                       repeat_elements, repeat_interleave, sequence_mask, tensor_dot, uniform,
                                       vecdot)
 
+from mindspore.ops.function.math_func import clip_by_global_norm, clip_by_value  # noqa: F401,E402
 from mindspore.ops.function.misc2_func import (add_flags, env_get, hyper_add, iter_converter,  # noqa: F401,E402
                                                ms_hasnext, ms_next)
 
@@ -21,4 +22,5 @@ __all__ = ["HyperMap", "Map", "MultitypeFuncGraph", "partial", "ones_like", "zer
            "hyper_add", "augassign_add", "augassign_div", "augassign_floordiv", "augassign_mod", "augassign_mul",
            "augassign_sub", "batch_dot", "count_nonzero", "cummin", "dot", "gamma", "laplace", "matmul", "mm",
            "multinomial", "normal", "poisson", "repeat_elements", "repeat_interleave", "sequence_mask", "tensor_dot",
-           "uniform", "vecdot", "add_flags", "env_get", "iter_converter", "ms_hasnext", "ms_next"]
+           "uniform", "vecdot", "add_flags", "env_get", "iter_converter", "ms_hasnext", "ms_next", "clip_by_value",
+           "clip_by_global_norm"]
