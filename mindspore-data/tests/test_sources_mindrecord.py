@@ -118,10 +118,15 @@ def test_shuffle_modes(shards):
     per_file = [ids_of(ds.MindDataset([f], shuffle=False)) for f in shards]
     iterator = ds.MindDataset(shards[0], shuffle=ds.Shuffle.FILES).create_dict_iterator(output_numpy=True,
                                                                                        num_epochs=4)
-    for _ in range(4):              # each epoch: whole files, in some order, each file's rows in order
+    # as 2.10's ShardShuffle: each epoch reorders the slices the files' rows held in the previous epoch's order
+    # (epoch 1: whole files in some order; later epochs: slices of the previous order, of the files' lengths)
+    previous = sum(per_file, [])
+    bounds = np.cumsum([0] + [len(rows) for rows in per_file])
+    for _ in range(4):
         order = [int(r["id"]) for r in iterator]
-        assert any(order == per_file[a] + per_file[b] + per_file[c]
-                   for a, b, c in itertools.permutations(range(3)))
+        slices = [previous[bounds[k]:bounds[k + 1]] for k in range(3)]
+        assert any(order == slices[a] + slices[b] + slices[c] for a, b, c in itertools.permutations(range(3)))
+        previous = order
     data = ds.MindDataset(shards[0], shuffle=ds.Shuffle.INFILE)
     order = ids_of(data)
     start = 0

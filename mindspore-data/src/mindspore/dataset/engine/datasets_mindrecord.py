@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-from mindspore.dataset.engine import samplers
+from mindspore.dataset.engine import cxx_random, samplers
 from mindspore.dataset.engine.datasets import MappableDataset, _check_int, _check_shards
 from mindspore.dataset.engine.datasets_text import FileOrderSampler, shuffle_mode
 
@@ -21,6 +21,46 @@ def _format():
     """:mod:`mindspore.mindrecord._format`, imported on first use (``import mindspore.dataset`` stays light)."""
     from mindspore.mindrecord import _format as fmt
     return fmt
+
+
+class MindRecordShuffleSampler(FileOrderSampler):
+    """MindDataset's shuffle modes as 2.10's MindRecord reader (``ShardShuffle``) draws them.
+
+    Every pass re-seeds ``std::default_random_engine`` (``minstd_rand0``) with seed + 1 + pass and applies the
+    mode to the previous pass's order: ``global`` shuffles all rows (``std::shuffle``); ``files`` shuffles the
+    file order, then rebuilds the order by taking, file after file, the slice of the previous order that file's
+    rows held; ``infile`` shuffles each file's slice (a fresh engine per file). Unsharded, the seed is the
+    pipeline's and the order carries over from pass to pass; sharded (``ShardDistributedSample``), the seed is
+    the configured one (so all shards agree) and each pass starts again from the file order. Shard ``k`` of
+    ``n`` reads positions ``k, k + n, ...`` of the order.
+    """
+
+    def _ordered(self, num_rows, pass_idx, seed):
+        rows = list(self.file_rows) if self.file_rows is not None else [num_rows]
+        sharded = self.num_shards > 1
+        seed = (self.seed if sharded else seed) & 0xFFFFFFFF
+        key = (tuple(rows), seed, sharded)
+        last = getattr(self, "_last_order", None)
+        if not sharded and last is not None and last[0] == key and last[1] <= pass_idx:
+            done, order = last[1], last[2]
+        else:
+            done, order = (pass_idx - 1 if sharded else -1), np.arange(num_rows, dtype=np.int64)
+        starts = np.concatenate(([0], np.cumsum(rows))).astype(np.int64)
+        for p in range(done + 1, pass_idx + 1):
+            order = self._one_pass(order, starts, seed + 1 + p)
+        self._last_order = (key, pass_idx, order)
+        return order
+
+    def _one_pass(self, order, starts, seed):
+        if self.mode == "global":
+            return cxx_random.std_shuffle(order, cxx_random.MinstdRand0Stream(seed))
+        if self.mode == "files":
+            files = cxx_random.std_shuffle(np.arange(len(starts) - 1), cxx_random.MinstdRand0Stream(seed))
+            return np.concatenate([order[starts[f]:starts[f + 1]] for f in files.tolist()])
+        order = order.copy()
+        for begin, end in zip(starts[:-1].tolist(), starts[1:].tolist()):
+            order[begin:end] = cxx_random.std_shuffle(order[begin:end], cxx_random.MinstdRand0Stream(seed))
+        return order
 
 
 class MindDataset(MappableDataset):
@@ -61,14 +101,11 @@ class MindDataset(MappableDataset):
             raise TypeError(f"Argument columns_list with value {columns_list!r} is not of type [<class 'list'>] of "
                             "str.")
         self._check_padding(padded_sample, num_padded, columns_list)
-        if mode in ("files", "infile") and sampler is None:
-            if num_samples:
-                raise ValueError("'Shuffle.FILES' or 'Shuffle.INFILE' and 'num_samples' cannot be specified at the "
-                                 "same time.")
-            _check_shards(num_shards, shard_id)
-            file_sampler = FileOrderSampler(mode, num_shards, shard_id, strided=True)
+        file_sampler = self._mindrecord_sampler(mode, shuffle, sampler, num_shards, shard_id, num_samples, num_padded)
+        if file_sampler is not None:
             super().__init__(num_parallel_workers=num_parallel_workers, sampler=file_sampler, cache=cache)
-            self.num_shards, self.shard_id, self.shuffle_flag = num_shards, shard_id, shuffle
+            self.num_shards, self.shard_id = file_sampler.num_shards, file_sampler.shard_id
+            self.shuffle_flag = shuffle
         else:
             engine_shuffle = None if shuffle is None else mode != "none"
             if sampler is not None and shuffle is None:
@@ -82,6 +119,32 @@ class MindDataset(MappableDataset):
         self.num_padded = num_padded or 0
         self._reader = None
         self.column_names = list(self.columns_list) if self.columns_list else None
+
+    @staticmethod
+    def _mindrecord_sampler(mode, shuffle, sampler, num_shards, shard_id, num_samples, num_padded):
+        """The MindRecordShuffleSampler for 2.10's MindRecord shuffles, or None when the engine's samplers serve:
+        no shuffle, a global shuffle with ``num_samples`` or padded rows, or a sampler 2.10 also keeps."""
+        plain = shuffle is None and num_shards is None and not num_samples and num_padded is None
+        seed = None
+        if (plain and isinstance(sampler, samplers.RandomSampler) and not sampler.replacement
+                and not sampler.num_samples and sampler.child_sampler is None):
+            # 2.10 parses a plain RandomSampler into MindRecord's own random sampler: ShardShuffle's global order
+            sampler = None
+        elif (plain and isinstance(sampler, samplers.DistributedSampler) and sampler.shuffle
+              and sampler.child_sampler is None and not sampler.num_samples and sampler.offset == -1):
+            # and a shuffling DistributedSampler into ShardDistributedSample, with the sampler's seed
+            num_shards, shard_id, seed = sampler.num_shards, sampler.shard_id, sampler.seed
+            sampler = None
+        if sampler is not None or mode == "none" or (mode == "global" and (num_samples or num_padded is not None)):
+            return None
+        if num_samples:
+            raise ValueError("'Shuffle.FILES' or 'Shuffle.INFILE' and 'num_samples' cannot be specified at the "
+                             "same time.")
+        _check_shards(num_shards, shard_id)
+        file_sampler = MindRecordShuffleSampler(mode, num_shards, shard_id, strided=True)
+        if seed is not None:
+            file_sampler.seed = seed
+        return file_sampler
 
     @staticmethod
     def _check_files(dataset_files):

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from mindspore.dataset import config
+from mindspore.dataset.engine import cxx_random
 from mindspore.dataset.engine.datasets import (INT32_MAX, Dataset, _assemble, _builtin_zip, _check_columns_arg,
                                                _check_int, _layout, _op_name, _to_array, to_list)
 from mindspore.dataset.engine.workers import annotate_error
@@ -390,22 +391,15 @@ class ShuffleDataset(Dataset):
         return True
 
     def _rows(self, rt):
-        pass_idx = rt.next_pass(self)
+        # 2.10's ShuffleOp (cxx_random.shuffle_buffer): its std::mt19937_64 is seeded once per iterator and runs
+        # on across passes (re-seeded every pass when ``reshuffle_each_epoch`` is False)
+        rt.next_pass(self)
         seed = rt.seed if self._fixed_seed is None else self._fixed_seed
-        rng = np.random.default_rng([seed, rt.key(self) if self._fixed_seed is None else 0,
-                                     pass_idx if self.reshuffle_each_epoch else 0])
-        buffer = []
-        for row in self.children[0]._rows(rt):
-            if len(buffer) < self.buffer_size:
-                buffer.append(row)
-                continue
-            j = int(rng.integers(len(buffer)))
-            out, buffer[j] = buffer[j], row
-            yield out
-        while buffer:
-            j = int(rng.integers(len(buffer)))
-            buffer[j], buffer[-1] = buffer[-1], buffer[j]
-            yield buffer.pop()
+        state = rt.node_state(self)
+        if "engine" not in state or not self.reshuffle_each_epoch:
+            state["engine"] = cxx_random.MT19937_64(seed & 0xFFFFFFFF)
+        engine = state["engine"]
+        yield from cxx_random.shuffle_buffer(self.children[0]._rows(rt), self.buffer_size, engine)
 
 
 def _filter_row(predicate, name, index, args):

@@ -6,13 +6,14 @@ random access (each line's byte range is indexed once):
 - files are read in lexicographic order of their paths (glob patterns are expanded);
 - ``shuffle``: ``False`` reads rows in order; ``Shuffle.FILES`` shuffles the order of the files;
   ``Shuffle.INFILE`` shuffles the rows inside each file; ``True``/``Shuffle.GLOBAL`` shuffles the files and
-  the rows of the shard (MindSpore uses a shuffle buffer; here the shard is fully permuted);
+  passes the shard's rows through 2.10's shuffle buffer. With a seed set, FILES and GLOBAL give 2.10's exact
+  orders (``FileOrderSampler._ordered`` and ``_shuffle_op``; INFILE is not 2.10's order);
 - ``num_shards``/``shard_id``: shard ``k`` reads rows ``[k * n, (k + 1) * n)`` of the (file-ordered) row
   sequence, ``n = ceil(rows / num_shards)``, wrapping around to the first rows when the last shard is short,
-  so that every shard has the same number of rows and together they cover every row. The file order used for
-  sharding depends only on ``mindspore.dataset.config``'s seed and the epoch, so shards of one job agree;
-- except with ``Shuffle.GLOBAL``, the rows of a shard come in the order MindSpore's reader threads yield
-  them: the shard's runs of rows of one file are dealt to the ``num_parallel_workers`` readers in turn and the
+  so that every shard has the same number of rows and together they cover every row. Sharded, the file order
+  depends only on the epoch (2.10 seeds it 1, 2, ...), so shards of one job agree;
+- the rows of a shard come in the order MindSpore's reader threads yield them (GLOBAL: before its buffer):
+  the shard's runs of rows of one file are dealt to the ``num_parallel_workers`` readers in turn and the
   readers hand over one row each in turn (with one worker, or one file, that is plain file order; with two
   workers and files ``a``, ``b``: ``a1 b1 a2 b2 ...``). ``num_samples`` keeps the first rows of that order.
 """
@@ -23,7 +24,7 @@ import threading
 import numpy as np
 
 from mindspore.dataset import config
-from mindspore.dataset.engine import samplers
+from mindspore.dataset.engine import cxx_random, samplers
 from mindspore.dataset.engine.datasets import MappableDataset, Shuffle, _check_int, _check_shards
 
 __all__ = ["TextFileDataset"]
@@ -108,8 +109,12 @@ class FileOrderSampler(samplers.BuiltinSampler):
         starts = np.concatenate(([0], np.cumsum(rows))).astype(np.int64)
         order = np.arange(len(rows))
         if self.mode in ("files", "global"):
-            # the same for every shard: drawn from the config seed, not the pipeline's
-            order = np.random.default_rng([self.seed & 0xFFFFFFFF, pass_idx, self._salt]).permutation(len(rows))
+            # 2.10's NonMappableLeafOp::ShuffleKeys: every pass shuffles the previous file order (std::shuffle)
+            # with std::mt19937(pipeline seed); sharded, with seeds 1, 2, ... (so that shards agree)
+            if self.num_shards > 1:
+                order = self._chained_order(order, 1, pass_idx)
+            else:
+                order = self._chained_order(order, seed, pass_idx, seed_step=0)
         rng = self._rng(pass_idx, seed)
         pieces = []
         for f in order:
@@ -129,11 +134,30 @@ class FileOrderSampler(samplers.BuiltinSampler):
         else:
             positions = self.shard_id * per + np.arange(per, dtype=np.int64)
         ids = ordered[positions % num_rows]
-        if self.mode == "global" and not self.strided:
-            ids = self._rng(pass_idx, seed).permutation(ids)
-        elif not self.strided:
+        if not self.strided:
             ids = self._interleave(ids)
-        return ids[:self._own_count(num_rows)]
+        ids = ids[:self._own_count(num_rows)]
+        if self.mode == "global" and not self.strided:
+            ids = self._shuffle_op(ids, num_rows, pass_idx, seed)
+        return ids
+
+    def _shuffle_op(self, ids, num_rows, pass_idx, seed):
+        """The ShuffleOp 2.10 puts over a globally shuffled file source: buffer ``max(4 * rows per file of the
+        shard, 10000)`` (``ComputeShuffleSize``), std::mt19937_64(pipeline seed) running on from pass to pass."""
+        rows = -(-num_rows // self.num_shards)
+        if self.num_samples:
+            rows = min(rows, self.num_samples)
+        size = max(4 * (rows // len(self.file_rows or [num_rows])), 10000)
+        key = (seed & 0xFFFFFFFF, len(ids))
+        last = getattr(self, "_shuffle_engine", None)
+        if last is not None and last[0] == key and last[1] == pass_idx - 1:
+            engine = last[2]
+        else:
+            engine = cxx_random.MT19937_64(seed & 0xFFFFFFFF)
+            engine.take(pass_idx * len(ids))        # one draw per row of every earlier pass
+        ids = np.asarray(list(cxx_random.shuffle_buffer(ids.tolist(), size, engine)), dtype=np.int64)
+        self._shuffle_engine = (key, pass_idx, engine)
+        return ids
 
     def _interleave(self, ids):
         """The shard's rows in the order MindSpore's reader threads yield them: the shard splits into pieces

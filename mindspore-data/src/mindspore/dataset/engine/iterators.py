@@ -43,6 +43,7 @@ class _Runtime:
         self.stop = threading.Event()
         self._nodes, self._keys = [], {}
         self._passes, self._executors = {}, {}
+        self._states = {}
         self._lock = threading.Lock()
         self._closed = False
         self._collect(root, is_root=True)
@@ -78,6 +79,11 @@ class _Runtime:
             count = self._passes.get(id(node), 0)
             self._passes[id(node)] = count + 1
         return count
+
+    def node_state(self, node):
+        """A dict private to ``node`` for the life of this iterator (state that runs on from pass to pass)."""
+        with self._lock:
+            return self._states.setdefault(id(node), {})
 
     def add_executor(self, node, fn, num_workers, multiprocessing, name, max_rowsize=None):
         """Create the executor running ``fn(index, args)`` for ``node``: processes, threads or inline."""

@@ -3,16 +3,22 @@
 A sampler turns the number of rows of a source into an array of row ids for one pass (an epoch, or one
 repetition under ``repeat``). Samplers chain as in MindSpore: a sampler with a child first asks the child for
 its ids, then picks among *those* (``SequentialSampler(2, 3)`` over a child ``RandomSampler`` takes the 3rd to
-5th ids of the child's permutation). Random samplers draw from a NumPy generator seeded from
-(pipeline seed, pass, a per-sampler salt), so a pass is reproducible for a fixed seed and reshuffled on the
-next pass. ``DistributedSampler`` follows MindSpore's ``DistributedSamplerRT``: shard ``k`` of ``n`` reads the
+5th ids of the child's permutation). ``RandomSampler`` and ``DistributedSampler`` give MindSpore 2.10's exact
+orders (its C++ ``std::mt19937``, ``std::shuffle`` and ``std::uniform_int_distribution``, see ``cxx_random``):
+pass ``p`` draws from the seed + ``p``, and a shuffle re-shuffles the previous pass's order. The other random
+samplers draw from a NumPy generator seeded from (pipeline seed, pass, a per-sampler salt), so a pass is
+reproducible for a fixed seed and reshuffled on the next pass, but not in 2.10's order.
+``DistributedSampler`` follows MindSpore's ``DistributedSamplerRT``: shard ``k`` of ``n`` reads the
 ids ``(n * i + k) % num_rows`` for ``i < ceil(num_rows / n)`` (so an uneven split pads each short shard by
 wrapping to the first rows), after one permutation shared by every shard when ``shuffle`` is True; its seed is
-the configured seed (not randomised), so all processes of a distributed job agree on the permutation.
+the configured seed + 1 (not randomised, even when no seed was set), so all processes of a distributed job agree
+on the permutation.
 """
 import numbers
 
 import numpy as np
+
+from mindspore.dataset.engine import cxx_random
 
 __all__ = ["BuiltinSampler", "Sampler", "DistributedSampler", "PKSampler", "RandomSampler", "SequentialSampler",
            "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler", "IterSampler", "select_sampler"]
@@ -138,6 +144,22 @@ class BuiltinSampler:
 
     def _own_ids(self, num_rows, pass_idx, seed):
         raise NotImplementedError(f"{type(self).__name__} must implement _own_ids.")
+
+    def _chained_order(self, base, seed, step, seed_step=1):
+        """The order 2.10's shuffling samplers hold at pass ``step``: ``base`` shuffled (std::shuffle) with
+        std::mt19937(seed), the result shuffled again with seed + seed_step, ... up to seed + step * seed_step.
+        The last order drawn is kept, so consecutive passes cost one shuffle each."""
+        base = np.asarray(base, dtype=np.int64)
+        key = (seed & 0xFFFFFFFF, seed_step)
+        last = getattr(self, "_last_order", None)
+        if last is not None and last[0] == key and last[1] <= step and np.array_equal(last[2], base):
+            done, order = last[1], last[3]
+        else:
+            done, order = -1, base
+        for p in range(done + 1, step + 1):
+            order = cxx_random.std_shuffle(order, cxx_random.MT19937Stream((seed + p * seed_step) & 0xFFFFFFFF))
+        self._last_order = (key, step, base, order)
+        return order
 
     def _own_count(self, num_rows):
         return self._limit(num_rows)
@@ -295,8 +317,9 @@ class DistributedSampler(BuiltinSampler):
         positions = positions[positions >= 0][:count] % num_rows
         if not self.shuffle:
             return positions
-        perm = np.random.default_rng([self.seed, pass_idx]).permutation(num_rows)
-        return perm[positions].astype(np.int64)
+        # 2.10's Python sampler hands the engine the configured seed + 1; DistributedSamplerRT then shuffles
+        # like RandomSamplerRT (see _chained_order)
+        return self._chained_order(np.arange(num_rows), self.seed + 1, pass_idx)[positions]
 
 
 class PKSampler(BuiltinSampler):
@@ -310,8 +333,6 @@ class PKSampler(BuiltinSampler):
         class_column (str, optional): the label column. Default: 'label'.
         num_samples (int, optional): at most this many rows. Default: None.
     """
-
-    _salt = 7
 
     def __init__(self, num_val, num_class=None, shuffle=False, class_column='label', num_samples=None):
         if not isinstance(num_val, int) or isinstance(num_val, bool):
@@ -348,15 +369,19 @@ class PKSampler(BuiltinSampler):
 
     def _own_ids(self, num_rows, pass_idx, seed):
         groups = self._groups()
-        rng = self._rng(pass_idx, seed)
+        # As 2.10's PKSamplerRT: ``shuffle`` permutes the classes once (std::shuffle with std::mt19937(seed),
+        # whose stream then draws pass 0); pass p > 0 draws from std::mt19937(seed + p). The rows of a class are
+        # drawn uniformly WITH replacement (shuffle or not).
+        stream = cxx_random.MT19937Stream(seed & 0xFFFFFFFF)
         if self.shuffle:
-            groups = [groups[i] for i in rng.permutation(len(groups))]
-        # As 2.10's PKSamplerRT: the rows of a class are drawn uniformly WITH replacement (shuffle or not);
-        # ``shuffle`` only permutes the order of the classes.
-        ids = []
-        for rows in groups:
-            ids.extend(rows[rng.integers(0, len(rows), self.num_val)].tolist())
-        return np.asarray(ids[:self._own_count(num_rows)], dtype=np.int64)
+            groups = [groups[i] for i in cxx_random.std_shuffle(np.arange(len(groups)), stream)]
+        if pass_idx:
+            stream = cxx_random.MT19937Stream((seed + pass_idx) & 0xFFFFFFFF)
+        count = self._own_count(num_rows)
+        classes = np.arange(count) // self.num_val
+        sizes = np.asarray([len(rows) for rows in groups], dtype=np.uint64)
+        picks = cxx_random.std_uniform_ints(stream, sizes[classes] - np.uint64(1))
+        return np.asarray([groups[c][k] for c, k in zip(classes.tolist(), picks.tolist())], dtype=np.int64)
 
 
 class RandomSampler(BuiltinSampler):
@@ -371,8 +396,6 @@ class RandomSampler(BuiltinSampler):
         >>> sampler = ds.RandomSampler(num_samples=5)
     """
 
-    _salt = 1
-
     def __init__(self, replacement=False, num_samples=None):
         _check_bool(replacement, "replacement")
         _check_num_samples(num_samples)
@@ -386,18 +409,22 @@ class RandomSampler(BuiltinSampler):
         return True
 
     def _own_count(self, num_rows):
-        if self.replacement and self.num_samples:
-            return self.num_samples if num_rows else 0
         return self._limit(num_rows)
 
     def _own_ids(self, num_rows, pass_idx, seed):
+        # 2.10's RandomSamplerRT: pass p draws from std::mt19937(seed + p) (seed + 0 when not reshuffling);
+        # without replacement it re-shuffles the previous pass's order (std::shuffle), so pass p needs the
+        # orders of passes 0..p-1: the last one is kept.
         if self._fixed_seed is not None:
             seed = self._fixed_seed
-        rng = self._rng(pass_idx if self.reshuffle_each_epoch else 0, seed)
         count = self._own_count(num_rows)
+        if num_rows == 0:
+            return np.zeros(0, np.int64)
+        step = pass_idx if self.reshuffle_each_epoch else 0
         if self.replacement:
-            return rng.integers(0, num_rows, size=count, dtype=np.int64) if num_rows else np.zeros(0, np.int64)
-        return rng.permutation(num_rows)[:count].astype(np.int64)
+            stream = cxx_random.MT19937Stream((seed + step) & 0xFFFFFFFF)
+            return cxx_random.std_uniform_ints(stream, np.full(count, num_rows - 1, dtype=np.uint64))
+        return self._chained_order(np.arange(num_rows), seed, step)[:count].copy()
 
 
 class SequentialSampler(BuiltinSampler):
@@ -480,15 +507,13 @@ class SubsetRandomSampler(SubsetSampler):
         >>> sampler = ds.SubsetRandomSampler([0, 1, 2, 3, 7])
     """
 
-    _salt = 2
-
     def is_shuffled(self):
         return True
 
     def _own_ids(self, num_rows, pass_idx, seed):
-        # 2.10 keeps the FIRST ``num_samples`` ids and shuffles those (not a random subset of all ids).
-        ids = np.asarray(self.indices[:self._own_count(num_rows)], dtype=np.int64)
-        ids = self._rng(pass_idx, seed).permutation(ids)
+        # 2.10 keeps the FIRST ``num_samples`` ids and shuffles those (not a random subset of all ids); its
+        # SubsetRandomSamplerRT re-seeds std::mt19937 with the same seed every pass and shuffles the previous order.
+        ids = self._chained_order(self.indices[:self._own_count(num_rows)], seed, pass_idx, seed_step=0)
         bad = ids[(ids < 0) | (ids >= num_rows)]
         if bad.size:
             raise RuntimeError(f"Sample ID {int(bad[0])} is out of the range [0, {num_rows}) of the dataset.")
@@ -507,8 +532,6 @@ class WeightedRandomSampler(BuiltinSampler):
         >>> import mindspore.dataset as ds
         >>> sampler = ds.WeightedRandomSampler([0.9, 0.01, 0.09], num_samples=2)
     """
-
-    _salt = 3
 
     def __init__(self, weights, num_samples=None, replacement=True):
         if not isinstance(weights, (list, tuple, np.ndarray)):
@@ -544,9 +567,16 @@ class WeightedRandomSampler(BuiltinSampler):
         count = self._own_count(num_rows)
         if count == 0:
             return np.zeros(0, np.int64)
-        probs = np.asarray(self.weights, dtype=np.float64)
-        probs = probs / probs.sum()
-        ids = self._rng(pass_idx, seed).choice(len(probs), size=count, replace=self.replacement, p=probs)
+        # 2.10's WeightedRandomSamplerRT re-seeds std::mt19937 with the same seed every pass (so every pass draws
+        # the same ids): std::discrete_distribution with replacement; without, the ``count`` smallest keys
+        # exponential / weight (ties to the lower id)
+        stream = cxx_random.MT19937Stream(seed & 0xFFFFFFFF)
+        if self.replacement:
+            ids = cxx_random.std_discrete(stream, self.weights, count)
+        else:
+            with np.errstate(divide="ignore"):
+                keys = np.asarray(cxx_random.std_exponential(stream, len(self.weights))) / np.asarray(self.weights)
+            ids = np.lexsort((np.arange(len(keys)), keys))[:count]
         bad = ids[ids >= num_rows]
         if bad.size:
             raise RuntimeError(f"Sample ID {int(bad[0])} is out of the range [0, {num_rows}) of the dataset.")

@@ -1,0 +1,266 @@
+"""The C++ random algorithms MindSpore 2.10's data engine draws its row orders with, re-stated in NumPy.
+
+MindSpore's engine is C++ compiled with GCC 9 (libstdc++), and its orders are what these give for a seed:
+
+* ``std::mt19937`` (32-bit Mersenne Twister, ``seed(s)`` = Matsumoto's ``init_genrand``): NumPy's legacy
+  ``RandomState(s)`` is seeded the same way, and ``randint(0, 2**32, dtype=uint32)`` hands back its raw
+  outputs unchanged (a full 32-bit range needs no rejection), so :func:`mt19937_raw` reads the stream in bulk.
+* ``std::mt19937_64`` (used by ``ShuffleOp``): not in NumPy; :class:`MT19937_64` implements it with a vectorised
+  twist (the 312 words twist in two slices: the first 156 read only old words, the last 156 the new ones).
+* ``std::uniform_int_distribution<uint64>(0, b)`` driven by an engine of range ``R = max() - min() > b``
+  (mt19937: ``2**32 - 1``): libstdc++ 9's "downscaling": ``scaling = R // (b + 1)``, draw ``r = engine() - min()``
+  until ``r < (b + 1) * scaling``, return ``r // scaling`` (GCC 11's Lemire variant is NOT what 2.10 runs).
+* ``std::generate_canonical<double, 53>`` (behind the real distributions): two raw outputs ``r0, r1`` give
+  ``(r0 + r1 * 2**32) / 2**64`` in double arithmetic (1.0 becomes the double just below it).
+* ``std::discrete_distribution``: weights over their sequential sum, their running sum as the table
+  (its last entry set to exactly 1.0); a draw is the first entry ``>=`` a canonical double.
+* ``std::exponential_distribution(1)``: ``-log(1 - canonical)``, with the C library's ``log`` (``math.log``,
+  the same libm; NumPy's SIMD ``log`` may differ in the last bit).
+* ``std::minstd_rand0`` (``std::default_random_engine``, MindRecord's ShardShuffle): :class:`MinstdRand0Stream`.
+* ``std::shuffle``: libstdc++ 9's Fisher-Yates from the front. When ``n * n <= max() - min()`` of the engine
+  (mt19937: ``n <= 65535``) one draw serves two positions: for an even ``n`` first swap ``a[1]`` with
+  ``a[uniform(0, 1)]``; then for each pair ``i, i + 1`` draw ``x = uniform(0, (i + 1) * (i + 2) - 1)`` and swap
+  ``a[i]`` with ``a[x // (i + 2)]``, ``a[i + 1]`` with ``a[x % (i + 2)]``. Longer arrays swap ``a[i]`` with
+  ``a[uniform(0, i)]`` for ``i = 1 .. n-1``.
+
+Raw outputs come from NumPy in blocks; the rejection loop of the distribution and the swaps run as plain loops
+over Python ints (the paired draws reject often, so the draws cannot be mapped in bulk): 60 000 rows shuffle in
+a few tens of milliseconds.
+"""
+import itertools
+import math
+
+import numpy as np
+
+__all__ = ["MT19937Stream", "MinstdRand0Stream", "mt19937_raw", "MT19937_64", "std_uniform_ints", "std_shuffle",
+           "std_canonical", "std_discrete", "std_exponential", "shuffle_buffer"]
+
+_U32 = 0xFFFFFFFF
+
+
+class MT19937Stream:
+    """The raw 32-bit outputs of ``std::mt19937(seed)``, read in order (buffered in blocks)."""
+
+    urng_range = _U32           # max() - min() of the engine
+
+    def __init__(self, seed):
+        self._state = np.random.RandomState(int(seed) & _U32)
+        self._buf = np.zeros(0, np.uint64)
+        self._pos = 0
+
+    def take(self, count):
+        """The next ``count`` raw outputs (uint64 array)."""
+        if self._pos + count > len(self._buf):
+            fresh = self._state.randint(0, 2 ** 32, size=max(count, 4096), dtype=np.uint32).astype(np.uint64)
+            self._buf = np.concatenate([self._buf[self._pos:], fresh])
+            self._pos = 0
+        out = self._buf[self._pos:self._pos + count]
+        self._pos += count
+        return out
+
+    def unread(self, count):
+        """Give back the last ``count`` outputs taken (they are read again next)."""
+        self._pos -= count
+
+
+class MinstdRand0Stream:
+    """``std::minstd_rand0(seed)`` (libstdc++'s ``std::default_random_engine``, used by MindRecord's shuffles):
+    ``x = 16807 * x mod (2**31 - 1)``. ``take`` returns ``x - min()`` = ``x - 1``, as the distributions use it.
+    A block of outputs is ``x * 16807**j mod m`` for ``j = 1..B`` (products below 2**62: exact in uint64)."""
+
+    urng_range = 2 ** 31 - 3
+    _M = 2 ** 31 - 1
+    _BLOCK = 4096
+    _POWERS = None
+
+    def __init__(self, seed):
+        state = int(seed) % self._M
+        self._x = state if state else 1
+        self._buf = np.zeros(0, np.uint64)
+        self._pos = 0
+        if MinstdRand0Stream._POWERS is None:
+            powers = [1]
+            for _ in range(self._BLOCK):
+                powers.append(powers[-1] * 16807 % self._M)
+            MinstdRand0Stream._POWERS = np.asarray(powers[1:], dtype=np.uint64)
+
+    def take(self, count):
+        """The next ``count`` outputs minus 1 (uint64 array)."""
+        while self._pos + count > len(self._buf):
+            block = (np.uint64(self._x) * self._POWERS) % np.uint64(self._M)
+            self._x = int(block[-1])
+            self._buf = np.concatenate([self._buf[self._pos:], block - np.uint64(1)])
+            self._pos = 0
+        out = self._buf[self._pos:self._pos + count]
+        self._pos += count
+        return out
+
+    def unread(self, count):
+        """Give back the last ``count`` outputs taken (they are read again next)."""
+        self._pos -= count
+
+
+def mt19937_raw(seed, count):
+    """The first ``count`` raw outputs of ``std::mt19937(seed)`` as a uint64 array."""
+    return MT19937Stream(seed).take(count).copy()
+
+
+def std_uniform_ints(stream, highs):
+    """libstdc++ 9 ``uniform_int_distribution(0, highs[k])(engine)`` for each k in turn (int64 array).
+
+    Args:
+        stream (Union[MT19937Stream, MinstdRand0Stream]): the engine; advanced past the outputs used.
+        highs (numpy.ndarray): inclusive upper bounds, each at most the engine's ``urng_range``.
+    """
+    highs = np.asarray(highs, dtype=np.uint64)
+    erange = highs + np.uint64(1)
+    scaling = np.uint64(stream.urng_range) // erange
+    past = (erange * scaling).tolist()
+    scaling = scaling.tolist()
+    out = []
+    raw, pos = [], 0
+    for bound_past, bound_scaling in zip(past, scaling):
+        while True:
+            if pos == len(raw):
+                raw, pos = stream.take(max(1024, len(past) - len(out))).tolist(), 0
+            value = raw[pos]
+            pos += 1
+            if value < bound_past:      # else rejected: draw again for the same bound
+                out.append(value // bound_scaling)
+                break
+    stream.unread(len(raw) - pos)
+    return np.asarray(out, dtype=np.int64)
+
+
+def std_shuffle(values, stream):
+    """``std::shuffle(values.begin(), values.end(), engine)`` as libstdc++ 9 does it; returns a new array."""
+    values = np.asarray(values)
+    n = len(values)
+    if n < 2:
+        return values.copy()
+    items = values.tolist()
+    if stream.urng_range // n >= n:
+        # libstdc++'s short-range path: one draw picks the swap partners of two successive positions
+        first = 1
+        if n % 2 == 0:
+            j = int(std_uniform_ints(stream, [1])[0])
+            items[1], items[j] = items[j], items[1]
+            first = 2
+        starts = np.arange(first, n, 2, dtype=np.uint64)
+        draws = std_uniform_ints(stream, (starts + 1) * (starts + 2) - 1)
+        for i, x in zip(starts.tolist(), draws.tolist()):
+            j, k = divmod(x, i + 2)
+            items[i], items[j] = items[j], items[i]
+            items[i + 1], items[k] = items[k], items[i + 1]
+    else:
+        picks = std_uniform_ints(stream, np.arange(1, n, dtype=np.uint64)).tolist()
+        for i, j in enumerate(picks, start=1):
+            items[i], items[j] = items[j], items[i]
+    return np.asarray(items, dtype=values.dtype)
+
+
+def std_canonical(stream, count):
+    """``count`` draws of libstdc++'s ``generate_canonical<double, 53>(mt19937)`` (float64 array)."""
+    raw = stream.take(2 * count).astype(np.float64)
+    out = (raw[0::2] + raw[1::2] * 4294967296.0) / 18446744073709551616.0
+    return np.where(out >= 1.0, np.nextafter(1.0, 0.0), out)
+
+
+def std_discrete(stream, weights, count):
+    """``count`` draws of ``std::discrete_distribution<int64>(weights)`` (int64 array)."""
+    weights = np.asarray(weights, dtype=np.float64)
+    if len(weights) < 2:
+        return np.zeros(count, np.int64)
+    table = np.cumsum(weights / np.cumsum(weights)[-1])       # both sums run left to right, as C++'s
+    table[-1] = 1.0
+    return np.searchsorted(table, std_canonical(stream, count), side="left").astype(np.int64)
+
+
+def std_exponential(stream, count):
+    """``count`` draws of ``std::exponential_distribution<double>(1)`` (a list of floats)."""
+    return [-math.log(1.0 - u) for u in std_canonical(stream, count).tolist()]
+
+
+def shuffle_buffer(items, buffer_size, engine):
+    """2.10's ``ShuffleOp`` over ``items`` (yields them in its order).
+
+    A buffer of ``buffer_size`` items; each output is the item in slot ``engine() % len(buffer)``, whose place the
+    last buffered item takes before the next input item is appended. ``engine`` (:class:`MT19937_64`) is advanced
+    by exactly one draw per item, so a later pass continues its stream.
+    """
+    items = iter(items)
+    buffer = list(itertools.islice(items, buffer_size))
+    active = len(buffer) == buffer_size
+    draws, pos = [], 0
+    while buffer:
+        if pos == len(draws):
+            draws, pos = engine.take(312).tolist(), 0
+        last = len(buffer) - 1
+        slot = draws[pos] % (last + 1)
+        pos += 1
+        out = buffer[slot]
+        buffer[slot] = buffer[last]
+        new_item = next(items, _NO_ITEM) if active else _NO_ITEM
+        if new_item is _NO_ITEM:
+            active = False
+            buffer.pop()
+        else:
+            buffer[last] = new_item
+        yield out
+    engine.unread(len(draws) - pos)     # the draws left in the block belong to the next pass
+
+
+_NO_ITEM = object()
+
+
+class MT19937_64:
+    """``std::mt19937_64``: 64-bit Mersenne Twister (``seed(s)`` and outputs as the C++ standard defines)."""
+
+    _N, _M = 312, 156
+    _MATRIX = np.uint64(0xB5026F5AA96619E9)
+    _UPPER = np.uint64(0xFFFFFFFF80000000)
+    _LOWER = np.uint64(0x7FFFFFFF)
+
+    def __init__(self, seed):
+        state = [int(seed) & 0xFFFFFFFFFFFFFFFF]
+        for i in range(1, self._N):
+            prev = state[-1]
+            state.append((6364136223846793005 * (prev ^ (prev >> 62)) + i) & 0xFFFFFFFFFFFFFFFF)
+        self._mt = np.asarray(state, dtype=np.uint64)
+        self._out = np.zeros(0, np.uint64)
+        self._pos = 0
+
+    def _twist(self):
+        mt, n, m = self._mt, self._N, self._M
+        new = np.empty_like(mt)
+        nxt = mt[1:]
+
+        def mix(upper_src, lower_src, far):
+            y = (upper_src & self._UPPER) | (lower_src & self._LOWER)
+            return far ^ (y >> np.uint64(1)) ^ np.where(y & np.uint64(1), self._MATRIX, np.uint64(0))
+
+        new[:n - m] = mix(mt[:n - m], nxt[:n - m], mt[m:])
+        new[n - m:n - 1] = mix(mt[n - m:n - 1], mt[n - m + 1:], new[:m - 1])
+        new[n - 1] = mix(mt[n - 1:], new[:1], new[m - 1:m])[0]
+        self._mt = new
+        y = new.copy()
+        y ^= (y >> np.uint64(29)) & np.uint64(0x5555555555555555)
+        y ^= (y << np.uint64(17)) & np.uint64(0x71D67FFFEDA60000)
+        y ^= (y << np.uint64(37)) & np.uint64(0xFFF7EEE000000000)
+        y ^= y >> np.uint64(43)
+        return y
+
+    def take(self, count):
+        """The next ``count`` outputs (uint64 array)."""
+        chunks, have = [self._out[self._pos:]], len(self._out) - self._pos
+        while have < count:
+            block = self._twist()
+            chunks.append(block)
+            have += len(block)
+        merged = np.concatenate(chunks)
+        self._out, self._pos = merged, count
+        return merged[:count]
+
+    def unread(self, count):
+        """Give back the last ``count`` outputs taken (they are read again next)."""
+        self._pos -= count
