@@ -16,6 +16,7 @@ nothing beyond reverse mode, which already supports higher order.
 from __future__ import annotations
 
 from mindspore._autodiff import compiled_backward as _compiled_backward
+from mindspore._autodiff import forward_reuse as _forward_reuse
 from mindspore._autodiff import tape as _tape
 from mindspore._core import interpreters as _interpreters
 from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError, MSValueRuntimeError
@@ -76,51 +77,65 @@ def _differentiate(fn, args, positions, weights, has_aux, sens=None):
         return differentiate(fn, args, tuple(p % len(args) for p in positions), weights, has_aux, sens)
     if not _tape.GRAD_ENABLED[0]:
         raise MSRuntimeError("In no_grad context, you can not calculate gradient")
-    with _tape.Tape() as tp:
-        # MindSpore 2.10 differentiates every input and selects afterwards: Cell backward hooks see all of them
-        watch = range(len(args)) if positions and _tape.CELL_BACKWARD_HOOKS[0] else positions
-        for p in watch:
-            a = args[p]
-            if isinstance(a, Tensor):
-                tp.watch(a)
-            elif isinstance(a, (tuple, list)):
-                for x in a:
-                    if isinstance(x, Tensor):
-                        tp.watch(x)
-        for w in weights or ():
-            tp.watch(w)
-        out = fn(*args)
-        if has_aux:
-            if not isinstance(out, tuple) or len(out) < 2:
-                raise MSValueError("For 'grad', when 'has_aux' is True, the function must return more than one "
-                                   f"output, but got {type(out).__name__}.")
-            diff_outs = (out[0],)
-        else:
-            diff_outs = _as_tuple(out)
-        if sens is None:
-            # every tensor of the output is seeded with ones, also inside nested tuples, lists and dicts
-            diff_outs = tuple(_tensor_leaves(diff_outs))
-            seeds = tuple(_ones_like(o) for o in diff_outs)
-        else:
-            seeds = _as_tuple(sens)
-            if len(seeds) != len(diff_outs):
-                raise MSValueRuntimeError(f"For 'grad', the 'sens' must match the {len(diff_outs)} output(s) of "
-                                          f"the function, but got {len(seeds)}.")
-        grads = _compiled_backward.backward(tp, diff_outs, seeds, fn)
-
-        def input_grad(p):
-            a = args[p]
-            if isinstance(a, Tensor):
-                return _grad_of(grads, a)
-            if isinstance(a, (tuple, list)):
-                return tuple(_grad_of(grads, x) if isinstance(x, Tensor) else x for x in a)
-            return a
-
-        in_grads = tuple(input_grad(p) for p in positions)
-        w_grads = tuple(_grad_of(grads, w) for w in weights) if weights is not None else None
+    recorded = _forward_reuse.take(fn, args, weights)
+    if recorded is not None:
+        tp, out = recorded
+        try:
+            in_grads, w_grads = _backward(tp, fn, out, args, positions, weights, has_aux, sens)
+        finally:
+            tp.release()
+    else:
+        with _tape.Tape() as tp:
+            # MindSpore 2.10 differentiates every input and selects afterwards: Cell backward hooks see all of them
+            watch = range(len(args)) if positions and _tape.CELL_BACKWARD_HOOKS[0] else positions
+            for p in watch:
+                a = args[p]
+                if isinstance(a, Tensor):
+                    tp.watch(a)
+                elif isinstance(a, (tuple, list)):
+                    for x in a:
+                        if isinstance(x, Tensor):
+                            tp.watch(x)
+            for w in weights or ():
+                tp.watch(w)
+            out = fn(*args)
+            in_grads, w_grads = _backward(tp, fn, out, args, positions, weights, has_aux, sens)
     if has_aux:
         out = (out[0],) + tuple(_F().stop_gradient(o) if isinstance(o, Tensor) else o for o in out[1:])
     return out, in_grads, w_grads
+
+
+def _backward(tp, fn, out, args, positions, weights, has_aux, sens):
+    """The gradients of ``out`` (recorded on ``tp``) w.r.t. ``args[positions]`` and ``weights``."""
+    if has_aux:
+        if not isinstance(out, tuple) or len(out) < 2:
+            raise MSValueError("For 'grad', when 'has_aux' is True, the function must return more than one "
+                               f"output, but got {type(out).__name__}.")
+        diff_outs = (out[0],)
+    else:
+        diff_outs = _as_tuple(out)
+    if sens is None:
+        # every tensor of the output is seeded with ones, also inside nested tuples, lists and dicts
+        diff_outs = tuple(_tensor_leaves(diff_outs))
+        seeds = tuple(_ones_like(o) for o in diff_outs)
+    else:
+        seeds = _as_tuple(sens)
+        if len(seeds) != len(diff_outs):
+            raise MSValueRuntimeError(f"For 'grad', the 'sens' must match the {len(diff_outs)} output(s) of "
+                                      f"the function, but got {len(seeds)}.")
+    grads = _compiled_backward.backward(tp, diff_outs, seeds, fn)
+
+    def input_grad(p):
+        a = args[p]
+        if isinstance(a, Tensor):
+            return _grad_of(grads, a)
+        if isinstance(a, (tuple, list)):
+            return tuple(_grad_of(grads, x) if isinstance(x, Tensor) else x for x in a)
+        return a
+
+    in_grads = tuple(input_grad(p) for p in positions)
+    w_grads = tuple(_grad_of(grads, w) for w in weights) if weights is not None else None
+    return in_grads, w_grads
 
 
 def _tensor_leaves(v):

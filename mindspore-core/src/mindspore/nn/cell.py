@@ -18,6 +18,7 @@ import types
 import warnings
 from collections import OrderedDict
 
+from mindspore._autodiff import forward_reuse as _forward_reuse
 from mindspore._autodiff import tape as _tape
 from mindspore.nn import _cell_buffers, _cell_hooks, _cell_memory, _state_dict
 from mindspore._core import interpreters as _interpreters
@@ -35,7 +36,8 @@ _DEFAULT_PARAM_NAME = "Parameter"
 
 def _cast(param, dtype):
     from mindspore.ops import functional as fops
-    return fops.cast(param, dtype)
+    from mindspore._core.primitive import mark_param_read
+    return mark_param_read(fops.cast(param, dtype), param)
 
 
 def _float_types():
@@ -146,6 +148,7 @@ class Cell:
         object.__setattr__(self, "_mixed_precision_type", None)
         object.__setattr__(self, "cell_type", None)
         object.__setattr__(self, "_scope", None)
+        object.__setattr__(self, "_jit_config_dict", {})
 
     # -- attribute registration --------------------------------------------------------------
     def __setattr__(self, name, value):
@@ -451,8 +454,31 @@ class Cell:
             object.__setattr__(cell, "_mixed_precision_type", dst_type)
         return self
 
+    @property
+    def jit_config_dict(self):
+        """The options given by ``set_jit_config`` (a wrapper cell starts with its network's); ``{}`` if none."""
+        return self._jit_config_dict
+
+    def _get_attr_from_cell(self, network):
+        """A wrapper cell (``WithLossCell``, ``TrainOneStepCell``, ...) starts with its network's jit config."""
+        if isinstance(network, Cell) and network.jit_config_dict:
+            object.__setattr__(self, "_jit_config_dict", network.jit_config_dict)
+
+    def set_jit_config(self, jit_config):
+        """Set this cell's compile options (a :class:`mindspore.JitConfig`); only the first call takes effect."""
+        if self._jit_config_dict:
+            warnings.warn("For Cell, jit config can only be set once, ignore this setting.")
+        else:
+            object.__setattr__(self, "_jit_config_dict", jit_config.jit_config_dict)
+
     def add_flags(self, **flags):
+        """Set compile flags; as in MindSpore, a true ``fp16``/``fp32``/``bf16`` flag runs the cell in that dtype
+        (what ``to_float`` sets: the zoo's GCN calls ``add_flags_recursive(fp16=True)``)."""
         self._flags.update(flags)
+        from mindspore.common import dtype as mstype
+        for flag, dst_type in (("fp16", mstype.float16), ("fp32", mstype.float32), ("bf16", mstype.bfloat16)):
+            if flags.get(flag, False):
+                object.__setattr__(self, "_mixed_precision_type", dst_type)
         return self
 
     def add_flags_recursive(self, **flags):
@@ -609,6 +635,9 @@ class Cell:
                 # as in MindSpore 2.10, the forward hooks are part of a compiled graph; backward hooks are not
                 return _cell_hooks.call(self, lambda a, k: stage_construct(self, a, k), args, kwargs, backward=False)
             return stage_construct(self, args, kwargs)
+        if _forward_reuse.recording(self, kwargs):
+            # PYNATIVE: kept for a gradient of this cell on the same inputs (MindSpore's forward reuse)
+            return _forward_reuse.run_recorded(self, args, lambda: self._call_construct(args, kwargs))
         if "_recompute_config" in self.__dict__ and _tape.active():
             out = _cell_memory.recomputed_call(self, args, kwargs)
             if out is not _cell_memory.NOT_RECOMPUTED:
@@ -644,6 +673,35 @@ class Cell:
         return ""
 
 
+def _list_prefix_and_index(cells):
+    """MindSpore 2.10's ``_get_prefix_and_index``: the prefix an appended cell's Parameter names get, read off the
+    names the list's first two cells with Parameters already carry, and the position of the cell key in them.
+
+    With one such cell whose names repeat its key (``0.0.weight``, a SequentialCell appended to an empty list) the
+    prefix comes out as ``0.``, so the next cell's Parameters are named ``0.1.*``: checkpoints written by 2.10 (the
+    model zoo's ConvNeXt downsampling layers and stages) carry those names."""
+    prefix, index = "", 0
+    found = []
+    for key, cell in cells.items():
+        first = next(iter(cell.parameters_and_names()), None)
+        if first is not None:
+            found.append((key, first[1]))
+            if len(found) == 2:
+                break
+    if not found:
+        return prefix, index
+    (first_key, first_param), second = found[0], (found[1] if len(found) > 1 else None)
+    split_names = first_param.name.split(".")
+    for idx, name in enumerate(split_names):
+        if name == first_key:
+            prefix = ".".join(split_names[:idx])
+            prefix = prefix + "." if prefix else prefix
+            index = idx
+            if second is not None and second[1].name.split(".")[idx] == second[0]:
+                break
+    return prefix, index
+
+
 class SequentialCell(Cell):
     """Cells run in order; sub-cells are named ``0``, ``1``, ... (or by the keys of an OrderedDict)."""
 
@@ -666,7 +724,12 @@ class SequentialCell(Cell):
             cell.update_parameters_name(name + ".")
 
     def append(self, cell):
-        self._append_named(str(len(self._cells)), cell)
+        if not isinstance(cell, Cell):
+            raise MSTypeError(f"For 'SequentialCell', each element must be a Cell, but got {type(cell).__name__}.")
+        prefix, _ = _list_prefix_and_index(self._cells)
+        if self._auto_prefix:
+            cell.update_parameters_name(prefix + str(len(self._cells)) + ".")
+        self._cells[str(len(self._cells))] = cell
         return self
 
     def __getitem__(self, index):
@@ -696,29 +759,43 @@ class CellList(Cell):
     def __init__(self, *args, **kwargs):
         super().__init__(**kwargs)
         if len(args) == 1 and isinstance(args[0], (list, tuple)):
-            for cell in args[0]:
-                self.append(cell)
+            self.extend(args[0])
 
-    def append(self, cell):
+    def _add(self, cell, prefix):
         if not isinstance(cell, Cell):
             raise MSTypeError(f"For 'CellList', each element must be a Cell, but got {type(cell).__name__}.")
         name = str(len(self._cells))
-        self._cells[name] = cell
         if self._auto_prefix:
-            cell.update_parameters_name(name + ".")
+            cell.update_parameters_name(prefix + name + ".")
+        self._cells[name] = cell
+
+    def append(self, cell):
+        self._add(cell, _list_prefix_and_index(self._cells)[0])
         return self
 
     def extend(self, cells):
+        prefix = _list_prefix_and_index(self._cells)[0]    # once, before the first new cell (as MindSpore)
         for c in cells:
-            self.append(c)
+            self._add(c, prefix)
         return self
 
     def insert(self, index, cell):
-        cells = list(self._cells.values())
-        cells.insert(index, cell)
-        self._cells.clear()
-        for c in cells:
-            self.append(c)
+        """MindSpore's insert: the cells from ``index`` on move one place up and their Parameters are renamed."""
+        length = len(self._cells)
+        idx = min(max(index + length if index < 0 else index, 0), length)
+        if not isinstance(cell, Cell):
+            raise MSTypeError(f"For 'CellList', each element must be a Cell, but got {type(cell).__name__}.")
+        prefix, key_index = _list_prefix_and_index(self._cells)
+        while length > idx:
+            moved = self._cells[str(length - 1)]
+            if self._auto_prefix:
+                for _, param in moved.parameters_and_names():
+                    param.name = prefix + str(length) + "." + ".".join(param.name.split(".")[key_index + 1:])
+            self._cells[str(length)] = moved
+            length -= 1
+        self._cells[str(idx)] = cell
+        if self._auto_prefix:
+            cell.update_parameters_name(prefix + str(idx) + ".")
 
     def __getitem__(self, index):
         cells = list(self._cells.values())
