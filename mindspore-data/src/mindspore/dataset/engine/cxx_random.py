@@ -38,21 +38,17 @@ __all__ = ["MT19937Stream", "MinstdRand0Stream", "mt19937_raw", "MT19937_64", "s
 _U32 = 0xFFFFFFFF
 
 
-class MT19937Stream:
-    """The raw 32-bit outputs of ``std::mt19937(seed)``, read in order (buffered in blocks)."""
+class _BufferedStream:
+    """An engine's outputs read in order, produced in blocks (``_block(count)``: the next outputs, at least one)."""
 
-    urng_range = _U32           # max() - min() of the engine
-
-    def __init__(self, seed):
-        self._state = np.random.RandomState(int(seed) & _U32)
+    def __init__(self):
         self._buf = np.zeros(0, np.uint64)
         self._pos = 0
 
     def take(self, count):
-        """The next ``count`` raw outputs (uint64 array)."""
-        if self._pos + count > len(self._buf):
-            fresh = self._state.randint(0, 2 ** 32, size=max(count, 4096), dtype=np.uint32).astype(np.uint64)
-            self._buf = np.concatenate([self._buf[self._pos:], fresh])
+        """The next ``count`` outputs (uint64 array)."""
+        while self._pos + count > len(self._buf):
+            self._buf = np.concatenate([self._buf[self._pos:], self._block(count)])
             self._pos = 0
         out = self._buf[self._pos:self._pos + count]
         self._pos += count
@@ -63,7 +59,20 @@ class MT19937Stream:
         self._pos -= count
 
 
-class MinstdRand0Stream:
+class MT19937Stream(_BufferedStream):
+    """The raw 32-bit outputs of ``std::mt19937(seed)``, read in order (buffered in blocks)."""
+
+    urng_range = _U32           # max() - min() of the engine
+
+    def __init__(self, seed):
+        super().__init__()
+        self._state = np.random.RandomState(int(seed) & _U32)
+
+    def _block(self, count):
+        return self._state.randint(0, 2 ** 32, size=max(count, 4096), dtype=np.uint32).astype(np.uint64)
+
+
+class MinstdRand0Stream(_BufferedStream):
     """``std::minstd_rand0(seed)`` (libstdc++'s ``std::default_random_engine``, used by MindRecord's shuffles):
     ``x = 16807 * x mod (2**31 - 1)``. ``take`` returns ``x - min()`` = ``x - 1``, as the distributions use it.
     A block of outputs is ``x * 16807**j mod m`` for ``j = 1..B`` (products below 2**62: exact in uint64)."""
@@ -74,30 +83,20 @@ class MinstdRand0Stream:
     _POWERS = None
 
     def __init__(self, seed):
+        super().__init__()
         state = int(seed) % self._M
         self._x = state if state else 1
-        self._buf = np.zeros(0, np.uint64)
-        self._pos = 0
         if MinstdRand0Stream._POWERS is None:
             powers = [1]
             for _ in range(self._BLOCK):
                 powers.append(powers[-1] * 16807 % self._M)
             MinstdRand0Stream._POWERS = np.asarray(powers[1:], dtype=np.uint64)
 
-    def take(self, count):
-        """The next ``count`` outputs minus 1 (uint64 array)."""
-        while self._pos + count > len(self._buf):
-            block = (np.uint64(self._x) * self._POWERS) % np.uint64(self._M)
-            self._x = int(block[-1])
-            self._buf = np.concatenate([self._buf[self._pos:], block - np.uint64(1)])
-            self._pos = 0
-        out = self._buf[self._pos:self._pos + count]
-        self._pos += count
-        return out
-
-    def unread(self, count):
-        """Give back the last ``count`` outputs taken (they are read again next)."""
-        self._pos -= count
+    def _block(self, count):
+        """The next outputs minus 1."""
+        block = (np.uint64(self._x) * self._POWERS) % np.uint64(self._M)
+        self._x = int(block[-1])
+        return block - np.uint64(1)
 
 
 def mt19937_raw(seed, count):
