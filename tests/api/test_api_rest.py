@@ -91,6 +91,7 @@ def test_get_next_reads_at_every_run_of_a_compiled_graph():
         ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
+@pytest.mark.cpu_backend      # an address is taken only where tensors live in host memory
 def test_set_device_address_shares_host_memory():
     src = np.arange(6, dtype=np.float32)
     x = ms.Tensor(np.zeros(4, np.int32))
@@ -100,3 +101,13 @@ def test_set_device_address_shares_host_memory():
     np.testing.assert_array_equal((x + 0).asnumpy(), [[100, 1, 2], [3, 4, 5]])
     with pytest.raises(TypeError, match="'addr' must be a positive int"):
         x.set_device_address("0x0", (2,), ms.float32)
+
+
+def test_set_device_address_refuses_a_target_with_device_memory():
+    if ms.get_context("device_target") == "CPU":
+        pytest.skip("the CPU keeps tensors in host memory (test_set_device_address_shares_host_memory)")
+    src = np.arange(6, dtype=np.float32)
+    x = ms.Tensor(np.zeros(4, np.int32))
+    with pytest.raises(RuntimeError, match="keeps tensor data in device memory"):
+        x.set_device_address(src.ctypes.data, (2, 3), ms.float32)
+    assert x.shape == (4,) and x.dtype == ms.int32
