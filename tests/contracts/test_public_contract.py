@@ -104,3 +104,19 @@ def test_both_array_backends_bind_every_shared_kernel_family():
                         and isinstance(node.args[0], ast.Constant):
                     bound[node.args[0].value] = path.stem
         assert {f: bound.get(f) for f in families} == {f: f for f in families}, dist
+
+
+_DOTTED = __import__("re").compile(r"\bmindspore(?:\.\w+)+")
+
+
+@pytest.mark.parametrize("dist", ADDONS)
+def test_addon_text_names_no_private_core_module(dist):
+    """Not even a docstring or comment of an add-on points at a private module of core: what a backend's reader is
+    sent to is the public contract too (and a text check cannot tell a mention from a string import)."""
+    bad = []
+    for path, _ in sources(dist):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for name in _DOTTED.findall(line):
+                if owner(name, TABLE) == "mindspore-core" and is_private(name):
+                    bad.append(f"{path.relative_to(REPO)}:{n}: {name}")
+    assert not bad, "private modules of mindspore-core named outside it:\n" + "\n".join(bad)

@@ -33,7 +33,7 @@ Design
 * **Graphs with host decisions** (an ``If`` or ``While`` on a device value read back, as the loss-scaled step's
   ``if not overflow: optimizer(grads)``) are never given whole: the runtime sets ``DeviceRuntime.graph_segments``,
   so the executor gives this function each stretch of two or more kernels between the decisions, in the graph and in
-  its branches and loop bodies (``mindspore._runtime.segments``), and each stretch is captured and replayed as a
+  its branches and loop bodies (the executor's segmentation, in core), and each stretch is captured and replayed as a
   graph of its own (a loop body once per iteration); the decisions run on the host between the replays, each after
   the one read back it needs. A stretch whose replay would copy at least as many buffers (its inputs that are not
   Parameters, its outputs) as it has kernels runs kernel by kernel.

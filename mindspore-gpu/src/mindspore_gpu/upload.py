@@ -1,5 +1,5 @@
 """Dataset batches copied to the GPU ahead of use: the runtime's host uploader (``Model.train``'s feed, sink and
-non-sink, and ``data_sink``; :mod:`mindspore.train._device_feed` drives it).
+non-sink, and ``data_sink``; core's device feed of ``mindspore.train`` drives it).
 
 ``put``, on the feed's thread, copies each array of a batch into a page-locked (pinned) staging block and
 starts its copy to the device on the device's copy stream (one per device, shared by every uploader), into

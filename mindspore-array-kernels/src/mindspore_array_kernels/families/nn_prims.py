@@ -22,7 +22,7 @@ fractional-pooling boundaries and the window starts of fixed-window fractional p
 gather).
 
 LRN sums squares over the channel window with a cumulative sum; 3-D adaptive pooling loops over the output cells
-(few) with each cell's reduction vectorised (their bounds as :func:`mindspore.ops._defs.nn_prims.adaptive_bounds`);
+(few) with each cell's reduction vectorised (their bounds as core's adaptive-pooling shape rule gives them);
 max-unpooling and the max-pooling gradients are a scatter. The fused attention computes the whole score matrix (its
 gradient recomputes the softmax from the scores); the rest is vectorised. Half precision computes in float32 and is
 cast back to the inferred ``out`` dtype (:func:`~mindspore_array_kernels.common.fit`).

@@ -1,5 +1,5 @@
 """CPU kernels of the summary family (Scalar/Image/Tensor/HistogramSummary): hand the computed value to the
-primitive, which caches it for ``SummaryRecord`` (see :mod:`mindspore.ops._defs.summary`)."""
+primitive, which caches it for ``SummaryRecord`` (see the summary primitives in core)."""
 import numpy as np
 
 
