@@ -19,6 +19,7 @@ Hooks are kept per cell in registration order; ``remove()`` on the returned hand
 from __future__ import annotations
 
 import itertools
+import weakref
 
 import numpy as np
 
@@ -62,6 +63,9 @@ def register(cell, kind, hook_fn):
     if table is None:
         table = {k: {} for k in KINDS}
         object.__setattr__(cell, "_hooks", table)
+        # the process-wide count of backward hooks holds only live cells' hooks: a cell dropped with its hooks
+        # still registered must not keep gradients in their hooked form (nor forward reuse off) for good
+        weakref.finalize(cell, _forget_backward_hooks, table)
     hook_id = next(_ids)
     table[kind][hook_id] = hook_fn
     if kind.startswith("forward"):
@@ -69,6 +73,10 @@ def register(cell, kind, hook_fn):
     else:
         _tape.CELL_BACKWARD_HOOKS[0] += 1
     return HookHandle(table[kind], hook_id, kind)
+
+
+def _forget_backward_hooks(table):
+    _tape.CELL_BACKWARD_HOOKS[0] -= len(table["backward_pre"]) + len(table["backward"])
 
 
 def active(cell):
