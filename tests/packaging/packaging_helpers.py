@@ -38,7 +38,10 @@ class Env:
         self.python = self.root / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
     def pip(self, *args):
-        return _run([sys.executable, "-m", "pip", "--python", self.python, *args])
+        # no byte-compiling at install: each environment imports its packages once or twice, and compiling all of
+        # numpy and mindspore up front took half of an install's time
+        extra = ["--no-compile"] if args[:1] == ("install",) else []
+        return _run([sys.executable, "-m", "pip", "--python", self.python, *args[:1], *extra, *args[1:]])
 
     def run(self, *args, check=True, cwd=None):
         """Run this environment's Python (from ``cwd``, a folder outside the repository by default)."""

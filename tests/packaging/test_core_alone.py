@@ -3,7 +3,8 @@ computation says which backend to install."""
 import json
 import time
 
-from packaging_helpers import wheel
+import pytest
+from packaging_helpers import Env, wheel
 
 PROBE = r"""
 import importlib.util, json
@@ -24,11 +25,18 @@ print(json.dumps(res))
 """
 
 
-def test_core_alone_imports_and_names_the_backend_to_install(make_env, wheelhouse):
-    env = make_env()
+@pytest.fixture(scope="module")
+def core_env(tmp_path_factory, wheelhouse):
+    """One fresh environment holding mindspore-core and its dependencies only (the tests only read it)."""
+    env = Env(tmp_path_factory.mktemp("core_alone") / "venv")
     start = time.perf_counter()
     env.pip("install", "--quiet", wheel(wheelhouse, "mindspore-core"))
     print(f"installing mindspore-core and its dependencies took {time.perf_counter() - start:.1f} s")
+    return env
+
+
+def test_core_alone_imports_and_names_the_backend_to_install(core_env):
+    env = core_env
     res = json.loads(env.run("-c", PROBE).stdout)
     assert str(env.root) in res["file"]  # the installed wheel, not the checkout
     assert not res["cpu_visible"] and res["entry_points"] == []
@@ -40,9 +48,8 @@ def test_core_alone_imports_and_names_the_backend_to_install(make_env, wheelhous
         assert "pip install mindspore-cpu" in err["msg"]
 
 
-def test_info_works_without_any_backend(make_env, wheelhouse):
-    env = make_env()
-    env.pip("install", "--quiet", wheel(wheelhouse, "mindspore-core"))
+def test_info_works_without_any_backend(core_env):
+    env = core_env
     text = env.run("-m", "mindspore.info").stdout
     assert "none found; install a backend with 'pip install mindspore-cpu'" in text
     assert "Default target: none" in text
