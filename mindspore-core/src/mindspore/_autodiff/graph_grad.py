@@ -39,7 +39,7 @@ from mindspore._infer.abstract import AbstractStack, AbstractTensor, AbstractTup
 from mindspore._infer.interpret import Closure, call_graph, call_value, construct_cell, custom_bprop
 from mindspore._infer.staging import Builder, StagedTensor, current as _current_builder
 from mindspore._ir import ops as irops
-from mindspore._ir.nodes import Constant
+from mindspore._ir.nodes import Apply, Constant
 from mindspore._parse.resolve import SourceUnavailable
 from mindspore.common.tensor import Tensor
 from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, hook_suspended, mark_zero
@@ -444,11 +444,14 @@ def vjp_graph(g):
 _ONES_LIKE = object()
 
 
-def reverse(graph, inputs, wrt, sens):
+def reverse(graph, inputs, wrt, sens, marks=None):
     """Clone ``graph`` into the current builder on ``inputs`` and backpropagate ``sens`` from its
-    output; returns (output value, {parameter: gradient or None} for ``wrt``)."""
+    output; returns (output value, {parameter: gradient or None} for ``wrt``). ``marks``, a list, gets the
+    number of applies of the builder's graph once the forward is cloned."""
     rev = _Reverse(graph, _current_builder())
     out = rev.clone_forward(inputs)
+    if marks is not None:
+        marks.append(len(rev.b.graph.nodes))
     if any(s is _ONES_LIKE for s in sens):    # an output of dynamic shape: seeded with ones of its run-time shape
         sens = tuple(_F().ones_like(o) if s is _ONES_LIKE else s for s, o in zip(sens, out))
     rev.seed(graph.output, sens)
@@ -510,8 +513,9 @@ def differentiate(fn, args, positions, weights, has_aux, sens):
     outer_of = {param: outer for outer, param in fwd.lifted.items()}
     inputs = [_outer_value(cur, args, explicit, outer_of, p) for p in g.params]
     seeds = _seeds(out, out_leaves, node_leaves, has_aux, sens) + (None,) * len(carried)
+    start, marks = len(cur.graph.nodes), []
     with cur:
-        value, grads = reverse(g, inputs, wrt, seeds)
+        value, grads = reverse(g, inputs, wrt, seeds, marks)
     value_leaves = list(value)
     if carried:     # the number attributes the forward assigned take their values in the enclosing graph
         kept = len(value_leaves) - len(carried)
@@ -529,6 +533,7 @@ def differentiate(fn, args, positions, weights, has_aux, sens):
     if has_aux:
         out_value = (out_value[0],) + tuple(_F().stop_gradient(o) if isinstance(o, Tensor) else o
                                             for o in out_value[1:])
+    _note(cur, "grad", fn, args, None, start, marks[0], len(cur.graph.nodes))
     return out_value, in_grads, w_grads
 
 
@@ -681,4 +686,70 @@ def stage_construct(cell, args, kwargs):
         form = form() if form is not None else None
         if form is not None:
             return stage_composite_call(cell, args, kwargs, *form)
-    return construct_cell(cell, args, kwargs)
+    cur = _current_builder()
+    start = len(cur.graph.nodes)
+    out = construct_cell(cell, args, kwargs)
+    _note(cur, "call", cell, args, kwargs, start, len(cur.graph.nodes), len(cur.graph.nodes))
+    return out
+
+
+# --- forward reuse: what the pipeline's merge (mindspore._pipeline.forward_reuse) reads ------------------------
+#: ``graph.flags[FORWARD_CALLS]``: the staged calls and gradients of Cells in that graph, in staging order
+FORWARD_CALLS = "forward_calls"
+
+
+class StagedUse:
+    """A call (``kind == "call"``) or a gradient (``"grad"``) of ``fn`` staged in a graph: ``forward`` are the
+    applies of its forward (for a gradient, the clone of the differentiated graph), ``backward`` the applies
+    its gradient added; ``args`` identifies its arguments (the same graph values give equal keys), ``sig``
+    their types (calls of one Cell on other types are calls of another specialization in MindSpore)."""
+    __slots__ = ("kind", "fn", "args", "sig", "forward", "backward")
+
+    def __init__(self, kind, fn, args, sig, forward, backward):
+        self.kind, self.fn, self.args, self.sig = kind, fn, args, sig
+        self.forward, self.backward = forward, backward
+
+
+def _uncast(node):
+    """The value a ``Cast`` apply casts (a Cell run in another dtype, ``to_float``, casts its inputs on the way in)."""
+    fn = node.fn_value() if isinstance(node, Apply) else None
+    return node.inputs[1] if isinstance(fn, Primitive) and fn.name == "Cast" else node
+
+
+def _arg_key(b, v, uncast=False):
+    if isinstance(v, StagedTensor):
+        node = _uncast(v._node) if uncast else v._node
+        return ("node", node) if v._builder is b else ("outer", id(v._builder), node)
+    if isinstance(v, Tensor):
+        return ("tensor", id(v))
+    if isinstance(v, (tuple, list)):
+        return (type(v).__name__,) + tuple(_arg_key(b, x, uncast) for x in v)
+    try:
+        hash(v)
+    except TypeError:
+        return ("id", id(v))
+    return ("value", type(v).__name__, v)
+
+
+def _arg_sig(v, uncast=False):
+    if isinstance(v, StagedTensor) and uncast:
+        ab = _uncast(v._node).abstract
+        return ("tensor", tuple(ab.shape), str(ab.dtype))
+    if isinstance(v, Tensor):
+        return ("tensor", tuple(v.shape), str(v.dtype))
+    if isinstance(v, (tuple, list)):
+        return (type(v).__name__,) + tuple(_arg_sig(x, uncast) for x in v)
+    return _arg_key(None, v)
+
+
+def _note(b, kind, fn, args, kwargs, start, mid, end):
+    """Keep on ``b``'s graph that ``fn`` was called (or differentiated) on ``args``: nodes ``[start, mid)`` are
+    its forward, ``[mid, end)`` its backward."""
+    if b is None or not hasattr(fn, "construct"):
+        return
+    nodes = b.graph.nodes
+    uncast = kind == "call" and fn.__dict__.get("_running_cast", False)   # its inputs were cast on the way in
+    key = None if kwargs else tuple(_arg_key(b, a, uncast) for a in args)
+    sig = tuple(_arg_sig(a, uncast) for a in args) + tuple(sorted(kwargs or ()))
+    b.graph.flags.setdefault(FORWARD_CALLS, []).append(
+        StagedUse(kind, fn, key, sig, list(nodes[start:mid]), list(nodes[mid:end])))

@@ -102,6 +102,9 @@ def _run_backend_passes(graph):
 def run_pipeline(graph, upto=None, save_dir=None):
     """Run the passes in order (through ``upto`` inclusive, when given) on ``graph``; returns it."""
     save_dir = save_dir if save_dir is not None else _save_dir()
+    # the end of grad expansion: a gradient's forward that a call of the same Cell computes is that call's
+    from mindspore._pipeline import forward_reuse
+    forward_reuse.run(graph)
     if VERIFY:
         verify(graph)
     if save_dir:

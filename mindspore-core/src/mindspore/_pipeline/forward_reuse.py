@@ -1,0 +1,201 @@
+"""GRAPH_MODE forward reuse: a gradient of a Cell takes the forward the graph already computes (MindSpore 2.10).
+
+A hand-written train step stages ``loss = net(x)`` and then ``GradOperation(...)(net, weights)(x, sens)``. The
+gradient's forward is a clone of ``net``'s body (:mod:`mindspore._autodiff.graph_grad`), so every effect of the
+forward - BatchNorm's moving statistics, Dropout's mask, ``Assign`` - would happen twice. MindSpore 2.10 replaces
+the call by the gradient's forward when, in one graph, the Cell (of one specialization: same argument types) is
+called exactly once and differentiated exactly once, on the very same graph values (``ad::DFunctor::
+EliminatePrimalGraph`` followed by CSE). Measured on 2.10 (tests/fixtures/zoo_research/record_forward_reuse_2_10.py):
+
+- reused: ``net(x)`` then a gradient of ``net`` on ``x`` (GradOperation with or without sens or weights,
+  ``ops.grad``, ``ops.value_and_grad``), also when ``net(x)`` runs inside a wrapper Cell or its value is unused;
+  calls of other Cells, or of ``net`` on arguments of other shapes, do not matter;
+- not reused: other values (``x + 1``, another tensor of equal contents, ``ops.depend(x, loss)``), two calls of
+  ``net`` in the graph, two gradients of ``net`` in the graph, a gradient of a wrapper of ``net``, a call inside a
+  branch on a tensor condition (another graph).
+
+The merge runs once, before the pass pipeline: each apply of the gradient's forward clone is matched, in order, to
+an apply of the call computing the same thing from the same inputs (effectful ones in the same order); when all
+match, the clone's uses are redirected to the call and the clone is dropped. The gradient then reads the network
+Parameters as the forward read them: a Parameter that an apply between the two writes in place (an optimizer step)
+is read by the backward through a copy made right after the call (as 2.10's forward loads it). When anything does
+not match (control flow, a Cell whose forward differs between the two stagings), the gradient keeps its own forward.
+
+2.10 also drops the ordering between a reused call and the next effect (``RemovePrimalUpdateStates``), so when the
+next Cell call begins with the very effects the reused call made, on the same values, CSE merges them: the model
+zoo's Pix2Pix moves its generator's BatchNorm statistics once a step although both losses run the generator on
+``realA`` (tests/fixtures/zoo_research/record_pix2pix_step_2_10.py). That merge is done here too.
+Not followed: a gradient staged before the call on the same values (2.10 fails compiling it, "Graph cycle exists").
+"""
+from __future__ import annotations
+
+from mindspore._autodiff.graph_grad import FORWARD_CALLS
+from mindspore._infer.abstract import AbstractTensor
+from mindspore._ir import ops as irops
+from mindspore._ir.nodes import Apply, Constant, Graph, Parameter, graphs_of
+from mindspore._pipeline._util import is_effectful_apply, substitute
+from mindspore._pipeline.cse import _callee_key, _input_key
+
+__all__ = ["run"]
+
+_IDENTITY = []
+
+
+def _identity():
+    if not _IDENTITY:
+        from mindspore.ops.operations import Identity
+        _IDENTITY.append(Identity())
+    return _IDENTITY[0]
+
+
+def run(root):
+    """Merge every reusable gradient forward of ``root`` and the graphs it reaches; whether any was merged."""
+    changed = False
+    for g in graphs_of(root):
+        uses = g.flags.pop(FORWARD_CALLS, None)
+        if uses:
+            changed |= _merge_graph(g, uses)
+    return changed
+
+
+def _merge_graph(g, uses):
+    groups = {}
+    for u in uses:
+        groups.setdefault((id(u.fn), u.sig), []).append(u)
+    reused = []
+    for group in groups.values():
+        calls = [u for u in group if u.kind == "call"]
+        grads = [u for u in group if u.kind == "grad"]
+        if len(calls) != 1 or len(grads) != 1:
+            continue
+        call, grad = calls[0], grads[0]
+        if call.args is None or call.args != grad.args or not call.forward or not grad.forward:
+            continue
+        if _merge(g, call, grad):
+            reused.append(call)
+    order = {n: i for i, n in enumerate(g.nodes)}
+    for call in sorted(reused, key=lambda u: order.get(u.forward[0], -1)):
+        _merge_next_call(g, call, [u for u in uses if u.kind == "call"])
+    return bool(reused)
+
+
+def _merge_next_call(g, call, calls):
+    """2.10 drops the ordering after a reused call (``RemovePrimalUpdateStates``): the effects that the next
+    call begins with, when they are the reused call's on the same values, are merged into them by CSE (the
+    model zoo's Pix2Pix: the generator's BatchNorm in the discriminator's loss and in the generator's loss,
+    both on ``realA``, moves its statistics once a step)."""
+    position = {n: i for i, n in enumerate(g.nodes)}
+    if any(n not in position for n in call.forward):
+        return
+    end = position[call.forward[-1]]
+    first = next((n for n in g.nodes[end + 1:] if is_effectful_apply(n)), None)
+    if first is None:
+        return
+    nxt = [u for u in calls if u.forward and u.forward[0] in position and position[u.forward[0]] > end and
+           first in u.forward]
+    if not nxt:
+        return
+    later = max(nxt, key=lambda u: len(u.forward))       # the outermost call that begins with that effect
+    if any(n not in position for n in later.forward):
+        return
+    effects = [n for n in call.forward if is_effectful_apply(n)]
+    pure = {}
+    for n in call.forward:
+        if not is_effectful_apply(n):
+            pure.setdefault(_key(n, {}), []).append(n)
+    mapped, k = {}, 0
+    for n in later.forward:
+        key = _key(n, mapped)
+        if is_effectful_apply(n):
+            if k >= len(effects) or _key(effects[k], {}) != key:
+                break
+            mapped[n] = effects[k]
+            k += 1
+            continue
+        same = pure.get(key)
+        if same:
+            mapped[n] = same.pop(0)
+    if k == 0:
+        return
+    g.nodes = [n for n in g.nodes if n not in mapped]
+    substitute(g, mapped)
+
+
+def _pure_before(g, call, position):
+    """The pure applies that compute the same values as the gradient's clone may: those of the call, and those
+    staged after the last effect before it (the casts of a Cell run in another dtype, ``to_float``)."""
+    first = position[call.forward[0]]
+    while first > 0 and not is_effectful_apply(g.nodes[first - 1]):
+        first -= 1
+    pure = {}
+    for n in g.nodes[first:position[call.forward[-1]] + 1]:
+        if not is_effectful_apply(n):
+            pure.setdefault(_key(n, {}), []).append(n)
+    return pure
+
+
+def _key(node, mapped):
+    return (_callee_key(node), tuple(_input_key(mapped.get(x, x)) for x in node.inputs[1:]))
+
+
+def _merge(g, call, grad):
+    position = {n: i for i, n in enumerate(g.nodes)}
+    if any(n not in position for n in call.forward + grad.forward + grad.backward):
+        return False
+    if position[call.forward[-1]] >= position[grad.forward[0]]:
+        return False   # the gradient comes first (MindSpore 2.10 fails compiling it: "Graph cycle exists")
+    effects = [n for n in call.forward if is_effectful_apply(n)]
+    pure = _pure_before(g, call, position)
+    mapped, kept, k = {}, [], 0
+    for n in grad.forward:
+        if isinstance(n.inputs[0], Constant) and isinstance(n.inputs[0].value, (Graph, irops.CustomCall)):
+            return False
+        key = _key(n, mapped)
+        if is_effectful_apply(n):
+            if k >= len(effects) or _key(effects[k], {}) != key:
+                return False
+            mapped[n] = effects[k]
+            k += 1
+            continue
+        same = pure.get(key)
+        if same:
+            mapped[n] = same.pop(0)
+        else:
+            kept.append(n)     # pure: computed again from the call's values (a tuple the clone packs itself)
+    if k != len(effects):
+        return False
+    _read_weights_as_the_call(g, call, grad, kept + grad.backward, position)
+    dropped = set(mapped)
+    g.nodes = [n for n in g.nodes if n not in dropped]
+    substitute(g, mapped)
+    return True
+
+
+def _read_weights_as_the_call(g, call, grad, readers, position):
+    """``readers`` (the gradient's applies that stay) read a network Parameter that is written in place between
+    the call and the gradient through a copy made right after the call."""
+    between = g.nodes[position[call.forward[-1]] + 1:position[grad.forward[0]]]
+    written, everything = set(), False
+    for n in between:
+        if not is_effectful_apply(n):
+            continue
+        f = n.inputs[0]
+        if isinstance(f, Constant) and not isinstance(f.value, (Graph, irops.CustomCall)) and \
+                f.value not in (irops.If, irops.While, irops.while_stack):
+            written.update(x for x in n.inputs[1:] if isinstance(x, Parameter) and x.weight is not None)
+        else:
+            everything = True     # a branch, loop or call writing who knows what
+    read = {x for n in readers for x in n.inputs[1:] if isinstance(x, Parameter) and x.weight is not None}
+    stale = [w for w in g.params if w in read and (everything or w in written)]
+    if not stale:
+        return
+    copies = {}
+    for w in stale:
+        c = Apply(g, [Constant(_identity()), w], call.forward[-1].loc)
+        c.abstract = AbstractTensor(w.abstract.shape, w.abstract.dtype)
+        c.debug = "Load"
+        copies[w] = c
+    at = position[call.forward[-1]] + 1
+    g.nodes[at:at] = list(copies.values())
+    for n in readers:
+        n.inputs = [n.inputs[0]] + [copies.get(x, x) for x in n.inputs[1:]]
