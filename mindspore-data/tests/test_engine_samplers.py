@@ -1,4 +1,5 @@
 """Samplers and sharding of mappable sources (NumpySlicesDataset, GeneratorDataset, a MappableDataset subclass)."""
+import os
 from collections import Counter
 
 import numpy as np
@@ -205,7 +206,7 @@ def test_mappable_subclass_contract():
         def _get_row(self, index):
             return np.array(index), np.array(index * index)
 
-    data = Squares(6, shuffle=False, num_parallel_workers=3)
+    data = Squares(6, shuffle=False, num_parallel_workers=min(3, os.cpu_count()))
     assert [[c.item() for c in r] for r in data.create_tuple_iterator(output_numpy=True)] == \
         [[i, i * i] for i in range(6)]
     assert data.get_dataset_size() == 6 and len(loads) == 1

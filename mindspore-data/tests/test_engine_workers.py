@@ -99,7 +99,7 @@ def test_workers_run_in_parallel(multiprocessing_):
         return x, np.array(os.getpid()), np.array(begin), np.array(time.time())
 
     data = numbers(8).map(slow, input_columns=["x"], output_columns=["x", "pid", "begin", "end"],
-                          num_parallel_workers=4, python_multiprocessing=multiprocessing_)
+                          num_parallel_workers=min(4, os.cpu_count()), python_multiprocessing=multiprocessing_)
     out = [[c.item() for c in r] for r in data.create_tuple_iterator(output_numpy=True)]
     assert [r[0] for r in out] == list(range(8))              # order kept
     assert most_at_once([(r[2], r[3]) for r in out]) >= 2      # serial calls would never overlap
@@ -348,7 +348,8 @@ def test_generator_random_access_with_worker_processes():
         def __len__(self):
             return 12
 
-    data = ds.GeneratorDataset(Source(), ["img", "pid"], num_parallel_workers=3, shuffle=False)
+    data = ds.GeneratorDataset(Source(), ["img", "pid"], num_parallel_workers=min(3, os.cpu_count()),
+                               shuffle=False)
     out = list(data.create_tuple_iterator(output_numpy=True))
     assert [r[0][0, 0] for r in out] == list(range(12))
     assert os.getpid() not in {r[1].item() for r in out}
@@ -357,6 +358,7 @@ def test_generator_random_access_with_worker_processes():
 
 def test_debug_mode_runs_inline():
     ds.config.set_debug_mode(True)
-    data = numbers(4).map(lambda x: np.array(os.getpid()), input_columns=["x"], num_parallel_workers=4,
+    data = numbers(4).map(lambda x: np.array(os.getpid()), input_columns=["x"],
+                          num_parallel_workers=min(4, os.cpu_count()),
                           python_multiprocessing=True)
     assert {r[0].item() for r in data.create_tuple_iterator(output_numpy=True)} == {os.getpid()}

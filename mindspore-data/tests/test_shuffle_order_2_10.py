@@ -4,9 +4,13 @@ The orders were recorded from real 2.10 by ``tests/fixtures/shuffle_order/record
 case is a pipeline over the row ids ``0..n-1`` (PKSampler: over a 24-image MNIST file pair whose first pixel is
 the row id; MindDataset: over 3 MindRecord files of 7, 13 and 4 rows; TextFileDataset: over 3 text files of 5, 8
 and 3 lines), iterated for 2 or 3 epochs of one iterator. Small cases run through the whole pipeline; the long
-ones (over 1000 rows) ask the sampler for its ids directly.
+ones (over 1000 rows) ask the sampler for its ids directly. The file sources (``orders_filesources.json``: text,
+CSV, CLUE, TFRecord from the stored ``tfrecord/`` files, AGNews, IMDB), MindDataset's ``num_samples`` and padded
+rows (``orders_mindrecord_more.json``) and DistributedSampler over rebuilt pipelines (``orders_rebuild.json``)
+replay through record.py's own case builders.
 """
 import hashlib
+import importlib.util
 import json
 import pathlib
 import struct
@@ -24,6 +28,9 @@ SAMPLER_CASES = json.loads((FIXTURES / "orders_samplers.json").read_text())["cas
 MINDRECORD_CASES = json.loads((FIXTURES / "orders_mindrecord.json").read_text())["cases"]
 PIPELINE_CASES = json.loads((FIXTURES / "orders_pipelines.json").read_text())["cases"]
 TEXT_CASES = json.loads((FIXTURES / "orders_textfile.json").read_text())["cases"]
+FILE_SOURCE_CASES = json.loads((FIXTURES / "orders_filesources.json").read_text())["cases"]
+MINDRECORD_MORE_CASES = json.loads((FIXTURES / "orders_mindrecord_more.json").read_text())["cases"]
+REBUILD_CASES = json.loads((FIXTURES / "orders_rebuild.json").read_text())["cases"]
 MNIST_LABELS = [2, 0, 1, 3, 0, 2, 2, 1, 0, 3, 1, 2, 0, 0, 2, 1, 3, 2, 0, 1, 2, 0, 2, 1]   # as record.py writes
 
 
@@ -252,3 +259,122 @@ def test_unset_seed_still_varies_between_runs(restore_seed):
     data = ds.NumpySlicesDataset({"x": np.arange(50)}, shuffle=True)
     orders = {tuple(int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)) for _ in range(4)}
     assert len(orders) > 1
+
+
+# -- file sources, MindDataset's num_samples and padding, DistributedSampler over rebuilt pipelines -----------------
+# These replay the cases of record.py's "filesources", "mindrecord_more" and "rebuild" groups through the very case
+# builders that recorded them (record.py is loaded as a module; it writes the same files), checking that each
+# builder still describes its recorded case.
+
+def _load_recorder():
+    spec = importlib.util.spec_from_file_location("shuffle_order_record", FIXTURES / "record.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+RECORDER = _load_recorder()
+
+
+def _params(case, skip=("kind", "seed", "epochs")):
+    return {k: v for k, v in case.items() if k not in skip}
+
+
+def _json_params(params):
+    return json.loads(json.dumps(params))       # tuples as the fixture holds them (lists)
+
+
+@pytest.fixture(scope="module")
+def file_source_builders(tmp_path_factory):
+    folder = str(tmp_path_factory.mktemp("file_sources"))
+    files = RECORDER.write_file_sources(folder)
+    # the TFRecord files are stored with the fixture (2.10 read these very bytes)
+    files["tfrecord"] = [str(FIXTURES / "tfrecord" / f"part{k}.tfrecord") for k in range(len(RECORDER.FILE_COUNTS))]
+    return RECORDER.file_source_cases(files) + RECORDER.buffer_cases(RECORDER.write_buffer_layouts(folder))
+
+
+def _file_source_name(case):
+    if case["kind"] == "text_buffer":
+        return f"buffer-{case['layout']}"
+    extra = f"-num_samples{case['num_samples']}" if "num_samples" in case else ""
+    equal = "-equal_rows" if case["kind"] == "tfrecord_equal_rows" else ""
+    return (f"{case['source']}-seed{case['seed']}-{case['shuffle']}-workers{case['workers']}-shards{case['shards']}"
+            f"{equal}{extra}")
+
+
+@pytest.mark.parametrize("index", range(len(FILE_SOURCE_CASES)), ids=[_file_source_name(c) for c in FILE_SOURCE_CASES])
+def test_file_source_orders_match_2_10(index, file_source_builders, restore_seed):
+    # TextFile/CSV/CLUE/TFRecord/AGNews: INFILE reads in order; GLOBAL's buffer holds 4 rows per file of a shard
+    # (at most 10000); TFRecord shards whole files unless shard_equal_rows
+    case = FILE_SOURCE_CASES[index]
+    kind, seed, params, make = file_source_builders[index]
+    assert (kind, seed, _json_params(params)) == (case["kind"], case["seed"], _params(case))
+    ds.config.set_seed(seed)
+    it = make().create_tuple_iterator(num_epochs=len(case["epochs"]), output_numpy=True)
+    for epoch, recorded in enumerate(case["epochs"]):
+        ids = [RECORDER._row_id(row[0]) for row in it]
+        assert _matches(ids, recorded), f"epoch {epoch}: {ids[:24]}"
+
+
+@pytest.mark.parametrize("recorded", json.loads((FIXTURES / "orders_filesources.json").read_text())["tfrecord_sizes"],
+                         ids=lambda r: f"shards{r['num_shards']}-id{r['shard_id']}-equal{r['shard_equal_rows']}")
+def test_tfrecord_shard_sizes_match_2_10(recorded):
+    # 2.10 counts a file-sharded TFRecord shard by its files before any shuffle (shard 1 of 2: files 1 and 3, 8 + 6
+    # rows; shard 2 of 3: file 2, 3 rows); with shard_equal_rows, ceil(22 / num_shards)
+    files = [str(FIXTURES / "tfrecord" / f"part{k}.tfrecord") for k in range(4)]
+    data = ds.TFRecordDataset(files, num_shards=recorded["num_shards"], shard_id=recorded["shard_id"], shuffle=False,
+                              shard_equal_rows=recorded["shard_equal_rows"])
+    assert data.get_dataset_size() == recorded["size"]
+
+
+@pytest.fixture(scope="module")
+def mindrecord_more_builders(tmp_path_factory):
+    return RECORDER.mindrecord_more_cases(RECORDER.write_mindrecord(str(tmp_path_factory.mktemp("mindrecord_more"))))
+
+
+def _mindrecord_more_name(case):
+    extra = "-".join(f"{k}{case[k]}" for k in ("num_samples", "num_shards", "shard_id", "num_padded") if k in case)
+    return f"{case['kind']}-seed{case['seed']}-{case.get('shuffle', '')}-{extra}"
+
+
+@pytest.mark.parametrize("index", range(len(MINDRECORD_MORE_CASES)),
+                         ids=[_mindrecord_more_name(c) for c in MINDRECORD_MORE_CASES])
+def test_mindrecord_num_samples_and_padding_orders_match_2_10(index, mindrecord_more_builders, restore_seed):
+    # unsharded global shuffle + num_samples: draws with replacement, each from a fresh std::mt19937(seed + 1 + pass
+    # + k) and from the previous pass's draws; padded rows shuffle with the rows (FILES keeps them last)
+    case = MINDRECORD_MORE_CASES[index]
+    kind, seed, params, make = mindrecord_more_builders[index]
+    assert (kind, seed, _json_params(params)) == (case["kind"], case["seed"], _params(case))
+    ds.config.set_seed(seed)
+    got = _epochs(make(), len(case["epochs"]))
+    for epoch, (ids, recorded) in enumerate(zip(got, case["epochs"])):
+        assert _matches(ids, recorded), f"epoch {epoch}: {ids[:12]}"
+
+
+def test_fresh_engine_draws_match_the_stream_ones():
+    seeds = np.r_[0:40, 2 ** 32 - 3:2 ** 32 + 3, 987654321:987654330]
+    expected = [int(cxx_random.std_uniform_ints(cxx_random.MT19937Stream(int(s)), [22])[0]) for s in seeds]
+    assert cxx_random.std_uniform_ints_fresh(seeds, 22).tolist() == expected
+    assert cxx_random.std_uniform_ints_fresh(seeds, 2 ** 32 - 2).tolist() == [
+        int(cxx_random.std_uniform_ints(cxx_random.MT19937Stream(int(s)), [2 ** 32 - 2])[0]) for s in seeds]
+
+
+@pytest.mark.parametrize("case", [c for c in REBUILD_CASES if c["kind"] != "model_train"],
+                         ids=lambda c: f"{c['kind']}-seed{c['seed']}")
+def test_distributed_sampler_over_rebuilt_pipelines_matches_2_10(case, restore_seed):
+    # 2.10 parses a deep copy of the pipeline, so its `seed += 1` never reaches the user's sampler: every new
+    # iterator (tuple or dict, after get_dataset_size too) starts from the sampler's seed + 1; epochs of one
+    # iterator draw seed + 1 + epoch; the seed is the one configured when the sampler was made
+    ds.config.set_seed(case["seed"])
+    assert RECORDER.REBUILD[case["kind"]]() == case["runs"]
+
+
+def test_distributed_sampler_over_model_train_epochs_matches_2_10(restore_seed):
+    import mindspore as ms
+    mode = ms.get_context("mode")
+    try:
+        for case in (c for c in REBUILD_CASES if c["kind"] == "model_train"):
+            ds.config.set_seed(case["seed"])
+            assert RECORDER.REBUILD["model_train"]() == case["runs"]
+    finally:
+        ms.set_context(mode=mode)

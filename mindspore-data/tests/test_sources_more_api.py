@@ -1,6 +1,7 @@
 """DSCallback / WaitedDSCallback (events compared with those real MindSpore calls, recorded in
 ``fixtures/data/callbacks.json`` by ``fixtures/data/make_callbacks.py``) and DatasetCache."""
 import json
+import os
 import socket
 import threading
 from pathlib import Path
@@ -62,7 +63,7 @@ def _by_kind(events):
 
 
 @pytest.mark.parametrize("key", sorted(RECORDED))
-@pytest.mark.parametrize("workers", [1, 3])
+@pytest.mark.parametrize("workers", [1, min(3, os.cpu_count())])
 def test_callback_events_match_mindspore(key, workers):
     params = dict(item.split("=") for item in key.split(","))
     events = _run(int(params["rows"]), int(params["step_size"]), int(params["epochs"]),

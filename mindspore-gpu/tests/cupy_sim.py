@@ -1453,6 +1453,36 @@ def _raw_params(text, typedefs=None):
     return out
 
 
+#: how the stand-in compiles CUDA C for the host (the precompiled header is built with the same flags)
+_RAW_FLAGS = ("-std=c++17", "-O1", "-fPIC", "-fvisibility=hidden", "-Werror=return-type", "-U_FORTIFY_SOURCE")
+
+
+def _raw_header_dir(compiler, cache):
+    """A folder holding ``cuda_emu.h`` and, where the compiler can build one, its precompiled header (half of
+    a kernel's compile time was parsing the header's standard includes). Built once per header text, shared by
+    parallel test processes (a folder renamed into place whole)."""
+    import hashlib
+    import os
+    import shutil
+    import subprocess
+    text = _RAW_HEADER.read_text()
+    folder = cache / ("pch-" + hashlib.sha256((text + compiler + " ".join(_RAW_FLAGS)).encode()).hexdigest()[:24])
+    if folder.exists():
+        return folder
+    partial = cache / f"{folder.name}.{os.getpid()}"
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir()
+    (partial / "cuda_emu.h").write_text(text)
+    # without the .gch (a compiler that can not build it) the folder still serves the plain header
+    subprocess.run([compiler, *_RAW_FLAGS, "-x", "c++-header", str(partial / "cuda_emu.h"),
+                    "-o", str(partial / "cuda_emu.h.gch")], capture_output=True, text=True)
+    try:
+        os.rename(partial, folder)
+    except OSError:          # another process put its folder in place first
+        shutil.rmtree(partial, ignore_errors=True)
+    return folder
+
+
 def _raw_library(code, kernels):
     """The compiled stand-in library of ``code``: the source after ``cuda_emu.h``, plus one launcher per kernel that
     unpacks CUDA's ``void** args`` convention and runs the grid. Built once per source (cached on disk by hash)."""
@@ -1468,7 +1498,7 @@ def _raw_library(code, kernels):
         launchers.append(f'extern "C" __attribute__((visibility("default"))) void ms_emu_launch_{name}('
                          f'unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, void** args) '
                          f'{{ ms_emu::run(dim3{{gx, gy, gz}}, dim3{{bx, by, bz}}, [&]() {{ {name}({unpack}); }}); }}')
-    text = f'#include "{_RAW_HEADER}"\n#line 1 "kernel.cu"\n{code}\n' + "\n".join(launchers) + "\n"
+    text = f'#include "cuda_emu.h"\n#line 1 "kernel.cu"\n{code}\n' + "\n".join(launchers) + "\n"
     key = hashlib.sha256((text + _RAW_HEADER.read_text()).encode()).hexdigest()[:24]
     lib = _RAW_LIBS.get(key)
     if lib is not None:
@@ -1486,9 +1516,8 @@ def _raw_library(code, kernels):
         # hidden symbols but the launchers: each library keeps its own emulation state (two libraries sharing the
         # header's inline functions would otherwise call one another's); _FORTIFY_SOURCE off: its longjmp check
         # refuses the emulation's jumps between fiber stacks
-        done = subprocess.run([compiler, "-std=c++17", "-O1", "-shared", "-fPIC", "-fvisibility=hidden",
-                               "-Werror=return-type", "-U_FORTIFY_SOURCE", "-o", str(partial), str(source)],
-                              capture_output=True, text=True)
+        done = subprocess.run([compiler, *_RAW_FLAGS, "-shared", "-I", str(_raw_header_dir(compiler, cache)),
+                               "-o", str(partial), str(source)], capture_output=True, text=True)
         source.unlink()
         if done.returncode:
             raise CompileException(f"RawModule: the kernel source did not compile:\n{done.stderr[:4000]}")

@@ -11,7 +11,6 @@ import getpass
 import json
 import os
 import pathlib
-import shutil
 import subprocess
 import sys
 import tempfile

@@ -21,12 +21,8 @@ sys.path.remove(str(FIX))
 
 WANT = np.load(FIX / "apps_nlp_gan_2_10.npz")
 PAGES = sorted({k.split("/")[0] for k in WANT.files})
-# Where ours keeps a behaviour that differs from 2.10 on these pages' paths (the fixture works around it so that
-# 2.10 runs on small hosts too).
+# Where ours keeps a behaviour that differs from 2.10 on these pages' paths.
 KEPT = {
-    "dcgan/num_parallel_workers": "2.10 raises 'num_parallel_workers exceeds the boundary between 1 and N!' when the "
-                                  "page's ImageFolderDataset(num_parallel_workers=4) runs on a host with N < 4 CPUs; "
-                                  "ours accepts any positive count, so the page runs on every host",
     "gan/update_parameters_name": "without the page's renaming, 2.10's GRAPH_MODE / ms.jit step fails with "
                                   "\"its name '0.weight' already exists. Please set a unique name for the "
                                   "parameter\" (generator and discriminator both have '0.weight'); ours tells "

@@ -47,10 +47,11 @@ CASES = [
     # an empty axis has no median (the kernel once raised NumPy's IndexError)
     ("median_empty_axis", lambda: ops.median(t(2, 0), 1), ValueError, "Median"),
     ("median_global_empty", lambda: ops.Median(global_median=True)(t(0, 3)), ValueError, "Median"),
-    # a label >= num_classes: 2.10's CPU kernel raises RuntimeError "For 'CTCLoss', the value of labels_values[..]
-    # must be in the range of [0, num_classes)" (the kernel once raised NumPy's IndexError)
+    # a label after a blank-or-larger value (which ends the sequence): 2.10's CPU kernel raises RuntimeError "For
+    # 'CTCLoss', the value of labels_values[..] must be in the range of [0, num_classes)" (the kernel once raised
+    # NumPy's IndexError)
     ("ctc_label_range", lambda: ops.CTCLoss()(t(4, 1, 3), ms.Tensor(np.array([[0, 0], [0, 1]], np.int64)),
-                                              ms.Tensor(np.array([1, 3], np.int32)), ms.Tensor([4], ms.int32)),
+                                              ms.Tensor(np.array([3, 1], np.int32)), ms.Tensor([4], ms.int32)),
      RuntimeError, "CTCLoss"),
 ]
 

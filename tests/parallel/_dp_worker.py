@@ -304,7 +304,8 @@ class _Record(ms.train.Callback):
 
 def _model(out, rank, size, amp):
     """``Model.train`` on a GeneratorDataset sharded with ``num_shards``/``shard_id``, two epochs, a
-    ModelCheckpoint per rank; with ``amp``: amp_level O2 and a dynamic loss scale manager."""
+    ModelCheckpoint per rank; with ``amp``: amp_level O2 and a dynamic loss scale manager (a fixed one on CPU,
+    where MindSpore 2.10 refuses a manager that updates the scale)."""
     import mindspore.dataset as ds
     x, y = _data("mlp")
 
@@ -319,10 +320,14 @@ def _model(out, rank, size, amp):
     data = ds.GeneratorDataset(Source(), ["x", "y"], shuffle=False, **shards).batch(GLOBAL_BATCH // size)
     net = MLP()
     loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    fixed = amp and ms.get_context("device_target") == "CPU"
+    # (a fixed loss scale scales the gradients: the optimizer divides it out)
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9, loss_scale=2.0 ** 8 if fixed else 1.0)
     kwargs = {}
     if amp:
-        kwargs = {"amp_level": "O2", "loss_scale_manager": ms.DynamicLossScaleManager(2.0 ** 8, 2, 2)}
+        manager = (ms.FixedLossScaleManager(2.0 ** 8, drop_overflow_update=False) if fixed
+                   else ms.DynamicLossScaleManager(2.0 ** 8, 2, 2))
+        kwargs = {"amp_level": "O2", "loss_scale_manager": manager}
     model = ms.Model(net, loss_fn, opt, **kwargs)
     record = _Record()
     callbacks = [record]

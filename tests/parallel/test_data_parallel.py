@@ -4,7 +4,7 @@ Three jobs of ``_dp_worker.py`` run every scenario once: one process on the glob
 and 4 ranks under ``mpiexec`` (each rank trains on its slice of every global batch). The tests compare what the
 ranks saved with the reference: the mean of the ranks' losses and every rank's final Parameters to 1e-5 in
 float32, for an MLP and a small transformer, SGD/Momentum/Adam, PYNATIVE and GRAPH_MODE; ``Model.train`` on a
-dataset sharded with ``num_shards``/``shard_id`` (also with amp O2 and a dynamic loss scale manager), the
+dataset sharded with ``num_shards``/``shard_id`` (also with amp O2 and a loss scale manager), the
 loss-scale step with an overflow on one rank only, SyncBatchNorm against BatchNorm on the global batch,
 ``parameter_broadcast`` and ModelCheckpoint files per rank. A job without DATA_PARALLEL must NOT match (the
 comparison can fail). The bucketing rules of ``DistributedGradReducer`` and the auto-parallel context checks

@@ -535,8 +535,19 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
         loss_scale = manager.get_loss_scale()
         update_cell = manager.get_update_cell()
         if update_cell is not None:
+            _refuse_update_cell_on_cpu()
             return nn.TrainOneStepWithLossScaleCell(network, optimizer, scale_sense=update_cell).set_train()
     return nn.TrainOneStepCell(network, optimizer, loss_scale).set_train()
+
+
+def _refuse_update_cell_on_cpu():
+    """2.10 builds no loss-scale-updating train cell on CPU (its CPU backend lacks the cell's control flow): level
+    O2 (whose default manager is dynamic), a DynamicLossScaleManager, a FixedLossScaleManager dropping overflowed
+    steps, or any manager with an update cell, is refused there (a hand-made TrainOneStepWithLossScaleCell is not)."""
+    import mindspore.context as context
+    if context.get_context("device_target") == "CPU":
+        raise ValueError("Only `loss_scale_manager=None` or `loss_scale_manager=FixedLossScaleManager("
+                         "drop_overflow_update=False)`are supported on device `CPU`. ")
 
 
 # --- functional loss scaling ----------------------------------------------------------------------

@@ -40,6 +40,10 @@ class ParallelMode(str, enum.Enum):
         return self.value
 
 
+# MindSpore's ParallelMode also lists its mode strings (the zoo's FastText train cell checks against it)
+ParallelMode.MODE_LIST = [m.value for m in ParallelMode]
+
+
 _DEFAULTS = {
     "mode": PYNATIVE_MODE,
     "device_target": None,  # resolved lazily to the default backend

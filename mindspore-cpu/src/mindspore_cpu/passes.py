@@ -1,5 +1,9 @@
 """The CPU backend's GRAPH_MODE passes (registered through ``ms_register_passes``).
 
+* ``cpu_raise_float16`` (first; in ``float16_pass.py``): float16 applies of operators that MindSpore 2.10 has no
+  float16 CPU kernel for (MatMul, BatchMatMul, BiasAdd, Conv2D, Exp, Tanh, ReduceSum, ...) compute in float32, and
+  their results stay float32 until an operator with a float16 kernel or the graph's output reads them, as 2.10's
+  CPU kernel selection and cast insertion do.
 * ``cpu_fuse_elementwise``: chains of elementwise applies (arithmetic, comparisons, casts, ReLU and its
   gradient, GELU, tanh/exp/square, and ``BiasAdd`` followed by any of these, e.g. bias-add + activation) become one
   apply whose kernel runs NumPy ufuncs with ``out=`` into one buffer: one allocation per chain
@@ -13,9 +17,8 @@
 * ``cpu_fuse_dense_epilogue``: ``MatMul`` of two 2-D operands followed by a ``BiasAdd`` and optionally a ``ReLU``
   (each the only reader of the one before: ``nn.Dense`` with or without ``activation='relu'``) becomes one apply
   whose C++ kernel adds the bias and clamps each block of the product as the thread that computed it finishes
-  it: one kernel instead of two, no second pass over the output. float16 operands too: there, as in MindSpore
-  2.10's GRAPH_MODE on the CPU, the bias is added to the float32 product before its one rounding to float16 (the
-  separate kernels, as in PYNATIVE_MODE, round the product first).
+  it: one kernel instead of two, no second pass over the output. (A float16 ``nn.Dense`` reaches it in float32:
+  ``cpu_raise_float16``, which runs first, computes float16 MatMul and BiasAdd in float32 as MindSpore 2.10 does.)
 * ``cpu_fuse_batchnorm_relu``: a ``ReLU`` that is the only reader of a ``BatchNorm``'s output ``y`` is
   applied by the BatchNorm kernel as it writes ``y`` (ResNet's conv -> BN -> ReLU).
 * ``cpu_inplace_update``: ``Assign(p, chain(p, ...))`` on a network Parameter (a moment update of an
@@ -38,8 +41,6 @@ __all__ = ["fuse_batchnorm_relu", "fuse_conv_epilogue", "fuse_dense_epilogue", "
            "register"]
 
 _FLOATS = (mstype.float32, mstype.float64)
-#: The Dense fusion also takes float16, where it rounds as MindSpore 2.10's fused CPU kernel does (see its bullet)
-_DENSE_FLOATS = _FLOATS + (mstype.float16,)
 _BINARY = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": np.true_divide,
            "Div": np.true_divide, "Maximum": np.maximum, "Minimum": np.minimum}
 _COMPARE = {"Greater": np.greater, "GreaterEqual": np.greater_equal, "Less": np.less, "LessEqual": np.less_equal}
@@ -412,14 +413,9 @@ def fuse_conv_epilogue(graph):
 
 
 def _dense_kernel(transpose_b, relu):
-    from mindspore_cpu.kernels._half import astype
     from mindspore_cpu.kernels.math import dense_with_epilogue
 
     def kernel(prim, x, w, bias, out=None):
-        if x.dtype == np.float16:   # as 2.10's fused CPU Dense: the bias added to the float32 product, one rounding
-            wide = dense_with_epilogue(astype(x, np.float32), astype(w, np.float32), astype(bias, np.float32),
-                                       transpose_b, relu)
-            return astype(wide, np.float16)
         return dense_with_epilogue(x, w, bias, transpose_b, relu)
     return kernel
 
@@ -431,7 +427,7 @@ def _dense_head(node):
     if type(prim).__name__ != "MatMul" or prim.transpose_a:
         return False
     out, x, w = node.abstract, _tensor_ab(node.inputs[1]), _tensor_ab(node.inputs[2])
-    return isinstance(out, TensorSpec) and out.dtype in _DENSE_FLOATS and x is not None and w is not None and \
+    return isinstance(out, TensorSpec) and out.dtype in _FLOATS and x is not None and w is not None and \
         x.dtype == out.dtype and w.dtype == out.dtype and len(x.shape) == 2 and len(w.shape) == 2
 
 
@@ -510,6 +506,8 @@ def fuse_batchnorm_relu(graph):
 
 
 def register(registry):
+    from mindspore_cpu.float16_pass import raise_float16
+    registry.register("cpu_raise_float16", raise_float16, target="CPU", priority=1)
     registry.register("cpu_fuse_conv_epilogue", fuse_conv_epilogue, target="CPU", priority=5)
     registry.register("cpu_fuse_dense_epilogue", fuse_dense_epilogue, target="CPU", priority=5)
     registry.register("cpu_fuse_batchnorm_relu", fuse_batchnorm_relu, target="CPU", priority=6)

@@ -437,36 +437,77 @@ def _ctc_one(logp, labels, merge_repeated):
     return -log_p, grad
 
 
+def _ctc_blank_only(logp):
+    """(-log p, gradient) of an empty label sequence, as MindSpore 2.10's CPU kernel computes it: its backward
+    recursion seeds the last two time steps of the single (blank) state, so the last step counts as
+    ``log(1 + p_blank)`` rather than ``log p_blank``."""
+    lb = logp[:, -1]
+    t_len = len(lb)
+    beta = np.zeros(t_len)                      # 2.10's convention: beta[t] excludes step t
+    if t_len > 1:
+        beta[t_len - 2] = np.log1p(np.exp(lb[-1]))
+        for t in range(t_len - 3, -1, -1):
+            beta[t] = beta[t + 1] + lb[t + 1]
+    alpha = np.cumsum(lb)
+    log_p = alpha[0] + beta[0]
+    grad = np.exp(logp)
+    grad[:, -1] -= np.exp(alpha + beta - log_p)
+    return -log_p, grad
+
+
+def _ctc_labels(prim, vals, collapse, num_classes):
+    """Batch ``b``'s labels as 2.10's CPU kernel reads them: a value >= num_classes - 1 (the blank, or more; a
+    negative one as its unsigned form) ends the sequence, and a label after it is an error."""
+    labels, ended = [], False
+    for i, v in enumerate(vals):
+        if i and collapse and v == vals[i - 1]:
+            continue
+        if v < 0 or v >= num_classes - 1:
+            ended = True
+        elif ended:
+            raise MSRuntimeError(f"For '{prim.name}', the value of labels_values[{i}] must be in the range of "
+                                 f"[0, num_classes), but got {v}")
+        else:
+            labels.append(v)
+    return np.asarray(labels, np.int64)
+
+
 def _ctc_loss(prim, x, labels_indices, labels_values, sequence_length, out=None):
     xw = host(x).astype(np.float64, copy=False)
-    t_max, batch, _ = xw.shape
-    idx, vals = host(labels_indices), host(labels_values)
-    lens = host(sequence_length)
-    bad = np.flatnonzero((vals < 0) | (vals >= xw.shape[2]))
-    if bad.size:    # 2.10's CPU kernel: a RuntimeError of this form (not a raw index error)
-        raise MSRuntimeError(f"For '{prim.name}', the value of labels_values[{bad[0]}] must be in the range of "
-                             f"[0, num_classes), but got {vals[bad[0]]}")
+    t_max, batch, num_classes = xw.shape
+    idx, vals = host(labels_indices), host(labels_values).astype(np.int64)
+    lens = host(sequence_length).astype(np.int64) & 0xFFFFFFFF      # 2.10 reads these as unsigned
+    # 2.10's kernel messages, checked in its order (its "For 'CTCLoss," lacks the closing quote)
+    for t_len in lens:
+        if t_len == 0:
+            raise MSRuntimeError(f"For '{prim.name}, the 'sequence_length' must be greater than 0, but got 0.")
+        if t_len > t_max:
+            raise MSRuntimeError(f"For '{prim.name}, the 'max_time'(the 1st dimension value of 'probs') must be "
+                                 f"greater than or equal to 'sequence_length', but got 'max_time': {t_max} and "
+                                 f"'sequence_length': {t_len}")
+    rows = idx[:, 0].astype(np.int64).astype(np.uint64) if len(idx) else np.zeros(0, np.uint64)
+    bad = np.flatnonzero(rows >= batch)
+    if bad.size:
+        raise MSRuntimeError(f"For '{prim.name}, 'index' must be less than the length of 'label', but got 'index': "
+                             f"{rows[bad[0]]} and the length of 'label': {batch}")
+    # as 2.10: batch b's labels are the next count(b) values (labels_indices' second column is not read)
+    starts = np.concatenate([[0], np.cumsum(np.bincount(rows.astype(np.int64), minlength=batch))])
     loss, grad = np.zeros(batch), np.zeros_like(xw)
     for b in range(batch):
-        rows = idx[:, 0] == b
-        labels = vals[rows][np.argsort(idx[rows, 1], kind="stable")]
-        if prim.preprocess_collapse_repeated and len(labels):
-            labels = labels[np.concatenate([[True], labels[1:] != labels[:-1]])]
+        labels = _ctc_labels(prim, [int(v) for v in vals[starts[b]:starts[b + 1]]],
+                             prim.preprocess_collapse_repeated, num_classes)
         t_len = int(lens[b])
-        if t_len > t_max or t_len < 0:
-            raise MSValueError(f"For '{prim.name}', the 'sequence_length' {t_len} of batch {b} must be in "
-                               f"[0, {t_max}].")
         if len(labels) > t_len:
             # as MindSpore 2.10: an error, or (ignore_longer_outputs_than_inputs) an infinite loss, no gradient
             if prim.ignore_longer_outputs_than_inputs:
                 loss[b] = np.inf
                 continue
-            raise MSValueError(f"For '{prim.name}', input time(sequence length) must be greater than output "
-                               f"size(label length), but got sequence length: {t_len} and label length: "
-                               f"{len(labels)}.")
-        if t_len == 0:
-            continue
-        loss[b], grad[:t_len, b] = _ctc_one(_log_softmax(xw[:t_len, b]), labels, prim.ctc_merge_repeated)
+            raise MSRuntimeError(f"For '{prim.name}, input time(sequence length) must be greater than output "
+                                 f"size(label length), but got sequence length: {t_len} and label length: "
+                                 f"{len(labels)}")
+        logp = _log_softmax(xw[:t_len, b])
+        loss[b], grad[:t_len, b] = (_ctc_one(logp, labels, prim.ctc_merge_repeated) if len(labels)
+                                    else _ctc_blank_only(logp))
     return fit(dev(loss), out[0]), fit(dev(grad), out[1])
 
 

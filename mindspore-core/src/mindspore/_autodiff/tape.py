@@ -411,6 +411,13 @@ def sum_to(grad, like):
     shape, gshape = tuple(like.shape), tuple(grad.shape)
     if gshape != shape:
         lead = len(gshape) - len(shape)
+        if lead < 0 or any(g == 1 != s for g, s in zip(gshape[lead:], shape)):
+            # a seed of lower rank or with size-1 axes (a scalar loss scale for a (1,) loss): broadcast it up
+            # first, as MindSpore's graph mode does; shapes that do not broadcast fall through to the Reshape error
+            up = _broadcast_shape(gshape, shape)
+            if up is not None:
+                grad = _primitive.instance("BroadcastTo", shape=up)(grad)
+                gshape, lead = up, len(up) - len(shape)
         axes = tuple(range(lead)) + tuple(
             i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1)
         if axes:
@@ -419,6 +426,32 @@ def sum_to(grad, like):
     if grad.dtype != like.dtype:
         grad = _cast(grad, like.dtype)
     return grad
+
+
+def _broadcast_shape(a, b):
+    """The NumPy broadcast of shapes ``a`` and ``b``, or ``None`` where they do not broadcast."""
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    if any(x != y and 1 not in (x, y) for x, y in zip(a, b)):
+        return None
+    return tuple(max(x, y) for x, y in zip(a, b))
+
+
+def _shape_text(shape):
+    return "[const vector]{" + ", ".join(str(d) for d in shape) + "}"
+
+
+def check_seed(out, sens):
+    """PYNATIVE: a ``sens`` whose shape differs from its output's is refused as MindSpore 2.10 refuses it (a
+    scalar output takes any ``sens``, summed down to it)."""
+    oshape, sshape = tuple(out.shape), tuple(getattr(sens, "shape", ()))
+    if not _is_tensor(sens) or oshape == sshape or not oshape:
+        return
+    from mindspore._errors import MSRuntimeError, MSValueError
+    if not sshape:
+        raise MSRuntimeError("For grad interface or custom function, grad tensor should be broadcast to expected "
+                             f"shape, but got {_shape_text(sshape)} vs {_shape_text(oshape)}")
+    raise MSValueError(f"The shape should be {_shape_text(oshape)}, but got {_shape_text(sshape)}.")
 
 
 def _accumulate(grads, t, g):
@@ -462,6 +495,7 @@ def backward(tape, outputs, sens):
     with _interpreters.suspended(tape), hook_suspended():
         for o, s in zip(outputs, sens):
             if _is_tensor(o) and tracked(o, tape):
+                check_seed(o, s)
                 _accumulate(grads, o, s)
         for node in reversed(tape.nodes):
             if _HOOKS:

@@ -365,7 +365,11 @@ def capture(net, *inputs, name=None, composites=False, dim_names=None):
     for kind, k in base.out_plan:
         # an input returned as it is (``return logits, probs, labels``) is an output of the graph, as in 2.10
         node = g.output.inputs[1 + k] if kind == "graph" else param_of_leaf.get(k) if kind == "input" else None
-        if node is None or isinstance(node, Constant):
+        if kind == "const" and isinstance(k, Tensor) or isinstance(node, Constant) and isinstance(node.value, Tensor):
+            # a Tensor made in construct (``return Tensor(...)``, ``ops.ones(...)``): a constant output, which
+            # 2.10 writes as a Constant node of the file's graph
+            node = _constant_output(k if kind == "const" else node.value)
+        if node is None or isinstance(node, Constant) and not isinstance(node.value, Tensor):
             what = "an input returned unchanged" if kind == "input" else "a constant (it does not depend on the inputs)"
             raise MSValueError(f"For 'export', every output of the network must be computed by its graph, but output "
                                f"{len(outputs)} is {what}.")
@@ -373,6 +377,12 @@ def capture(net, *inputs, name=None, composites=False, dim_names=None):
     captured = Captured(graph_name, g, ins, weights, outputs, base.out_tree, symbols, sym_args, sym_attrs, sym_shapes)
     captured.training = bool(getattr(net, "training", False)) if is_cell else False
     return captured
+
+
+def _constant_output(value):
+    node = Constant(value)
+    node.abstract = AbstractTensor(tuple(value.shape), value.dtype)
+    return node
 
 
 # --- fitting the values that change with the unknown sizes ------------------------------------------------------

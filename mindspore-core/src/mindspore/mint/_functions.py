@@ -13,11 +13,12 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.generator import drawing_from
 from mindspore.common.tensor import Tensor
+from mindspore.ops.function.math_func import _refuse_overloads
 
 # --- elementwise functions shared verbatim with ops ---------------------------------------------------------
 from mindspore.ops import (abs, acos, acosh, arccos, arccosh, arcsinh, arctan, arctan2, arctanh,  # noqa: F401
                            asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_or, bitwise_xor, broadcast_to,
-                           ceil, cos, cosh, dot, einsum, eq, erf, erfc, erfinv, exp, exp2, expm1, flip,
+                           ceil, cos, cosh, dot, einsum, erf, erfc, erfinv, exp, exp2, expm1, flip,
                            float_power, floor, floor_divide, fmod, gcd, greater, greater_equal, gt, isclose,
                            isfinite, isinf, le, lerp, less, less_equal, log, log10, log1p, log2, logaddexp,
                            logaddexp2, logical_and, logical_not, logical_or, logical_xor, logsumexp, lt,
@@ -77,6 +78,15 @@ def arcsin(x):
 def sqrt(input):
     """Elementwise square root."""
     return ops.sqrt(input)
+
+
+def eq(input, other):
+    """``input == other`` (Bool); ``input`` must be a Tensor (2.10's ``mint.eq(2, x)`` fails overload resolution,
+    with another message than ``ops.equal``'s)."""
+    if isinstance(input, numbers.Number):
+        _refuse_overloads("eq", (input, other), ((("Number",), "Number", "number"),
+                                                 (("Number", "Tensor"), "Number, Tensor", "number,Tensor")))
+    return ops.equal(input, other)
 
 
 def isnan(tensor):

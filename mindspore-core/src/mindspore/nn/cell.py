@@ -48,6 +48,26 @@ def _float_types():
 _FLOAT_TYPES = _float_types()
 
 
+def _cast_tensor_attrs(cell):
+    """GRAPH_MODE under ``to_float``: as in MindSpore 2.10, the cell's float Tensor attributes (not Parameters, not
+    those held in tuples, lists or dicts) are read in the cell's dtype while its graph is built; the attributes
+    themselves keep their dtype. Returns ``{name: (original, cast)}`` for :func:`_restore_tensor_attrs`."""
+    from mindspore.ops import functional as fops
+    dst = cell.__dict__["_mixed_precision_type"]
+    swapped = {}
+    for name, value in list(cell.__dict__.items()):
+        if type(value) is Tensor and value.dtype in _FLOAT_TYPES and value.dtype != dst:
+            swapped[name] = (value, fops.cast(value, dst))
+            cell.__dict__[name] = swapped[name][1]
+    return swapped
+
+
+def _restore_tensor_attrs(cell, swapped):
+    for name, (original, cast) in swapped.items():
+        if cell.__dict__.get(name) is cast:   # (one construct assigned is kept)
+            cell.__dict__[name] = original
+
+
 def _graphs_stale():
     """A sub-cell or Parameter was (re)placed: graphs compiled before may hold the old one."""
     from mindspore._pipeline.compiler import invalidate_all
@@ -622,9 +642,11 @@ class Cell:
             # (a differentiable Cast, so gradients reach the float32 parameters)
             outer = self.__dict__.get("_running_cast", False)
             object.__setattr__(self, "_running_cast", True)
+            swapped = _cast_tensor_attrs(self) if _staging.active() else {}
             try:
                 return self._call_construct(args, kwargs)
             finally:
+                _restore_tensor_attrs(self, swapped)
                 object.__setattr__(self, "_running_cast", outer)
         return self._call_construct(args, kwargs)
 

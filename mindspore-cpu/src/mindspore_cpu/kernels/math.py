@@ -416,7 +416,9 @@ def _cumulative(ufunc, identity):
         if x.ndim == 0:
             return np.full((), identity, x.dtype) if prim.exclusive else x.copy()
         axis = axis % x.ndim
-        acc = np.float32 if x.dtype in _HALF else x.dtype
+        # float16 accumulates in float16, each partial result rounded, as MindSpore 2.10's CPU kernel (checked bit for
+        # bit, both directions, exclusive or not); bfloat16 in float32
+        acc = np.float32 if x.dtype == _HALF[1] else x.dtype
         if prim.reverse:
             x = np.flip(x, axis)
         res = ufunc.accumulate(x, axis=axis, dtype=acc)

@@ -176,6 +176,17 @@ def _softmax_half(prim, x, out=None):
         return fit(e / total, out)
 
 
+def _sigmoid_half(prim, x, out=None):
+    """float16 Sigmoid as MindSpore 2.10's CPU kernel (a float16 one) rounds it: ``e = exp(-x)`` rounded to float16,
+    ``1 + e`` rounded, then ``1 / (1 + e)`` rounded (bit for bit on every finite float16); the other dtypes the
+    family's."""
+    if x.dtype != np.float16:
+        return _PLAIN["Sigmoid"](prim, x, out=out)
+    with np.errstate(over="ignore"):
+        e = astype(np.exp(-astype(np.asarray(x), np.float32)), np.float16)
+    return fit(np.float16(1) / (np.float16(1) + e), out)    # NumPy's float16 ops round each result
+
+
 def _dropout(prim, x, out=None):
     rng = prim.generator()
     keep = prim.keep_prob
@@ -189,6 +200,7 @@ KERNELS.update({
     "ReluGrad": _relu_grad_native,
     "BiasAdd": _bias_add_half,
     "Softmax": _softmax_half,
+    "Sigmoid": _sigmoid_half,
     "BatchNorm": _batch_norm_native,
     "BatchNormGrad": _batch_norm_grad_native,
     "ApplyMomentum": _apply_momentum,

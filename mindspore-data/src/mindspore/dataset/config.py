@@ -15,6 +15,7 @@ row's place in the data, never on which worker thread or process runs it, so res
 whatever ``num_parallel_workers`` is.
 """
 import logging
+import multiprocessing
 import os
 import random
 import threading
@@ -99,17 +100,26 @@ def set_num_parallel_workers(num):
     """Set the default number of parallel workers of each data operation.
 
     Args:
-        num (int): number of workers, in [1, 2147483647].
+        num (int): number of workers, from 1 to the host's CPU count.
 
     Raises:
         TypeError: ``num`` is not an int.
-        ValueError: ``num`` is not positive or too large.
+        ValueError: ``num`` is not positive or above 2147483647.
+        RuntimeError: ``num`` is above the host's CPU count (as 2.10's config manager refuses it).
 
     Examples:
         >>> import mindspore.dataset as ds
-        >>> ds.config.set_num_parallel_workers(4)
+        >>> ds.config.set_num_parallel_workers(1)
     """
-    _check_int("set_num_parallel_workers", "num", num, 1, INT32_MAX)
+    if not isinstance(num, int) or isinstance(num, bool):
+        raise TypeError("num isn't of type int.")
+    if not 0 < num <= INT32_MAX:
+        raise ValueError("Number of parallel workers given is not within the required range (0, "
+                         "INT32_MAX(2147483647)].")
+    cpus = multiprocessing.cpu_count()
+    if num > cpus:
+        raise RuntimeError(f"Invalid Parameter, num_parallel_workers exceeds the boundary between 1 and {cpus}, "
+                           f"as got {num}.")
     with _lock:
         _config["num_parallel_workers"] = num
 

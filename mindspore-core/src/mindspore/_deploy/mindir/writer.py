@@ -525,10 +525,19 @@ class _Writer:
     def _outputs(self, tree, leaves):
         if tree is None:
             node = next(leaves)
+            if isinstance(node, Constant):   # a constant Tensor output: a Constant node, as 2.10 writes it
+                return self._value(node.value, "an output of the network")
             return self.names[id(node)] if id(node) in self.names else self._ref_output(node)
         if tree[0] is dict:
             raise MSValueError("For 'export', a network whose output is a dict can not be written to MindIR: return "
                                "a tuple instead.")
+        if tree[1] and all(t is None for t in tree[1]):
+            nodes = [next(leaves) for _ in tree[1]]
+            if all(isinstance(n, Constant) for n in nodes):   # a tuple of constant Tensors: one Constant, as 2.10
+                shape = _tuple_attr(A(name="shape"), [_tensor_shape_attr(A(name="shape"), n.value.shape,
+                                                                         n.value.dtype) for n in nodes])
+                return self._constant(_set_value(A(name="value"), tuple(n.value for n in nodes)), shape)
+            leaves = iter(nodes)
         parts = [self._outputs(t, leaves) for t in tree[1]]
         return self._cnode("MakeTuple", "PRIMITIVE", parts, _tuple_attr(A(name="shape"),
                                                                         [self.shapes[p] for p in parts]))

@@ -21,6 +21,7 @@ from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs._lazy import functional as fops
 from mindspore._core.evaluate import dtype_view
+from mindspore._core import interpreters as _interpreters
 from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, TensorSpec, prim_attr_register
 
 _INT_OR_BOOL = (mstype.bool_,) + rules.INT_TYPES
@@ -103,6 +104,23 @@ class _Ordered(_Compare):
     """Ordering comparison: complex numbers are not ordered."""
 
     allowed = _REAL_TYPES
+
+
+def _staging():
+    return any(interp.kind == "staging" for interp in _interpreters.STACK)
+
+
+def refuse_number_input(prim_name, x, y, other_kinds):
+    """2.10's signature check of ``Less`` and ``Equal``: ``input`` must be a Tensor (only ``other`` converts a
+    Python number), in ``infer_dtype`` terms a dtype, not a number. GRAPH_MODE names the number by its dtype."""
+    if isinstance(x, mstype.Type) or not rules.is_scalar(x):
+        return
+    if _staging():
+        raise MSTypeError(f'Failed calling {prim_name} with "input={mstype.default_scalar_dtype(x)}".\n'
+                          f'The valid calling should be: "input=<Tensor>, other=<{other_kinds}>".')
+    other = "Tensor" if isinstance(y, mstype.Type) else type(y).__name__
+    raise MSTypeError(f'Failed calling {prim_name} with "{prim_name}()(input={type(x).__name__}, other={other})".\n'
+                      f'The valid calling should be: \n"{prim_name}()(input=<Tensor>, other=<{other_kinds}>)".')
 
 
 class _Bitwise(_Binary):
@@ -327,9 +345,10 @@ class Maximum(_Binary):
 def _share_of_x(wins, x, y, dout):
     """The share of ``dout`` that goes to ``x`` of a maximum/minimum: 1 where ``x`` wins, 1/2 on a tie (for float
     gradients; an integer one goes to ``x``)."""
+    tie = fops.equal(y, x) if rules.is_scalar(x) else fops.equal(x, y)   # (Equal refuses a number first)
     if not mstype.is_float(dout.dtype):
-        return _mask(fops.logical_or(wins, fops.equal(x, y)), dout)
-    return fops.add(_mask(wins, dout), fops.mul(_mask(fops.equal(x, y), dout), 0.5))
+        return _mask(fops.logical_or(wins, tie), dout)
+    return fops.add(_mask(wins, dout), fops.mul(_mask(tie, dout), 0.5))
 
 
 # --- Minimum --------------------------------------------------------------------------------
@@ -340,7 +359,7 @@ class Minimum(_Binary):
         return _check_result(self.name, rules.binary_dtype(self.name, x, y), _REAL_TYPES)
 
     def bprop(self, x, y, out, dout):
-        take_x = _share_of_x(fops.less(x, y), x, y, dout)
+        take_x = _share_of_x(fops.greater(y, x), x, y, dout)   # x < y (Less refuses a number first)
         return fops.mul(dout, take_x), fops.sub(dout, fops.mul(dout, take_x))
 
 
@@ -768,7 +787,11 @@ class NanToNum(_Unary):
 
 # --- Equal ----------------------------------------------------------------------------------
 class Equal(_Compare):
-    """``x == y``."""
+    """``x == y``; ``x`` must be a Tensor (2.10 refuses ``Equal()(2, t)``)."""
+
+    def infer_dtype(self, x, y):
+        refuse_number_input(self.name, x, y, "Number, Tensor")
+        return super().infer_dtype(x, y)
 
 
 # --- NotEqual -------------------------------------------------------------------------------
@@ -788,7 +811,11 @@ class GreaterEqual(_Ordered):
 
 # --- Less -----------------------------------------------------------------------------------
 class Less(_Ordered):
-    """``x < y``."""
+    """``x < y``; ``x`` must be a Tensor (2.10 refuses ``Less()(2, t)``, not ``LessEqual()(2, t)``)."""
+
+    def infer_dtype(self, x, y):
+        refuse_number_input(self.name, x, y, "bool, Number, Tensor")
+        return super().infer_dtype(x, y)
 
 
 # --- LessEqual ------------------------------------------------------------------------------

@@ -192,6 +192,8 @@ def _div_trunc(input, other):
         return q
     wide = q.dtype in (mstype.int32, mstype.int64)
     fill = -(2 ** (8 * q.dtype.itemsize - 1)) if wide else 0
+    if rules.is_scalar(other):   # (Equal refuses a number as its first input)
+        return q if other != 0 else _functional.masked_fill(q, _equal(q, q), fill)
     return _functional.masked_fill(q, _equal(other, 0), fill)
 
 
@@ -655,8 +657,28 @@ def greater_equal(input, other):
 
 
 def less(input, other):
-    """``input < other`` (Bool)."""
+    """``input < other`` (Bool); ``input`` must be a Tensor (2.10 refuses ``ops.less(2, t)``; ``2 < t`` works)."""
+    if rules.is_scalar(input):
+        _refuse_overloads("less", (input, other), ((("Number",), "Number", "number"),
+                                                   (("Number", "Tensor", "bool"), "Number, Tensor, bool",
+                                                    "number,bool,Tensor")))
     return _less(input, other)
+
+
+def _refuse_overloads(name, args, overloads):
+    """2.10's overload-resolution error of a functional op whose ``input`` must be a Tensor. ``overloads``: per
+    overload, the kinds its ``other`` takes and their PYNATIVE and GRAPH_MODE spellings; GRAPH_MODE marks every
+    argument of a failed match."""
+    staging = math_defs._staging()
+    names = ["Tensor" if isinstance(a, Tensor) or not rules.is_scalar(a) else type(a).__name__ for a in args]
+    kinds = {"bool": "bool", "int": "Number", "float": "Number", "Tensor": "Tensor"}
+    lines = [f'Failed calling {name} with "{name}({", ".join(names)})".', "The valid calling should be:"]
+    for takes, pynative_text, graph_text in overloads:
+        lines.append(f'"{name}(input=<Tensor>, other=<{graph_text if staging else pynative_text}>)"')
+        lines.append(f"    match failed because invalid types: ({', '.join(names)})")
+        bad = [names[0] != "Tensor", kinds.get(names[1]) not in takes]
+        lines.append(" " * 41 + "".join(("~" if b or staging else " ") * (len(n) + 2) for n, b in zip(names, bad)))
+    raise MSTypeError("\n".join(lines))
 
 
 def less_equal(input, other):

@@ -17,6 +17,9 @@ MindSpore's engine is C++ compiled with GCC 9 (libstdc++), and its orders are wh
 * ``std::exponential_distribution(1)``: ``-log(1 - canonical)``, with the C library's ``log`` (``math.log``,
   the same libm; NumPy's SIMD ``log`` may differ in the last bit).
 * ``std::minstd_rand0`` (``std::default_random_engine``, MindRecord's ShardShuffle): :class:`MinstdRand0Stream`.
+* One draw from each of many freshly seeded ``std::mt19937`` (MindRecord's draws with replacement):
+  :func:`std_uniform_ints_fresh`, from the engines' first outputs computed side by side
+  (:func:`mt19937_first_outputs`: ``init_genrand``'s words 0, 1 and 397 and one twist step).
 * ``std::shuffle``: libstdc++ 9's Fisher-Yates from the front. When ``n * n <= max() - min()`` of the engine
   (mt19937: ``n <= 65535``) one draw serves two positions: for an even ``n`` first swap ``a[1]`` with
   ``a[uniform(0, 1)]``; then for each pair ``i, i + 1`` draw ``x = uniform(0, (i + 1) * (i + 2) - 1)`` and swap
@@ -32,7 +35,8 @@ import math
 
 import numpy as np
 
-__all__ = ["MT19937Stream", "MinstdRand0Stream", "mt19937_raw", "MT19937_64", "std_uniform_ints", "std_shuffle",
+__all__ = ["MT19937Stream", "MinstdRand0Stream", "mt19937_raw", "mt19937_first_outputs", "MT19937_64",
+           "std_uniform_ints", "std_uniform_ints_fresh", "std_shuffle",
            "std_canonical", "std_discrete", "std_exponential", "shuffle_buffer"]
 
 _U32 = 0xFFFFFFFF
@@ -102,6 +106,38 @@ class MinstdRand0Stream(_BufferedStream):
 def mt19937_raw(seed, count):
     """The first ``count`` raw outputs of ``std::mt19937(seed)`` as a uint64 array."""
     return MT19937Stream(seed).take(count).copy()
+
+
+def mt19937_first_outputs(seeds):
+    """The first raw output of ``std::mt19937(s)`` for each seed ``s`` (uint64 array), vectorised over the seeds:
+    it needs only state words 0, 1 and 397 of ``init_genrand`` and one step of the twist."""
+    mask = np.uint64(_U32)
+    first = np.asarray(seeds, dtype=np.uint64) & mask
+    word, second = first, None
+    for i in range(1, 398):
+        word = (np.uint64(1812433253) * (word ^ (word >> np.uint64(30))) + np.uint64(i)) & mask
+        if i == 1:
+            second = word
+    y = (first & np.uint64(0x80000000)) | (second & np.uint64(0x7FFFFFFF))
+    y = word ^ (y >> np.uint64(1)) ^ np.where(y & np.uint64(1), np.uint64(0x9908B0DF), np.uint64(0))
+    y ^= y >> np.uint64(11)
+    y ^= (y << np.uint64(7)) & np.uint64(0x9D2C5680)
+    y ^= (y << np.uint64(15)) & np.uint64(0xEFC60000)
+    y ^= y >> np.uint64(18)
+    return y & mask
+
+
+def std_uniform_ints_fresh(seeds, high):
+    """``uniform_int_distribution(0, high)(std::mt19937(s))`` for each seed ``s``: one freshly seeded engine per
+    draw (int64 array). The rare draw whose first output is rejected reads on in its own engine."""
+    seeds = np.asarray(seeds, dtype=np.int64)
+    erange = high + 1
+    scaling = _U32 // erange
+    raw = mt19937_first_outputs(seeds)
+    out = (raw // np.uint64(scaling)).astype(np.int64)
+    for k in np.flatnonzero(raw >= np.uint64(erange * scaling)).tolist():
+        out[k] = int(std_uniform_ints(MT19937Stream(int(seeds[k])), [high])[0])
+    return out
 
 
 def std_uniform_ints(stream, highs):

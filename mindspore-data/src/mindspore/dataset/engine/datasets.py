@@ -16,6 +16,7 @@ followed by the untouched columns in their original order. ``input_columns=None`
 """
 import copy
 import functools
+import multiprocessing
 import threading
 import weakref
 from enum import Enum
@@ -88,8 +89,19 @@ def _check_int(value, name, low, high=INT32_MAX):
 
 
 def _check_workers(num_parallel_workers):
-    if num_parallel_workers is not None:
-        _check_int(num_parallel_workers, "num_parallel_workers", 1)
+    """MindSpore's check of an operation's ``num_parallel_workers``: an int from 1 to the host's CPU count (a script
+    asking for more workers than the host has CPUs is refused, as 2.10 refuses it)."""
+    if num_parallel_workers is None:
+        return
+    if isinstance(num_parallel_workers, bool):
+        raise TypeError(f"Argument num_parallel_workers with value {num_parallel_workers} is not of type "
+                        f"(<class 'int'>,), but got <class 'bool'>.")
+    if not isinstance(num_parallel_workers, int):
+        raise TypeError(f"Argument num_parallel_workers with value {num_parallel_workers} is not of type "
+                        f"[<class 'int'>], but got {type(num_parallel_workers)}.")
+    cpus = multiprocessing.cpu_count()
+    if not 1 <= num_parallel_workers <= cpus:
+        raise ValueError(f"num_parallel_workers exceeds the boundary between 1 and {cpus}!")
 
 
 def _op_name(op):

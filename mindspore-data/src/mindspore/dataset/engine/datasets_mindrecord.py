@@ -32,8 +32,11 @@ class MindRecordShuffleSampler(FileOrderSampler):
     rows held; ``infile`` shuffles each file's slice (a fresh engine per file). Unsharded, the seed is the
     pipeline's and the order carries over from pass to pass; sharded (``ShardDistributedSample``), the seed is
     the configured one (so all shards agree) and each pass starts again from the file order. Shard ``k`` of
-    ``n`` reads positions ``k, k + n, ...`` of the order.
+    ``n`` reads positions ``k, k + n, ...`` of the order. Padded rows (``padded=True``: the last entry of
+    ``file_rows``) take part in the global and in-file shuffles; ``files`` keeps them after the files.
     """
+
+    padded = False
 
     def _ordered(self, num_rows, pass_idx, seed):
         rows = list(self.file_rows) if self.file_rows is not None else [num_rows]
@@ -55,12 +58,44 @@ class MindRecordShuffleSampler(FileOrderSampler):
         if self.mode == "global":
             return cxx_random.std_shuffle(order, cxx_random.MinstdRand0Stream(seed))
         if self.mode == "files":
-            files = cxx_random.std_shuffle(np.arange(len(starts) - 1), cxx_random.MinstdRand0Stream(seed))
-            return np.concatenate([order[starts[f]:starts[f + 1]] for f in files.tolist()])
+            real = len(starts) - 1 - int(self.padded)
+            files = cxx_random.std_shuffle(np.arange(real), cxx_random.MinstdRand0Stream(seed)).tolist()
+            files += list(range(real, len(starts) - 1))
+            return np.concatenate([order[starts[f]:starts[f + 1]] for f in files])
         order = order.copy()
         for begin, end in zip(starts[:-1].tolist(), starts[1:].tolist()):
             order[begin:end] = cxx_random.std_shuffle(order[begin:end], cxx_random.MinstdRand0Stream(seed))
         return order
+
+
+class MindRecordReplacementSampler(samplers.BuiltinSampler):
+    """MindDataset's global shuffle with ``num_samples`` (or a ``RandomSampler(replacement=True)``), as 2.10's
+    ShardShuffle draws it: pass ``p`` draws ``num_samples`` (default: all) rows with replacement, draw ``k``
+    being ``uniform_int_distribution(0, size - 1)`` of a fresh ``std::mt19937(seed + 1 + p + k)``; and it draws
+    from the previous pass's rows (the first from all rows), whose list the draws replace."""
+
+    def is_shuffled(self):
+        return True
+
+    def _own_count(self, num_rows):
+        return self.num_samples or num_rows
+
+    def _own_ids(self, num_rows, pass_idx, seed):
+        seed &= 0xFFFFFFFF
+        key = (seed, num_rows)
+        last = getattr(self, "_last_ids", None)
+        if last is not None and last[0] == key and last[1] <= pass_idx:
+            done, ids = last[1], last[2]
+        else:
+            done, ids = -1, np.arange(num_rows, dtype=np.int64)
+        count = self._own_count(num_rows)
+        for p in range(done + 1, pass_idx + 1):
+            if not len(ids):
+                break
+            first = seed + 1 + p
+            ids = ids[cxx_random.std_uniform_ints_fresh(np.arange(first, first + count), len(ids) - 1)]
+        self._last_ids = (key, pass_idx, ids)
+        return ids.copy()
 
 
 class MindDataset(MappableDataset):
@@ -104,7 +139,8 @@ class MindDataset(MappableDataset):
         file_sampler = self._mindrecord_sampler(mode, shuffle, sampler, num_shards, shard_id, num_samples, num_padded)
         if file_sampler is not None:
             super().__init__(num_parallel_workers=num_parallel_workers, sampler=file_sampler, cache=cache)
-            self.num_shards, self.shard_id = file_sampler.num_shards, file_sampler.shard_id
+            self.num_shards = getattr(file_sampler, "num_shards", None)
+            self.shard_id = getattr(file_sampler, "shard_id", None)
             self.shuffle_flag = shuffle
         else:
             engine_shuffle = None if shuffle is None else mode != "none"
@@ -122,10 +158,15 @@ class MindDataset(MappableDataset):
 
     @staticmethod
     def _mindrecord_sampler(mode, shuffle, sampler, num_shards, shard_id, num_samples, num_padded):
-        """The MindRecordShuffleSampler for 2.10's MindRecord shuffles, or None when the engine's samplers serve:
-        no shuffle, a global shuffle with ``num_samples`` or padded rows, or a sampler 2.10 also keeps."""
-        plain = shuffle is None and num_shards is None and not num_samples and num_padded is None
+        """The sampler for 2.10's MindRecord shuffles (MindRecordShuffleSampler, or MindRecordReplacementSampler
+        for an unsharded global shuffle with ``num_samples``), or None when the engine's samplers serve: no
+        shuffle, or a sampler 2.10 also keeps."""
+        plain = shuffle is None and num_shards is None and not num_samples
         seed = None
+        if (plain and isinstance(sampler, samplers.RandomSampler) and sampler.replacement
+                and sampler.child_sampler is None):
+            # 2.10 parses RandomSampler(replacement=True) into ShardShuffle's draws with replacement
+            return MindRecordReplacementSampler(sampler.num_samples)
         if (plain and isinstance(sampler, samplers.RandomSampler) and not sampler.replacement
                 and not sampler.num_samples and sampler.child_sampler is None):
             # 2.10 parses a plain RandomSampler into MindRecord's own random sampler: ShardShuffle's global order
@@ -135,13 +176,18 @@ class MindDataset(MappableDataset):
             # and a shuffling DistributedSampler into ShardDistributedSample, with the sampler's seed
             num_shards, shard_id, seed = sampler.num_shards, sampler.shard_id, sampler.seed
             sampler = None
-        if sampler is not None or mode == "none" or (mode == "global" and (num_samples or num_padded is not None)):
+        if sampler is not None or mode == "none":
             return None
-        if num_samples:
+        if num_samples and mode != "global":
             raise ValueError("'Shuffle.FILES' or 'Shuffle.INFILE' and 'num_samples' cannot be specified at the "
                              "same time.")
+        if num_samples and num_shards is None:
+            # 2.10: RandomSampler(replacement=True, num_samples), drawn by ShardShuffle
+            _check_int(num_samples, "num_samples", 0, 2 ** 63 - 1)
+            return MindRecordReplacementSampler(num_samples)
         _check_shards(num_shards, shard_id)
-        file_sampler = MindRecordShuffleSampler(mode, num_shards, shard_id, strided=True)
+        # sharded with num_samples: the shard's order of the global shuffle, its first num_samples rows
+        file_sampler = MindRecordShuffleSampler(mode, num_shards, shard_id, num_samples or None, strided=True)
         if seed is not None:
             file_sampler.seed = seed
         return file_sampler
@@ -205,6 +251,8 @@ class MindDataset(MappableDataset):
         sampler = self.sampler
         if isinstance(sampler, (samplers.DistributedSampler, FileOrderSampler)):
             return sampler.num_shards
+        if isinstance(sampler, MindRecordReplacementSampler):
+            return None         # 2.10 draws the padded rows too
         if self.num_padded and sampler is not None and not isinstance(sampler, samplers.SequentialSampler):
             raise RuntimeError("When the padded sample logic is enabled and use sampler chain, the first sampler "
                                "which is specified by parameter sampler or (num_shards, shard_id) is not "
@@ -236,6 +284,7 @@ class MindDataset(MappableDataset):
         while sampler is not None:
             if isinstance(sampler, FileOrderSampler):
                 sampler.file_rows = [s.n for s in self._reader.shards] + ([self.num_padded] if self.num_padded else [])
+                sampler.padded = bool(self.num_padded)
             sampler = sampler.child_sampler
         super()._bind_sampler()
 

@@ -5,13 +5,16 @@ random access (each line's byte range is indexed once):
 
 - files are read in lexicographic order of their paths (glob patterns are expanded);
 - ``shuffle``: ``False`` reads rows in order; ``Shuffle.FILES`` shuffles the order of the files;
-  ``Shuffle.INFILE`` shuffles the rows inside each file; ``True``/``Shuffle.GLOBAL`` shuffles the files and
-  passes the shard's rows through 2.10's shuffle buffer. With a seed set, FILES and GLOBAL give 2.10's exact
-  orders (``FileOrderSampler._ordered`` and ``_shuffle_op``; INFILE is not 2.10's order);
+  ``True``/``Shuffle.GLOBAL`` shuffles the files and passes the shard's rows through 2.10's shuffle buffer;
+  ``Shuffle.INFILE`` reads rows in order, as 2.10's text, CSV, CLUE and TFRecord readers do (none of them
+  shuffles inside a file). With a seed set, these are 2.10's exact orders (``FileOrderSampler._file_order`` and
+  ``_shuffle_op``);
 - ``num_shards``/``shard_id``: shard ``k`` reads rows ``[k * n, (k + 1) * n)`` of the (file-ordered) row
   sequence, ``n = ceil(rows / num_shards)``, wrapping around to the first rows when the last shard is short,
-  so that every shard has the same number of rows and together they cover every row. Sharded, the file order
-  depends only on the epoch (2.10 seeds it 1, 2, ...), so shards of one job agree;
+  so that every shard has the same number of rows and together they cover every row (TFRecordDataset without
+  ``shard_equal_rows`` shards whole files instead: shard ``k`` reads the files at positions ``k, k + num_shards,
+  ...`` of the file order, so its row count can change from epoch to epoch). Sharded, the file order depends
+  only on the epoch (2.10 seeds it 1, 2, ...), so shards of one job agree;
 - the rows of a shard come in the order MindSpore's reader threads yield them (GLOBAL: before its buffer):
   the shard's runs of rows of one file are dealt to the ``num_parallel_workers`` readers in turn and the
   readers hand over one row each in turn (with one worker, or one file, that is plain file order; with two
@@ -25,7 +28,7 @@ import numpy as np
 
 from mindspore.dataset import config
 from mindspore.dataset.engine import cxx_random, samplers
-from mindspore.dataset.engine.datasets import MappableDataset, Shuffle, _check_int, _check_shards
+from mindspore.dataset.engine.datasets import MappableDataset, Shuffle, _check_int, _check_shards, _check_workers
 
 __all__ = ["TextFileDataset"]
 
@@ -77,17 +80,20 @@ class FileOrderSampler(samplers.BuiltinSampler):
 
     ``file_rows`` (rows per file, in reading order) is bound by the dataset before each pass. With
     ``strided=True`` shard ``k`` takes positions ``k, k + num_shards, ...`` (MindDataset's sharding) instead of
-    a contiguous block.
+    a contiguous block; with ``file_sharded=True`` (TFRecordDataset's default) it takes whole files, those at
+    positions ``k, k + num_shards, ...`` of the pass's file order.
     """
 
     _salt = 11
 
-    def __init__(self, mode, num_shards=None, shard_id=None, num_samples=None, strided=False, num_workers=None):
+    def __init__(self, mode, num_shards=None, shard_id=None, num_samples=None, strided=False, num_workers=None,
+                 file_sharded=False):
         super().__init__(num_samples)
         self.mode = mode
         self.num_shards = num_shards if num_shards is not None else 1
         self.shard_id = shard_id if shard_id is not None else 0
         self.strided = strided
+        self.file_sharded = file_sharded
         self.num_workers = num_workers
         self.file_rows = None
         self.seed = config.get_seed()
@@ -101,13 +107,18 @@ class FileOrderSampler(samplers.BuiltinSampler):
     def _per_shard(self, num_rows):
         return -(-num_rows // self.num_shards) if num_rows else 0
 
+    def _by_files(self):
+        return self.file_sharded and self.num_shards > 1 and not self.strided
+
     def _own_count(self, num_rows):
+        if self._by_files() and self.file_rows is not None:
+            # 2.10 counts a file-sharded shard by the files it holds before any shuffle
+            return self._limit(sum(self.file_rows[self.shard_id::self.num_shards]))
         return self._limit(self._per_shard(num_rows))
 
-    def _ordered(self, num_rows, pass_idx, seed):
-        rows = list(self.file_rows) if self.file_rows is not None else [num_rows]
-        starts = np.concatenate(([0], np.cumsum(rows))).astype(np.int64)
-        order = np.arange(len(rows))
+    def _file_order(self, num_files, pass_idx, seed):
+        """The order the files are read in at pass ``pass_idx``."""
+        order = np.arange(num_files)
         if self.mode in ("files", "global"):
             # 2.10's NonMappableLeafOp::ShuffleKeys: every pass shuffles the previous file order (std::shuffle)
             # with std::mt19937(pipeline seed); sharded, with seeds 1, 2, ... (so that shards agree)
@@ -115,46 +126,57 @@ class FileOrderSampler(samplers.BuiltinSampler):
                 order = self._chained_order(order, 1, pass_idx)
             else:
                 order = self._chained_order(order, seed, pass_idx, seed_step=0)
-        rng = self._rng(pass_idx, seed)
-        pieces = []
-        for f in order:
-            ids = np.arange(starts[f], starts[f + 1], dtype=np.int64)
-            if self.mode == "infile":
-                ids = rng.permutation(ids)
-            pieces.append(ids)
+        return order
+
+    def _ordered(self, num_rows, pass_idx, seed):
+        rows = list(self.file_rows) if self.file_rows is not None else [num_rows]
+        starts = np.concatenate(([0], np.cumsum(rows))).astype(np.int64)
+        pieces = [np.arange(starts[f], starts[f + 1], dtype=np.int64)
+                  for f in self._file_order(len(rows), pass_idx, seed)]
         return np.concatenate(pieces) if pieces else np.zeros(0, np.int64)
 
-    def _own_ids(self, num_rows, pass_idx, seed):
-        if num_rows == 0:
-            return np.zeros(0, np.int64)
+    def _shard_rows(self, num_rows, pass_idx, seed):
+        """The rows of this shard at pass ``pass_idx``, in file order (before the readers interleave them)."""
+        if self._by_files():
+            rows = list(self.file_rows) if self.file_rows is not None else [num_rows]
+            starts = np.concatenate(([0], np.cumsum(rows))).astype(np.int64)
+            files = self._file_order(len(rows), pass_idx, seed)[self.shard_id::self.num_shards]
+            pieces = [np.arange(starts[f], starts[f + 1], dtype=np.int64) for f in files]
+            return np.concatenate(pieces) if pieces else np.zeros(0, np.int64)
         ordered = self._ordered(num_rows, pass_idx, seed)
         per = self._per_shard(num_rows)
         if self.strided:
             positions = self.shard_id + self.num_shards * np.arange(per, dtype=np.int64)
         else:
             positions = self.shard_id * per + np.arange(per, dtype=np.int64)
-        ids = ordered[positions % num_rows]
+        return ordered[positions % num_rows]
+
+    def _own_ids(self, num_rows, pass_idx, seed):
+        if num_rows == 0:
+            return np.zeros(0, np.int64)
+        ids = self._shard_rows(num_rows, pass_idx, seed)
         if not self.strided:
             ids = self._interleave(ids)
-        ids = ids[:self._own_count(num_rows)]
+        ids = ids[:self._limit(len(ids))]
         if self.mode == "global" and not self.strided:
             ids = self._shuffle_op(ids, num_rows, pass_idx, seed)
         return ids
 
     def _shuffle_op(self, ids, num_rows, pass_idx, seed):
-        """The ShuffleOp 2.10 puts over a globally shuffled file source: buffer ``max(4 * rows per file of the
-        shard, 10000)`` (``ComputeShuffleSize``), std::mt19937_64(pipeline seed) running on from pass to pass."""
-        rows = -(-num_rows // self.num_shards)
-        if self.num_samples:
-            rows = min(rows, self.num_samples)
-        size = max(4 * (rows // len(self.file_rows or [num_rows])), 10000)
-        key = (seed & 0xFFFFFFFF, len(ids))
+        """The ShuffleOp 2.10 puts over a globally shuffled file source. Its buffer holds 4 times the rows per
+        file of a shard (``ceil(rows / num_shards) // files``, ``num_samples`` not counted), at most 10000 (at
+        least 4 per file is what 2.10 measures; when a shard has fewer rows than files, the whole shard). Its
+        std::mt19937_64(pipeline seed) runs on from pass to pass, one draw per row."""
+        per_file = -(-num_rows // self.num_shards) // len(self.file_rows or [num_rows])
+        size = min(4 * per_file, 10000) or 10000
+        key = (seed & 0xFFFFFFFF, num_rows)
         last = getattr(self, "_shuffle_engine", None)
         if last is not None and last[0] == key and last[1] == pass_idx - 1:
             engine = last[2]
         else:
             engine = cxx_random.MT19937_64(seed & 0xFFFFFFFF)
-            engine.take(pass_idx * len(ids))        # one draw per row of every earlier pass
+            # one draw per row of every earlier pass (file-sharded passes differ in length)
+            engine.take(sum(self._limit(len(self._shard_rows(num_rows, p, seed))) for p in range(pass_idx)))
         ids = np.asarray(list(cxx_random.shuffle_buffer(ids.tolist(), size, engine)), dtype=np.int64)
         self._shuffle_engine = (key, pass_idx, engine)
         return ids
@@ -169,7 +191,7 @@ class FileOrderSampler(samplers.BuiltinSampler):
         starts = np.concatenate(([0], np.cumsum(self.file_rows))).astype(np.int64)
         files = np.searchsorted(starts, ids, side="right") - 1
         breaks = files[1:] != files[:-1]
-        if self.mode == "none":
+        if self.mode in ("none", "infile"):
             breaks |= ids[1:] != ids[:-1] + 1
         pieces = np.split(ids, np.flatnonzero(breaks) + 1)
         if len(pieces) <= 1:
@@ -188,6 +210,7 @@ class FileSource(MappableDataset):
     _api = ""
 
     def __init__(self, dataset_files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache):
+        _check_workers(num_parallel_workers)   # (before the files, as 2.10's validators)
         self.dataset_files = find_files(dataset_files, self._api)
         mode = shuffle_mode(shuffle, self._api)
         _check_shards(num_shards, shard_id)

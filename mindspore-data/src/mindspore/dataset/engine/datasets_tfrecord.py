@@ -199,8 +199,9 @@ class TFRecordDataset(FileSource):
         shuffle (Union[bool, Shuffle], optional): Default: Shuffle.GLOBAL.
         num_shards (int, optional): number of shards. Default: None.
         shard_id (int, optional): the shard to read. Default: None.
-        shard_equal_rows (bool, optional): accepted for compatibility (shards always have equal rows here).
-            Default: False.
+        shard_equal_rows (bool, optional): False: shard ``k`` reads whole files, those at positions ``k,
+            k + num_shards, ...`` of the epoch's file order (shards may differ in rows, from epoch to epoch too);
+            True: shards split the rows into equal blocks, as the other file sources do. Default: False.
         cache (DatasetCache, optional): Default: None.
         compression_type (str, optional): '', 'GZIP' or 'ZLIB'. Default: None ('').
 
@@ -231,6 +232,8 @@ class TFRecordDataset(FileSource):
         super().__init__(dataset_files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache)
         self.columns_list = list(columns_list) if columns_list is not None else None
         self.shard_equal_rows = shard_equal_rows
+        # 2.10's TFRecordOp shards whole files unless shard_equal_rows asks for equal row blocks
+        self.sampler.file_sharded = not shard_equal_rows
         self.compression_type = compression_type
         self._records = None
         self.column_names = self._columns()

@@ -13,7 +13,7 @@ import itertools
 
 import numpy as np
 
-from mindspore.dataset.engine.datasets import (MappableDataset, Schema, _check_int, _np_dtype, _to_array,
+from mindspore.dataset.engine.datasets import (MappableDataset, Schema, _check_workers, _np_dtype, _to_array,
                                                to_list)
 from mindspore.dataset.engine.samplers import PKSampler
 from mindspore.dataset.engine.workers import annotate_error
@@ -94,8 +94,7 @@ class GeneratorDataset(MappableDataset):
                 raise ValueError("sampler is not supported if source does not have attribute '__getitem__'.")
             if num_shards is not None:
                 raise ValueError("num_shards is not supported if source does not have attribute '__getitem__'.")
-        if num_parallel_workers is not None:
-            _check_int(num_parallel_workers, "num_parallel_workers", 1)
+        _check_workers(num_parallel_workers)
         super().__init__(num_samples=num_samples, num_parallel_workers=num_parallel_workers, shuffle=shuffle,
                          sampler=sampler, num_shards=num_shards, shard_id=shard_id)
         if isinstance(schema, str):
