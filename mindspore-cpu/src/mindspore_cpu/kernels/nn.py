@@ -9,7 +9,9 @@ overflow and underflow warnings and the moving statistics written by ``np.copyto
   buffers; NumPy otherwise); ReluGrad's other dtypes run the family's;
 * :func:`batch_norm_with_relu`, BatchNorm with a ReLU written in the same pass (the GRAPH_MODE fusion of
   :mod:`mindspore_cpu.passes`);
-* Dropout, which draws from ``prim.generator()`` (the instance's NumPy stream).
+* Dropout, which draws from ``prim.generator()`` (the instance's NumPy stream);
+* float16 Softmax, Sigmoid, HSwish and L2Normalize with the intermediate roundings of MindSpore 2.10's float16 CPU
+  kernels (see each kernel).
 
 Losses and resizing are in :mod:`mindspore_cpu.kernels.nn_ext`, merged into :data:`KERNELS`.
 """
@@ -187,6 +189,34 @@ def _sigmoid_half(prim, x, out=None):
     return fit(np.float16(1) / (np.float16(1) + e), out)    # NumPy's float16 ops round each result
 
 
+def _hswish_half(prim, x, out=None):
+    """float16 HSwish as MindSpore 2.10's CPU kernel (a float16 one) rounds it: 0 up to -3, ``x`` from 3 on, and
+    between them ``x * (x + 3)`` rounded to float16 (``x + 3`` rounded first), then divided by 6 and rounded again
+    (bit for bit on every finite float16); the other dtypes the family's."""
+    if x.dtype != np.float16:
+        return _PLAIN["HSwish"](prim, x, out=out)
+    x = np.asarray(x)
+    three = np.float16(3)
+    with np.errstate(over="ignore", invalid="ignore"):
+        inner = x * (x + three) / np.float16(6)    # NumPy's float16 ops round each result
+    return fit(np.where(x <= -three, np.float16(0), np.where(x >= three, x, inner)), out)
+
+
+def _l2_normalize_half(prim, x, out=None):
+    """float16 L2Normalize as MindSpore 2.10's CPU kernel (a float16 one) rounds it: the squares rounded to float16
+    and summed in order along the axis, each partial sum rounded, ``sqrt(max(sum, epsilon))`` rounded, then the
+    quotient (bit for bit on 5 shapes, inner and outer axes); the other dtypes the family's."""
+    axis = prim.axis[0] if isinstance(prim.axis, (tuple, list)) and len(prim.axis) == 1 else prim.axis
+    if x.dtype != np.float16 or x.ndim == 0 or x.size == 0 or not isinstance(axis, int):
+        return _PLAIN["L2Normalize"](prim, x, out=out)
+    x = np.asarray(x)
+    axis %= x.ndim
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.take(np.add.accumulate(x * x, axis=axis), [-1], axis=axis)     # in order, float16 throughout
+        norm = np.sqrt(np.maximum(total, np.float16(prim.epsilon)))
+        return fit(x / norm, out)
+
+
 def _dropout(prim, x, out=None):
     rng = prim.generator()
     keep = prim.keep_prob
@@ -201,6 +231,8 @@ KERNELS.update({
     "BiasAdd": _bias_add_half,
     "Softmax": _softmax_half,
     "Sigmoid": _sigmoid_half,
+    "HSwish": _hswish_half,
+    "L2Normalize": _l2_normalize_half,
     "BatchNorm": _batch_norm_native,
     "BatchNormGrad": _batch_norm_grad_native,
     "ApplyMomentum": _apply_momentum,
