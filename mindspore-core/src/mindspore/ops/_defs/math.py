@@ -12,10 +12,13 @@ hold the dtype policy of a group of ops:
 * comparisons, logic and predicates return Bool; bit operations need integer or bool inputs.
 
 Either operand of a binary op may be a Python scalar (``Tensor.__radd__`` calls ``add(2, x)``); the
-bprops therefore only call ops that accept scalars on that side. Matrix products, accumulations and
-``Einsum`` live in :mod:`mindspore.ops._defs.math_ext`. Kernels live in the backends'
-``kernels/math.py``.
+bprops therefore only call ops that accept scalars on that side. As in MindSpore 2.10, ``Less`` and ``Equal``
+refuse a number as their first input, ``Xlogy`` refuses one on either side and the logical ops take only a bool.
+Matrix products, accumulations and ``Einsum`` live in :mod:`mindspore.ops._defs.math_ext`. Kernels live in the
+backends' ``kernels/math.py``.
 """
+import numpy as np
+
 from mindspore._errors import MSTypeError
 from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
@@ -121,6 +124,23 @@ def refuse_number_input(prim_name, x, y, other_kinds):
     other = "Tensor" if isinstance(y, mstype.Type) else type(y).__name__
     raise MSTypeError(f'Failed calling {prim_name} with "{prim_name}()(input={type(x).__name__}, other={other})".\n'
                       f'The valid calling should be: \n"{prim_name}()(input=<Tensor>, other=<{other_kinds}>)".')
+
+
+def refuse_numbers(prim_name, x, y, names, valid, allow_bool=False):
+    """2.10's signature check of ``Xlogy`` and the logical ops: neither input may be a Python number (a bool may,
+    with ``allow_bool``); ``valid`` names what each input takes. GRAPH_MODE names a number by its dtype."""
+    args = (x, y)
+    bad = [i for i, a in enumerate(args) if not isinstance(a, mstype.Type) and rules.is_scalar(a)
+           and not (allow_bool and isinstance(a, (bool, np.bool_)))]
+    if not bad:
+        return
+    if _staging():
+        got = ", ".join(f"{names[i]}={mstype.default_scalar_dtype(args[i])}" for i in bad)
+        raise MSTypeError(f'Failed calling {prim_name} with "{got}".\nThe valid calling should be: '
+                          f'"{names[0]}=<{valid}>, {names[1]}=<{valid}>".')
+    got = ", ".join(f"{n}={'Tensor' if isinstance(a, mstype.Type) else type(a).__name__}" for n, a in zip(names, args))
+    raise MSTypeError(f'Failed calling {prim_name} with "{prim_name}()({got})".\nThe valid calling should be: \n'
+                      f'"{prim_name}()({names[0]}=<{valid}>, {names[1]}=<{valid}>)".')
 
 
 class _Bitwise(_Binary):
@@ -385,9 +405,13 @@ class Atan2(_FloatBinary):
 
 # --- Xlogy ----------------------------------------------------------------------------------
 class Xlogy(_FloatBinary):
-    """``x * log(y)``, and 0 wherever ``x`` is 0."""
+    """``x * log(y)``, and 0 wherever ``x`` is 0; both inputs Tensors (``ops.xlogy`` converts a number first)."""
 
     allowed = _REAL_TYPES
+
+    def infer_dtype(self, x, y):
+        refuse_numbers(self.name, x, y, ("input", "other"), "Tensor")
+        return super().infer_dtype(x, y)
 
     def bprop(self, x, y, out, dout):
         nonzero = _mask(fops.not_equal(x, 0), dout)
@@ -827,15 +851,27 @@ class LessEqual(_Ordered):
 class LogicalAnd(_Compare):
     """``x and y`` elementwise (any dtype, non-zero is true)."""
 
+    def infer_dtype(self, x, y):
+        refuse_numbers(self.name, x, y, ("x", "y"), "bool, Tensor", allow_bool=True)   # (2.10: no int or float)
+        return super().infer_dtype(x, y)
+
 
 # --- LogicalOr ------------------------------------------------------------------------------
 class LogicalOr(_Compare):
     """``x or y`` elementwise."""
 
+    def infer_dtype(self, x, y):
+        refuse_numbers(self.name, x, y, ("x", "y"), "bool, Tensor", allow_bool=True)   # (2.10: no int or float)
+        return super().infer_dtype(x, y)
+
 
 # --- LogicalXor -----------------------------------------------------------------------------
 class LogicalXor(_Compare):
     """``x xor y`` elementwise."""
+
+    def infer_dtype(self, x, y):
+        refuse_numbers(self.name, x, y, ("input", "other"), "bool, Tensor", allow_bool=True)   # (2.10: no int or float)
+        return super().infer_dtype(x, y)
 
 
 # --- LogicalNot -----------------------------------------------------------------------------

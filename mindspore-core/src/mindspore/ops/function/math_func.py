@@ -626,7 +626,12 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
 
 
 def xlogy(input, other):
-    """``input * log(other)``, and 0 where ``input`` is 0."""
+    """``input * log(other)``, and 0 where ``input`` is 0. A Python number becomes a float32 Tensor, as in 2.10 (the
+    Xlogy primitive takes Tensors only)."""
+    if rules.is_scalar(input):
+        input = Tensor(float(input), mstype.float32)
+    if rules.is_scalar(other):
+        other = Tensor(float(other), mstype.float32)
     return _xlogy(input, other)
 
 
