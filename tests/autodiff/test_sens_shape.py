@@ -1,0 +1,73 @@
+"""``GradOperation(sens_param=True)`` with a ``sens`` whose shape differs from the output's, as MindSpore 2.10 does
+it (recorded by tests/fixtures/zoo_nlp/record_sens_shape.py): GRAPH_MODE broadcasts a lower-rank or size-1 ``sens``
+up to the output (the zoo's BertTrainOneStepWithLossScaleCell passes its scalar loss scale for a (1,) loss; this
+raised a raw IndexError), PYNATIVE refuses it with 2.10's errors and sums a ``sens`` down to a scalar output."""
+import numpy as np
+import pytest
+
+import mindspore as ms
+from mindspore import nn, ops, Parameter, Tensor
+
+CASES = [((1,), ()), ((), (1,)), ((3,), ()), ((3,), (1,)), ((1,), (1, 1))]
+# 2.10: every case gives d/dw = x * 0.5 in GRAPH_MODE
+GRAPH_GRAD = [0.5, 1.0, 1.5]
+# 2.10 PYNATIVE: (error type, message start) or the gradient
+PYNATIVE = {
+    ((1,), ()): (RuntimeError, "For grad interface or custom function, grad tensor should be broadcast to expected "
+                               "shape, but got [const vector]{} vs [const vector]{1}"),
+    ((), (1,)): [0.5, 1.0, 1.5],
+    ((3,), ()): (RuntimeError, "For grad interface or custom function, grad tensor should be broadcast to expected "
+                               "shape, but got [const vector]{} vs [const vector]{3}"),
+    ((3,), (1,)): (ValueError, "The shape should be [const vector]{3}, but got [const vector]{1}"),
+    ((1,), (1, 1)): (ValueError, "The shape should be [const vector]{1}, but got [const vector]{1, 1}"),
+}
+
+
+class _Net(nn.Cell):
+    def __init__(self, shape):
+        super().__init__()
+        self.w = Parameter(Tensor(np.full((3,), 2.0, np.float32)), name="w")
+        self.shape = shape
+
+    def construct(self, x):
+        if self.shape == (3,):
+            return x * self.w
+        return ops.reshape((x * self.w).sum(), self.shape)
+
+
+class _Grad(nn.Cell):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+        self.grad = ops.GradOperation(get_by_list=True, sens_param=True)
+        self.weights = ms.ParameterTuple(net.trainable_params())
+
+    def construct(self, x, sens):
+        return self.grad(self.net, self.weights)(x, sens)
+
+
+def _run(mode, out_shape, sens_shape):
+    old = ms.get_context("mode")
+    ms.set_context(mode=mode)
+    try:
+        x = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+        sens = Tensor((np.arange(1, 1 + int(np.prod(sens_shape))) * 0.5).reshape(sens_shape).astype(np.float32))
+        return _Grad(_Net(out_shape))(x, sens)[0].asnumpy()
+    finally:
+        ms.set_context(mode=old)
+
+
+@pytest.mark.parametrize("out_shape,sens_shape", CASES)
+def test_graph_mode_broadcasts_the_sens(out_shape, sens_shape):
+    np.testing.assert_allclose(_run(ms.GRAPH_MODE, out_shape, sens_shape), GRAPH_GRAD)
+
+
+@pytest.mark.parametrize("out_shape,sens_shape", CASES)
+def test_pynative_sens_shape(out_shape, sens_shape):
+    want = PYNATIVE[(out_shape, sens_shape)]
+    if isinstance(want, list):
+        np.testing.assert_allclose(_run(ms.PYNATIVE_MODE, out_shape, sens_shape), want)
+        return
+    with pytest.raises(want[0]) as err:
+        _run(ms.PYNATIVE_MODE, out_shape, sens_shape)
+    assert str(err.value).startswith(want[1])
