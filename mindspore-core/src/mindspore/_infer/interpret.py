@@ -292,7 +292,25 @@ def call_value(fn, args, kwargs=None):
     if not callable(fn):
         from mindspore._errors import MSTypeValueError
         raise MSTypeValueError(f"'{type(fn).__name__}' object is not callable: it has no __call__ function.")
+    if getattr(fn, "__ms_constexpr__", False) and CTX.constexpr_values is not None:
+        return _constexpr_value(fn, args, kwargs)
     return fn(*args, **(kwargs or {}))
+
+
+def _constexpr_value(fn, args, kwargs):
+    """A ``constexpr`` call during a compilation: evaluated once per call site, Cell instance and arguments (see
+    ``CTX.constexpr_values``); arguments that cannot be keyed are evaluated at every call."""
+    cell = CTX.cells[-1] if CTX.cells else None
+    kw = tuple(sorted((kwargs or {}).items()))
+    key = (fn, CTX.loc(), id(cell), tuple(args), kw, tuple(type(a) for a in args))   # the types: 1 == True
+    try:
+        hit = CTX.constexpr_values.get(key)
+    except TypeError:       # an unhashable argument
+        return fn(*args, **(kwargs or {}))
+    if hit is None:
+        # the Cell is kept with the value, so that its id is not reused by another Cell during the compilation
+        hit = CTX.constexpr_values[key] = (fn(*args, **(kwargs or {})), cell)
+    return hit[0]
 
 
 # In graph mode ``map``/``zip``/``enumerate``/``range`` give tuples (``map`` a list on a list) and ``filter`` a
@@ -321,7 +339,11 @@ def construct_cell(cell, args, kwargs):
                                                       getattr(type(cell), "_ms_parse_construct", False)):
         g = _parsed(construct)
         if g is not None:
-            return call_graph(Closure(g), (cell,) + tuple(args), kwargs)
+            CTX.cells.append(cell)
+            try:
+                return call_graph(Closure(g), (cell,) + tuple(args), kwargs)
+            finally:
+                CTX.cells.pop()
     return cell.construct(*args, **(kwargs or {}))
 
 

@@ -54,7 +54,9 @@ def session():
     """Compile-time isolation: a fresh position stack (no gradient tape records while staging: the builders
     sit above the tapes on the interpreter stack and hand constants to the eager base)."""
     saved_locs, saved_depth, saved_copies, saved_writes = CTX.locs, CTX.branch_depth, CTX.copies, CTX.outer_writes
+    saved_constexpr, saved_cells = CTX.constexpr_values, CTX.cells
     CTX.locs, CTX.branch_depth, CTX.copies, CTX.outer_writes = [], 0, {}, {}
+    CTX.constexpr_values, CTX.cells = {}, []
     try:
         yield
     except _Located as located:
@@ -64,6 +66,7 @@ def session():
     finally:
         CTX.locs, CTX.branch_depth, CTX.copies, CTX.outer_writes = saved_locs, saved_depth, saved_copies, \
             saved_writes
+        CTX.constexpr_values, CTX.cells = saved_constexpr, saved_cells
 
 
 def _is_mutable_scalar(v):

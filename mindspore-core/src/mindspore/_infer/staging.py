@@ -73,6 +73,11 @@ class _Context:
         # id(graph-local copy) -> (copy, outer list) for the outer lists an in-place method changed (see
         # interpret._list_in_place): the graph returns the outer list itself, compiled again at every call
         self.outer_writes = {}
+        # a ``constexpr`` function's results in this compilation, by call site, Cell instance and arguments (None
+        # outside one): as in MindSpore, a call site is evaluated once per Cell instance and arguments, so the
+        # gradient of a Cell sees the value its forward saw (a constexpr drawing random numbers gives one draw)
+        self.constexpr_values = None
+        self.cells = []         # the Cells whose construct is being evaluated (innermost last)
         self.composites = False  # export's capture: Cells with an exchange-format form stay one call
         # export's capture: a primitive of this implementation that MindSpore lacks (the fused attention) is staged
         # as its ``export_expand``, a composition of primitives MindSpore and ONNX have
