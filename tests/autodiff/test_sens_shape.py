@@ -2,11 +2,20 @@
 it (recorded by tests/fixtures/zoo_nlp/record_sens_shape.py): GRAPH_MODE broadcasts a lower-rank or size-1 ``sens``
 up to the output (the zoo's BertTrainOneStepWithLossScaleCell passes its scalar loss scale for a (1,) loss; this
 raised a raw IndexError), PYNATIVE refuses it with 2.10's errors and sums a ``sens`` down to a scalar output."""
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import mindspore as ms
-from mindspore import nn, ops, Parameter, Tensor
+from mindspore import Tensor
+
+FIX = Path(__file__).resolve().parents[1] / "fixtures" / "zoo_nlp"
+sys.path.insert(0, str(FIX))
+from record_sens_shape import Grad, Net  # noqa: E402
+
+sys.path.remove(str(FIX))
 
 CASES = [((1,), ()), ((), (1,)), ((3,), ()), ((3,), (1,)), ((1,), (1, 1))]
 # 2.10: every case gives d/dw = x * 0.5 in GRAPH_MODE
@@ -23,36 +32,13 @@ PYNATIVE = {
 }
 
 
-class _Net(nn.Cell):
-    def __init__(self, shape):
-        super().__init__()
-        self.w = Parameter(Tensor(np.full((3,), 2.0, np.float32)), name="w")
-        self.shape = shape
-
-    def construct(self, x):
-        if self.shape == (3,):
-            return x * self.w
-        return ops.reshape((x * self.w).sum(), self.shape)
-
-
-class _Grad(nn.Cell):
-    def __init__(self, net):
-        super().__init__()
-        self.net = net
-        self.grad = ops.GradOperation(get_by_list=True, sens_param=True)
-        self.weights = ms.ParameterTuple(net.trainable_params())
-
-    def construct(self, x, sens):
-        return self.grad(self.net, self.weights)(x, sens)
-
-
 def _run(mode, out_shape, sens_shape):
     old = ms.get_context("mode")
     ms.set_context(mode=mode)
     try:
         x = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
         sens = Tensor((np.arange(1, 1 + int(np.prod(sens_shape))) * 0.5).reshape(sens_shape).astype(np.float32))
-        return _Grad(_Net(out_shape))(x, sens)[0].asnumpy()
+        return Grad(Net(out_shape))(x, sens)[0].asnumpy()
     finally:
         ms.set_context(mode=old)
 

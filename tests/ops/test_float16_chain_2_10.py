@@ -23,16 +23,6 @@ RECORDED = dict(np.load(_DIR / "fp16_chain_2.10.npz"))
 OPERANDS = rec.operands()
 
 
-@pytest.fixture
-def cpu_mode():
-    old_mode, old_target = ms.get_context("mode"), ms.get_context("device_target")
-
-    def use(mode):
-        ms.set_context(mode=mode, device_target="CPU")
-    yield use
-    ms.set_context(mode=old_mode, device_target=old_target)
-
-
 def _check(tag, case, res):
     res = res if isinstance(res, tuple) else (res,)
     keys = sorted(k for k in RECORDED if k.startswith(f"{tag}:{case}:"))

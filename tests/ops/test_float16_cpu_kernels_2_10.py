@@ -19,16 +19,6 @@ RECORDED = dict(np.load(_DIR / "fp16_kernels_2.10.npz"))
 CASES = {case: (args, x, axis) for case, args, x, axis in rec.inputs()}
 
 
-@pytest.fixture
-def cpu_mode():
-    old_mode, old_target = ms.get_context("mode"), ms.get_context("device_target")
-
-    def use(mode):
-        ms.set_context(mode=mode, device_target="CPU")
-    yield use
-    ms.set_context(mode=old_mode, device_target=old_target)
-
-
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_float16_kernel_matches_2_10(case, cpu_mode):
     args, x, axis = CASES[case]
