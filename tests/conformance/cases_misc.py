@@ -104,10 +104,13 @@ def _scatter_nd(x, u, fn):
 
 
 LINALG = [
-    Case("cholesky", ops.cholesky, [_spd(4)], oracle=np.linalg.cholesky, prims=["Sqrt", "Div"], grad=True,
+    # ops.cholesky is the Cholesky primitive: it reads one triangle and its gradient is the symmetric one, so the
+    # finite differences go through a symmetric parametrisation A = B B^T + 4I
+    Case("cholesky", lambda b: ops.cholesky(ops.matmul(b, b.T) + 4 * ops.eye(4, 4, b.dtype)), [rand(4, 4)],
+         oracle=lambda b: np.linalg.cholesky(b @ b.T + 4 * np.eye(4)), prims=["Cholesky"], grad=True,
          rtol=1e-5, atol=1e-6, grad_rtol=1e-4, grad_atol=1e-5),
     Case("cholesky_upper", lambda a: ops.cholesky(a, True), [_spd(3, seed=1)],
-         oracle=lambda a: np.linalg.cholesky(a).T, prims=["Sqrt"], rtol=1e-5),
+         oracle=lambda a: np.linalg.cholesky(a).T, prims=["Cholesky"], rtol=1e-5),
     Case("cholesky_solve", ops.cholesky_solve, [rand(3, 2), np.linalg.cholesky(_spd(3, seed=2))],
          oracle=lambda b, l: np.linalg.solve(l @ l.T, b), prims=["Div", "Mul"], grad=True, rtol=1e-4, atol=1e-5,
          grad_rtol=1e-4, grad_atol=1e-5),
