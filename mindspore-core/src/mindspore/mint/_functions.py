@@ -25,7 +25,7 @@ from mindspore.ops import (abs, acos, acosh, arccos, arccosh, arcsinh, arctan, a
                            masked_select, matmul, maximum, minimum, mm, mul, ne, neg, negative, nonzero,
                            not_equal, outer, pow, ravel, reciprocal, remainder, roll, round, rsqrt, sigmoid, sign,
                            sin, sinc, sinh, square, swapaxes, tan, tanh, tile, tril, triu, unbind, unsqueeze,
-                           xlogy, zeros_like, ones_like, full, full_like, eye, arange, divide, div)
+                           zeros_like, ones_like, full, full_like, eye, arange, divide, div)
 
 __all__ = [
     "abs", "acos", "acosh", "add", "addbmm", "addcdiv", "addmm", "addmv", "addr_", "all", "allclose", "amax",
@@ -87,6 +87,17 @@ def eq(input, other):
         _refuse_overloads("eq", (input, other), ((("Number",), "Number", "number"),
                                                  (("Number", "Tensor"), "Number, Tensor", "number,Tensor")))
     return ops.equal(input, other)
+
+
+def xlogy(input, other):
+    """``input * log(other)``, and 0 where ``input`` is 0. As in 2.10, PYNATIVE refuses a Python number as ``input``
+    (its signature conversion has no number overload there; ``ops.xlogy`` converts it); ``other`` may be one."""
+    from mindspore.ops._defs.math import _staging
+    if isinstance(input, numbers.Number) and not _staging():
+        raise MSTypeError(f'Failed calling Xlogy with "Xlogy()(input={type(input).__name__}, other='
+                          f'{"Tensor" if isinstance(other, Tensor) else type(other).__name__})".\n'
+                          'The valid calling should be: \n"Xlogy()(input=<Tensor>, other=<Tensor>)".')
+    return ops.xlogy(input, other)
 
 
 def isnan(tensor):
