@@ -22,7 +22,7 @@ import threading
 
 import numpy as np
 
-from mindspore import get_seed as _global_seed
+import mindspore
 
 __all__ = ["set_seed", "get_seed", "set_num_parallel_workers", "get_num_parallel_workers",
            "set_prefetch_size", "get_prefetch_size", "set_enable_shared_mem", "get_enable_shared_mem",
@@ -51,8 +51,8 @@ _lock = threading.Lock()
 _config = dict(_DEFAULTS)
 # ``mindspore.set_seed`` seeds the pipelines too, as MindSpore's does: one called before this module is loaded is
 # read here, one called after sets it through set_seed below
-if _global_seed() is not None:
-    _config["seed"] = _global_seed()
+if mindspore.get_seed() is not None:
+    _config["seed"] = mindspore.get_seed()
 
 
 def _check_int(api, name, value, low, high):
