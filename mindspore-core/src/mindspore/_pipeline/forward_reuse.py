@@ -99,22 +99,7 @@ def _merge_next_call(g, call, calls):
     if any(n not in position for n in later.forward):
         return
     effects = [n for n in call.forward if is_effectful_apply(n)]
-    pure = {}
-    for n in call.forward:
-        if not is_effectful_apply(n):
-            pure.setdefault(_key(n, {}), []).append(n)
-    mapped, k = {}, 0
-    for n in later.forward:
-        key = _key(n, mapped)
-        if is_effectful_apply(n):
-            if k >= len(effects) or _key(effects[k], {}) != key:
-                break
-            mapped[n] = effects[k]
-            k += 1
-            continue
-        same = pure.get(key)
-        if same:
-            mapped[n] = same.pop(0)
+    mapped, _, k, _ = _match(later.forward, effects, _pure_of(call.forward))
     if k == 0:
         return
     g.nodes = [n for n in g.nodes if n not in mapped]
@@ -127,8 +112,13 @@ def _pure_before(g, call, position):
     first = position[call.forward[0]]
     while first > 0 and not is_effectful_apply(g.nodes[first - 1]):
         first -= 1
+    return _pure_of(g.nodes[first:position[call.forward[-1]] + 1])
+
+
+def _pure_of(nodes):
+    """``nodes``' pure applies by what they compute."""
     pure = {}
-    for n in g.nodes[first:position[call.forward[-1]] + 1]:
+    for n in nodes:
         if not is_effectful_apply(n):
             pure.setdefault(_key(n, {}), []).append(n)
     return pure
@@ -138,22 +128,16 @@ def _key(node, mapped):
     return (_callee_key(node), tuple(_input_key(mapped.get(x, x)) for x in node.inputs[1:]))
 
 
-def _merge(g, call, grad):
-    position = {n: i for i, n in enumerate(g.nodes)}
-    if any(n not in position for n in call.forward + grad.forward + grad.backward):
-        return False
-    if position[call.forward[-1]] >= position[grad.forward[0]]:
-        return False   # the gradient comes first (MindSpore 2.10 fails compiling it: "Graph cycle exists")
-    effects = [n for n in call.forward if is_effectful_apply(n)]
-    pure = _pure_before(g, call, position)
+def _match(nodes, effects, pure):
+    """Map ``nodes`` onto the earlier applies they compute again: their effects, in order, onto ``effects``, their
+    pure applies onto equal ones of ``pure`` (taken from it). Stops at the first effect that differs; returns
+    ``(mapped, the pure applies left unmatched, how many effects matched, whether every node was read)``."""
     mapped, kept, k = {}, [], 0
-    for n in grad.forward:
-        if isinstance(n.inputs[0], Constant) and isinstance(n.inputs[0].value, (Graph, irops.CustomCall)):
-            return False
+    for n in nodes:
         key = _key(n, mapped)
         if is_effectful_apply(n):
             if k >= len(effects) or _key(effects[k], {}) != key:
-                return False
+                return mapped, kept, k, False
             mapped[n] = effects[k]
             k += 1
             continue
@@ -161,8 +145,23 @@ def _merge(g, call, grad):
         if same:
             mapped[n] = same.pop(0)
         else:
-            kept.append(n)     # pure: computed again from the call's values (a tuple the clone packs itself)
-    if k != len(effects):
+            kept.append(n)
+    return mapped, kept, k, True
+
+
+def _merge(g, call, grad):
+    position = {n: i for i, n in enumerate(g.nodes)}
+    if any(n not in position for n in call.forward + grad.forward + grad.backward):
+        return False
+    if position[call.forward[-1]] >= position[grad.forward[0]]:
+        return False   # the gradient comes first (MindSpore 2.10 fails compiling it: "Graph cycle exists")
+    if any(isinstance(n.inputs[0], Constant) and isinstance(n.inputs[0].value, (Graph, irops.CustomCall))
+           for n in grad.forward):
+        return False
+    effects = [n for n in call.forward if is_effectful_apply(n)]
+    # the unmatched pure applies are computed again from the call's values (a tuple the clone packs itself)
+    mapped, kept, k, whole = _match(grad.forward, effects, _pure_before(g, call, position))
+    if not whole or k != len(effects):
         return False
     _read_weights_as_the_call(g, call, grad, kept + grad.backward, position)
     dropped = set(mapped)
