@@ -23,12 +23,6 @@ def _restore_mode():
     ms.set_context(mode=mode)
 
 
-@pytest.mark.parametrize("mode", [
-    "graph",
-    pytest.param("pynative", marks=pytest.mark.xfail(strict=True, reason=(
-        "2.10's PYNATIVE casts the float inputs of every operator a float16 cell runs (x * y of two float32 "
-        "Tensors made in construct is float16) and not the cell's inputs on entry (a float64 input returned as it "
-        "is stays float64); ours casts the inputs on entry and the Parameters as read"))),
-])
+@pytest.mark.parametrize("mode", ["graph", "pynative"])
 def test_to_float_reads_tensor_attributes_as_2_10(mode):
     assert cases.run(mode) == REF[mode]

@@ -10,15 +10,17 @@ Levels (MindSpore 2.10):
   LayerNorm), which compute in float32 and hand low precision on; the network output is float32.
 * ``O3``: the whole network computes in low precision; the output is float32.
 
-How it runs. ``Cell.to_float(dtype)`` marks a cell (and its children) so that its float inputs are
-cast on entry. MindSpore also casts, at use, every float *parameter* a marked cell reads (the
-stored parameters stay float32, so optimizers update float32 master weights and gradients flow
-back through the casts). Cells converted here get that behaviour from a small subclass injected in
-place (the technique ``torch.nn.utils.parametrize`` uses): while such a cell runs, its own trainable
-float parameters are read through a ``Cast`` to the cell's type, and its output is cast when amp
-asked for it (float32 after white-list cells, low precision after black-list cells under O2).
-Parameters that are not trainable (BatchNorm's moving statistics) are never cast, because kernels
-update them in place; this mirrors MindSpore not casting inputs it writes. Primitives in the white
+How it runs. ``Cell.to_float(dtype)`` marks a cell (and its children) so that its operators run in
+``dtype`` (PYNATIVE: each casts its float inputs; GRAPH_MODE: the cell's inputs are cast on entry).
+MindSpore also casts, at use, every float *parameter* a marked cell reads (the stored parameters stay
+float32, so optimizers update float32 master weights and gradients flow back through the casts).
+Cells converted here get that behaviour from a small subclass injected in place (the technique
+``torch.nn.utils.parametrize`` uses): while such a cell runs, its own trainable float parameters are
+read through a ``Cast`` to the cell's type, and its output is cast when amp asked for it (float32
+after white-list cells, low precision after black-list cells under O2). Parameters that are not
+trainable (BatchNorm's moving statistics) are never cast, because kernels update them in place; this
+mirrors MindSpore not casting inputs it writes; in PYNATIVE a BatchNorm cell's are not cast at all
+(MindSpore's ``BatchNorm`` casts no Parameter), so O3 computes it as O2 does. Primitives in the white
 list are converted the same way: a subclass with the same class name (so kernel lookup is
 unchanged) casts float inputs to low precision and the result back to float32. Every cast is an
 ordinary ``Cast`` primitive, so the float16 computation really happens in the kernels and autodiff
@@ -39,6 +41,7 @@ import threading
 from abc import ABC, abstractmethod
 
 from mindspore._core import interpreters as _interpreters
+from mindspore._core.primitive import MIXED_PRECISION as _MIXED_PRECISION
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
@@ -141,7 +144,7 @@ def _cast_subtree_params(root):
             continue
         cells.add(id(cell))
         dst = state.get("_mixed_precision_type")
-        if dst is not None and getattr(type(cell), "_amp_injected", False):
+        if dst is not None and getattr(type(cell), "_amp_injected", False) and not state.get("_amp_params_as_they_are"):
             for param in state["_params"].values():
                 key = (id(param), dst)
                 if key not in seen and _cast_param(param, dst):
@@ -161,7 +164,7 @@ def _cast_subtree_params(root):
 class _AmpCellMixin:
     """Injected before a cell's class: casts own trainable float parameters while running, and the output. Outside
     graph compilation the outermost converted cell of a call casts the parameters of every converted cell under it
-    at once (:func:`_cast_subtree_params`), and the cells under it read theirs from that."""
+    at once (:func:`_cast_subtree_params`), and the operators casting them take those casts."""
 
     _amp_injected = True
 
@@ -169,6 +172,11 @@ class _AmpCellMixin:
         if self.__dict__.get("_amp_half_input"):   # (see _takes_half_input)
             return args
         return super()._cast_inputs(args)
+
+    def _ops_mixed_precision_type(self):
+        if self.__dict__.get("_amp_half_input"):   # (PYNATIVE: its operators take the half input as it is)
+            return None
+        return super()._ops_mixed_precision_type()
 
     def __call__(self, *args, **kwargs):
         state = self.__dict__
@@ -181,21 +189,22 @@ class _AmpCellMixin:
         opened = casts is None and not staging
         if opened:
             casts = _cast_subtree_params(self)
-        if dst is not None:
+        if dst is not None and staging:
             for name, param in params.items():
                 if _cast_param(param, dst):
                     saved[name] = param
             for name, param in saved.items():
-                cast = casts.get((id(param), dst)) if casts else None
-                params[name] = cast if cast is not None else _cast_floats(param, dst)
+                params[name] = _cast_floats(param, dst)
         if opened:
-            _PARAM_CASTS.casts = casts
+            # PYNATIVE: the cells read their Parameters as they are (as in MindSpore); the operators casting them
+            # (see Cell.to_float) take these casts instead of casting again
+            _PARAM_CASTS.casts = _MIXED_PRECISION.parameters = casts
         try:
             out = super().__call__(*args, **kwargs)
         finally:
             params.update(saved)
             if opened:
-                _PARAM_CASTS.casts = None
+                _PARAM_CASTS.casts = _MIXED_PRECISION.parameters = None
         out_dtype = state.get("_amp_output_dtype")
         return _cast_floats(out, out_dtype) if out_dtype is not None else out
 
@@ -238,9 +247,13 @@ def _set_amp_output(cell, dtype):
 
 
 def _enable_param_cast(network):
-    """Make every cell of ``network`` read its trainable float parameters in its mixed-precision type."""
+    """Make every cell of ``network`` read its trainable float parameters in its mixed-precision type. Outside graph
+    compilation a BatchNorm cell as MindSpore builds it reads them as they are: MindSpore's PYNATIVE executor casts
+    no Parameter of its ``BatchNorm`` (RW_WRITE or no signature), so under O3 it computes as under O2."""
     for _, cell in network.cells_and_names():
         _inject(cell, _AmpCellMixin)
+        if _is_built_batchnorm(cell):
+            object.__setattr__(cell, "_amp_params_as_they_are", True)
 
 
 def _is_user_cell(cell):
@@ -283,9 +296,13 @@ def _takes_half_input(cell):
     output once, so giving it the half-precision input computes the same numbers as casting the input to float32 and
     the output back (and the same gradients, through the kernels' float32 BatchNormGrad), two operators fewer per
     layer in both directions (30 of a ResNet step's forward operator calls)."""
-    import mindspore.nn as nn
-    return type(cell).construct is nn.layer.normalization._BatchNorm.construct and \
+    return _is_built_batchnorm(cell) and \
         all(p.dtype == mstype.float32 for p in cell.__dict__["_params"].values() if p is not None)
+
+
+def _is_built_batchnorm(cell):
+    import mindspore.nn as nn
+    return type(cell).construct is nn.layer.normalization._BatchNorm.construct
 
 
 def _auto_black_list(network, black_list, dtype):

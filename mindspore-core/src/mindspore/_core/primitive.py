@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import functools
 import inspect
+import threading
 import weakref
 
-from mindspore._core.interpreters import TOP as _TOP
+from mindspore._core.interpreters import STACK as _STACK, TOP as _TOP
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "constexpr",
            "NON_DIFFERENTIABLE", "TensorSpec", "short_dtype", "mark_zero", "is_known_zero"]
@@ -182,6 +183,105 @@ def _uncast_written(prim, args):
     return args if read is None else tuple(read)
 
 
+class _MixedPrecision(threading.local):
+    """PYNATIVE ``Cell.to_float``, per thread (a dataset worker's operators are not the cell's).
+
+    ``dtype``: the dtype of the innermost Cell call marked by ``to_float`` that runs now (None outside one, or inside
+    a cell marked to run its operators as they are). As MindSpore 2.10's PYNATIVE executor does, every operator called
+    then gets its float Tensor inputs (those inside a tuple or list too) cast to that dtype first; the cell's own
+    inputs and attributes are not cast on entry. The cells keep the stack (see nn/cell.py).
+
+    ``parameters``: ``{(id(parameter), dtype): cast Tensor}`` made ahead by amp (one ``CastMany`` for a whole
+    network) that the operators take instead of casting those Parameters again; None when there is none."""
+
+    dtype = None
+    parameters = None
+
+
+MIXED_PRECISION = _MixedPrecision()
+#: True once a PYNATIVE ``to_float`` cell has run in any thread: a plain flag ``Primitive.__call__`` tests first, so
+#: that programs without one never read the thread-local state (several times dearer than a list item)
+MIXED_PRECISION_USED = [False]
+
+_FLOAT_NAMES = frozenset(("Float16", "Float32", "Float64", "BFloat16"))
+
+
+def _is_float(dtype, _known={}):
+    """Whether ``dtype`` (a MindSpore dtype) is a float type; memoised per dtype (the check runs for every input)."""
+    try:
+        return _known[dtype]
+    except KeyError:
+        _known[dtype] = str(dtype) in _FLOAT_NAMES
+        return _known[dtype]
+
+
+def _mixed_precision_one(a, dst, cast):
+    t = type(a)
+    if getattr(t, "__ms_tensor__", False):
+        dtype = a._dtype
+        if dtype is not dst and dtype != dst and _is_float(dtype):
+            return cast(a, dst)
+        return a
+    if t is tuple or t is list:
+        items = [_mixed_precision_one(x, dst, cast) for x in a]
+        if any(x is not y for x, y in zip(items, a)):
+            return t(items)
+    return a
+
+
+def _mixed_precision_inputs(prim, args):
+    """``args`` with their float Tensors cast to :data:`MIXED_PRECISION`'s ``dtype`` (MindSpore's per-operator mixed
+    precision cast). A Parameter the operator writes in place (an RW_WRITE input: BatchNorm's moving statistics) is
+    left as it is (see ``uncast_parameters``); operators that only view their input (``Reshape``, ``Transpose``,
+    ...) or cast it themselves declare ``mixed_precision_cast = False``. A graph being compiled (a ``jit`` function
+    called from the cell) is not cast, as in MindSpore."""
+    if _STACK[-1].kind == "staging":
+        return args
+    dst = MIXED_PRECISION.dtype
+    kept = prim.uncast_parameters
+    if kept is None:
+        kept = prim.written_inputs
+    out = None
+    for i, a in enumerate(args):
+        t = type(a)
+        if getattr(t, "__ms_tensor__", False):
+            dtype = a._dtype
+            if dtype is dst or not _is_float(dtype) or dtype == dst:
+                continue
+            if getattr(t, "__ms_parameter__", False):
+                if kept and i in kept:
+                    continue
+                ahead = MIXED_PRECISION.parameters
+                b = ahead.get((id(a), dst)) if ahead else None
+                if b is None:
+                    b = _cast_prim()(a, dst)
+            else:
+                b = _cast_prim()(a, dst)
+        elif t is tuple or t is list:
+            b = _mixed_precision_one(a, dst, _cast_prim())
+            if b is a:
+                continue
+        else:
+            continue
+        out = list(args) if out is None else out
+        out[i] = b
+    return args if out is None else tuple(out)
+
+
+def mixed_precision_input(x):
+    """``x`` as an operator run now gets it (cast to :data:`MIXED_PRECISION`'s ``dtype`` when it is a float Tensor): for
+    the Tensor methods that MindSpore 2.10 runs as operators casting their input, but ours as ``Cast`` (``astype``,
+    ``to``, ``float``, ``copy``)."""
+    if not MIXED_PRECISION_USED[0] or MIXED_PRECISION.dtype is None or _STACK[-1].kind == "staging":
+        return x
+    return _mixed_precision_one(x, MIXED_PRECISION.dtype, _cast_prim())
+
+
+@functools.lru_cache(maxsize=None)
+def _cast_prim():
+    return instance("Cast")
+
+
 def _read_value_inputs(prim, args):
     read = list(args)
     for i, name in prim.value_inputs.items():
@@ -210,6 +310,12 @@ class Primitive:
     #: positions of the inputs the operator updates in place (MindSpore's ``RW_WRITE`` signature: BatchNorm's moving
     #: statistics, Assign's variable, an optimizer's states); a parameter given there is never a mixed-precision cast
     written_inputs = ()
+    #: whether the operator's float inputs are cast to the dtype of the PYNATIVE ``Cell.to_float`` cell running it
+    #: (see :data:`MIXED_PRECISION`); MindSpore 2.10 leaves the inputs of its view operators and of ``Cast`` alone
+    mixed_precision_cast = True
+    #: positions where such a cast leaves a Parameter as it is (MindSpore casts a Parameter only where the operator's
+    #: signature reads it); None: the written inputs
+    uncast_parameters = None
 
     def __init__(self, name=None):
         self.name = name or type(self).__name__
@@ -278,6 +384,8 @@ class Primitive:
             args = _read_value_inputs(self, args)
         if self.written_inputs:
             args = _uncast_written(self, args)
+        if MIXED_PRECISION_USED[0] and self.mixed_precision_cast and MIXED_PRECISION.dtype is not None:
+            args = _mixed_precision_inputs(self, args)
         hook = CALL_HOOK[0]
         if hook is None:
             return _TOP[0](self, args)

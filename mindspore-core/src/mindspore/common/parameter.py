@@ -51,6 +51,8 @@ class Parameter(Tensor):
 
     __slots__ = ("_name", "_requires_grad", "layerwise_parallel", "parallel_optimizer", "_user_named",
                  "init_mode", "is_init", "_cast_type", "param_info", "__dict__")
+    #: (what the layers below ``common`` test instead of importing this class: a written Parameter is never cast)
+    __ms_parameter__ = True
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True, storage_format="", device=None):

@@ -12,6 +12,7 @@ devices with host offload; the CPU runtime keeps activations in host memory alre
 from __future__ import annotations
 
 from mindspore._errors import MSTypeError, MSValueError
+from mindspore._core.primitive import MIXED_PRECISION
 
 _RECOMPUTE_KEYS = ("mp_comm_recompute", "parallel_optimizer_comm_recompute", "recompute_slice_activation")
 
@@ -43,13 +44,20 @@ class _Body:
     """``cell.construct`` as the block ``mindspore.recompute`` runs twice: a Cell-like object (its trainable
     parameters are differentiated) whose call does not come back through ``Cell.__call__``."""
 
-    __slots__ = ("cell",)
+    __slots__ = ("cell", "mixed_precision")
 
     def __init__(self, cell):
         self.cell = cell
+        # the Cell.to_float dtype its operators run in, again when the backward pass recomputes it
+        self.mixed_precision = MIXED_PRECISION.dtype
 
     def construct(self, *args, **kwargs):
-        return self.cell.construct(*args, **kwargs)
+        outer = MIXED_PRECISION.dtype
+        MIXED_PRECISION.dtype = self.mixed_precision
+        try:
+            return self.cell.construct(*args, **kwargs)
+        finally:
+            MIXED_PRECISION.dtype = outer
 
     __call__ = construct
 

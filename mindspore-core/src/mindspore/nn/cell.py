@@ -22,6 +22,7 @@ from mindspore._autodiff import forward_reuse as _forward_reuse
 from mindspore._autodiff import tape as _tape
 from mindspore.nn import _cell_buffers, _cell_hooks, _cell_memory, _state_dict
 from mindspore._core import interpreters as _interpreters
+from mindspore._core.primitive import MIXED_PRECISION as _MIXED_PRECISION, MIXED_PRECISION_USED as _MIXED_PRECISION_USED
 from mindspore._infer import staging as _staging
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common.parameter import Parameter, ParameterTuple, check_fusion_id, first_shared_name
@@ -465,7 +466,10 @@ class Cell:
         return _cell_hooks.register(self, "backward", hook_fn)
 
     def to_float(self, dst_type):
-        """Run this cell in ``dst_type`` (inputs cast on entry); returns ``self``."""
+        """Run this cell and its sub-cells in ``dst_type``; returns ``self``. As in MindSpore 2.10: in PYNATIVE every
+        operator they run casts its float inputs to ``dst_type`` (the nearest cell with its own ``to_float`` wins;
+        view operators and ``Cast`` excepted); in GRAPH_MODE the cell's float inputs, Parameters and Tensor
+        attributes are read in ``dst_type``."""
         from mindspore.common import dtype as mstype
         if dst_type not in (mstype.float16, mstype.float32, mstype.bfloat16):
             raise MSValueError(f"For 'to_float', the 'dst_type' must be float16, float32 or bfloat16, "
@@ -635,14 +639,30 @@ class Cell:
             return hook(self, self._call_unhooked, args, kwargs)
         return self._call_unhooked(*args, **kwargs)
 
+    def _ops_mixed_precision_type(self):
+        """The dtype the operators this PYNATIVE call runs get their float inputs in (``to_float``), or None to run
+        them as they are (amp's BatchNorm cells under O2, see mindspore/amp.py)."""
+        return self._mixed_precision_type
+
     def _call_unhooked(self, *args, **kwargs):
+        if self._mixed_precision_type is not None and not _staging.active():
+            # PYNATIVE, as MindSpore 2.10: the inputs and attributes are not cast on entry; every operator the call
+            # runs (in sub-cells too, up to one with its own to_float) casts its float inputs (Parameters read
+            # included) to the innermost to_float cell's dtype (mindspore/_core/primitive.py, MIXED_PRECISION)
+            outer = _MIXED_PRECISION.dtype
+            _MIXED_PRECISION.dtype = self._ops_mixed_precision_type()
+            _MIXED_PRECISION_USED[0] = True
+            try:
+                return self._call_construct(args, kwargs)
+            finally:
+                _MIXED_PRECISION.dtype = outer
         if self._mixed_precision_type is not None:
             args = self._cast_inputs(args)
             # like MindSpore's to_float, the cell's float parameters are read in the cell's dtype
             # (a differentiable Cast, so gradients reach the float32 parameters)
             outer = self.__dict__.get("_running_cast", False)
             object.__setattr__(self, "_running_cast", True)
-            swapped = _cast_tensor_attrs(self) if _staging.active() else {}
+            swapped = _cast_tensor_attrs(self)
             try:
                 return self._call_construct(args, kwargs)
             finally:

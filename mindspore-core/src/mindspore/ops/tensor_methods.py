@@ -28,6 +28,7 @@ import numpy as np
 from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore._autodiff import tape as _tape
+from mindspore._core.primitive import mixed_precision_input
 from mindspore._infer.staging import StagedTensor
 from mindspore.common.generator import drawing_from
 from mindspore.common.tensor import Tensor
@@ -2266,8 +2267,8 @@ def _random_categorical(self, num_sample, seed=0, dtype=mstype.int64):
 # Tensor (mindspore.common.tensor) sits below the operators and defines only what needs no kernel; the
 # operators, conversions and indexing below are put on the class when mindspore.ops is imported.
 def _astype(self, dtype, copy=True):
-    """This tensor cast to ``dtype``."""
-    return F.cast(self, mstype.to_ms_dtype(dtype))
+    """This tensor cast to ``dtype`` (in a PYNATIVE ``to_float`` cell, from its value in the cell's dtype, as 2.10)."""
+    return F.cast(mixed_precision_input(self), mstype.to_ms_dtype(dtype))
 
 
 _TO_DEVICES = ("cpu", "CPU", "Ascend", "npu")
@@ -2304,6 +2305,9 @@ def _caster(dtype):
 
 
 def _copy(self):
+    read = mixed_precision_input(self)
+    if read is not self:   # in a PYNATIVE to_float cell MindSpore 2.10's copy keeps the dtype, rounded to the cell's
+        return F.cast(read, self.dtype)
     return F.identity(self)
 
 

@@ -68,6 +68,7 @@ def invert_perm(perm):
 class Cast(Primitive):
     """``Cast()(x, dtype)``: ``x`` converted to ``dtype``; a Python number gives a 0-d Tensor, as in MindSpore
     (``Cast()(2.0, mstype.float16)`` is ``Tensor(2.0, float16)``)."""
+    mixed_precision_cast = False   # (Cell.to_float in PYNATIVE: a view or a cast of its input, as MindSpore 2.10)
 
     @prim_attr_register
     def __init__(self):
@@ -98,6 +99,7 @@ class CastMany(Primitive):
     PYNATIVE casts every low-precision cell's float32 parameters at once, where a ``Cast`` per parameter cost a
     ResNet step 49 operator calls). Each output is what ``Cast()(inputs[i], dtypes[i])`` gives; so are the
     gradients, cast back to each input's dtype."""
+    mixed_precision_cast = False   # (Cell.to_float in PYNATIVE: a view or a cast of its input, as MindSpore 2.10)
 
     @prim_attr_register
     def __init__(self):
@@ -138,6 +140,7 @@ def _dtypes_of(tensors):
 # --- Reshape --------------------------------------------------------------------------------
 class Reshape(Primitive):
     """``Reshape()(x, shape)``; one ``-1`` in ``shape`` is inferred."""
+    mixed_precision_cast = False   # (Cell.to_float in PYNATIVE: a view or a cast of its input, as MindSpore 2.10)
 
     value_inputs = {1: "shape"}
 
@@ -179,6 +182,7 @@ def resolve_reshape(op, x_shape, shape):
 # --- Transpose ------------------------------------------------------------------------------
 class Transpose(Primitive):
     """``Transpose()(x, perm)``: the axes of ``x`` permuted; output axis ``i`` is input axis ``perm[i]``."""
+    mixed_precision_cast = False   # (Cell.to_float in PYNATIVE: a view or a cast of its input, as MindSpore 2.10)
 
     @prim_attr_register
     def __init__(self):
@@ -243,6 +247,7 @@ def _dims_at(tensors, axis):
 # --- SplitV ---------------------------------------------------------------------------------
 class SplitV(Primitive):
     """``SplitV(size_splits, split_dim, num_split)(x)``: ``x`` cut into pieces of the given sizes."""
+    mixed_precision_cast = False   # (Cell.to_float in PYNATIVE: a view or a cast of its input, as MindSpore 2.10)
 
     @prim_attr_register
     def __init__(self, size_splits, split_dim, num_split):
@@ -281,6 +286,7 @@ def resolve_split_sizes(op, sizes, dim, num):
 # --- Split ----------------------------------------------------------------------------------
 class Split(Primitive):
     """``Split(axis, output_num)(x)``: ``x`` cut into ``output_num`` equal pieces along ``axis``."""
+    mixed_precision_cast = False   # (Cell.to_float in PYNATIVE: a view or a cast of its input, as MindSpore 2.10)
 
     @prim_attr_register
     def __init__(self, axis=0, output_num=1):
@@ -364,6 +370,7 @@ class Unstack(Primitive):
 # --- ExpandDims -----------------------------------------------------------------------------
 class ExpandDims(Primitive):
     """``ExpandDims()(x, axis)``: ``x`` with a new dimension of size 1 at ``axis``."""
+    mixed_precision_cast = False   # (Cell.to_float in PYNATIVE: a view or a cast of its input, as MindSpore 2.10)
 
     @prim_attr_register
     def __init__(self):
@@ -384,6 +391,7 @@ class ExpandDims(Primitive):
 # --- Squeeze --------------------------------------------------------------------------------
 class Squeeze(Primitive):
     """``Squeeze(axis=())(x)``: size-1 dimensions removed (all of them when ``axis`` is empty)."""
+    mixed_precision_cast = False   # (Cell.to_float in PYNATIVE: a view or a cast of its input, as MindSpore 2.10)
 
     @prim_attr_register
     def __init__(self, axis=()):
@@ -485,6 +493,7 @@ def _tile_grad_plan(shape, multiples):
 # --- BroadcastTo ----------------------------------------------------------------------------
 class BroadcastTo(Primitive):
     """``BroadcastTo(shape)(x)``: ``x`` broadcast to ``shape`` (``-1`` keeps ``x``'s dimension)."""
+    mixed_precision_cast = False   # (Cell.to_float in PYNATIVE: a view or a cast of its input, as MindSpore 2.10)
 
     @prim_attr_register
     def __init__(self, shape):
@@ -574,6 +583,7 @@ class Size(_ValueOfSpec):
 # --- ZerosLike ------------------------------------------------------------------------------
 class ZerosLike(Primitive):
     """A tensor of zeros with ``x``'s shape and dtype."""
+    mixed_precision_cast = False   # (PYNATIVE Cell.to_float: reads only its input's shape and dtype, as 2.10)
 
     @prim_attr_register
     def __init__(self):
@@ -775,6 +785,7 @@ class Identity(Primitive):
 # --- Depend ---------------------------------------------------------------------------------
 class Depend(Primitive):
     """``Depend()(value, expr)``: ``value``, evaluated after ``expr`` (an ordering edge in graphs)."""
+    mixed_precision_cast = False   # (Cell.to_float in PYNATIVE: passes its input on, as MindSpore 2.10)
 
     @prim_attr_register
     def __init__(self):

@@ -422,6 +422,7 @@ class StridedSliceGrad(Primitive):
 # --- Slice ----------------------------------------------------------------------------------
 class Slice(Primitive):
     """``Slice()(x, begin, size)``: the block of ``x`` starting at ``begin`` with ``size`` (``-1``: to the end)."""
+    mixed_precision_cast = False   # (Cell.to_float in PYNATIVE: a view or a cast of its input, as MindSpore 2.10)
 
     @prim_attr_register
     def __init__(self):

@@ -701,6 +701,9 @@ class BatchNorm(Primitive):
         check_str(self.name, "data_format", data_format, ("NCHW", "NHWC"))
 
     written_inputs = (3, 4)   # MindSpore's RW_WRITE mean/variance, in inference too (never cast by amp)
+    # a PYNATIVE to_float cell gives it its Parameters as they are: 2.10's signature is RW_WRITE for scale and bias too
+    # in training, and empty (no Parameter cast) in inference
+    uncast_parameters = (1, 2, 3, 4)
 
     @property
     def side_effect(self):
