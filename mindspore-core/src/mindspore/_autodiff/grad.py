@@ -114,15 +114,12 @@ def _backward(tp, fn, out, args, positions, weights, has_aux, sens):
         diff_outs = (out[0],)
     else:
         diff_outs = _as_tuple(out)
+    # every tensor of the output is seeded, also inside nested tuples, lists and dicts
+    diff_outs = tuple(_tensor_leaves(diff_outs))
     if sens is None:
-        # every tensor of the output is seeded with ones, also inside nested tuples, lists and dicts
-        diff_outs = tuple(_tensor_leaves(diff_outs))
         seeds = tuple(_ones_like(o) for o in diff_outs)
     else:
-        seeds = _as_tuple(sens)
-        if len(seeds) != len(diff_outs):
-            raise MSValueRuntimeError(f"For 'grad', the 'sens' must match the {len(diff_outs)} output(s) of "
-                                      f"the function, but got {len(seeds)}.")
+        seeds = _pynative_seeds(diff_outs, sens)
     grads = _compiled_backward.backward(tp, diff_outs, seeds, fn)
 
     def input_grad(p):
@@ -136,6 +133,21 @@ def _backward(tp, fn, out, args, positions, weights, has_aux, sens):
     in_grads = tuple(input_grad(p) for p in positions)
     w_grads = tuple(_grad_of(grads, w) for w in weights) if weights is not None else None
     return in_grads, w_grads
+
+
+def _pynative_seeds(outs, sens):
+    """The user's ``sens``, one per tensor of the output, checked as MindSpore 2.10's PYNATIVE checks it: its
+    tensors (a lone Python number stands for a scalar tensor) pair off with the output's tensors, each of its
+    output's shape and dtype (:func:`mindspore._autodiff.tape.check_seed`)."""
+    if isinstance(sens, (bool, int, float)):
+        seeds = (sens,)
+    else:
+        seeds = tuple(_tensor_leaves(sens))
+    if len(seeds) != len(outs):
+        raise MSValueRuntimeError("Failure info [The given sens gradient's size should be same as out of network!].")
+    for o, s in zip(outs, seeds):
+        _tape.check_seed(o, s)
+    return seeds
 
 
 def _tensor_leaves(v):
@@ -358,6 +370,7 @@ class GradOperation:
 
 def vjp(fn, *inputs, weights=None, has_aux=False):
     """``(fn(*inputs), vjp_fn[, aux])`` where ``vjp_fn(v)`` gives the vector-Jacobian products."""
+    _check_vjp_tensors(inputs)
     if len(inputs) == 1 and isinstance(inputs[0], (tuple, list)):
         inputs = tuple(inputs[0])
     ws = _weights_tuple(weights)
@@ -371,15 +384,33 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         net_out, aux = raw, None
 
     def vjp_fn(*v):
+        _check_vjp_tensors(v)
         sens = v[0] if len(v) == 1 else v
+        if _graph_mode_eager():
+            # MindSpore 2.10 compiles vjp_fn in GRAPH_MODE: its compiler's checks of the sens against the output
+            from mindspore._autodiff.graph_grad import check_sens_joins
+            for o, s in zip(_staging.flatten(net_out)[0], _staging.flatten(sens)[0]):
+                check_sens_joins(o, s)
         positions = tuple(range(len(inputs)))
         _, ig, wg = _differentiate(fn, inputs, positions, ws, has_aux, sens)
-        ig = ig[0] if len(ig) == 1 else ig
+        # a tuple, one gradient per input, also for a single input (MindSpore 2.10's layout)
         return (ig, wg) if ws is not None else ig
 
     if has_aux:
         return net_out, vjp_fn, (F.stop_gradient(aux) if isinstance(aux, Tensor) else aux)
     return net_out, vjp_fn
+
+
+def _check_vjp_tensors(values):
+    """``vjp``'s inputs and ``vjp_fn``'s vectors: tensors (or sequences of them), as MindSpore 2.10 checks them."""
+    if any(not isinstance(x, (Tensor, tuple, list)) for x in values):
+        raise MSTypeError("The inputs type must be Tensor.")
+
+
+def _graph_mode_eager():
+    """Called from Python (not while compiling) in GRAPH_MODE, where MindSpore compiles a gradient's call."""
+    import mindspore.context as context
+    return not _staging.active() and context.get_context("mode") == context.GRAPH_MODE
 
 
 def jvp(fn, inputs, v, has_aux=False):
@@ -390,7 +421,11 @@ def jvp(fn, inputs, v, has_aux=False):
         raise MSValueError(f"For 'jvp', 'v' must have one tensor per input ({len(ins)}), but got {len(vs)}.")
     for x, t in zip(ins, vs):
         if not isinstance(x, Tensor) or not isinstance(t, Tensor):
-            raise MSTypeError("For 'jvp', the 'inputs' and 'v' must be Tensors or tuples of Tensors.")
+            raise MSTypeError("The inputs type must be a Tensor, tuple or list of Tensors.")
+        if t.dtype != x.dtype:
+            # MindSpore 2.10 runs jvp compiled (both modes): 'v' seeds a gradient of its input's dtype, joined with it
+            from mindspore._autodiff.graph_grad import type_join_failed
+            raise type_join_failed(t.dtype, x.dtype)
         if tuple(x.shape) != tuple(t.shape):
             raise MSValueError(f"For 'jvp', each 'v' must have its input's shape, but got {t.shape} for an input "
                                f"of shape {x.shape}.")

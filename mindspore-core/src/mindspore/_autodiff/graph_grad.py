@@ -579,9 +579,34 @@ def _seeds(out, out_leaves, node_leaves, has_aux, sens):
             raise MSTypeValueError(f"For 'grad', the 'sens' must match the {n_seeded} output(s) of the function, "
                                    f"but got {len(sens_leaves)} (Type Join Failed: the sens cannot join with the "
                                    f"output).")
+        for o, s in zip(out_leaves, sens_leaves):
+            check_sens_joins(o, s)
         seeds = [sens_leaves[i] if m else None
                  for i, (m, n) in enumerate(zip(diff_mask, node_leaves)) if n is not None]
     return tuple(seeds)
+
+
+def check_sens_joins(out, sens):
+    """GRAPH_MODE: MindSpore 2.10's compiler joins each ``sens`` with its output's abstract value, so a tensor
+    ``sens`` of another dtype than its output's (also a scalar one, also for an output the graph does not
+    compute), or a Python number for a tensor output, is refused as a failed type join (never cast)."""
+    if not isinstance(out, Tensor):
+        return
+    if isinstance(sens, (bool, int, float)):
+        # a Python number's abstract value is a scalar: its type against a tensor's, which a scalar's join reads as Any
+        sens_type = "Bool" if isinstance(sens, bool) else "Int64" if isinstance(sens, int) else "Float32"
+        out_type = "Any"
+    elif isinstance(sens, Tensor) and sens.dtype != out.dtype:
+        sens_type, out_type = sens.dtype, out.dtype
+    else:
+        return
+    raise type_join_failed(sens_type, out_type)
+
+
+def type_join_failed(dtype1, dtype2):
+    """MindSpore 2.10's error for two abstract values of different element types that must join."""
+    return MSTypeError(f"Type Join Failed: dtype1 = {dtype1}, dtype2 = {dtype2}.\nFor more details, please refer to "
+                       f"https://www.mindspore.cn/search?inputValue=Type%20Join%20Failed")
 
 
 def _grad_or_zeros(g, like):

@@ -441,17 +441,34 @@ def _shape_text(shape):
     return "[const vector]{" + ", ".join(str(d) for d in shape) + "}"
 
 
+def _abstract_text(t):
+    """MindSpore's text of a tensor's abstract value, as its errors print it (less the buffer's address and
+    contents)."""
+    shape = "(" + ", ".join(str(d) for d in t.shape) + ")"
+    return f"AbstractTensor(shape: {shape}, element: AbstractScalar(Type: {t.dtype}, Value: ValueAny, Shape: NoShape))"
+
+
 def check_seed(out, sens):
-    """PYNATIVE: a ``sens`` whose shape differs from its output's is refused as MindSpore 2.10 refuses it (a
-    scalar output takes any ``sens``, summed down to it)."""
-    oshape, sshape = tuple(out.shape), tuple(getattr(sens, "shape", ()))
-    if not _is_tensor(sens) or oshape == sshape or not oshape:
+    """PYNATIVE: MindSpore 2.10's checks of one ``sens`` against its output, before the backward pass. A scalar
+    output takes any ``sens`` (summed down to it and cast); a scalar ``sens`` (a 0-d tensor or a Python number)
+    can not be broadcast up to a non-scalar output; otherwise the shapes, then the dtypes must be equal (a
+    ``sens`` of another dtype is refused, never cast)."""
+    oshape = tuple(out.shape)
+    if not oshape:
         return
-    from mindspore._errors import MSRuntimeError, MSValueError
+    is_number = isinstance(sens, (bool, int, float))
+    if not _is_tensor(sens) and not is_number:
+        return
+    sshape = () if is_number else tuple(sens.shape)
+    from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
     if not sshape:
         raise MSRuntimeError("For grad interface or custom function, grad tensor should be broadcast to expected "
                              f"shape, but got {_shape_text(sshape)} vs {_shape_text(oshape)}")
-    raise MSValueError(f"The shape should be {_shape_text(oshape)}, but got {_shape_text(sshape)}.")
+    abstracts = f", , sens gradient abs {_abstract_text(sens)}, out abs{_abstract_text(out)}"
+    if oshape != sshape:
+        raise MSValueError(f"The shape should be {_shape_text(oshape)}, but got {_shape_text(sshape)}{abstracts}")
+    if sens.dtype != out.dtype:
+        raise MSTypeError(f"The dtype should be {out.dtype}, but got {sens.dtype}{abstracts}")
 
 
 def _accumulate(grads, t, g):
@@ -495,7 +512,6 @@ def backward(tape, outputs, sens):
     with _interpreters.suspended(tape), hook_suspended():
         for o, s in zip(outputs, sens):
             if _is_tensor(o) and tracked(o, tape):
-                check_seed(o, s)
                 _accumulate(grads, o, s)
         for node in reversed(tape.nodes):
             if _HOOKS:
