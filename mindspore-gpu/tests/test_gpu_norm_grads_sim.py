@@ -69,7 +69,11 @@ def _ln_grad_inputs(dtype, shape, bna, bpa, special):
     rng = np.random.default_rng(1)
     stat = shape[:bna] + (1,) * (len(shape) - bna)
     x, dy = rng.normal(1, 2, shape).astype(dtype), rng.normal(size=shape).astype(dtype)
-    var, mean = rng.uniform(0.5, 2, stat).astype(dtype), rng.normal(size=stat).astype(dtype)
+    # the mean is x's own, as LayerNorm gives it (MindSpore's CPU float16 kernel centres x - mean on its row sum too,
+    # which the GPU's fused kernels leave out: 0 for the forward's mean)
+    var = rng.uniform(0.5, 2, stat).astype(dtype)
+    mean = x.astype(np.float64).mean(axis=tuple(range(bna, len(shape))), keepdims=True).astype(dtype) \
+        if x.size else np.zeros(stat, dtype)
     gamma = rng.normal(size=shape[bpa:]).astype(dtype)
     if special and x.size:
         x.reshape(-1)[0] = np.nan
@@ -83,9 +87,19 @@ def _ln_grad_inputs(dtype, shape, bna, bpa, special):
 def test_layer_norm_grad_gives_the_cpu_kernels_results(target, dtype, shape, bna, bpa, special):
     arrays = _ln_grad_inputs(dtype, shape, bna, bpa, special)
 
-    def run():     # an epsilon far from the default 1e-12, so a kernel that dropped it would show
+    def run():     # an epsilon far from the default, so a kernel that dropped it would show
         return LayerNormGrad(bna, bpa, 0.25)(*[ms.Tensor(a) for a in arrays])
-    _same(_on(target, run), _on("CPU", run), TOL[dtype], f"LayerNormGrad {np.dtype(dtype).name} {shape} {bna} {bpa}")
+    what = f"LayerNormGrad {np.dtype(dtype).name} {shape} {bna} {bpa}"
+    got, want = _on(target, run), _on("CPU", run)
+    if dtype == np.float16 and special:
+        # the CPU's float16 kernel is MindSpore 2.10's, whose row sums turn the whole row of an infinite dy into NaN:
+        # the GPU's NaNs are among those, and the other values equal
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert not (np.isnan(g) & ~np.isnan(w)).any(), f"{what} output {i}: NaN positions"
+            both = ~np.isnan(g) & ~np.isnan(w)
+            np.testing.assert_allclose(g[both], w[both], rtol=TOL[dtype], atol=TOL[dtype], err_msg=f"{what} output {i}")
+        return
+    _same(got, want, TOL[dtype], what)
 
 
 def test_layer_norm_grad_runs_in_two_launches(target):

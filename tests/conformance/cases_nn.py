@@ -10,7 +10,7 @@ import numpy as np
 
 import mindspore as ms
 from mindspore import ops
-from mindspore.ops._defs.nn import BatchNormGrad, GeLUGrad, ReluGrad
+from mindspore.ops._defs.nn import BatchNormGrad, FastGeLUGrad, GeLUGrad, ReluGrad
 
 from case import Case, rand, randint, randpos
 
@@ -216,6 +216,11 @@ def _gelu_slope_times(dy, x):
     return dy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * c * x * x))
 
 
+def _fast_gelu_slope_times(dy, x):
+    s = 1 / (1 + np.exp(-1.702 * x))
+    return dy * (s + 1.702 * x * s * (1 - s))
+
+
 def _apply_momentum(nesterov):
     """ApplyMomentum on Parameters made from the inputs; returns (result, variable, accumulation) after it."""
     def op(var, accum, grad):
@@ -270,6 +275,8 @@ CASES = [
          oracle=lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))),
     Case("fast_gelu", ops.fast_gelu, [_X], prims=["FastGeLU"], grad=True,
          oracle=lambda x: x / (1 + np.exp(-1.702 * np.abs(x))) * np.exp(0.851 * (x - np.abs(x)))),
+    Case("fast_gelu_grad_prim", FastGeLUGrad(), [rand(*_X.shape, seed=6), _X], prims=["FastGeLUGrad"], dtypes=F16,
+         grad=True, grad_rtol=1e-4, grad_atol=1e-6, oracle=_fast_gelu_slope_times),
     Case("silu", ops.silu, [_X], oracle=lambda x: x * _sigmoid(x), prims=["Sigmoid"], grad=True),
     Case("hswish", ops.HSwish(), [rand(4, 6, low=-5, high=5)], prims=["HSwish"], dtypes=F16, grad=True,
          oracle=lambda x: x * np.clip(x + 3, 0, 6) / 6),

@@ -1,12 +1,13 @@
 """Cases for LayerNormGrad and SoftmaxGrad, the gradient primitives the bprops of LayerNorm and Softmax call (those
 two are in cases_nn.py).
 
-The inputs are independent here (LayerNormGrad's ``(x, dy, variance, mean, gamma)``, variance positive; SoftmaxGrad's
+The inputs are independent here (LayerNormGrad's ``(x, dy, variance, mean, gamma)``, variance positive, mean x's
+own; SoftmaxGrad's
 ``(y, dy)``, y any tensor), so the gradient check, central finite differences in float64 w.r.t. every input, checks
 each one's own bprop: the second order of LayerNorm and Softmax. The oracles are written differently from the
 kernels: LayerNormGrad's dx as the Jacobian product ``rstd / n (n g - sum(g) - xhat sum(g xhat))`` with
-``rstd = 1 / sqrt(variance + epsilon)`` (MindSpore's default epsilon 1e-12, or the forward's), SoftmaxGrad as the
-Jacobian ``diag(y) - y y^T`` applied to dy.
+``rstd = 1 / sqrt(variance + epsilon)`` (the default epsilon of MindSpore's CPU kernel, 1e-7, or the forward's),
+SoftmaxGrad as the Jacobian ``diag(y) - y y^T`` applied to dy.
 """
 import numpy as np
 
@@ -32,11 +33,14 @@ def _layer_norm_grad(x, dy, variance, mean, gamma, bna, bpa, eps):
 def _case(name, shape, bna, bpa, eps=None, **kw):
     b, p = bna % len(shape), bpa % len(shape)
     stat = shape[:b] + (1,) * (len(shape) - b)
-    inputs = [rand(*shape, seed=1), rand(*shape, seed=2), randpos(*stat, seed=3), rand(*stat, seed=4),
-              randpos(*shape[p:], seed=5)]
+    x = rand(*shape, seed=1)
+    # the mean is x's own, as LayerNorm's bprop gives it: MindSpore's CPU float16 kernel (ours is 2.10's) also
+    # centres x - mean on its row sum, 0 then
+    mean = x.mean(axis=tuple(range(b, len(shape))), keepdims=True) if x.size else rand(*stat, seed=4)
+    inputs = [x, rand(*shape, seed=2), randpos(*stat, seed=3), mean, randpos(*shape[p:], seed=5)]
     prim = LayerNormGrad(bna, bpa) if eps is None else LayerNormGrad(bna, bpa, eps)
     return Case(name, prim, inputs,
-                oracle=lambda x, dy, v, m, g: _layer_norm_grad(x, dy, v, m, g, bna, bpa, 1e-12 if eps is None else eps),
+                oracle=lambda x, dy, v, m, g: _layer_norm_grad(x, dy, v, m, g, bna, bpa, 1e-7 if eps is None else eps),
                 prims=["LayerNormGrad"], rtol=1e-4, atol=1e-5, **kw)
 
 

@@ -87,6 +87,14 @@ def _gelu_grad(prim, dy, x, y, out=None):
     return fit(dev(dy).astype(w.dtype, copy=False) * slope, out)
 
 
+@fits_out
+def _fast_gelu_grad(prim, dy, x, out=None):
+    """``dy * (s + 1.702 x s (1 - s))``, ``s = sigmoid(1.702 x)``: FastGeLU's derivative."""
+    x, dy = wide(dev(x)), wide(dev(dy))
+    s = sigmoid(1.702 * x)
+    return dy * (s + 1.702 * x * s * (1 - s))
+
+
 def _relu_grad(prim, dy, y, out=None):
     """y > 0 ? dy : 0 (a select: a NaN or infinite dy where y <= 0 gives 0)."""
     dy, y = dev(dy), dev(y)
@@ -277,7 +285,10 @@ KERNELS = {
     "GeLU": _gelu,
     "GeLUGrad": _gelu_grad,
     "ReluGrad": _relu_grad,
-    "FastGeLU": elementwise(lambda prim, x: x * sigmoid(1.702 * x)),
+    # MindSpore's form, x exp(0.851 (x - |x|)) / (1 + exp(-1.702 |x|)): x sigmoid(1.702 x) without overflow, and NaN
+    # at infinity as MindSpore 2.10 gives it
+    "FastGeLU": elementwise(lambda prim, x: x * xp.exp(0.851 * (x - xp.abs(x))) / (1 + xp.exp(-1.702 * xp.abs(x)))),
+    "FastGeLUGrad": _fast_gelu_grad,
     "HSigmoid": elementwise(lambda prim, x: xp.clip(x + 3, 0, 6) / 6),
     "HSwish": elementwise(lambda prim, x: x * xp.clip(x + 3, 0, 6) / 6),
     "Elu": elementwise(_elu),

@@ -11,7 +11,10 @@ overflow and underflow warnings and the moving statistics written by ``np.copyto
   :mod:`mindspore_cpu.passes`);
 * Dropout, which draws from ``prim.generator()`` (the instance's NumPy stream);
 * float16 Softmax, Sigmoid, HSwish and L2Normalize with the intermediate roundings of MindSpore 2.10's float16 CPU
-  kernels (see each kernel).
+  kernels (see each kernel);
+* float16/float32 LayerNorm and FastGeLU(Grad), float16 LayerNormGrad and SoftmaxGrad, in the order of operations
+  and precision of 2.10's CPU kernels, bit for bit (float32 LayerNormGrad, SoftmaxGrad and Softmax keep NumPy's
+  faster order: 2.10's cost 1.2-2.5x for an ulp).
 
 Losses and resizing are in :mod:`mindspore_cpu.kernels.nn_ext`, merged into :data:`KERNELS`.
 """
@@ -22,7 +25,7 @@ import numpy as np
 from mindspore_array_kernels import bind
 from mindspore_cpu.kernels._half import KINDS, MIN_SIZE, as_c, astype, wide
 from mindspore_cpu.kernels._out import fit, fits_out
-from mindspore_cpu.kernels import nn_ext
+from mindspore_cpu.kernels import nn_ext, reduce
 
 
 def _store(dst, value):
@@ -167,7 +170,9 @@ def _apply_momentum(prim, variable, accumulation, learning_rate, gradient, momen
 def _softmax_half(prim, x, out=None):
     """float16 Softmax as MindSpore 2.10's CPU kernel rounds it: ``e = exp(x - max)`` rounded to float16, their sum
     accumulated in float32 and rounded to float16, then ``e / sum`` in float16 (checked bit for bit on rows of 7 to
-    4096 and on inner and outer axes); the other dtypes the family's."""
+    4096 and on inner and outer axes); the other dtypes the family's. (2.10's float32 kernel, nnacl's
+    SoftmaxLastAxis, computes exp as a degree-5 polynomial with FMA and adds in eight AVX lanes; emulated in NumPy it
+    ran 2.5x slower than NumPy's exp, for a difference of an ulp, so float32 is not made bit-exact here.)"""
     axis = prim.axis[0] if isinstance(prim.axis, (tuple, list)) and len(prim.axis) == 1 else prim.axis
     if x.dtype != np.float16 or x.size == 0 or not isinstance(axis, int):
         return _PLAIN["Softmax"](prim, x, out=out)
@@ -217,6 +222,143 @@ def _l2_normalize_half(prim, x, out=None):
         return fit(x / norm, out)
 
 
+# --- LayerNorm and its gradient as MindSpore 2.10's CPU kernels compute them --------------------------------------
+_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+
+
+def _half_step(a):
+    """float32 values rounded to float16 and widened again: the result of one operation of MindSpore's float16 type
+    (which computes each ``+ - * /`` in float32 and rounds)."""
+    return astype(astype(a, _F16), _F32)
+
+
+def _row_sums_in_order(a):
+    """The row sums of a 2-D float32 array, each added from left to right as a C loop adds them (NumPy's ``sum``
+    along a row is pairwise, which rounds differently)."""
+    if a.shape[0] < 2:     # a (n, 1) column would be summed pairwise as one contiguous run
+        return np.add.accumulate(a, axis=1)[:, -1]
+    return np.ascontiguousarray(a.T).sum(axis=0)     # an axis-0 reduction adds row after row
+
+
+def _layer_norm_cpu(prim, x, gamma, beta, out=None):
+    """float16/float32 LayerNorm as MindSpore 2.10's CPU kernel computes it: per row the sum and the sum of squares
+    in float64, ``mean = sum / n``, ``variance = sum_sq / n - mean**2`` rounded to float32 (0 if negative), then
+    ``(x - mean) / sqrt(variance + epsilon) * gamma + beta`` in the input's type: float16 rounds the mean (through
+    float32), the float32 square root and each of the four results to float16. Bit for bit on inner and outer
+    normalised axes; the other dtypes the family's."""
+    dt = x.dtype
+    if dt not in (_F16, _F32) or x.size == 0 or gamma.dtype != dt or beta.dtype != dt:
+        return _PLAIN["LayerNorm"](prim, x, gamma, beta, out=out)
+    bna = prim.begin_norm_axis % x.ndim
+    stat_shape = x.shape[:bna] + (1,) * (x.ndim - bna)
+    x32 = as_c(x, _F32)
+    rows = x32.reshape(-1, math.prod(x.shape[bna:])).astype(_F64)
+    n = rows.shape[1]
+    mean = rows.sum(axis=1) / n
+    var = (np.einsum("ij,ij->i", rows, rows) / n - mean * mean).astype(_F32)
+    np.maximum(var, np.float32(0), out=var)
+    mean, var = mean.astype(_F32).reshape(stat_shape), var.reshape(stat_shape)
+    std = np.sqrt(var + np.float32(prim.epsilon))
+    g, b = wide(np.asarray(gamma)), wide(np.asarray(beta))
+    if dt == _F16:
+        y = _half_step(_half_step(_half_step(x32 - _half_step(mean)) / _half_step(std)) * g) + b
+    else:
+        y = (x32 - mean) / std * g + b
+    return astype(y, dt), mean, var
+
+
+def _layer_norm_grad_cpu(prim, x, dy, variance, mean, gamma, out=None):
+    """float16 LayerNormGrad as MindSpore 2.10's CPU kernel computes it, all in float32 (only
+    ``dy * gamma`` is rounded to float16 first), with ``r = (variance + epsilon)**-0.5`` per row and sums added in
+    order::
+
+        dgamma = sum over rows of (dy * r) * (x - mean),     dbeta = sum over rows of dy
+        s1 = sum(dy gamma (x - mean)) * (-0.5 (variance + epsilon)**-1.5),  s2 = sum(dy gamma),
+        s3 = -2 sum(x - mean)
+        dx = dy gamma r + (x - mean) (2 s1 / n) + (-r s2 + s1 s3 / n) / n
+
+    each result rounded once to the input's type (bit for bit on inner and outer normalised axes); the other dtypes
+    the family's."""
+    dt = x.dtype
+    if dt != _F16 or x.size == 0 or dy.dtype != dt or gamma.dtype != dt:
+        return _PLAIN["LayerNormGrad"](prim, x, dy, variance, mean, gamma, out=out)
+    bna = prim.begin_norm_axis % x.ndim
+    n = math.prod(x.shape[bna:])
+    x32, dy32 = as_c(x, _F32).reshape(-1, n), as_c(dy, _F32).reshape(-1, n)
+    g = np.broadcast_to(wide(np.asarray(gamma)), x.shape).reshape(-1, n)
+    shifted = (np.asarray(variance, _F32).reshape(-1, 1) + np.float32(prim.epsilon)).astype(_F64)
+    r = (shifted ** -0.5).astype(_F32)                  # powf, correctly rounded here
+    r3 = (shifted ** -1.5).astype(_F32)
+    xm = x32 - np.asarray(mean, _F32).reshape(-1, 1)
+    dyg = dy32 * g
+    if dt == _F16:
+        dyg = _half_step(dyg)
+    inv_n = np.float32(1) / np.float32(n)
+    s1 = _row_sums_in_order(dyg * xm)[:, None] * (np.float32(-0.5) * r3)
+    s2 = _row_sums_in_order(dyg)[:, None]
+    s3 = _row_sums_in_order(xm)[:, None] * np.float32(-2)
+    dx = dyg * r + xm * (np.float32(2) * s1 * inv_n) + (-r * s2 + inv_n * s1 * s3) * inv_n
+    pn = gamma.size
+    dgamma = (dy32 * r * xm).reshape(-1, pn).sum(axis=0)     # an axis-0 reduction adds row after row
+    dbeta = dy32.reshape(-1, pn).sum(axis=0)
+    return (astype(dx.reshape(x.shape), dt), astype(dgamma.reshape(gamma.shape), dt),
+            astype(dbeta.reshape(gamma.shape), dt))
+
+
+def _fast_gelu_cpu(prim, x, out=None):
+    """float16/float32 FastGeLU as MindSpore 2.10's CPU kernel computes it: ``exp(-1.702 |x|)`` and
+    ``exp(0.851 (x - |x|))`` in float64, each rounded to the input's type (float16 through float32), then
+    ``x * e2 / (1 + e1)`` in that type (float16 rounds the sum, the product and the quotient). Bit for bit on every
+    finite float16; the other dtypes the family's."""
+    dt = x.dtype
+    if dt not in (_F16, _F32):
+        return _PLAIN["FastGeLU"](prim, x, out=out)
+    x32 = as_c(x, _F32)
+    xd = x32.astype(_F64)
+    mag = np.abs(xd)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e1, e2 = np.exp(-1.702 * mag).astype(_F32), np.exp(0.851 * (xd - mag)).astype(_F32)
+        if dt == _F16:
+            return astype(_half_step(x32 * _half_step(e2)) / _half_step(np.float32(1) + _half_step(e1)), dt)
+        return x32 * e2 / (np.float32(1) + e1)
+
+
+def _fast_gelu_grad_cpu(prim, dy, x, out=None):
+    """float16/float32 FastGeLUGrad as MindSpore 2.10's CPU kernel computes it: with ``e = exp(-1.702 x)``,
+    ``dy * (e + 1.702 x e + 1) / (1 + e)**2`` all in float64, rounded to the input's type (float16 through float32;
+    bit for bit on every finite float16, NaN where ``e`` overflows); the other dtypes the family's."""
+    if x.dtype not in (_F16, _F32) or dy.dtype != x.dtype:
+        return _PLAIN["FastGeLUGrad"](prim, dy, x, out=out)
+    xd = np.asarray(x, _F64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(-1.702 * xd)
+        res = np.asarray(dy, _F64) * ((e + 1.702 * xd * e + 1) / ((1 + e) * (1 + e)))
+    return astype(res.astype(_F32), x.dtype)    # float16 through float32, as MindSpore's float16(double)
+
+
+def _reduce_sum_last(a):
+    """float32 sums over the last axis (kept) as MindSpore 2.10's float32 CPU ReduceSum adds them
+    (:func:`mindspore_cpu.kernels.reduce.sum_f32`)."""
+    return reduce.sum_f32(a, (a.ndim - 1,), False)[..., None]
+
+
+def _softmax_grad_cpu(prim, y, dy, out=None):
+    """float16 SoftmaxGrad over the last axis as MindSpore 2.10's CPU graph computes Softmax's gradient
+    (``Mul``, ``ReduceSum`` in float32, ``Sub``, ``Mul``, each a kernel of its own): ``p = y * dy``, its sum as
+    :func:`_reduce_sum_last` adds it, then ``y * (dy - sum)``; float16 rounds ``p``, the sum, the difference and the
+    result to float16 (bit for bit); the other dtypes and axes the family's."""
+    dt = y.dtype
+    axis = prim.axis[0] if isinstance(prim.axis, (tuple, list)) and len(prim.axis) == 1 else prim.axis
+    if dt != _F16 or dy.dtype != dt or y.ndim == 0 or y.size == 0 or not isinstance(axis, int) \
+            or axis % y.ndim != y.ndim - 1:
+        return _PLAIN["SoftmaxGrad"](prim, y, dy, out=out)
+    y32, dy32 = as_c(y, _F32), as_c(dy, _F32)
+    if dt == _F16:
+        total = _half_step(_reduce_sum_last(_half_step(y32 * dy32)))
+        return astype(y32 * _half_step(dy32 - total), dt)
+    return y32 * (dy32 - _reduce_sum_last(y32 * dy32))
+
+
 def _dropout(prim, x, out=None):
     rng = prim.generator()
     keep = prim.keep_prob
@@ -233,6 +375,11 @@ KERNELS.update({
     "Sigmoid": _sigmoid_half,
     "HSwish": _hswish_half,
     "L2Normalize": _l2_normalize_half,
+    "LayerNorm": _layer_norm_cpu,
+    "LayerNormGrad": _layer_norm_grad_cpu,
+    "SoftmaxGrad": _softmax_grad_cpu,
+    "FastGeLU": _fast_gelu_cpu,
+    "FastGeLUGrad": _fast_gelu_grad_cpu,
     "BatchNorm": _batch_norm_native,
     "BatchNormGrad": _batch_norm_grad_native,
     "ApplyMomentum": _apply_momentum,

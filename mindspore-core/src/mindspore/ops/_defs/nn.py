@@ -191,9 +191,38 @@ class FastGeLU(_FloatUnary):
     """``x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))``, i.e. ``x * sigmoid(1.702 x)``."""
 
     def bprop(self, x, out, dout):
+        return (self._grad_prim(FastGeLUGrad)(dout, x),)
+
+
+class FastGeLUGrad(Primitive):
+    """``FastGeLUGrad()(dy, x)``: ``dy * fast_gelu'(x)``, ``fast_gelu'(x) = s + 1.702 x s (1 - s)`` with
+    ``s = sigmoid(1.702 x)`` (MindSpore's CPU kernel: ``(e + 1.702 x e + 1) / (1 + e)**2``, ``e = exp(-1.702 x)``).
+
+    Its own primitive (as in MindSpore) so that backends compute the derivative in one pass and round it once.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def infer_shape(self, dy, x):
+        if tuple(dy) != tuple(x):
+            raise MSValueError(f"For '{self.name}', the shape of 'dy' {tuple(dy)} must equal the shape of 'x' "
+                               f"{tuple(x)}.")
+        return tuple(x)
+
+    def infer_dtype(self, dy, x):
+        rules.check_float(self.name, "x", x)
+        if dy != x:
+            raise MSTypeError(f"For '{self.name}', the dtype of 'dy' {dy} must equal the dtype of 'x' {x}.")
+        return x
+
+    def bprop(self, dy, x, out, dout):
+        # d/d dy = fast_gelu'(x);  d/dx = dy fast_gelu''(x), fast_gelu''(x) = 1.702 s (1 - s) (2 + 1.702 x (1 - 2 s))
         s = fops.sigmoid(fops.mul(x, 1.702))
-        ds = fops.mul(fops.mul(fops.mul(s, fops.sub(1, s)), x), 1.702)
-        return (fops.mul(dout, fops.add(s, ds)),)
+        spread = fops.mul(fops.mul(s, fops.sub(1, s)), 1.702)
+        curvature = fops.mul(spread, fops.add(fops.mul(fops.mul(x, 1.702), fops.sub(1, fops.mul(s, 2))), 2))
+        return self._grad_prim(FastGeLUGrad)(dout, x), fops.mul(fops.mul(dout, dy), curvature)
 
 
 # --- HSigmoid -------------------------------------------------------------------------------
@@ -556,13 +585,13 @@ def _row_count(shape, begin):
 
 
 class LayerNormGrad(Primitive):
-    """``LayerNormGrad(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-12)(x, dy, variance, mean, gamma)``: the
+    """``LayerNormGrad(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7)(x, dy, variance, mean, gamma)``: the
     gradient of :class:`LayerNorm`, ``(dx, dgamma, dbeta)``.
 
     MindSpore's inputs in MindSpore's order: ``variance`` and ``mean`` as :class:`LayerNorm` returns them (its
     statistics shape, the normalised axes kept as size 1), ``gamma`` of shape ``x.shape[begin_params_axis:]``.
     ``epsilon`` is the forward's: MindSpore's ``LayerNormGrad.__init__`` takes the two axes only, its kernel reads
-    an ``epsilon`` attribute when there is one (LayerNorm's bprop sets it) and uses 1e-12 when not; here it is a
+    an ``epsilon`` attribute when there is one (LayerNorm's bprop sets it) and uses 1e-7 when not; here it is a
     keyword with that default. With ``rstd = 1 / sqrt(variance + epsilon)``, ``xhat = (x - mean) rstd``,
     ``g = dy gamma`` and means over the normalised axes (``n`` values a row)::
 
@@ -575,7 +604,7 @@ class LayerNormGrad(Primitive):
     """
 
     @prim_attr_register
-    def __init__(self, begin_norm_axis=1, begin_params_axis=1, epsilon=1e-12):
+    def __init__(self, begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7):
         rules.check_int(self.name, "begin_norm_axis", begin_norm_axis)
         rules.check_int(self.name, "begin_params_axis", begin_params_axis)
         check_number(self.name, "epsilon", epsilon, lo=0)
@@ -947,4 +976,4 @@ class ApplyMomentum(Primitive):
 
 PRIMITIVES = [ReLU, ReluGrad, ReLU6, Sigmoid, GeLU, GeLUGrad, FastGeLU, HSigmoid, HSwish, Elu, CeLU, SeLU, Softplus, Softsign, Mish,
               HShrink, SoftShrink, PReLU, Softmax, SoftmaxGrad, LogSoftmax, BiasAdd, LayerNorm, LayerNormGrad,
-              BatchNorm, BatchNormGrad, Dropout, L2Normalize, ApplyMomentum] + nn_ext.PRIMITIVES
+              BatchNorm, BatchNormGrad, Dropout, L2Normalize, ApplyMomentum, FastGeLUGrad] + nn_ext.PRIMITIVES
