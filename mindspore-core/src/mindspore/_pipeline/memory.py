@@ -30,8 +30,27 @@ def last_uses(g):
     return last
 
 
-def _plan_graph(g):
+def _live_until(g):
+    """value -> the apply that uses it last, counting the uses of every value that may be a view of it (a reshape
+    of it, a tuple holding it, ...): its buffer is alive while any of them is. ``nn.Dense`` on a 3-D input reads a
+    reshape of it; a backward reading that reshape after the value's last direct use needs its buffer intact."""
     last = last_uses(g)
+    order = {n: i for i, n in enumerate(g.nodes)}
+    end = len(order)
+    for node in reversed(g.nodes):
+        if node not in last or not _aliases_input(node):
+            continue
+        until = last[node]
+        for x in node.inputs[1:]:
+            if isinstance(x, Apply) and x in last:
+                old = last[x]
+                if until is None or (old is not None and order.get(until, end) > order.get(old, end)):
+                    last[x] = until
+    return last
+
+
+def _plan_graph(g):
+    last = _live_until(g)
     changed = False
     for node in g.nodes:
         prim = prim_of(node)

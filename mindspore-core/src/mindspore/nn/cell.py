@@ -164,6 +164,7 @@ class Cell:
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_auto_prefix", auto_prefix)
         object.__setattr__(self, "training", False)
+        object.__setattr__(self, "_phase", "train")
         object.__setattr__(self, "requires_grad", False)
         object.__setattr__(self, "_flags", dict(flags or {}))
         object.__setattr__(self, "_mixed_precision_type", None)
@@ -411,8 +412,23 @@ class Cell:
             param.name = prefix + name
 
     # -- modes ------------------------------------------------------------------------------------
+    @property
+    def phase(self):
+        """The cell's phase string: ``'train'`` until :meth:`set_train` (``'train'`` / ``'predict'``) or ``Model``
+        (``'train'`` / ``'eval'``) sets it; ``construct`` may branch on ``self._phase`` (GRAPH reads it as a
+        constant)."""
+        return self._phase
+
+    @phase.setter
+    def phase(self, value):
+        if not isinstance(value, str):
+            raise MSTypeError(f"For 'Cell', the property 'phase' must be string type, but got type {type(value)}.")
+        object.__setattr__(self, "_phase", value)
+
     def set_train(self, mode=True):
-        """Set training mode on this cell and every descendant; returns ``self``."""
+        """Set training mode on this cell and every descendant; returns ``self``. As in MindSpore 2.10, only this
+        cell's own :attr:`phase` becomes ``'train'`` or ``'predict'``; its descendants keep theirs."""
+        object.__setattr__(self, "_phase", "train" if mode else "predict")
         for _, cell in self.cells_and_names():
             object.__setattr__(cell, "training", bool(mode))
         return self
@@ -611,7 +627,7 @@ class Cell:
             if id(cell) in seen:
                 continue
             seen.add(id(cell))
-            key.append((type(cell), cell.training, cell._mixed_precision_type))
+            key.append((type(cell), cell.training, cell._phase, cell._mixed_precision_type))
             children = [c for c in cell._cells.values() if c is not None]
             children.reverse()
             stack += children
