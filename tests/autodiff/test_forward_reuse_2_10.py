@@ -119,6 +119,20 @@ X = np.arange(16, dtype=np.float32).reshape(2, 2, 2, 2)
     ("no_sens", ONCE),
     ("value_and_grad", ONCE),
     ("grad_twice_after", [5.0625, 8.5625]),   # two gradients of the Cell: x, x + 1, x
+    # the gradient's argument x rewritten: 2.10 simplifies some rewrites to x before it merges the two
+    ("mul_one", ONCE),
+    ("mul_one_float", TWICE),
+    ("mul_ones_like", ONCE),
+    ("add_zero", ONCE),
+    ("sub_zero", TWICE),
+    ("div_one", TWICE),
+    ("reshape_same", ONCE),
+    ("cast_same", ONCE),
+    ("depend_other", ONCE),         # ops.depend(x, sens): unlike ops.depend(x, loss)
+    ("identity", TWICE),
+    ("stop_gradient", TWICE),
+    ("expand_squeeze", TWICE),
+    ("loss_mul_one", ONCE),         # the call's argument rewritten
 ])
 def test_graph_mode_reuses_as_2_10(variant, want):
     ms.set_context(mode=ms.GRAPH_MODE)

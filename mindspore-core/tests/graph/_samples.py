@@ -72,12 +72,14 @@ class Scaled(nn.Cell):
 
 
 def pass_sample(x, w):
-    """Every pass has work here: a custom-bprop call to inline, constants to fold and simplify, a
-    repeated expression, a dead value, an elementwise chain to fuse whose input dies in it."""
+    """Every pass has work here: a custom-bprop call to inline, an unread in-place write, constants to fold
+    and simplify, a repeated expression, a dead value, an elementwise chain to fuse whose input dies in it."""
     c = ops.ones((2, 2), ms.float32) * 2.0    # folded while staging already
     a = Scaled()(ms.Tensor(np.full((2, 2), 2.0, np.float32)))   # inlined, then its body on constants folds
     y = ops.matmul(x, w)
     z = ops.matmul(x, w)                     # the same product again: merged by CSE
     _ = ops.exp(y)                           # unused: removed by DCE
-    h = ops.relu(ops.reshape(z, (2, 2)) * 1.0 + a + c)   # reshape to its own shape and *1 simplified, the rest
-    return h                                 # fused, in place in the product's buffer
+    s = ops.reshape(z, (2, 2)) * 1.0         # reshape to its own shape and *1 simplified
+    s += a                                   # in place, into a value nothing reads again: the write is dropped
+    h = ops.relu(s + c)                      # the rest fused, in place in the product's buffer
+    return h

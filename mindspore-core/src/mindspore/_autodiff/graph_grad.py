@@ -166,8 +166,10 @@ class _Reverse:
         for i, node in enumerate(g.nodes):
             fn = node.fn_value()
             if isinstance(fn, Primitive) and staging.is_effectful(fn):
-                for x in node.inputs[1:]:
-                    if x in self.env and _is_weight(self.env[x]):
+                for k, x in enumerate(node.inputs[1:]):
+                    # also any other value written in place (``y *= x`` in graph mode): its bprops read the copy
+                    if (x in self.env and _is_weight(self.env[x])) or (
+                            k in fn.written_inputs and (x in self.env or isinstance(x.abstract, AbstractTensor))):
                         last_write[x] = i
         for i, node in enumerate(g.nodes):
             self.env[node] = self.clone(node, i, last_write, writes_before)
@@ -182,7 +184,7 @@ class _Reverse:
         key = (x, epoch)
         snap = self.loads.get(key)
         if snap is None:
-            param = self.env[x]
+            param = self.value(x)
             snap = self.loads[key] = self.b.wrap(self.b.apply(_identity(), [self.b.localize(param)],
                                                                   AbstractTensor(param.shape, param.dtype),
                                                                   debug="Load"))

@@ -369,7 +369,10 @@ def capture(net, *inputs, name=None, composites=False, dim_names=None):
             # a Tensor made in construct (``return Tensor(...)``, ``ops.ones(...)``): a constant output, which
             # 2.10 writes as a Constant node of the file's graph
             node = _constant_output(k if kind == "const" else node.value)
-        if node is None or isinstance(node, Constant) and not isinstance(node.value, Tensor):
+        elif kind == "const" and _python_constant(k):
+            node = Constant(k)      # ``return 3``, ``return (x, 2)``: 2.10 writes it as a Constant node too
+        if node is None or isinstance(node, Constant) and not (isinstance(node.value, Tensor) or
+                                                               _python_constant(node.value)):
             what = "an input returned unchanged" if kind == "input" else "a constant (it does not depend on the inputs)"
             raise MSValueError(f"For 'export', every output of the network must be computed by its graph, but output "
                                f"{len(outputs)} is {what}.")
@@ -377,6 +380,13 @@ def capture(net, *inputs, name=None, composites=False, dim_names=None):
     captured = Captured(graph_name, g, ins, weights, outputs, base.out_tree, symbols, sym_args, sym_attrs, sym_shapes)
     captured.training = bool(getattr(net, "training", False)) if is_cell else False
     return captured
+
+
+def _python_constant(v):
+    """A Python value MindSpore 2.10 writes as a MindIR Constant output (and loads back as that value)."""
+    if v is None or type(v) in (bool, int, float, str):
+        return True
+    return type(v) in (tuple, list) and all(_python_constant(e) for e in v)
 
 
 def _constant_output(value):

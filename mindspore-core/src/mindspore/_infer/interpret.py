@@ -437,7 +437,13 @@ def _setitem(obj, index, value):
         return obj
     if isinstance(obj, Tensor):
         from mindspore.ops.function._indexing import tensor_setitem_value
-        return tensor_setitem_value(obj, index, value)
+        new = tensor_setitem_value(obj, index, value)
+        if staging._is_param(obj):
+            # ``p[i] = v`` (``p[i] += v``) on a network Parameter writes it, as MindSpore 2.10's graph mode does
+            from mindspore.ops import functional as F
+            F.assign(obj, new)
+            return obj
+        return new
     obj[index] = value
     return obj
 
@@ -452,11 +458,13 @@ def _setattr(obj, name, value):
         raise MSTypeError(f"In JIT strict mode, an attribute set in graph mode must be of the Parameter type, but "
                           f"'{name}' of {type(obj).__name__} is set to {type(value).__name__}.")
     current = getattr(obj, name, None) if not isinstance(obj, type) else None
+    key = (id(obj), name)
+    if current is not None and staging.inplace_root(value) is current and key not in staging.CTX.state:
+        return None     # ``self.t += x`` on a tensor attribute (or Parameter): written in place already
     if staging._is_param(current) and not staging._is_param(value):
         # ``self.weight = x`` on a Parameter attribute updates the Parameter (MindSpore's graph mode: Assign)
         _assign_parameter(current, value)
         return None
-    key = (id(obj), name)
     if key in staging.CTX.state:
         # a number attribute carried through the graph: the staged value (or a Python number) is its new value
         if not (_is_number(value) or (isinstance(value, staging.StagedTensor) and value.shape == ())):
@@ -641,6 +649,24 @@ _BIN = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv"
         "gt": operator.gt, "ge": operator.ge, "is": _is, "is_not": _is_not, "in": _in, "not_in": _not_in}
 for _name, _op in irops.BINARY.items():
     _PYOPS[_op] = _BIN[_name]
+# the operators MindSpore 2.10 applies in place to a tensor target (its ``augassign_*`` with an Inplace* primitive)
+_IN_PLACE = frozenset(("add", "sub", "mul", "truediv", "floordiv", "mod"))
+
+
+def _augassign_op(name):
+    op = _BIN[name]
+    if name not in _IN_PLACE:
+        return op
+
+    def augassign(cur, value):
+        if isinstance(cur, Tensor) and (isinstance(value, Tensor) or type(value) in (bool, int, float)):
+            return staging.inplace_update(op, cur, value)
+        return op(cur, value)
+    return augassign
+
+
+for _name, _op in irops.AUGASSIGN.items():
+    _PYOPS[_op] = _augassign_op(_name)
 _PYOPS[irops.UNARY["neg"]] = operator.neg
 _PYOPS[irops.UNARY["pos"]] = operator.pos
 _PYOPS[irops.UNARY["invert"]] = operator.invert

@@ -40,7 +40,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common.tensor import SHAPE_VIEW, Tensor
 
 __all__ = ["Builder", "StagedTensor", "emit", "build_if", "build_while", "current", "active",
-           "StagedRaise", "Conflict", "flatten", "unflatten", "CTX", "is_effectful"]
+           "StagedRaise", "Conflict", "flatten", "unflatten", "CTX", "is_effectful", "inplace_update", "inplace_root"]
 
 MAX_UNROLL = 100000
 
@@ -54,8 +54,11 @@ class _Staging(_interpreters.Interpreter):
         self.builder = builder
 
     def apply(self, prim, args):
-        if not _is_graph_value(args) and not is_effectful(prim):
-            return _interpreters.STACK[0].apply(prim, args)   # constants: computed now (folded)
+        if not _is_graph_value(args) and not is_effectful(prim) and not CTX.stage_constants:
+            out = _interpreters.STACK[0].apply(prim, args)   # constants: computed now (folded)
+            if isinstance(out, Tensor) and not _is_param(out):
+                _mark_folded(prim, args, out)
+            return out
         if CTX.exporting:
             expand = getattr(prim, "export_expand", None)
             if expand is not None:      # a primitive MindSpore lacks: staged as the ones it has
@@ -89,6 +92,9 @@ class _Context:
         self.number_writes = {}
         self.state = {}
         self.last_number_writes = []
+        # > 0 while an augmented assignment computes the new value of a tensor it updates in place: applies on
+        # constants are staged (read at each run), not folded (see :func:`inplace_update`)
+        self.stage_constants = 0
 
     def graph_local(self, value):
         """The compilation's own copy of a list, dict or set the function reads from outside (a global or a
@@ -393,6 +399,113 @@ def emit(prim, args, b):
     abstract = AbstractTuple(ev.out) if ev.multi else ev.out
     node = b.apply(prim, [b.localize(a) for a in args], abstract)
     return b.wrap(node)
+
+
+# --- augmented assignment in place ----------------------------------------------------------------------
+_ROOT_KEY = "inplace_root"
+
+
+def inplace_root(v):
+    """The tensor whose storage ``v`` (the result of an augmented assignment made in place) was written into, or
+    None for any other value."""
+    ext = getattr(v, "_ext", None) if isinstance(v, StagedTensor) else None
+    return ext.get(_ROOT_KEY) if ext else None
+
+
+def inplace_update(fn, cur, value):
+    """``cur op= value`` on a tensor in graph mode, done in place as MindSpore 2.10 does (its default
+    ``JIT_ENABLE_AUGASSIGN_INPLACE``): the new value ``fn(cur, value)``, in ``cur``'s dtype and of ``cur``'s shape, is
+    written into ``cur``'s storage at each run, so every name for that tensor sees it: an alias, the Cell attribute,
+    the caller's argument, a constant tensor of the network (whose next runs read the written value, while what the
+    compiler computed from it before stays as computed). A tensor the compiler computed from constants is a value
+    of the run (2.10 computes it at each run), unless it only views a constant (:func:`_mark_folded`), which is
+    then written. The result is the new value, ordered after the write; gradients flow through it as through
+    ``fn``."""
+    from mindspore._core.primitive import instance     # (the primitives by name: mindspore.ops imports this module)
+    root = inplace_root(cur)
+    if root is None:
+        root = cur
+        while True:
+            ext = getattr(root, "_ext", None) if not isinstance(root, StagedTensor) else None
+            if not ext or _FOLDED_KEY not in ext:
+                break
+            src = ext[_FOLDED_KEY]      # the constant it views, None (a value of the run) or itself (kept)
+            if src is _OWN:
+                break
+            root = src
+            if root is None:
+                break
+    CTX.stage_constants += 1        # a constant is read when the graph runs, not at compile time
+    try:
+        if root is not None and root is not cur and inplace_root(cur) is None:   # a view: read what it views
+            cur = root if tuple(root.shape) == tuple(cur.shape) else instance("Reshape")(root, tuple(cur.shape))
+        new = fn(cur, value)
+    finally:
+        CTX.stage_constants -= 1
+    if tuple(new.shape) != tuple(cur.shape):
+        if len(new.shape) != len(cur.shape):
+            raise MSRuntimeError(f"For 'Assign', the 'x' and 'y' must have the same dimension, but got the dimension "
+                                 f"of 'x': {len(cur.shape)} and the dimension of 'y': {len(new.shape)}")
+        shown = [", ".join(str(d) for d in s) for s in (cur.shape, new.shape)]
+        raise MSRuntimeError(f"For 'Assign', the 'x' and 'y' must have the same shape, but got the shape of 'x': "
+                             f"[const vector]{{{shown[0]}}} and the shape of 'y': [const vector]{{{shown[1]}}}")
+    if new.dtype != cur.dtype:
+        new = instance("Cast")(new, cur.dtype)
+    if root is None:
+        return new
+    written = new if tuple(root.shape) == tuple(cur.shape) else instance("Reshape")(new, tuple(root.shape))
+    out = instance("Depend")(new, instance("Assign")(root, written))
+    if isinstance(out, StagedTensor):
+        ext = getattr(out, "_ext", None)
+        if ext is None:
+            ext = out._ext = {}
+        ext[_ROOT_KEY] = root
+    return out
+
+
+# ``Tensor._ext`` key of a tensor computed at compile time from constants: the constant it is a view of (what
+# MindSpore 2.10's graph keeps as the same tensor: a reshape to the same shape, a cast to its own dtype, ``+ 0``),
+# _OWN (a constant of the graph itself), or None (a value of the run); see :func:`_mark_folded`
+_FOLDED_KEY = FOLDED_KEY = "folded_view_of"
+_VIEWS = frozenset(("Reshape", "ExpandDims", "Squeeze", "Flatten", "Identity", "Depend", "StopGradient"))
+_OWN = object()     # the folded tensor is a constant of the graph in its own right: written, it stays written
+
+
+def _mark_folded(prim, args, out):
+    """Note on ``out``, a tensor computed at compile time from constants, what an in-place update of it writes
+    (measured on 2.10, tests/fixtures/graph_syntax/augassign_cases.py and the model zoo's GAT): a reshape to the
+    same shape, ``+ 0`` and a cast of a network constant to its own dtype are that constant (written through); a
+    cast to its own dtype of a computed constant is a constant of the graph (written, it stays so from call to
+    call); anything else, a reshape to another shape included, is a value of the run."""
+    src = None
+    first = args[0] if args else None
+    if isinstance(first, Tensor) and first is not out and first.dtype == out.dtype and first.size == out.size:
+        name = type(prim).__name__
+        same_shape = tuple(first.shape) == tuple(out.shape)
+        if name == "Cast":
+            ext = getattr(first, "_ext", None)
+            src = _OWN if ext and _FOLDED_KEY in ext else first
+        elif (name in _VIEWS and same_shape) or (name == "Add" and len(args) == 2 and _is_zero(args[1])):
+            src = first
+        elif name == "Add" and len(args) == 2 and _is_zero(first) and isinstance(args[1], Tensor):
+            src = args[1]
+    if first is out:
+        return
+    ext = getattr(out, "_ext", None)
+    if ext is None:
+        ext = out._ext = {}
+    ext.setdefault(_FOLDED_KEY, src)
+
+
+def _is_zero(v):
+    if type(v) in (int, float):
+        return v == 0
+    if isinstance(v, Tensor) and not isinstance(v, StagedTensor) and v.size == 1:
+        try:
+            return float(v.asnumpy().reshape(-1)[0]) == 0.0
+        except Exception:  # noqa: BLE001 - a value that has no number
+            return False
+    return False
 
 
 # --- structure helpers -----------------------------------------------------------------------------------

@@ -69,6 +69,11 @@ BINARY = {name: IROp(name) for name in (
     "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "lshift", "rshift", "bitand",
     "bitor", "bitxor", "eq", "ne", "lt", "le", "gt", "ge", "is", "is_not", "in", "not_in")}
 UNARY = {name: IROp(name) for name in ("neg", "pos", "invert")}
+# ``x op= y`` on a name or an attribute: the operator, done in place when ``x`` is a tensor (see
+# :func:`mindspore._infer.staging.inplace_update`); impure, as it may write ``x``'s storage
+AUGASSIGN = {name: IROp("augassign_" + name, pure=False) for name in (
+    "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "lshift", "rshift", "bitand", "bitor",
+    "bitxor")}
 
 # --- structure (both stages) -------------------------------------------------------------------------
 make_tuple = IROp("make_tuple")

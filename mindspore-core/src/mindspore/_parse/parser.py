@@ -103,9 +103,12 @@ class _Scope:
         return None
 
 
-def _stored_names(stmts):
+def _stored_names(stmts, bound=None):
     """Names a block binds (assignment targets, loop targets, defs), in first-appearance order;
-    nested functions, lambdas and comprehensions have their own scopes and are skipped."""
+    nested functions, lambdas and comprehensions have their own scopes and are skipped. With ``bound`` (a block
+    inside a function: a branch or a loop body), also the names ``a`` of item assignments ``a[i] = v`` for which
+    ``bound(a)`` (a name the function has a value for): ``a[i] = v`` binds ``a`` to the new value (see ``assign``),
+    which the block hands on; an item assignment does not make a name local to the function."""
     out = {}
 
     def target(t):
@@ -116,6 +119,8 @@ def _stored_names(stmts):
                 target(e)
         elif isinstance(t, ast.Starred):
             target(t.value)
+        elif bound is not None and isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and bound(t.value.id):
+            out.setdefault(t.value.id, None)
 
     def walk_expr(e):
         for sub in ast.walk(e):
@@ -283,12 +288,13 @@ class _Parser:
     def process_AugAssign(self, s):
         op = _BINOPS[type(s.op)]
         t = s.target
+        # on a name or an attribute, a tensor is updated in place (MindSpore 2.10's graph mode); an item of one is not
         if isinstance(t, ast.Name):
-            self.bind(t.id, self.emit(irops.BINARY[op], self.read(t.id, t), self.expr(s.value), at=s))
+            self.bind(t.id, self.emit(irops.AUGASSIGN[op], self.read(t.id, t), self.expr(s.value), at=s))
         elif isinstance(t, ast.Attribute):
             obj = self.expr(t.value)
             cur = self.emit(irops.getattr_, obj, _Raw(t.attr), at=t)
-            self.emit(irops.setattr_, obj, _Raw(t.attr), self.emit(irops.BINARY[op], cur, self.expr(s.value), at=s),
+            self.emit(irops.setattr_, obj, _Raw(t.attr), self.emit(irops.AUGASSIGN[op], cur, self.expr(s.value), at=s),
                       at=s)
         elif isinstance(t, ast.Subscript):
             obj = self.expr(t.value)
@@ -345,7 +351,7 @@ class _Parser:
     def process_If(self, s):
         cond = self.expr(s.test)
         returns = _ends_in_return(s.body) and _ends_in_return(s.orelse)
-        names = [] if returns else _stored_names(s.body + s.orelse)
+        names = [] if returns else _stored_names(s.body + s.orelse, self.is_bound)
         t = self.branch("if_true", s.body, names, s, returns)
         f = self.branch("if_false", s.orelse, names, s, returns)
         sw = self.emit(irops.switch, cond, Constant(t), Constant(f), at=s.test)
@@ -366,12 +372,16 @@ class _Parser:
                 g.set_output(self.emit(irops.make_tuple, *[self.current(n) for n in names]))
         return g
 
+    def is_bound(self, name):
+        """Whether ``name`` has a value in the function being parsed (or one it is nested in)."""
+        return self.scope.lookup(name) is not None
+
     def current(self, name):
         node = self.scope.lookup(name)
         return node if node is not None else Constant(UNDEFINED)
 
     def process_While(self, s):
-        names = _stored_names(s.body)
+        names = _stored_names(s.body, self.is_bound)
         init = self.emit(irops.make_tuple, *[self.current(n) for n in names], at=s)
         cond_g = self.new_graph("while_cond", s.test)
         with self.enter(cond_g, _Scope(cond_g, self.scope)):
@@ -393,7 +403,8 @@ class _Parser:
         self.for_loop(s.target, seq, s.body, s)
 
     def for_loop(self, target, seq, body, at, body_builder=None):
-        names = _stored_names([ast.copy_location(ast.Assign(targets=[target], value=ast.Constant(None)), at)] + body)
+        names = _stored_names([ast.copy_location(ast.Assign(targets=[target], value=ast.Constant(None)), at)] + body,
+                              self.is_bound)
         init = self.emit(irops.make_tuple, *[self.current(n) for n in names], at=at)
         body_g = self.new_graph("for_body", at)
         with self.enter(body_g, _Scope(body_g, self.scope)):

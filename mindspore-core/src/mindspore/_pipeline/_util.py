@@ -7,7 +7,7 @@ from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Apply, Constant, Graph, graphs_of
 from mindspore._core.primitive import Primitive
 
-__all__ = ["substitute", "graphs", "each_graph", "is_effectful_apply", "prim_of"]
+__all__ = ["substitute", "graphs", "each_graph", "is_effectful_apply", "prim_of", "written_values", "is_written"]
 
 
 def graphs(root):
@@ -89,3 +89,29 @@ def is_effectful_apply(node, _stack=None):
     if isinstance(v, irops.CustomCall):
         return graph_has_effects(v.graph, _stack)
     return True
+
+
+def written_values(g):
+    """What the applies of ``g`` write in place (the inputs at a primitive's ``written_inputs``): (the nodes, the
+    ids of the constant tensors). A graph input or computed value written so (``x += 1`` in graph mode, ops.assign)
+    must not be read through a copy made before the write, nor a constant tensor (an attribute updated by ``+=``)
+    be read at compile time."""
+    nodes, constants = set(), set()
+    for node in g.nodes:
+        prim = prim_of(node)
+        for i in getattr(prim, "written_inputs", ()) if prim is not None else ():
+            if i + 1 < len(node.inputs):
+                x = node.inputs[i + 1]
+                if isinstance(x, Constant):
+                    constants.add(id(x.value))
+                else:
+                    nodes.add(x)
+    return nodes, constants
+
+
+def is_written(x, written):
+    """Whether node ``x`` is one ``written`` (:func:`written_values`) says is written in place."""
+    nodes, constants = written
+    if isinstance(x, Constant):
+        return bool(constants) and id(x.value) in constants
+    return x in nodes

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Constant, Parameter
-from mindspore._pipeline._util import each_graph, is_effectful_apply, prim_of, substitute
+from mindspore._pipeline._util import each_graph, is_effectful_apply, is_written, prim_of, substitute, written_values
 from mindspore.common.tensor import Tensor
 
 __all__ = ["run"]
@@ -50,6 +50,7 @@ def _cse_graph(g):
     subst = {}
     keep = []
     epoch = 0
+    written = written_values(g)
     for node in g.nodes:
         if subst:
             node.inputs = [subst.get(x, x) for x in node.inputs]
@@ -57,7 +58,8 @@ def _cse_graph(g):
             epoch += 1
             keep.append(node)
             continue
-        reads_weight = any(isinstance(x, Parameter) and x.weight is not None for x in node.inputs)
+        reads_weight = any((isinstance(x, Parameter) and x.weight is not None) or is_written(x, written)
+                           for x in node.inputs)
         key = (_callee_key(node), tuple(_input_key(x) for x in node.inputs[1:]), epoch if reads_weight else -1)
         try:
             prev = table.get(key)

@@ -10,7 +10,7 @@ from mindspore._infer.abstract import AbstractTensor
 from mindspore._infer.staging import is_effectful
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Constant
-from mindspore._pipeline._util import each_graph, prim_of, substitute
+from mindspore._pipeline._util import each_graph, is_written, prim_of, substitute, written_values
 from mindspore.common.tensor import Tensor
 
 __all__ = ["run"]
@@ -26,13 +26,14 @@ def _const(value):
 def _fold_graph(g):
     subst = {}
     keep = []
+    written = written_values(g)     # a constant tensor written in place is read at each run
     for node in g.nodes:
         if subst:
             node.inputs = [subst.get(x, x) for x in node.inputs]
         args = node.inputs[1:]
         prim = prim_of(node)
         if prim is not None and not is_effectful(prim) and all(isinstance(a, Constant) for a in args) \
-                and not getattr(prim, "no_fold", False):
+                and not getattr(prim, "no_fold", False) and not any(is_written(a, written) for a in args):
             subst[node] = _const(prim(*[a.value for a in args]))
             continue
         if node.fn_value() is irops.tuple_getitem and isinstance(args[0], Constant) \

@@ -4,6 +4,8 @@ Order and why:
 
 1. ``inline`` - calls of graphs (and ``If`` on a constant condition) are replaced by the callee's
    body, so every later pass sees one flat graph where possible;
+   ``unread_writes`` - an in-place write (``x += y`` in graph mode) into a value the graph computed
+   that nothing reads afterwards is dropped;
 2. ``constant_fold`` - pure primitives whose inputs are all constants are computed now;
 3. ``simplify`` - algebraic identities (``x*1``, ``x+0``, reshape/cast to the same type, tuple
    get-of-make, ``ZerosLike``/``OnesLike``/``Fill`` of static shape become constants);
@@ -42,9 +44,10 @@ VERIFY = bool(os.environ.get("MS_VERIFY_IR"))
 
 
 def _builtin_passes():
-    from mindspore._pipeline import cse, dce, fold, fold_batchnorm, inline, memory, simplify
+    from mindspore._pipeline import cse, dce, fold, fold_batchnorm, inline, memory, simplify, unread_writes
     return [
         ("inline", inline.run),
+        ("unread_writes", unread_writes.run),
         ("constant_fold", fold.run),
         ("simplify", simplify.run),
         ("cse", cse.run),

@@ -5,7 +5,9 @@
   ``StopGradient(x)`` (gradients are already expanded) -> ``x``;
 * ``x * 1``, ``x / 1``, ``x + 0``, ``x - 0`` (a scalar or all-equal constant) -> ``x`` when the
   result has ``x``'s shape and dtype;
-* ``ZerosLike``/``OnesLike`` of a static shape -> a constant.
+* ``ZerosLike``/``OnesLike`` of a static shape -> a constant;
+* the copy a gradient makes of a value its forward writes in place (``graph_grad``'s ``Load``) -> the value,
+  once the write is gone (``unread_writes``).
 
 Each rewrite only redirects uses: the apply it makes dead is left to ``dce``. In a graph with in-place
 writes (``Assign``, optimizer updates), a value is never replaced by a graph input or Parameter: reading
@@ -18,7 +20,7 @@ import numpy as np
 from mindspore._infer.abstract import AbstractTensor
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Constant, Parameter
-from mindspore._pipeline._util import each_graph, is_effectful_apply, prim_of, substitute
+from mindspore._pipeline._util import each_graph, is_effectful_apply, is_written, prim_of, substitute, written_values
 from mindspore.common.tensor import Tensor
 
 __all__ = ["run"]
@@ -44,8 +46,8 @@ def _const_scalar(x):
 
 def _same(node, x, writes):
     """``x`` can stand for ``node``: same abstract value, and no in-place write in the graph could change
-    ``x`` (a graph input or Parameter) after ``node`` read it."""
-    if writes and isinstance(x, Parameter):
+    ``x`` (a graph input or Parameter, or a value written in place) after ``node`` read it."""
+    if writes and (isinstance(x, Parameter) or is_written(x, writes)):
         return False
     return isinstance(x.abstract, AbstractTensor) and x.abstract == node.abstract
 
@@ -66,6 +68,8 @@ def _rewrite(node, writes):
         return args[0]
     if name in _IDENTITY_WHEN_SAME and args and _same(node, args[0], writes):
         return args[0]
+    if name == "Identity" and getattr(node, "debug", None) == "Load" and _same(node, args[0], writes):
+        return args[0]      # a gradient's copy of a value read before an in-place write that is gone
     if name in _NEUTRAL and len(args) == 2:
         value, side = _NEUTRAL[name]
         for keep, other, allowed in ((args[0], args[1], True), (args[1], args[0], side == "either")):
@@ -84,7 +88,7 @@ def _rewrite(node, writes):
 
 def _simplify_graph(g):
     subst = {}
-    writes = any(is_effectful_apply(n) for n in g.nodes)
+    writes = written_values(g) if any(is_effectful_apply(n) for n in g.nodes) else None
     for node in g.nodes:
         if subst:
             node.inputs = [subst.get(x, x) for x in node.inputs]

@@ -145,6 +145,30 @@ def _tuple_attr(attr, parts):
     return attr
 
 
+def _const_shape_attr(attr, v):
+    """The inferred value of a constant output as 2.10 writes it: a Tensor's shape, a number's SCALAR, a string's
+    STRING, None's NONE, a tuple's (a list's) items."""
+    if isinstance(v, Tensor):
+        return _tensor_shape_attr(attr, v.shape, v.dtype)
+    if isinstance(v, (tuple, list)):
+        _tuple_attr(attr, [_const_shape_attr(A(), e) for e in v])
+        attr.type = A.TUPLE if isinstance(v, tuple) else A.LIST
+        return attr
+    if isinstance(v, bool):
+        return _scalar_shape_attr(attr, code_of(mstype.bool_))
+    if isinstance(v, int):
+        return _scalar_shape_attr(attr, code_of(mstype.int64))
+    if isinstance(v, float):
+        return _scalar_shape_attr(attr, code_of(mstype.float32))
+    attr.type = A.STRING if isinstance(v, str) else A.NONE
+    return attr
+
+
+#: the ``denotation`` of a graph output that is not a tensor, by the type of its inferred value
+_DENOTATION = {A.TUPLE: "Tuple", A.LIST: "List", A.STRING: "String", A.NONE: "TypeNone"}
+_SCALAR_DENOTATION = {code_of(mstype.bool_): "Bool", code_of(mstype.int64): "Int", code_of(mstype.float32): "Float"}
+
+
 def _dims(shape):
     return [d if isinstance(d, (int, np.integer)) else -1 for d in shape]
 
@@ -249,8 +273,8 @@ class _Writer:
         vi = g.output.add()
         vi.name = out
         shape = self.shapes[out]
-        if shape.type == A.TUPLE:
-            vi.denotation = "Tuple"
+        if shape.type in _DENOTATION or shape.type == A.SCALAR:
+            vi.denotation = _DENOTATION.get(shape.type) or _SCALAR_DENOTATION[shape.tensors[0].data_type]
             vi.attr_info.CopyFrom(shape)
             vi.attr_info.ClearField("name")
         else:
@@ -308,8 +332,8 @@ class _Writer:
             n.op_type = "Constant"
             n.attribute.add().CopyFrom(attr)
             self.consts[key] = name
-            if shape is not None:
-                self.shapes[name] = shape
+        if shape is not None and name not in self.shapes:
+            self.shapes[name] = shape
         return name
 
     def _umonad(self):
@@ -525,22 +549,28 @@ class _Writer:
     def _outputs(self, tree, leaves):
         if tree is None:
             node = next(leaves)
-            if isinstance(node, Constant):   # a constant Tensor output: a Constant node, as 2.10 writes it
-                return self._value(node.value, "an output of the network")
+            if isinstance(node, Constant):   # a constant output (a Tensor, a number...): a Constant node, as 2.10
+                name = self._value(node.value, "an output of the network")
+                if name not in self.shapes:
+                    self.shapes[name] = _const_shape_attr(A(name="shape"), node.value)
+                return name
             return self.names[id(node)] if id(node) in self.names else self._ref_output(node)
         if tree[0] is dict:
             raise MSValueError("For 'export', a network whose output is a dict can not be written to MindIR: return "
                                "a tuple instead.")
         if tree[1] and all(t is None for t in tree[1]):
             nodes = [next(leaves) for _ in tree[1]]
-            if all(isinstance(n, Constant) for n in nodes):   # a tuple of constant Tensors: one Constant, as 2.10
-                shape = _tuple_attr(A(name="shape"), [_tensor_shape_attr(A(name="shape"), n.value.shape,
-                                                                         n.value.dtype) for n in nodes])
-                return self._constant(_set_value(A(name="value"), tuple(n.value for n in nodes)), shape)
+            if all(isinstance(n, Constant) for n in nodes):   # a tuple of constants: one Constant, as 2.10
+                value = (list if tree[0] is list else tuple)(n.value for n in nodes)
+                return self._constant(_set_value(A(name="value"), value),
+                                      _const_shape_attr(A(name="shape"), value))
             leaves = iter(nodes)
         parts = [self._outputs(t, leaves) for t in tree[1]]
-        return self._cnode("MakeTuple", "PRIMITIVE", parts, _tuple_attr(A(name="shape"),
-                                                                        [self.shapes[p] for p in parts]))
+        shape = _tuple_attr(A(name="shape"), [self.shapes[p] for p in parts])
+        if tree[0] is list:     # a list output: 2.10's make_list, which loads back as a list
+            shape.type = A.LIST
+            return self._cnode("make_list", "PRIMITIVE", parts, shape)
+        return self._cnode("MakeTuple", "PRIMITIVE", parts, shape)
 
     def _ref_output(self, node):
         raise MSRuntimeError(f"For 'export', the output node {node!r} was not written.")

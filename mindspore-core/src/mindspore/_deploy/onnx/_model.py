@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 import sys
 
-from mindspore._errors import InternalError, MSTypeError, MSValueError
+from mindspore._errors import InternalError, MSRuntimeError, MSTypeError, MSValueError
+from mindspore._ir.nodes import Constant
+from mindspore.common.tensor import Tensor
 from mindspore._deploy.capture import Sym
 from mindspore._deploy.onnx import _ops_array, _ops_math, _ops_nn, _rnn
 from mindspore._deploy.onnx._emitter import OPSET, Emitter, onnx_dtype, onnx_module
@@ -59,8 +61,56 @@ def _names(given, defaults, what):
     return names
 
 
+def _check_tensor_outputs(captured):
+    """ONNX outputs are tensors: a network returning a Python constant (``return 3``, ``return (x, 2)``), which
+    MindIR keeps, is refused with MindSpore 2.10's errors (a tuple of constants is one value node there)."""
+    leaves = iter(captured.outputs)
+
+    def walk(tree, in_tuple):
+        if tree is None:
+            node = next(leaves)
+            return [node] if in_tuple else _refuse_scalar([node])
+        items = [walk(t, True) for t in tree[1]] if tree[0] is not dict else [walk(t, True) for t in tree[2]]
+        flat = [n for part in items for n in part]
+        if all(t is None for t in (tree[1] if tree[0] is not dict else tree[2])) and flat and \
+                all(isinstance(n, Constant) for n in flat) and not all(isinstance(n.value, Tensor) for n in flat):
+            first = next(n.value for n in flat if not isinstance(n.value, Tensor))
+            raise MSRuntimeError(f"Expected output 0 of node ValueNode({_shown(tuple(n.value for n in flat))}) to be "
+                                 f"a tensor. Instead got: {_type_name(first)}")
+        _refuse_scalar(flat)
+        return []
+
+    walk(captured.out_tree, False)
+
+
+def _refuse_scalar(nodes):
+    for n in nodes:
+        if isinstance(n, Constant) and not isinstance(n.value, Tensor):
+            raise MSRuntimeError(f"Unsupported network output type {_type_name(n.value)} in node "
+                                 f"ValueNode({_shown(n.value)})")
+    return []
+
+
+def _type_name(v):
+    if v is None:
+        return "None"
+    return {bool: "Bool", int: "Int64", float: "Float32", str: "String"}.get(type(v), type(v).__name__)
+
+
+def _shown(v):
+    """A constant as 2.10's messages print it: ``true``, ``3`` for 3.0, ``(1, 2.5)``."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, (tuple, list)):
+        return "(" + ", ".join(_shown(e) for e in v) + ")"
+    return str(v)
+
+
 def build(captured, input_names=None, output_names=None, export_params=True, keep_initializers_as_inputs=False):
     """The ONNX ``ModelProto`` of ``captured``."""
+    _check_tensor_outputs(captured)
     onnx = onnx_module()
     em = Emitter(captured, _converters(), export_params=export_params,
                  weights_as_inputs=keep_initializers_as_inputs or not export_params)
