@@ -359,6 +359,57 @@ class Dataset:
         """
         return _ops().TakeDataset(self, count)
 
+    def sync_wait(self, condition_name, num_batch=1, callback=None):
+        """Hold rows back until :meth:`sync_update` lets them through: ``num_batch`` rows (batches when a ``batch``
+        follows) pass at first and after each update; ``callback(data)`` runs on each update.
+
+        Rows wait in the pipeline's own thread; a row that waits longer than ``config.get_callback_timeout()``
+        seconds disables the condition (with a warning), as in MindSpore.
+
+        Examples:
+            >>> import mindspore.dataset as ds
+            >>> data = ds.NumpySlicesDataset([1, 2, 3], shuffle=False).sync_wait("policy")
+            >>> for i, row in enumerate(data.create_tuple_iterator(num_epochs=1)):
+            ...     data.sync_update("policy", data={"step": i})
+        """
+        if not isinstance(condition_name, str):
+            raise TypeError(f"Argument condition_name with value {condition_name} is not of type [<class 'str'>], "
+                            f"but got {type(condition_name)}.")
+        if not isinstance(num_batch, int) or isinstance(num_batch, bool):
+            raise TypeError(f"Argument num_batch with value {num_batch} is not of type [<class 'int'>], but got "
+                            f"{type(num_batch)}.")
+        return _ops().SyncWaitDataset(self, condition_name, num_batch, callback)
+
+    def sync_update(self, condition_name, num_batch=None, data=None):
+        """Let ``num_batch`` more batches (default: the ``num_batch`` of its :meth:`sync_wait`) through the
+        condition ``condition_name`` after calling its callback with ``data``. A bad call disables every
+        condition of the pipeline before raising, so the pipeline cannot hang on it."""
+        if (num_batch is not None and not isinstance(num_batch, int)) or (
+                isinstance(num_batch, int) and num_batch <= 0):
+            self._disable_sync()
+            raise RuntimeError(f"Sync_update batch size can only be positive integer, got: {num_batch}.")
+        conditions = self._sync_conditions()
+        if not isinstance(condition_name, str):
+            raise TypeError(f"Argument condition_name with value {condition_name} is not of type str, "
+                            f"but got {type(condition_name)}.")
+        if condition_name not in conditions:
+            self._disable_sync()
+            raise RuntimeError("Condition name not found.")
+        if num_batch is not None:
+            num_batch *= self.get_batch_size()
+        conditions[condition_name].release(num_batch, data)
+
+    def _sync_conditions(self):
+        """The sync_wait conditions of this pipeline, by name."""
+        found = {}
+        for child in self.children:
+            found.update(child._sync_conditions())
+        return found
+
+    def _disable_sync(self):
+        for condition in self._sync_conditions().values():
+            condition.disable()
+
     def zip(self, datasets):
         """Join rows side by side with ``datasets`` (column names must differ); stops at the shortest.
 

@@ -1,5 +1,5 @@
-"""The operation nodes of a pipeline: map, batch, padded_batch, shuffle, filter, repeat, skip, take, zip,
-concat, rename, project (see ``datasets.py`` for the execution model and the column layout rules).
+"""The operation nodes of a pipeline: map, batch, padded_batch, shuffle, filter, repeat, skip, take, sync_wait,
+zip, concat, rename, project (see ``datasets.py`` for the execution model and the column layout rules).
 
 Row-level functions (``_map_row``, ``_batch_rows``, ``_filter_row``) are module-level so that worker processes,
 forked with the pipeline, run them without pickling; they set the row context of ``config._transform_rng`` so
@@ -8,7 +8,9 @@ random transforms draw the same numbers for a row whichever worker runs it.
 import copy
 import functools
 import inspect
+import logging
 import math
+import threading
 
 import numpy as np
 
@@ -19,9 +21,11 @@ from mindspore.dataset.engine.datasets import (INT32_MAX, Dataset, _assemble, _b
 from mindspore.dataset.engine.workers import annotate_error
 from mindspore.dataset.transforms._base import TensorOperation
 
+logger = logging.getLogger("mindspore")
+
 __all__ = ["MapDataset", "BatchDataset", "PaddedBatchDataset", "BatchInfo", "ShuffleDataset", "FilterDataset",
-           "RepeatDataset", "SkipDataset", "TakeDataset", "ZipDataset", "ConcatDataset", "RenameDataset",
-           "ProjectDataset"]
+           "RepeatDataset", "SkipDataset", "SyncWaitDataset", "TakeDataset", "ZipDataset", "ConcatDataset",
+           "RenameDataset", "ProjectDataset"]
 
 # ------------------------------------------------------------------------------------------------------------------
 # Row-level functions run by the executors (module-level so worker processes inherit them).
@@ -281,6 +285,9 @@ class BatchDataset(Dataset):
         self.max_rowsize = max_rowsize
         self.pad_info = self._check_pad_info(pad_info)
         self.pad = pad_info is not None
+        if self.batch_size_func is None:
+            for condition in self.children[0]._sync_conditions().values():
+                condition.scale(self.batch_size)
 
     @staticmethod
     def _check_pad_info(pad_info):
@@ -383,6 +390,8 @@ class ShuffleDataset(Dataset):
     def __init__(self, input_dataset, buffer_size):
         super().__init__(input_dataset)
         _check_int(buffer_size, "buffer_size", 2)
+        if self.children[0]._sync_conditions():
+            raise RuntimeError("No shuffle after sync operators.")
         self.buffer_size = buffer_size
         self.reshuffle_each_epoch = True
         self._fixed_seed = None
@@ -519,6 +528,75 @@ class TakeDataset(Dataset):
                     return
         finally:
             rows.close()
+
+
+class _SyncCondition:
+    """The gate of one ``sync_wait``: ``allowance`` rows may pass before the next ``release``. A row waits in the
+    thread that pulls it (the iterator's producer), ``release`` comes from the user's loop."""
+
+    def __init__(self, rows, callback):
+        self.rows = rows                  # rows let through at first and by a release without a count
+        self.callback = callback
+        self.allowance = rows
+        self.disabled = False
+        self._cv = threading.Condition()
+
+    def scale(self, batch_size):
+        """A ``batch`` downstream: counts are of batches, so of ``batch_size`` rows each."""
+        self.rows *= batch_size
+        self.allowance *= batch_size
+
+    def reset(self):
+        with self._cv:
+            self.allowance = self.rows
+            self._cv.notify_all()
+
+    def wait(self):
+        with self._cv:
+            if not self._cv.wait_for(lambda: self.allowance > 0 or self.disabled, config.get_callback_timeout()):
+                logger.warning("Timeout happened in sync_wait, maybe dataset.sync_update(condition=...) is not "
+                               "added after dataset.create_dict_iterator(...), now disabling lock.")
+                self.disabled = True
+            self.allowance -= 1
+
+    def release(self, rows=None, data=None):
+        with self._cv:
+            self.allowance += self.rows if rows is None else rows
+            if self.callback is not None:
+                self.callback(data)
+            self._cv.notify_all()
+
+    def disable(self):
+        with self._cv:
+            self.disabled = True
+            self._cv.notify_all()
+
+    def __deepcopy__(self, memodict):
+        return self                       # the copy an iterator runs is released by the user's dataset object
+
+
+class SyncWaitDataset(Dataset):
+    """The result of :meth:`Dataset.sync_wait`."""
+
+    def __init__(self, input_dataset, condition_name, num_batch=1, callback=None):
+        super().__init__(input_dataset)
+        if num_batch <= 0:
+            raise ValueError("num_batch need to be greater than 0.")
+        if condition_name in self.children[0]._sync_conditions():
+            raise RuntimeError("Condition name is already in use.")
+        self.condition_name = condition_name
+        self.condition = _SyncCondition(num_batch, callback)
+
+    def _sync_conditions(self):
+        return {**self.children[0]._sync_conditions(), self.condition_name: self.condition}
+
+    def _prepare(self, rt):
+        self.condition.reset()
+
+    def _rows(self, rt):
+        for row in self.children[0]._rows(rt):
+            self.condition.wait()
+            yield row
 
 
 class ZipDataset(Dataset):

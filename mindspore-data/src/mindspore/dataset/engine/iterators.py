@@ -88,7 +88,9 @@ class _Runtime:
     def add_executor(self, node, fn, num_workers, multiprocessing, name, max_rowsize=None):
         """Create the executor running ``fn(index, args)`` for ``node``: processes, threads or inline."""
         num_workers = num_workers or config.get_num_parallel_workers()
-        if self.inline:
+        if self.inline or node._sync_conditions():
+            # above a sync_wait, rows go one by one as in MindSpore: a pool reading ahead to fill its window would
+            # wait at the gate for the very sync_update that the row it holds back is needed for
             executor = InlineExecutor(fn)
         elif multiprocessing and fork_available():
             executor = ProcessExecutor(fn, num_workers, name, max_rowsize, config.get_enable_shared_mem())

@@ -392,6 +392,17 @@ def adjust_saturation_np(image, factor):
     return blend_np(gray_np(image), 1.0 - factor, image, factor)
 
 
+def random_color_np(image, factor):
+    """RandomColor's blend: ``addWeighted(image, factor, gray, 1 - factor)``, the operands in the other order
+    than AdjustSaturation's, which rounds a few pixels differently."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise runtime_error("RandomColor", "image shape is not <H,W,C> or channel is not 3, got rank: "
+                            f"{image.ndim}, and shape: <{','.join(map(str, image.shape))}>")
+    image = cv_in("RandomColor", image)
+    factor = f32(factor)
+    return blend_np(image, factor, gray_np(image), np.float32(1.0) - factor)
+
+
 def adjust_hue_np(image, factor):
     """Shift OpenCV's full-range 8-bit hue (``RGB2HSV_FULL``) by ``uint8(factor * 255)``, wrapping."""
     validate_image("AdjustHue", image, ranks=(3,), channels=(3,), dtypes=(np.uint8,))

@@ -750,7 +750,7 @@ class RandomColor(_RandomEnhance):
     """
 
     _enhancer = ImageEnhance.Color
-    _kernel = staticmethod(img.adjust_saturation_np)
+    _kernel = staticmethod(img.random_color_np)
 
 
 class RandomSolarize(img.PilColorOperation):
