@@ -224,7 +224,7 @@ def pool_device(memory_settings):
     yield
     ms.plugin.unregister_plugin(TARGET.lower())
     context.store("device_target", before)
-    _generation.bump()
+    _generation.bump(plugins=False)
 
 
 def test_public_memory_functions_ask_the_runtime(pool_device):

@@ -50,7 +50,7 @@ def _on(target, fn):
         return [o.asnumpy() for o in outs]
     finally:
         ms.context.store("device_target", before)
-        _generation.bump()
+        _generation.bump(plugins=False)
 
 
 def _no_fallback():

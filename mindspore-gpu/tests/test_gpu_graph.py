@@ -36,7 +36,7 @@ def on_gpu(monkeypatch):
     yield
     ms.set_context(mode=mode)
     ms.context.store("device_target", before)
-    _generation.bump()
+    _generation.bump(plugins=False)
 
 
 def _switches(monkeypatch, fuse, capture):

@@ -193,7 +193,7 @@ def on_sim_gpu(rt):
     ms.set_context(max_device_memory=max_memory)
     ms.plugin.unregister_plugin(TARGET.lower())
     ms.context.store("device_target", before)
-    _generation.bump()
+    _generation.bump(plugins=False)
     POOL.set_limit(size=0)
 
 

@@ -186,7 +186,7 @@ def measure(workload, batch=4, steps=2, warmup=1, capture=False, amp="off", mode
         counter.listener = prev_listener
         ms.set_context(mode=prev_mode)
         ms.context.store("device_target", prev_target)
-        _generation.bump()
+        _generation.bump(plugins=False)
     per = {k: v / steps for k, v in attribution.launches.items()}
     calls = {k: v / steps for k, v in attribution.calls.items()}
     kinds = {k: collections.Counter({kk: vv / steps for kk, vv in v.items()}) for k, v in attribution.kinds.items()}

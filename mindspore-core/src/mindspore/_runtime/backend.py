@@ -36,6 +36,7 @@ INSTALL_HINT = {"CPU": "pip install mindspore-cpu", "GPU": "pip install mindspor
 _BUILTIN = ("CPU", "GPU", "Ascend")
 _ALIASES = {"cpu": "CPU", "gpu": "GPU", "cuda": "GPU", "ascend": "Ascend", "npu": "Ascend"}
 _GEN = _generation.GENERATION
+_PLUGINS = _generation.PLUGINS
 
 #: Filled by the operator registry (a layer above) at import: ``() -> set of primitive names``, so that
 #: kernels for unknown primitives are refused. Without it every name is accepted.
@@ -166,11 +167,11 @@ def kernel_registry():
     """The kernel registry, filled by every loaded plugin's ``ms_register_kernels`` (plugin order)."""
     global _registry
     reg = _registry
-    if reg is not None and reg[0] == _GEN[0]:
+    if reg is not None and reg[0] == _PLUGINS[0]:
         return reg[1]
     with _lock:
         manager.plugin_manager()
-        gen = _GEN[0]
+        gen = _PLUGINS[0]
         names = PRIMITIVE_NAMES[0]
         reg = KernelRegistry(known_primitives=names() if names is not None else None)
         for rec, fn in manager.hookimpls("ms_register_kernels"):
@@ -332,12 +333,12 @@ def _set_device_target(value):
     target = normalize_target(value)
     old = context.get_context("device_target_requested")
     context.store("device_target", target)
-    _generation.bump()
+    _generation.bump(plugins=False)
     try:
         current()
     except Exception:
         context.store("device_target", old)
-        _generation.bump()
+        _generation.bump(plugins=False)
         raise
 
 
