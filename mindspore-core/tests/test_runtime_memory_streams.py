@@ -368,3 +368,17 @@ def test_stream_and_event_arguments_are_checked():
     for call, message in cases:
         with pytest.raises(TypeError, match=message):
             call()
+
+
+def test_a_device_switch_keeps_the_kernel_registry_and_a_new_plugin_renews_it(pool_device):
+    """What plugins register does not depend on the device target: switching targets keeps the kernel registry (it
+    was rebuilt from every plugin's kernels at each switch), while a plugin set that changes renews it."""
+    from mindspore._runtime import backend
+    ms.set_context(device_target="CPU")
+    reg = backend.kernel_registry()
+    ms.set_context(device_target=TARGET)
+    ms.set_context(device_target="CPU")
+    assert backend.kernel_registry() is reg
+    ms.plugin.unregister_plugin(TARGET.lower())
+    renewed = backend.kernel_registry()
+    assert renewed is not reg and renewed.has("Add", "CPU")
