@@ -1,8 +1,8 @@
 """Capturing a network for export: one flat, typed graph of primitives, with dynamic dimensions made symbolic.
 
 ``capture(net, *inputs)`` compiles ``net`` (a Cell, in its current train/eval mode, or a function) the way
-GRAPH_MODE does - parse, infer, then the target-independent passes ``inline``, ``constant_fold``,
-``simplify``, ``cse`` and ``dce`` - and hands exporters a :class:`Captured`: the graph, its inputs (named
+GRAPH_MODE does - parse, infer, then the target-independent passes ``inline``, ``unread_writes``,
+``constant_fold``, ``simplify``, ``cse`` and ``dce`` - and hands exporters a :class:`Captured`: the graph, its inputs (named
 after ``construct``'s arguments), its weights (named by ``Parameter.name``) and its outputs. Python
 scalars among the inputs are folded into the graph as constants, as MindSpore's export does.
 
@@ -33,7 +33,7 @@ from mindspore._infer.abstract import AbstractTensor, AbstractTuple
 from mindspore._infer.specialize import specialize
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import Apply, Constant, Graph, Parameter
-from mindspore._pipeline import cse, dce, fold, simplify
+from mindspore._pipeline import cse, dce, fold, simplify, unread_writes
 from mindspore._pipeline._util import each_graph
 from mindspore._pipeline.inline import inline_graph
 from mindspore.common.tensor import Tensor
@@ -241,7 +241,7 @@ def _composites(on):
 
 def _optimize(graph):
     each_graph(graph, lambda g: inline_graph(g, keep_composite=True))
-    for p in (fold.run, simplify.run, cse.run, dce.run):
+    for p in (unread_writes.run, fold.run, simplify.run, cse.run, dce.run):
         p(graph)
     return graph
 
