@@ -347,6 +347,11 @@ def _avg3d_fwd_oracle(x):
     return np_avg_pool(x, (2, 3, 2), (2, 2, 2), P111, ceil=True)
 
 
+def _channel_argmax(x, y, argmax):
+    plane = x.shape[-2] * x.shape[-1]
+    return np.asarray(y), np.asarray(argmax) + (np.arange(x.shape[-3]) * plane).reshape(-1, 1, 1)
+
+
 POOL_CASES = [
     Case("maxpool_valid", lambda x: ops.MaxPool(2, 2)(x), [XP],
          oracle=lambda x: np_max_pool(x, (2, 2), (2, 2), [(0, 0)] * 2)[0], prims=["MaxPool"], grad=True,
@@ -375,8 +380,9 @@ POOL_CASES = [
          oracle=lambda x, g: np_adjoint(lambda b: np_avg_pool(b, (3, 3), (2, 2), SAME_P, include_pad=False),
                                         x.shape, g, 2),
          prims=["AvgPoolGrad"], grad=True),
+    # MindSpore 2.10's argmax counts over the item's (C, H, W): channel * H * W added to the index in the plane
     Case("maxpool_with_argmax", lambda x: ops.MaxPoolWithArgmax(3, 2, "same")(x), [XP],
-         oracle=lambda x: tuple(np.asarray(a) for a in np_max_pool(x, (3, 3), (2, 2), SAME_P)),
+         oracle=lambda x: _channel_argmax(x, *np_max_pool(x, (3, 3), (2, 2), SAME_P)),
          prims=["MaxPoolWithArgmax"], grad=True),
     Case("maxpool_grad_with_argmax",
          lambda x, g: ops.MaxPoolGradWithArgmax(3, 2, "same")(x, g, ops.MaxPoolWithArgmax(3, 2, "same")(x)[1]),

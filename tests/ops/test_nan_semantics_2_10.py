@@ -47,9 +47,9 @@ def test_max_pool_matches_2_10(i):
     assert _same(got, _DATA[f"{i}_y"]), (op, args)
     if op in _INDEXED:
         a, want = res[1].asnumpy().astype(np.int64), _DATA[f"{i}_a"].astype(np.int64)
-        if op in ("MaxPoolWithArgmax", "MaxPoolWithArgmaxV2"):
-            # 2.10 adds channel * H * W: to every MaxPoolWithArgmax index, and to a MaxPoolWithArgmaxV2 index
-            # that no element beat (a window of NaN / -inf); here indices stay inside the plane
+        if op == "MaxPoolWithArgmaxV2":
+            # 2.10 adds channel * H * W to a MaxPoolWithArgmaxV2 index that no element beat (a window of NaN /
+            # -inf); ours stays inside the plane there (MaxPoolWithArgmax's indices count over (C, H, W) in both)
             want = want % (x.shape[-1] * x.shape[-2])
         np.testing.assert_array_equal(a, want)
 

@@ -125,6 +125,37 @@ def _max_pool_out(prim, x, out=None):
     return _max_pool(prim, x, with_argmax=False)
 
 
+def _channel_offsets(shape):
+    """MindSpore 2.10's MaxPoolWithArgmax counts its argmax over each item's (C, H, W), not over one plane: the
+    offset ``c * H * W`` of every output element's channel (shape: the input's, 4-D or unbatched 3-D)."""
+    channels, plane = shape[-3], int(shape[-2]) * int(shape[-1])
+    return (np.arange(channels, dtype=np.int64) * plane).reshape(-1, 1, 1)
+
+
+@fits_out
+def _max_pool_with_argmax(prim, x, out=None):
+    """(output, argmax), the argmax an index into the item's (C, H, W) as MindSpore 2.10 gives it."""
+    y, arg = _max_pool(prim, x)
+    return y, (arg + _channel_offsets(x.shape)).astype(arg.dtype, copy=False)
+
+
+def _in_plane(prim, argmax, x_shape):
+    """The argmax of MaxPoolWithArgmax (over the item's (C, H, W)) as an index into its own plane (MaxPool3D's
+    gradient, also run by MaxPoolGradGradWithArgmax, gives one already: its spatial size)."""
+    spatial = x_shape[-(3 if len(x_shape) == 5 else 2):]
+    return np.asarray(argmax) % max(int(np.prod(spatial, dtype=np.int64)), 1)
+
+
+@fits_out
+def _scatter_channel_kernel(prim, x, grad, argmax, out=None):
+    return _scatter(grad, _in_plane(prim, argmax, x.shape), x.shape, _dtype(x, grad))
+
+
+@fits_out
+def _gather_channel_kernel(prim, x, grad, argmax, out=None):
+    return _gather(grad, _in_plane(prim, argmax, x.shape), _dtype(x, grad))
+
+
 def _scatter(grad, argmax, x_shape, dtype):
     dx = _kernels.argmax_scatter(_as_planes(grad, dtype), _as_planes(argmax, np.int64),
                                  int(np.prod(x_shape[-(3 if len(x_shape) == 5 else 2):])))
@@ -213,9 +244,9 @@ KERNELS = {
     "MaxPoolGradGrad": _max_pool_grad_grad,
     "AvgPool": _avg_pool,
     "AvgPoolGrad": lambda prim, x, y, dout, out=None: _avg_pool_backward(prim, x.shape, dout),
-    "MaxPoolWithArgmax": fits_out(_max_pool),
-    "MaxPoolGradWithArgmax": _scatter_kernel,
-    "MaxPoolGradGradWithArgmax": _gather_kernel,
+    "MaxPoolWithArgmax": _max_pool_with_argmax,
+    "MaxPoolGradWithArgmax": _scatter_channel_kernel,
+    "MaxPoolGradGradWithArgmax": _gather_channel_kernel,
     "MaxPoolWithArgmaxV2": _max_pool,
     "MaxPoolGradWithArgmaxV2": _scatter_kernel,
     "MaxPool3D": _max_pool_out,

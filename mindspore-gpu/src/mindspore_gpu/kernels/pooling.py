@@ -525,6 +525,34 @@ def _gather_kernel(prim, x, grad, argmax, *, out=None):
     return gather_planes(grad, argmax, _nd(x), compute_dtype(x, grad))
 
 
+@fits_out
+def _max_pool_with_channel_argmax(prim, x, *, out=None):
+    """(output, argmax), the argmax an index into the item's (C, H, W) (``c * H * W`` added), as MindSpore 2.10's
+    MaxPoolWithArgmax gives it."""
+    y, arg = max_pool(prim, x)
+    plane = int(x.shape[-2]) * int(x.shape[-1])
+    offsets = (cupy.arange(x.shape[-3], dtype=arg.dtype) * plane).reshape(-1, 1, 1)
+    return y, arg + offsets
+
+
+def _in_plane(argmax, x):
+    """MaxPoolWithArgmax's argmax (over the item's (C, H, W)) as an index into its own plane (MaxPool3D's gradient,
+    also run by MaxPoolGradGradWithArgmax, gives one already: its spatial size)."""
+    return _dev(argmax) % max(math.prod(int(d) for d in x.shape[-_nd(x):]), 1)
+
+
+@fits_out
+def _scatter_channel_kernel(prim, x, grad, argmax, *, out=None):
+    x, grad = _dev(x), _dev(grad)
+    return scatter_planes(grad, _in_plane(argmax, x), x.shape, _nd(x), compute_dtype(x, grad))
+
+
+@fits_out
+def _gather_channel_kernel(prim, x, grad, argmax, *, out=None):
+    x, grad = _dev(x), _dev(grad)
+    return gather_planes(grad, _in_plane(argmax, x), _nd(x), compute_dtype(x, grad))
+
+
 # --- average pooling ----------------------------------------------------------------------------
 def _avg_options(prim):
     if type(prim).__name__ in ("AvgPool", "AvgPoolGrad"):
@@ -673,9 +701,9 @@ KERNELS = {
     "MaxPoolGradGrad": _max_pool_grad_grad,
     "AvgPool": _avg_pool,
     "AvgPoolGrad": lambda prim, x, y, dout, *, out: _avg_pool_backward(prim, x.shape, dout, out=out),
-    "MaxPoolWithArgmax": _max_pool_with_argmax,
-    "MaxPoolGradWithArgmax": _scatter_kernel,
-    "MaxPoolGradGradWithArgmax": _gather_kernel,
+    "MaxPoolWithArgmax": _max_pool_with_channel_argmax,
+    "MaxPoolGradWithArgmax": _scatter_channel_kernel,
+    "MaxPoolGradGradWithArgmax": _gather_channel_kernel,
     "MaxPoolWithArgmaxV2": _max_pool_with_argmax,
     "MaxPoolGradWithArgmaxV2": _scatter_kernel,
     "MaxPool3D": _max_pool_out,

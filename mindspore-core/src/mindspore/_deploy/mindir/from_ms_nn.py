@@ -71,6 +71,22 @@ def _max_pool(x, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW",
                 to_format(op, format or data_format))(x)
 
 
+def _max_pool_with_argmax(x, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW", *, format=None,
+                          padding=None, ksize=None):
+    """MindSpore keeps ``kernel_size``/``strides`` as ``(1, h, w, 1)`` (and ``ksize``, ``padding`` as copies)."""
+    op = "MaxPoolWithArgmax"
+
+    def hw(value):
+        value = tuple(as_tuple(value))
+        return value[1:3] if len(value) == 4 else value
+    return prim(ops.MaxPoolWithArgmax, hw(kernel_size), hw(strides), to_pad_mode(op, pad_mode),
+                to_format(op, format or data_format))(x)
+
+
+def _depth_to_space(x, block_size, data_format="NCHW", *, format=None):
+    return prim(ops.DepthToSpace, as_int("DepthToSpace", "block_size", block_size))(x)
+
+
 def _avg_pool(x, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW", *, format=None):
     op = "AvgPool"
     return prim(ops.AvgPool, tuple(as_tuple(kernel_size)), tuple(as_tuple(strides)), to_pad_mode(op, pad_mode),
@@ -300,6 +316,7 @@ RULES = {
     "Conv2D": rule(_conv2d), "Conv2DBackpropInput": rule(_conv2d_backprop_input),
     "Conv2DTranspose": rule(_conv2d_backprop_input), "Conv3D": rule(_conv3d),
     "MaxPool": rule(_max_pool), "MaxPoolWithArgmaxV2": rule(_max_pool_with_argmax_v2), "AvgPool": rule(_avg_pool),
+    "MaxPoolWithArgmax": rule(_max_pool_with_argmax), "DepthToSpace": rule(_depth_to_space),
     "AdaptiveAvgPool2D": rule(_adaptive_avg_pool2d), "AdaptiveMaxPool2D": rule(_adaptive_max_pool2d),
     "MaxPool3D": rule(_max_pool3d), "AvgPool3D": rule(_avg_pool3d),
     "BatchNorm": rule(_batch_norm), "LayerNorm": rule(_layer_norm), "L2Normalize": rule(_l2_normalize),

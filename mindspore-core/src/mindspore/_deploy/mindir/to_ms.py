@@ -193,6 +193,23 @@ class Prim:
 
 
 # --- attribute fixes of PRIMITIVE operators ------------------------------------------------------------------
+def _max_pool_with_argmax(op, attrs, ctx):
+    """MindSpore's ``MaxPoolWithArgmax`` keeps ``kernel_size``/``strides`` as ``(1, h, w, 1)``, with copies
+    ``ksize`` and ``padding`` (read off a file 2.10 wrote)."""
+    for name in ("kernel_size", "strides"):
+        value = tuple(attrs[name])
+        attrs[name] = (1, value[-2], value[-1], 1)
+    attrs["ksize"] = attrs["kernel_size"]
+    attrs["padding"] = attrs["pad_mode"]
+    attrs["data_format"] = attrs["format"]
+    return attrs
+
+
+def _nchw(op, attrs, ctx):
+    attrs["format"] = attrs["data_format"] = "NCHW"
+    return attrs
+
+
 def _conv_pad_list(op, attrs, ctx):
     """Conv2D's ``pad_list`` (top, bottom, left, right), which MindSpore computes at compile time."""
     attrs["pad_list"] = ctx.conv_pad_list()
@@ -362,6 +379,8 @@ TABLE.update({
     "L2Normalize": Prim(fix=_axis_list),
     "Lcm": Prim(_X1X2_Y),
     "MaxPool": Prim(_X_OUT),
+    "MaxPoolWithArgmax": Prim((["x"], ["output", "mask"]), fix=_max_pool_with_argmax),
+    "DepthToSpace": Prim(_X_Y, fix=_nchw),
     "MaxPool3D": Prim(_X_OUT, fix=_pool3d),
     "AvgPool3D": Prim((["input"], ["output"]), fix=_pool3d),
     "Mish": Prim(_X_OUT),
