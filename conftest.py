@@ -83,6 +83,16 @@ def _ms_mode_switch(request):
 
 
 @pytest.fixture
+def restore_mode():
+    """Put the execution mode back after the test (for tests that set it themselves): a module uses it with
+    ``pytestmark = pytest.mark.usefixtures("restore_mode")``."""
+    import mindspore as ms
+    mode = ms.get_context("mode")
+    yield
+    ms.set_context(mode=mode)
+
+
+@pytest.fixture
 def ms_mode(_ms_mode_switch):
     """The mode the test runs in: ``"pynative"``, ``"graph"``, or ``None`` when it is not switched."""
     return _ms_mode_switch

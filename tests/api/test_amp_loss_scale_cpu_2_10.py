@@ -16,14 +16,8 @@ cases = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cases)
 REF = json.loads((_DIR / "amp_loss_scale.json").read_text())["cases"]
 
-pytestmark = pytest.mark.skipif(ms.get_context("device_target") != "CPU", reason="2.10's refusal is CPU's")
-
-
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = [pytest.mark.skipif(ms.get_context("device_target") != "CPU", reason="2.10's refusal is CPU's"),
+              pytest.mark.usefixtures("restore_mode")]
 
 
 @pytest.mark.parametrize("case", cases.all_cases(), ids="/".join)

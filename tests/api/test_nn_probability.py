@@ -92,11 +92,7 @@ def compare(got, want, path, problems):
         problems.append(f"{path}: {str(got)[:200]} vs 2.10 {str(want)[:200]}")
 
 
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = pytest.mark.usefixtures("restore_mode")
 
 
 @pytest.mark.parametrize("group", list(pc.GROUPS))

@@ -33,11 +33,7 @@ sys.path.remove(str(FIX))
 WANT = json.loads((FIX / "scipy_2_10.json").read_text())
 
 
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = pytest.mark.usefixtures("restore_mode")
 
 
 def _tol(dtype):

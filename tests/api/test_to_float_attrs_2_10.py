@@ -7,7 +7,6 @@ import pathlib
 
 import pytest
 
-import mindspore as ms
 
 _DIR = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "refusals_2_10"
 _spec = importlib.util.spec_from_file_location("to_float_attrs_cases", _DIR / "to_float_attrs_cases.py")
@@ -16,11 +15,7 @@ _spec.loader.exec_module(cases)
 REF = json.loads((_DIR / "to_float_attrs.json").read_text())["cases"]
 
 
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = pytest.mark.usefixtures("restore_mode")
 
 
 @pytest.mark.parametrize("mode", ["graph", "pynative"])

@@ -9,7 +9,6 @@ import pathlib
 import numpy as np
 import pytest
 
-import mindspore as ms
 
 _DIR = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "refusals_2_10"
 _spec = importlib.util.spec_from_file_location("to_float_pynative_cases", _DIR / "to_float_pynative_cases.py")
@@ -18,11 +17,7 @@ _spec.loader.exec_module(cases)
 REF = json.loads((_DIR / "to_float_pynative.json").read_text())["cases"]
 
 
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = pytest.mark.usefixtures("restore_mode")
 
 
 def test_each_operator_casts_its_float_inputs_but_views_and_cast_do_not():

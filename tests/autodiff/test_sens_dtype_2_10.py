@@ -11,7 +11,6 @@ import pathlib
 
 import pytest
 
-import mindspore as ms
 
 _DIR = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "refusals_2_10"
 _spec = importlib.util.spec_from_file_location("sens_dtype_cases", _DIR / "sens_dtype_cases.py")
@@ -20,11 +19,7 @@ _spec.loader.exec_module(cases)
 REF = json.loads((_DIR / "sens_dtype.json").read_text())["cases"]
 
 
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = pytest.mark.usefixtures("restore_mode")
 
 
 @pytest.mark.parametrize("case", cases.all_cases(), ids="/".join)

@@ -32,7 +32,6 @@ import pytest
 if importlib.util.find_spec("mindarmour") is None:   # not installed: skip; installed but failing to import: a bug
     pytest.skip("mindarmour 2.0.0 is not installed", allow_module_level=True)
 
-import mindspore as ms  # noqa: E402
 
 FIX = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "mindarmour"
 sys.path.insert(0, str(FIX))
@@ -50,11 +49,7 @@ KEPT = {
 STATS_ONLY = {"mean": 0.02, "std": 0.02}
 
 
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = pytest.mark.usefixtures("restore_mode")
 
 
 def _close(got, want, where):

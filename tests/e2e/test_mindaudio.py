@@ -25,11 +25,7 @@ import mindaudio_cases as mc  # noqa: E402
 sys.path.remove(str(FIX))
 
 
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = pytest.mark.usefixtures("restore_mode")
 
 
 @pytest.mark.parametrize("mode", ["pynative", "graph"])

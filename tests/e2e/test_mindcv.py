@@ -31,7 +31,6 @@ import pytest
 if importlib.util.find_spec("mindcv") is None:   # not installed: skip; installed but failing to import: a bug
     pytest.skip("mindcv 0.3.0 is not installed", allow_module_level=True)
 
-import mindspore as ms  # noqa: E402
 
 FIX = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "mindcv"
 sys.path.insert(0, str(FIX))
@@ -54,11 +53,7 @@ LOOSE = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = pytest.mark.usefixtures("restore_mode")
 
 
 @pytest.mark.parametrize("name", sorted(mc.SIZES))

@@ -49,11 +49,7 @@ FULL = os.environ.get("MINDOCR_FULL") == "1"
 full_only = pytest.mark.skipif(not FULL, reason="the full MindOCR comparison runs with MINDOCR_FULL=1")
 
 
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = pytest.mark.usefixtures("restore_mode")
 
 
 @pytest.fixture(autouse=True, scope="module")

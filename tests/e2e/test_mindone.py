@@ -57,11 +57,7 @@ CI_GENERATE = ["mt5_generate"]
 CI_SCHEDULERS = ["ddim_scheduler", "euler_scheduler"]   # DDPM's step needs NonZeroExt, not in 2.10's CPU build
 
 
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = pytest.mark.usefixtures("restore_mode")
 
 
 def test_every_case_recorded():

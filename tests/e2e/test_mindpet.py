@@ -26,7 +26,6 @@ import pytest
 if importlib.util.find_spec("mindpet") is None:   # not installed: skip; installed but failing to import: a bug
     pytest.skip("mindpet 1.0.4 is not installed", allow_module_level=True)
 
-import mindspore as ms  # noqa: E402
 
 FIX = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "mindpet"
 sys.path.insert(0, str(FIX))
@@ -38,11 +37,7 @@ WANT = json.loads((FIX / "mindpet_2_10.json").read_text())
 FP16_CASES = {"lora_fp16": 2e-3, "prefix_encoder": 2e-3}
 
 
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = pytest.mark.usefixtures("restore_mode")
 
 
 def _close(got, want, where, tol=1e-4):

@@ -20,7 +20,6 @@ import pytest
 if importlib.util.find_spec("mindyolo") is None:   # not installed: skip; installed but failing to import: a bug
     pytest.skip("mindyolo 0.5.0 is not installed", allow_module_level=True)
 
-import mindspore as ms  # noqa: E402
 
 FIX = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "mindyolo"
 sys.path.insert(0, str(FIX))
@@ -30,11 +29,7 @@ sys.path.remove(str(FIX))
 WANT = json.loads((FIX / "mindyolo_2_10.json").read_text())
 
 
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = pytest.mark.usefixtures("restore_mode")
 
 
 def test_every_config_recorded():

@@ -20,11 +20,7 @@ _spec.loader.exec_module(cases)
 REF = json.loads((_DIR / "number_first.json").read_text())["cases"]
 
 
-@pytest.fixture(autouse=True)
-def _restore_mode():
-    mode = ms.get_context("mode")
-    yield
-    ms.set_context(mode=mode)
+pytestmark = pytest.mark.usefixtures("restore_mode")
 
 
 @pytest.mark.parametrize("mode", ["pynative", "graph"])
