@@ -8,6 +8,7 @@ from PIL import Image
 import mindspore.dataset as ds
 import mindspore.dataset.vision as vision
 from mindspore.dataset import config
+from mindspore.dataset.engine import cxx_random
 from mindspore.dataset.vision import AutoAugmentPolicy, ImageBatchFormat, Inter, SliceMode
 
 RNG = np.random.default_rng(7)
@@ -19,10 +20,11 @@ def rand_image(h, w, c=3):
 
 @pytest.fixture
 def fixed_rng(monkeypatch):
+    """Make every random operation draw from one known ``std::mt19937`` stream (returns a factory for its twin)."""
     def install(seed):
-        gen = np.random.default_rng(seed)
-        monkeypatch.setattr(config, "_transform_rng", lambda: gen)
-        return np.random.default_rng(seed)
+        engine = cxx_random.MT19937Stream(seed)
+        monkeypatch.setattr(config, "_op_engine", lambda op: engine)
+        return cxx_random.MT19937Stream(seed)
     return install
 
 
@@ -74,8 +76,8 @@ def test_random_crop_with_bbox_clips_and_drops(fixed_rng):
     image = rand_image(20, 24)
     twin = fixed_rng(4)
     out, boxes = vision.RandomCropWithBBox((8, 10))(image, BOXES)
-    x = int(twin.integers(0, 24 - 10 + 1))
-    y = int(twin.integers(0, 20 - 8 + 1))
+    x = cxx_random.std_uniform_int(twin, 0, 24 - 10)
+    y = cxx_random.std_uniform_int(twin, 0, 20 - 8)
     np.testing.assert_array_equal(out, image[y:y + 8, x:x + 10])
     expected = []
     for bx, by, bw, bh, label in BOXES:
@@ -114,8 +116,12 @@ def test_bounding_box_augment_changes_only_chosen_boxes(fixed_rng):
     np.testing.assert_array_equal(out[~mask], image[~mask])
     out, _ = vision.BoundingBoxAugment(vision.Invert(), 0.0)(image, APART)
     np.testing.assert_array_equal(out, image)
-    out, _ = vision.BoundingBoxAugment(vision.Invert(), 0.5)(image, APART)  # one box of the two
-    assert (out[3:8, 2:8] == 255 - image[3:8, 2:8]).all() != (out[10:14, 10:14] == 255 - image[10:14, 10:14]).all()
+    twin = fixed_rng(4)
+    for _ in range(4):      # each box with probability 0.5 (one float draw per box)
+        out, _ = vision.BoundingBoxAugment(vision.Invert(), 0.5)(image, APART)
+        chosen = [cxx_random.std_uniform_real(twin, 0.0, 1.0, single=True) < 0.5 for _ in range(2)]
+        assert (out[3:8, 2:8] == 255 - image[3:8, 2:8]).all() == chosen[0]
+        assert (out[10:14, 10:14] == 255 - image[10:14, 10:14]).all() == chosen[1]
     # a transform that changes the size: the result is resized back into the box
     out, _ = vision.BoundingBoxAugment(vision.Resize((2, 2)), 1.0)(image, BOXES[1:])
     assert out.shape == image.shape
@@ -138,11 +144,12 @@ def test_mix_up_batch(fixed_rng):
     labels = np.eye(4, dtype=np.float32)
     twin = fixed_rng(2)
     out, mixed = vision.MixUpBatch(0.5)(images, labels)
-    perm = twin.permutation(4)
-    x1, x2 = twin.gamma(0.5, 1.0), twin.gamma(0.5, 1.0)
-    lam = x1 / (x1 + x2)
-    expected = np.float32(lam) * images.astype(np.float32) + np.float32(1 - lam) * images[perm].astype(np.float32)
-    np.testing.assert_array_equal(out, np.trunc(expected).astype(np.uint8))
+    # 2.10: x1 and x2 from two gamma_distribution<float> objects, then std::shuffle of the indices
+    x1, x2 = cxx_random.GammaFloat(0.5)(twin), cxx_random.GammaFloat(0.5)(twin)
+    lam = np.float32(x1 / (x1 + x2))
+    perm = cxx_random.std_shuffle(np.arange(4), twin)
+    expected = lam * images.astype(np.float32) + (np.float32(1) - lam) * images[perm].astype(np.float32)
+    np.testing.assert_array_equal(out, np.clip(np.rint(expected), 0, 255).astype(np.uint8))     # OpenCV rounds
     np.testing.assert_allclose(mixed, lam * labels + (1 - lam) * labels[perm], rtol=1e-6)
     np.testing.assert_allclose(mixed.sum(axis=1), 1.0, rtol=1e-6)
     with pytest.raises(ValueError, match="alpha"):
@@ -186,9 +193,10 @@ def test_cut_mix_batch_pastes_boxes_and_mixes_labels_by_area(fmt):
 def test_mix_up_single_and_across_batches(fixed_rng):
     images = RNG.random((3, 4, 4, 3))
     labels = np.eye(3)
-    twin = fixed_rng(9)
+    np.random.seed(9)       # 2.10's MixUp is a Python transform on NumPy's global generator
     out, mixed = vision.MixUp(3, 0.4)(images, labels)
-    lam = twin.beta(0.4, 0.4, 3)
+    np.random.seed(9)
+    lam = np.random.beta(0.4, 0.4, 3)
     shift = [1, 2, 0]
     np.testing.assert_allclose(out, lam[:, None, None, None] * images + (1 - lam[:, None, None, None]) * images[shift])
     np.testing.assert_allclose(mixed, lam[:, None] * labels + (1 - lam[:, None]) * labels[shift])
@@ -245,12 +253,14 @@ def test_trivial_augment_wide_and_policy_operations():
                                   vision.Posterize(3)(image))
     np.testing.assert_array_equal(apply_op(image, "Solarize", 100.0, Inter.NEAREST, (0, 0, 0)),
                                   np.where(image >= 100, 255 - image, image))
+    # 2.10's ApplyAugment: a shear of magnitude * 180 / pi degrees (no arctan), and a translation of
+    # int(magnitude) image sizes (AffineOp takes it as a fraction): any |magnitude| >= 1 leaves only the fill
+    shear = float(np.float32(float(np.float32(0.3) * np.float32(180)) / np.pi))
     np.testing.assert_array_equal(apply_op(image, "ShearX", 0.3, Inter.LINEAR, (0, 0, 0)),
-                                  vision.Affine(0, [0, 0], 1.0, [float(np.degrees(np.arctan(0.3))), 0.0],
-                                                Inter.LINEAR)(image))
+                                  vision.Affine(0, [0, 0], 1.0, [shear, 0.0], Inter.LINEAR)(image))
     shifted = apply_op(image, "TranslateX", 5.0, Inter.NEAREST, (9, 9, 9))
-    np.testing.assert_array_equal(shifted[:, 5:], image[:, :-5])
-    assert (shifted[:, :5] == 9).all()
+    assert (shifted == 9).all()
+    np.testing.assert_array_equal(apply_op(image, "TranslateY", 0.7, Inter.NEAREST, (9, 9, 9)), image)
     np.testing.assert_array_equal(apply_op(image, "Identity", 0.0, Inter.NEAREST, (0, 0, 0)), image)
 
 
@@ -260,7 +270,8 @@ def test_random_lighting(fixed_rng):
     image = rand_image(5, 6)
     twin = fixed_rng(1)
     out = vision.RandomLighting(0.1)(image)
-    draws = twin.normal(0.0, 0.1, 3).astype(np.float32)
+    normal = cxx_random.NormalFloat(0.0, 0.1)       # 2.10: a std::normal_distribution<float> member
+    draws = np.array([normal(twin) for _ in range(3)], np.float32)
     eig = np.array([[55.46 * -0.5675, 4.794 * 0.7192, 1.148 * 0.4009],
                     [55.46 * -0.5808, 4.794 * -0.0045, 1.148 * -0.8140],
                     [55.46 * -0.5836, 4.794 * -0.6948, 1.148 * 0.4203]])

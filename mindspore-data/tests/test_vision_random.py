@@ -10,6 +10,7 @@ from PIL import Image, ImageOps
 import mindspore.dataset as ds
 import mindspore.dataset.vision as vision
 from mindspore.dataset import config
+from mindspore.dataset.engine import cxx_random
 from mindspore.dataset.vision import Border, Inter
 
 RNG = np.random.default_rng(1)
@@ -29,11 +30,11 @@ def restore_config():
 
 @pytest.fixture
 def fixed_rng(monkeypatch):
-    """Make every random draw come from one known generator (returns a factory for its twin)."""
+    """Make every random operation draw from one known ``std::mt19937`` stream (returns a factory for its twin)."""
     def install(seed):
-        gen = np.random.default_rng(seed)
-        monkeypatch.setattr(config, "_transform_rng", lambda: gen)
-        return np.random.default_rng(seed)
+        engine = cxx_random.MT19937Stream(seed)
+        monkeypatch.setattr(config, "_op_engine", lambda op: engine)
+        return cxx_random.MT19937Stream(seed)
     return install
 
 
@@ -216,8 +217,8 @@ def test_random_color_adjust_number_ranges(fixed_rng):
     image = rand_image(4, 4)
     twin = fixed_rng(3)
     out = vision.RandomColorAdjust(brightness=(0.2, 1.8))(image)
-    twin.permutation(4)
-    factor = twin.uniform(0.2, 1.8)
+    cxx_random.std_shuffle(np.arange(4), twin)          # the order of the adjustments, then the factor
+    factor = cxx_random.std_uniform_real(twin, 0.2, 1.8, single=True)
     np.testing.assert_array_equal(out, vision.AdjustBrightness(factor)(image))
     with pytest.raises(ValueError):
         vision.RandomColorAdjust(hue=0.7)
@@ -249,7 +250,7 @@ def test_random_rotation_angle_drawn_uniformly(fixed_rng):
     image = rand_image(7, 7)
     twin = fixed_rng(11)
     out = vision.RandomRotation((-40, 40), resample=Inter.BILINEAR)(image)
-    angle = twin.uniform(-40, 40)
+    angle = float(np.float32(40) * np.float32(cxx_random.std_uniform_real(twin, -1.0, 1.0, single=True)))
     np.testing.assert_array_equal(out, vision.Rotate(angle, Inter.BILINEAR)(image))
 
 
@@ -264,8 +265,11 @@ def test_random_affine():
     np.testing.assert_array_equal(shifted, expected)
     big = vision.RandomAffine(0, scale=(2.0, 2.0))(rand_image(8, 8, None))
     assert big.shape == (8, 8)
+    # PIL images take 2.10's Python path: its centre is (W / 2 + 0.5, H / 2 + 0.5), one pixel off the array path's
     pil = vision.RandomAffine((90, 90))(Image.fromarray(image))
-    np.testing.assert_array_equal(np.array(pil), np.rot90(image, -1))
+    expected = np.zeros_like(image)
+    expected[:, 1:] = np.rot90(image, -1)[:, :-1]
+    np.testing.assert_array_equal(np.array(pil), expected)
     with pytest.raises(ValueError):
         vision.RandomAffine(0, translate=(0.5, 1.5))
 
@@ -328,7 +332,8 @@ def test_random_enhance_solarize_posterize_sharpness(fixed_rng):
     image = rand_image(5, 6)
     twin = fixed_rng(5)
     out = vision.RandomColor((0.2, 1.8))(image)
-    np.testing.assert_array_equal(out, vision.AdjustSaturation(twin.uniform(0.2, 1.8))(image))
+    factor = cxx_random.std_uniform_real(twin, 0.2, 1.8, single=True)
+    np.testing.assert_array_equal(out, vision.AdjustSaturation(factor)(image))
     out = vision.RandomSharpness((1.5, 1.5))(image)
     np.testing.assert_array_equal(out, vision.AdjustSharpness(1.5)(image))
     np.testing.assert_array_equal(vision.RandomPosterize(2)(image), image & 0b11000000)
@@ -346,28 +351,33 @@ RANDOM_OPS = [vision.RandomCrop(4, padding=2), vision.RandomResizedCrop(5), visi
 
 @pytest.mark.parametrize("op", RANDOM_OPS, ids=lambda op: type(op).__name__)
 def test_eager_random_ops_follow_the_seed(op):
+    # 2.10 builds and seeds a new C++ operation on every eager call: with a seed, every call gives the same output
     image = rand_image(8, 9)
     ds.config.set_seed(123)
-    first = [op(image) for _ in range(6)]
+    first = [op(image) for _ in range(4)]
     ds.config.set_seed(123)
-    second = [op(image) for _ in range(6)]
-    ds.config.set_seed(124)
-    third = [op(image) for _ in range(6)]
-    assert all(same(a, b) for a, b in zip(first, second))
-    assert not all(same(a, b) for a, b in zip(first, third))
+    again = op(image)
+    assert all(same(a, first[0]) for a in first[1:] + [again])
+    outputs = []
+    for seed in range(12):
+        ds.config.set_seed(seed)
+        outputs.append(op(image))
+    assert not all(same(a, outputs[0]) for a in outputs[1:])
     assert op.random is True
 
 
-def test_pipeline_random_ops_independent_of_worker_count():
-    images = [rand_image(10, 10) for _ in range(12)]
+def test_pipeline_random_ops_per_worker_streams():
+    # 2.10: worker w of a map draws from engines seeded with seed + w and takes rows w, w + W, w + 2W, ...
+    images = np.stack([rand_image(10, 10) for _ in range(12)])
     ops = [vision.RandomCrop(6, padding=1), vision.RandomHorizontalFlip(), vision.RandomColorAdjust(0.5, 0.5)]
 
-    def run(workers):
-        ds.config.set_seed(7)
-        data = ds.NumpySlicesDataset({"image": np.stack(images)}, shuffle=False)
+    def run(seed, workers, rows):
+        ds.config.set_seed(seed)
+        data = ds.NumpySlicesDataset({"image": rows}, shuffle=False)
         data = data.map(ops, input_columns="image", num_parallel_workers=workers)
         return [row["image"] for row in data.create_dict_iterator(num_epochs=1, output_numpy=True)]
 
-    one, two = run(1), run(2)
-    assert len(one) == 12 and all(same(a, b) for a, b in zip(one, two))
-    assert not all(same(a, b) for a, b in zip(one, one[1:]))
+    two = run(7, 2, images)
+    assert all(same(a, b) for a, b in zip(two[0::2], run(7, 1, images[0::2])))
+    assert all(same(a, b) for a, b in zip(two[1::2], run(8, 1, images[1::2])))
+    assert not all(same(a, b) for a, b in zip(two, run(7, 1, images)))

@@ -8,11 +8,11 @@ Python-side random transforms are reproducible.
 
 Randomness of pipelines. As in MindSpore's engine (``GetSeed`` in ``util/random.h``), a seed equal to
 the default 5489 means "not set": each pipeline then draws a fresh seed from the OS, so shuffles differ
-from run to run; any other seed makes every shuffle, random sampler and random transform reproducible.
-Random transforms draw from :func:`_transform_rng`, a NumPy ``Generator`` that the engine re-seeds for
-every row from (pipeline seed, map node, pass, row position). The draws therefore depend only on the
-row's place in the data, never on which worker thread or process runs it, so results are identical
-whatever ``num_parallel_workers`` is.
+from run to run; any other seed makes every shuffle, random sampler and random transform reproducible,
+with 2.10's own draws. Random transforms draw from :func:`_op_engine` (2.10's per-operation, per-map-worker
+``std::mt19937``: see :class:`_WorkerEngines`), so, as in 2.10, their results depend on
+``num_parallel_workers``; the few that do not reproduce 2.10's draws use :func:`_transform_rng`, a NumPy
+``Generator`` that the engine re-seeds for every row from (pipeline seed, map node, pass, row position).
 """
 import logging
 import multiprocessing
@@ -453,6 +453,8 @@ class _RngState(threading.local):
         self.gen = None            # generator of that row, created on first use
         self.eager = None
         self.eager_version = -1
+        self.engines = None        # the _WorkerEngines of the map row being processed
+        self.eager_seed = None     # the seed of eager calls in a python_multiprocessing map row
 
 
 _rng_state = _RngState()
@@ -476,6 +478,65 @@ def _set_row_context(key):
 def _clear_row_context():
     _rng_state.key = None
     _rng_state.gen = None
+    _rng_state.engines = None
+    _rng_state.eager_seed = None
+
+
+def _set_eager_seed(seed):
+    """Engine: the random operations of this thread's current row run eagerly, seeded with ``seed`` (2.10's
+    python_multiprocessing maps, whose worker process w runs with the pipeline seed + w)."""
+    _rng_state.eager_seed = seed
+
+
+class _WorkerEngines:
+    """The random engines of one map worker of 2.10's ``MapOp``, for the life of an iterator.
+
+    2.10 gives each of a map's ``num_parallel_workers`` workers its own copy of the map's operations, and every
+    random operation its own ``std::mt19937``: seeded at iterator creation with the pipeline seed plus the worker's
+    number for the map's own operations, with the pipeline seed alone for operations nested in them (the
+    transforms of ``RandomChoice``, ``RandomApply``, ``RandomSelectSubpolicy``...). Row ``g`` of the map (rows and
+    end-of-epoch markers counted together, over all epochs) goes to worker ``g % num_parallel_workers``, which
+    processes its rows in order, so its engines advance by exactly that worker's rows.
+    """
+
+    def __init__(self, seed, worker, top_level):
+        self.seed = seed
+        self.worker = worker
+        self.top_level = top_level      # ids of the map's own operations
+        self.streams = {}
+
+    def stream(self, op):
+        stream = self.streams.get(id(op))
+        if stream is None:
+            from mindspore.dataset.engine.cxx_random import MT19937Stream
+            seed = self.seed + self.worker if id(op) in self.top_level else self.seed
+            stream = self.streams[id(op)] = MT19937Stream(seed & UINT32_MAX)
+        return stream
+
+
+def _set_worker_engines(engines):
+    """Engine: the random operations of this thread's current row draw from ``engines`` (a _WorkerEngines)."""
+    _rng_state.engines = engines
+
+
+def _op_engine(op):
+    """The ``std::mt19937`` (a ``cxx_random.MT19937Stream``) the random operation ``op`` draws from, as 2.10's.
+
+    Inside a map: the engine of ``op`` in the copy of the map's worker that 2.10 gives the row (see
+    _WorkerEngines). Called eagerly: 2.10 builds a new C++ operation on every call, seeded afresh, so every call
+    gets a new engine seeded with the configured seed (a fresh seed from the OS when none was set): with a seed, an
+    eager random operation draws the same numbers on every call.
+    """
+    engines = getattr(_rng_state, "engines", None)
+    if engines is not None:
+        return engines.stream(op)
+    from mindspore.dataset.engine.cxx_random import MT19937Stream
+    seed = getattr(_rng_state, "eager_seed", None)
+    if seed is None:
+        seed = _config["seed"]
+        if seed == DEFAULT_SEED:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+    return MT19937Stream(seed & UINT32_MAX)
 
 
 def _transform_rng():

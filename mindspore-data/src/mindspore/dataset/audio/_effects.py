@@ -4,7 +4,8 @@ import math
 import numpy as np
 
 from mindspore.plugin import MSRuntimeError
-from mindspore.dataset.transforms._base import transform_rng
+from mindspore.dataset.engine import cxx_random
+from mindspore.dataset.transforms._base import op_engine
 from mindspore.dataset.audio import _dsp
 from mindspore.dataset.audio._validators import (
     check_float32, check_non_negative_float32, check_non_negative_int32, check_pos_float32, check_pos_int32,
@@ -70,9 +71,10 @@ def _random_mask(op, x, axis, mask_param, value):
     if mask_param > size:
         raise op._error(f"mask_param should be less than or equal to the length of the masked axis {size}, "
                         f"but got {mask_param}.")
-    rng = transform_rng()
-    width = int(rng.integers(0, mask_param + 1))
-    start = int(rng.integers(0, size - width + 1))
+    # 2.10's RandomMaskAlongAxis: uniform_int_distribution for the width, then for the start, on the op's engine
+    engine = op_engine(op)
+    width = cxx_random.std_uniform_int(engine, 0, mask_param)
+    start = cxx_random.std_uniform_int(engine, 0, size - width)
     return _mask(x, axis, start, width, value)
 
 
@@ -80,8 +82,7 @@ class MaskAlongAxisIID(AudioTensorOperation):
     """Mask ``[start, start + width)`` along ``axis`` (1: frequency, 2: time) with ``mask_value``, ``width``
     drawn from ``[0, mask_param]`` and ``start`` from ``[0, size - width]``.
 
-    MindSpore draws from its own generator; ours draws from the dataset transform generator
-    (``config.set_seed`` makes it repeatable), so the masks differ from MindSpore's but follow the same law.
+    The draws are 2.10's (``uniform_int_distribution`` on the operation's own ``std::mt19937``).
 
     Examples:
         >>> import numpy as np

@@ -5,7 +5,8 @@ import math
 import numpy as np
 
 from mindspore.plugin import MSValueError
-from mindspore.dataset.transforms._base import transform_rng
+from mindspore.dataset.engine import cxx_random
+from mindspore.dataset.transforms._base import op_engine
 from mindspore.dataset.audio import _dsp
 from mindspore.dataset.audio._validators import (
     check_float32, check_int32, check_int32_not_zero, check_non_negative_float32, check_non_negative_int32,
@@ -399,11 +400,13 @@ class Dither(AudioTensorOperation):
             ratio = (np.float32(2) * np.arange(n_time, dtype=np.float32) / np.float32(n_time)).astype(np.float64)
             noise = (1.0 - np.abs(ratio - 1.0)).astype(np.float32).astype(x.dtype)[None, :]
         else:
-            rng = transform_rng()
+            # 2.10's ApplyProbabilityDistribution: uniform_int_distribution for the channel (when there are
+            # several), then for the time, on the operation's engine
+            engine = op_engine(self)
 
             def position():
-                return (int(rng.integers(0, n_chan)) if n_chan > 1 else 0,
-                        int(rng.integers(0, n_time)) if n_time > 1 else 0)
+                return (cxx_random.std_uniform_int(engine, 0, n_chan - 1) if n_chan > 1 else 0,
+                        cxx_random.std_uniform_int(engine, 0, n_time - 1) if n_time > 1 else 0)
 
             noise = sig[position()]
             if self.density_function == DensityFunction.GPDF:

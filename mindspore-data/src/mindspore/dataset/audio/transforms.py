@@ -7,9 +7,11 @@ the constructor with MindSpore's messages and exception types; problems with the
 dtype, sizes) raise ``RuntimeError`` as MindSpore's C++ kernels do. Outputs are float32, or float64
 for float64 input; the IIR filters keep float16 too and refuse integer input, as MindSpore's.
 
-Random transforms (``Dither``, ``TimeMasking``/``FrequencyMasking`` and ``MaskAlongAxisIID``,
-``GriffinLim`` with ``rand_init``) draw from the dataset transform generator
-(:func:`mindspore.dataset.transforms._base.transform_rng`), seeded by ``config.set_seed``.
+Random transforms: ``TimeMasking``/``FrequencyMasking`` with ``iid_masks`` and ``MaskAlongAxisIID`` draw
+2.10's numbers (libstdc++'s ``uniform_int_distribution`` on the operation's own ``std::mt19937``, see
+``transforms._base.op_engine``); ``Dither``, ``GriffinLim`` with ``rand_init`` and ``InverseMelScale`` draw from
+the dataset transform generator (``transforms._base.transform_rng``), seeded by ``config.set_seed``: reproducible,
+but not 2.10's draws.
 """
 from mindspore.dataset.audio._base import AudioTensorOperation  # noqa: F401  (MindSpore exposes it here too)
 from mindspore.dataset.audio._effects import (

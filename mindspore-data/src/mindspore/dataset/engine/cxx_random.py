@@ -36,8 +36,10 @@ import math
 import numpy as np
 
 __all__ = ["MT19937Stream", "MinstdRand0Stream", "mt19937_raw", "mt19937_first_outputs", "MT19937_64",
-           "std_uniform_ints", "std_uniform_ints_fresh", "std_shuffle",
-           "std_canonical", "std_discrete", "std_exponential", "shuffle_buffer"]
+           "std_uniform_ints", "std_uniform_ints_fresh", "std_shuffle", "std_sample",
+           "std_canonical", "std_canonical_float", "std_uniform_int", "std_uniform_real", "std_bernoulli",
+           "std_normal_float", "NormalFloat", "GammaFloat",
+           "std_discrete", "std_exponential", "shuffle_buffer"]
 
 _U32 = 0xFFFFFFFF
 
@@ -61,6 +63,15 @@ class _BufferedStream:
     def unread(self, count):
         """Give back the last ``count`` outputs taken (they are read again next)."""
         self._pos -= count
+
+    def raw(self):
+        """The next output as a Python int (the per-draw path of the transforms' distributions)."""
+        if self._pos == len(self._buf):
+            self.take(1)
+            self._pos -= 1
+        value = int(self._buf[self._pos])
+        self._pos += 1
+        return value
 
 
 class MT19937Stream(_BufferedStream):
@@ -194,11 +205,181 @@ def std_shuffle(values, stream):
     return np.asarray(items, dtype=values.dtype)
 
 
+def std_sample(population_size, count, stream):
+    """The indices ``std::sample(first, last, out, count, mt19937)`` copies out of a random-access range of
+    ``population_size`` elements (libstdc++'s selection sampling, in order): while at least two elements are left
+    (and ``size * size`` fits the engine's range) one draw ``x = uniform(0, left * (left - 1) - 1)`` decides two
+    elements (``x // (left - 1) < wanted`` for the first, ``x % (left - 1) < wanted`` for the second); a last single
+    element takes ``uniform(0, 0)`` (one draw)."""
+    left, wanted = population_size, min(count, population_size)
+    chosen, index = [], 0
+    if stream.urng_range // max(left, 1) >= left:
+        while wanted and left >= 2:
+            pick = std_uniform_int(stream, 0, left * (left - 1) - 1)
+            first, second = divmod(pick, left - 1)
+            left -= 1
+            if first < wanted:
+                chosen.append(index)
+                wanted -= 1
+            index += 1
+            if not wanted:
+                break
+            left -= 1
+            if second < wanted:
+                chosen.append(index)
+                wanted -= 1
+            index += 1
+    while wanted:
+        left -= 1
+        if std_uniform_int(stream, 0, left) < wanted:
+            chosen.append(index)
+            wanted -= 1
+        index += 1
+    return chosen
+
+
 def std_canonical(stream, count):
     """``count`` draws of libstdc++'s ``generate_canonical<double, 53>(mt19937)`` (float64 array)."""
     raw = stream.take(2 * count).astype(np.float64)
     out = (raw[0::2] + raw[1::2] * 4294967296.0) / 18446744073709551616.0
     return np.where(out >= 1.0, np.nextafter(1.0, 0.0), out)
+
+
+def std_canonical_float(stream):
+    """One draw of ``generate_canonical<float, 24>(mt19937)``: one raw output, rounded to float, over ``2**32``
+    in float arithmetic (behind ``uniform_real_distribution<float>``)."""
+    value = np.float32(stream.raw()) / np.float32(4294967296.0)
+    return np.nextafter(np.float32(1.0), np.float32(0.0)) if value >= 1.0 else value
+
+
+def std_uniform_int(stream, low, high):
+    """One draw of ``uniform_int_distribution<int>(low, high)(mt19937)`` (a Python int)."""
+    erange = int(high) - int(low) + 1
+    if erange - 1 == stream.urng_range:     # the engine's own range: its output as it is
+        return int(low) + stream.raw()
+    scaling = stream.urng_range // erange
+    past = erange * scaling
+    while True:
+        value = stream.raw()
+        if value < past:            # else rejected: draw again
+            return int(low) + value // scaling
+
+
+def std_uniform_real(stream, low, high, single=False):
+    """One draw of ``uniform_real_distribution<double>(low, high)`` (``single``: ``<float>``, computed in float32):
+    ``canonical * (high - low) + low``."""
+    if single:
+        return float(std_canonical_float(stream) * (np.float32(high) - np.float32(low)) + np.float32(low))
+    return float(std_canonical(stream, 1)[0]) * (float(high) - float(low)) + float(low)
+
+
+def std_bernoulli(stream, prob):
+    """One draw of ``bernoulli_distribution(prob)``: ``canonical < prob`` (two raw outputs, whatever ``prob``)."""
+    return bool(std_canonical(stream, 1)[0] < prob)
+
+
+def _c_float_function(name, arity):
+    """The C library's float function ``name`` (``logf``, ``powf``: what libstdc++'s ``std::log(float)`` and
+    ``std::pow(float, float)`` call), or None where it cannot be loaded."""
+    try:
+        import ctypes
+        import ctypes.util
+        function = getattr(ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6"), name)
+        function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float] * arity
+        return function
+    except (OSError, AttributeError):
+        return None
+
+
+_LOGF = _c_float_function("logf", 1)
+_POWF = _c_float_function("powf", 2)
+
+
+class NormalFloat:
+    """A ``std::normal_distribution<float>(mean, stddev)`` object: libstdc++'s Marsaglia polar method in float
+    arithmetic on ``generate_canonical<float>`` draws. It makes two values at a time and keeps the second for its
+    next call, so draws depend on the object's life (a member of a C++ operation, or a local of one call)."""
+
+    def __init__(self, mean=0.0, stddev=1.0):
+        self.mean, self.stddev = np.float32(mean), np.float32(stddev)
+        self._saved = None
+
+    def standard(self, stream):
+        """The next value before scaling (``_M_nd`` inside other distributions uses mean 0, stddev 1)."""
+        f32 = np.float32
+        if self._saved is not None:
+            value, self._saved = self._saved, None
+            return value
+        while True:
+            x = f32(2.0 * float(std_canonical_float(stream)) - 1.0)
+            y = f32(2.0 * float(std_canonical_float(stream)) - 1.0)
+            r2 = f32(x * x) + f32(y * y)
+            if not (r2 > 1.0 or r2 == 0.0):
+                break
+        mult = np.sqrt(f32(-2) * _logf(r2) / r2, dtype=np.float32)
+        self._saved = f32(x * mult)
+        return f32(y * mult)
+
+    def __call__(self, stream):
+        return np.float32(self.standard(stream) * self.stddev + self.mean)
+
+
+class GammaFloat:
+    """A ``std::gamma_distribution<float>(alpha, beta)`` object: libstdc++'s Marsaglia-Tsang method, mixed
+    float/double arithmetic as its header writes it, with its own normal distribution member (whose second polar
+    value carries over to the object's next call)."""
+
+    def __init__(self, alpha, beta=1.0):
+        f32 = np.float32
+        self.alpha, self.beta = f32(alpha), f32(beta)
+        self.malpha = self.alpha + f32(1.0) if self.alpha < 1.0 else self.alpha
+        self.a2 = f32(1.0) / np.sqrt(f32(9.0) * (self.malpha - f32(1.0) / f32(3.0)), dtype=np.float32)
+        self._normal = NormalFloat()
+
+    def __call__(self, stream):
+        f32 = np.float32
+        a1 = f32(self.malpha - f32(1.0) / f32(3.0))
+        while True:
+            while True:
+                n = self._normal.standard(stream)
+                v = f32(f32(1.0) + self.a2 * n)
+                if v > 0.0:
+                    break
+            v = f32(f32(v * v) * v)
+            u = std_canonical_float(stream)
+            nd = float(n)
+            if u > 1.0 - 0.0331 * nd * nd * nd * nd and \
+                    float(_logf(u)) > 0.5 * nd * nd + float(a1) * (1.0 - float(v) + float(_logf(v))):
+                continue
+            break
+        if self.alpha == self.malpha:
+            return f32(f32(a1 * v) * self.beta)
+        while True:
+            u = std_canonical_float(stream)
+            if u != 0.0:
+                break
+        exponent = f32(1.0) / self.alpha
+        power = f32(_POWF(float(u), float(exponent))) if _POWF is not None else np.power(u, exponent, dtype=f32)
+        return f32(f32(f32(power * a1) * v) * self.beta)
+
+
+def _logf(value):
+    """``std::log(float)``: the C library's ``logf`` where it loads, else the double log rounded to float."""
+    if _LOGF is not None:
+        return np.float32(_LOGF(float(value)))
+    return np.float32(math.log(float(value)))
+
+
+def std_normal_float(stream, mean, stddev, key="normal"):
+    """One draw of a ``std::normal_distribution<float>(mean, stddev)`` that lives as long as ``stream`` (a member
+    of the same C++ operation as the engine), kept on the stream under ``key``."""
+    kept = getattr(stream, "_distributions", None)
+    if kept is None:
+        kept = stream._distributions = {}
+    dist = kept.get(key)
+    if dist is None:
+        dist = kept[key] = NormalFloat(mean, stddev)
+    return dist(stream)
 
 
 def std_discrete(stream, weights, count):

@@ -10,6 +10,7 @@ import functools
 import inspect
 import logging
 import math
+import os
 import threading
 
 import numpy as np
@@ -18,7 +19,7 @@ from mindspore.dataset import config
 from mindspore.dataset.engine import cxx_random
 from mindspore.dataset.engine.datasets import (INT32_MAX, Dataset, _assemble, _builtin_zip, _check_columns_arg,
                                                _check_int, _layout, _op_name, _to_array, to_list)
-from mindspore.dataset.engine.workers import annotate_error
+from mindspore.dataset.engine.workers import annotate_error, fork_available
 from mindspore.dataset.transforms._base import TensorOperation
 
 logger = logging.getLogger("mindspore")
@@ -30,11 +31,75 @@ __all__ = ["MapDataset", "BatchDataset", "PaddedBatchDataset", "BatchInfo", "Shu
 # ------------------------------------------------------------------------------------------------------------------
 # Row-level functions run by the executors (module-level so worker processes inherit them).
 
-def _map_row(ops, seed, key, names, n_out, index, args):
-    pass_idx, pos = index
+class _MapWorkers:
+    """The random state of one map node for one iterator: 2.10's ``MapOp`` workers (see config._WorkerEngines).
+
+    Row ``g`` (rows and end-of-epoch markers numbered together) belongs to worker ``g % num_workers``; a row waits
+    until the previous row of its worker is done, so each worker's engines advance in 2.10's order whichever thread
+    runs the row. Only maps with a random operation are ordered (``ordered``).
+    """
+
+    def __init__(self, ops, seed, num_workers, stop, processes=False):
+        from mindspore.dataset.transforms.transforms import Compose
+        top = set()
+        for op in ops:
+            top.add(id(op))
+            if isinstance(op, Compose):
+                top.update(id(sub) for sub in Compose.decompose(op.transforms))
+        self.num_workers = num_workers
+        self.engines = [config._WorkerEngines(seed, w, frozenset(top)) for w in range(num_workers)]
+        # python_multiprocessing: 2.10 runs every operation of the map eagerly in worker process w, whose seed is the
+        # pipeline seed + w (a new operation per call, so the order of the rows does not matter)
+        self.processes = processes
+        self.seed = seed
+        self.ordered = not processes and any(isinstance(op, TensorOperation) and getattr(op, "random", False)
+                                             for op in ops)
+        self.slot = 0                               # next row/marker number (main thread)
+        self.last = [-1] * num_workers              # slot of each worker's last dispatched row (main thread)
+        self.done = [-1] * num_workers              # slot of each worker's last finished row
+        self.cond = threading.Condition()
+        self.stop = stop
+        self.pid = os.getpid()      # rows run in forked worker processes are not ordered (no shared state there)
+
+    def dispatch(self):
+        """Main thread: the (slot, previous slot of the same worker) of the next row."""
+        slot = self.slot
+        self.slot += 1
+        worker = slot % self.num_workers
+        prev, self.last[worker] = self.last[worker], slot
+        return slot, prev
+
+    def end_pass(self):
+        """Main thread: the end-of-epoch marker takes a slot of its own, as in 2.10."""
+        self.slot += 1
+
+    def enter(self, slot, prev):
+        worker = slot % self.num_workers
+        if self.ordered and prev >= 0 and os.getpid() == self.pid:
+            with self.cond:
+                while self.done[worker] < prev and not self.stop.is_set():
+                    self.cond.wait(0.1)
+        return self.engines[worker]
+
+    def leave(self, slot):
+        if self.ordered and os.getpid() == self.pid:
+            with self.cond:
+                worker = slot % self.num_workers
+                self.done[worker] = max(self.done[worker], slot)
+                self.cond.notify_all()
+
+
+def _map_row(ops, seed, key, names, n_out, workers, index, args):
+    pass_idx, pos, slot, prev = index
     config._set_row_context((seed, key, pass_idx, pos))
+    engines = workers.enter(slot, prev)
+    if workers.processes:
+        engines = None
+        config._set_eager_seed(workers.seed + slot % workers.num_workers)
     try:
         for op in ops:
+            # a user's Python function runs its transforms eagerly, as in 2.10 (a new operation per call)
+            config._set_worker_engines(engines if isinstance(op, TensorOperation) else None)
             try:
                 out = op(*args)
             except Exception as exc:
@@ -44,6 +109,7 @@ def _map_row(ops, seed, key, names, n_out, index, args):
             args = out if isinstance(out, tuple) else (out,)
     finally:
         config._clear_row_context()
+        workers.leave(slot)
     if len(args) != n_out:
         raise RuntimeError(f"Invalid columns, the number of columns returned in 'map' operations should match the "
                            f"number of 'output_columns', but got the number of columns returned in 'map' "
@@ -130,19 +196,29 @@ class MapDataset(Dataset):
 
     def _prepare(self, rt):
         names, in_cols, out_cols = self._columns()
-        fn = functools.partial(_map_row, rt.offload.kept(self), rt.seed, rt.key(self), in_cols, len(out_cols))
-        rt.add_executor(self, fn, self.num_parallel_workers, self.python_multiprocessing,
-                        "map", self.max_rowsize)
+        ops = rt.offload.kept(self)
+        # as 2.10: python_multiprocessing takes effect only for a map with a Python function (else: threads)
+        multiprocessing = self.python_multiprocessing and any(not isinstance(op, TensorOperation) for op in ops)
+        processes = multiprocessing and fork_available() and not (rt.inline or self._sync_conditions())
+        workers = _MapWorkers(ops, rt.seed, self.num_parallel_workers or config.get_num_parallel_workers(), rt.stop,
+                              processes)
+        rt.node_state(self)["workers"] = workers
+        fn = functools.partial(_map_row, ops, rt.seed, rt.key(self), in_cols, len(out_cols), workers)
+        executor = rt.add_executor(self, fn, self.num_parallel_workers, multiprocessing, "map", self.max_rowsize)
+        if workers.ordered and hasattr(executor, "chunk_size"):
+            executor.chunk_size = 1     # rows wait for their worker's previous row: keep them in separate tasks
 
     def _rows(self, rt):
         names, in_cols, _ = self._columns()
         in_idx = [names.index(c) for c in in_cols]
         pass_idx = rt.next_pass(self)
+        workers = rt.node_state(self)["workers"]
         if not self.callbacks:
-            tasks = (((pass_idx, pos), tuple(row[i] for i in in_idx), row)
+            tasks = (((pass_idx, pos) + workers.dispatch(), tuple(row[i] for i in in_idx), row)
                      for pos, row in enumerate(self.children[0]._rows(rt)))
             for row, outputs in rt.executor(self).imap(tasks, rt.stop):
                 yield _assemble(row, names, in_cols, outputs)
+            workers.end_pass()
             return
         # DSCallback hooks: a step begins when its row is dispatched and ends when its result comes back
         runners = rt.__dict__.setdefault("_callback_runners", {})
@@ -154,11 +230,12 @@ class MapDataset(Dataset):
 
         def tasks_with_steps():
             for pos, row in enumerate(self.children[0]._rows(rt)):
-                yield (pass_idx, pos), tuple(row[i] for i in in_idx), (row, runner.step_begin())
+                yield (pass_idx, pos) + workers.dispatch(), tuple(row[i] for i in in_idx), (row, runner.step_begin())
 
         for (row, context), outputs in rt.executor(self).imap(tasks_with_steps(), rt.stop):
             runner.step_end(context)
             yield _assemble(row, names, in_cols, outputs)
+        workers.end_pass()
         runner.epoch_end()
 
 

@@ -381,8 +381,8 @@ def _worker_loop(fn, conn, parent_pid):
 
 
 def _row_of(index):
-    """Tasks are indexed (pass, position) or by position: the row number to report."""
-    return index[1] if isinstance(index, tuple) and len(index) == 2 else index
+    """Tasks are indexed (pass, position, ...) or by position: the row number to report."""
+    return index[1] if isinstance(index, tuple) and len(index) >= 2 else index
 
 
 def _picklable_error(exc):

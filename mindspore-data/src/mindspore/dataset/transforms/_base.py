@@ -4,11 +4,14 @@ A transform is a plain Python object with ``__call__``: the pipeline's ``map`` c
 NumPy array per input column (or a PIL image that a previous transform returned) and takes back one
 array or a tuple of arrays. The same object works eagerly: ``vision.Resize(32)(image)``.
 
-Randomness. Every random decision draws from :func:`transform_rng`, the NumPy ``Generator`` that
-``mindspore.dataset.config._transform_rng()`` hands out (the engine seeds it per row from the
-pipeline seed and the row's position, so results do not depend on the number of workers).
-A transform draws all of a row's parameters from the generator returned by one call; called
-eagerly, outside a pipeline, the generator is per thread and re-seeded by ``config.set_seed``.
+Randomness, as MindSpore 2.10's. The transforms that 2.10 runs in C++ draw with libstdc++'s distributions
+(``engine/cxx_random.py``) from their own ``std::mt19937``, :func:`op_engine`: inside a map, the engine of the
+map worker that 2.10 gives the row (seeded when the iterator is created: the pipeline seed, plus the worker's
+number for the map's own operations); called eagerly, a new engine seeded with the configured seed on every call
+(2.10 builds a new C++ operation per call). The transforms 2.10 runs in Python (and the C++ ones given a PIL
+image) draw from Python's and NumPy's global generators, which ``config.set_seed`` seeds. The few transforms
+whose 2.10 draws are not reproduced (audio's Dither, GriffinLim, InverseMelScale, the legacy
+``py_transforms.Cutout``) draw from :func:`transform_rng`, a NumPy ``Generator`` the engine seeds per row.
 
 Argument checks raise MindSpore's messages ("Argument size with value ... is not of type ...",
 "Input prob is not within the required interval of [0.0, 1.0]."); problems with the data itself
@@ -31,6 +34,14 @@ def transform_rng():
     """The NumPy ``Generator`` a transform draws its random parameters from (looked up on every call,
     so the engine's per-row context, or a test's replacement, is always the one used)."""
     return config._transform_rng()  # pylint: disable=protected-access
+
+
+def op_engine(op):
+    """The ``std::mt19937`` stream (``engine.cxx_random.MT19937Stream``) the random transform ``op`` draws from
+    as 2.10's C++ operation does: its own engine in the map worker that processes the row, or, called eagerly, a
+    new one seeded with the configured seed on every call (see ``config._op_engine``). Draw from it with the
+    libstdc++ distributions of ``engine.cxx_random``."""
+    return config._op_engine(op)  # pylint: disable=protected-access
 
 
 def is_pil(obj):

@@ -6,6 +6,7 @@ errors (a label out of range, a rank the op does not take) are ``RuntimeError``;
 at construction are ``TypeError``/``ValueError`` with MindSpore's messages.
 """
 import numbers
+import random
 from enum import IntEnum
 
 import numpy as np
@@ -13,7 +14,8 @@ import numpy as np
 from mindspore.common import dtype as mstype
 from mindspore.dataset.transforms._base import (
     TensorOperation, check_callable_list, check_float, check_int, check_pos_int, check_prob, check_type,
-    runtime_error, single_or_tuple, to_array, transform_rng)
+    is_pil, op_engine, runtime_error, single_or_tuple, to_array)
+from mindspore.dataset.engine import cxx_random
 from mindspore.dataset.transforms._plugin import Plugin
 from mindspore.plugin import MSTypeError, MSValueError
 
@@ -227,7 +229,13 @@ class RandomApply(TensorOperation):
         self.prob = prob
 
     def __call__(self, *args):
-        if transform_rng().random() >= self.prob:
+        if len(args) == 1 and is_pil(args[0]):
+            # 2.10's Python path for a PIL image: skipped when prob < random.random()
+            if self.prob < random.random():
+                return args[0]
+            return Compose(self.transforms)(*args)
+        # 2.10's RandomApplyOp: uniform_real_distribution<double>(0, 1) on its own engine, applied when <= prob
+        if cxx_random.std_uniform_real(op_engine(self), 0.0, 1.0) > self.prob:
             return single_or_tuple(args)
         return Compose(self.transforms)(*args)
 
@@ -255,7 +263,10 @@ class RandomChoice(TensorOperation):
         self.transforms = transforms
 
     def __call__(self, *args):
-        op = self.transforms[int(transform_rng().integers(len(self.transforms)))]
+        if len(args) == 1 and is_pil(args[0]):      # 2.10's Python path for a PIL image: random.choice
+            return random.choice(self.transforms)(*args)
+        # 2.10's RandomChoiceOp: uniform_int_distribution(0, n - 1) on its own engine
+        op = self.transforms[cxx_random.std_uniform_int(op_engine(self), 0, len(self.transforms) - 1)]
         return op(*args)
 
 
@@ -282,8 +293,10 @@ class RandomOrder(TensorOperation):
         self.transforms = transforms
 
     def __call__(self, *args):
-        order = transform_rng().permutation(len(self.transforms))
-        return Compose([self.transforms[i] for i in order])(*args)
+        # 2.10's RandomOrder is a Python transform: random.shuffle of its own list (in place, so the order carries
+        # over to the next call) with Python's global generator, which ds.config.set_seed seeds
+        random.shuffle(self.transforms)
+        return Compose(self.transforms)(*args)
 
 
 class Duplicate(TensorOperation):

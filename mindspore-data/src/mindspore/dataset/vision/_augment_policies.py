@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 
-from mindspore.dataset.transforms._base import TensorOperation, check_int, check_type, transform_rng
+from mindspore.dataset.engine import cxx_random
+from mindspore.dataset.transforms._base import TensorOperation, check_int, check_type, op_engine
 from mindspore.dataset.vision import _image as img
 from mindspore.dataset.vision._cv_transforms import affine_matrix
 from mindspore.dataset.vision._validators import check_fill_value, check_inter
@@ -25,26 +26,35 @@ def _affine(image, interpolation, fill, translate=(0.0, 0.0), shear=(0.0, 0.0), 
     return img.affine_np(image, matrix, interpolation, fill)
 
 
+def _plus_one(magnitude):
+    """2.10's ``1 + magnitude`` in float (the factor of the colour and sharpness adjustments)."""
+    return float(np.float32(1) + np.float32(magnitude))
+
+
 def apply_op(image, name, magnitude, interpolation, fill):
     """One augmentation ``name`` with ``magnitude`` (signed where the operation has a direction)."""
-    if name == "ShearX":
-        return _affine(image, interpolation, fill, shear=(math.degrees(math.atan(magnitude)), 0.0))
-    if name == "ShearY":
-        return _affine(image, interpolation, fill, shear=(0.0, math.degrees(math.atan(magnitude))))
+    # 2.10's ApplyAugment: the shear angle is magnitude * 180 / pi degrees (no arctan); a translation is
+    # int(magnitude) given to AffineOp, which takes it as a fraction of the image size (so any |magnitude| >= 1
+    # moves the image out of the frame)
+    if name in ("ShearX", "ShearY"):
+        angle = float(np.float32(float(np.float32(magnitude) * np.float32(180)) / math.pi))
+        return _affine(image, interpolation, fill, shear=(angle, 0.0) if name == "ShearX" else (0.0, angle))
     if name == "TranslateX":
-        return _affine(image, interpolation, fill, translate=(float(int(magnitude)), 0.0))
+        shift = float(np.float32(int(magnitude)) * np.float32(image.shape[1]))
+        return _affine(image, interpolation, fill, translate=(shift, 0.0))
     if name == "TranslateY":
-        return _affine(image, interpolation, fill, translate=(0.0, float(int(magnitude))))
+        shift = float(np.float32(int(magnitude)) * np.float32(image.shape[0]))
+        return _affine(image, interpolation, fill, translate=(0.0, shift))
     if name == "Rotate":
         return img.rotate_np(image, magnitude, interpolation, False, None, fill)
     if name == "Brightness":
-        return img.adjust_brightness_np(image, 1.0 + magnitude)
+        return img.adjust_brightness_np(image, _plus_one(magnitude))
     if name == "Color":
-        return img.adjust_saturation_np(image, 1.0 + magnitude)
+        return img.adjust_saturation_np(image, _plus_one(magnitude))
     if name == "Contrast":
-        return img.adjust_contrast_np(image, 1.0 + magnitude)
+        return img.adjust_contrast_np(image, _plus_one(magnitude))
     if name == "Sharpness":
-        return img.adjust_sharpness_np(image, 1.0 + magnitude)
+        return img.adjust_sharpness_np(image, _plus_one(magnitude))
     if name == "Posterize":
         return img.posterize_np(image, int(magnitude))
     if name == "Solarize":
@@ -58,28 +68,48 @@ def apply_op(image, name, magnitude, interpolation, fill):
     return image  # Identity
 
 
+def _linspace(start, end, num, scale=1.0, offset=0.0, rounded=False):
+    """2.10's ``Linspace`` in float: ``(start + i * step) * scale + offset``, ``step = (end - start) / (num - 1)``,
+    optionally rounded half to even."""
+    f32 = np.float32
+    step = f32(0) if num == 1 else (f32(end) - f32(start)) / f32(num - 1)
+    values = (f32(start) + np.arange(num, dtype=f32) * step) * f32(scale) + f32(offset)
+    return np.rint(values).astype(f32) if rounded else values.astype(f32)
+
+
 def _space(num_bins, height, width, wide):
-    """``{name: (magnitudes, signed)}`` of RandAugment (``wide=False``) or TrivialAugmentWide."""
+    """``{name: (magnitudes, signed)}`` of RandAugment (``wide=False``) or TrivialAugmentWide, in float as 2.10."""
     def lin(stop):
-        return np.linspace(0.0, stop, num_bins)
+        return _linspace(0.0, stop, num_bins)
+    f32 = np.float32
     bits = 6 if wide else 4
-    posterize = 8 - np.round(np.arange(num_bins) / ((num_bins - 1) / bits)).astype(int)
+    posterize = _linspace(0.0, num_bins - 1.0, num_bins, f32(-bits) / (f32(num_bins) - f32(1)), 8.0, True)
     return {
         "Identity": (np.zeros(num_bins), False),
         "ShearX": (lin(0.99 if wide else 0.3), True),
         "ShearY": (lin(0.99 if wide else 0.3), True),
-        "TranslateX": (lin(32.0 if wide else 150.0 / 331.0 * width), True),
-        "TranslateY": (lin(32.0 if wide else 150.0 / 331.0 * height), True),
+        "TranslateX": (lin(32.0 if wide else f32(150.0) / f32(331) * f32(width)), True),
+        "TranslateY": (lin(32.0 if wide else f32(150.0) / f32(331) * f32(height)), True),
         "Rotate": (lin(135.0 if wide else 30.0), True),
         "Brightness": (lin(0.99 if wide else 0.9), True),
         "Color": (lin(0.99 if wide else 0.9), True),
         "Contrast": (lin(0.99 if wide else 0.9), True),
         "Sharpness": (lin(0.99 if wide else 0.9), True),
         "Posterize": (posterize, False),
-        "Solarize": (np.linspace(255.0, 0.0, num_bins), False),
+        "Solarize": (_linspace(255.0, 0.0, num_bins), False),
         "AutoContrast": (np.zeros(num_bins), False),
         "Equalize": (np.zeros(num_bins), False),
     }
+
+
+# operations 2.10 gives a single magnitude (so draws no magnitude bin for them)
+_NO_MAGNITUDE = ("Identity", "AutoContrast", "Equalize", "Invert")
+
+
+def _rand_int(engine, low, high):
+    """2.10's ``RandInt`` of RandAugment / TrivialAugmentWide: ``uniform_int_distribution(low, high)`` (``high``
+    included) taken modulo ``high - low``, plus ``low``."""
+    return cxx_random.std_uniform_int(engine, low, high) % (high - low) + low
 
 
 def _check_rgb(op_name, image):
@@ -129,13 +159,15 @@ class RandAugment(_Augment):
     def __call__(self, image):
         image = _check_rgb("RandAugment", image)
         space = _space(self.num_magnitude_bins, image.shape[0], image.shape[1], wide=False)
-        names = list(space)
-        rng = transform_rng()
+        # 2.10 keeps its space in a std::map: the operations are drawn by index in name order; the sign is drawn
+        # for every operation
+        names = sorted(space)
+        engine = op_engine(self)
         for _ in range(self.num_ops):
-            name = names[int(rng.integers(0, len(names)))]
+            name = names[_rand_int(engine, 0, len(names))]
             values, signed = space[name]
-            magnitude = float(values[self.magnitude])
-            if signed and rng.integers(0, 2):
+            magnitude = 0.0 if name in _NO_MAGNITUDE else float(values[self.magnitude])
+            if _rand_int(engine, 0, 2) and signed:
                 magnitude = -magnitude
             image = self._op(image, name, magnitude)
         return image
@@ -163,12 +195,16 @@ class TrivialAugmentWide(_Augment):
     def __call__(self, image):
         image = _check_rgb("TrivialAugmentWide", image)
         space = _space(self.num_magnitude_bins, image.shape[0], image.shape[1], wide=True)
-        names = list(space)
-        rng = transform_rng()
-        name = names[int(rng.integers(0, len(names)))]
+        # as RandAugment: operation by index in name order, then a magnitude bin (for operations with magnitudes),
+        # then the sign, always drawn
+        names = sorted(space)
+        engine = op_engine(self)
+        name = names[_rand_int(engine, 0, len(names))]
         values, signed = space[name]
-        magnitude = float(values[int(rng.integers(0, self.num_magnitude_bins))]) if values.any() else 0.0
-        if signed and rng.integers(0, 2):
+        magnitude = 0.0
+        if name not in _NO_MAGNITUDE:
+            magnitude = float(values[_rand_int(engine, 0, len(values))])
+        if _rand_int(engine, 0, 2) and signed:
             magnitude = -magnitude
         return self._op(image, name, magnitude)
 
@@ -247,14 +283,20 @@ class AutoAugment(_Augment):
         image = _check_rgb("AutoAugment", image)
         space = _space(10, image.shape[0], image.shape[1], wide=False)
         space["Invert"] = (np.zeros(10), False)
-        rng = transform_rng()
+        space["Solarize"] = (_linspace(256.0, 0.0, 10), False)    # 2.10's AutoAugment space: from 256
+        # 2.10's GetParams: the sub-policy (uniform_int_distribution), two uniform_real_distribution<float>
+        # draws for the steps' probabilities, two uniform_int_distribution(0, 1) signs (0 negates)
+        engine = op_engine(self)
         policies = _POLICIES[self.policy]
-        for name, prob, level in policies[int(rng.integers(0, len(policies)))]:
-            if rng.random() > prob:
+        chosen = policies[cxx_random.std_uniform_int(engine, 0, len(policies) - 1)]
+        probs = [cxx_random.std_uniform_real(engine, 0.0, 1.0, single=True) for _ in range(2)]
+        signs = [cxx_random.std_uniform_int(engine, 0, 1) for _ in range(2)]
+        for (name, prob, level), drawn, sign in zip(chosen, probs, signs):
+            if drawn > np.float32(prob):
                 continue
             values, signed = space[name]
             magnitude = float(values[level]) if level is not None else 0.0
-            if signed and rng.integers(0, 2):
+            if signed and sign == 0:
                 magnitude = -magnitude
             image = self._op(image, name, magnitude)
         return image

@@ -4,13 +4,12 @@ CutMixBatch. Re-exported by ``mindspore.dataset.vision.transforms``.
 The mixing weight ``lam`` is a Beta(alpha, alpha) draw; labels are mixed with the same weight as the
 pixels (CutMixBatch: with the fraction of the image left uncut).
 """
-import math
-
 import numpy as np
 
 from mindspore.plugin import MSTypeError, MSValueError
 from mindspore.dataset.transforms._base import (
-    TensorOperation, check_bool, check_float, check_int, check_type, runtime_error, transform_rng)
+    TensorOperation, check_bool, check_float, check_int, check_type, op_engine, runtime_error)
+from mindspore.dataset.engine import cxx_random
 from mindspore.dataset.vision.utils import ImageBatchFormat
 
 __all__ = ["CutMixBatch", "MixUp", "MixUpBatch"]
@@ -46,10 +45,35 @@ def _batch(op_name, images, labels, image_ranks=(4,)):
     return images, labels
 
 
-def _beta(rng, alpha):
-    """A Beta(alpha, alpha) draw as two Gamma(alpha, 1) draws: ``x1 / (x1 + x2)``."""
-    x1, x2 = rng.gamma(alpha, 1.0), rng.gamma(alpha, 1.0)
-    return float(x1 / (x1 + x2)) if x1 + x2 > 0 else 0.5
+class _Beta:
+    """2.10's Beta(alpha, alpha) draws ``x1 / (x1 + x2)`` (float). Measured on 2.10 (MixUpBatch, CutMixBatch): ``x1``
+    and ``x2`` behave as draws of two separate ``gamma_distribution<float>`` objects, each keeping its own spare
+    normal value from call to call (one shared object would hand x1's spare to x2)."""
+
+    def __init__(self, alpha):
+        self._first, self._second = cxx_random.GammaFloat(alpha), cxx_random.GammaFloat(alpha)
+
+    def __call__(self, engine):
+        x1 = self._first(engine)
+        x2 = self._second(engine)
+        return np.float32(x1 / (x1 + x2))
+
+
+def _blend(first, second, lam):
+    """2.10's image mix ``lam * a + (1 - lam) * b`` of OpenCV matrices (``cv::addWeighted`` with the weights
+    ``lam`` and ``1 - lam`` computed in float: saturated, rounded to nearest for integer images)."""
+    if first.dtype not in _CV_DEPTHS:
+        return _mix(first, second, lam, first.dtype)
+    import cv2
+    from mindspore.dataset.vision import _image as img
+    img.cv_in("MixUpBatch", np.zeros((1, 1), np.uint8))    # OpenCV's scalar paths in this thread, as 2.10's
+    lam = np.float32(lam)
+    out = cv2.addWeighted(np.ascontiguousarray(first).reshape(-1, 1), float(lam),
+                          np.ascontiguousarray(second).reshape(-1, 1), float(np.float32(1.0) - lam), 0.0)
+    return out.reshape(first.shape)
+
+
+_CV_DEPTHS = tuple(np.dtype(t) for t in (np.uint8, np.int8, np.uint16, np.int16, np.int32, np.float32, np.float64))
 
 
 def _mix(first, second, lam, dtype):
@@ -82,11 +106,13 @@ class MixUpBatch(TensorOperation):
 
     def __call__(self, images, labels):
         images, labels = _batch("MixUpBatch", images, labels)
-        rng = transform_rng()
-        perm = rng.permutation(images.shape[0])
-        lam = _beta(rng, self.alpha)
+        # 2.10's MixUpBatchOp: lam = x1 / (x1 + x2) from gamma_distribution<float>(alpha, 1) draws, then
+        # std::shuffle of the batch indices
+        engine = op_engine(self)
+        lam = float(_Beta(self.alpha)(engine))
+        perm = cxx_random.std_shuffle(np.arange(images.shape[0]), engine)
         out_labels = _mix(labels, labels[perm], lam, np.float32)
-        return _mix(images, images[perm], lam, images.dtype), out_labels
+        return np.stack([_blend(images[i], images[j], lam) for i, j in enumerate(perm.tolist())]), out_labels
 
 
 class CutMixBatch(TensorOperation):
@@ -119,24 +145,32 @@ class CutMixBatch(TensorOperation):
         images, labels = _batch("CutMixBatch", images, labels)
         nhwc = self.image_batch_format == ImageBatchFormat.NHWC
         height, width = (images.shape[1], images.shape[2]) if nhwc else (images.shape[2], images.shape[3])
-        rng = transform_rng()
-        perm = rng.permutation(images.shape[0])
+        # 2.10's CutMixBatchOp: std::shuffle of the batch indices, then per image two draws of one
+        # gamma_distribution<float>(alpha, 1) (lam = x1 / (x1 + x2)) and a uniform_real_distribution<double>(0, 1)
+        # draw; a cut image takes a box of side sqrt(1 - lam) times the image's around a centre drawn with
+        # uniform_int_distribution in [0, width] then [0, height], clamped inside the image
+        engine = op_engine(self)
+        beta = _Beta(self.alpha)
+        perm = cxx_random.std_shuffle(np.arange(images.shape[0]), engine)
         out_images, out_labels = images.copy(), labels.astype(np.float32)
         for i in range(images.shape[0]):
-            lam = _beta(rng, self.alpha)
-            if rng.random() >= self.prob:
+            lam = beta(engine)
+            if cxx_random.std_uniform_real(engine, 0.0, 1.0) >= self.prob:
                 continue
-            ratio = math.sqrt(1.0 - lam)
-            cut_w, cut_h = int(width * ratio), int(height * ratio)
-            cx, cy = int(rng.integers(0, width)), int(rng.integers(0, height))
-            x0, x1 = max(cx - cut_w // 2, 0), min(cx + cut_w // 2, width)
-            y0, y1 = max(cy - cut_h // 2, 0), min(cy + cut_h // 2, height)
+            ratio = np.sqrt(np.float32(1.0) - lam, dtype=np.float32)
+            cut_w, cut_h = int(np.float32(width) * ratio), int(np.float32(height) * ratio)
+            cx = cxx_random.std_uniform_int(engine, 0, width)
+            cy = cxx_random.std_uniform_int(engine, 0, height)
+            x0 = min(max(cx - cut_w // 2, 0), width - 1)
+            y0 = min(max(cy - cut_h // 2, 0), height - 1)
+            x1 = x0 + min(max(min(max(cx + cut_w // 2, 0), width - 1) - x0, 1), width - 1)
+            y1 = y0 + min(max(min(max(cy + cut_h // 2, 0), height - 1) - y0, 1), height - 1)
             j = int(perm[i])
             if nhwc:
                 out_images[i, y0:y1, x0:x1] = images[j, y0:y1, x0:x1]
             else:
                 out_images[i, :, y0:y1, x0:x1] = images[j, :, y0:y1, x0:x1]
-            label_lam = 1.0 - (x1 - x0) * (y1 - y0) / float(width * height)
+            label_lam = np.float32(1.0) - np.float32((x1 - x0) * (y1 - y0)) / np.float32(width * height)
             out_labels[i] = _mix(labels[i], labels[j], label_lam, np.float32)
         return out_images, out_labels
 
@@ -175,8 +209,8 @@ class MixUp(TensorOperation):
         if image.shape[0] != self.batch_size:
             raise MSValueError(f"MixUp: the batch size of the input ({image.shape[0]}) is not batch_size "
                                f"({self.batch_size}).")
-        rng = transform_rng()
-        lam = rng.beta(self.alpha, self.alpha, self.batch_size)
+        # 2.10's MixUp is a Python transform drawing from NumPy's global generator (seeded by ds.config.set_seed)
+        lam = np.random.beta(self.alpha, self.alpha, self.batch_size)
         shape_img = (self.batch_size,) + (1,) * (image.ndim - 1)
         shape_label = (self.batch_size,) + (1,) * (label.ndim - 1)
         if self.is_single:

@@ -7,7 +7,8 @@ import numpy as np
 
 from mindspore.plugin import MSTypeError
 from mindspore.dataset.transforms._base import (
-    TensorOperation, as_hw, check_float, check_prob, check_size, runtime_error, transform_rng)
+    TensorOperation, as_hw, check_float, check_prob, check_size, op_engine, runtime_error)
+from mindspore.dataset.engine import cxx_random
 from mindspore.dataset.vision import _image as img
 from mindspore.dataset.vision._random_transforms import RandomCrop, RandomResizedCrop
 from mindspore.dataset.vision._validators import check_inter, resized_hw
@@ -122,7 +123,7 @@ class RandomResizeWithBBox(ResizeWithBBox):
 
     def __call__(self, image, bboxes):
         image, bboxes = _inputs(type(self).__name__, image, bboxes)
-        mode = self._MODES[int(transform_rng().integers(0, len(self._MODES)))]
+        mode = self._MODES[cxx_random.std_uniform_int(op_engine(self), 0, len(self._MODES) - 1)]   # as RandomResize
         return self._resize(image, bboxes, mode)
 
 
@@ -135,7 +136,7 @@ class _RandomFlipWithBBox(TensorOperation):
 
     def __call__(self, image, bboxes):
         image, bboxes = _inputs(type(self).__name__, image, bboxes)
-        if transform_rng().random() >= self.prob:
+        if not cxx_random.std_bernoulli(op_engine(self), self.prob):      # 2.10: bernoulli_distribution(prob)
             return image, bboxes
         out = bboxes.copy()
         if self._vertical:
@@ -198,7 +199,7 @@ class RandomCropWithBBox(TensorOperation):
 
     def __call__(self, image, bboxes):
         image, bboxes = _inputs("RandomCropWithBBox", image, bboxes)
-        params = self._crop._params(image)  # pylint: disable=protected-access
+        params = self._crop._params(image, op_engine(self))  # pylint: disable=protected-access
         (top, _, left, _), y, x = params
         out = self._crop._np(image, params)  # pylint: disable=protected-access
         shifted = bboxes.copy()
@@ -232,7 +233,7 @@ class RandomResizedCropWithBBox(TensorOperation):
 
     def __call__(self, image, bboxes):
         image, bboxes = _inputs("RandomResizedCropWithBBox", image, bboxes)
-        top, left, height, width = self._crop._params(image)  # pylint: disable=protected-access
+        top, left, height, width = self._crop._params(image, op_engine(self))  # pylint: disable=protected-access
         out = self._crop._np(image, (top, left, height, width))  # pylint: disable=protected-access
         boxes = crop_bboxes(bboxes, top, left, height, width)
         out_h, out_w = as_hw(self.size)
@@ -240,12 +241,12 @@ class RandomResizedCropWithBBox(TensorOperation):
 
 
 class BoundingBoxAugment(TensorOperation):
-    """Apply ``transform`` to the image regions of a random ``ratio`` of the bounding boxes (each region is
+    """Apply ``transform`` to the image region of each bounding box with probability ``ratio`` (each region is
     cut out, transformed, resized back to the box if its size changed, and pasted in place).
 
     Args:
         transform (TensorOperation): an image transform.
-        ratio (float, optional): fraction of the boxes to augment, in [0, 1]. Default: ``0.3``.
+        ratio (float, optional): probability of augmenting each box, in [0, 1]. Default: ``0.3``.
 
     Examples:
         >>> import numpy as np
@@ -267,10 +268,13 @@ class BoundingBoxAugment(TensorOperation):
 
     def __call__(self, image, bboxes):
         image, bboxes = _inputs("BoundingBoxAugment", image, bboxes)
-        count = int(np.floor(self.ratio * bboxes.shape[0]))
-        chosen = transform_rng().permutation(bboxes.shape[0])[:count]
+        # 2.10's BoundingBoxAugmentOp: each box in turn is augmented when a uniform_real_distribution draw on the
+        # op's engine is below ratio; later boxes see the regions already pasted
+        engine = op_engine(self)
         out = image.copy()
-        for index in chosen:
+        for index in range(bboxes.shape[0]):
+            if not cxx_random.std_uniform_real(engine, 0.0, 1.0, single=True) < self.ratio:
+                continue
             x, y, w, h = (int(v) for v in bboxes[index, :4])
             if w <= 0 or h <= 0:
                 continue

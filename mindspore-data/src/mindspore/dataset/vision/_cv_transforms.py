@@ -4,13 +4,15 @@ RandomLighting (AlexNet's PCA lighting noise). Re-exported by ``mindspore.datase
 """
 import math
 import numbers
+import random
 
 import numpy as np
 from PIL import Image
 
 from mindspore.plugin import MSTypeError, MSValueError
 from mindspore.dataset.transforms._base import (
-    check_float, check_int, check_sequence, check_type, runtime_error, transform_rng)
+    check_float, check_int, check_sequence, check_type, op_engine, runtime_error)
+from mindspore.dataset.engine import cxx_random
 from mindspore.dataset.vision import _image as img
 from mindspore.dataset.vision._validators import check_fill_value, check_inter
 from mindspore.dataset.vision.utils import Inter, SliceMode
@@ -186,14 +188,12 @@ class RandomPerspective(img.ImageTensorOperation):
     def _params(self, image):
         if not img.is_pil(image):
             raise MSValueError("Input image should be a Pillow image.")
-        rng = transform_rng()
-        if rng.random() >= self.prob:
+        # 2.10's RandomPerspective is a Python transform: Python's global generator (seeded by ds.config.set_seed)
+        if not self.prob > random.random():
             return None
         width, height = image.size
         half_w, half_h = int(width / 2 * self.distortion_scale), int(height / 2 * self.distortion_scale)
-
-        def draw(low, high):
-            return int(rng.integers(low, high + 1))
+        draw = random.randint
         top_left = (draw(0, half_w), draw(0, half_h))
         top_right = (draw(width - half_w - 1, width - 1), draw(0, half_h))
         bottom_right = (draw(width - half_w - 1, width - 1), draw(height - half_h - 1, height - 1))
@@ -363,7 +363,9 @@ class RandomLighting(img.ImageTensorOperation):
     def _params(self, image):
         if self.alpha == 0:
             return None
-        return transform_rng().normal(0.0, self.alpha, 3).astype(np.float32)
+        # 2.10's RandomLightingOp: three draws of its member std::normal_distribution<float>(0, alpha)
+        engine = op_engine(self)
+        return np.array([cxx_random.std_normal_float(engine, 0.0, self.alpha) for _ in range(3)], np.float32)
 
     def _np(self, image, draws):
         if image.ndim != 3 or image.shape[2] != 3:
@@ -371,5 +373,6 @@ class RandomLighting(img.ImageTensorOperation):
                                 f"rank: {image.ndim}, and channel: {image.shape[-1] if image.ndim else 0}")
         if draws is None:
             return image.copy()
-        shift = _PCA @ draws
+        # float arithmetic, left to right, as 2.10's RandomLighting
+        shift = (_PCA[:, 0] * draws[0] + _PCA[:, 1] * draws[1]) + _PCA[:, 2] * draws[2]
         return img.saturate(image.astype(np.float32) + shift.astype(np.float32), image.dtype)

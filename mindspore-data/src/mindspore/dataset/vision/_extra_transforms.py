@@ -8,7 +8,8 @@ from PIL import Image
 from mindspore.plugin import MSTypeError, MSValueError
 from mindspore.dataset.transforms._base import (
     TensorOperation, as_hw, check_bool, check_callable_list, check_float, check_non_neg_int, check_pos_int,
-    check_sequence, check_size, check_type, is_pil, runtime_error, single_or_tuple, transform_rng)
+    check_sequence, check_size, check_type, is_pil, op_engine, runtime_error, single_or_tuple)
+from mindspore.dataset.engine import cxx_random
 from mindspore.dataset.vision import _image as img
 from mindspore.dataset.vision._validators import check_fill_value
 from mindspore.dataset.vision.utils import Border
@@ -224,10 +225,11 @@ class UniformAugment(TensorOperation):
         self.num_ops = num_ops
 
     def __call__(self, *args):
-        rng = transform_rng()
-        chosen = np.sort(rng.choice(len(self.transforms), size=self.num_ops, replace=False))
-        for index in chosen:
-            if rng.integers(0, 2):
+        # 2.10's UniformAugOp: std::sample picks num_ops transforms (kept in order), then each one is skipped
+        # when uniform_int_distribution(0, 1) draws 1
+        engine = op_engine(self)
+        for index in cxx_random.std_sample(len(self.transforms), self.num_ops, engine):
+            if cxx_random.std_uniform_int(engine, 0, 1):
                 continue
             out = self.transforms[int(index)](*args)
             args = out if isinstance(out, tuple) else (out,)

@@ -69,7 +69,9 @@ CV_INTER = {Inter.NEAREST: cv2.INTER_NEAREST, Inter.BILINEAR: cv2.INTER_LINEAR, 
             Inter.AREA: cv2.INTER_AREA, Inter.PILCUBIC: cv2.INTER_CUBIC, Inter.ANTIALIAS: cv2.INTER_LINEAR}
 # MindSpore 2.10's OpenCV 4.11 runs the scalar code of bicubic resizes and bilinear warps; the
 # dispatched SIMD code of the opencv-python wheels rounds some pixels by up to a few levels
-# differently, so the optimised paths are switched off (process-wide: OpenCV has no per-call switch).
+# differently, so the optimised paths are switched off. setUseOptimized is process-wide, but the IPP part of it
+# is kept per thread (and a second setUseOptimized(False) is a no-op): cv_in switches IPP off in every other
+# thread (pipeline workers), where it would otherwise stay on.
 cv2.setUseOptimized(False)
 # the dtypes MindSpore hands to OpenCV (int64, uint32, uint64 have no OpenCV type)
 _CV_DTYPES = (np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.float16, np.float32, np.float64)
@@ -89,6 +91,8 @@ def cv_in(op_name, image, ranks=(2, 3), max_channels=None):
     take at most 4 channels."""
     check_image(op_name, image, ranks)
     check_cv_dtype(op_name, image)
+    if cv2.ipp.useIPP():        # a thread that has not switched IPP off yet (see above)
+        cv2.ipp.setUseIPP(False)
     if max_channels is not None and image.ndim == 3 and image.shape[2] > max_channels:
         raise runtime_error(op_name, f"the channel of the input image should be at most {max_channels}, but got "
                             f"{image.shape[2]}.")
@@ -297,12 +301,13 @@ def adjust_saturation(pil, factor):
 def adjust_hue(pil, factor):
     """Rotate the hue by ``factor`` of a turn (in [-0.5, 0.5]) in Pillow's 8-bit HSV space."""
     shift = int(factor * 255) % 256
-    if pil.mode != "RGB" or shift == 0:  # no shift: skip Pillow's lossy RGB->HSV->RGB round trip
+    if pil.mode in ("L", "1", "I", "F"):
         return pil
+    # as 2.10's Python adjust_hue: Pillow's lossy HSV round trip even for a zero shift
     hue, saturation, value = pil.convert("HSV").split()
     shifted = (np.array(hue, dtype=np.int32) + shift) % 256
     hue = Image.fromarray(shifted.astype(np.uint8))
-    return Image.merge("HSV", (hue, saturation, value)).convert("RGB")
+    return Image.merge("HSV", (hue, saturation, value)).convert(pil.mode)
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -1,22 +1,27 @@
 """The random image transforms of ``mindspore.dataset.vision`` (re-exported by ``vision.transforms``).
 
-Each one draws its parameters in ``_params`` from :func:`transform_rng` — once per call, so every
-image of a call (an image and its mask) gets the same crop, flip or angle — and then applies a
-deterministic kernel. Sampling follows MindSpore's C++ ops: RandomCrop pads then draws ``x`` then
-``y``; RandomResizedCrop draws a scale and a log-uniform aspect ratio up to ``max_attempts`` times,
-then falls back to a centre crop clamped to the ratio range; RandomColorAdjust applies brightness,
-contrast, saturation and hue in a random order, skipping the ones whose range is the identity.
+Each one draws its parameters in ``_params`` — once per call, so every image of a call (an image and its
+mask) gets the same crop, flip or angle — and then applies a deterministic kernel. The draws are 2.10's: the
+C++ operations' libstdc++ distributions on the op's own ``std::mt19937`` (:func:`op_engine`, see
+``engine/cxx_random.py`` and ``config._op_engine``), and Python's global generator for the transforms 2.10
+implements in Python (RandomErasing, RandomGrayscale) and for every transform given a PIL image. Sampling
+follows MindSpore's C++ ops: RandomCrop pads then draws ``x`` then ``y``; RandomResizedCrop draws a scale and a
+log-uniform aspect ratio up to ``max_attempts`` times, then falls back to a centre crop clamped to the ratio
+range; RandomColorAdjust applies brightness, contrast, saturation and hue in a random order, skipping the ones
+whose range is the identity.
 """
 import math
 import numbers
+import random
 
 import numpy as np
 from PIL import Image, ImageEnhance, ImageOps
 
 from mindspore.plugin import MSTypeError, MSValueError
+from mindspore.dataset.engine import cxx_random
 from mindspore.dataset.transforms._base import (
     TensorOperation, as_hw, check_bool, check_float, check_int, check_min_max, check_pos_int, check_prob,
-    check_sequence, check_size, check_type, runtime_error, single_or_tuple, transform_rng)
+    check_sequence, check_size, check_type, op_engine, runtime_error, single_or_tuple)
 from mindspore.dataset.vision import _image as img
 from mindspore.dataset.vision._validators import (
     check_center, check_fill_value, check_inter, parse_padding, pil_from_array, resized_hw, round_half_away)
@@ -38,7 +43,10 @@ class _RandomFlip(img.ImageTensorOperation):
         self.prob = check_prob(prob)
 
     def _params(self, image):
-        return transform_rng().random() < self.prob
+        if img.is_pil(image):       # 2.10's Python path for PIL images: Python's global generator
+            return self.prob > random.random()
+        # 2.10: std::bernoulli_distribution(prob) on the op's engine
+        return cxx_random.std_bernoulli(op_engine(self), self.prob)
 
     def _np(self, image, flip):
         img.check_image(type(self).__name__, image)
@@ -117,22 +125,45 @@ class RandomCrop(img.ImageTensorOperation):
         self.fill_value = check_fill_value(fill_value)
         self.padding_mode = check_type(padding_mode, Border, "padding_mode")
 
-    def _params(self, image):
+    def _params(self, image, engine=None):
+        """The padding and the crop's top-left corner (``engine``: the stream to draw from, the op's own when
+        None; the ``...WithBBox`` variants pass theirs)."""
         height, width = img.image_hw(image)
         left, top, right, bottom = self.padding
         crop_h, crop_w = as_hw(self.size)
         padded_h, padded_w = height + top + bottom, width + left + right
+        if engine is None and img.is_pil(image):
+            return self._pil_params(padded_h, padded_w, (top, bottom, left, right))
         extra_h = extra_w = 0
-        if (padded_h, padded_w) != (crop_h, crop_w) and self.pad_if_needed:
+        if (padded_h, padded_w) == (crop_h, crop_w):
+            return (top, bottom, left, right), 0, 0         # 2.10 draws nothing when the padded image fits
+        if self.pad_if_needed:
             extra_h, extra_w = max(crop_h - padded_h, 0), max(crop_w - padded_w, 0)
         padded_h, padded_w = padded_h + 2 * extra_h, padded_w + 2 * extra_w
         if padded_h < crop_h or padded_w < crop_w:
             raise runtime_error("RandomCrop", f"invalid crop size, crop size is bigger than the image dimensions, "
                                 f"got crop height: {crop_h}, crop width: {crop_w}, image size: "
                                 f"({padded_h}, {padded_w}).")
-        rng = transform_rng()
-        x = int(rng.integers(0, padded_w - crop_w + 1))
-        y = int(rng.integers(0, padded_h - crop_h + 1))
+        engine = engine or op_engine(self)      # 2.10: uniform_int_distribution<int> for x, then for y
+        x = cxx_random.std_uniform_int(engine, 0, padded_w - crop_w)
+        y = cxx_random.std_uniform_int(engine, 0, padded_h - crop_h)
+        return (top + extra_h, bottom + extra_h, left + extra_w, right + extra_w), y, x
+
+    def _pil_params(self, padded_h, padded_w, padding):
+        """2.10's Python path (PIL images): pad, pad both sides of a short dimension when ``pad_if_needed``, then
+        ``random.randint`` for the top, then the left (nothing drawn when the image is the crop's size)."""
+        top, bottom, left, right = padding
+        crop_h, crop_w = as_hw(self.size)
+        extra_w = crop_w - padded_w if self.pad_if_needed and padded_w < crop_w else 0
+        extra_h = crop_h - padded_h if self.pad_if_needed and padded_h < crop_h else 0
+        padded_h, padded_w = padded_h + 2 * extra_h, padded_w + 2 * extra_w
+        if padded_h < crop_h or padded_w < crop_w:
+            raise MSValueError(f"Crop size {(crop_h, crop_w)} is larger than input image size "
+                               f"{(padded_h, padded_w)}.")
+        y = x = 0
+        if (padded_h, padded_w) != (crop_h, crop_w):
+            y = random.randint(0, padded_h - crop_h)
+            x = random.randint(0, padded_w - crop_w)
         return (top + extra_h, bottom + extra_h, left + extra_w, right + extra_w), y, x
 
     def _np(self, image, params):
@@ -183,29 +214,57 @@ class RandomResizedCrop(img.ImageTensorOperation):
         self.interpolation = check_inter(interpolation)
         self.max_attempts = check_pos_int(max_attempts, "max_attempts")
 
-    def _params(self, image):
-        """The crop box ``(top, left, height, width)``, as MindSpore's GetCropBox."""
+    def _params(self, image, engine=None):
+        """The crop box ``(top, left, height, width)``, as MindSpore's GetCropBox (``engine`` as RandomCrop's)."""
         height, width = img.image_hw(image)
         if height == 0 or width == 0:
             raise runtime_error(type(self).__name__, "the input image can not be empty.")
-        rng = transform_rng()
-        log_ratio = (math.log(self.ratio[0]), math.log(self.ratio[1]))
+        if engine is None and img.is_pil(image):
+            return self._pil_params(height, width)
+        # 2.10's GetCropBox: float scale and log-aspect draws (uniform_real_distribution<float>, bounds in float),
+        # then uniform_int_distribution x, y; the fallback uses the float ratio bounds
+        engine = engine or op_engine(self)
+        scale_lo, scale_hi = (np.float32(v) for v in self.scale)
+        ratio_lo, ratio_hi = (float(np.float32(v)) for v in self.ratio)
+        log_lo, log_hi = np.float32(math.log(ratio_lo)), np.float32(math.log(ratio_hi))
         for _ in range(self.max_attempts):
-            scale = rng.uniform(*self.scale)
-            aspect = math.exp(rng.uniform(*log_ratio))
+            scale = cxx_random.std_uniform_real(engine, scale_lo, scale_hi, single=True)
+            aspect = math.exp(cxx_random.std_uniform_real(engine, log_lo, log_hi, single=True))
             crop_w = max(round_half_away(math.sqrt(height * width * scale * aspect)), 1)
             crop_h = max(round_half_away(crop_w / aspect), 1)
             if crop_w <= width and crop_h <= height:
-                x = int(rng.integers(0, width - crop_w + 1))
-                y = int(rng.integers(0, height - crop_h + 1))
+                x = cxx_random.std_uniform_int(engine, 0, width - crop_w)
+                y = cxx_random.std_uniform_int(engine, 0, height - crop_h)
                 return y, x, crop_h, crop_w
         image_ratio = width / height
         crop_h, crop_w = height, width
-        if image_ratio < self.ratio[0]:
-            crop_h = max(round_half_away(width / self.ratio[0]), 1)
-        elif image_ratio > self.ratio[1]:
-            crop_w = max(round_half_away(height * self.ratio[1]), 1)
+        if image_ratio < ratio_lo:
+            crop_h = max(round_half_away(width / ratio_lo), 1)
+        elif image_ratio > ratio_hi:
+            crop_w = max(round_half_away(height * ratio_hi), 1)
         return round_half_away((height - crop_h) / 2.0), round_half_away((width - crop_w) / 2.0), crop_h, crop_w
+
+    def _pil_params(self, height, width):
+        """2.10's Python path (PIL images): ``random.uniform`` area and log-ratio draws, ``random.randint`` top and
+        left; Python's rounding."""
+        area = width * height
+        log_ratio = (math.log(self.ratio[0]), math.log(self.ratio[1]))
+        for _ in range(self.max_attempts):
+            crop_area = random.uniform(self.scale[0], self.scale[1]) * area
+            aspect = math.exp(random.uniform(*log_ratio))
+            crop_w = int(round(math.sqrt(crop_area * aspect)))
+            crop_h = int(round(crop_w / aspect))
+            if 0 < crop_w <= width and 0 < crop_h <= height:
+                top = random.randint(0, height - crop_h)
+                left = random.randint(0, width - crop_w)
+                return top, left, crop_h, crop_w
+        image_ratio = width / height
+        crop_h, crop_w = height, width
+        if image_ratio < self.ratio[0]:
+            crop_h = int(round(width / self.ratio[0]))
+        elif image_ratio > self.ratio[1]:
+            crop_w = int(round(height * self.ratio[1]))
+        return int(round((height - crop_h) / 2.)), int(round((width - crop_w) / 2.)), crop_h, crop_w
 
     def _np(self, image, box):
         img.check_image(type(self).__name__, image)
@@ -288,15 +347,23 @@ class RandomColorAdjust(img.ImageTensorOperation):
         self.hue = _factor_range(hue, "hue", 0.0, (-0.5, 0.5), non_negative=False)
 
     def _params(self, image):
-        rng = transform_rng()
         ranges = (self.brightness, self.contrast, self.saturation, self.hue)
+        if img.is_pil(image):
+            # 2.10's Python path: random.uniform factors for all four, then random.shuffle of the four steps
+            factors = [random.uniform(low, high) for low, high in ranges]
+            order = [0, 1, 2, 3]
+            random.shuffle(order)
+            return [(index, factors[index]) for index in order]
+        # 2.10's RandomColorAdjustOp: std::shuffle of (brightness, contrast, saturation, hue), then one
+        # uniform_real_distribution<float> draw for each adjustment whose range is not the identity
+        engine = op_engine(self)
         steps = []
-        for index in rng.permutation(4):
-            low, high = ranges[index]
+        for index in cxx_random.std_shuffle(np.arange(4), engine).tolist():
+            low, high = (np.float32(v) for v in ranges[index])
             identity = 0.0 if index == 3 else 1.0
             if low == high == identity:
                 continue
-            steps.append((int(index), float(rng.uniform(low, high))))
+            steps.append((index, cxx_random.std_uniform_real(engine, low, high, single=True)))
         return steps
 
     def _pil(self, image, steps):
@@ -362,7 +429,12 @@ class RandomRotation(img.ImageTensorOperation):
         self.fill_value = check_fill_value(fill_value)
 
     def _params(self, image):
-        return float(transform_rng().uniform(*self.degrees))
+        if img.is_pil(image):       # 2.10's Python path: random.uniform over the degrees
+            return random.uniform(*self.degrees)
+        # 2.10's RandomRotationOp: r = uniform_real_distribution<float>(-1, 1), then mid + r * half-range in float
+        low, high = (np.float32(v) for v in self.degrees)
+        r = np.float32(cxx_random.std_uniform_real(op_engine(self), -1.0, 1.0, single=True))
+        return float((high + low) / np.float32(2) + r * ((high - low) / np.float32(2)))
 
     def _np(self, image, angle):
         img.check_image("RandomRotation", image)
@@ -410,11 +482,11 @@ class CutOut(img.ImageTensorOperation):
         if self.length > height or self.length > width:
             raise runtime_error("CutOut", f"box size is too large for image erase, got box height: {self.length}, "
                                 f"box width: {self.length}, and image height: {height}, image width: {width}.")
-        rng = transform_rng()
+        engine = op_engine(self)        # 2.10's CutOut: uniform_int_distribution for the top, then the left
         starts = []
         for _ in range(self.num_patches):
-            top = int(rng.integers(0, height + self.length + 1)) - self.length
-            left = int(rng.integers(0, width + self.length + 1)) - self.length
+            top = cxx_random.std_uniform_int(engine, 0, height + self.length) - self.length
+            left = cxx_random.std_uniform_int(engine, 0, width + self.length) - self.length
             starts.append((max(top, 0), min(top + self.length, height), max(left, 0), min(left + self.length, width)))
         return starts
 
@@ -464,6 +536,7 @@ class RandomAffine(img.ImageTensorOperation):
         if translate is not None:
             translate = _optional_range(translate, "translate", (2, 4), -1.0, 1.0)
         self.translate = (0.0, 0.0, 0.0, 0.0) if translate is None else (translate + (0.0, 0.0))[:4]
+        self._py_translate = translate or (0.0, 0.0)    # as given: 2.10's Python path reads its first two
         self.scale = (1.0, 1.0) if scale is None else check_min_max(scale, "scale")
         if shear is None:
             shear = (0.0, 0.0, 0.0, 0.0)
@@ -478,12 +551,30 @@ class RandomAffine(img.ImageTensorOperation):
 
     def _params(self, image):
         height, width = img.image_hw(image)
-        rng = transform_rng()
-        angle = rng.uniform(*self.degrees)
-        tx = _round_symmetric(rng.uniform(*self.translate[:2]) * width)
-        ty = _round_symmetric(rng.uniform(*self.translate[2:]) * height)
-        scale = rng.uniform(*self.scale)
-        shear_x, shear_y = rng.uniform(*self.shear[:2]), rng.uniform(*self.shear[2:])
+        if img.is_pil(image):
+            # 2.10's Python path: random.uniform for the angle, the x and y translations (within +-translate[0] of
+            # the width, +-translate[1] of the height, rounded half to even), the scale, the x and y shears
+            angle = random.uniform(*self.degrees)
+            max_dx, max_dy = self._py_translate[0] * width, self._py_translate[1] * height
+            tx = float(np.round(random.uniform(-max_dx, max_dx)))
+            ty = float(np.round(random.uniform(-max_dy, max_dy)))
+            scale = random.uniform(*self.scale)
+            shear_x, shear_y = random.uniform(*self.shear[:2]), random.uniform(*self.shear[2:])
+            return angle, (tx, ty), scale, (shear_x, shear_y)
+        # 2.10's RandomAffineOp: six uniform_real_distribution<float> draws (translation bounds scaled by the
+        # image size in float): angle, x and y translation, scale, x and y shear
+        engine = op_engine(self)
+        f32 = np.float32
+        t0, t1, t2, t3 = (f32(v) for v in self.translate)
+
+        def draw(low, high):
+            return cxx_random.std_uniform_real(engine, f32(low), f32(high), single=True)
+
+        angle = draw(*self.degrees)
+        tx = draw(t0 * f32(width), t1 * f32(width))        # in pixels, not rounded (the Python path rounds)
+        ty = draw(t2 * f32(height), t3 * f32(height))
+        scale = draw(*self.scale)
+        shear_x, shear_y = draw(*self.shear[:2]), draw(*self.shear[2:])
         return angle, (tx, ty), scale, (shear_x, shear_y)
 
     def _np(self, image, params):
@@ -495,13 +586,30 @@ class RandomAffine(img.ImageTensorOperation):
 
     def _pil(self, image, params):
         angle, translate, scale, shear = params
-        matrix = affine_matrix(image.size[0], image.size[1], angle, translate, scale, shear)
+        matrix = _py_affine_data(image.size[0], image.size[1], angle, translate, scale, shear)
         fill = img.fill_for(self.fill_value, range(len(image.getbands())))
+        if Image.__version__ < "5":
+            # 2.10 passes the fill to Pillow only when ``Image.__version__ >= '5'``, compared as strings: Pillow
+            # 10 and later ('1...') get no fill, and the outside stays black
+            fill = (0,) * len(fill)
         return img.affine_pil(image, matrix, self.resample, fill)
 
 
-def _round_symmetric(value):
-    return int(math.copysign(math.floor(abs(value) + 0.5), value))
+def _py_affine_data(width, height, angle, translate, scale, shear):
+    """2.10's Python ``random_affine`` data for Pillow (output -> input): the inverse of rotation by ``angle``
+    with the shears added to it (degrees), over ``scale``, about the centre ``(W / 2 + 0.5, H / 2 + 0.5)``, after
+    ``translate``."""
+    cx, cy = width * 0.5 + 0.5, height * 0.5 + 0.5
+    theta, sx, sy = math.radians(angle), math.radians(shear[0]), math.radians(shear[1])
+    inverse_scale = 1.0 / scale
+    det = math.cos(theta + sx) * math.cos(theta + sy) + math.sin(theta + sx) * math.sin(theta + sy)
+    data = [math.cos(theta + sx), math.sin(theta + sx), 0, -math.sin(theta + sy), math.cos(theta + sy), 0]
+    data = [inverse_scale / det * m for m in data]
+    data[2] += data[0] * (-cx - translate[0]) + data[1] * (-cy - translate[1])
+    data[5] += data[3] * (-cx - translate[0]) + data[4] * (-cy - translate[1])
+    data[2] += cx
+    data[5] += cy
+    return tuple(data)
 
 
 def affine_matrix(width, height, angle, translate, scale, shear):
@@ -558,19 +666,22 @@ class RandomErasing(img.ImageTensorOperation):
     def _params(self, image):
         if image.ndim != 3:
             raise MSTypeError(f"RandomErasing: the image should be of shape (C, H, W), but got {image.shape}.")
-        rng = transform_rng()
-        if rng.random() >= self.prob:
+        # 2.10's RandomErasing is a Python transform: Python's global generator (and NumPy's for 'random' values),
+        # both seeded by ds.config.set_seed, drawn in its order
+        if not self.prob > random.random():
             return None
         channels, height, width = image.shape
         for _ in range(self.max_attempts):
-            area = rng.uniform(*self.scale) * height * width
-            aspect = rng.uniform(*self.ratio)
+            area = random.uniform(*self.scale) * (height * width)
+            aspect = random.uniform(*self.ratio)
             erase_w = int(round(math.sqrt(area * aspect)))
             erase_h = int(round(erase_w / aspect))
             if erase_h < height and erase_w < width:
-                top = int(rng.integers(0, height - erase_h + 1))
-                left = int(rng.integers(0, width - erase_w + 1))
-                noise = rng.standard_normal((channels, erase_h, erase_w)) if self.value == "random" else None
+                top = random.randint(0, height - erase_h)
+                left = random.randint(0, width - erase_w)
+                noise = None
+                if self.value == "random":
+                    noise = np.random.normal(loc=0.0, scale=1.0, size=(channels, erase_h, erase_w))
                 return top, left, erase_h, erase_w, noise
         return None
 
@@ -596,7 +707,8 @@ class _RandomPilColor(img.PilColorOperation):
         self.prob = check_prob(prob)
 
     def _params(self, image):
-        return transform_rng().random() < self.prob
+        # 2.10: std::bernoulli_distribution(prob) on the op's engine
+        return cxx_random.std_bernoulli(op_engine(self), self.prob)
 
     def _apply(self, pil, apply):
         return self._change(pil) if apply else pil
@@ -657,6 +769,10 @@ class RandomGrayscale(_RandomPilColor):
 
     def __init__(self, prob=0.1):
         super().__init__(prob)
+
+    def _params(self, image):
+        # 2.10's RandomGrayscale is a Python transform: Python's global generator (seeded by ds.config.set_seed)
+        return self.prob > random.random()
 
     @staticmethod
     def _change(pil):
@@ -719,7 +835,12 @@ class _RandomEnhance(img.PilColorOperation):
         self.degrees = check_min_max(degrees, "degrees")
 
     def _params(self, image):
-        return float(transform_rng().uniform(*self.degrees))
+        if img.is_pil(image):       # 2.10's Python path: (max - min) * random.random() + min
+            return (self.degrees[1] - self.degrees[0]) * random.random() + self.degrees[0]
+        # 2.10's RandomSharpnessOp: r = uniform_real_distribution<float>(-1, 1), mid + r * half-range in float
+        low, high = (np.float32(v) for v in self.degrees)
+        r = np.float32(cxx_random.std_uniform_real(op_engine(self), -1.0, 1.0, single=True))
+        return float((high + low) / np.float32(2) + r * ((high - low) / np.float32(2)))
 
     def _apply(self, pil, factor):
         return self._enhancer(pil).enhance(factor)
@@ -752,6 +873,12 @@ class RandomColor(_RandomEnhance):
     _enhancer = ImageEnhance.Color
     _kernel = staticmethod(img.random_color_np)
 
+    def _params(self, image):
+        if img.is_pil(image):       # 2.10's Python path: (max - min) * random.random() + min
+            return (self.degrees[1] - self.degrees[0]) * random.random() + self.degrees[0]
+        # 2.10's RandomColorOp: the factor is uniform_real_distribution<float>(low, high)
+        return cxx_random.std_uniform_real(op_engine(self), *self.degrees, single=True)
+
 
 class RandomSolarize(img.PilColorOperation):
     """Invert the pixels inside a random sub-range of ``threshold`` (both ends drawn as integers).
@@ -773,8 +900,8 @@ class RandomSolarize(img.PilColorOperation):
         self.threshold = tuple(threshold)
 
     def _params(self, image):
-        rng = transform_rng()
-        low, high = (int(rng.integers(self.threshold[0], self.threshold[1] + 1)) for _ in range(2))
+        engine = op_engine(self)        # 2.10: two uniform_int_distribution draws, then ordered
+        low, high = (cxx_random.std_uniform_int(engine, *self.threshold) for _ in range(2))
         return min(low, high), max(low, high)
 
     def _apply(self, pil, bounds):
@@ -810,7 +937,9 @@ class RandomPosterize(img.PilColorOperation):
         self.bits = tuple(bits)
 
     def _params(self, image):
-        return int(transform_rng().integers(self.bits[0], self.bits[1] + 1))
+        if self.bits[0] == self.bits[1]:
+            return self.bits[0]         # 2.10 draws nothing for a single value
+        return cxx_random.std_uniform_int(op_engine(self), *self.bits)
 
     def _apply(self, pil, bits):
         return ImageOps.posterize(pil, bits)
@@ -836,7 +965,8 @@ class RandomResize(img.ImageTensorOperation):
         self.size = check_size(size)
 
     def _params(self, image):
-        return self._MODES[int(transform_rng().integers(0, len(self._MODES)))]
+        # 2.10's RandomResizeOp: uniform_int_distribution(0, 3) over its InterpolationMode enum (this order)
+        return self._MODES[cxx_random.std_uniform_int(op_engine(self), 0, len(self._MODES) - 1)]
 
     def _np(self, image, interpolation):
         img.check_image("RandomResize", image)
@@ -876,9 +1006,11 @@ class RandomSelectSubpolicy(TensorOperation):
         self.policy = policy
 
     def __call__(self, *args):
-        rng = transform_rng()
-        for op, prob in self.policy[int(rng.integers(0, len(self.policy)))]:
-            if rng.random() < prob:
+        # 2.10's RandomSelectSubpolicyOp: uniform_int_distribution(0, n - 1) picks the sub-policy, then one
+        # uniform_real_distribution<double>(0, 1) draw per step, which runs when the draw is <= its prob
+        engine = op_engine(self)
+        for op, prob in self.policy[cxx_random.std_uniform_int(engine, 0, len(self.policy) - 1)]:
+            if cxx_random.std_uniform_real(engine, 0.0, 1.0) <= prob:
                 out = op(*args)
                 args = out if isinstance(out, tuple) else (out,)
         return single_or_tuple(args)
