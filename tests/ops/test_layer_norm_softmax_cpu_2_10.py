@@ -3,18 +3,19 @@ and float32, bit for bit as MindSpore 2.10's CPU kernels compute them:
 
 * LayerNorm: mean and variance from float64 sums, ``(x - mean) / sqrt(var + eps) * gamma + beta`` in the input's
   type (float16 rounds each step);
-* LayerNormGrad (float16): float32 with sums added in order, ``powf`` for ``(var + eps)**-0.5`` and ``**-1.5``;
-* Softmax's gradient (float16): 2.10's Mul, ReduceSum (float32, ordered as below), Sub, Mul (each rounded);
+* LayerNormGrad: float32 with sums added in order, ``powf`` for ``(var + eps)**-0.5`` and ``**-1.5``, ``x - mean``
+  centred on its own row sum;
+* Softmax (float32, last axis): nnacl's SoftmaxLastAxis, its polynomial exp with FMA, the sum in eight AVX lanes, an
+  SSE block of four, then one by one;
+* Softmax's gradient: 2.10's Mul, ReduceSum (float32, ordered as below), Sub, Mul (each rounded);
 * FastGeLU: float64 exps rounded to the type, then ``x * e2 / (1 + e1)`` in the type; its gradient (2.10's
   FastGeLUGrad) all in float64, rounded once;
-* ReduceSum / ReduceMean (float16, run as float32): a 2-D input over axis 1 in eight AVX lanes, ReduceSum over axis 0
-  in order, everything else accumulated in float64.
+* ReduceSum / ReduceMean (float32, and float16 run as float32): a 2-D input over axis 1 in eight AVX lanes, ReduceSum
+  over axis 0 in order, everything else accumulated in float64.
 
-The float32 cases of LayerNormGrad, Softmax, its gradient and the reductions (``NEAR``) are compared to a few ulps:
-ours adds in NumPy's faster orders there (2.10's order cost 1.2-7x per call for an ulp or two).
-
-Outputs recorded with 2.10 by ``tests/fixtures/fp16_chain/record_layer_norm_softmax.py``, which this test imports for
-the cases."""
+Every output is compared bit for bit (float32 Softmax, its gradient, LayerNormGrad and the reductions are ours in C++,
+``mindspore_cpu/_csrc``). Outputs recorded with 2.10 by ``tests/fixtures/fp16_chain/record_layer_norm_softmax.py`` and
+``record_f32_orders.py`` (float32 paths the first leaves out), which this test imports for the cases."""
 import importlib.util
 import pathlib
 
@@ -30,22 +31,18 @@ rec = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(rec)
 RECORDED = dict(np.load(_DIR / "layer_norm_softmax_2.10.npz"))
 CASES = {case: (kind, args, inputs) for case, kind, args, inputs in rec.cases()}
+_spec32 = importlib.util.spec_from_file_location("record_f32_orders", _DIR / "record_f32_orders.py")
+rec32 = importlib.util.module_from_spec(_spec32)
+_spec32.loader.exec_module(rec32)
+RECORDED_F32 = dict(np.load(_DIR / "f32_orders_2.10.npz"))
+CASES_F32 = {case: (kind, args, inputs) for case, kind, args, inputs in rec32.cases()}
 
 
-# float32 cases that ours computes in NumPy's faster order (pairwise sums, NumPy's exp): 2.10's to a few ulps (its
-# softmax exp is a degree-5 polynomial, 3e-6 off exp itself)
-NEAR = ("layernorm_bprop_float32_", "reducemean_float32_", "reducesum_float32_",
-        "softmax_float32_", "softmaxgrad_float32_")
-
-
-def _check(case, got):
+def _check(case, got, recorded=RECORDED):
     for i, g in enumerate(got):
-        want = RECORDED[f"out:{case}:{i}"]
+        want = recorded[f"out:{case}:{i}"]
         g = g.asnumpy()
         assert g.dtype == want.dtype and g.shape == want.shape, (i, g.dtype, g.shape, want.dtype, want.shape)
-        if case.startswith(NEAR):
-            np.testing.assert_allclose(g, want, rtol=5e-6, atol=5e-7 * max(1.0, float(np.nanmax(np.abs(want)))))
-            continue
         same = g.view(np.uint16 if g.itemsize == 2 else np.uint32) == want.view(np.uint16 if g.itemsize == 2
                                                                                 else np.uint32)
         bad = np.flatnonzero(~(same | (np.isnan(g) & np.isnan(want))))
@@ -53,21 +50,23 @@ def _check(case, got):
                               f"{want.ravel()[bad[:3]]}"
 
 
-# LayerNormGrad called directly with a mean that is not x's (these cases draw it at random): 2.10's float32 kernel
-# (as its float16 one, which ours is) centres x - mean on its row sum, which the family's kernel (CPU float32, GPU)
-# leaves out: 0 for the forward's mean, the only one LayerNorm's gradient passes
-_UNCENTRED = "2.10's float32 LayerNormGrad centres x - mean on its own row sum (0 for LayerNorm's own mean); ours not"
-
-
-@pytest.mark.parametrize("case", [
-    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=_UNCENTRED)) if c.startswith("layernormgrad_float32_")
-    else c for c in sorted(CASES)])
+# (the LayerNormGrad cases pass a mean that is not x's: 2.10 centres x - mean on its own row sum, 0 only for x's mean)
+@pytest.mark.parametrize("case", sorted(CASES))
 def test_matches_2_10_pynative(case, cpu_mode):
     kind, args, inputs = CASES[case]
     for i, a in enumerate(inputs):
         np.testing.assert_array_equal(a, RECORDED[f"in:{case}:{i}"])
     cpu_mode(ms.PYNATIVE_MODE)
     _check(case, rec.run(kind, args, inputs))
+
+
+@pytest.mark.parametrize("case", sorted(CASES_F32))
+def test_f32_orders_match_2_10(case, cpu_mode):
+    kind, args, inputs = CASES_F32[case]
+    for i, a in enumerate(inputs):
+        np.testing.assert_array_equal(a, RECORDED_F32[f"in:{case}:{i}"])
+    cpu_mode(ms.PYNATIVE_MODE)
+    _check(case, rec32.rec.run(kind, args, inputs), RECORDED_F32)
 
 
 @pytest.mark.parametrize("case", sorted(c for c in CASES if c.startswith(("softmaxgrad_", "fastgelugrad_"))))

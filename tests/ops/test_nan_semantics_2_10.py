@@ -132,9 +132,10 @@ def test_softmax_rows_after_a_row_of_minus_inf_are_kept():
     y = ops.softmax(Tensor(x)).asnumpy()
     np.testing.assert_array_equal(y[0], [0, 0, 0])
     e = np.exp(x[1:] - x[1:].max(axis=1, keepdims=True))
-    np.testing.assert_allclose(y[1:], e / e.sum(axis=1, keepdims=True), rtol=1e-6)
+    # (3e-6: 2.10's float32 exp here is nnacl's degree-5 polynomial, up to ~1.3e-6 off NumPy's exp)
+    np.testing.assert_allclose(y[1:], e / e.sum(axis=1, keepdims=True), rtol=3e-6)
     y = ms.nn.Softmax()(Tensor(x)).asnumpy()
-    np.testing.assert_allclose(y[1:], e / e.sum(axis=1, keepdims=True), rtol=1e-6)
+    np.testing.assert_allclose(y[1:], e / e.sum(axis=1, keepdims=True), rtol=3e-6)
 
 
 def test_log_softmax_keeps_ieee():

@@ -12,9 +12,9 @@ overflow and underflow warnings and the moving statistics written by ``np.copyto
 * Dropout, which draws from ``prim.generator()`` (the instance's NumPy stream);
 * float16 Softmax, Sigmoid, HSwish and L2Normalize with the intermediate roundings of MindSpore 2.10's float16 CPU
   kernels (see each kernel);
-* float16/float32 LayerNorm and FastGeLU(Grad), float16 LayerNormGrad and SoftmaxGrad, in the order of operations
-  and precision of 2.10's CPU kernels, bit for bit (float32 LayerNormGrad, SoftmaxGrad and Softmax keep NumPy's
-  faster order: 2.10's cost 1.2-2.5x for an ulp).
+* float16/float32 LayerNorm, LayerNormGrad, SoftmaxGrad and FastGeLU(Grad), and float32 Softmax over the last axis,
+  in the order of operations and precision of 2.10's CPU kernels, bit for bit (float32 Softmax, SoftmaxGrad,
+  LayerNorm and LayerNormGrad, and float16 LayerNorm's sums, in C++: ``_csrc/softmax.cpp``, ``_csrc/layer_norm.cpp``).
 
 Losses and resizing are in :mod:`mindspore_cpu.kernels.nn_ext`, merged into :data:`KERNELS`.
 """
@@ -170,9 +170,8 @@ def _apply_momentum(prim, variable, accumulation, learning_rate, gradient, momen
 def _softmax_half(prim, x, out=None):
     """float16 Softmax as MindSpore 2.10's CPU kernel rounds it: ``e = exp(x - max)`` rounded to float16, their sum
     accumulated in float32 and rounded to float16, then ``e / sum`` in float16 (checked bit for bit on rows of 7 to
-    4096 and on inner and outer axes); the other dtypes the family's. (2.10's float32 kernel, nnacl's
-    SoftmaxLastAxis, computes exp as a degree-5 polynomial with FMA and adds in eight AVX lanes; emulated in NumPy it
-    ran 2.5x slower than NumPy's exp, for a difference of an ulp, so float32 is not made bit-exact here.)"""
+    4096 and on inner and outer axes); the other dtypes the family's (float32 over the last axis:
+    :func:`_softmax_cpu`)."""
     axis = prim.axis[0] if isinstance(prim.axis, (tuple, list)) and len(prim.axis) == 1 else prim.axis
     if x.dtype != np.float16 or x.size == 0 or not isinstance(axis, int):
         return _PLAIN["Softmax"](prim, x, out=out)
@@ -181,6 +180,23 @@ def _softmax_half(prim, x, out=None):
         e = np.exp(x - x.max(axis=axis, keepdims=True))
         total = np.sum(e, axis=axis, keepdims=True, dtype=np.float32).astype(np.float16)
         return fit(e / total, out)
+
+
+def _softmax_cpu(prim, x, out=None):
+    """float32 Softmax over the last axis as MindSpore 2.10's CPU kernel (nnacl's SoftmaxLastAxis) computes it, in
+    C++: nnacl's polynomial exp with FMA, the sum in eight AVX lanes, an SSE block of four, then one by one, and
+    ``e * (1 / sum)`` (``_csrc/softmax.cpp``). Rows holding NaN or +inf get the family's treatment, as 2.10's
+    (recorded); float16 :func:`_softmax_half`."""
+    axis = prim.axis[0] if isinstance(prim.axis, (tuple, list)) and len(prim.axis) == 1 else prim.axis
+    if x.dtype != _F32 or x.ndim == 0 or x.size == 0 or not isinstance(axis, int) or axis % x.ndim != x.ndim - 1:
+        return _softmax_half(prim, x, out=out)
+    x = as_c(x)
+    y, bad = _native().softmax_last_f32(x)
+    if bad.size:
+        rows = x.reshape(-1, x.shape[-1])[bad]
+        fixed = _PLAIN["Softmax"](prim, rows.reshape((bad.size,) + (1,) * (x.ndim - 2) + x.shape[-1:]))
+        y.reshape(-1, x.shape[-1])[bad] = np.asarray(fixed).reshape(bad.size, -1)
+    return y
 
 
 def _sigmoid_half(prim, x, out=None):
@@ -245,30 +261,28 @@ def _layer_norm_cpu(prim, x, gamma, beta, out=None):
     in float64, ``mean = sum / n``, ``variance = sum_sq / n - mean**2`` rounded to float32 (0 if negative), then
     ``(x - mean) / sqrt(variance + epsilon) * gamma + beta`` in the input's type: float16 rounds the mean (through
     float32), the float32 square root and each of the four results to float16. Bit for bit on inner and outer
-    normalised axes; the other dtypes the family's."""
+    normalised axes; the other dtypes the family's. The sums (added in order) and float32 in C++
+    (``_csrc/layer_norm.cpp``); float16's four roundings here."""
     dt = x.dtype
     if dt not in (_F16, _F32) or x.size == 0 or gamma.dtype != dt or beta.dtype != dt:
         return _PLAIN["LayerNorm"](prim, x, gamma, beta, out=out)
     bna = prim.begin_norm_axis % x.ndim
     stat_shape = x.shape[:bna] + (1,) * (x.ndim - bna)
     x32 = as_c(x, _F32)
-    rows = x32.reshape(-1, math.prod(x.shape[bna:])).astype(_F64)
-    n = rows.shape[1]
-    mean = rows.sum(axis=1) / n
-    var = (np.einsum("ij,ij->i", rows, rows) / n - mean * mean).astype(_F32)
-    np.maximum(var, np.float32(0), out=var)
-    mean, var = mean.astype(_F32).reshape(stat_shape), var.reshape(stat_shape)
+    y32, mean, var = _native().layer_norm_f32(
+        x32.reshape(-1, math.prod(x.shape[bna:])), as_c(gamma, _F32).reshape(-1), as_c(beta, _F32).reshape(-1),
+        float(np.float32(prim.epsilon)))
+    mean, var = mean.reshape(stat_shape), var.reshape(stat_shape)
+    if dt == _F32:
+        return y32.reshape(x.shape), mean, var
     std = np.sqrt(var + np.float32(prim.epsilon))
     g, b = wide(np.asarray(gamma)), wide(np.asarray(beta))
-    if dt == _F16:
-        y = _half_step(_half_step(_half_step(x32 - _half_step(mean)) / _half_step(std)) * g) + b
-    else:
-        y = (x32 - mean) / std * g + b
+    y = _half_step(_half_step(_half_step(x32 - _half_step(mean)) / _half_step(std)) * g) + b
     return astype(y, dt), mean, var
 
 
 def _layer_norm_grad_cpu(prim, x, dy, variance, mean, gamma, out=None):
-    """float16 LayerNormGrad as MindSpore 2.10's CPU kernel computes it, all in float32 (only
+    """float16/float32 LayerNormGrad as MindSpore 2.10's CPU kernel computes it, all in float32 (only
     ``dy * gamma`` is rounded to float16 first), with ``r = (variance + epsilon)**-0.5`` per row and sums added in
     order::
 
@@ -277,13 +291,18 @@ def _layer_norm_grad_cpu(prim, x, dy, variance, mean, gamma, out=None):
         s3 = -2 sum(x - mean)
         dx = dy gamma r + (x - mean) (2 s1 / n) + (-r s2 + s1 s3 / n) / n
 
-    each result rounded once to the input's type (bit for bit on inner and outer normalised axes); the other dtypes
-    the family's."""
+    each result rounded once to the input's type (bit for bit on inner and outer normalised axes; float32 in C++,
+    ``_csrc/layer_norm.cpp``); the other dtypes the family's."""
     dt = x.dtype
-    if dt != _F16 or x.size == 0 or dy.dtype != dt or gamma.dtype != dt:
+    if dt not in (_F16, _F32) or x.size == 0 or dy.dtype != dt or gamma.dtype != dt:
         return _PLAIN["LayerNormGrad"](prim, x, dy, variance, mean, gamma, out=out)
     bna = prim.begin_norm_axis % x.ndim
     n = math.prod(x.shape[bna:])
+    if dt == _F32:
+        dx, dgamma, dbeta = _native().layer_norm_grad_f32(
+            as_c(x).reshape(-1, n), as_c(dy).reshape(-1, n), as_c(variance, _F32).reshape(-1),
+            as_c(mean, _F32).reshape(-1), as_c(gamma).reshape(-1), float(np.float32(prim.epsilon)))
+        return dx.reshape(x.shape), dgamma.reshape(gamma.shape), dbeta.reshape(gamma.shape)
     x32, dy32 = as_c(x, _F32).reshape(-1, n), as_c(dy, _F32).reshape(-1, n)
     g = np.broadcast_to(wide(np.asarray(gamma)), x.shape).reshape(-1, n)
     shifted = (np.asarray(variance, _F32).reshape(-1, 1) + np.float32(prim.epsilon)).astype(_F64)
@@ -343,20 +362,20 @@ def _reduce_sum_last(a):
 
 
 def _softmax_grad_cpu(prim, y, dy, out=None):
-    """float16 SoftmaxGrad over the last axis as MindSpore 2.10's CPU graph computes Softmax's gradient
+    """float16/float32 SoftmaxGrad over the last axis as MindSpore 2.10's CPU graph computes Softmax's gradient
     (``Mul``, ``ReduceSum`` in float32, ``Sub``, ``Mul``, each a kernel of its own): ``p = y * dy``, its sum as
     :func:`_reduce_sum_last` adds it, then ``y * (dy - sum)``; float16 rounds ``p``, the sum, the difference and the
-    result to float16 (bit for bit); the other dtypes and axes the family's."""
+    result to float16 (bit for bit; float32 in C++, ``_csrc/softmax.cpp``); the other dtypes and axes the family's."""
     dt = y.dtype
     axis = prim.axis[0] if isinstance(prim.axis, (tuple, list)) and len(prim.axis) == 1 else prim.axis
-    if dt != _F16 or dy.dtype != dt or y.ndim == 0 or y.size == 0 or not isinstance(axis, int) \
+    if dt not in (_F16, _F32) or dy.dtype != dt or y.ndim == 0 or y.size == 0 or not isinstance(axis, int) \
             or axis % y.ndim != y.ndim - 1:
         return _PLAIN["SoftmaxGrad"](prim, y, dy, out=out)
     y32, dy32 = as_c(y, _F32), as_c(dy, _F32)
-    if dt == _F16:
-        total = _half_step(_reduce_sum_last(_half_step(y32 * dy32)))
-        return astype(y32 * _half_step(dy32 - total), dt)
-    return y32 * (dy32 - _reduce_sum_last(y32 * dy32))
+    if dt == _F32:
+        return _native().softmax_grad_last_f32(y32, dy32)
+    total = _half_step(_reduce_sum_last(_half_step(y32 * dy32)))
+    return astype(y32 * _half_step(dy32 - total), dt)
 
 
 def _dropout(prim, x, out=None):
@@ -371,7 +390,7 @@ KERNELS.update({
     "GeLUGrad": _gelu_grad_native,
     "ReluGrad": _relu_grad_native,
     "BiasAdd": _bias_add_half,
-    "Softmax": _softmax_half,
+    "Softmax": _softmax_cpu,
     "Sigmoid": _sigmoid_half,
     "HSwish": _hswish_half,
     "L2Normalize": _l2_normalize_half,
