@@ -65,12 +65,6 @@ PHRASES = {
 # 2.10 is plainly wrong or cannot run the page's code here; ours keeps the correct behaviour:
 # KEPT[name] = (reason, a check of ours' result)
 KEPT = {
-    "esa_wrong_argument_count_graph": (
-        "2.10's graph mode says 'The parameters number of the function is 2, but the number of provided arguments is "
-        "3.' at the callee's def line; ours says what Python (and PYNATIVE mode) says, 'func() takes 3 positional "
-        "arguments but 4 were given', with a caret at the user's wrong call",
-        lambda have: _kept_raises(have["out"], "TypeError", "_FuncNet.func() takes 3 positional arguments but 4 were "
-                                  "given.", "c = self.mul(b, self.func(a, a, b))")),
     "esa_strided_slice_shard_standalone": (
         "the page's ops.StridedSlice((0, 0), (1, 4), (1, 1)) passes begin/end/strides as the masks: 2.10 accepts it "
         "and then fails in the graph with a bare KeyError: 'begin'; ours says at once which argument is wrong",

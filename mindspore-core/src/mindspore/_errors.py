@@ -43,6 +43,12 @@ class MSRankJoinError(NeedsPython, MSValueError):
     dynamic rank; here the call runs as Python, see :class:`NeedsPython`)."""
 
 
+class MSBranchValueError(NeedsPython, MSTypeError):
+    """A variable holds values of kinds a graph can not join on the two paths of an ``if`` on a tensor (a tensor and
+    None): MindSpore 2.10 picks the value when the graph runs; outside JIT strict mode the call runs as Python (see
+    :class:`NeedsPython`)."""
+
+
 class MSTensorAttributeError(NeedsPython, MSTypeError):
     """A tensor the graph computes is stored in an attribute that is not a Parameter (see :class:`NeedsPython`)."""
 
@@ -70,6 +76,10 @@ class MSIndexError(MindSporeError, IndexError):
 
 class MSNameError(MindSporeError, NameError):
     """A name used in graph mode that is not defined (or not supported)."""
+
+
+class MSUnboundLocalError(MSNameError, UnboundLocalError):
+    """A variable used in graph mode where it has no value: assigned on one path of an ``if`` (or loop) only."""
 
 
 # Where MindSpore 2.10 raises another builtin type than the one our check would pick, the error is an

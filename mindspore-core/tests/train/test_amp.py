@@ -30,7 +30,9 @@ class Probe(nn.Cell):
         self.log = [] if log is None else log
 
     def construct(self, x):
-        self.log.append((str(x.dtype), str(self.w.dtype)))
+        # extend, not append: in GRAPH_MODE (as in MindSpore 2.10) ``self.log.append`` changes a copy of the list
+        # attribute, ``self.log.extend`` the attribute itself
+        self.log.extend([(str(x.dtype), str(self.w.dtype))])
         return ops.matmul(x, self.w)
 
 

@@ -122,7 +122,7 @@ def _lookup(node, frame):
     raise InternalError(f"{node!r} has no value in this frame")
 
 
-def _bind(closure, args, kwargs):
+def _bind(closure, args, kwargs, bound=False):
     g = closure.graph
     sig = g.signature
     if sig is None:   # a block of the parser (branch, loop body): positional parameters only
@@ -135,23 +135,41 @@ def _bind(closure, args, kwargs):
     if fn is not None:
         defaults = fn.__defaults__ or ()
         kwdefaults = fn.__kwdefaults__ or {}
-    name = g.pyfunc.__qualname__ if g.pyfunc is not None else g.name
+    name = g.pyfunc.__name__ if g.pyfunc is not None else g.name
     names = sig.names
+    # MindSpore 2.10's words first (it does not count a method's ``self``), then Python's; the compiled function
+    # itself (not a call inside it) is worded differently again
+    top = not CTX.locs
+    qualname = g.pyfunc.__qualname__ if g.pyfunc is not None else g.name
+    n_given = len(args) + len(kwargs or {}) - bound
     values = {}
     if len(args) > len(names) and sig.vararg is None:
-        raise MSTypeError(f"{name}() takes {len(names)} positional arguments but {len(args)} were given.")
+        python = f"{qualname}() takes {len(names)} positional arguments but {len(args)} were given."
+        if top:
+            raise MSTypeError(f"Function {name} needs {len(names) - len(defaults)} positional argument and "
+                              f"{len(defaults)} default argument, total {len(names)}, but got {len(args)}.\n{python}")
+        if not defaults:
+            raise MSTypeError(f"The parameters number of the function is {len(names) - bound}, but the number of "
+                              f"provided arguments is {n_given}.\n{python}")
+        raise MSRuntimeError(f"Function:{name} takes {len(names)} positional arguments, but {len(args)} were "
+                             f"given.\n{python}")
     for n, a in zip(names, args):
         values[n] = a
     extra = {}
     for k, v in (kwargs or {}).items():
         if k in values:
-            raise MSTypeError(f"{name}() got multiple values for argument '{k}'.")
+            raise MSTypeError(f"Multiply values for specific argument: {k}\n{qualname}() got multiple values for "
+                              f"argument '{k}'.")
         if k in names or k in sig.kwonly:
             values[k] = v
         elif sig.kwarg is not None:
             extra[k] = v
+        elif top:
+            raise MSTypeError(f"got an unexpected keyword argument '{k}'\n{qualname}() got an unexpected keyword "
+                              f"argument '{k}'.")
         else:
-            raise MSTypeError(f"{name}() got an unexpected keyword argument '{k}'.")
+            raise MSRuntimeError(f"Got an unexpected keyword argument '{k}'\n{qualname}() got an unexpected "
+                                 f"keyword argument '{k}'.")
     first_default = len(names) - len(defaults)
     out = []
     for i, n in enumerate(names):
@@ -159,8 +177,14 @@ def _bind(closure, args, kwargs):
             out.append(values[n])
         elif i >= first_default:
             out.append(defaults[i - first_default])
+        elif top:
+            raise MSTypeError(f"Function {name} needs {first_default} positional argument, but got {len(args)}.\n"
+                              f"{qualname}() missing required argument: '{n}'.")
+        elif not defaults and sig.vararg is None and not sig.kwonly:
+            raise MSTypeError(f"The parameters number of the function is {len(names) - bound}, but the number of "
+                              f"provided arguments is {n_given}.\n{qualname}() missing required argument: '{n}'.")
         else:
-            raise MSTypeError(f"{name}() missing required argument: '{n}'.")
+            raise MSTypeError(f"{qualname}() missing required argument: '{n}'.")
     if sig.vararg is not None:
         out.append(tuple(args[len(names):]))
     for n in sig.kwonly:
@@ -169,16 +193,17 @@ def _bind(closure, args, kwargs):
         elif n in kwdefaults:
             out.append(kwdefaults[n])
         else:
-            raise MSTypeError(f"{name}() missing required keyword-only argument: '{n}'.")
+            raise MSRuntimeError(f"Miss argument input for parameter:{n}\n{qualname}() missing required keyword-only "
+                                 f"argument: '{n}'.")
     if sig.kwarg is not None:
         out.append(extra)
     return out
 
 
-def call_graph(closure, args, kwargs=None):
+def call_graph(closure, args, kwargs=None, bound=False):
     """Evaluate a parsed graph on ``args``; returns its value."""
     g = closure.graph
-    frame = Frame(g, dict(zip(g.params, _bind(closure, args, kwargs))), closure.frame)
+    frame = Frame(g, dict(zip(g.params, _bind(closure, args, kwargs, bound))), closure.frame)
     locs = CTX.locs
     locs.append(None)
     depth = len(locs)
@@ -240,8 +265,7 @@ def _eval(node, frame):
 def _check_defined(args):
     for a in args:
         if a is UNDEFINED:
-            from mindspore._errors import MSNameError
-            raise MSNameError("A variable is used before it is assigned (it is not defined on the path taken).")
+            raise staging.unbound_error()
         if type(a) is Conflict:
             a.fail()
 
@@ -271,6 +295,10 @@ def call_value(fn, args, kwargs=None):
         return _staged_print(args, kwargs or {})
     if fn is bool and len(args) == 1 and isinstance(args[0], StagedTensor):
         return _tensor_truth(args[0])
+    if fn is round and args and type(args[0]) is StagedTensor and not kwargs:
+        return _round_tensor(*args)
+    if fn is type and len(args) == 1 and type(args[0]) is StagedTensor and not kwargs:
+        return Tensor       # a tensor the graph computes is a Tensor to the user's code (as in MindSpore 2.10)
     seq_builtin = _SEQUENCE_BUILTINS.get(fn) if t is type else None
     if seq_builtin is not None:
         return seq_builtin(*args, **(kwargs or {}))
@@ -279,7 +307,7 @@ def call_value(fn, args, kwargs=None):
         if parseable(func):
             g = _parsed(func)
             if g is not None:
-                return call_graph(Closure(g), (fn.__self__,) + tuple(args), kwargs)
+                return call_graph(Closure(g), (fn.__self__,) + tuple(args), kwargs, bound=True)
     elif t is types.FunctionType and parseable(fn):
         g = _parsed(fn)
         if g is not None:
@@ -291,10 +319,20 @@ def call_value(fn, args, kwargs=None):
         return call_value(inner, args, kwargs)
     if not callable(fn):
         from mindspore._errors import MSTypeValueError
-        raise MSTypeValueError(f"'{type(fn).__name__}' object is not callable: it has no __call__ function.")
+        raise MSTypeValueError(f"The object is not callable. Please check code.\n'{type(fn).__name__}' object is not "
+                               f"callable: it has no __call__ function.")
     if getattr(fn, "__ms_constexpr__", False) and CTX.constexpr_values is not None:
         return _constexpr_value(fn, args, kwargs)
     return fn(*args, **(kwargs or {}))
+
+
+def _round_tensor(x, ndigits=None):
+    """``round(x)`` of a tensor the graph computes: MindSpore 2.10 rounds it (halves to even); a number of digits
+    other than 0 is its error."""
+    if ndigits not in (None, 0):
+        raise MSRuntimeError(f"For Round only support decimals equal 0, but got decimals equal {ndigits}")
+    from mindspore.ops import functional as F
+    return F.round(x)
 
 
 def _constexpr_value(fn, args, kwargs):
@@ -394,8 +432,11 @@ def _static_items(seq):
     try:
         return tuple(seq)
     except TypeError:
-        raise MSTypeError(f"In graph mode, a for loop needs a sequence of static length (a range, tuple, list, "
-                          f"dict, CellList or tensor), but got {type(seq).__name__}.") from None
+        # MindSpore 2.10's words, with its names of Python's number types
+        shown = {int: "int64", float: "float32", type(None): "none"}.get(type(seq), type(seq).__name__)
+        raise MSTypeError(f"'{shown}' object is not iterable\nIn graph mode, a for loop needs a sequence of static "
+                          f"length (a range, tuple, list, dict, CellList or tensor), but got "
+                          f"{type(seq).__name__}.") from None
 
 
 def _while_loop(cond_c, body_c, init):
@@ -448,6 +489,34 @@ def _setitem(obj, index, value):
     return obj
 
 
+def _getitem(obj, index):
+    """``obj[index]``, with MindSpore 2.10's errors for an index out of a tuple or list and a key not in a dict."""
+    t = type(obj)
+    if (t is tuple or t is list) and type(index) is int:
+        n = len(obj)
+        if not -n <= index < n:
+            from mindspore._errors import MSIndexError
+            raise MSIndexError(f"{'TupleGetItem' if t is tuple else 'list_getitem'} evaluator index should be in "
+                               f"range[{-n}, {n}), but got {index}.")
+    elif t is dict:
+        try:
+            found = index in obj
+        except TypeError:       # an unhashable key: Python's error
+            found = True
+        if not found:
+            raise MSValueError(f"The key {index} does not exist in the dict:{obj}")
+    return obj[index]
+
+
+def _number_division(op, zero):
+    def divide(a, b):
+        try:
+            return op(a, b)
+        except ZeroDivisionError:
+            raise MSValueError(zero) from None      # MindSpore 2.10's words for a Python number divided by zero
+    return divide
+
+
 def _is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
@@ -459,6 +528,7 @@ def _setattr(obj, name, value):
                           f"'{name}' of {type(obj).__name__} is set to {type(value).__name__}.")
     current = getattr(obj, name, None) if not isinstance(obj, type) else None
     key = (id(obj), name)
+    staging.CTX.attrs_set.add(key)
     if current is not None and staging.inplace_root(value) is current and key not in staging.CTX.state:
         return None     # ``self.t += x`` on a tensor attribute (or Parameter): written in place already
     if staging._is_param(current) and not staging._is_param(value):
@@ -479,6 +549,10 @@ def _setattr(obj, name, value):
         raise MSTensorAttributeError(
             f"In graph mode, a tensor computed by the graph can not be stored in the attribute '{name}' of "
             f"{type(obj).__name__}; return it instead (or update a Parameter with ops.assign).")
+    if isinstance(value, Tensor) and isinstance(current, Tensor) and not staging._is_param(current):
+        # a tensor attribute replaced by a tensor computed at compile time (``self.t = self.t * 2``): MindSpore 2.10
+        # sets it at every call, and the next call reads the new value; here the program is compiled again then
+        staging.CTX.tensor_attr_writes = True
     setattr(obj, name, value)
     return None
 
@@ -493,20 +567,22 @@ def _assign_parameter(param, value):
     F.assign(param, value)
 
 
-def _tensor_truth(v):
-    """``bool(x)`` of a staged tensor: a boolean tensor (MindSpore's graph-mode truth value)."""
+def _tensor_truth(v, negated=False):
+    """``bool(x)`` (``not x``) of a staged tensor: a boolean tensor (MindSpore's graph-mode truth value); other
+    shapes than one element raise 2.10's error for each."""
     from mindspore.ops import functional as F
     from mindspore.common import dtype as mstype
+    if negated and tuple(v.shape) not in ((), (1,)):
+        raise MSValueError(staging.bool_shape_message(v.shape))
     if v.size != 1:
-        raise MSValueError(f"The truth value of a Tensor with more than one element is ambiguous, but got shape "
-                           f"{v.shape}.")
+        raise MSValueError("The truth value of an array with more than one element is ambiguous.")
     return v if v.dtype == mstype.bool_ else F.not_equal(v, 0)
 
 
 def _not(v):
     if isinstance(v, StagedTensor):
         from mindspore.ops import functional as F
-        return F.logical_not(_tensor_truth(v))
+        return F.logical_not(_tensor_truth(v, negated=True))
     return not _truth(v)
 
 
@@ -530,7 +606,21 @@ def _assert(cond, msg):
     return None
 
 
+def _holds_staged(v):
+    if isinstance(v, StagedTensor):
+        return True
+    if type(v) in (tuple, list):
+        return any(_holds_staged(x) for x in v)
+    if type(v) is dict:
+        return any(_holds_staged(x) for x in v.values())
+    return False
+
+
 def _format_value(v, conversion, spec):
+    if _holds_staged(v):
+        # f"{x}" on a tensor the graph computes: MindSpore 2.10 formats its value when the graph runs (JIT fallback);
+        # here the call runs as Python
+        raise staging._compile_time_only("The value of a tensor formatted in an f-string")
     if conversion == 115:
         v = str(v)
     elif conversion == 114:
@@ -570,7 +660,13 @@ def _getattr(obj, name, *default):
         return functools.partial(_DICT_METHODS[name], obj)
     if type(obj) is list and name in _LIST_IN_PLACE:
         return functools.partial(_list_in_place, obj, name)
-    return builtins.getattr(obj, name, *default)
+    value = builtins.getattr(obj, name, *default)
+    if type(value) is list and hasattr(obj, "_cells") and (id(obj), name) not in CTX.attrs_set:
+        # a Cell's list attribute is a copy made at each read (MindSpore 2.10): ``self.l.append(v)``, ``.clear()`` and
+        # ``self.l[i] = v`` leave the attribute as it was (the last rebinds ``self.l`` in the function: see the
+        # parser's rebind_item); extend, pop, reverse and insert change it, as they do a global list (_list_in_place)
+        return CTX.read_copy(value)
+    return value
 
 
 # static_graph.md, "Supporting List Inplace Modification Operations": with JIT_SYNTAX_LEVEL LAX, these methods
@@ -632,7 +728,7 @@ def _tensor_in_sequence(x, seq):
 
 
 _PYOPS = {
-    irops.getattr_: _getattr, irops.setattr_: _setattr, irops.getitem: operator.getitem,
+    irops.getattr_: _getattr, irops.setattr_: _setattr, irops.getitem: _getitem,
     irops.setitem: _setitem, irops.make_tuple: lambda *a: a, irops.make_list: list,
     irops.make_dict: lambda keys, *vals: dict(zip(keys, vals)), irops.make_slice: slice,
     irops.tuple_getitem: operator.getitem, irops.unpack: _unpack, irops.call_ex: _call_ex,
@@ -647,6 +743,9 @@ _BIN = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv"
         "lshift": operator.lshift, "rshift": operator.rshift, "bitand": operator.and_, "bitor": operator.or_,
         "bitxor": operator.xor, "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
         "gt": operator.gt, "ge": operator.ge, "is": _is, "is_not": _is_not, "in": _in, "not_in": _not_in}
+_BIN["truediv"] = _number_division(operator.truediv, "The divisor could not be zero. But the divisor is zero now.")
+_BIN["floordiv"] = _number_division(operator.floordiv, "The divisor could not be zero. But the divisor is zero now.")
+_BIN["mod"] = _number_division(operator.mod, "Cannot perform modulo operation on zero.")
 for _name, _op in irops.BINARY.items():
     _PYOPS[_op] = _BIN[_name]
 # the operators MindSpore 2.10 applies in place to a tensor target (its ``augassign_*`` with an Inplace* primitive)

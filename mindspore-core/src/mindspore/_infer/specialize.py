@@ -19,6 +19,7 @@ from mindspore._infer.abstract import AbstractTensor, AbstractTuple
 from mindspore._infer.interpret import _Located
 from mindspore._infer.staging import CTX, Builder, StagedRaise, flatten
 from mindspore._ir import ops as irops
+from mindspore._ir.nodes import UNDEFINED
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
 
@@ -46,7 +47,9 @@ class Program:
         self.guards = ()                  # (obj, name, value compiled with, value after a call): see the compiler
         self.input_writes = tuple(input_writes)  # (arg leaf, k): an in-place method updated that input (x.add_(y))
         self.scalar_outputs = {}          # k -> int/float/bool: a graph output computed from mutable scalars alone
-        self.outer_writes = False         # it changed a caller's list in place: compiled again at every call
+        # it changed a caller's list in place, or replaced a tensor attribute at compile time: compiled again at
+        # every call
+        self.outer_writes = False
 
 
 @contextlib.contextmanager
@@ -54,8 +57,10 @@ def session():
     """Compile-time isolation: a fresh position stack (no gradient tape records while staging: the builders
     sit above the tapes on the interpreter stack and hand constants to the eager base)."""
     saved_locs, saved_depth, saved_copies, saved_writes = CTX.locs, CTX.branch_depth, CTX.copies, CTX.outer_writes
-    saved_constexpr, saved_cells = CTX.constexpr_values, CTX.cells
+    saved_constexpr, saved_cells, saved_attr_writes = CTX.constexpr_values, CTX.cells, CTX.tensor_attr_writes
+    saved_attrs_set, saved_number_nodes = CTX.attrs_set, CTX.number_nodes
     CTX.locs, CTX.branch_depth, CTX.copies, CTX.outer_writes = [], 0, {}, {}
+    CTX.tensor_attr_writes, CTX.attrs_set, CTX.number_nodes = False, set(), set()
     CTX.constexpr_values, CTX.cells = {}, []
     try:
         yield
@@ -66,7 +71,8 @@ def session():
     finally:
         CTX.locs, CTX.branch_depth, CTX.copies, CTX.outer_writes = saved_locs, saved_depth, saved_copies, \
             saved_writes
-        CTX.constexpr_values, CTX.cells = saved_constexpr, saved_cells
+        CTX.constexpr_values, CTX.cells, CTX.tensor_attr_writes = saved_constexpr, saved_cells, saved_attr_writes
+        CTX.attrs_set, CTX.number_nodes = saved_attrs_set, saved_number_nodes
 
 
 def _is_mutable_scalar(v):
@@ -198,27 +204,36 @@ def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
             out = call(fn, s_args, s_kwargs)
             finals = [getattr(obj, attr) for obj, attr, _ in carried]
         outer_writes = dict(CTX.outer_writes)
+        recompile = bool(outer_writes) or CTX.tensor_attr_writes
         if outer_writes:
             out = _outer_lists(out, outer_writes)
         out_leaves, out_tree = flatten(out)
-        plan, nodes, dtypes = [], [], []
+        out_tree = _plain_tree(out_tree)
+        plan, nodes, dtypes, number_outputs = [], [], [], {}
         input_of = {node: i for i, node in entry_nodes.items()}
         for v in out_leaves:
-            if isinstance(v, staging.StagedTensor) and v._builder is top and v._node in input_of:
+            if isinstance(v, staging.StagedTensor) and v._builder is top and v._node in input_of and \
+                    not _is_mutable_scalar(leaves[input_of[v._node]]):
                 plan.append(("input", input_of[v._node]))      # returned unchanged: the caller's own object
             elif staging._is_param(v):
                 plan.append(("const", v))                      # a Parameter returned as is
             elif staging._is_graph_value(v):
                 node = top.localize(v)
+                if isinstance(v, staging.StagedTensor) and staging.number_type(v) is not None:
+                    number_outputs[len(nodes)] = staging.number_type(v)     # a number the graph computes
                 plan.append(("graph", len(nodes)))
                 nodes.append(node)
                 dtypes.append(node.abstract.dtype)
             elif isinstance(v, staging.Conflict):
                 v.fail()
+            elif v is UNDEFINED:
+                raise staging.unbound_error()       # returned where it has no value
             elif isinstance(v, np.generic):
                 plan.append(("const", v.item()))              # a NumPy scalar leaves a graph as a Python one
             elif isinstance(v, _Outer):
                 plan.append(("const", v.obj))                 # the caller's list an in-place method changed
+            elif _is_mutable_scalar(v):
+                plan.append(("const", type(v).__mro__[1](v)))  # ``mutable(2)`` leaves a graph as a plain number
             else:
                 plan.append(("const", v))
         state_plan = []
@@ -240,7 +255,8 @@ def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
                 nodes.append(top.localize(staged[i]))
                 dtypes.append(nodes[-1].abstract.dtype)
         scalar_inputs = {staged[i]._node for i in inputs if _is_mutable_scalar(leaves[i])}
-        scalar_outputs = {}
+        scalar_inputs |= {node for node in CTX.number_nodes if getattr(node, "graph", None) is top.graph}
+        scalar_outputs = dict(number_outputs)
         if scalar_inputs:
             memo = {}
             for kind, k in plan:
@@ -255,8 +271,21 @@ def specialize(fn, args, kwargs=None, name="graph", call=None, state=()):
     program = Program(top.graph, inputs, weights, out_tree, plan, dtypes, carried, state_plan,
                       staging.CTX.last_number_writes, input_writes)
     program.scalar_outputs = scalar_outputs
-    program.outer_writes = bool(outer_writes)
+    program.outer_writes = recompile
     return program
+
+
+def _plain_tree(tree):
+    """``tree`` (see staging.flatten) with the sequence types of ``mutable`` made plain: a graph returns a tuple or a
+    list (MindSpore 2.10)."""
+    if tree is None:
+        return None
+    kind = tree[0]
+    if getattr(kind, "__ms_mutable__", False):
+        kind = tuple if issubclass(kind, tuple) else list
+    if kind is dict:
+        return (dict, tree[1], [_plain_tree(c) for c in tree[2]])
+    return (kind, [_plain_tree(c) for c in tree[1]])
 
 
 class _Outer:

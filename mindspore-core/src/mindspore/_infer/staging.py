@@ -40,7 +40,8 @@ from mindspore.common import dtype as mstype
 from mindspore.common.tensor import SHAPE_VIEW, Tensor
 
 __all__ = ["Builder", "StagedTensor", "emit", "build_if", "build_while", "current", "active",
-           "StagedRaise", "Conflict", "flatten", "unflatten", "CTX", "is_effectful", "inplace_update", "inplace_root"]
+           "StagedRaise", "Conflict", "flatten", "unflatten", "CTX", "is_effectful", "inplace_update", "inplace_root",
+           "bool_shape_message", "unbound_error", "number_type"]
 
 MAX_UNROLL = 100000
 
@@ -76,6 +77,16 @@ class _Context:
         # id(graph-local copy) -> (copy, outer list) for the outer lists an in-place method changed (see
         # interpret._list_in_place): the graph returns the outer list itself, compiled again at every call
         self.outer_writes = {}
+        # a tensor attribute this compilation replaced by a tensor it computed at compile time (``self.t = self.t * 2``
+        # on a constant ``self.t``; see interpret._setattr): MindSpore sets it at each call, so the program is
+        # compiled again at every call
+        self.tensor_attr_writes = False
+        # (id(obj), name) of the attributes this compilation set (``self.l = []``): reads of them give the object set
+        # (MindSpore 2.10 reads an attribute set in the function from the object), not a copy (see read_copy)
+        self.attrs_set = set()
+        # the nodes of 0-d tensors that stand for Python numbers (see NUMBER_KEY): a graph output computed from them
+        # by arithmetic alone is returned as a number (specialize's scalar outputs)
+        self.number_nodes = set()
         # a ``constexpr`` function's results in this compilation, by call site, Cell instance and arguments (None
         # outside one): as in MindSpore, a call site is evaluated once per Cell instance and arguments, so the
         # gradient of a Cell sees the value its forward saw (a constexpr drawing random numbers gives one draw)
@@ -103,6 +114,13 @@ class _Context:
         if hit is None or hit[0] is not value:
             hit = self.copies[id(value)] = (value, type(value)(value))
         return hit[1]
+
+    def read_copy(self, value):
+        """A new copy of a Cell's list attribute at each read (MindSpore 2.10 converts ``self.l`` afresh wherever it is
+        read: ``self.l.append(v)`` changes a copy no later read sees); :meth:`outer_of` knows its original."""
+        local = type(value)(value)
+        self.copies[id(local)] = (value, local)
+        return local
 
     def outer_of(self, copy):
         """The caller's list whose graph-local copy ``copy`` is (None for any other list)."""
@@ -150,12 +168,19 @@ class Conflict:
         self.why = why
 
     def fail(self):
-        from mindspore._errors import MSNameError
         if self.why == "undefined":
-            raise MSNameError("A variable is used that is not defined on every path of an 'if' on a tensor "
-                              "(or of a loop).")
-        raise MSTypeError(f"A variable is used whose value differs between the branches of an 'if' on a tensor "
-                          f"in a way a graph can not represent: {self.why}.")
+            raise unbound_error()
+        from mindspore._errors import MSBranchValueError
+        raise MSBranchValueError(f"A variable is used whose value differs between the branches of an 'if' on a "
+                                 f"tensor in a way a graph can not represent: {self.why}.")
+
+
+def unbound_error():
+    """The error for a variable used where it has no value (MindSpore 2.10 raises UnboundLocalError: "The local
+    variable 'z' is not defined in false branch, but defined in true branch.")."""
+    from mindspore._errors import MSUnboundLocalError
+    return MSUnboundLocalError("The local variable is not defined in one branch, but defined in the other: it is "
+                               "assigned on some paths of an 'if' (or a loop) only, and used after it.")
 
 
 def _compile_time_only(what):
@@ -596,12 +621,28 @@ def _join_plan(left, right, where):
                 # as in MindSpore, the joined shape is dynamic where they differ: known when the graph runs
                 aa = AbstractTensor(tuple(x if x == y else -1 for x, y in zip(aa.shape, ab.shape)), aa.dtype)
             plan.append(("out", aa))
-        elif _tensor_like(a) and _scalar(b):
-            plan.append(("out", _abstract_value(a)))
-        elif _tensor_like(b) and _scalar(a):
+        elif _tensor_like(a) and _scalar(b) and a.shape == ():
+            plan.append(("out", _abstract_value(a)))    # a number the graph computes (a loop's counter) and a number
+        elif _tensor_like(b) and _scalar(a) and b.shape == ():
             plan.append(("out", _abstract_value(b)))
+        elif (_tensor_like(a) and _scalar(b)) or (_tensor_like(b) and _scalar(a)):
+            # MindSpore 2.10 joins no tensor with a Python number (measured, tests/fixtures/graph_syntax/
+            # syntax_probe_cases.py); a 0-d tensor still joins one here, as it may stand for a number the graph
+            # computes (2.10's variable scalars, e.g. a counter of a loop on a tensor condition)
+            kinds = ["AbstractTensor" if _tensor_like(v) else "AbstractScalar" for v in (a, b)]
+            number = type(b if _tensor_like(a) else a).__name__
+            raise MSTypeError(f"Cannot join the return values of different branches, perhaps you need to make them "
+                              f"equal.\nType Join Failed: Abstract type {kinds[0]} cannot join with {kinds[1]}.\n"
+                              f"In graph mode, the {where} give a tensor and a Python {number} for the same "
+                              f"variable; make both tensors or both numbers.")
         elif _same_const(a, b):
             plan.append(("const", a))
+        elif _scalar(a) and _scalar(b) and {type(a), type(b)} == {int, float}:
+            # MindSpore 2.10 joins no int with a float (measured, syntax_probe_cases.py)
+            raise MSTypeError(f"Cannot join the return values of different branches, perhaps you need to make them "
+                              f"equal.\nType Join Failed: Abstract type AbstractScalar cannot join with "
+                              f"AbstractScalar ({type(a).__name__} and {type(b).__name__}).\nIn graph mode, the "
+                              f"{where} give an int and a float for the same variable; make both floats.")
         elif _scalar(a) and _scalar(b):
             plan.append(("out", AbstractTensor((), _scalar_dtype(a, b))))
         else:
@@ -647,13 +688,47 @@ def _align_params(builders, shared_first=0):
     return order
 
 
-def _rebuild(parent, node, leaves, plan, tree):
+# ``Tensor._ext`` key of a 0-d tensor that stands for a Python number the graph computes (a number carried through
+# a loop on a tensor condition, or two numbers joined by an ``if`` on one): MindSpore 2.10 keeps it a number, and a
+# graph returns it as one (int, float or bool; see specialize)
+NUMBER_KEY = "python_number"
+
+
+def number_type(v):
+    """The Python number type ``v`` stands for: its own for a Python number, the tagged one for a 0-d tensor the graph
+    computes from numbers; None otherwise."""
+    if _scalar(v):
+        return type(v)
+    ext = getattr(v, "_ext", None) if isinstance(v, StagedTensor) else None
+    return ext.get(NUMBER_KEY) if ext else None
+
+
+def _tag_number(v, kind):
+    if isinstance(v, StagedTensor) and kind is not None:
+        if getattr(v, "_ext", None) is None:
+            v._ext = {}
+        v._ext[NUMBER_KEY] = kind
+        CTX.number_nodes.add(v._node)
+
+
+def _joined_number(a, b):
+    ka, kb = number_type(a), number_type(b)
+    if ka is None or kb is None:
+        return None
+    if ka is kb:
+        return ka
+    return float if float in (ka, kb) else int
+
+
+def _rebuild(parent, node, leaves, plan, tree, others=None):
     values = parent.wrap(node) if any(p[0] == "out" for p in plan) else ()
     it = iter(values)
     out = []
-    for v, p in zip(leaves, plan):
+    for i, (v, p) in enumerate(zip(leaves, plan)):
         if p[0] == "out":
             out.append(next(it))
+            if others is not None:
+                _tag_number(out[-1], _joined_number(v, others[i]))
         elif p[0] == "const":
             out.append(p[1])
         else:
@@ -662,11 +737,19 @@ def _rebuild(parent, node, leaves, plan, tree):
 
 
 # --- if on a tensor --------------------------------------------------------------------------------------
-def _cond_node(builder, cond):
-    if cond.size != 1:
-        raise MSValueError(f"In graph mode, the condition of an 'if'/'while' must be a tensor with one element, but "
-                           f"got shape {cond.shape}.")
+def _cond_node(builder, cond, loop=False):
+    # MindSpore 2.10's words (measured): an 'if' takes a tensor of shape () or (1,), a 'while' one of one element
+    if loop and cond.size != 1:
+        raise MSValueError("The truth value of an array with more than one element is ambiguous.")
+    if not loop and tuple(cond.shape) not in ((), (1,)):
+        raise MSValueError(bool_shape_message(cond.shape))
     return builder.localize(cond)
+
+
+def bool_shape_message(shape):
+    """MindSpore 2.10's error for the truth value of a tensor of another shape than () or (1,)."""
+    return (f"Only tensor which shape is () or (1,) can be converted to bool, but got tensor shape is "
+            f"({', '.join(str(d) for d in shape)})")
 
 
 def _run_branch(builder, thunk):
@@ -698,7 +781,14 @@ def build_if(cond, then_thunk, else_thunk):
     lt, tree = flatten(vt)
     lf, tree_f = flatten(vf)
     if tree != tree_f:
-        raise MSTypeError("In graph mode, the two branches of an 'if' on a tensor must give values of the same "
+        if _none_against_structure(vt, vf):
+            # None on one path and a value on the other (``ret = None`` then ``ret = (x, 1)`` in a loop on a tensor
+            # condition): MindSpore 2.10 picks the value when the graph runs; here the call runs as Python
+            from mindspore._errors import MSBranchValueError
+            raise MSBranchValueError(f"A variable is None on one path of an 'if' on a tensor and {_describe(vt)} "
+                                     f"or {_describe(vf)} on the other.")
+        raise MSTypeError("Cannot join the return values of different branches, perhaps you need to make them "
+                          "equal.\nIn graph mode, the two branches of an 'if' on a tensor must give values of the same "
                           f"structure, but got {_describe(vt)} and {_describe(vf)}.")
     plan = _join_plan(lt, lf, "two branches of an 'if' on a tensor")
     for b, leaves, r in ((bt, lt, rt), (bf, lf, rf)):
@@ -708,7 +798,7 @@ def build_if(cond, then_thunk, else_thunk):
     outer = _align_params([bt, bf])
     args = [cond_node, Constant(bt.graph), Constant(bf.graph)] + outer
     node = parent.apply(irops.If, args, bt.graph.output.abstract, loc=loc)
-    return _rebuild(parent, node, lt, plan, tree)
+    return _rebuild(parent, node, lt, plan, tree, lf)
 
 
 def _undefined_on_either(a, b):
@@ -720,6 +810,18 @@ def _undefined_on_either(a, b):
         pairs = [_undefined_on_either(x, y) for x, y in zip(a, b)]
         return type(a)(x for x, _ in pairs), type(b)(y for _, y in pairs)
     return a, b
+
+
+def _none_against_structure(a, b):
+    """Whether the first place where ``a`` and ``b`` differ in structure has None on one side."""
+    if type(a) in (tuple, list) and type(b) is type(a) and len(a) == len(b):
+        for x, y in zip(a, b):
+            if flatten(x)[1] != flatten(y)[1]:
+                return _none_against_structure(x, y)
+        return False
+    if type(a) is dict and type(b) is dict and list(a) == list(b):
+        return any(flatten(a[k])[1] != flatten(b[k])[1] and _none_against_structure(a[k], b[k]) for k in a)
+    return a is None or b is None
 
 
 def _describe(v):
@@ -742,6 +844,7 @@ def build_while(cond_fn, body_fn, state):
     loc = CTX.loc()
     leaves, tree = flatten(tuple(state))
     variable = [_tensor_like(v) for v in leaves]
+    numbers = [number_type(v) for v in leaves]
     for _ in range(len(leaves) + 1):
         leaves = [_to_tensor_leaf(v) if var else v for v, var in zip(leaves, variable)]
         bb = Builder("while_body", parent)
@@ -785,7 +888,7 @@ def build_while(cond_fn, body_fn, state):
         if not isinstance(c, StagedTensor):
             raise MSTypeError("In graph mode, the condition of a loop became a constant after its variables were "
                               "made tensors; write the condition on tensors.")
-        bc.graph.set_output(_cond_node(bc, c))
+        bc.graph.set_output(_cond_node(bc, c, loop=True))
     n_state = len(abstracts)
     outer = _align_params([bc, bb], shared_first=n_state)
     init = [parent.localize(v) for v, var in zip(leaves, variable) if var]
@@ -793,6 +896,8 @@ def build_while(cond_fn, body_fn, state):
                         AbstractTuple(abstracts), loc=loc)
     values = iter(parent.wrap(node))
     final = [next(values) if var else v for v, var in zip(leaves, variable)]
+    for v, kind in zip(final, numbers):
+        _tag_number(v, kind)        # a number the loop carries stays a number (MindSpore 2.10)
     return unflatten(tree, final)
 
 

@@ -18,7 +18,10 @@ Control flow builds closures, each a graph whose parent is the current one:
 * ``and``/``or``/``x if c else y`` -> ``switch`` on closures, so the right operand is evaluated
   lazily as in Python; comprehensions -> a ``for_loop`` appending to a list;
 * nested ``def`` and ``lambda`` -> closures (``make_function`` when they have defaults);
-* ``with m as t`` -> ``t = m.__enter__()``, the body, ``m.__exit__(None, None, None)``.
+* ``with m as t`` -> ``t = m.__enter__()``, the body, ``m.__exit__(None, None, None)``;
+* ``a[i] = v`` -> ``a = setitem(a, i, v)`` (``a[i][j] = v`` rebinds ``a[i]`` then ``a``; ``self.x[i] = v`` rebinds a
+  pseudo-variable ``"self.x"`` that later reads of ``self.x`` in the function see), as MindSpore 2.10 does;
+* ``global n`` -> reads of ``n`` are the module's; assignments to it are dropped (MindSpore 2.10).
 
 Names not bound in the function become :class:`~mindspore._parse.resolve.Symbol` constants (closure
 cells, globals, builtins; resolved by inference). Statements and expressions outside the supported
@@ -85,13 +88,14 @@ def parse(fn):
 
 
 class _Scope:
-    __slots__ = ("graph", "parent", "vars", "fn_locals")
+    __slots__ = ("graph", "parent", "vars", "fn_locals", "fn_globals")
 
-    def __init__(self, graph, parent=None, fn_locals=None):
+    def __init__(self, graph, parent=None, fn_locals=None, fn_globals=None):
         self.graph = graph
         self.parent = parent
         self.vars = {}
         self.fn_locals = fn_locals if fn_locals is not None else (parent.fn_locals if parent else set())
+        self.fn_globals = fn_globals if fn_globals is not None else (parent.fn_globals if parent else frozenset())
 
     def lookup(self, name):
         s = self
@@ -119,8 +123,10 @@ def _stored_names(stmts, bound=None):
                 target(e)
         elif isinstance(t, ast.Starred):
             target(t.value)
-        elif bound is not None and isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and bound(t.value.id):
-            out.setdefault(t.value.id, None)
+        elif bound is not None and isinstance(t, ast.Subscript):
+            root = _item_root(t)
+            if root is not None and bound(root):
+                out.setdefault(root, None)
 
     def walk_expr(e):
         for sub in ast.walk(e):
@@ -155,9 +161,64 @@ def _stored_names(stmts, bound=None):
     return list(out)
 
 
+def _global_names(stmts):
+    """The names a function body declares ``global`` (its nested functions have their own declarations)."""
+    out = []
+    todo = list(stmts)
+    while todo:
+        s = todo.pop()
+        if isinstance(s, ast.Global):
+            out.extend(s.names)
+        elif not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo.extend(c for c in ast.iter_child_nodes(s) if isinstance(c, ast.stmt))
+    return out
+
+
+def _item_root(t):
+    """The variable an item assignment ``t = v`` (``t`` a subscript) rebinds, as MindSpore 2.10's graph mode does:
+    ``a[i] = v`` and ``a[i][j] = v`` rebind ``a``; ``self.x[i] = v`` rebinds ``self.x`` (:meth:`_Parser.rebind_item`),
+    named ``"self.x"`` here; None for any other base (``obj.x[i] = v``, ``f()[i] = v``)."""
+    while isinstance(t, ast.Subscript):
+        t = t.value
+    if isinstance(t, ast.Name):
+        return t.id
+    if _is_self_attr(t):
+        return "self." + t.attr
+    return None
+
+
+def _is_self_attr(e):
+    return isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self"
+
+
+def _self_attrs_set(fnode):
+    """The attributes ``x`` a function (with the functions nested in it) sets as ``self.x = ...`` or ``self.x op= ...``:
+    in MindSpore 2.10 every read of such a ``self.x`` reads the attribute, so ``self.x[i] = v`` does not rebind it."""
+    out = set()
+
+    def target(t):
+        if _is_self_attr(t):
+            out.add(t.attr)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                target(e)
+        elif isinstance(t, ast.Starred):
+            target(t.value)
+    for s in ast.walk(fnode):
+        if isinstance(s, ast.Assign):
+            for t in s.targets:
+                target(t)
+        elif isinstance(s, (ast.AugAssign, ast.AnnAssign, ast.For)):
+            target(s.target)
+        elif isinstance(s, ast.withitem) and s.optional_vars is not None:
+            target(s.optional_vars)
+    return out
+
+
 class _Parser:
     def __init__(self, fn, filename, line_offset, col_offset):
         self.fn = fn
+        self.self_setattrs = set()
         self.filename = filename
         self.line_offset = line_offset
         self.col_offset = col_offset
@@ -210,10 +271,13 @@ class _Parser:
         return Constant(Symbol(name, self.fn), self.loc(at))
 
     def bind(self, name, node):
+        if name in self.scope.fn_globals:
+            return      # MindSpore 2.10 drops an assignment to a name declared ``global`` (reads see the global)
         self.scope.vars[name] = node
 
     # -- functions ----------------------------------------------------------------------------------
     def function(self, fnode):
+        self.self_setattrs = _self_attrs_set(fnode)
         g = Graph(getattr(fnode, "name", "lambda") if not isinstance(fnode, ast.Lambda) else "lambda",
                   loc=self.loc(fnode))
         self.build_function(g, fnode, parent_scope=None)
@@ -236,11 +300,12 @@ class _Parser:
         g.signature = Signature(names, args.vararg.arg if args.vararg else None, kwonly,
                                 args.kwarg.arg if args.kwarg else None, len(args.defaults),
                                 tuple(k for k, d in zip(kwonly, args.kw_defaults) if d is not None))
-        fn_locals = set(names) | set(kwonly) | set(_stored_names(body))
+        fn_globals = frozenset(_global_names(body))
+        fn_locals = (set(names) | set(kwonly) | set(_stored_names(body))) - fn_globals
         for extra in (args.vararg, args.kwarg):
             if extra is not None:
                 fn_locals.add(extra.arg)
-        scope = _Scope(g, parent_scope, fn_locals)
+        scope = _Scope(g, parent_scope, fn_locals, fn_globals)
         with self.enter(g, scope):
             all_args = args.posonlyargs + args.args + ([args.vararg] if args.vararg else []) + args.kwonlyargs + (
                 [args.kwarg] if args.kwarg else [])
@@ -301,8 +366,7 @@ class _Parser:
             idx = self.index(t.slice)
             cur = self.emit(irops.getitem, obj, idx, at=t)
             new = self.emit(irops.setitem, obj, idx, self.emit(irops.BINARY[op], cur, self.expr(s.value), at=s), at=s)
-            if isinstance(t.value, ast.Name):
-                self.bind(t.value.id, new)
+            self.rebind_item(t.value, new, s)
         else:
             raise self.error(t, f"Unsupported augmented assignment target '{type(t).__name__}'.")
 
@@ -319,10 +383,23 @@ class _Parser:
             self.emit(irops.setattr_, self.expr(t.value), _Raw(t.attr), value, at=t)
         elif isinstance(t, ast.Subscript):
             new = self.emit(irops.setitem, self.expr(t.value), self.index(t.slice), value, at=t)
-            if isinstance(t.value, ast.Name):
-                self.bind(t.value.id, new)
+            self.rebind_item(t.value, new, at)
         else:
             raise self.error(t, f"Unsupported assignment target '{type(t).__name__}'.")
+
+    def rebind_item(self, base, new, at):
+        """After ``base[i] = v`` (``new``: the updated value), what MindSpore 2.10's graph mode rebinds (measured,
+        tests/fixtures/graph_syntax/setitem_attr_cases.py): a name ``a`` takes the new value; ``a[j][i] = v`` is
+        ``a[j] = new`` in turn (a tuple on the way raises Python's TypeError); ``self.x[i] = v`` rebinds ``self.x`` for
+        the rest of this function and the functions nested in it (not for the methods it calls, and not after the call:
+        the attribute itself is unchanged), unless the function also sets ``self.x = ...`` (then every read of
+        ``self.x`` reads the attribute); ``obj.x[i] = v`` rebinds nothing."""
+        if isinstance(base, ast.Name):
+            self.bind(base.id, new)
+        elif isinstance(base, ast.Subscript):
+            self.assign(base, new, at)
+        elif _is_self_attr(base) and base.attr not in self.self_setattrs:
+            self.bind("self." + base.attr, new)
 
     def process_Raise(self, s):
         exc = self.expr(s.exc) if s.exc is not None else Constant(None)
@@ -373,11 +450,16 @@ class _Parser:
         return g
 
     def is_bound(self, name):
-        """Whether ``name`` has a value in the function being parsed (or one it is nested in)."""
+        """Whether ``name`` has a value in the function being parsed (or one it is nested in); ``"self.x"`` (see
+        :meth:`rebind_item`) always has one, the attribute's, unless the function sets ``self.x``."""
+        if name.startswith("self."):
+            return name[5:] not in self.self_setattrs
         return self.scope.lookup(name) is not None
 
     def current(self, name):
         node = self.scope.lookup(name)
+        if node is None and name.startswith("self."):    # not rebound yet: the attribute
+            return self.emit(irops.getattr_, self.read("self", None), _Raw(name[5:]))
         return node if node is not None else Constant(UNDEFINED)
 
     def process_While(self, s):
@@ -424,7 +506,12 @@ class _Parser:
     def _unsupported(self, s):
         raise self.error(s, f"Unsupported statement '{type(s).__name__}'.")
 
-    process_Try = process_Delete = process_Global = process_Nonlocal = _unsupported
+    process_Try = process_Delete = process_Nonlocal = _unsupported
+
+    def process_Global(self, s):
+        """``global name``: every read of ``name`` in the function is the module's global; MindSpore 2.10 drops the
+        function's assignments to it (the global keeps its value), and so does this parser (see ``bind``)."""
+        return None
 
     def process_With(self, s):
         """``with m as t: body`` is ``t = m.__enter__()``, the body, then ``m.__exit__(None, None, None)``: a graph
@@ -460,6 +547,10 @@ class _Parser:
         return self.read(e.id, e)
 
     def expr_Attribute(self, e):
+        if _is_self_attr(e):
+            node = self.scope.lookup("self." + e.attr)      # rebound by ``self.x[i] = v`` (see rebind_item)
+            if node is not None:
+                return node
         return self.emit(irops.getattr_, self.expr(e.value), _Raw(e.attr), at=e)
 
     def index(self, e):

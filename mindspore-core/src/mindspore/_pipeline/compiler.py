@@ -89,8 +89,8 @@ class CompiledGraph:
     def stale(self):
         """Whether a Parameter the graph reads changed dtype or shape since it was compiled
         (``set_dtype``, ``set_data`` with another shape), or a weight it froze holds other data: the graph
-        must be compiled again; or it changed a caller's list in place (``global_list.reverse()``), which MindSpore
-        does at every call."""
+        must be compiled again; or it changed a caller's list in place (``global_list.reverse()``) or replaced a
+        tensor attribute at compile time (``self.t = self.t * 2``), which MindSpore does at every call."""
         if self.program.outer_writes:
             return True
         for w, (dtype, shape) in zip(self.program.weights, self.weight_specs):

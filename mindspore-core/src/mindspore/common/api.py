@@ -12,7 +12,7 @@ import contextlib
 import functools
 import inspect
 
-from mindspore._errors import MSTypeError
+from mindspore._errors import MSRuntimeError, MSTypeError
 
 __all__ = ["jit", "mutable", "JitConfig", "jit_class"]
 
@@ -36,9 +36,18 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
         >>> print(f(ms.Tensor(np.ones(3, np.float32)), ms.Tensor(np.ones(3, np.float32))))
         [2. 2. 2.]
     """
+    # MindSpore 2.10's checks and words (a backend name is checked at the first call)
     if capture_mode not in ("ast", "bytecode", "trace"):
-        raise ValueError(f"For 'jit', the 'capture_mode' must be 'ast', 'bytecode' or 'trace', but got "
-                         f"'{capture_mode}'.")
+        raise ValueError(f"For 'jit', the 'capture_mode' must be str and must be in '['ast', 'bytecode', 'trace']', "
+                         f"but got '{capture_mode}'.")
+    if jit_level not in ("O0", "O1"):
+        raise ValueError(f"For 'jit', the 'jit_level' must be str and must be in '['O0', 'O1']', but got "
+                         f"'{jit_level}'.")
+    if dynamic not in (0, 1) or isinstance(dynamic, bool):
+        raise ValueError(f"For 'jit', the 'dynamic' must be in range of [0, 1], but got {dynamic} with type "
+                         f"'{type(dynamic).__name__}'.")
+    if not isinstance(fullgraph, bool):
+        raise TypeError(f"For 'jit', the 'fullgraph' must be a bool, but got {type(fullgraph).__name__}.")
 
     def wrap(fn):
         cell = CELL_CLASS[0]
@@ -53,6 +62,8 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
 
         @functools.wraps(fn)
         def run(*args, **kwargs):
+            if backend not in ("", "ms_backend", "GE"):
+                raise MSRuntimeError(f"Invalid backend name: {backend}, you should register custom backend first")
             from mindspore._infer import staging
             if staging.active():
                 from mindspore._infer.interpret import call_value
@@ -121,9 +132,23 @@ def mutable(input_data, dynamic_len=False):
     of the graph (its value is read at each call).
     """
     from mindspore.common.tensor import Tensor
-    if not isinstance(input_data, (Tensor, tuple, list, dict, int, float)):
-        raise TypeError(f"For 'mutable', the 'input_data' must be a Tensor, tuple, list, dict or scalar, but got "
-                        f"{type(input_data).__name__}.")
+    if not isinstance(dynamic_len, bool):
+        # (2.10 names the type of the first input here)
+        raise TypeError(f"For 'mutable', the second input should be bool, but got: {type(input_data).__name__}")
+    if dynamic_len and not isinstance(input_data, (tuple, list)):
+        raise TypeError(f"For 'mutable', when the variable_len is True, the first input should be list or tuple, "
+                        f"but got: {type(input_data).__name__}")
+
+    def valid(x):
+        if isinstance(x, (tuple, list)):
+            return all(valid(e) for e in x)
+        if isinstance(x, dict):
+            return all(valid(e) for e in x.values())
+        return isinstance(x, (Tensor, bool, int, float)) and type(x).__module__ != "numpy"
+    if not valid(input_data):
+        raise TypeError(f"For 'mutable', the 'input_data' should be one of (bool, int, float, Tensor, tuple, list, "
+                        f"dict) or their nested structures with no self-reference, but got "
+                        f"{type(input_data).__name__}: {input_data}.")
     if isinstance(input_data, bool):    # bool can not be subclassed: it stays a compile-time constant
         return input_data
     if isinstance(input_data, int):
