@@ -47,7 +47,8 @@ def numpy_chain(n):
 
 
 def main():
-    ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    ms.set_device("CPU")
     chain(1000)  # warm-up: plugin discovery, kernel cache
     rows = [
         ("ops.add eager", statistics.median(chain(N) for _ in range(REPEATS))),

@@ -60,7 +60,7 @@ def main():
 
     ms.set_context(mode=ms.GRAPH_MODE if args.mode == "graph" else ms.PYNATIVE_MODE)
     if args.device_target != "auto":
-        ms.set_context(device_target=args.device_target)
+        ms.set_device(args.device_target)
     print(f"device target: {ms.get_context('device_target')}, mode: {args.mode}")
     ms.set_seed(1)
     ds.config.set_seed(1)

@@ -84,7 +84,7 @@ def main(argv=None):
 
     import ms_simnpu
     report = {"default_target": ms.get_context("device_target")}
-    ms.set_context(device_target=args.target)
+    ms.set_device(args.target)
     report["selected_target"] = ms.get_context("device_target")
     report["modes"] = {mode: train(mode, args.fixtures) for mode in args.modes.split(",")}
     report["kernel_calls"] = ms_simnpu.kernel_calls()

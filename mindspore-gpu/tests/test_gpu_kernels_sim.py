@@ -482,6 +482,8 @@ def test_unary_math_matches_the_cpu_kernels(sim_plugin, name, inputs):
     for g, w in zip(got, want):
         assert g.dtype == w.dtype and g.shape == w.shape
         tol = 1e-3 if w.dtype == np.float16 else 2e-6
+        if name == "Tanh" and w.dtype == np.float32:
+            tol = 2e-5  # 2.10's CPU float32 tanh is a Pade approximant (within 1.5e-5); its GPU's is tanhf
         wide = np.complex128 if w.dtype.kind == "c" else np.float64
         np.testing.assert_allclose(g.astype(wide), w.astype(wide), rtol=tol, atol=tol, equal_nan=True,
                                    err_msg=f"{name}({inputs})")

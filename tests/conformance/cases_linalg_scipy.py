@@ -16,7 +16,7 @@ import scipy.optimize
 
 import mindspore as ms
 from mindspore.ops._defs.dct import DCT, DCTN, IDCT, IDCTN
-from mindspore.ops._defs.linalg_scipy import LU, Eigh, LinearSumAssignment, LstsqV2
+from mindspore.ops._defs.linalg_scipy import LU, Eigh, LinearSumAssignment, LstsqV2, SelfAdjointEig
 
 from case import Case, rand
 
@@ -54,6 +54,9 @@ def _lsa_oracle(cost, limit):
 CASES = [
     Case("eigh_lower", lambda a: (lambda w, v: (w, v * v))(*Eigh()(a)), [_spd(3, seed=1) + rand(3, 3, seed=2)],
          oracle=_eigh("L"), prims=["Eigh"], grad=True, dtypes=(np.float32, np.float64), rtol=1e-4, atol=1e-5),
+    Case("self_adjoint_eig", lambda a: (lambda w, v: (w, v * v))(*SelfAdjointEig()(a)),
+         [_spd(3, seed=1) + rand(3, 3, seed=2)], oracle=_eigh("L"), prims=["SelfAdjointEig"], grad=True,
+         dtypes=(np.float32, np.float64), rtol=1e-4, atol=1e-5),
     Case("eigh_upper_values", lambda a: Eigh(False, False)(a), [rand(2, 3, 3, seed=3)],
          oracle=lambda a: np.linalg.eigh(a, UPLO="U")[0], prims=["Eigh"], grad=True, rtol=1e-5),
     Case("lu_square", lambda x: LU()(x), [rand(4, 4, seed=4)], oracle=_lu_oracle, prims=["LU"],

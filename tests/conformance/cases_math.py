@@ -54,6 +54,8 @@ ARITH = [
     Case("add_broadcast", ops.add, [rand(2, 3), rand(3, seed=1)], oracle=np.add, prims=["Add"],
          dtypes=F16_32_64, grad=True),
     Case("add_prim_col_row", ops.Add(), [rand(3, 1), rand(1, 4, seed=1)], oracle=np.add, prims=["Add"], grad=True),
+    Case("add_v2_same_shape", ops.operations.math_ops.AddV2(), [rand(2, 3), rand(2, 3, seed=1)], oracle=np.add,
+         prims=["AddV2"], grad=True),
     Case("add_scalar_right", lambda x: x + 2, [rand(2, 3)], oracle=lambda x: x + 2, prims=["Add"], grad=True),
     Case("add_scalar_left", lambda x: 2.5 + x, [rand(4)], oracle=lambda x: 2.5 + x, prims=["Add"], grad=True),
     Case("add_bool_is_or", ops.add, [np.array([True, True, False, False]), np.array([True, False, True, False])],

@@ -37,6 +37,7 @@ from mindspore._autodiff.grad import get_grad, grad, jvp, value_and_grad, vjp  #
 from mindspore._autodiff.recompute import recompute  # noqa: E402,F401
 from mindspore._autodiff import transforms as _transforms  # noqa: E402,F401 - installs ops.vmap/jacrev/jacfwd
 from mindspore._autodiff.transforms import jacfwd, jacrev, vmap  # noqa: E402,F401 - also top-level in 2.10
+from mindspore.ops import constexpr  # noqa: E402,F401 - top-level in 2.10 too (its docstring uses mindspore.constexpr)
 from mindspore._autodiff import function as _function  # noqa: E402,F401 - installs mindspore.common._Function
 from mindspore.common.sparse_tensor import COOTensor, CSRTensor, RowTensor, SparseTensor  # noqa: E402,F401
 from mindspore import amp, device_context, runtime, train  # noqa: E402,F401
@@ -45,6 +46,8 @@ from mindspore import mint  # noqa: E402,F401
 from mindspore import _tensor_methods_ext  # noqa: E402,F401 - Tensor methods built on mint/numpy
 from mindspore import _tensor_flags  # noqa: E402,F401 - Tensor storage/device/flag methods of 2.10
 from mindspore import _ops_misc_ext  # noqa: E402,F401 - ops.derivative/jet/linearize/get_grad (above autodiff)
+from mindspore.ops import tensor_methods as _tensor_methods  # noqa: E402
+_tensor_methods.install_on_class()  # Tensor.sum(x) as in 2.10, once every functional op exists
 from mindspore._tensor_flags import UntypedStorage  # noqa: E402,F401
 from mindspore.train import ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc  # noqa: E402,F401
 from mindspore.train import (BackupAndRestore, ConfusionMatrixMetric, FlopsUtilizationCollector,  # noqa: E402,F401
@@ -102,7 +105,17 @@ _SUBMODULES = {"dataset": "mindspore-data", "mindrecord": "mindspore-data", "com
                "parallel": "mindspore-parallel", "utils": None, "boost": None}
 
 
+# MindSpore's dtype aliases named like Python builtins: attributes only (as in 2.10, out of __all__), so that no
+# module here shadows the builtins.
+_BUILTIN_NAMED_DTYPES = {"bool": "bool_", "int": "int32", "float": "float32"}
+
+
 def __getattr__(name):
+    if name in _BUILTIN_NAMED_DTYPES:
+        return getattr(dtype, _BUILTIN_NAMED_DTYPES[name])
+    if name == "MsDispatchMode":   # 2.10's mindspore.MsDispatchMode (out of __all__), its utils' class
+        from mindspore.utils import MsDispatchMode
+        return MsDispatchMode
     if name in _SUBMODULES:
         import importlib
         try:

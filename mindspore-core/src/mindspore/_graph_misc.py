@@ -101,7 +101,7 @@ def set_recursion_limit(recursion_limit=1000):
         raise TypeError(f"The input value must be int, but got '{type(recursion_limit).__name__}'")
     if recursion_limit <= 0:
         raise ValueError(f"The input value must be int and must > 0, but got '{recursion_limit}' with type 'int'.")
-    context.set_context(max_call_depth=recursion_limit)
+    context._set_context(max_call_depth=recursion_limit)   # the new API: no deprecation warning
 
 
 # --- saved tensors hooks ------------------------------------------------------------------------------------
@@ -324,14 +324,14 @@ class DeviceCtx:
             raise ValueError("For DeviceCtx, the device_id must be greater than or equal to 0.")
         _DEVICE_STACK.append((context.get_context("device_target_requested"), context.get_context("device_id")))
         if self.name != "meta":
-            context.set_context(device_target=self.name)
-        context.set_context(device_id=0 if self.device_id is None else self.device_id)
+            context._set_context(device_target=self.name)
+        context._set_context(device_id=0 if self.device_id is None else self.device_id)
         return self
 
     def __exit__(self, *exc):
         target, device_id = _DEVICE_STACK.pop()
         if target is not None:
-            context.set_context(device_target=target)
-        context.set_context(device_id=device_id)
+            context._set_context(device_target=target)
+        context._set_context(device_id=device_id)
         return False
 

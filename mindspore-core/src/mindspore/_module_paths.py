@@ -42,9 +42,26 @@ def fallback(module_name, home):
                 return getattr(importlib.import_module(home), name)
             except AttributeError:
                 pass
+            if name.endswith("_ext"):
+                found = _mint_function(name[:-len("_ext")], module_name.endswith(".nn_func"))
+                if found is not None:
+                    return found
         raise AttributeError(f"module '{module_name}' has no attribute '{name}'")
 
     return __getattr__
+
+
+def _mint_function(name, nn_first=False):
+    """MindSpore 2.10's ``ops.function.<family>_func.<name>_ext`` (``math_func.amax_ext``, ``nn_func.softmax_ext``,
+    which mint's docstring examples call) is the function ``mindspore.mint`` exports as ``<name>`` (or
+    ``mint.nn.functional``, looked at first for ``nn_func``): mostly the same object there, a thin overload of it
+    otherwise."""
+    modules = ("mindspore.mint", "mindspore.mint.nn.functional")
+    for module in modules[::-1] if nn_first else modules:
+        found = getattr(importlib.import_module(module), name, None)
+        if callable(found):
+            return found
+    return None
 
 
 def names_over_submodules(module_name, names):

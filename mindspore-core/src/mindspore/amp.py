@@ -619,18 +619,29 @@ def _check_scale_value(scale_value):
         raise ValueError(f"The argument 'scale_value' must be > 1, but got {scale_value}")
 
 
+def _grad_scale_map(scale_value, inputs):
+    """``inputs`` (a Tensor or nested tuple/list of them) times ``scale_value`` (private in 2.10 too, but its
+    ``LossScaler`` example imports it to write a custom scaler)."""
+    return _map(lambda x: x * scale_value.astype(x.dtype), inputs)
+
+
+def _grad_unscale_map(scale_value, inputs):
+    """``inputs`` divided by ``scale_value`` (times its reciprocal, as 2.10)."""
+    import mindspore.ops as ops
+    inv = ops.reciprocal(scale_value)
+    return _map(lambda x: x * inv.astype(x.dtype), inputs)
+
+
 class _ScalerBase(LossScaler):
     def __init__(self, scale_value):
         _check_scale_value(scale_value)
         self.scale_value = Parameter(Tensor(scale_value, dtype=mstype.float32), name="scale_value")
 
     def scale(self, inputs):
-        return _map(lambda x: x * self.scale_value.astype(x.dtype), inputs)
+        return _grad_scale_map(self.scale_value, inputs)
 
     def unscale(self, inputs):
-        import mindspore.ops as ops
-        inv = ops.reciprocal(self.scale_value)
-        return _map(lambda x: x * inv.astype(x.dtype), inputs)
+        return _grad_unscale_map(self.scale_value, inputs)
 
 
 class StaticLossScaler(_ScalerBase):

@@ -119,13 +119,65 @@ def _check_threads(value):
         raise MSValueError(f"For 'set_context', the 'runtime_num_threads' must be a positive int, but got {value!r}.")
 
 
+# keys of set_context that MindSpore 2.10 warns about (each call), with what replaces them
+_DEPRECATED = {
+    "save_graphs": "env MS_DEV_SAVE_GRAPHS", "save_graphs_path": "env MS_DEV_SAVE_GRAPHS_PATH", "check_bprop": "",
+    "max_call_depth": "api mindspore.set_recursion_limit()", "enable_compile_cache": "env MS_COMPILER_CACHE_ENABLE",
+    "enable_cache_path": "env MS_COMPILER_CACHE_PATH", "debug_level": "",
+    "device_target": "api mindspore.set_device()", "device_id": "api mindspore.set_device()",
+    "deterministic": "api mindspore.set_deterministic()",
+    "inter_op_parallel_num": "api mindspore.runtime.dispatch_threads_num()",
+    "pynative_synchronize": "api mindspore.runtime.launch_blocking()",
+    "max_device_memory": "api mindspore.runtime.set_memory()",
+    "variable_memory_max_size": "api mindspore.runtime.set_memory()",
+    "mempool_block_size": "api mindspore.runtime.set_memory()",
+    "memory_optimize_level": "api mindspore.runtime.set_memory()",
+    "ascend_config": "api mindspore.device_context.ascend.op_precision.precision_mode(), "
+                     "mindspore.device_context.ascend.op_precision.op_precision_mode(), "
+                     "mindspore.device_context.ascend.op_precision.matmul_allow_hf32(), "
+                     "mindspore.device_context.ascend.op_precision.conv_allow_hf32(), "
+                     "mindspore.device_context.ascend.op_tuning.op_compile()",
+    "aoe_tune_mode": "api mindspore.device_context.ascend.op_tuning.aoe_tune_mode()",
+    "aoe_config": "api mindspore.device_context.ascend.op_tuning.aoe_job_type()",
+    "op_timeout": "api mindspore.device_context.ascend.op_debug.execute_timeout()",
+    "op_debug_option": "api mindspore.device_context.ascend.op_debug.debug_option()",
+    "gpu_config": "api mindspore.device_context.gpu.op_precision.conv_allow_tf32(), "
+                  "mindspore.device_context.gpu.op_precision.matmul_allow_tf32(), "
+                  "mindspore.device_context.gpu.op_precision.conv_fprop_algo(), "
+                  "mindspore.device_context.gpu.op_precision.conv_wgrad_algo(), "
+                  "mindspore.device_context.gpu.op_precision.conv_dgrad_algo()",
+    "runtime_num_threads": "api mindspore.device_context.cpu.op_tuning.threads_num()"}
+# keys 2.10 refuses: (the version that removed them, what replaces them)
+_REMOVED = {"exception_dump": ("2.6", "device_context.ascend.op_debug.aclinit_config()"),
+            "precompile_only": ("2.10", "env MS_DEV_PRECOMPILE_ONLY"),
+            "grad_for_scalar": ("2.10", "tensor derivative")}
+
+
 def set_context(**kwargs):
     """Set execution settings: ``mode``, ``device_target``, ``device_id``, ``save_graphs``, ...
 
+    As in MindSpore 2.10, a key with a newer interface logs a deprecation warning (the APIs that replace them,
+    ``set_device``, ``set_recursion_limit``, ``runtime.launch_blocking``..., do not), and a removed key raises.
+
     Examples:
         >>> import mindspore as ms
-        >>> ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+        >>> ms.set_context(mode=ms.PYNATIVE_MODE)
     """
+    for key in kwargs:
+        if key in _REMOVED:
+            version, new = _REMOVED[key]
+            raise MSValueError(f"For 'context.set_context', the parameter '{key}' has been removed since MindSpore "
+                               f"{version} version. Please use the {new} instead.")
+        if key in _DEPRECATED:
+            from mindspore.log import warning   # the logger module (stdlib only), not the package's namespace
+            hint = f" Please use the {_DEPRECATED[key]} instead." if _DEPRECATED[key] else ""
+            warning(f"For 'context.set_context', the parameter '{key}' will be deprecated and removed in a "
+                    f"future version.{hint}")
+    _set_context(**kwargs)
+
+
+def _set_context(**kwargs):
+    """``set_context`` without its deprecation warnings: for the APIs that replace the deprecated keys."""
     with _lock:
         for key, value in kwargs.items():
             if key not in _DEFAULTS:
@@ -163,9 +215,9 @@ def get_context(attr_key):
 
 def set_device(device_target, device_id=None):
     """Select the device target (and id): ``ms.set_device("CPU")``."""
-    set_context(device_target=device_target)
+    _set_context(device_target=device_target)
     if device_id is not None:
-        set_context(device_id=device_id)
+        _set_context(device_id=device_id)
 
 
 def get_current_device():
@@ -368,4 +420,4 @@ def set_deterministic(deterministic):
     """Make kernels deterministic (``True``) or not: ``set_context(deterministic="ON"/"OFF")``."""
     if not isinstance(deterministic, bool):
         raise MSTypeError(f"The parameter 'deterministic' must be {bool}, but got {type(deterministic)}")
-    set_context(deterministic="ON" if deterministic else "OFF")
+    _set_context(deterministic="ON" if deterministic else "OFF")

@@ -124,7 +124,7 @@ __all__ = [
     "MindSporeError", "MSTypeError", "MSValueError", "MSRuntimeError", "MSIndexError", "MSIndexRuntimeError", "KernelNotFoundError",
     "BackendUnavailableError",
     # the running installation
-    "current_target", "register_plugin", "unregister_plugin", "auto_parallel_setting_is_set",
+    "current_target", "register_plugin", "unregister_plugin", "auto_parallel_setting_is_set", "set_context_quietly",
     # operator interception
     "set_primitive_call_hook", "apply_primitive", "primitive_call_hook_suspended", "invalidate_compiled_graphs",
     "set_cell_call_hook", "set_tensor_shape_view",
@@ -157,6 +157,14 @@ def collective_backends():
 def current_target():
     """The device target computations run on now (resolving the default one if needed)."""
     return _backend.current().target
+
+
+def set_context_quietly(**kwargs):
+    """``set_context(**kwargs)`` without the deprecation warning 2.10 logs for keys with a newer interface: for the
+    add-ons that store such a setting on the user's behalf (``AutoParallel`` writes ``ascend_config``, as 2.10's
+    does straight into its context object)."""
+    from mindspore.context import _set_context
+    _set_context(**kwargs)
 
 
 def auto_parallel_setting_is_set(attr_key):

@@ -191,7 +191,8 @@ def test_print_runs_at_every_call(capsys):
     f(T(1.0))
     f(T(2.0))
     out = capsys.readouterr().out
-    assert out.count("x is") == 2 and "[2.]" in out
+    # MindSpore 2.10's Print shows a tensor as its repr: "Tensor(shape=[1], dtype=Float32, value=[ 2.00000000e+00])"
+    assert out.count("x is") == 2 and "2.00000000e+00" in out and "1.00000000e+00" in out
 
 
 def test_parameter_writes_are_ordered_and_not_merged():

@@ -37,6 +37,8 @@ from mindspore.common.tensor import Tensor
 from mindspore.plugin import (TUPLE_GETITEM, Apply, Constant, FusedOp, Parameter, TensorSpec, fuse_chains, graphs_of,
                               is_effectful_apply, prim_of, substitute, use_counts, weights_frozen)
 
+from mindspore_cpu.kernels import math as _math_kernels
+
 __all__ = ["fuse_batchnorm_relu", "fuse_conv_epilogue", "fuse_dense_epilogue", "fuse_elementwise", "inplace_update",
            "register"]
 
@@ -44,7 +46,16 @@ _FLOATS = (mstype.float32, mstype.float64)
 _BINARY = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": np.true_divide,
            "Div": np.true_divide, "Maximum": np.maximum, "Minimum": np.minimum}
 _COMPARE = {"Greater": np.greater, "GreaterEqual": np.greater_equal, "Less": np.less, "LessEqual": np.less_equal}
-_UNARY = {"Neg": np.negative, "Square": np.square, "Exp": np.exp, "Tanh": np.tanh}
+def _tanh(x, out=None):
+    """The Tanh kernel's numbers (2.10's float32 Pade approximant, kernels/math.py) as a fused chain's step."""
+    y = _math_kernels.KERNELS["Tanh"](None, np.asarray(x))
+    if out is None:
+        return y
+    out[...] = y
+    return out
+
+
+_UNARY = {"Neg": np.negative, "Square": np.square, "Exp": np.exp, "Tanh": _tanh}
 _ACC = object()
 
 

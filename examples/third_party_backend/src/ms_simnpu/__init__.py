@@ -7,7 +7,7 @@ so that only the runtime's explicit transfers move data (see :mod:`ms_simnpu.run
 
 Examples:
     >>> import mindspore as ms
-    >>> ms.set_context(device_target="SimNPU")
+    >>> ms.set_device("SimNPU")
     >>> (ms.Tensor([1.0, 2.0]) * 3).asnumpy()
     array([3., 6.], dtype=float32)
     >>> import ms_simnpu

@@ -18,7 +18,7 @@ from mindspore.plugin import DeviceRuntime, MSRuntimeError
 
 __all__ = ["TARGET", "SimBuffer", "SimNPURuntime", "device_array", "new_buffer"]
 
-#: The device target this package offers (``ms.set_context(device_target="SimNPU")``).
+#: The device target this package offers (``ms.set_device("SimNPU")``).
 TARGET = "SimNPU"
 
 _IMPLICIT = ("Implicit conversion of a SimNPU buffer to host data is not allowed: use the runtime's "

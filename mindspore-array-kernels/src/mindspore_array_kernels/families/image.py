@@ -256,7 +256,9 @@ def _roi_taps(prim, x_shape, rois):
     batch = rois[:, 0].astype(xp.int64)
     x1, y1 = rois[:, 1] * scale, rois[:, 2] * scale
     x2, y2 = (rois[:, 3] + end) * scale, (rois[:, 4] + end) * scale
-    rw, rh = xp.maximum(x2 - x1, 1.0), xp.maximum(y2 - y1, 1.0)
+    rw, rh = x2 - x1, y2 - y1
+    if end == 0:    # as 2.10 (CPU and GPU): only roi_end_mode 0 stretches a box under a pixel to 1 x 1
+        rw, rh = xp.maximum(rw, 1.0), xp.maximum(rh, 1.0)
     if prim.sample_num > 0:
         gh = xp.full(rois.shape[0], prim.sample_num)
         gw = gh

@@ -907,7 +907,10 @@ def _lstm_grad(prim, x, h, c, w, dy, dh_n, dc_n, out=None):
         parts_ih.append(full[:, :width].reshape(-1))
         parts_hh.append(full[:, width:].reshape(-1))
         parts_b.append(db_k.reshape(4, hid)[order].reshape(-1))
-    dw = xp.concatenate(parts_ih + parts_hh + (parts_b if prim.has_bias else [])).reshape(w.shape)
+    dw = xp.concatenate(parts_ih + parts_hh + (parts_b if prim.has_bias else []))
+    if dw.size < w.size:    # a longer ``w``: the elements the forward pass does not read get no gradient
+        dw = xp.concatenate([dw, xp.zeros(w.size - dw.size, dw.dtype)])
+    dw = dw.reshape(w.shape)
     return fit(d_out, out[0]), fit(dh, out[1]), fit(dc, out[2]), fit(dw, out[3])
 
 

@@ -16,4 +16,13 @@ __getattr__ = _reexport("mindspore.common", {"mindspore": """
     set_recursion_limit mutable JitConfig enable_dynamic flops_collection lazy_inline load_mindir save_mindir no_inline
     Symbol recompute set_mindio_server_info mindio_preload Generator default_generator initial_seed set_rng_state
     get_rng_state seed _no_grad"""})
+_reexported = __getattr__
+
+
+def __getattr__(name):  # noqa: F811 - 2.10's `mindspore.common.bool`/`int`/`float`, out of __all__ as there
+    if name in ("bool", "int", "float"):
+        return getattr(dtype, name)
+    return _reexported(name)
+
+
 _names_over_submodules(__name__, ("mutable", "lazy_inline", "no_inline", "recompute", "seed"))

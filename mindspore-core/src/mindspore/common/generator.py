@@ -92,7 +92,6 @@ class Generator:
         seed_, offset = (int(v) for v in state.asnumpy().reshape(-1).astype(np.uint8).view("<i8"))
         with self._lock:
             self._seed, self._offset, self._seeded = seed_, offset, True
-        return self
 
     def _step(self, step=STEP):
         """The current ``(seed, offset)``; the offset then moves on by ``step``."""
@@ -102,7 +101,8 @@ class Generator:
         return pair
 
     def __repr__(self):
-        return f"Generator(seed={self._seed}, offset={self._offset})"
+        # 2.10's default object repr (the unseeded default generator included)
+        return f"<mindspore.common.generator.Generator object at {hex(id(self))}>"
 
 
 class _UnseededDefault(Generator):

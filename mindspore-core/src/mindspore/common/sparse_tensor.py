@@ -64,6 +64,14 @@ def csr_rows(indptr, indices):
     return F.searchsorted(ends, positions, right=True)
 
 
+
+def _part(t):
+    """A component tensor as 2.10's COOTensor/CSRTensor reprs write it: the Tensor's repr without the commas, a 1-D
+    one's values right after ``value=`` (``Tensor(shape=[3], dtype=Int32, value=[0 4 6])``)."""
+    head, _, value = repr(t).partition("value=")
+    value = value.replace(",", "")
+    return f"{head}value={value[1:] if value.startswith(' [') else value}"
+
 class COOTensor:
     """A sparse tensor in coordinate format: ``indices`` (N, ndim) int, ``values`` (N,), the dense ``shape``.
 
@@ -97,8 +105,8 @@ class COOTensor:
     ndim = property(lambda self: len(self._shape))
 
     def __repr__(self):
-        return f"COOTensor(shape={list(self._shape)}, dtype={self.dtype}, indices={self._indices!r}, " \
-               f"values={self._values!r})"
+        return f"COOTensor(shape={list(self._shape)}, dtype={self.dtype}, indices={_part(self._indices)}, " \
+               f"values={_part(self._values)})"
 
     # -- conversions ---------------------------------------------------------------------------------------------
     def to_tuple(self):
@@ -248,8 +256,8 @@ class CSRTensor:
     ndim = property(lambda self: len(self._shape))
 
     def __repr__(self):
-        return f"CSRTensor(shape={list(self._shape)}, dtype={self.dtype}, indptr={self._indptr!r}, " \
-               f"indices={self._indices!r}, values={self._values!r})"
+        return f"CSRTensor(shape={list(self._shape)}, dtype={self.dtype}, indptr={_part(self._indptr)}, " \
+               f"indices={_part(self._indices)}, values={_part(self._values)})"
 
     def _rows(self):
         """The row of each stored value (int64): how many rows end at or before it (static shapes, so it also

@@ -828,8 +828,7 @@ class CellList(Cell):
         self._cells[name] = cell
 
     def append(self, cell):
-        self._add(cell, _list_prefix_and_index(self._cells)[0])
-        return self
+        self._add(cell, _list_prefix_and_index(self._cells)[0])     # returns None, as 2.10's (extend: self)
 
     def extend(self, cells):
         prefix = _list_prefix_and_index(self._cells)[0]    # once, before the first new cell (as MindSpore)

@@ -603,11 +603,11 @@ def histogram(a, bins=10, range=None, weights=None, density=False):  # pylint: d
     w = None if weights is None else ops.reshape(to_float(to_tensor(weights, "histogram")), (-1,))
     edges = histogram_bin_edges(a, bins, range, weights)
     flat = ops.reshape(a, (-1,))
-    flat, edges = promote(flat, edges)
-    idx = _bin_index(flat, edges)
+    flat, common = promote(flat, edges)     # binned in the common dtype; the edges return as given
+    idx = _bin_index(flat, common)
     counts = _weighted_counts(idx, edges.shape[0] - 1, w, mstype.float32 if w is None else w.dtype)
     if density:
-        widths = edges[1:] - edges[:-1]
+        widths = common[1:] - common[:-1]
         counts = counts / ops.reduce_sum(counts) / cast_to(widths, counts.dtype)
     return counts, edges
 
@@ -636,13 +636,13 @@ def histogramdd(sample, bins=10, range=None, weights=None, density=False):  # py
     edges, flat = [], None
     for i in builtins.range(d):
         col = sample[:, i]
-        e = histogram_bin_edges(col, bins_list[i], ranges[i])
-        col, e = promote(col, e)
+        given = histogram_bin_edges(col, bins_list[i], ranges[i])
+        col, e = promote(col, given)
         idx = _bin_index(col, e)
         nb = e.shape[0] - 1
         flat = idx if flat is None else ops.where(ops.logical_or(ops.less(flat, 0), ops.less(idx, 0)),
                                                   ops.full_like(idx, -1), flat * nb + idx)
-        edges.append(e)
+        edges.append(given)
     shape = tuple(e.shape[0] - 1 for e in edges)
     w = None if weights is None else to_float(to_tensor(weights, "histogramdd"))
     counts = _weighted_counts(flat, int(_np.prod(shape)), w, mstype.float32 if w is None else w.dtype)
@@ -650,7 +650,7 @@ def histogramdd(sample, bins=10, range=None, weights=None, density=False):  # py
     if density:
         total = ops.reduce_sum(counts)
         for i, e in enumerate(edges):
-            widths = cast_to(e[1:] - e[:-1], counts.dtype)
+            widths = cast_to(e[1:] - e[:-1], counts.dtype)   # (given int edges: int widths, then cast)
             counts = counts / ops.reshape(widths, tuple(-1 if j == i else 1 for j in builtins.range(d)))
         counts = counts / total
     return counts, edges

@@ -479,7 +479,7 @@ def diagflat(v, k=0):
 
 
 def indices(dimensions, dtype=mstype.int32, sparse=False):
-    """The indices of a grid of shape ``dimensions``: a tuple of one tensor per axis (as MindSpore;
+    """The indices of a grid of shape ``dimensions``: a list of one tensor per axis (as MindSpore 2.10;
     NumPy stacks them), each of the full shape or, with ``sparse``, broadcastable to it.
 
     Examples:
@@ -492,7 +492,7 @@ def indices(dimensions, dtype=mstype.int32, sparse=False):
                  (dimensions if isinstance(dimensions, (tuple, list)) else (dimensions,)))
     np_dtype = mstype.dtype_to_nptype(to_dtype("indices", dtype))
     grids = _np.indices(dims, dtype=np_dtype, sparse=sparse)
-    return tuple(Tensor(_np.ascontiguousarray(g)) for g in grids)
+    return [Tensor(_np.ascontiguousarray(g)) for g in grids]
 
 
 def ix_(*args):
@@ -565,7 +565,7 @@ class _Grid:
         if not self.sparse and any(a.dtype == mstype.float32 for a in axes):
             axes = [cast_to(a, mstype.float32) for a in axes]
         grids = meshgrid(*axes, sparse=self.sparse, indexing="ij")
-        return grids if self.sparse else ops.stack(grids)
+        return list(grids) if self.sparse else ops.stack(grids)    # ogrid: a list, as 2.10
 
 
 mgrid = _Grid(False)
@@ -735,7 +735,7 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # pylint: disabl
             raise MSValueError("For 'histogram_bin_edges', the 'weights' must have the shape of 'a', but got "
                                f"{weights.shape} and {a.shape}.")
     if not isinstance(bins, (int, _np.integer)) or isinstance(bins, bool):
-        edges = to_float(to_tensor(bins, "histogram_bin_edges"))
+        edges = to_tensor(bins, "histogram_bin_edges")     # given edges keep their dtype (Int32 ones too), as 2.10
         if edges.ndim != 1:
             raise MSValueError(f"For 'histogram_bin_edges', the 'bins' must be 1-D, but got {edges.ndim}-D.")
         return edges

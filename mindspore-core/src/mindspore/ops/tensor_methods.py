@@ -71,7 +71,7 @@ _SAME = {
     "tril": "tril", "triu": "triu", "roll": "roll", "flip": "flip", "diag": "diag", "narrow": "narrow",
     "broadcast_to": "broadcast_to", "log_softmax": "log_softmax", "logsumexp": "logsumexp",
     "cummax": "cummax", "cummin": "cummin", "bincount": "bincount", "hardshrink": "hardshrink",
-    "median": "median", "count_nonzero": "count_nonzero", "topk": "topk", "scatter": "scatter",
+    "median": "median", "count_nonzero": "count_nonzero", "topk": "topk",
     # special functions and linear algebra (the same arguments as the ops functions, the tensor first)
     "digamma": "digamma", "lgamma": "lgamma", "i0": "i0", "igamma": "igamma", "igammac": "igammac",
     "mvlgamma": "mvlgamma", "nextafter": "nextafter", "svd": "svd", "lstsq": "lstsq", "lu_solve": "lu_solve",
@@ -131,7 +131,7 @@ def _is_ints(v):
 def _opt(check):
     def opt(v):
         return v is None or check(v)
-    opt.__name__ = f"None|{check.__name__}"
+    opt.__name__ = f"None|{_KIND_NAMES.get(check, check.__name__)}"   # (_KIND_NAMES: defined below, read here)
     return opt
 
 
@@ -442,6 +442,34 @@ def _squeeze_axis(self, axis=None):
 
 
 _overload("squeeze", _squeeze_dim, _squeeze_axis, needs=("squeeze",))
+
+
+def _is_int_or_tensor(v):
+    return _is_int(v) or isinstance(v, Tensor)
+
+
+_KIND_NAMES[_is_int_or_tensor] = "int|Tensor"
+
+
+@_kinds(dim=_is_int_or_tensor, index=_is_tensor, src=_is_tensor_or_number, reduce=_opt(_is_str))
+def _scatter_dim(self, dim, index, src, *, reduce=None):
+    """2.10's ``x.scatter(dim, index, src|value, *, reduce)``: ``src`` may be a number; ``reduce='add'`` adds a
+    Tensor ``src`` (2.10's CPU kernel writes a number ``value`` whatever ``reduce`` says, and fails on a Tensor
+    ``src`` with ``reduce='multiply'``)."""
+    dim = int(dim)
+    if reduce is None or not isinstance(src, Tensor):
+        return _mint().scatter(self, dim, index, src)
+    if reduce != "add":
+        raise MSRuntimeError(f"For 'Scatter', the 'reduce' {reduce!r} is not supported on CPU, only 'add'.")
+    return _mint().scatter_add(self, dim, index, src)
+
+
+@_kinds(axis=_is_int, index=_is_tensor, src=_is_tensor_or_number)
+def _scatter_axis(self, axis, index, src):
+    return _mint().scatter(self, axis, index, src)
+
+
+_overload("scatter", _scatter_dim, _scatter_axis)
 
 
 @_register("expand_as", ("broadcast_to",))
@@ -1843,15 +1871,23 @@ def _renorm(self, p, axis, maxnorm):
     return F.mul(self, scale)
 
 
-@_register("argmax_with_value", ("argmax", "amax"))
+@_register("argmax_with_value", ("argmax", "amax", "zeros"))
 def _argmax_with_value(self, axis=0, keep_dims=False):
-    """``(value, index)`` of the maximum along ``axis`` (this order, as MindSpore 2.10's method)."""
+    """``(value, index)`` of the maximum along ``axis`` (this order, as MindSpore 2.10's method). With ``axis``
+    None: the maximum of all elements and the index 0, both 0-D whatever ``keep_dims`` says (2.10's documented
+    and actual result)."""
+    if axis is None:
+        return F.amax(self, None, False), F.zeros((), mstype.int64)
     return F.amax(self, axis, keep_dims), F.argmax(self, axis, keep_dims).astype(mstype.int64)
 
 
-@_register("argmin_with_value", ("argmin", "amin"))
+@_register("argmin_with_value", ("argmin", "amin", "zeros"))
 def _argmin_with_value(self, axis=0, keep_dims=False):
-    """``(value, index)`` of the minimum along ``axis`` (this order, as MindSpore 2.10's method)."""
+    """``(value, index)`` of the minimum along ``axis`` (this order, as MindSpore 2.10's method). With ``axis``
+    None: the minimum of all elements and the index 0, both 0-D whatever ``keep_dims`` says (2.10's documented
+    and actual result)."""
+    if axis is None:
+        return F.amin(self, None, False), F.zeros((), mstype.int64)
     return F.amin(self, axis, keep_dims), F.argmin(self, axis, keep_dims).astype(mstype.int64)
 
 
@@ -2397,13 +2433,15 @@ def _bitwise(logical, bitwise):
 
 
 def _eq(self, other):
-    if other is None:
+    # as 2.10: only a Tensor or a Python int, float or bool is compared elementwise; anything else (None, a list, a
+    # NumPy array or scalar, a str) is simply not equal (MindNLP's cache tests ``key_cache[i] == []``)
+    if not isinstance(other, (int, float, Tensor)):
         return False
     return F.equal(self, other)
 
 
 def _ne(self, other):
-    if other is None:
+    if not isinstance(other, (int, float, Tensor)):
         return True
     return F.not_equal(self, other)
 
@@ -2476,6 +2514,19 @@ def install(cls=Tensor):
         setattr(cls, name, fn)
     cls.__hash__ = object.__hash__
     StagedTensor.__setitem__ = _staged_setitem   # graph mode: x[i] = v rebinds x to the updated value
+
+
+def install_on_class(cls=Tensor):
+    """Also put the table's methods onto the class, so ``Tensor.argsort(x)`` and ``Tensor.sum(x, 1)`` work as in
+    MindSpore 2.10 (whose methods are class attributes). Called once ``import mindspore`` has imported every
+    functional op (a missing one would be cached as absent); a name the class or a base already defines (the
+    storage/flag methods of ``mindspore._tensor_flags``...) is left alone."""
+    for name in method_names():
+        if any(name in vars(k) for k in cls.__mro__):
+            continue
+        fn = lookup_method(name)
+        if fn is not None:
+            setattr(cls, name, fn)
 
 
 install()

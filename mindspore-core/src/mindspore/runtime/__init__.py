@@ -53,7 +53,7 @@ def launch_blocking():
     Already how this runtime works; the call records the request (``get_context('pynative_synchronize')``
     then reads True, as in MindSpore).
     """
-    context.set_context(pynative_synchronize=True)
+    context._set_context(pynative_synchronize=True)   # no deprecation warning: this is the new API
 
 
 def dispatch_threads_num(threads_num):

@@ -96,4 +96,4 @@ def _linear_sum_assignment(prim, cost_matrix, dimension_limit, maximize, out=Non
     return row_ind, col_ind
 
 
-KERNELS = {"Eigh": _eigh, "LU": _lu, "LstsqV2": _lstsq, "LinearSumAssignment": _linear_sum_assignment}
+KERNELS = {"Eigh": _eigh, "SelfAdjointEig": _eigh, "LU": _lu, "LstsqV2": _lstsq, "LinearSumAssignment": _linear_sum_assignment}

@@ -328,6 +328,7 @@ def _einsum(prim, xs, *, out):
 KERNELS = {
     # arithmetic
     "Add": _arith(cupy.add),
+    "AddV2": _arith(cupy.add),
     "Sub": _arith(cupy.subtract),
     "Mul": _arith(cupy.multiply),
     "RealDiv": _arith(cupy.true_divide),

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 
-from mindspore import context
+from mindspore import context, plugin
 from mindspore.nn import Cell
 from mindspore.parallel._shard import Layout
 
@@ -66,7 +66,7 @@ def _check_speedup_file(file_path):
     config = dict(context.get_context("ascend_config") or {})
     config["parallel_speed_up_json_path"] = file_path
     if file_path is None or file_path == "":
-        context.set_context(ascend_config=config)
+        plugin.set_context_quietly(ascend_config=config)   # 2.10 logs no deprecation warning here
         return
     real = os.path.realpath(file_path)
     if not os.path.exists(real):
@@ -86,7 +86,7 @@ def _check_speedup_file(file_path):
         raise ValueError(str(e) + "\nFor 'context.set_context', open or load the 'speedup_config_path' file {} "
                          "failed, please check whether 'speedup_config_path' is json file and correct, or may not "
                          "have permission to read it.".format(real)) from e
-    context.set_context(ascend_config=config)
+    plugin.set_context_quietly(ascend_config=config)   # 2.10 logs no deprecation warning here
 
 
 def _draw_deferred_parameters(network, mode):

@@ -18,4 +18,4 @@ def threads_num(num):
     if num < 1:
         raise MSValueError(f"For 'threads_num', the 'num' must be a positive int, but got {num}.")
     import mindspore.context as context
-    context.set_context(runtime_num_threads=num)
+    context._set_context(runtime_num_threads=num)   # the new API: no deprecation warning

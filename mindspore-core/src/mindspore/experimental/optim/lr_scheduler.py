@@ -386,7 +386,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         self.last_epoch = math.floor(epoch)
         for lr, value in zip(self._last_lr, self.get_lr()):
             ops.assign(lr, _f32(value))
-        return True
+        # returns None, as 2.10's (the other schedulers' step returns True)
 
 
 class CyclicLR(LRScheduler):
@@ -490,7 +490,7 @@ class SequentialLR:
             scheduler.step(0)
         else:
             scheduler.step()
-        return True
+        # returns None, as 2.10's
 
     def get_last_lr(self):
         """The rates in effect (float32 scalar Tensors, one per group)."""

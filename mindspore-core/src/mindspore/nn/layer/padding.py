@@ -39,7 +39,14 @@ class _PadNd(Cell):
 
     def construct(self, x):
         op = type(self).__name__
-        chk.check_rank(op, "x", x, (self._nd + 1, self._nd + 2))
+        if self._mode == "replicate":
+            chk.check_rank(op, "x", x, (self._nd + 1, self._nd + 2))
+        else:
+            # 2.10 pads the last axes of any rank in constant mode, of up to 5-D inputs in reflect mode
+            chk.check_tensor(op, "x", x)
+            if x.ndim < self._nd or (self._mode == "reflect" and x.ndim > 5):
+                want = f"{self._nd}-D to 5-D" if self._mode == "reflect" else f"at least {self._nd}-D"
+                raise MSValueError(f"For '{op}', the 'x' must be a {want} tensor, but got shape {tuple(x.shape)}.")
         if self._mode == "reflect":
             pairs = zip(self.padding[::2], self.padding[1::2])
             for i, (before, after) in enumerate(pairs):

@@ -280,7 +280,7 @@ def thor(net, learning_rate, damping, momentum, weight_decay=0.0, loss_scale=1.0
     import mindspore.context as context
     if not isinstance(damping, Tensor):
         raise MSTypeError(f"For 'thor', the 'damping' must be Tensor, but got {type(damping).__name__}.")
-    context.set_context(max_call_depth=max(context.get_context("max_call_depth"), 10000))
+    context._set_context(max_call_depth=max(context.get_context("max_call_depth"), 10000))
     convert_to_thor_net(net)
     return ThorGpu(net, learning_rate, damping, momentum, weight_decay, loss_scale, batch_size, use_nesterov,
                    decay_filter, split_indices=split_indices, enable_clip_grad=enable_clip_grad, frequency=frequency)

@@ -32,6 +32,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
+from mindspore.nn.layer.basic import Identity
 from mindspore.nn.optim.adasum import AdaSumByDeltaWeightWrapCell, AdaSumByGradWrapCell
 from mindspore.nn.wrap.grad_reducer import DistributedGradReducer, _NoOverlap
 
@@ -273,7 +274,7 @@ class TrainOneStepCell(Cell):
         if return_grad:
             self.weights_name = list(self.parameters_name)     # MindSpore's attribute name
         self.reducer_flag = False
-        self.grad_reducer = self.identity
+        self.grad_reducer = Identity()     # a child Cell, as 2.10 (its repr lists "(grad_reducer): Identity()")
         self.parallel_mode = _parallel_mode()
         self.reducer_flag = self.parallel_mode in _REDUCE_MODES
         self._broadcast_pending = False

@@ -698,15 +698,30 @@ class Range(Primitive):
         return (range_length(self.name, start, limit, delta, self.maxlen),)
 
     def infer_dtype(self, start, limit, delta):
-        args = (start, limit, delta)
-        types = [a for a in args if isinstance(a, mstype.Type)]
-        if types:
-            return _same_dtypes(self.name, types)
-        for a in args:
-            if not rules.is_scalar(a) or isinstance(a, bool):
+        # as 2.10: each input counts as the Python number it holds (a tensor by its value), Int64 for an integer,
+        # Float32 for a float, Bool for a bool; the three must agree, and the output has that type
+        kinds = []
+        for a in (start, limit, delta):
+            if isinstance(a, mstype.Type):
+                kind = mstype.bool_ if a is mstype.bool_ else mstype.float32 if mstype.is_float(a) else \
+                    mstype.int64 if mstype.is_int(a) else None
+            elif isinstance(a, bool):
+                kind = mstype.bool_
+            elif rules.is_scalar(a) and not isinstance(a, complex):
+                kind = mstype.float32 if isinstance(a, float) else mstype.int64
+            else:
+                kind = None
+            if kind is None:
                 raise MSTypeError(f"For '{self.name}', 'start', 'limit' and 'delta' must be int, float or Tensor, "
                                   f"but got {a!r}.")
-        return mstype.float32 if any(isinstance(a, float) for a in args) else mstype.int64
+            kinds.append(kind)
+        if any(k is not kinds[0] for k in kinds):
+            raise MSTypeError(f"For Range, the dtypes of inputs must be the same, but got "
+                              f"({', '.join(k.name for k in kinds)}).")   # not str(): libraries re-define it
+        if kinds[0] is mstype.bool_:
+            raise MSTypeError(f"For '{self.name}', 'start', 'limit' and 'delta' must be int, float or Tensor, "
+                              f"but got {start!r}.")
+        return kinds[0]
 
     bprop = NON_DIFFERENTIABLE
 

@@ -391,11 +391,18 @@ class InplaceUpdate(_InplaceRows):
 
 
 class InplaceUpdateV2(Primitive):
-    """``InplaceUpdateV2()(x, indices, v)``: ``InplaceUpdate`` with the row indices as a tensor input."""
+    """``InplaceUpdateV2()(x, indices, v)``: ``InplaceUpdate`` with the row indices as an input (a tensor, an int
+    or a tuple of ints, as 2.10 takes them)."""
 
     @prim_attr_register
     def __init__(self):
         pass
+
+    def __call__(self, x, indices, v):
+        if isinstance(indices, (int, tuple, list)) and not isinstance(indices, bool):
+            from mindspore.common.tensor import Tensor
+            indices = Tensor(list(indices) if isinstance(indices, (tuple, list)) else indices, mstype.int32)
+        return super().__call__(x, indices, v)
 
     def infer_shape(self, x, indices, v):
         rules.check_rank(self.name, "indices", indices, (0, 1))

@@ -6,13 +6,17 @@ re-exported here so that the old import path keeps working.
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
+from mindspore._core import interpreters
 from mindspore._core.primitive import NON_DIFFERENTIABLE, Primitive, prim_attr_register
+from mindspore.common.tensor import Tensor
 from mindspore.ops._defs.comm import AllReduce, ReduceOp  # noqa: F401 - their old home (listed in comm's family)
 
 
 # --- Print ----------------------------------------------------------------------------------
 class Print(Primitive):
-    """``Print()(*inputs)``: print strings and tensors (each tensor as ``print(tensor)`` shows it)."""
+    """``Print()(*inputs)``: print strings, numbers and tensors, one a line. As 2.10 does, a tensor prints as its
+    ``repr`` in PYNATIVE (``Tensor(shape=[2], dtype=Int32, value= [1, 2])``); a graph's kernel writes it without
+    the commas, a 0-d one as its bare value."""
 
     side_effect = True   # prints at every run of a graph
 
@@ -21,6 +25,8 @@ class Print(Primitive):
         pass
 
     def __call__(self, *args):
+        if not interpreters.find("staging"):
+            args = tuple(repr(x) if isinstance(x, Tensor) else x for x in args)
         return super().__call__(*args)
 
     def infer_shape(self, *inputs):

@@ -465,8 +465,11 @@ class PadV3(Primitive):
     """``PadV3(mode='constant')(x, paddings, constant_value)``: torch-style padding.
 
     ``paddings`` is flat, last axis first: ``(left, right, top, bottom, ...)``; negative values crop.
-    ``mode`` is ``'constant'``, ``'reflect'``, ``'edge'`` (replicate) or ``'circular'``.
+    ``mode`` is ``'constant'``, ``'reflect'``, ``'edge'`` (replicate) or ``'circular'``. ``paddings`` may be a
+    tensor (2.10's examples pass one): its values are read.
     """
+
+    value_inputs = {1: "paddings"}
 
     @prim_attr_register
     def __init__(self, mode="constant", paddings_contiguous=True):
@@ -479,7 +482,7 @@ class PadV3(Primitive):
 
     def infer_shape(self, x, paddings, value):
         rules.check_rank(self.name, "x", x, _ANY_RANK)
-        pairs = padv3_pairs(self.name, paddings, len(x))
+        pairs = self.pad_pairs(paddings, len(x))
         out = []
         for d, (s, (a, b)) in enumerate(zip(x, pairs)):
             if self.mode == "reflect" and (a >= s or b >= s) and (a > 0 or b > 0):
@@ -492,7 +495,12 @@ class PadV3(Primitive):
         return tuple(out)
 
     def pad_pairs(self, paddings, ndim):
-        """Per-axis ``(before, after)`` from the flat, last-axis-first ``paddings`` (for kernels)."""
+        """Per-axis ``(before, after)`` from the flat, last-axis-first ``paddings`` (for kernels); with
+        ``paddings_contiguous=False`` they are all the befores, then all the afters."""
+        if not self.paddings_contiguous:
+            paddings = rules.check_int_tuple(self.name, "paddings", paddings)
+            half = len(paddings) // 2
+            paddings = tuple(v for pair in zip(paddings[:half], paddings[half:]) for v in pair) + paddings[2 * half:]
         return padv3_pairs(self.name, paddings, ndim)
 
     def infer_dtype(self, x, paddings, value):
@@ -503,8 +511,9 @@ class PadV3(Primitive):
 
     def bprop(self, x, paddings, value, out, dout):
         if self.mode == "constant":
-            return cached_prim(PadV3, "constant")(dout, _negated(paddings), 0), None, None
-        pairs = padv3_pairs(self.name, paddings, len(x.shape))
+            flat = tuple(v for pair in reversed(self.pad_pairs(paddings, len(x.shape))) for v in pair)
+            return cached_prim(PadV3, "constant")(dout, _negated(flat), 0), None, None
+        pairs = self.pad_pairs(paddings, len(x.shape))
         g = dout
         for axis in range(len(x.shape) - 1, -1, -1):
             index = padv3_index(self.mode, x.shape[axis], pairs[axis])

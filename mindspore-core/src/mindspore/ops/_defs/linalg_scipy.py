@@ -80,6 +80,17 @@ class Eigh(Primitive):
         return (_phi(grad) if self.lower else _upper_halved(grad),)
 
 
+class SelfAdjointEig(Eigh):
+    """``SelfAdjointEig(compute_v=True)(x)``: :class:`Eigh` of the lower triangles, ``(eigen_values,
+    eigen_vectors)`` (2.10's ``math_ops.SelfAdjointEig``; its CPU kernel returns the vectors whatever
+    ``compute_v`` says)."""
+
+    @prim_attr_register
+    def __init__(self, compute_v=True):
+        rules.check_bool(self.name, "compute_v", compute_v)
+        super().__init__(True, True)
+
+
 # --- LU ----------------------------------------------------------------------------------------------------
 class LU(Primitive):
     """``LU()(x)``: the partially pivoted LU factorisation ``x = P L U`` of each (M, N) matrix: ``lu`` (``U`` on
@@ -228,4 +239,4 @@ class LinearSumAssignment(Primitive):
     bprop = NON_DIFFERENTIABLE
 
 
-PRIMITIVES = [Eigh, LU, LstsqV2, LinearSumAssignment]
+PRIMITIVES = [Eigh, SelfAdjointEig, LU, LstsqV2, LinearSumAssignment]

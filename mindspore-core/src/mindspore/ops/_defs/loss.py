@@ -8,11 +8,11 @@ Gradients. With ``p = softmax(x)`` and ``lse = logsumexp(x)`` per row:
 
 * ``SoftmaxCrossEntropyWithLogits(x, y) = (loss, backprop)``, ``loss = sum(y * (lse - x))``,
   ``backprop = p - y``. For cotangents ``(g0, g1)``: ``dx = g0 * backprop + p * (g1 - sum(g1 * p))``
-  and ``dy = -g0 * log_softmax(x) - g1``. ``p`` is recovered as ``backprop + y`` and the
-  log-softmax as ``x - lse`` with ``lse = (loss(x, ones) + sum(x)) / C``, both from the primitive itself,
-  so every order of gradient stays inside this family plus elementwise ops and sums. (MindSpore
-  returns zeros for the labels and ignores ``g1``; we return the true gradient, which agrees with it
-  whenever the labels are constants and only the loss is used.)
+  and ``dy = -g1``: as in MindSpore 2.10, the loss gives the labels no gradient (its bprop treats them as
+  constants: ``grad`` with ``get_all=True`` gives zeros there, not ``-g0 * log_softmax(x)``). ``p`` is
+  recovered as ``backprop + y``, from the primitive itself, so every order of gradient stays inside this
+  family plus elementwise ops and sums. (MindSpore also ignores ``g1``; we keep its terms, which only matter
+  when the ``backprop`` output itself is differentiated, as in a gradient of a gradient.)
 * ``SparseSoftmaxCrossEntropyWithLogits(is_grad=False)(x, labels)`` is the mean loss; its gradient
   is the ``is_grad=True`` form, ``(p - one_hot(labels)) / N``, whose own gradient is
   ``(p * (g - sum(g * p))) / N`` with ``p`` taken from the dense primitive with zero labels.
@@ -55,11 +55,7 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
         g0 = fops.reshape(dout[0], (-1, 1))
         p = fops.add(backprop, labels)
         d_logits = fops.add(fops.mul(g0, backprop), _softmax_vjp(p, dout[1]))
-        ones = fops.ones_like(logits)
-        lse = fops.div(fops.add(self(logits, ones)[0], fops.reduce_sum(logits, -1)), logits.shape[-1])
-        log_softmax = fops.sub(logits, fops.reshape(lse, (-1, 1)))
-        d_labels = fops.sub(fops.neg(fops.mul(g0, log_softmax)), dout[1])
-        return d_logits, d_labels
+        return d_logits, fops.neg(dout[1])    # the loss part: zeros; backprop = p - labels: -g1
 
 
 # --- SparseSoftmaxCrossEntropyWithLogits ------------------------------------------------------

@@ -19,7 +19,7 @@ backends' ``kernels/math.py``.
 """
 import numpy as np
 
-from mindspore._errors import MSTypeError
+from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs._lazy import functional as fops
@@ -199,6 +199,20 @@ class Add(_Binary):
 
     def bprop(self, x, y, out, dout):
         return dout, dout
+
+
+class AddV2(Add):
+    """``AddV2()(x, y)``: ``x + y`` of two number tensors of one shape (2.10's ``math_ops.AddV2``: it neither
+    broadcasts nor takes bools)."""
+
+    def infer_shape(self, x, y):
+        x, y = (tuple(s) if isinstance(s, (tuple, list)) else () for s in (x, y))    # a number: shape []
+        if x != y:
+            raise MSValueError(f"For primitive[{self.name}], the input_shape: {list(x)} must be equal to {list(y)}.")
+        return x
+
+    def infer_dtype(self, x, y):
+        return _check_result(self.name, rules.binary_dtype(self.name, x, y), rules.NUMBER_TYPES)
 
 
 # --- Sub ------------------------------------------------------------------------------------
@@ -727,6 +741,10 @@ class Tanh(_FloatUnary):
             # MindSpore's TanhGrad kernel computes ``dout * (1 - out**2)`` in float32 and rounds once
             out32, dout32 = fops.cast(out, mstype.float32), fops.cast(dout, mstype.float32)
             return (fops.cast(fops.mul(dout32, fops.sub(1, fops.square(out32))), mstype.float16),)
+        if out.dtype is mstype.float32:
+            # the kernel's ``1 - out**2`` is one fused multiply-add (rounded once): exact in float64, then rounded
+            out64 = fops.cast(out, mstype.float64)
+            return (fops.mul(dout, fops.cast(fops.sub(1, fops.square(out64)), mstype.float32)),)
         return (fops.mul(dout, _conj(fops.sub(1, fops.square(out)))),)
 
 
@@ -761,7 +779,8 @@ class Erf(_FloatUnary):
     allowed = _REAL_TYPES
 
     def bprop(self, x, out, dout):
-        return (fops.mul(fops.mul(dout, _TWO_OVER_SQRT_PI), fops.exp(fops.neg(fops.square(x)))),)
+        # dout * (2/sqrt(pi) * exp(-x^2)), the constant in x's dtype: 2.10's rounding order (float16 shows it)
+        return (fops.mul(dout, fops.mul(fops.exp(fops.neg(fops.square(x))), _TWO_OVER_SQRT_PI)),)
 
 
 # --- Erfc -----------------------------------------------------------------------------------
@@ -922,7 +941,7 @@ class IsFinite(_Predicate):
 
 
 PRIMITIVES = [
-    Add, Sub, Mul, RealDiv, Div, DivNoNan, FloorDiv, FloorMod, Mod, TruncateDiv, TruncateMod, Pow,
+    Add, AddV2, Sub, Mul, RealDiv, Div, DivNoNan, FloorDiv, FloorMod, Mod, TruncateDiv, TruncateMod, Pow,
     Maximum, Minimum, SquaredDifference, Atan2, Xlogy, Hypot, Fmax, Fmin, Gcd, Lcm, Heaviside, IsClose,
     Neg, Abs, Square, Reciprocal, Sqrt, Rsqrt, Exp, Log, Log1p, Expm1, Sign, Floor, Ceil, Trunc, Round,
     Sin, Cos, Tan, Asin, ACos, Atan, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Erf, Erfc, Erfinv, Sinc, NanToNum,

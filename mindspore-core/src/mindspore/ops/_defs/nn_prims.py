@@ -311,7 +311,10 @@ class AdaptiveAvgPool3DGrad(Primitive):
 
 class AdaptiveMaxPool3D(Primitive):
     """``AdaptiveMaxPool3D()(x, output_size)`` -> ``(y, argmax)``: max over the adaptive cells of (C, D, H, W) or
-    (N, C, D, H, W); ``output_size`` is a constant 3-tuple, ``argmax`` the int32 flat index into ``D * H * W``."""
+    (N, C, D, H, W); ``output_size`` is a constant 3-tuple (or a tensor holding one, read as a value), ``argmax``
+    the int32 flat index into ``D * H * W``."""
+
+    value_inputs = {1: "output_size"}
 
     @prim_attr_register
     def __init__(self):
@@ -624,7 +627,7 @@ class LogNormalReverse(_Seeded):
         return _tensor(self.name, "input", x)
 
     def infer_dtype(self, x):
-        return rules.check_dtype_in(self.name, "input", x, _F16_32)
+        return rules.check_dtype_in(self.name, "input", x, _F16_32_64)
 
 
 class ParameterizedTruncatedNormal(_Seeded):
@@ -875,7 +878,8 @@ class LSTM(Primitive):
     ``(output, h_n, c_n, reserve, state)``: a stacked (optionally bidirectional) LSTM over the (T, B, I) steps of
     ``x`` from the states ``h``, ``c`` (num_layers * D, B, H), gates ``i, f, g, o`` (PyTorch's order). ``w`` holds
     every ``W_ih`` (4H, in) of every layer and direction, then every ``W_hh`` (4H, H), then (``has_bias``) every
-    bias (4H,), layer-major, direction-minor: MindSpore 2.10's CPU layout. ``output`` is (T, B, D * H). As on
+    bias (4H,), layer-major, direction-minor: MindSpore 2.10's CPU layout; elements of ``w`` past those are
+    ignored, as there (its docstring's example passes a second set of biases). ``output`` is (T, B, D * H). As on
     2.10's CPU, ``dropout`` is not applied and ``proj_size`` must be 0; ``reserve`` and ``state`` (MindSpore's
     device workspaces) are empty here: the backward pass recomputes what it needs."""
 
@@ -912,8 +916,9 @@ class LSTM(Primitive):
         count = 1
         for d in w:
             count *= d
-        if count != self.weight_size():
-            raise MSValueError(f"For '{op}', the 'w' must have {self.weight_size()} elements, but got {count}.")
+        if count < self.weight_size():   # 2.10's CPU kernel reads what it needs and ignores the rest
+            raise MSValueError(f"For '{op}', the 'w' must have at least {self.weight_size()} elements, but got "
+                               f"{count}.")
         return (x[0], x[1], self.num_directions * self.hidden_size), state, state, (0, 1), (0, 1)
 
     def infer_dtype(self, x, h, c, w):

@@ -392,6 +392,9 @@ def _scalar_arg(v):
     return v.item() if isinstance(v, Tensor) else v
 
 
+_ARANGE_TENSOR_DTYPES = (mstype.int32, mstype.float32, mstype.int64, mstype.float64)
+
+
 def arange(start=0, end=None, step=1, *, dtype=None):
     """Values ``start, start + step, ...`` up to (excluding) ``end``; Int64 for ints, Float32 otherwise.
 
@@ -402,11 +405,23 @@ def arange(start=0, end=None, step=1, *, dtype=None):
     """
     if end is None:
         start, end = 0, start
-    tensor_types = [v.dtype for v in (start, end, step) if isinstance(v, Tensor)]
-    start, end, step = _scalar_arg(start), _scalar_arg(end), _scalar_arg(step)
-    out = cached_prim(A.Range, 2 ** 62)(start, end, step)
-    if dtype is None and tensor_types:
-        dtype = tensor_types[0]
+    # as 2.10: a tensor argument is the number it holds (one of four dtypes, 0-d); the result is Float32 when any
+    # argument is a float, else Int64, whatever the tensors' own dtypes
+    args = (start, end, step)
+    for v in args:
+        if isinstance(v, Tensor):
+            if v.dtype not in _ARANGE_TENSOR_DTYPES:
+                raise MSTypeError("For arange, the input type must be int or float or a TensorScalar in "
+                                  "[mindspore.int32, mindspore.float32, mindspore.int64, mindspore.float64], but got "
+                                  f"{v.dtype}")
+            if v.ndim != 0:
+                shapes = [tuple(a.shape) if isinstance(a, Tensor) else () for a in args]
+                raise MSValueError(f"For arange, the input args must be a TensorScalar, but got start shape:"
+                                   f"{shapes[0]}, end shape:{shapes[1]}, step shape:{shapes[2]}")
+    args = tuple(_scalar_arg(v) for v in args)
+    if any(isinstance(v, float) for v in args):
+        args = tuple(float(v) for v in args)
+    out = cached_prim(A.Range, 2 ** 62)(*args)
     return out if dtype is None or mstype.to_ms_dtype(dtype) is out.dtype else cast(out, dtype)
 
 

@@ -425,7 +425,7 @@ def _atleast(op, inputs, nd):
             return _array.reshape(x, (1, x.shape[0], 1)[:nd] if nd == 3 else (1, x.shape[0]))
         return _array.expand_dims(x, -1)  # 2-D to 3-D
     if isinstance(inputs, (list, tuple)):
-        return type(inputs)(one(x) for x in inputs)
+        return tuple(one(x) for x in inputs)    # a tuple for a list too, as 2.10
     return one(inputs)
 
 

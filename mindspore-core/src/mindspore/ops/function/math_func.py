@@ -585,7 +585,10 @@ def signbit(input):
 
 
 def copysign(x, other):
-    """``|x|`` with the sign of ``other`` (``-0.0`` counts as negative)."""
+    """``|x|`` with the sign of ``other``: a Tensor (whose ``-0.0`` counts as negative) or a number (whose does
+    not, as in 2.10)."""
+    if isinstance(other, (int, float)) and not isinstance(other, bool):
+        return _mul(_abs(x), -1.0 if other < 0 else 1.0)
     flip = _functional.cast(signbit(other), mstype.float32)
     return _mul(_abs(x), _sub(1, _mul(flip, 2)))
 

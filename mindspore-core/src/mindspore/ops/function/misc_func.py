@@ -13,6 +13,7 @@ import math as _pymath
 import numpy as _np
 
 from mindspore._errors import MSTypeError, MSValueError
+from mindspore._core import interpreters as _interpreters
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
@@ -47,9 +48,14 @@ def _check_tensor(op, name, x):
 
 
 def _write_back(input_x, result):
+    """Write ``result`` into ``input_x`` when it is a Parameter. What the op returns then is, as in 2.10's
+    PYNATIVE, a Tensor over the Parameter's updated buffer (not the Parameter: it prints as values); a graph being
+    staged gets the Parameter itself."""
     if isinstance(input_x, Parameter):
         _array.assign(input_x, result)
-        return input_x
+        if _interpreters.find("staging"):
+            return input_x
+        return Tensor._make(input_x._data, input_x._dtype)
     return result
 
 
@@ -58,7 +64,7 @@ def _rows(indices):
 
 
 def scatter_add(input_x, indices, updates):
-    """Add ``updates`` to the rows ``indices`` of ``input_x`` (a Parameter is updated in place and returned)."""
+    """Add ``updates`` to the rows ``indices`` of ``input_x`` (a Parameter is updated in place; its new values are returned)."""
     return _write_back(input_x, _array.tensor_scatter_add(input_x, _rows(indices), updates))
 
 

@@ -42,17 +42,13 @@ def _check_tensor(op, name, x):
         raise MSTypeError(f"For '{op}', the '{name}' must be a Tensor, but got {type(x).__name__}.")
 
 
-def _write_back(target, result):
-    if isinstance(target, Parameter):
-        _array.assign(target, result)
-        return target
-    return result
+from mindspore.ops.function.misc_func import _write_back  # noqa: E402 - a Parameter written, its values returned
 
 
 # --- index_add and the Inplace* row updates --------------------------------------------------------------
 def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
     """Add the slices of ``y`` along ``axis`` into the slices ``indices`` of ``x`` (a Parameter is updated in
-    place and returned).
+    place; its new values are returned).
 
     Examples:
         >>> import numpy as np
@@ -69,8 +65,8 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
 
 
 def inplace_index_add(var, indices, updates, axis):
-    """``var`` (a Parameter, updated in place and returned) gets ``updates`` added at ``indices`` along ``axis``
-    (primitive ``InplaceIndexAdd``)."""
+    """``var`` (a Parameter, updated in place; its new values are returned) gets ``updates`` added at ``indices``
+    along ``axis`` (primitive ``InplaceIndexAdd``)."""
     _check_tensor("InplaceIndexAdd", "var", var)
     return _write_back(var, cached_prim(_math_prims.InplaceIndexAdd, axis)(var, indices, updates))
 
