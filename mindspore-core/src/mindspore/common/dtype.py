@@ -86,18 +86,64 @@ class TensorType(Type):
         return hash(("TensorType", self.element_type))
 
 
+def _define(cls, name, np_dtype, category, bits, signed=True):
+    """A dtype singleton of class ``cls`` (``Type`` or one of its kind classes below)."""
+    obj = object.__new__(cls)
+    Type.__init__(obj, name, np_dtype, category, bits, signed)
+    return obj
+
+
+class _Sized(Type):
+    """A kind of dtype with a width, as MindSpore's ``Int`` and ``Float``: its dtypes are instances of it (so a
+    method set on the class reaches them: MindNLP 0.4.1 sets ``Float.__str__ = Float.__repr__``), ``Kind(bits)``
+    is the dtype of that width and ``Kind()`` the kind's dtype of unspecified width."""
+
+    __slots__ = ()
+    _widths = {}
+
+    def __new__(cls, nbits=None):
+        widths = cls._widths
+        if nbits not in widths:
+            sizes = [f"{b}bits" for b in widths if b is not None]
+            sizes = ", ".join(sizes[:-1]) + " and " + sizes[-1]
+            raise _runtime_error(f"For {cls.__name__} type only support number of {sizes}, but got {nbits}bits")
+        return widths[nbits]
+
+    def __init__(self, nbits=None):  # noqa: ARG002 - the singleton is made by _define
+        pass
+
+
+class Int(_Sized):
+    """MindSpore's class of the signed integer dtypes: ``Int(32)`` is ``mindspore.int32``, ``Int()`` the
+    integer type of unspecified width, and ``isinstance(mindspore.int64, mindspore.Int)`` holds."""
+
+    __slots__ = ()
+
+
+class Float(_Sized):
+    """MindSpore's class of the dtypes float16, float32 and float64 (not bfloat16, a kind of its own in 2.10):
+    ``Float(32)`` is ``mindspore.float32``, ``Float()`` the float type of unspecified width."""
+
+    __slots__ = ()
+
+
+def _runtime_error(message):
+    from mindspore._errors import MSRuntimeError
+    return MSRuntimeError(message)
+
+
 bool_ = Type("Bool", np.bool_, _BOOL, 8, False)
-int8 = Type("Int8", np.int8, _INT, 8)
-int16 = Type("Int16", np.int16, _INT, 16)
-int32 = Type("Int32", np.int32, _INT, 32)
-int64 = Type("Int64", np.int64, _INT, 64)
+int8 = _define(Int, "Int8", np.int8, _INT, 8)
+int16 = _define(Int, "Int16", np.int16, _INT, 16)
+int32 = _define(Int, "Int32", np.int32, _INT, 32)
+int64 = _define(Int, "Int64", np.int64, _INT, 64)
 uint8 = Type("UInt8", np.uint8, _INT, 8, False)
 uint16 = Type("UInt16", np.uint16, _INT, 16, False)
 uint32 = Type("UInt32", np.uint32, _INT, 32, False)
 uint64 = Type("UInt64", np.uint64, _INT, 64, False)
-float16 = Type("Float16", np.float16, _FLOAT, 16)
-float32 = Type("Float32", np.float32, _FLOAT, 32)
-float64 = Type("Float64", np.float64, _FLOAT, 64)
+float16 = _define(Float, "Float16", np.float16, _FLOAT, 16)
+float32 = _define(Float, "Float32", np.float32, _FLOAT, 32)
+float64 = _define(Float, "Float64", np.float64, _FLOAT, 64)
 bfloat16 = Type("BFloat16", ml_dtypes.bfloat16, _FLOAT, 16)
 float8_e4m3fn = Type("Float8E4M3FN", ml_dtypes.float8_e4m3fn, _FLOAT, 8)
 float8_e5m2 = Type("Float8E5M2", ml_dtypes.float8_e5m2, _FLOAT, 8)
@@ -117,6 +163,18 @@ _REPRS = {t.name: "mindspore." + n for n, t in (
     ("uint16", uint16), ("uint32", uint32), ("uint64", uint64), ("float16", float16), ("float32", float32),
     ("float64", float64), ("bfloat16", bfloat16), ("complex64", complex64), ("complex128", complex128),
     ("string_", string), ("type_none", type_none), ("list_", list_))}
+_REPRS.update({"Int": "mindspore.int", "Float": "mindspore.float"})
+
+
+
+def __getattr__(name):
+    # 2.10's `dtype.bool`/`int`/`float` (bool_, int32, float32): module attributes that do not shadow the builtins
+    # inside this module
+    aliases = {"bool": bool_, "int": int32, "float": float32}
+    if name in aliases:
+        return aliases[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # aliases, as exported by MindSpore
 half, single, double, float_ = float16, float32, float64, float32
@@ -132,29 +190,8 @@ signed_type = int_type + float_type + complex_type
 number_type = int_type + uint_type + float_type + complex_type
 all_types = (bool_,) + number_type
 
-
-
-class _IntKind(type):
-    """``isinstance(ms.int32, ms.Int)``: the signed integer dtypes are instances of MindSpore's ``Int``."""
-
-    def __instancecheck__(cls, obj):
-        return isinstance(obj, Type) and (obj in int_type or obj is _GENERIC_INT)
-
-
-class Int(metaclass=_IntKind):
-    """MindSpore's type class of the signed integer dtypes: ``Int(32)`` is ``mindspore.int32``, ``Int()`` the
-    integer type of unspecified width, and ``isinstance(mindspore.int64, mindspore.Int)`` holds."""
-
-    def __new__(cls, nbits=None):
-        if nbits is None:
-            return _GENERIC_INT
-        for t in int_type:
-            if t._bits == nbits:
-                return t
-        raise ValueError(f"For 'Int', the number of bits must be one of 8, 16, 32, 64, but got {nbits!r}.")
-
-
-_GENERIC_INT = Type("Int", None, _INT, 0)
+Int._widths = {None: _define(Int, "Int", None, _INT, 0), 8: int8, 16: int16, 32: int32, 64: int64}
+Float._widths = {None: _define(Float, "Float", None, _FLOAT, 0), 16: float16, 32: float32, 64: float64}
 
 
 class QuantDtype(enum.Enum):

@@ -309,6 +309,13 @@ class Tensor:
             return ext["requires_grad"]
         return getattr(self, "_requires_grad", True)
 
+    @requires_grad.setter
+    def requires_grad(self, value):
+        # settable on any tensor, as in 2.10 (MindNLP's own Parameter, a Tensor subclass, sets it in __init__)
+        if getattr(self, "_ext", None) is None:
+            self._ext = {}
+        self._ext["requires_grad"] = value
+
     # -- host access ----------------------------------------------------------------------------
     def asnumpy(self):
         """The data as a NumPy array (a view of the buffer on the CPU backend)."""
@@ -362,7 +369,7 @@ class Tensor:
     def __len__(self):
         shape = self.shape
         if not shape:
-            raise MSTypeError("len() of a 0-d tensor is not defined.")
+            raise MSTypeError("Not support len of a 0-D tensor")      # MindSpore 2.10's words
         return shape[0]
 
     def __iter__(self):

@@ -27,7 +27,7 @@ from mindspore._runtime import backend
 from mindspore._runtime import executor
 from mindspore.common import dtype as mstype
 
-__all__ = ["Collector", "Event", "active_collector"]
+__all__ = ["Collector", "Event", "active_collector", "framework_step_start", "framework_step_end"]
 
 _EPOCH_OFFSET_NS = time.time_ns() - time.perf_counter_ns()
 _active = [None]
@@ -206,3 +206,23 @@ class Collector:
         events, memory = self.events, self.memory
         self.events, self.memory = [], []
         return events, memory
+
+
+_framework_step = threading.local()
+
+
+def framework_step_start():
+    """Open a framework step (MindSpore's ``_c_expression._framework_profiler_step_start``, which 2.10's
+    ``Model.train`` and MindNLP's ``generate`` call around each step): while a profiler records, the span up to
+    :func:`framework_step_end` becomes one ``"FrameworkStep"`` range (domain ``"framework"``); otherwise nothing."""
+    collector = _active[0]
+    _framework_step.open = (collector, collector.range_start("FrameworkStep", "framework")) \
+        if collector is not None and collector.recording else None
+
+
+def framework_step_end():
+    """Close the step :func:`framework_step_start` opened (nothing when none is open)."""
+    opened, _framework_step.open = getattr(_framework_step, "open", None), None
+    if opened is not None:
+        opened[0].range_end(opened[1])
+

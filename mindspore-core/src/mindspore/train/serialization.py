@@ -504,6 +504,25 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     thread.start()
 
 
+def _exec_save(ckpt_file_name, data_list, enc_key=None, enc_mode="AES-GCM", map_param_inc=False, crc_check=False,
+               format="ckpt", remove_redundancy=None):  # noqa: A002 - MindSpore's parameter name
+    """MindSpore's private writer behind ``save_checkpoint``, which libraries call with their own entries (MindNLP's
+    ``save_checkpoint``): ``data_list`` maps each name to ``[dims, tensor_type, data]`` (data a NumPy array, or a str
+    with tensor_type ``"str"``). ``tensor_type`` is written as given; the file replaces ``ckpt_file_name``."""
+    del map_param_inc   # MapParameter entries (["mapparameter", ...]) are not among what this build saves
+    entries = []
+    for name, (dims, tensor_type, data) in ((n, v[:3]) for n, v in data_list.items()):
+        if tensor_type == "str":
+            entries.append(_Entry(name, "str", [0], data))
+            continue
+        arr = data.asnumpy() if isinstance(data, Tensor) else np.asarray(data)
+        entries.append(_Entry(name, tensor_type, [int(d) for d in dims], np.ascontiguousarray(arr, _le(arr.dtype))))
+    if format == "ckpt":
+        _atomic_write(ckpt_file_name, lambda f: _write_ckpt(f, entries, crc_check, enc_key, enc_mode))
+    else:
+        _atomic_write(ckpt_file_name, lambda f: _write_safetensors(f, entries, crc_check, remove_redundancy))
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # reading
 # ---------------------------------------------------------------------------------------------------------------
@@ -529,6 +548,21 @@ def _ckpt_payload(path, data, dec_key, dec_mode, crc_check):
         if crc_check and binascii.crc32(data) != expected:
             raise _corrupt(path, "the crc check is failed, the file is damaged")
     return data
+
+
+def _parse_ckpt_proto(ckpt_file_name, dec_key, dec_mode, crc_check):
+    """MindSpore's private reader behind ``load_checkpoint``: the file's ``Checkpoint`` protobuf message (decrypted,
+    its CRC trailer checked and stripped), whose ``value`` entries libraries walk themselves (MindNLP's
+    ``load_checkpoint``)."""
+    path = os.path.realpath(ckpt_file_name)
+    with open(path, "rb") as f:
+        data = f.read()
+    ckpt = Checkpoint()
+    try:
+        ckpt.ParseFromString(_ckpt_payload(path, data, dec_key, dec_mode, crc_check))
+    except (DecodeError, RuntimeError) as e:
+        raise _corrupt(path, f"the file is corrupted or truncated, or not a MindSpore checkpoint ({e})") from None
+    return ckpt
 
 
 def _decode_str(tag, content, path):

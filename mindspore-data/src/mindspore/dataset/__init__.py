@@ -23,6 +23,7 @@ from mindspore.dataset.engine import __all__ as _engine_all
 # not in MindSpore's __all__, but its namespace has them and code imports them from here
 from mindspore.dataset.engine import samplers  # noqa: F401
 from mindspore.dataset.engine.datasets_ops import RepeatDataset  # noqa: F401
+from mindspore.dataset.engine.text_base import TextBaseDataset  # noqa: F401
 
 __all__ = ["config"] + list(_engine_all) + ["WaitedDSCallback"]
 

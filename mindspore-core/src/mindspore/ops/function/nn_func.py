@@ -107,7 +107,10 @@ def gelu(input, approximate="none"):
     if approximate != "none":
         raise MSValueError(f"For 'gelu', the 'approximate' must be 'none' or 'tanh', but got '{approximate}'.")
     _check_tensor("gelu", "input", input)
-    return fops.mul(fops.mul(input, 0.5), fops.add(fops.erf(fops.mul(input, 0.7071067811865476)), 1))
+    # 2.10's order of operations, each rounded in the input's dtype: erf(x / sqrt(2)) + 1, then x * that * 0.5
+    # (float16's sqrt(2) is 1.4140625 and 1 / sqrt(2) rounds elsewhere: the other order differs by an ulp)
+    root2 = fops.sqrt(Tensor(2.0, input.dtype))
+    return fops.mul(fops.mul(input, fops.add(fops.erf(fops.div(input, root2)), 1)), 0.5)
 
 
 def fast_gelu(x):

@@ -3,6 +3,7 @@ editing. Tokenizers take a scalar string (a 0-d ``str_`` array or a Python ``str
 ``str_`` array of tokens; with ``with_offsets=True`` they also return the start and end byte
 offsets (UTF-8) of every token as uint32 arrays.
 """
+import enum
 import re
 
 import numpy as np
@@ -16,6 +17,18 @@ from mindspore.dataset.text.utils import Vocab, to_str
 
 __all__ = ["AddToken", "Lookup", "PythonTokenizer", "SlidingWindow", "ToNumber", "Truncate", "UnicodeCharTokenizer",
            "WhitespaceTokenizer"]
+
+
+class Implementation(enum.IntEnum):
+    """Implementation types for operations (MindSpore 2.10 keeps this name here, out of ``__all__``; MindNLP's
+    tokenizers set ``Implementation.PY``). Here every text operation is written in Python.
+
+    - Implementation.C: the operation is implemented in C++
+    - Implementation.PY: the operation is implemented in Python
+    """
+
+    C = 0
+    PY = 1
 
 
 def _strings(value, op_name):
