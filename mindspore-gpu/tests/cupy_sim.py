@@ -64,6 +64,7 @@ kernels are also checked to return device arrays.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import pathlib
@@ -1045,26 +1046,33 @@ _BIN = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide, "<
         "||": np.logical_or, "&&": np.logical_and}
 
 
-def _c_eval(e, env):
+def _c_eval(e, env, memo=None):
     kind = e[0]
     if kind == "num":
         return e[1]
     if kind == "var":
         return env[e[1]]
+    if kind == "memo":        # a data-independent subexpression (see _memo_plan): computed once per geometry
+        value = memo.get(e[1], memo)
+        if value is memo:
+            value = memo[e[1]] = _c_eval(e[2], env, memo)
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+        return value
     if kind == "cast":
-        v = _c_eval(e[2], env)
+        v = _c_eval(e[2], env, memo)
         return np.asarray(v).astype(e[1])
     if kind == "neg":
-        return np.negative(_c_eval(e[1], env))
+        return np.negative(_c_eval(e[1], env, memo))
     if kind == "not":
-        return np.logical_not(_c_eval(e[1], env))
+        return np.logical_not(_c_eval(e[1], env, memo))
     if kind == "call":
-        return _C_FUNCS[e[1]](*[_c_eval(a, env) for a in e[2]])
+        return _C_FUNCS[e[1]](*[_c_eval(a, env, memo) for a in e[2]])
     if kind == "?":
-        return np.where(_c_eval(e[1], env), _c_eval(e[2], env), _c_eval(e[3], env))
+        return np.where(_c_eval(e[1], env, memo), _c_eval(e[2], env, memo), _c_eval(e[3], env, memo))
     if kind == "index":
-        return _c_index(e[1], env[e[1]], _c_eval(e[2], env))
-    a, b = _c_eval(e[1], env), _c_eval(e[2], env)
+        return _c_index(e[1], env[e[1]], _c_eval(e[2], env, memo))
+    a, b = _c_eval(e[1], env, memo), _c_eval(e[2], env, memo)
     if kind in ("/", "%") and np.asarray(a).dtype.kind in "iub" and np.asarray(b).dtype.kind in "iub":
         if np.any(np.asarray(b) == 0):
             raise ZeroDivisionError("ElementwiseKernel: an integer division by zero (undefined in CUDA C)")
@@ -1072,6 +1080,80 @@ def _c_eval(e, env):
         return rem if kind == "%" else (np.subtract(a, rem)) // b
     with np.errstate(all="ignore"):
         return _BIN[kind](a, b)
+
+
+def _c_free(e):
+    """The names expression ``e`` reads (variables, and the raw arrays it indexes)."""
+    kind = e[0]
+    if kind == "num":
+        return set()
+    if kind == "var":
+        return {e[1]}
+    if kind == "index":
+        return {e[1]} | _c_free(e[2])
+    if kind == "call":
+        return set().union(*map(_c_free, e[2])) if e[2] else set()
+    if kind == "cast":
+        return _c_free(e[2])
+    return set().union(*map(_c_free, e[1:]))
+
+
+def _memo_plan(statements, static, outputs):
+    """How :meth:`ElementwiseKernel._run` evaluates ``statements`` again with the same geometry: names in ``static``
+    (``i`` and the scalar arguments) hold the same values in every such call, and so does every statement computing
+    from them alone (the index arithmetic of a gather: ``n = r % nn; ...``). Returns a list of ``(static?, name,
+    dtype, expr)``: a static statement is skipped once its values are memoized, and in the others each largest
+    subexpression reading static names only becomes ``("memo", slot, expr)``, evaluated at the first call only.
+    A statement writing an output is never skipped (the outputs are copied out at the end)."""
+    static, slots, plan = set(static), [0], []
+
+    def wrap(e):
+        if e[0] != "num" and _c_free(e) <= static:
+            slots[0] += 1
+            return ("memo", slots[0], e)
+        kind = e[0]
+        if kind in ("num", "var"):
+            return e
+        if kind == "index":
+            return (kind, e[1], wrap(e[2]))
+        if kind == "call":
+            return (kind, e[1], [wrap(a) for a in e[2]])
+        if kind == "cast":
+            return (kind, e[1], wrap(e[2]))
+        return (kind,) + tuple(wrap(a) for a in e[1:])
+
+    for name, dtype, expr in statements:
+        if name not in outputs and _c_free(expr) <= static:
+            plan.append((True, name, dtype, expr))
+            static.add(name)
+        else:
+            plan.append((False, name, dtype, wrap(expr)))
+            static.discard(name)
+    return plan
+
+
+#: ElementwiseKernel bodies read and type-checked: (operation, params, type map) -> statements
+_EW_PARSED = {}
+#: their :func:`_memo_plan` per set of scalar arguments: (operation, params, type map, scalar names) -> plan
+_EW_PLANS = {}
+#: memoized data-independent values of ElementwiseKernel calls, least recently used first: (operation, params, type
+#: map, shape, scalar arguments) -> (plan, {slot: value}, [target dtype per statement], bytes held); at most
+#: _EW_MEMO_BYTES and _EW_MEMO_ENTRIES of them (a kernel whose scalars change at every call, such as an optimizer's
+#: step count, never hits: its entries only age out)
+_EW_MEMO = collections.OrderedDict()
+_EW_MEMO_BYTES = 256 << 20
+_EW_MEMO_ENTRIES = 4096
+_EW_MEMO_HELD = [0]
+
+
+def _memo_bytes(values):
+    """The memory ``values`` hold (a broadcast view holds its base's, not its shape's)."""
+    total = 0
+    for v in values.values():
+        while isinstance(v, np.ndarray) and v.base is not None:
+            v = v.base
+        total += v.nbytes if isinstance(v, np.ndarray) else 0
+    return total
 
 
 _F16 = np.dtype(np.float16)
@@ -1259,14 +1341,19 @@ class ElementwiseKernel:
                 raise HostArrayError(f"ElementwiseKernel {self.name}: a host array for {pname}")
         outs = list(args[n_in:])
         types = _bind_types(self.name, self.in_params, self.out_params, ins, outs)
-        statements = _CParser(self.operation, types).statements()
-        # the generated source as NVRTC types it (compiled per type map, at the first call that needs it)
-        vt = {pname: types[tname] for tname, pname, _ in self.in_params + self.out_params}
-        vt["i"] = np.dtype(np.int64)
-        for name, dtype, expr in statements:
-            _c_type(expr, vt)
-            if dtype is not None:
-                vt[name] = np.dtype(dtype)
+        type_key = tuple(sorted((k, np.dtype(v).str, np.dtype(v).name) for k, v in types.items()))
+        parsed_key = (self.operation, tuple(self.in_params), tuple(self.out_params), type_key)
+        statements = _EW_PARSED.get(parsed_key)
+        if statements is None:
+            statements = _CParser(self.operation, types).statements()
+            # the generated source as NVRTC types it (compiled per type map, at the first call that needs it)
+            vt = {pname: types[tname] for tname, pname, _ in self.in_params + self.out_params}
+            vt["i"] = np.dtype(np.int64)
+            for name, dtype, expr in statements:
+                _c_type(expr, vt)
+                if dtype is not None:
+                    vt[name] = np.dtype(dtype)
+            _EW_PARSED[parsed_key] = statements
         arrays = [_unwrap(a) for (_, _, raw), a in zip(self.in_params, ins) if isinstance(a, np.ndarray) and not raw]
         shape = np.broadcast_shapes(*[a.shape for a in arrays] + [o.shape for o in outs]) if arrays or outs else ()
         if not outs:
@@ -1283,10 +1370,39 @@ class ElementwiseKernel:
             env[pname] = np.broadcast_to(np.asarray(_unwrap(a)).astype(types[tname], copy=False), shape)
         for (tname, pname, raw), o in zip(self.out_params, outs):
             env[pname] = np.array(_base(o), copy=True)
-        for name, dtype, expr in statements:
-            value = _c_eval(expr, env)
-            target = dtype or (env[name].dtype if name in env and isinstance(env[name], np.ndarray) else None)
+        # what depends on the geometry only (the index arithmetic, from ``i`` and the scalar arguments) is computed
+        # once per (body, types, shape, scalar values) and memoized: the same numbers, without the NumPy work
+        scalars = tuple((pname, v.dtype.name, v.tobytes()) for pname, v in
+                        ((pname, np.asarray(a).astype(types[tname])) for (tname, pname, raw), a
+                         in zip(self.in_params, ins) if not raw and not isinstance(a, np.ndarray)))
+        memo_key = parsed_key + (tuple(shape), scalars)
+        entry = _EW_MEMO.get(memo_key)
+        if entry is None:
+            plan_key = parsed_key + (tuple(s[0] for s in scalars),)
+            plan = _EW_PLANS.get(plan_key)
+            if plan is None:
+                plan = _EW_PLANS[plan_key] = _memo_plan(statements, {"i"} | {s[0] for s in scalars},
+                                                        {p for _, p, _ in self.out_params})
+            values, targets, hit = {}, [], False
+        else:
+            _EW_MEMO.move_to_end(memo_key)
+            (plan, values, targets, _), hit = entry, True
+        for k, (static, name, dtype, expr) in enumerate(plan):
+            if static and hit:
+                continue
+            value = _c_eval(expr, env, values)
+            if hit:
+                target = targets[k]
+            else:
+                target = dtype or (env[name].dtype if name in env and isinstance(env[name], np.ndarray) else None)
+                targets.append(target)
             env[name] = np.broadcast_to(np.asarray(value).astype(target, copy=False), shape) if target else value
+        if not hit:
+            held = _memo_bytes(values)
+            _EW_MEMO[memo_key] = (plan, values, targets, held)
+            _EW_MEMO_HELD[0] += held
+            while (_EW_MEMO_HELD[0] > _EW_MEMO_BYTES or len(_EW_MEMO) > _EW_MEMO_ENTRIES) and len(_EW_MEMO) > 1:
+                _EW_MEMO_HELD[0] -= _EW_MEMO.popitem(last=False)[1][3]
         for (tname, pname, raw), o in zip(self.out_params, outs):
             np.copyto(_base(o), env[pname], casting="unsafe")
         self.calls += 1

@@ -157,6 +157,40 @@ def test_the_counter_counts_launches_and_not_views(target):
     assert z.dtype == np.float64 and len(views) == 7
 
 
+def test_the_stand_in_computes_an_elementwise_kernels_index_arithmetic_once_per_geometry(target, monkeypatch):
+    """The stand-in evaluates what reads only ``i`` and scalar arguments (a gather's index arithmetic) once per body,
+    types, shape and scalar values, and reuses it: the numbers of every call stay those of the body, outputs written
+    from that arithmetic alone included, while the data and any changed scalar or shape are read afresh."""
+    cp = cupy_sim.make_modules(elementwise=True)["cupy"]
+    # y (m, n) = s * the transpose of x (n, m), read through a flat raw index; z the index arithmetic alone; w the
+    # running index redefined from data halfway (a name static first, data-dependent after)
+    kernel = cp.ElementwiseKernel(
+        "raw T x, T s, int32 n, int32 m", "T y, int64 z, T w",
+        "ptrdiff_t a = i / n; ptrdiff_t b = i % n; ptrdiff_t src = b * m + a; y = x[src] * s; z = a * 100 + b; "
+        "T acc = (T)1; acc = acc + x[src]; w = acc;", "t_memo_transpose")
+    evals = []
+    real_eval = cupy_sim._c_eval
+    monkeypatch.setattr(cupy_sim, "_c_eval", lambda *a: evals.append(1) or real_eval(*a))
+
+    def call(x, s):
+        n, m = x.shape
+        y, z, w = (cp.empty((m, n), dt) for dt in (x.dtype, np.int64, x.dtype))
+        before = len(evals)
+        kernel(cp.asarray(x), x.dtype.type(s), np.int32(n), np.int32(m), y, z, w)
+        a, b = np.divmod(np.arange(m * n).reshape(m, n), n)
+        np.testing.assert_array_equal(cp.asnumpy(y), x.T * x.dtype.type(s))
+        np.testing.assert_array_equal(cp.asnumpy(z), a * 100 + b)
+        np.testing.assert_array_equal(cp.asnumpy(w), x.T + 1)
+        return len(evals) - before
+    rng = np.random.default_rng(0)
+    first = call(rng.normal(size=(3, 5)).astype(np.float32), 2)
+    again = call(rng.normal(size=(3, 5)).astype(np.float32), 2)          # new data, same geometry: memoized
+    assert again < first / 2, (first, again)
+    assert call(rng.normal(size=(3, 5)).astype(np.float32), 3) == first  # another scalar: all evaluated again
+    call(rng.normal(size=(5, 3)).astype(np.float32), 2)                   # another geometry
+    call(rng.normal(size=(4, 6)).astype(np.float64), -1)                  # another type map
+
+
 # --- Softmax (float32, last axis: fused) ----------------------------------------------------------------------------
 def _softmax_inputs(dtype, shape, seed=0):
     rng = np.random.default_rng(seed)
