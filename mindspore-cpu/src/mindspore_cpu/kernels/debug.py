@@ -4,22 +4,10 @@ import sys
 import numpy as np
 
 
-def graph_print_text(x):
-    """A tensor as 2.10's graph-mode Print writes it: its repr without the commas (a 1-D one's values right after
-    ``value=``); a 0-d one as its bare value."""
-    import mindspore
-    head, _, value = repr(mindspore.Tensor(x)).partition("value=")
-    value = value[:-1]      # the repr's closing parenthesis
-    if x.ndim == 0:
-        return value.strip()
-    value = value.replace(",", "")
-    return f"{head}value={value[1:] if value.startswith(' [') else value})"     # 1-D: "value=[1 2]"
-
-
 def _print(prim, *inputs, out=None):
     parts = []
     for x in inputs:
-        parts.append(graph_print_text(x) if isinstance(x, np.ndarray) else str(x))
+        parts.append(prim.graph_text(x) if isinstance(x, np.ndarray) else str(x))   # the primitive's format
     sys.stdout.write("\n".join(parts) + "\n")
     sys.stdout.flush()
     return np.zeros((), np.int32)

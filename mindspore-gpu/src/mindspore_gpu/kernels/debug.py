@@ -13,23 +13,11 @@ from mindspore_gpu.kernels._common import (RAW_BLOCK, SLOTS, RawKernels, dev, is
 _dev = dev  # (_common.dev: no copy for a CuPy array already on the device)
 
 
-def _graph_print_text(x):
-    """A tensor as 2.10's graph-mode Print writes it (the CPU kernel's format): its repr without the commas (a 1-D
-    one's values right after ``value=``); a 0-d one as its bare value."""
-    import mindspore
-    head, _, value = repr(mindspore.Tensor(x)).partition("value=")
-    value = value[:-1]      # the repr's closing parenthesis
-    if x.ndim == 0:
-        return value.strip()
-    value = value.replace(",", "")
-    return f"{head}value={value[1:] if value.startswith(' [') else value})"     # 1-D: "value=[1 2]"
-
-
 def _print(prim, *inputs, out=None):
     parts = []
     for x in inputs:
         if isinstance(x, (cupy.ndarray, numpy.ndarray)):
-            parts.append(_graph_print_text(cupy.asnumpy(x)))
+            parts.append(prim.graph_text(cupy.asnumpy(x)))   # the primitive's format, as on the CPU
         else:
             parts.append(str(x))
     sys.stdout.write("\n".join(parts) + "\n")

@@ -29,6 +29,17 @@ class Print(Primitive):
             args = tuple(repr(x) if isinstance(x, Tensor) else x for x in args)
         return super().__call__(*args)
 
+    @staticmethod
+    def graph_text(array):
+        """A host array (NumPy) as 2.10's graph-mode Print writes it, for the backends' kernels: the tensor's repr
+        without the commas (a 1-D one's values right after ``value=``); a 0-d one as its bare value."""
+        head, _, value = repr(Tensor(array)).partition("value=")
+        value = value[:-1]      # the repr's closing parenthesis
+        if array.ndim == 0:
+            return value.strip()
+        value = value.replace(",", "")
+        return f"{head}value={value[1:] if value.startswith(' [') else value})"     # 1-D: "value=[1 2]"
+
     def infer_shape(self, *inputs):
         for x in inputs:
             if not (isinstance(x, (str, tuple)) or rules.is_scalar(x)):
