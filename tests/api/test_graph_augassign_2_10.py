@@ -4,28 +4,15 @@ shape, so its aliases, the Cell attribute and the caller's argument see the new 
 Python's meaning. The cases and 2.10's results: tests/fixtures/graph_syntax/augassign_cases.py,
 record_augassign.py, augassign_2_10.json (found with the model zoo's research/gnn/gat, whose MaskedAccuracy does
 ``mask /= reduce_mean(mask)`` on a constant mask: 2.10 reports its accuracy growing 2.5x a call)."""
-import importlib.util
-import json
 import pathlib
+import sys
 
 import pytest
 
-_DIR = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "graph_syntax"
-_spec = importlib.util.spec_from_file_location("augassign_cases", _DIR / "augassign_cases.py")
-cases = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(cases)
-REF = json.loads((_DIR / "augassign_2_10.json").read_text())["cases"]
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from _graph_recorded import close as _close, load  # noqa: E402
 
-
-def _close(got, want):
-    """Equal structures; numbers equal to float32 rounding (a loss computed by another kernel)."""
-    if isinstance(want, dict):
-        return isinstance(got, dict) and got.keys() == want.keys() and all(_close(got[k], want[k]) for k in want)
-    if isinstance(want, list):
-        return isinstance(got, list) and len(got) == len(want) and all(_close(g, w) for g, w in zip(got, want))
-    if isinstance(want, float) and not isinstance(got, bool):
-        return isinstance(got, float) and got == pytest.approx(want, rel=1e-6)
-    return type(got) is type(want) and got == want
+cases, REF = load("augassign")
 
 
 @pytest.mark.parametrize("name", sorted(cases.CASES))
