@@ -18,14 +18,15 @@ Formulas and defaults follow MindSpore 2.10:
   ``N(0, (gain * sqrt(2 / (fan_in + fan_out)))^2)``.
 * ``TruncatedNormal(sigma, mean, a, b)``: ``N(mean, sigma^2)`` restricted to the absolute interval ``[a, b]``
   (inverse-CDF sampling, like MindSpore's kernel).
-* ``VarianceScaling``: ``scale / n`` with ``n`` = fan_in, fan_out or their mean; truncated normal at two
-  standard deviations (std corrected by 0.8796..., the std of a standard normal truncated to [-2, 2]),
-  untruncated normal, or uniform with limit ``sqrt(3 * scale / n)``.
+* ``VarianceScaling``: ``scale / n`` with ``n`` = fan_in, fan_out or their mean; untruncated normal with std
+  ``sqrt(scale / n)``, otherwise uniform with limit ``sqrt(3 * scale / n)`` (2.10 compares the distribution with
+  a misspelt ``'truncated_norm'``, so ``'truncated_normal'``, its default, draws the uniform one).
 
-Every random draw comes from :func:`mindspore.common.seed.initializer_generator`, so ``ms.set_seed(s)`` makes a
-script's initial weights reproducible. Each random fill also takes one number from NumPy's global generator, as
-MindSpore's does (it seeds the fill with it), so ``np.random`` after building a network continues as in MindSpore.
-Draws are made in float64 and cast to the tensor's dtype.
+Random streams are MindSpore 2.10's, bit for bit: each random fill takes one ``np.random.randint(1, 2**63)`` from
+NumPy's global legacy generator (which ``ms.set_seed(s)`` seeds with ``s``) and fills a float32 buffer from the
+Philox stream of that seed (:mod:`mindspore.common._philox`); other dtypes are cast from it. ``Sparse`` draws its
+zero rows with ``np.random.permutation``. So ``ms.set_seed(s); nn.Dense(2, 3)`` starts from 2.10's weights, and
+so does a network built after the user's own ``np.random.seed(s)``.
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ import numpy as np
 
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
-from mindspore.common.seed import initializer_generator
+from mindspore.common import _philox
 from mindspore.common.tensor import Tensor
 
 __all__ = [
@@ -46,9 +47,6 @@ __all__ = [
 ]
 
 _INITIALIZER_ALIAS = {}
-
-# std of a standard normal truncated to [-2, 2] (scipy.stats.truncnorm.std(-2, 2))
-_TRUNC_STD_2 = 0.87962566103423978
 
 
 class Initializer:
@@ -95,9 +93,8 @@ class Initializer:
         self(arr)
         return arr
 
-    def __repr__(self):
-        args = ", ".join(f"{k}={v!r}" for k, v in self._kwargs.items())
-        return f"{type(self).__name__}({args})"
+    # no __repr__: as in 2.10, a Cell's repr shows "weight_init=<mindspore.common.initializer.HeUniform object
+    # at 0x...>"
 
 
 def _register(*aliases):
@@ -116,91 +113,53 @@ def _assignment(arr, value):
     return arr
 
 
-def _rng():
-    """The generator of one random fill. MindSpore 2.10 seeds every random fill (uniform, normal, truncated normal)
-    with one ``np.random.randint(1, 2**63)`` from NumPy's global generator, so building a network advances that
-    stream (two draws per ``nn.Dense``) and a script's later ``np.random`` numbers depend on it; the same draw is
-    made here, so those numbers are 2.10's. The values themselves come from :func:`initializer_generator`."""
-    np.random.randint(low=1, high=(1 << 63), dtype=np.int64)
-    return initializer_generator()
+def _numpy_seed():
+    """The seed of one random fill: a draw from NumPy's global legacy generator, as 2.10 makes it (so building a
+    network moves that stream exactly as far as 2.10 does)."""
+    return int(np.random.randint(low=1, high=(1 << 63), dtype=np.int64))
 
 
-def _random_normal(mean, sigma, shape):
-    if sigma < 0:
-        raise MSValueError(f"For 'initializer', the standard deviation 'sigma' must be non-negative, but got {sigma}.")
-    return _rng().normal(mean, sigma, size=shape) if sigma > 0 else np.full(shape, float(mean))
-
-
-def _random_uniform(low, high, shape):
-    return _rng().uniform(low, high, size=shape)
+def _put(arr, values):
+    """Write float32 ``values`` into ``arr`` (in place; cast when ``arr`` is not float32)."""
+    if arr.dtype == np.float32:
+        arr[...] = values.reshape(arr.shape)
+        return arr
+    return _assignment(arr, values.reshape(arr.shape))
 
 
 def _fill_uniform(arr, low, high):
-    """Fill ``arr`` in place from U[low, high). A float32 array gets float32 draws written straight into it (no
-    float64 temporaries: FCN's 100M-element fc6 initialises about 3x faster); other dtypes are cast from float64."""
-    if arr.dtype == np.float32 and arr.flags.c_contiguous:
-        _rng().random(dtype=np.float32, out=arr)
-        arr *= np.float32(high - low)
-        arr += np.float32(low)
-        return arr
-    return _assignment(arr, _random_uniform(low, high, arr.shape))
+    """Fill ``arr`` in place from 2.10's U[low, high) stream."""
+    return _put(arr, _philox.uniform(_numpy_seed(), arr.size, low, high))
 
 
 def _fill_normal(arr, mean, sigma):
-    """Fill ``arr`` in place from N(mean, sigma^2), float32 arrays in float32 as :func:`_fill_uniform`."""
-    if arr.dtype == np.float32 and arr.flags.c_contiguous and sigma > 0:
-        _rng().standard_normal(dtype=np.float32, out=arr)
-        arr *= np.float32(sigma)
-        arr += np.float32(mean)
-        return arr
-    return _assignment(arr, _random_normal(mean, sigma, arr.shape))
+    """Fill ``arr`` in place from 2.10's N(mean, sigma^2) stream."""
+    if sigma < 0:
+        raise MSValueError("sigma < 0")
+    return _put(arr, _philox.normal(_numpy_seed(), arr.size, mean, sigma))
 
 
-def _norm_ppf(p):
-    """Quantile of the standard normal (Acklam's rational approximation, |rel err| < 1.2e-9), vectorised."""
-    a = (-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02,
-         -3.066479806614716e+01, 2.506628277459239e+00)
-    b = (-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01,
-         -1.328068155288572e+01)
-    c = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00,
-         4.374664141464968e+00, 2.938163982698783e+00)
-    d = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00)
-    p = np.clip(np.asarray(p, dtype=np.float64), 1e-300, 1 - 1e-16)
-    out = np.empty_like(p)
-    lo, hi = p < 0.02425, p > 1 - 0.02425
-    mid = ~(lo | hi)
-    q = p[mid] - 0.5
-    r = q * q
-    out[mid] = ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-                (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1))
-    for mask, sign, tail in ((lo, 1.0, p[lo]), (hi, -1.0, 1 - p[hi])):
-        q = np.sqrt(-2 * np.log(tail))
-        out[mask] = sign * ((((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-                            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1))
-    return out
+def _fill_truncated_normal(arr, a, b, mean, sigma):
+    """Fill ``arr`` in place from 2.10's truncated normal stream (N(mean, sigma^2) within [a, b])."""
+    if sigma < 0:
+        raise MSValueError("sigma < 0")
+    if sigma == 0:
+        raise RuntimeError(f"TruncatedNormal: invalid sigma {float(sigma)}.")
+    return _put(arr, _philox.truncated_normal(_numpy_seed(), arr.size, a, b, mean, sigma))
 
 
-def _norm_cdf(x):
-    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+# MindSpore 2.10's private draw helpers under their names (MindNLP's ``nn.init`` imports ``_init_random_uniform``):
+# float32 arrays of ``shape``, drawn as the initializers above draw
+def _init_random_uniform(a, b, shape):
+    return _fill_uniform(np.empty(shape, np.float32), a, b)
 
 
-def _truncated_normal(a, b, mean, sigma, shape):
-    """``N(mean, sigma^2)`` restricted to ``[a, b]`` by inverse-CDF sampling (no rejection loop)."""
-    if sigma <= 0:
-        raise MSValueError(f"For 'TruncatedNormal', 'sigma' must be positive, but got {sigma}.")
-    if not a < b:
-        raise MSValueError(f"For 'TruncatedNormal', the lower bound 'a' must be less than 'b', but got a={a}, b={b}.")
-    alpha, beta = (a - mean) / sigma, (b - mean) / sigma
-    if alpha > 0:  # sample the mirrored upper tail: the lower tail of the CDF keeps precision there
-        return mean - sigma * _std_truncated(-beta, -alpha, shape)
-    return mean + sigma * _std_truncated(alpha, beta, shape)
+def _init_random_normal(mean, sigma, shape):
+    return _fill_normal(np.empty(shape, np.float32), mean, sigma)
 
 
-def _std_truncated(alpha, beta, shape):
-    cdf_a, cdf_b = _norm_cdf(alpha), _norm_cdf(beta)
-    u = _rng().random(size=shape)
-    x = _norm_ppf(cdf_a + u * (cdf_b - cdf_a))
-    return np.clip(x, alpha, beta)
+def _init_truncated_normal(a, b, mean, sigma, shape):
+    return _fill_truncated_normal(np.empty(shape, np.float32), a, b, mean, sigma)
 
 
 def _calculate_fan_in_and_fan_out(shape):
@@ -371,7 +330,7 @@ class HeUniform(Initializer):
     def _initialize(self, arr):
         fan = _calculate_correct_fan(arr.shape, self.mode)
         gain = _calculate_gain(self.nonlinearity, self.negative_slope)
-        bound = math.sqrt(3.0) * gain / math.sqrt(fan)
+        bound = math.sqrt(3.0) * (gain / math.sqrt(fan))   # 2.10's rounding order (the bound is a float32)
         _fill_uniform(arr, -bound, bound)
 
 
@@ -452,10 +411,10 @@ class Sparse(Initializer):
                                f"but got {arr.ndim}.")
         rows, cols = arr.shape
         zero_num = int(np.ceil(self.sparsity * rows))
-        data = _random_normal(0, self.sigma, arr.shape)
-        # a random permutation of the rows of every column at once: argsort of uniform noise
-        rows_to_zero = np.argsort(_rng().random((rows, cols)), axis=0)[:zero_num]
-        data[rows_to_zero, np.arange(cols)[None, :]] = 0.0
+        data = _init_random_normal(0, self.sigma, arr.shape)
+        # one permutation of the rows per column from NumPy's global stream, column by column, as 2.10 draws them
+        for col in range(cols):
+            data[np.random.permutation(rows)[:zero_num], col] = 0.
         _assignment(arr, data)
 
 
@@ -522,7 +481,7 @@ class Orthogonal(Initializer):
                                f"than 2, but got {arr.ndim}.")
         rows = arr.shape[0]
         cols = int(np.prod(arr.shape)) // rows
-        data = _random_normal(0, 1, (rows, cols))
+        data = _init_random_normal(0, 1, (rows, cols))   # float32, and so is the QR below, as in 2.10
         if rows < cols:
             data = data.T
         q, r = np.linalg.qr(data)
@@ -571,15 +530,13 @@ class VarianceScaling(Initializer):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(arr.shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.}[self.mode]
         scale = self.scale / max(1., n)
-        if self.distribution == "truncated_normal":
-            std = math.sqrt(scale) / _TRUNC_STD_2
-            data = _truncated_normal(-2 * std, 2 * std, 0.0, std, arr.shape)
-            _assignment(arr, data)
-        elif self.distribution == "untruncated_normal":
-            _fill_normal(arr, 0, math.sqrt(scale))
+        # 2.10 tests for 'truncated_norm', which no accepted 'distribution' equals: 'truncated_normal' draws the
+        # uniform branch there, and so it does here (the same weights as 2.10)
+        if self.distribution == "untruncated_normal":
+            _assignment(arr, _init_random_normal(0, math.sqrt(scale), arr.shape))
         else:
             limit = math.sqrt(3.0 * scale)
-            _fill_uniform(arr, -limit, limit)
+            _assignment(arr, _init_random_uniform(-limit, limit, arr.shape))
 
 
 @_register()
@@ -651,7 +608,7 @@ class TruncatedNormal(Initializer):
         self.b = b
 
     def _initialize(self, arr):
-        _assignment(arr, _truncated_normal(self.a, self.b, self.mean, self.sigma, arr.shape))
+        _fill_truncated_normal(arr, self.a, self.b, self.mean, self.sigma)
 
 
 def _check_shape(shape):

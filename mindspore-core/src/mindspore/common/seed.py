@@ -5,7 +5,8 @@ each call of the same op still advances its own stream, so two calls give differ
 Here every random op draws from a NumPy ``Generator``. With a global seed, each random *primitive
 instance* gets its own generator seeded from (global seed, op seed or the instance's creation
 index), so a script re-run after ``set_seed(s)`` reproduces every draw; without one, generators are
-seeded from OS entropy. Initializers draw from :func:`initializer_generator`.
+seeded from OS entropy. Initializers draw, as in MindSpore 2.10, from NumPy's global legacy generator, which
+``set_seed(s)`` seeds with ``s`` (see ``mindspore.common.initializer``).
 """
 from __future__ import annotations
 
@@ -15,24 +16,23 @@ import sys
 
 import numpy as np
 
-__all__ = ["set_seed", "get_seed", "op_generator", "initializer_generator", "initializer_stream"]
+__all__ = ["set_seed", "get_seed", "op_generator", "initializer_stream"]
 
 _global_seed = None
 _op_counter = itertools.count()
-_init_rng = None
 _epoch = 0  # bumped by set_seed, so generators created before it are re-seeded
 _OP_STREAM = 0x6D73   # a fixed non-zero word in every op stream's seed (see OpRandomState.generator)
 
 
 def set_seed(seed):
     """Set the global random seed (an int in [0, 2**32))."""
-    global _global_seed, _init_rng, _op_counter, _epoch
+    global _global_seed, _op_counter, _epoch
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"For 'set_seed', the 'seed' must be int, but got {type(seed).__name__}.")
     if seed < 0:
         raise ValueError(f"For 'set_seed', the 'seed' must be non-negative, but got {seed}.")
     _global_seed = seed
-    _init_rng = np.random.default_rng(seed)
+    _kernel_seeds.clear()   # 2.10 restarts every kernel's op-seed sequence (its _reset_op_seed)
     _op_counter = itertools.count()
     _epoch += 1
     np.random.seed(seed % (2 ** 32))
@@ -76,26 +76,39 @@ def op_generator(state: OpRandomState):
     return state.generator()
 
 
-def initializer_generator():
-    """The generator initializers draw from (reproducible after ``set_seed``)."""
-    global _init_rng
-    if _init_rng is None:
-        _init_rng = np.random.default_rng()
-    return _init_rng
-
-
-_SLICE_STREAM = 0x736C   # a fixed word in the streams of initializer_stream (apart from every other stream)
-
-
 @contextlib.contextmanager
 def initializer_stream(seed):
-    """Inside the block, initializers draw from a generator of their own seeded by ``seed`` (the global stream is
-    left where it was): how a parallel rank draws a parameter's slice (``Tensor.init_data(slice_index)``), the
-    same numbers on every rank that holds it."""
-    global _init_rng
-    saved = _init_rng
-    _init_rng = np.random.default_rng([seed, _SLICE_STREAM])
+    """Inside the block, NumPy's global generator (which initializers draw from) is seeded with ``seed``: how a
+    parallel rank draws a parameter's slice (``Tensor.init_data(slice_index)``), the same numbers on every rank
+    that holds it. On leaving, 2.10 re-seeds NumPy with the first word of the key it had on entry (not the full
+    state back), and so does this."""
+    key0 = int(np.random.get_state()[1][0])
+    np.random.seed(seed)
     try:
         yield
     finally:
-        _init_rng = saved
+        np.random.seed(key0)
+
+
+# MindSpore 2.10's graph-level seed pair of a random primitive (``Seed0``/``Seed1`` attributes), which code written
+# for it computes with ``ops.function.random_func._get_seed(seed, kernel_name)`` (MindNLP's dropout): ``(0, 0)`` when
+# neither a global nor an op seed is set (the kernel picks one); else the global seed (87654321 for a global seed
+# of 0) and an op seed that moves on at each call for the same (kernel, op seed), both modulo 2**31 - 1.
+_DEFAULT_GRAPH_SEED = 87654321
+_MAXINT32 = 2 ** 31 - 1
+_SEED_STEP = 3528531795 ^ 3449720151
+_kernel_seeds = {}
+
+
+def _get_graph_seed(op_seed, kernel_name):
+    """The ``(global, op)`` seed pair of one random kernel call, as 2.10 computes it."""
+    global_seed = _DEFAULT_GRAPH_SEED if _global_seed == 0 else (_global_seed or 0)
+    op_seed = 0 if op_seed is None else op_seed
+    if global_seed == 0 and op_seed == 0:
+        return 0, 0
+    from mindspore._checkparam import check_non_negative_int   # not via the root package (import cycle)
+    check_non_negative_int(op_seed, "seed", kernel_name)
+    key = (kernel_name, op_seed)
+    current = _kernel_seeds.setdefault(key, op_seed)
+    _kernel_seeds[key] = current + _SEED_STEP
+    return global_seed % _MAXINT32, current % _MAXINT32

@@ -331,6 +331,10 @@ class _RNNCellBase(Cell):
         self.has_bias = chk.check_bool(op, "has_bias", has_bias)
         stdv = 1 / math.sqrt(hidden_size)
         rows = num_chunks * hidden_size
+        # 2.10 first fills the four Parameters with np.random.randn (then redraws them all below): the same draws
+        # here keep NumPy's global stream, and so these weights and every later seeded draw, equal to 2.10's
+        for shape in ((rows, input_size), (rows, hidden_size)) + (((rows,), (rows,)) if has_bias else ()):
+            np.random.randn(*shape)
         self.weight_ih = Parameter(initializer(Uniform(stdv), (rows, input_size), dtype), name="weight_ih")
         self.weight_hh = Parameter(initializer(Uniform(stdv), (rows, hidden_size), dtype), name="weight_hh")
         self.bias_ih = self.bias_hh = None

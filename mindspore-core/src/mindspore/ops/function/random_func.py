@@ -24,6 +24,19 @@ __all__ = ["uniform", "standard_normal", "normal", "standard_laplace", "laplace"
 _cache = {}
 
 
+def _get_seed(op_seed, kernel_name):
+    """MindSpore's private ``(Seed0, Seed1)`` of a random primitive built by hand (MindNLP's dropout builds
+    ``ops.Dropout(keep_prob, Seed0=..., Seed1=...)`` from it): see :func:`mindspore.common.seed._get_graph_seed`."""
+    from mindspore.common.seed import _get_graph_seed
+    return _get_graph_seed(op_seed, kernel_name)
+
+
+def _set_prim_op_user_data(prim, key, value):
+    """MindSpore's private helper: set attribute ``key`` of primitive ``prim`` and return the primitive."""
+    prim.add_prim_attr(key, value)
+    return prim
+
+
 def _prim(cls, *args):
     """The cached instance of ``cls(*args)``: its random stream advances from call to call. Inside
     ``generator.drawing_from(...)`` (the ``generator=`` of the mint functions), a new instance drawing from it."""
@@ -37,6 +50,19 @@ def _prim(cls, *args):
     if p is None:
         p = _cache[key] = cls(*args)
     return p
+
+
+def _uniform_real(kernel_name, seed):
+    """The ``UniformReal`` primitive of one functional draw (``ops.uniform``, ``ops.rand``, ``ops.rand_like``).
+
+    As in MindSpore 2.10, a global or op seed gives every call a new primitive seeded with the next
+    ``(seed, seed2)`` pair of ``kernel_name`` (:func:`_get_seed`), so a seeded script draws 2.10's numbers (the
+    CPU kernel's first launch of a seeded instance is 2.10's); with neither, the cached unseeded instance."""
+    if _generator.active() is None:
+        seeds = _get_seed(seed, kernel_name)
+        if seeds != (0, 0):
+            return random_defs.UniformReal(*seeds)
+    return _prim(random_defs.UniformReal, *_seeds(kernel_name, seed))
 
 
 def _seeds(op, seed):
@@ -99,10 +125,9 @@ def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
             raise MSTypeError(f"For 'uniform', the dtype of '{name}' must be the same as 'dtype' {dtype}, but got "
                               f"{bound.dtype}.")
     shape = _shape_arg("uniform", shape)
-    seeds = _seeds("uniform", seed)
     if dtype == mstype.int32:
-        return _prim(random_defs.UniformInt, *seeds)(shape, minval, maxval)
-    draw = _prim(random_defs.UniformReal, *seeds)(shape)
+        return _prim(random_defs.UniformInt, *_seeds("uniform", seed))(shape, minval, maxval)
+    draw = _uniform_real("uniform", seed)(shape)
     return fops.add(fops.mul(draw, fops.sub(maxval, minval)), minval)
 
 
@@ -291,7 +316,7 @@ def rand(*size, dtype=None, seed=None):
         (2, 3)
     """
     dtype = _float_dtype("rand", dtype, mstype.float32)
-    out = _prim(random_defs.UniformReal, *_seeds("rand", seed))(_size("rand", size))
+    out = _uniform_real("rand", seed)(_size("rand", size))
     return out if dtype == mstype.float32 else fops.cast(out, dtype)
 
 
@@ -299,7 +324,7 @@ def rand_like(input, seed=None, *, dtype=None):
     """Samples from U[0, 1) with ``input``'s shape (and dtype unless ``dtype`` is given)."""
     _check_tensor("rand_like", "input", input)
     dtype = _float_dtype("rand_like", dtype, input.dtype)
-    out = _prim(random_defs.UniformReal, *_seeds("rand_like", seed))(tuple(input.shape))
+    out = _uniform_real("rand_like", seed)(tuple(input.shape))
     return out if dtype == mstype.float32 else fops.cast(out, dtype)
 
 
