@@ -84,12 +84,16 @@ def _ms_mode_switch(request):
 
 @pytest.fixture
 def restore_mode():
-    """Put the execution mode back after the test (for tests that set it themselves): a module uses it with
+    """Put the execution mode and the device target back after the test (for tests that set them themselves, or run
+    code that does, such as MindSpore's docstring examples: under MS_TEST_DEVICE_TARGET=STRICT a target left on CPU
+    would hand later tests' STRICT tensors to CPU kernels): a module uses it with
     ``pytestmark = pytest.mark.usefixtures("restore_mode")``."""
     import mindspore as ms
-    mode = ms.get_context("mode")
+    mode, target = ms.get_context("mode"), ms.get_context("device_target")
     yield
     ms.set_context(mode=mode)
+    if ms.get_context("device_target") != target:
+        ms.set_device(target)
 
 
 @pytest.fixture

@@ -27,11 +27,11 @@ CONTEXT_CALLS = EXTRA.pop("_context_calls")
 
 
 @pytest.fixture
-def in_tmp(tmp_path, monkeypatch):
-    """Examples write checkpoints and MindIR files to the working directory, and some switch to GRAPH mode."""
+def in_tmp(tmp_path, monkeypatch, restore_mode):
+    """Examples write checkpoints and MindIR files to the working directory, and some switch to GRAPH mode (the
+    runner sets PYNATIVE and the CPU before each, as recorded: restore_mode puts the test session's back)."""
     monkeypatch.chdir(tmp_path)
     yield
-    ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
 def _replay(key, case):
@@ -57,7 +57,7 @@ def test_fix_case_matches_2_10(key, in_tmp):
 
 
 @pytest.mark.parametrize("call", sorted(CONTEXT_CALLS))
-def test_set_context_warns_and_refuses_as_2_10(call, capfd):
+def test_set_context_warns_and_refuses_as_2_10(call, capfd, restore_mode):
     """set_context's deprecated keys log 2.10's warning (the APIs replacing them do not); removed keys raise."""
     from mindspore import log
     want = CONTEXT_CALLS[call]
@@ -72,6 +72,5 @@ def test_set_context_warns_and_refuses_as_2_10(call, capfd):
         err = capfd.readouterr().err
     finally:
         log._reset()
-        ms.set_context(mode=ms.PYNATIVE_MODE)
     got = [line.split("] ", 2)[-1] for line in err.splitlines() if line.startswith("[WARNING]")]
     assert (got, error) == (want["warnings"], want["error"])

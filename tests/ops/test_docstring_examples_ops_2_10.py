@@ -19,6 +19,9 @@ from run_examples import compare_parts, run_parts  # noqa: E402
 with open(os.path.join(_HERE, "doc_ops_2_10.json")) as _f:
     CASES = json.load(_f)
 
+# the runner sets PYNATIVE and the CPU before each example, as recorded; some examples switch to GRAPH mode
+pytestmark = pytest.mark.usefixtures("restore_mode")
+
 
 @pytest.fixture(scope="module")
 def source_dir(tmp_path_factory):
