@@ -8,7 +8,7 @@ from mindspore.ops._defs.array import cached_prim
 from mindspore.scipy.ops import LinearSumAssignment
 
 
-def linear_sum_assignment(cost_matrix, maximize, dimension_limit=Tensor(sys.maxsize, mstype.int64)):
+def linear_sum_assignment(cost_matrix, maximize, dimension_limit=None):
     r"""
     Solve the linear sum assignment problem.
 
@@ -23,8 +23,8 @@ def linear_sum_assignment(cost_matrix, maximize, dimension_limit=Tensor(sys.maxs
         cost_matrix (Tensor): 2-D cost matrix. Tensor of shape :math:`(M, N)` .
         maximize (bool): Calculate a maximum weight matching if true, otherwise calculate a minimum weight matching.
         dimension_limit (Tensor, optional): A scalar used to limit the actual size of the 2nd dimension of
-            ``cost_matrix``. Default is ``Tensor(sys.maxsize)``, which means no limitation. The type is 0-D int64
-            Tensor.
+            ``cost_matrix``. Default ``None``: ``Tensor(sys.maxsize)``, which means no limitation (made at each call,
+            on the current device target). The type is 0-D int64 Tensor.
 
     Returns:
         A tuple of tensors containing 'row_idx' and 'col_idx'.
@@ -55,4 +55,6 @@ def linear_sum_assignment(cost_matrix, maximize, dimension_limit=Tensor(sys.maxs
         >>> print(b)
         [ 0  1 -1]
     """
+    if dimension_limit is None:
+        dimension_limit = Tensor(sys.maxsize, mstype.int64)
     return cached_prim(LinearSumAssignment)(cost_matrix, dimension_limit, maximize)
