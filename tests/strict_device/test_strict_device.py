@@ -134,3 +134,41 @@ def test_no_fallback_without_a_cpu_kernel(strict):
     with pytest.raises(ms.plugin.KernelNotFoundError, match="For 'Nope'"):
         backend.current().kernel("Nope", (mstype.float32,), (True,))
     assert ops.add(ms.Tensor([1.0]), 1).asnumpy().tolist() == [2.0]
+
+
+def _train(net, x, y, steps=3):
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    return [float(step(x, y).asnumpy()) for _ in range(steps)]
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_tensors_made_before_a_target_switch_move_to_the_new_device(strict, mode):
+    """A network, its inputs and a jit function's argument made on the CPU, then ``set_device`` to another target:
+    each tensor's data moves to the new device where it is first used (its kernels refused the host arrays before),
+    and back again after a switch to the CPU."""
+    x_np = np.arange(8, dtype=np.float32).reshape(2, 4) / 8
+    y_np = np.array([0, 2], np.int32)
+    ms.set_context(mode=mode)
+    try:
+        ms.set_seed(1)
+        expected = _train(nn.Dense(4, 3), ms.Tensor(x_np), ms.Tensor(y_np))   # all on STRICT
+
+        ms.set_context(device_target="CPU")
+        ms.set_seed(1)
+        net, x, y = nn.Dense(4, 3), ms.Tensor(x_np), ms.Tensor(y_np)
+        a = ms.Tensor(np.array([1.0, 2.0], np.float32))
+        assert type(net.weight._data) is np.ndarray and type(x._data) is np.ndarray
+        ms.set_context(device_target="STRICT")
+        np.testing.assert_allclose(_train(net, x, y), expected, rtol=1e-6)
+        assert isinstance(net.weight._data, StrictBuffer) and isinstance(x._data, StrictBuffer)
+        doubled = ms.jit(lambda t: t * 2 + 1)(a)
+        np.testing.assert_array_equal(doubled.asnumpy(), [3.0, 5.0])
+        assert isinstance(a._data, StrictBuffer) and isinstance(doubled._data, StrictBuffer)
+
+        ms.set_context(device_target="CPU")
+        back = ops.add(doubled, 1)
+        assert type(doubled._data) is np.ndarray and type(back._data) is np.ndarray
+        np.testing.assert_array_equal(back.asnumpy(), [4.0, 6.0])
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

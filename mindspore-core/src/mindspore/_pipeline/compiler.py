@@ -85,6 +85,7 @@ class CompiledGraph:
         self.compile_s = compile_s
         self.weight_specs = [(w._dtype, tuple(w.shape)) for w in program.weights]
         self.frozen = tuple(frozen)
+        self.adopted = False
 
     def stale(self):
         """Whether a Parameter the graph reads changed dtype or shape since it was compiled
@@ -113,6 +114,19 @@ class CompiledGraph:
     def run(self, args, kwargs):
         p = self.program
         leaves, _ = flatten((tuple(args), dict(kwargs or {})))
+        # tensors made before set_device switched the target move to this graph's device: the weights and
+        # attributes once, the arguments at each call
+        if not self.adopted:
+            for w in p.weights:
+                _backend.adopt(w)
+            for obj, attr, _ in p.state:
+                value = getattr(obj, attr)
+                if isinstance(value, Tensor):
+                    _backend.adopt(value)
+            self.adopted = True
+        for i in p.input_leaves:
+            if isinstance(leaves[i], Tensor):
+                _backend.adopt(leaves[i])
         inputs = [_buffer(leaves[i]) for i in p.input_leaves]
         inputs += [_buffer(getattr(obj, attr)) for obj, attr, _ in p.state]
         inputs += [w._buffer() for w in p.weights]

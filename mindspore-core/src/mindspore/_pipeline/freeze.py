@@ -19,6 +19,7 @@ from __future__ import annotations
 from mindspore._infer.abstract import AbstractTensor
 from mindspore._ir.nodes import Constant
 from mindspore._pipeline._util import graphs, is_effectful_apply, substitute
+from mindspore._runtime import backend as _backend
 from mindspore.common.tensor import Tensor
 
 __all__ = ["freeze_weights", "FROZEN"]
@@ -41,6 +42,7 @@ def freeze_weights(root):
         weight = p.weight
         if weight is None or p in written or not isinstance(p.abstract, AbstractTensor):
             continue
+        _backend.adopt(weight)   # a weight made before set_device switched the target: frozen on this device
         buffer = weight._buffer()
         c = Constant(Tensor._make(buffer, weight.dtype), p.loc)
         c.abstract = p.abstract

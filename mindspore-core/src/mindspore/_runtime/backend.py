@@ -289,6 +289,24 @@ def owner_of(buffer):
     return rt
 
 
+def adopt(tensor):
+    """Move ``tensor``'s buffer to the current device, in place, when another runtime made it (a tensor created
+    before ``set_device`` switched the target): MindSpore moves a tensor's data to where it is used. True when it
+    moved."""
+    buffer = tensor._data
+    if buffer is None:
+        return False
+    rt = data_runtime()
+    types = rt.buffer_types
+    if not types or isinstance(buffer, types):
+        return False
+    owner = owner_of(buffer)
+    if owner is rt:
+        return False
+    tensor._data = rt.from_host(owner.to_host(buffer))
+    return True
+
+
 def copy_buffer(buffer):
     """A copy of ``buffer`` on the current device: a device-side copy when the current runtime made it, else
     through the host from the runtime that did."""
@@ -359,4 +377,4 @@ context.register_handler("device_target", setter=_set_device_target, getter=_get
 context.register_handler("runtime_num_threads", setter=lambda n: (context.store("runtime_num_threads", n),
                                                                   set_kernel_threads(n)))
 
-__all__ += ["selected", "data_runtime", "owner_of", "copy_buffer", "PRIMITIVE_NAMES"]
+__all__ += ["selected", "data_runtime", "owner_of", "adopt", "copy_buffer", "PRIMITIVE_NAMES"]

@@ -205,11 +205,24 @@ class Eager(_interpreters.Interpreter):
         except MindSporeError:
             raise
         except (TypeError, ValueError) as exc:
+            if _adopt_foreign_buffers(args):
+                return self.apply(prim, args)
             raise MSRuntimeError(f"For '{prim.name}', the kernel failed on inputs {abstract_args(args)}: "
                                  f"{type(exc).__name__}: {exc}") from exc
         if c.checked:
             return _make(out, c.out_dtype) if not c.multi else tuple(map(_make, out, c.out_dtype))
         return _first_run(prim, out, c)
+
+
+def _adopt_foreign_buffers(args):
+    """Move to the current device, in place, the buffers of ``args``' tensors that another runtime made (see
+    ``backend.adopt``); True when any moved. Only a failed launch asks, so the hot path pays nothing."""
+    moved = False
+    for a in args:
+        for t in (a if type(a) in (tuple, list) else (a,)):
+            if isinstance(t, Tensor) and _backend.adopt(t):
+                moved = True
+    return moved
 
 
 def _first_run(prim, out, c):
