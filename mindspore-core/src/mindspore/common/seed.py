@@ -6,7 +6,9 @@ Here every random op draws from a NumPy ``Generator``. With a global seed, each 
 instance* gets its own generator seeded from (global seed, op seed or the instance's creation
 index), so a script re-run after ``set_seed(s)`` reproduces every draw; without one, generators are
 seeded from OS entropy. Initializers draw, as in MindSpore 2.10, from NumPy's global legacy generator, which
-``set_seed(s)`` seeds with ``s`` (see ``mindspore.common.initializer``).
+``set_seed(s)`` seeds with ``s`` (see ``mindspore.common.initializer``). A backend may draw a seeded instance's
+numbers its own way: the CPU backend draws those of instances with a ``(seed, seed2)`` pair (the functional random
+ops after ``set_seed``, :func:`_get_graph_seed`) as MindSpore 2.10's CPU kernels do.
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ overflow and underflow warnings and the moving statistics written by ``np.copyto
   buffers; NumPy otherwise); ReluGrad's other dtypes run the family's;
 * :func:`batch_norm_with_relu`, BatchNorm with a ReLU written in the same pass (the GRAPH_MODE fusion of
   :mod:`mindspore_cpu.passes`);
-* Dropout, which draws from ``prim.generator()`` (the instance's NumPy stream);
+* Dropout, which draws MindSpore 2.10's masks when seeded, else from ``prim.generator()`` (the instance's stream);
 * float16 Softmax, Sigmoid, HSwish and L2Normalize with the intermediate roundings of MindSpore 2.10's float16 CPU
   kernels (see each kernel);
 * float16/float32 LayerNorm, LayerNormGrad, SoftmaxGrad and FastGeLU(Grad), and float32 Softmax over the last axis,
@@ -26,6 +26,7 @@ from mindspore_array_kernels import bind
 from mindspore_cpu.kernels._half import KINDS, MIN_SIZE, as_c, astype, wide
 from mindspore_cpu.kernels._out import fit, fits_out
 from mindspore_cpu.kernels import nn_ext, reduce
+from mindspore_cpu.kernels import random as random_kernels
 
 
 def _store(dst, value):
@@ -379,10 +380,24 @@ def _softmax_grad_cpu(prim, y, dy, out=None):
 
 
 def _dropout(prim, x, out=None):
-    rng = prim.generator()
-    keep = prim.keep_prob
-    mask = (rng.random(x.shape) < keep).astype(x.dtype)
-    return np.asarray(x * mask * np.asarray(1.0 / keep, x.dtype)), mask
+    """A seeded instance (``Seed0`` or ``Seed1`` not 0: ``nn.Dropout`` and ``ops.dropout`` after ``set_seed``)
+    draws MindSpore 2.10's masks: its kernel's ``minstd_rand0`` engine (one per input shape and dtype, seeded once,
+    advanced by each launch: :func:`mindspore_cpu.kernels.random.kernel_engine`) gives
+    float32 uniforms kept where ``u < keep_prob``; the output is ``mask * x * scale`` with ``scale = 1.f /
+    keep_prob`` in float32 (float16: ``mask * float16(float(x) * scale)``). Unseeded, the instance's own stream."""
+    keep = np.float32(prim.keep_prob)
+    x = np.asarray(x)
+    engine = random_kernels.kernel_engine(prim, random_kernels.MinstdRand0,
+                                          (prim.attrs.get("Seed0", 0), prim.attrs.get("Seed1", 0)),
+                                          (x.shape, x.dtype.str))
+    scale = np.float32(1) / keep
+    if engine is None:
+        mask = (prim.generator().random(x.shape) < prim.keep_prob).astype(x.dtype)
+    else:
+        mask = (random_kernels.canonical_float32(engine.words(x.size)) < keep).reshape(x.shape).astype(x.dtype)
+    if x.dtype == np.float16:
+        return (x.astype(np.float32) * scale).astype(np.float16) * mask, mask
+    return mask * x * scale.astype(x.dtype), mask
 
 
 KERNELS.update({

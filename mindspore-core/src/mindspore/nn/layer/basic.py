@@ -19,6 +19,7 @@ from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import HeUniform, Uniform, initializer
 from mindspore.common.parameter import Parameter
+from mindspore.common.seed import _get_graph_seed
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
 from mindspore.nn.layer import _checks as chk
@@ -154,7 +155,9 @@ class Dropout(Cell):
         self.p = p
         self.keep_prob = keep_prob
         self.dtype = dtype
-        self.dropout = ops.Dropout(keep_prob=float(keep)) if keep < 1 else None
+        # as in 2.10, the op's seed pair is drawn at construction (so after set_seed its masks are 2.10's)
+        seed0, seed1 = _get_graph_seed(0, "dropout")
+        self.dropout = ops.Dropout(float(keep), seed0, seed1) if keep < 1 else None
 
     def construct(self, x):
         if not self.training or self.dropout is None:

@@ -205,7 +205,7 @@ class RandomCategorical(_RandomOp):
     def infer_shape(self, logits, num_sample, seed):
         rules.check_rank(self.name, "logits", logits, 2)
         num_sample = rules.check_positive_int(self.name, "num_sample", num_sample)
-        check_seed(self.name, "seed", seed)
+        rules.check_int(self.name, "seed", seed)   # any int: 2.10 draws from negative seeds too
         return logits[0], num_sample
 
     def infer_dtype(self, logits, num_sample, seed):

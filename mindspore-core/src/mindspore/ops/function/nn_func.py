@@ -8,6 +8,7 @@ import numbers
 
 from mindspore._errors import MSTypeError, MSValueError, MSValueRuntimeError
 from mindspore.common import dtype as mstype
+from mindspore.common.seed import _get_graph_seed
 from mindspore.common.tensor import Tensor
 from mindspore.ops._defs import _rules as rules
 from mindspore.ops._defs import nn as nn_defs
@@ -348,11 +349,16 @@ def dropout(input, p=0.5, training=True, seed=None):
     """
     _check_tensor("dropout", "input", input)
     p = _check_p("dropout", p)
-    if not training or p == 0:
+    if not training:
+        return input
+    seeds = _get_graph_seed(seed, "dropout")   # 2.10 draws the pair even for p == 0 (its Dropout keeps all)
+    if p == 0:
         return input
     if p == 1:
         return fops.mul(input, 0)
-    return _prim(nn_defs.Dropout, 1.0 - p, int(seed or 0))(input)[0]
+    if seeds != (0, 0):   # a new seeded op per call, as in 2.10: after set_seed the CPU masks are 2.10's
+        return nn_defs.Dropout(1.0 - p, *seeds)(input)[0]
+    return _prim(nn_defs.Dropout, 1.0 - p, 0)(input)[0]
 
 
 def _channel_dropout(op, input, p, training, spatial, ranks):

@@ -3,7 +3,11 @@
 Seeding follows MindSpore: ``seed=None`` (or 0) draws from the global seed's streams
 (reproducible after ``mindspore.set_seed``); an explicit seed gives its own reproducible stream.
 One primitive instance is kept per (op, seed), so consecutive calls advance the same stream and
-give different numbers, while re-running a script after ``set_seed`` repeats every draw.
+give different numbers, while re-running a script after ``set_seed`` repeats every draw. As in MindSpore 2.10,
+``uniform``, ``rand``, ``standard_normal``, ``normal``, ``randn``, ``randint`` (and their ``_like`` forms),
+``standard_laplace``, ``laplace``, ``multinomial``, ``shuffle`` and ``choice_with_mask`` with a global or op seed
+make a new primitive per call instead, seeded with the next ``(seed, seed2)`` pair of the op (:func:`_get_seed`),
+and ``random_categorical`` with a seed a new primitive per call: the CPU backend then draws 2.10's numbers.
 """
 import numbers
 
@@ -52,17 +56,23 @@ def _prim(cls, *args):
     return p
 
 
-def _uniform_real(kernel_name, seed):
-    """The ``UniformReal`` primitive of one functional draw (``ops.uniform``, ``ops.rand``, ``ops.rand_like``).
+def _seeded(cls, kernel_name, seed, *lead):
+    """The primitive of one functional draw of ``cls`` (``UniformReal``, ``UniformInt``, ``StandardNormal``).
 
     As in MindSpore 2.10, a global or op seed gives every call a new primitive seeded with the next
     ``(seed, seed2)`` pair of ``kernel_name`` (:func:`_get_seed`), so a seeded script draws 2.10's numbers (the
-    CPU kernel's first launch of a seeded instance is 2.10's); with neither, the cached unseeded instance."""
+    CPU kernels of seeded instances are 2.10's); with neither, the cached unseeded instance. ``lead``: the
+    arguments before the seed pair (``RandomChoiceWithMask``'s ``count``)."""
     if _generator.active() is None:
         seeds = _get_seed(seed, kernel_name)
         if seeds != (0, 0):
-            return random_defs.UniformReal(*seeds)
-    return _prim(random_defs.UniformReal, *_seeds(kernel_name, seed))
+            return cls(*lead, *seeds)
+    return _prim(cls, *lead, *_seeds(kernel_name, seed))
+
+
+def _uniform_real(kernel_name, seed):
+    """The ``UniformReal`` primitive of one functional draw (``ops.uniform``, ``ops.rand``, ``ops.rand_like``)."""
+    return _seeded(random_defs.UniformReal, kernel_name, seed)
 
 
 def _seeds(op, seed):
@@ -126,7 +136,7 @@ def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
                               f"{bound.dtype}.")
     shape = _shape_arg("uniform", shape)
     if dtype == mstype.int32:
-        return _prim(random_defs.UniformInt, *_seeds("uniform", seed))(shape, minval, maxval)
+        return _seeded(random_defs.UniformInt, "uniform", seed)(shape, minval, maxval)
     draw = _uniform_real("uniform", seed)(shape)
     return fops.add(fops.mul(draw, fops.sub(maxval, minval)), minval)
 
@@ -139,7 +149,7 @@ def standard_normal(shape, seed=None):
         >>> print(ops.standard_normal((4, 4)).shape)
         (4, 4)
     """
-    return _prim(random_defs.StandardNormal, *_seeds("standard_normal", seed))(_shape_arg("standard_normal", shape))
+    return _seeded(random_defs.StandardNormal, "standard_normal", seed)(_shape_arg("standard_normal", shape))
 
 
 def normal(shape, mean, stddev, seed=None):
@@ -155,21 +165,20 @@ def normal(shape, mean, stddev, seed=None):
     """
     mean = _as_tensor("normal", "mean", mean)
     stddev = _as_tensor("normal", "stddev", stddev)
-    draw = _prim(random_defs.StandardNormal, *_seeds("normal", seed))(_shape_arg("normal", shape))
+    draw = _seeded(random_defs.StandardNormal, "normal", seed)(_shape_arg("normal", shape))
     return fops.add(fops.mul(draw, stddev), mean)
 
 
 def standard_laplace(shape, seed=None):
     """Float32 samples from Laplace(0, 1) of shape ``shape``."""
-    return _prim(random_defs.StandardLaplace, *_seeds("standard_laplace", seed))(
-        _shape_arg("standard_laplace", shape))
+    return _seeded(random_defs.StandardLaplace, "standard_laplace", seed)(_shape_arg("standard_laplace", shape))
 
 
 def laplace(shape, mean, lambda_param, seed=None):
     """Samples from Laplace(mean, lambda_param); the shape broadcasts with the parameters'."""
     mean = _as_tensor("laplace", "mean", mean)
     lambda_param = _as_tensor("laplace", "lambda_param", lambda_param)
-    draw = _prim(random_defs.StandardLaplace, *_seeds("laplace", seed))(_shape_arg("laplace", shape))
+    draw = _seeded(random_defs.StandardLaplace, "laplace", seed)(_shape_arg("laplace", shape))
     return fops.add(fops.mul(draw, lambda_param), mean)
 
 
@@ -208,6 +217,8 @@ def random_poisson(shape, rate, seed=None, dtype=mstype.float32):
 def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
     """Class indices drawn from softmax(logits) of the 2-D ``logits``: shape ``(batch, num_sample)``."""
     _check_tensor("random_categorical", "logits", logits)
+    if seed and _generator.active() is None:   # a new op per call, as in 2.10: the seed alone fixes the draw
+        return random_defs.RandomCategorical(dtype)(logits, num_sample, seed)
     return _prim(random_defs.RandomCategorical, dtype)(logits, num_sample, seed)
 
 
@@ -230,14 +241,24 @@ def multinomial(input, num_samples, replacement=True, seed=None):
         raise MSValueError(f"For 'multinomial', the 'num_samples' must be a non-negative int, but got {num_samples}.")
     rules.check_bool("multinomial", "replacement", replacement)
     if num_samples == 0:  # nothing to draw (MindSpore 2.10 returns the empty (rows, 0) result)
+        if _generator.active() is None:
+            _get_seed(seed, "multinomial")   # 2.10 still takes the op's next seed pair
         return fops.zeros(tuple(input.shape[:-1]) + (0,), mstype.int32)
     seeds = _seeds("multinomial", seed)
     if replacement:
-        return _prim(random_defs.Multinomial, *seeds)(input, num_samples)
+        return _seeded(random_defs.Multinomial, "multinomial", seed)(input, num_samples)
     if input.shape[-1] < num_samples:
         raise MSValueError(f"For 'multinomial', the 'num_samples' must be less than or equal to the last dimension "
                            f"of input without 'replacement', but got 'num_samples': {num_samples} and the last "
                            f"dimension {input.shape[-1]}.")
+    graph_seeds = _get_seed(seed, "multinomial") if _generator.active() is None else (0, 0)
+    if graph_seeds != (0, 0):
+        # 2.10's draw without replacement: the top ``num_samples`` of log(u) / (w + 1e-6), u uniform per weight
+        rows = input.shape[-2] if input.ndim == 2 else 1
+        u = random_defs.UniformReal(*graph_seeds)((rows * input.shape[-1],))
+        if rows != 1:
+            u = fops.reshape(u, (rows, input.shape[-1]))
+        return fops.top_k(fops.div(fops.log(u), fops.add(input, 1e-6)), num_samples)[1]
     out = _prim(random_defs.MultinomialWithReplacement, num_samples, False)(input, seeds[0] or -1, 0)
     return fops.cast(out, mstype.int32)
 
@@ -272,13 +293,13 @@ def bernoulli(input, p=0.5, seed=None):
 def choice_with_mask(input_x, count=256, seed=None):
     """Up to ``count`` random true positions of the bool ``input_x``: ``(index, mask)``."""
     _check_tensor("choice_with_mask", "input_x", input_x)
-    return _prim(random_defs.RandomChoiceWithMask, count, *_seeds("choice_with_mask", seed))(input_x)
+    return _seeded(random_defs.RandomChoiceWithMask, "choice_with_mask", seed, count)(input_x)
 
 
 def shuffle(x, seed=None):
     """``x`` with its first dimension randomly permuted."""
     _check_tensor("shuffle", "x", x)
-    return _prim(random_defs.RandomShuffle, *_seeds("shuffle", seed))(x)
+    return _seeded(random_defs.RandomShuffle, "shuffle", seed)(x)
 
 
 def _size(op, size):
@@ -331,7 +352,7 @@ def rand_like(input, seed=None, *, dtype=None):
 def randn(*size, dtype=None, seed=None):
     """Samples from N(0, 1) of shape ``size`` (default dtype Float32)."""
     dtype = _float_dtype("randn", dtype, mstype.float32)
-    out = _prim(random_defs.StandardNormal, *_seeds("randn", seed))(_size("randn", size))
+    out = _seeded(random_defs.StandardNormal, "randn", seed)(_size("randn", size))
     return out if dtype == mstype.float32 else fops.cast(out, dtype)
 
 
@@ -339,7 +360,7 @@ def randn_like(input, seed=None, *, dtype=None):
     """Samples from N(0, 1) with ``input``'s shape (dtype Float32 unless ``dtype`` is given)."""
     _check_tensor("randn_like", "input", input)
     dtype = _float_dtype("randn_like", dtype, mstype.float32)
-    out = _prim(random_defs.StandardNormal, *_seeds("randn_like", seed))(tuple(input.shape))
+    out = _seeded(random_defs.StandardNormal, "randn_like", seed)(tuple(input.shape))
     return out if dtype == mstype.float32 else fops.cast(out, dtype)
 
 
@@ -364,7 +385,7 @@ def randint(low, high, size, seed=None, *, dtype=None):
     if not isinstance(size, tuple):
         raise MSValueError(f"For 'randint', the input 'size' must be a tuple, but got {size}.")
     lo, hi = _int_bounds("randint", low, high)
-    out = _prim(random_defs.UniformInt, *_seeds("randint", seed))(size, lo, hi)
+    out = _seeded(random_defs.UniformInt, "randint", seed)(size, lo, hi)
     return fops.cast(out, dtype)
 
 
@@ -373,7 +394,7 @@ def randint_like(input, low, high, seed=None, *, dtype=None):
     _check_tensor("randint_like", "input", input)
     dtype = _int_dtype("randint_like", dtype, input.dtype)
     lo, hi = _int_bounds("randint_like", low, high)
-    out = _prim(random_defs.UniformInt, *_seeds("randint_like", seed))(tuple(input.shape), lo, hi)
+    out = _seeded(random_defs.UniformInt, "randint_like", seed)(tuple(input.shape), lo, hi)
     return fops.cast(out, dtype)
 
 
