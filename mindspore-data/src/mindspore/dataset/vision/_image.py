@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageEnhance
 
-from mindspore.plugin import MSTypeError
+from mindspore.plugin import MSTypeError, MSValueError
 from mindspore.dataset.transforms._base import TensorOperation, is_pil, runtime_error, single_or_tuple
 from mindspore.dataset.vision.utils import Border, Inter
 
@@ -197,11 +197,39 @@ def pad_np(image, top, bottom, left, right, mode=Border.CONSTANT, fill=(0, 0, 0)
             raise runtime_error("Pad", "can not pad an empty image with a non-constant padding mode.")
         return np.pad(image, widths, mode=mode.value)
     height, width = image.shape[:2]
+    value, cv_value = _pad_values(fill, image)
+    if cv_value is not None and image.size:
+        # OpenCV's copyMakeBorder (as 2.10's Pad): 20x NumPy's fill-then-copy on a 32x32 image; the fill values are
+        # already of the image's dtype, so OpenCV's conversion of them is exact
+        out = cv2.copyMakeBorder(np.ascontiguousarray(image), top, bottom, left, right, cv2.BORDER_CONSTANT,
+                                 value=cv_value)
+        return out.reshape(out.shape[:2] + image.shape[2:])
     out = np.empty((height + top + bottom, width + left + right) + image.shape[2:], dtype=image.dtype)
-    out[...] = np.asarray(fill_for(fill, range(num_channels(image))), dtype=np.float64).astype(image.dtype) \
-        if image.ndim == 3 else image.dtype.type(fill[0])
+    out[...] = value
     out[top:top + height, left:left + width] = image
     return out
+
+
+_CV_BORDER_DTYPES = frozenset(map(np.dtype, (np.uint8, np.int8, np.uint16, np.int16, np.int32, np.float32,
+                                               np.float64)))
+_PAD_VALUES = {}
+
+
+def _pad_values(fill, image):
+    """(the fill of ``image``'s pixels in its dtype, the same as OpenCV's border scalar or None where OpenCV can not
+    pad the image), kept per (fill, channels, dtype): a pipeline pads every image with the same fill."""
+    key = (fill if isinstance(fill, tuple) else tuple(fill), image.ndim, image.shape[2:], image.dtype)
+    found = _PAD_VALUES.get(key)
+    if found is None:
+        value = np.asarray(fill_for(fill, range(num_channels(image))), dtype=np.float64).astype(image.dtype) \
+            if image.ndim == 3 else image.dtype.type(fill[0])
+        cv_value = None
+        if image.dtype in _CV_BORDER_DTYPES and (image.ndim == 2 or image.shape[2] <= 4):
+            cv_value = (tuple(float(v) for v in np.atleast_1d(value)) + (0.0,) * 3)[:4]
+        found = (value, cv_value)
+        if len(_PAD_VALUES) < 256:
+            _PAD_VALUES[key] = found
+    return found
 
 
 def rotate_np(image, angle, interpolation, expand, center, fill):
@@ -560,12 +588,46 @@ class ImageTensorOperation(TensorOperation):
             values = [np.array(v) if is_pil(v) else v for v in values]
         if len(values) > 1 and self.random and len({image_hw(v) for v in values}) > 1:
             raise runtime_error(name, "the width and height of the images need to be the same size.")
+        if self.__dict__.get("device_target", "CPU") == "Ascend":
+            raise runtime_error(name, "device_target 'Ascend' (set by 'device') runs the transform on Ascend's DVPP, "
+                                      "which this installation has no runtime for; use device('CPU').")
         params = self._params(values[0])
         run = self._pil if use_pil else self._np
         try:
             return single_or_tuple([run(v, params) for v in values])
         except cv2.error as exc:  # OpenCV's refusals (an unsupported dtype or size) in MindSpore's words
             raise runtime_error(name, str(exc).strip()) from exc
+
+
+def device(self, device_target="CPU"):
+    """Set the device the transform runs on: ``"CPU"`` (the default) or ``"Ascend"`` (DVPP, which needs Ascend's
+    runtime: without it, running the transform raises RuntimeError, as MindSpore 2.10 does on a CPU machine).
+    Returns the transform.
+
+    Raises:
+        TypeError: ``device_target`` is not a str.
+        ValueError: ``device_target`` is neither ``"CPU"`` nor ``"Ascend"``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import mindspore.dataset.vision as vision
+        >>> vision.HorizontalFlip().device("CPU")(np.array([[1, 2, 3]]))
+        array([[3, 2, 1]])
+    """
+    if not isinstance(device_target, str):
+        raise MSTypeError(f"Argument device_target with value {device_target} is not of type [<class 'str'>], but "
+                          f"got {type(device_target)}.")
+    if device_target not in ("CPU", "Ascend"):
+        raise MSValueError("Input device_target is not within the valid set of ['CPU', 'Ascend'].")
+    self.device_target = device_target
+    return self
+
+
+#: the transforms that have ``device`` in MindSpore 2.10 (its DVPP-capable ones); vision/transforms.py gives it them
+DEVICE_TRANSFORMS = (
+    "AdjustBrightness", "AdjustContrast", "AdjustHue", "AdjustSaturation", "AdjustSharpness", "Affine", "AutoContrast",
+    "ConvertColor", "Crop", "Decode", "Equalize", "Erase", "GaussianBlur", "HorizontalFlip", "Invert", "Normalize",
+    "Pad", "Perspective", "Posterize", "Resize", "ResizedCrop", "Rotate", "Solarize", "VerticalFlip")
 
 
 class PilColorOperation(ImageTensorOperation):
