@@ -379,6 +379,56 @@ class Primitive:
     def set_device(self, device_target):
         return self.add_prim_attr("primitive_target", device_target)
 
+    def set_stage(self, stage):
+        """Set the pipeline stage of this operator (attribute ``stage``; only read in SEMI_AUTO_PARALLEL);
+        returns ``self``.
+
+        Examples:
+            >>> from mindspore import ops
+            >>> ops.Add().set_stage(0)
+            Prim[Add]<stage=0>
+        """
+        return self.add_prim_attr("stage", stage)
+
+    def place(self, role, rank_id):
+        """Label this operator with the process that runs it (``role`` 'MS_WORKER', ``rank_id``), for a dynamic
+        cluster; attributes ``ms_role`` and ``rank_id``. Mixing it with AUTO/SEMI_AUTO/DATA/HYBRID parallel raises
+        RuntimeError, as in MindSpore 2.10.
+
+        Examples:
+            >>> from mindspore import ops
+            >>> ops.MatMul().place('MS_WORKER', 0)
+        """
+        from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
+        if not isinstance(rank_id, int) or isinstance(rank_id, bool):
+            raise MSTypeError(f"For 'Primitive.place', the 'rank_id' must be int, but got '{type(rank_id).__name__}'")
+        if rank_id < 0:
+            raise MSValueError(f"For 'Primitive.place', the 'rank_id' must be int and must >= 0, but got '{rank_id}' "
+                               f"with type 'int'.")
+        if role != "MS_WORKER":
+            raise MSValueError(f"For 'Primitive.place', the 'role' must be str and must be in 'MS_WORKER', "
+                               f"but got '{role}'.")
+        from mindspore.context import get_auto_parallel_context
+        if get_auto_parallel_context("parallel_mode") in ("auto_parallel", "semi_auto_parallel", "data_parallel",
+                                                          "hybrid_parallel"):
+            raise MSRuntimeError("You are calling Primitive.place mixed with other parallel features: "
+                                 "'auto_parallel', 'data_parallel' and 'hybrid_parallel'. This case is still under "
+                                 "development and not supported yet. Please call Primitive.place without these "
+                                 "features.")
+        self.add_prim_attr("ms_role", role)
+        self.add_prim_attr("rank_id", rank_id)
+
+    def check_elim(self, *args):
+        """Whether a call with ``args`` can be computed while compiling: ``(can_eliminate, value)``; the base class
+        says ``(False, None)``, subclasses override it."""
+        return (False, None)
+
+    @property
+    def update_parameter(self):
+        """Whether the operator writes a Parameter it is given (False for the base class, as in MindSpore 2.10,
+        where only a few subclasses set it)."""
+        return self.__dict__.get("_update_parameter", False)
+
     def __call__(self, *args):
         if self.value_inputs:
             args = _read_value_inputs(self, args)
@@ -453,18 +503,36 @@ def instance(name, **attrs):
 class PrimitiveWithInfer(Primitive):
     """A primitive with Python ``infer_shape``/``infer_dtype`` (the legacy user-facing base class)."""
 
+    def infer_shape(self, *args):
+        """Output shape from the input shapes; a subclass overrides it (the base says None: unknown)."""
+        return None
+
+    def infer_dtype(self, *args):
+        """Output dtype from the input dtypes; a subclass overrides it (the base says None)."""
+        return None
+
+    def infer_value(self, *args):
+        """Output value computed while compiling, or None (the base: none)."""
+        return None
+
 
 class PrimitiveWithCheck(Primitive):
     """A primitive with ``check_shape``/``check_dtype`` hooks; output shape/dtype equal the first input's."""
 
+    def check_shape(self, *args):
+        """Check the input shapes (raise when invalid); the base accepts any and returns None."""
+        return None
+
+    def check_dtype(self, *args):
+        """Check the input dtypes (raise when invalid); the base accepts any and returns None."""
+        return None
+
     def infer_shape(self, *shapes):
-        if hasattr(self, "check_shape"):
-            self.check_shape(*shapes)
+        self.check_shape(*shapes)
         return shapes[0]
 
     def infer_dtype(self, *dtypes):
-        if hasattr(self, "check_dtype"):
-            self.check_dtype(*dtypes)
+        self.check_dtype(*dtypes)
         return dtypes[0]
 
 

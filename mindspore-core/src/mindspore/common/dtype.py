@@ -66,6 +66,53 @@ class Type:
     def to_numpy(self):
         return self._np
 
+    # -- MindSpore 2.10's Number-type queries (C++ ``Number``: bool, the ints, floats and complexes, ``Number``); the
+    # other types (String, List, Tensor...) do not have them, so ``hasattr`` is False there as in 2.10
+    def _number_kind(self):
+        if self._category == _OTHER and self._name not in _OTHER_NUMBERS:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute for the type {self._name}")
+        return self._category
+
+    @property
+    def is_floating_point(self):
+        """Whether this number type is a floating point type (float16/32/64, bfloat16, the float8s)."""
+        return self._number_kind() == _FLOAT or self._name in ("HiFloat8",)
+
+    @property
+    def is_signed(self):
+        """Whether this number type is signed (False for bool and the unsigned integers)."""
+        return self._number_kind() != _BOOL and self._signed and self._name != "Number"
+
+    @property
+    def is_complex(self):
+        """Whether this number type is complex."""
+        return self._number_kind() == _COMPLEX
+
+    def _short_name(self):
+        return _REPRS.get(self._name, "mindspore." + self._name.lower())[len("mindspore."):].rstrip("_")
+
+    def to_complex(self):
+        """The complex type of this type's precision (float32 and bfloat16: complex64; float64: complex128)."""
+        self._number_kind()
+        if self._category == _COMPLEX:
+            return self
+        target = {"Float32": "Complex64", "BFloat16": "Complex64", "Float64": "Complex128"}.get(self._name)
+        if target is None:
+            raise TypeError(f"Cannot convert type {self._short_name()} to complex type.")
+        return to_ms_dtype(target)
+
+    def to_real(self):
+        """The real type of this complex type (complex64: float32); a real type of known width is its own."""
+        self._number_kind()
+        if self._category == _COMPLEX:
+            return to_ms_dtype("Float32" if self._name == "Complex64" else "Float64")
+        if not self._bits:
+            raise TypeError(f"Cannot convert type {self._short_name()} to real type.")
+        return self
+
+
+_OTHER_NUMBERS = ("Number", "HiFloat8", "QInt4x2")
+
 
 class TensorType(Type):
     """``mindspore.tensor_type(dtype)``: the type of a tensor with element type ``element_type``."""
@@ -163,7 +210,8 @@ _REPRS = {t.name: "mindspore." + n for n, t in (
     ("uint16", uint16), ("uint32", uint32), ("uint64", uint64), ("float16", float16), ("float32", float32),
     ("float64", float64), ("bfloat16", bfloat16), ("complex64", complex64), ("complex128", complex128),
     ("string_", string), ("type_none", type_none), ("list_", list_))}
-_REPRS.update({"Int": "mindspore.int", "Float": "mindspore.float"})
+_REPRS.update({"Int": "mindspore.int", "Float": "mindspore.float", "Float8E4M3FN": "mindspore.float8_e4m3fn",
+               "Float8E5M2": "mindspore.float8_e5m2", "HiFloat8": "mindspore.hifloat8", "QInt4x2": "mindspore.int4"})
 
 
 

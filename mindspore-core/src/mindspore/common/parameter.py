@@ -126,6 +126,74 @@ class Parameter(Tensor):
     def comm_fusion(self, value):
         self.__dict__["_comm_fusion"] = check_fusion_id(value)
 
+    # -- MindSpore 2.10's bookkeeping properties (parameter server, embedding cache, pipeline stages). On the CPU
+    # they only record what they are given, as 2.10 does; the validation and messages are 2.10's.
+    @property
+    def key(self):
+        """The parameter's unique key (-1 unless set; parameter-server bookkeeping)."""
+        return self.__dict__.get("_key", -1)
+
+    @key.setter
+    def key(self, value=-1):
+        if not isinstance(value, int):
+            raise MSTypeError("The argument `key` must be int type.")
+        self.__dict__["_key"] = value
+
+    @property
+    def sliced(self):
+        """Whether the data is already this rank's slice (set by the parallel loaders; False by default)."""
+        return self.__dict__.get("_sliced", False)
+
+    @sliced.setter
+    def sliced(self, sliced_):
+        self.__dict__["_sliced"] = sliced_
+
+    @property
+    def inited_param(self):
+        """The parameter ``init_data`` made in place of this one (None: ``init_data`` initialises in place)."""
+        return self.__dict__.get("_inited_param")
+
+    @property
+    def cache_enable(self):
+        """Whether the parameter uses the (Ascend) embedding cache; False by default."""
+        return self.__dict__.get("_cache_enable", False)
+
+    @cache_enable.setter
+    def cache_enable(self, value=True):
+        if not isinstance(value, bool):
+            raise MSTypeError("The argument `cache_enable` must be bool type.")
+        self.__dict__["_cache_enable"] = value
+
+    @property
+    def cache_shape(self):
+        """The shape of the parameter's embedding cache, a list ([] unless set)."""
+        return list(self.__dict__.get("_cache_shape", ()))
+
+    @cache_shape.setter
+    def cache_shape(self, value):
+        if not isinstance(value, (tuple, list)):
+            raise MSTypeError("The argument `cache_shape` must be tuple or list type.")
+        self.__dict__["_cache_shape"] = list(value)
+
+    @property
+    def parallel_optimizer_comm_recompute(self):
+        """Whether the AllGather the parallel optimizer inserts for this parameter is recomputed (False)."""
+        return self.__dict__.get("_parallel_optimizer_comm_recompute", False)
+
+    @parallel_optimizer_comm_recompute.setter
+    def parallel_optimizer_comm_recompute(self, value):
+        if not isinstance(value, bool):
+            raise MSTypeError(f"The input value must be a bool, but got {type(value).__name__}.")
+        self.__dict__["_parallel_optimizer_comm_recompute"] = value
+
+    def add_pipeline_stage(self, stage):
+        """Record that pipeline stage ``stage`` uses this parameter (2.10 warns that the interface may go)."""
+        import mindspore.log as logger
+        logger.warning("This interface may be deleted in the future.")
+        if not isinstance(stage, int) or stage < 0:
+            raise MSTypeError("`stage` must be a positive number of int type")
+        self.__dict__.setdefault("_pipeline_stages", []).append(stage)
+
     @property
     def data(self):
         return self

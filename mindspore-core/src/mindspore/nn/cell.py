@@ -21,6 +21,7 @@ from collections import OrderedDict
 from mindspore._autodiff import forward_reuse as _forward_reuse
 from mindspore._autodiff import tape as _tape
 from mindspore.nn import _cell_buffers, _cell_hooks, _cell_memory, _state_dict
+from mindspore.nn._cell_extras import CellExtras as _CellExtras
 from mindspore._core import interpreters as _interpreters
 from mindspore._core.primitive import MIXED_PRECISION as _MIXED_PRECISION, MIXED_PRECISION_USED as _MIXED_PRECISION_USED
 from mindspore._infer import staging as _staging
@@ -141,7 +142,7 @@ def _set_parameter_value(param, value):
         param.set_data(value)
 
 
-class Cell:
+class Cell(_CellExtras):
     """Base class of networks: define layers in ``__init__`` and the computation in ``construct``.
 
     Examples:

@@ -588,6 +588,33 @@ class Model:
         _check_predict_data(predict_data)
         return self._predict_network(*predict_data)
 
+    def build(self, train_dataset=None, valid_dataset=None, sink_size=-1, epoch=1, sink_mode=True):
+        """Pre-build the sink-mode dataset channel and graphs (MindSpore 2.10 supports it on Ascend only; on other
+        targets it raises RuntimeError, as 2.10 does on the CPU). See ``mindspore/train/_model_layout.py``."""
+        from mindspore.train import _model_layout
+        _model_layout.build(self, train_dataset, valid_dataset, sink_size, epoch, sink_mode)
+
+    def infer_train_layout(self, train_dataset, dataset_sink_mode=True, sink_size=-1):
+        """The parameter layouts of the train network in SEMI_AUTO_PARALLEL/AUTO_PARALLEL, as
+        ``{name: [dev_matrix, tensor_map, slice_shape, field_size, uniform_split, opt_shard_group]}``; it compiles the
+        network for the first batch of ``train_dataset``. Other parallel modes raise RuntimeError."""
+        from mindspore.train import _model_layout
+        _model_layout.check_train(train_dataset, dataset_sink_mode, sink_size)
+        network = self._train_network
+        for inputs in train_dataset.create_tuple_iterator(num_epochs=1):
+            network.compile(*inputs)
+            break
+        return _model_layout.fill_layouts(network)
+
+    def infer_predict_layout(self, *predict_data, skip_backend_compile=False):
+        """The parameter layouts of the predict network in SEMI_AUTO_PARALLEL/AUTO_PARALLEL (see
+        :meth:`infer_train_layout`); it compiles the network for ``predict_data``."""
+        from mindspore.train import _model_layout
+        _model_layout.check_predict()
+        _check_predict_data(predict_data)
+        self._predict_network.compile(*predict_data)
+        return _model_layout.fill_layouts(self._predict_network)
+
 
 def _plain(value):
     return value.item() if isinstance(value, np.generic) else value

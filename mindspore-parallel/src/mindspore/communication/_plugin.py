@@ -36,9 +36,9 @@ def ms_collective_backends():
 
 @hookimpl
 def ms_sharding():
-    from mindspore.parallel import _dispatch, _shard
+    from mindspore.parallel import _dispatch, _layouts, _shard
     return {"primitive_shard": _shard.primitive_shard, "cell_shard": _shard.cell_shard, "sync": _dispatch.sync,
-            "Layout": _shard.Layout}
+            "Layout": _shard.Layout, "parameter_layouts": _layouts.parameter_layouts}
 
 
 def marked_grad_allreduce(node):

@@ -211,6 +211,21 @@ class _BatchNorm(Cell):
         else:
             self.running_mean = self.running_var = self.num_batches_tracked = None
 
+    def reset_running_stats(self):
+        """Set the running statistics back to their initial values (mean 0, variance 1, no batch tracked), in place;
+        nothing without ``track_running_stats``."""
+        if self.track_running_stats:
+            self.running_mean.assign_value(initializer("zeros", [self.num_features], self.running_mean.dtype))
+            self.running_var.assign_value(initializer("ones", [self.num_features], self.running_var.dtype))
+            self.num_batches_tracked.assign_value(initializer("zeros", [], mstype.int64))
+
+    def reset_parameters(self):
+        """:meth:`reset_running_stats`, then, with ``affine``, the weight back to ones and the bias to zeros."""
+        self.reset_running_stats()
+        if self.affine:
+            self.weight.assign_value(initializer("ones", [self.num_features], self.weight.dtype))
+            self.bias.assign_value(initializer("zeros", [self.num_features], self.bias.dtype))
+
     def extend_repr(self):
         return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
                 f"track_running_stats={self.track_running_stats}")

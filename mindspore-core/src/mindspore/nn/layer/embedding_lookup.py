@@ -53,6 +53,12 @@ class EmbeddingLookup(Cell):
         [[1.0, 1.0], [1.0, 0.0]]
     """
 
+    # the slice_mode names, as class constants (MindSpore 2.10's ``nn.EmbeddingLookup.BATCH_SLICE``...)
+    BATCH_SLICE = "batch_slice"
+    FIELD_SLICE = "field_slice"
+    TABLE_ROW_SLICE = "table_row_slice"
+    TABLE_COLUMN_SLICE = "table_column_slice"
+
     def __init__(self, vocab_size, embedding_size, param_init="normal", target="CPU", slice_mode="batch_slice",
                  manual_shapes=None, max_norm=None, sparse=True, dtype=mstype.float32):
         super().__init__()

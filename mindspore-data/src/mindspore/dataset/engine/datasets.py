@@ -273,6 +273,39 @@ class Dataset:
         batched = _ops().BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, **kwargs)
         return batched.project(column_order) if column_order is not None else batched
 
+    def bucket_batch_by_length(self, column_names, bucket_boundaries, bucket_batch_sizes, element_length_function=None,
+                               pad_info=None, pad_to_bucket_boundary=False, drop_remainder=False):
+        """Batch rows of similar length: each row goes to the bucket its length falls in (``bucket_boundaries``
+        ``[b0, ..., bn-1]``: ``[0, b0)``, ..., ``[bn-1, inf)``), and a bucket holding its ``bucket_batch_sizes``
+        entry of rows becomes one padded batch. See ``mindspore/dataset/engine/datasets_bucket.py``.
+
+        Args:
+            column_names (list[str]): the columns ``element_length_function`` takes.
+            bucket_boundaries (list[int]): strictly increasing positive upper boundaries.
+            bucket_batch_sizes (list[int]): one batch size per bucket (``len(bucket_boundaries) + 1``).
+            element_length_function (Callable, optional): the length of a row from its ``column_names`` values.
+                Default: None, the first dimension of the one column named (0 for a scalar).
+            pad_info (dict, optional): ``{column: (shape, pad_value)}``; other columns pad to the batch's largest
+                row with 0. Default: None.
+            pad_to_bucket_boundary (bool, optional): pad the None first dimension of the ``pad_info`` columns to the
+                bucket's boundary minus 1. Default: False.
+            drop_remainder (bool, optional): drop each bucket's last, partial batch. Default: False.
+
+        Returns:
+            Dataset, the batched dataset.
+
+        Examples:
+            >>> import numpy as np
+            >>> import mindspore.dataset as ds
+            >>> data = ds.GeneratorDataset([(np.ones(n),) for n in (1, 4, 2, 5)], ["x"], shuffle=False)
+            >>> data = data.bucket_batch_by_length(["x"], [3], [2, 2])
+            >>> [x.shape for x, in data.create_tuple_iterator(output_numpy=True)]
+            [(2, 2), (2, 5)]
+        """
+        from mindspore.dataset.engine.datasets_bucket import BucketBatchByLengthDataset
+        return BucketBatchByLengthDataset(self, column_names, bucket_boundaries, bucket_batch_sizes,
+                                          element_length_function, pad_info, pad_to_bucket_boundary, drop_remainder)
+
     def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, pad_info=None):
         """Batch rows, padding them first to a common shape.
 
@@ -617,6 +650,21 @@ class Dataset:
         if self._col_names is None:
             self._col_names = list(self._col_names_impl())
         return list(self._col_names)
+
+    def set_init_step(self, init_step):
+        """Start the next iterators of this pipeline at global step ``init_step`` (counted over epochs, in rows of
+        this dataset): they skip ``init_step // dataset_size`` epochs and ``init_step % dataset_size`` rows, as
+        MindSpore 2.10's failover reset does; ``Model.train`` sets it when resuming from ``initial_epoch``."""
+        self._global_step = init_step
+
+    def get_init_step(self):
+        """The step set by :meth:`set_init_step` on this dataset, else its only input's, else 0."""
+        step = self.__dict__.get("_global_step")
+        if step is not None:
+            return step
+        if len(self.children) == 1:
+            return self.children[0].get_init_step()
+        return 0
 
     def get_dataset_size(self):
         """The number of rows (batches, after ``batch``) of one epoch; counted by a dry run when it cannot be

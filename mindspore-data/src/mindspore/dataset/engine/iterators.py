@@ -165,6 +165,18 @@ def _shutdown(rt, out, thread):
     rt.close()
 
 
+def _init_skip(dataset, num_epochs):
+    """``(epochs, rows)`` an iterator skips for the dataset's init step, or None (MindSpore 2.10's reset check)."""
+    step = dataset.get_init_step()
+    if not step:
+        return None
+    size = dataset.get_dataset_size()
+    if num_epochs == -1 or step >= size * num_epochs:
+        raise RuntimeError(f"Cannot reset the pipeline, reset step must be less than dataset_size * num_epochs. "
+                           f"step: {step}, dataset_size: {size}, num_epochs: {num_epochs}")
+    return divmod(step, size)
+
+
 class Iterator:
     """Base of the dataset iterators (see the module docstring)."""
 
@@ -189,6 +201,7 @@ class Iterator:
             self._select = [names.index(c) for c in columns]
             names = list(columns)
         self._col_names = names
+        self._skip = _init_skip(dataset, num_epochs)
         self._runtime = _Runtime(dataset)
         try:
             self._offload = self._runtime.offload.model(dataset.get_col_names())
@@ -211,6 +224,8 @@ class Iterator:
         return self
 
     def __next__(self):
+        if self._skip is not None:
+            self._skip_to_init_step()
         if self._done:
             raise StopIteration
         if self._stopped:
@@ -236,6 +251,31 @@ class Iterator:
         if self._select is not None:
             item = tuple(item[i] for i in self._select)
         return self._output(item)
+
+    def _skip_to_init_step(self):
+        """Drop the epochs and rows before the dataset's init step (``Dataset.set_init_step``)."""
+        epochs, rows = self._skip
+        self._skip = None
+        while epochs or rows:
+            item = self._get()
+            if item is _EPOCH_END:
+                epochs -= 1
+                continue
+            if item is _END or isinstance(item, _Error):
+                self._done = True
+                self._finalizer()
+                if isinstance(item, _Error):
+                    raise item.exc
+                return
+            if not epochs:
+                rows -= 1
+
+    @staticmethod
+    def terminate(ref):
+        """Stop the iterator ``ref()`` (a weak reference; nothing when it is gone) and its pipeline."""
+        self = ref()
+        if self is not None:
+            self.stop()
 
     def _save_autotune(self):
         if self._autotune_prefix is None:

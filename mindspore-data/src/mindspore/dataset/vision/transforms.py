@@ -873,3 +873,7 @@ from mindspore.dataset.vision._augment_policies import __all__ as _policy_all  #
 from mindspore.dataset.vision._video import DecodeVideo  # noqa: E402
 
 __all__ += _extra_all + _random_all + _cv_all + _bbox_all + _batch_all + _policy_all + ["DecodeVideo"]
+
+for _name in img.DEVICE_TRANSFORMS:
+    globals()[_name].device = img.device
+del _name
