@@ -66,6 +66,36 @@ def test_host_fills_equal_2_10s(draw):
             assert hashlib.sha256(got.tobytes()).hexdigest() == str(REF[key + "/sha"]), key
 
 
+@pytest.mark.parametrize("draw", sorted(RECORD.KERNEL_DRAWS))
+def test_c_expression_fills_equal_2_10s(draw):
+    """2.10's private ``mindspore._c_expression._random_uniform/_random_normal/_truncated_normal(seed, buffer,
+    *args)`` (MindNLP calls them), with the installed backend's native fill when it offers one."""
+    from mindspore import _c_expression
+    fn, args = RECORD.KERNEL_DRAWS[draw]
+    for seed in RECORD.KERNEL_SEEDS:
+        for size in RECORD.KERNEL_SIZES:
+            key = f"kernel/{draw}/{seed}/{size}"
+            buf = np.zeros(size, np.float32)
+            assert getattr(_c_expression, fn)(seed, buf, *args) is None
+            np.testing.assert_array_equal(buf[:64], REF[key + "/head"], err_msg=key)
+            assert hashlib.sha256(buf.tobytes()).hexdigest() == str(REF[key + "/sha"]), key
+
+
+def test_c_expression_fills_answer_bad_arguments_as_2_10():
+    """What ``tests/fixtures/init_streams/record_errors.py`` printed on 2.10."""
+    from mindspore._c_expression import _random_uniform, _truncated_normal
+    with pytest.raises(RuntimeError, match=r"^Unsupported data type 'd'\.$"):
+        _random_uniform(7, np.zeros(5), 0.0, 1.0)
+    with pytest.raises(TypeError, match=r"^_random_uniform\(\): incompatible function arguments\. The following "):
+        _random_uniform(-1, np.zeros(3, np.float32), 0.0, 1.0)
+    with pytest.raises(RuntimeError, match=r"^TruncatedNormal: invalid sigma 0\.$"):
+        _truncated_normal(1, np.zeros(3, np.float32), -2.0, 2.0, 0.0, 0.0)
+    flat, square = np.zeros(6, np.float32), np.zeros((2, 3), np.float32)
+    _random_uniform(7, flat, 0.0, 1.0)
+    _random_uniform(7, square, 0.0, 1.0)
+    np.testing.assert_array_equal(square.reshape(-1), flat)
+
+
 def test_seeded_uniform_ops_draw_2_10s_numbers():
     """``ops.rand``/``ops.uniform``/``ops.rand_like`` after ``set_seed`` (and with op seeds), and a seeded
     ``ops.UniformReal``'s first launch, draw 2.10's float32 values (MT19937 of the scrambled seed pair)."""

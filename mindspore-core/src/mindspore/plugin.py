@@ -20,7 +20,13 @@ call order: ``ms_plugin_info`` (name, version, ``api_version``), ``ms_register_p
 (new :class:`Primitive` classes), ``ms_backend_probe`` (a :class:`BackendProbe` per target offered),
 ``ms_backend_create`` (the :class:`DeviceRuntime` of a selected target), ``ms_register_kernels``
 (into a :class:`KernelRegistry`), ``ms_register_passes`` (into a :class:`PassRegistry`),
-``ms_collective_backends`` and ``ms_environment_info``.
+``ms_collective_backends``, ``ms_environment_info`` and ``ms_random_fills``.
+
+**Random fills of initial weights** (optional): ``ms_random_fills`` returns native versions of MindSpore 2.10's
+host random streams, ``{"uniform": fn(seed, out, a, b), "normal": fn(seed, out, mean, sigma),
+"truncated_normal": fn(seed, out, a, b, mean, sigma)}``, each filling the C-contiguous float32 NumPy array ``out``
+in place with exactly the bits of core's NumPy fills (whatever its thread count); core asks at the first fill and
+keeps its NumPy fill for a kind no plugin offers. The CPU backend offers its C++ ones.
 
 **Kernels**::
 

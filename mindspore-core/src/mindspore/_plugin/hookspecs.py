@@ -27,6 +27,8 @@ Lifecycle, in call order:
 6. **Compiler** -- :func:`ms_register_passes`: backend passes for the GRAPH_MODE pipeline.
 7. **Add-ons** -- :func:`ms_collective_backends` and :func:`ms_sharding` (for mindspore-parallel) and
    :func:`ms_environment_info` (extra lines for ``python -m mindspore.info``).
+8. **Host helpers** -- :func:`ms_random_fills`: native versions of the random fills of initial weights
+   (asked at the first such fill).
 """
 import pluggy
 
@@ -39,7 +41,8 @@ ENTRY_POINT_GROUP = "mindspore.plugins"
 #: dtypes of all tensor inputs; the contract is the public module :mod:`mindspore.plugin`.
 #: 2.1: ``DeviceRuntime.host_uploader``, :func:`mindspore.plugin.array_layout` and
 #: :func:`mindspore.plugin.weights_frozen`.
-PLUGIN_API_VERSION = (2, 1)
+#: 2.2: :func:`ms_random_fills` (native fills of initial weights).
+PLUGIN_API_VERSION = (2, 2)
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
@@ -153,4 +156,23 @@ def ms_environment_info():
 
     Returns:
         dict[str, str]
+    """
+
+
+@hookspec
+def ms_random_fills():
+    """Native fills of initial weights: MindSpore 2.10's host random streams, faster than core's NumPy ones.
+
+    ``mindspore.common.initializer`` (and 2.10's private ``mindspore._c_expression._random_uniform`` /
+    ``_random_normal`` / ``_truncated_normal``) fill a float32 buffer from the Philox4x32-10 stream of a 64-bit
+    seed; core computes it with NumPy (``mindspore.common._philox``, which documents the stream and each
+    transform) unless a plugin offers a fill here. An offered fill must give exactly the same bits, whatever its
+    thread count. Host arrays only: the fills run whichever device target is selected.
+
+    Returns:
+        dict[str, callable]: any of ``"uniform"(seed, out, a, b)``, ``"normal"(seed, out, mean, sigma)`` and
+        ``"truncated_normal"(seed, out, a, b, mean, sigma)``; each fills ``out`` (a C-contiguous, writable
+        float32 NumPy array) in place from the stream of ``seed`` (an int in ``[0, 2**64)``), float arguments
+        rounded to float32 first. The first plugin offering a kind is used; ``None`` or a missing kind leaves
+        the NumPy fill.
     """

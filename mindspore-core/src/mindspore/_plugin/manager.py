@@ -1,7 +1,8 @@
 """Plugin discovery: lazy, once, failure-isolated.
 
 Discovery runs the first time something needs a backend (a computation, ``set_context`` with a
-device target, ``python -m mindspore.info``), never at ``import mindspore``. Every entry point of
+device target, ``python -m mindspore.info``, the first random fill of initial weights), never at
+``import mindspore``. Every entry point of
 the ``mindspore.plugins`` group is loaded inside its own ``try``; each hook of each plugin is
 called through pluggy's per-implementation handles, also inside its own ``try``. A failure is
 recorded on the plugin's :class:`PluginRecord` with its traceback, shown by ``mindspore.info``, and
@@ -36,7 +37,7 @@ import mindspore._generation as _generation
 from mindspore._plugin import hookspecs
 
 __all__ = ["PluginRecord", "plugin_manager", "plugins", "register_plugin", "unregister_plugin", "call_each",
-           "hookimpls", "reset", "sharding",
+           "hookimpls", "reset", "sharding", "random_fill",
            "record", "FIRST_PARTY"]
 
 #: Distributions whose plugins are MindSpore's own: they register first.
@@ -225,6 +226,16 @@ def sharding():
     for _rec, offer in call_each("ms_sharding"):
         if offer:
             return offer
+    return None
+
+
+def random_fill(kind):
+    """The native fill of initial weights of ``kind`` (``"uniform"``, ``"normal"``, ``"truncated_normal"``) the
+    first plugin offering one gives through ``ms_random_fills`` (discovering plugins on first use), or None."""
+    for _rec, offer in call_each("ms_random_fills"):
+        fill = (offer or {}).get(kind)
+        if fill is not None:
+            return fill
     return None
 
 

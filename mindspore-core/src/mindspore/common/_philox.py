@@ -11,6 +11,10 @@ to its start, so the whole buffer reads one stream: word ``i`` for element ``i``
 is computed at once on uint32 arrays (no per-element Python loop), and each distribution transform repeats 2.10's
 arithmetic step for step in float64 (its constants are float32 literals widened to double), then rounds to
 float32, as 2.10 stores them.
+
+This is the reference and the fallback: ``mindspore.common.initializer`` uses a plugin's native fill of the same
+bits when one is offered through the ``ms_random_fills`` hook (the CPU backend's C++, several times faster), and
+these functions when none is (core alone).
 """
 from __future__ import annotations
 

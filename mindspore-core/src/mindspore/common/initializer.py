@@ -24,7 +24,8 @@ Formulas and defaults follow MindSpore 2.10:
 
 Random streams are MindSpore 2.10's, bit for bit: each random fill takes one ``np.random.randint(1, 2**63)`` from
 NumPy's global legacy generator (which ``ms.set_seed(s)`` seeds with ``s``) and fills a float32 buffer from the
-Philox stream of that seed (:mod:`mindspore.common._philox`); other dtypes are cast from it. ``Sparse`` draws its
+Philox stream of that seed (:mod:`mindspore.common._philox`, or a plugin's native fill of the same bits offered
+through the ``ms_random_fills`` hook: the CPU backend's C++); other dtypes are cast from it. ``Sparse`` draws its
 zero rows with ``np.random.permutation``. So ``ms.set_seed(s); nn.Dense(2, 3)`` starts from 2.10's weights, and
 so does a network built after the user's own ``np.random.seed(s)``.
 """
@@ -37,6 +38,7 @@ import numpy as np
 
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
+from mindspore._plugin import manager as _plugins
 from mindspore.common import _philox
 from mindspore.common.tensor import Tensor
 
@@ -119,24 +121,39 @@ def _numpy_seed():
     return int(np.random.randint(low=1, high=(1 << 63), dtype=np.int64))
 
 
-def _put(arr, values):
-    """Write float32 ``values`` into ``arr`` (in place; cast when ``arr`` is not float32)."""
+def _random_fill(kind, seed, out, *args):
+    """Fill the float32 array ``out`` in place, in C order, from 2.10's ``kind`` stream of ``seed`` (``"uniform"``
+    (a, b), ``"normal"`` (mean, sigma), ``"truncated_normal"`` (a, b, mean, sigma)): with a plugin's native fill
+    when one is offered (``ms_random_fills``, the CPU backend's C++), else with core's NumPy one; same bits."""
+    fill = _plugins.random_fill(kind)
+    buf = out if out.flags.c_contiguous and out.flags.writeable else np.empty(out.shape, np.float32)
+    if fill is not None:
+        fill(seed, buf, *args)
+    else:
+        buf[...] = getattr(_philox, kind)(seed, buf.size, *args).reshape(buf.shape)
+    if buf is not out:
+        out[...] = buf
+    return out
+
+
+def _fill(arr, kind, *args):
+    """Fill ``arr`` in place from one fresh seed's ``kind`` stream (through a float32 buffer, cast, for other
+    dtypes, as 2.10 does)."""
     if arr.dtype == np.float32:
-        arr[...] = values.reshape(arr.shape)
-        return arr
-    return _assignment(arr, values.reshape(arr.shape))
+        return _random_fill(kind, _numpy_seed(), arr, *args)
+    return _assignment(arr, _random_fill(kind, _numpy_seed(), np.empty(arr.shape, np.float32), *args))
 
 
 def _fill_uniform(arr, low, high):
     """Fill ``arr`` in place from 2.10's U[low, high) stream."""
-    return _put(arr, _philox.uniform(_numpy_seed(), arr.size, low, high))
+    return _fill(arr, "uniform", low, high)
 
 
 def _fill_normal(arr, mean, sigma):
     """Fill ``arr`` in place from 2.10's N(mean, sigma^2) stream."""
     if sigma < 0:
         raise MSValueError("sigma < 0")
-    return _put(arr, _philox.normal(_numpy_seed(), arr.size, mean, sigma))
+    return _fill(arr, "normal", mean, sigma)
 
 
 def _fill_truncated_normal(arr, a, b, mean, sigma):
@@ -144,8 +161,8 @@ def _fill_truncated_normal(arr, a, b, mean, sigma):
     if sigma < 0:
         raise MSValueError("sigma < 0")
     if sigma == 0:
-        raise RuntimeError(f"TruncatedNormal: invalid sigma {float(sigma)}.")
-    return _put(arr, _philox.truncated_normal(_numpy_seed(), arr.size, a, b, mean, sigma))
+        raise RuntimeError(f"TruncatedNormal: invalid sigma {float(sigma):g}.")
+    return _fill(arr, "truncated_normal", a, b, mean, sigma)
 
 
 # MindSpore 2.10's private draw helpers under their names (MindNLP's ``nn.init`` imports ``_init_random_uniform``):
