@@ -392,8 +392,11 @@ def test_rmsprop_runs_one_primitive_per_parameter_and_gives_the_composite_number
     opt = nn.RMSProp(params, learning_rate=lr, decay=0.8, momentum=momentum, epsilon=1e-6, centered=centered,
                      loss_scale=loss_scale)
     got = _run(opt, params, grads)
-    want = _rmsprop_oracle(init, grads, [lambda s: _lr_at(spec, lr, s)] * 2, loss_scale, 0.8, momentum, 1e-6,
-                           centered)
+    # the optimizer hands decay, momentum and epsilon to the primitive as Python floats, which an operator takes as
+    # float32 numbers (MindSpore 2.10): the float64 oracle uses those
+    f32 = (lambda v: float(np.float32(v))) if dtype == np.float64 else float
+    want = _rmsprop_oracle(init, grads, [lambda s: _lr_at(spec, lr, s)] * 2, loss_scale, f32(0.8), f32(momentum),
+                           f32(1e-6), centered)
     if dtype == np.float64:
         for g, w in zip(got, want):
             np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14)

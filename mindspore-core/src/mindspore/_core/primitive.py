@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
+import struct
 import threading
 import weakref
 
@@ -282,6 +284,33 @@ def _cast_prim():
     return instance("Cast")
 
 
+_F32 = struct.Struct("f")
+
+
+def float32_number(v):
+    """The Python float ``v`` rounded to float32 (+-inf beyond its range): MindSpore 2.10 holds a Python float given
+    to an operator, or computed in a graph, as a float32 (its ``FP32Imm``), so ``x * 0.1`` scales a float64 tensor by
+    0.10000000149011612."""
+    if v == 0.0:
+        return v            # +-0.0 are float32 numbers (and equal as keys, so not cached: the sign would be lost)
+    r = _F32_SEEN.get(v)
+    if r is None:
+        try:
+            r = _F32.unpack(_F32.pack(v))[0]
+        except OverflowError:
+            r = math.copysign(math.inf, v)
+        if len(_F32_SEEN) < 4096:     # the few numbers a program uses over and over (0.5, 1e-5...)
+            _F32_SEEN[v] = r
+    return r
+
+
+_F32_SEEN = {}
+
+
+def _float32_numbers(args):
+    return tuple([float32_number(a) if type(a) is float else a for a in args])
+
+
 def _read_value_inputs(prim, args):
     read = list(args)
     for i, name in prim.value_inputs.items():
@@ -307,6 +336,9 @@ class Primitive:
     #: Python numbers before the call (PYNATIVE; a constant in a graph); one the graph being compiled computes makes
     #: the call run as Python (see :func:`_known_value`).
     value_inputs = {}
+    # A Python float given as an input is rounded to float32 (MindSpore 2.10's FP32Imm); False for operators that
+    # 2.10 gives the number exactly (Fill's value, PadV3's constant)
+    float32_numbers = True
     #: positions of the inputs the operator updates in place (MindSpore's ``RW_WRITE`` signature: BatchNorm's moving
     #: statistics, Assign's variable, an optimizer's states); a parameter given there is never a mixed-precision cast
     written_inputs = ()
@@ -430,6 +462,11 @@ class Primitive:
         return self.__dict__.get("_update_parameter", False)
 
     def __call__(self, *args):
+        for a in args:
+            if type(a) is float:     # a Python float input is a float32, as in MindSpore 2.10
+                if self.float32_numbers:
+                    args = _float32_numbers(args)
+                break
         if self.value_inputs:
             args = _read_value_inputs(self, args)
         if self.written_inputs:

@@ -19,6 +19,12 @@ dispatch: an operator on a staged tensor calls the Tensor method, which applies 
   graphs (so tensor control flow in them works); MindSpore's library, NumPy, builtins, ``constexpr``
   functions and primitives are called directly (library code is written as compositions of
   primitives around compile-time Python, so calling it on staged tensors stages its primitives).
+* Python ``float`` values are float32 in a graph, as in MindSpore 2.10 (its ``FP32Imm``): every float
+  constant, argument and computed value is rounded to float32 (:func:`_f32`), so ``0.1 + 0.2 == 0.3``
+  holds, ``1 / 3`` is 0.3333333432674408, and ``x * (1.0 / self.d ** 0.5)`` scales a tensor by 2.10's
+  float32 factor (a float64 tensor too). Rounding after each double operation of float32 operands is
+  float32 arithmetic for ``+ - * /`` (a double holds the exact sum or product of two float32s to
+  well within one rounding).
 
 Each evaluated user node's source position is kept on a stack, so every staged apply carries the
 innermost user position, and any error is reported at the user's file:line:col with a caret.
@@ -32,6 +38,7 @@ import operator
 import types
 
 import mindspore.context as _context
+from mindspore._core.primitive import float32_number
 from mindspore._errors import InternalError, MSRuntimeError, MSTypeError, MSValueError, locate_error
 from mindspore._ir import ops as irops
 from mindspore._ir.nodes import UNDEFINED, Constant, Graph
@@ -95,10 +102,23 @@ def _frame_of(graph, frame):
     return f
 
 
+def _f32(v):
+    """A Python number as a graph holds it (MindSpore 2.10): a float rounded to float32, and a tuple's floats;
+    anything else as it is."""
+    t = type(v)
+    if t is float:
+        return float32_number(v)
+    if t is tuple and v and any(type(x) in (float, tuple) for x in v):
+        return tuple(_f32(x) for x in v)
+    return v
+
+
 def _lookup(node, frame):
     if type(node) is Constant:
         v = node.value
         t = type(v)
+        if t is float or t is tuple:
+            return _f32(v)
         if t is Graph:
             return Closure(v, _frame_of(v.parent, frame) if v.parent is not None else None)
         if t is Symbol:
@@ -111,7 +131,7 @@ def _lookup(node, frame):
                 raise _Located(locate_error(err, locs)) from None
             if type(value) in (list, dict, set):
                 return CTX.graph_local(value)   # a graph never mutates the caller's containers
-            return value
+            return _f32(value)
         return v
     f = frame
     while f is not None:
@@ -203,7 +223,7 @@ def _bind(closure, args, kwargs, bound=False):
 def call_graph(closure, args, kwargs=None, bound=False):
     """Evaluate a parsed graph on ``args``; returns its value."""
     g = closure.graph
-    frame = Frame(g, dict(zip(g.params, _bind(closure, args, kwargs, bound))), closure.frame)
+    frame = Frame(g, dict(zip(g.params, map(_f32, _bind(closure, args, kwargs, bound)))), closure.frame)
     locs = CTX.locs
     locs.append(None)
     depth = len(locs)
@@ -213,7 +233,8 @@ def call_graph(closure, args, kwargs=None, bound=False):
     try:
         for node in g.nodes:
             locs[depth - 1] = node.loc
-            frame.values[node] = _eval(node, frame)
+            v = _eval(node, frame)
+            frame.values[node] = _f32(v) if type(v) is float or type(v) is tuple else v
         locs[depth - 1] = g.output.loc if g.output.loc is not None else locs[depth - 1]
         return _lookup(g.output, frame)
     except (StagedRaise, _Located):

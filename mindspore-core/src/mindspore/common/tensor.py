@@ -71,7 +71,9 @@ def _to_host_array(input_data, dtype):
             arr = np.array(input_data)
         else:
             inferred = mstype.default_scalar_dtype(input_data)
-            arr = np.array(input_data, dtype=inferred.to_numpy())
+            # with a dtype the number goes to it directly (Tensor(0.1, float64) is the double 0.1, as in 2.10), not
+            # through the default float32
+            arr = np.array(input_data, dtype=inferred.to_numpy()) if dtype is None else np.array(input_data)
     elif isinstance(input_data, (list, tuple)):
         if any(isinstance(x, Tensor) for x in input_data):
             input_data = [x.asnumpy() if isinstance(x, Tensor) else x for x in input_data]

@@ -1596,6 +1596,8 @@ def _index_fill(self, axis, index, value):
             raise MSValueError(f"For 'Tensor.index_fill', the 'value' must be a 0-D tensor or a number, "
                                f"but got shape {tuple(value.shape)}.")
         value = value.astype(self.dtype)
+    elif isinstance(value, float):     # the number itself in self's dtype (2.10), not MaskedFill's float32 number
+        value = F.full((), value, dtype=self.dtype)
     return F.masked_fill(self, _index_mask(self, "index_fill", axis, index), value)
 
 

@@ -23,6 +23,7 @@ import copy
 import math
 
 import mindspore.ops as ops
+from mindspore._core.primitive import float32_number
 from mindspore._errors import MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import HeUniform, Uniform, XavierNormal, XavierUniform, initializer
@@ -99,7 +100,9 @@ class MultiheadAttention(Cell):
         self.dtype = dtype
         # without weights to return, masks or dropout, the heads' attention is the fused primitive (the backend's
         # fused attention: cuDNN's on a GPU, for float16/bfloat16)
-        self._fused_attention = ops.ScaledDotProductAttention(1.0 / math.sqrt(self.head_dim))
+        # (1 / the float32 sqrt: the composition divides by the Python float math.sqrt(d), which an operator takes as
+        # a float32, as in 2.10)
+        self._fused_attention = ops.ScaledDotProductAttention(1.0 / float32_number(math.sqrt(self.head_dim)))
 
     def _project(self, x, index, weight):
         e = self.embed_dim

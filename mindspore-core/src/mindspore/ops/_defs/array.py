@@ -609,6 +609,8 @@ class OnesLike(ZerosLike):
 class Fill(Primitive):
     """``Fill()(dtype, shape, value)``: a tensor of ``shape`` filled with ``value``."""
 
+    float32_numbers = False     # ops.full(shape, 0.1, float64) holds the double 0.1, as in 2.10
+
     @prim_attr_register
     def __init__(self):
         pass

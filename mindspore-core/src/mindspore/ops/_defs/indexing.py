@@ -470,6 +470,7 @@ class PadV3(Primitive):
     """
 
     value_inputs = {1: "paddings"}
+    float32_numbers = False     # the constant is the number given, as in 2.10
 
     @prim_attr_register
     def __init__(self, mode="constant", paddings_contiguous=True):

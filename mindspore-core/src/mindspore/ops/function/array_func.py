@@ -11,6 +11,7 @@ import builtins
 import math as _pymath
 import numbers
 
+from mindspore._core.primitive import float32_number
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
@@ -705,6 +706,9 @@ def _as_operand(v, dtype_):
 
 
 def _select_operands(x, y):
+    # a Python float operand is a float32 number, as in 2.10 (where(c, x64, 0.1) gives 0.10000000149011612)
+    x = float32_number(x) if type(x) is float else x
+    y = float32_number(y) if type(y) is float else y
     xt, yt = isinstance(x, Tensor), isinstance(y, Tensor)
     if xt and yt:
         common = mstype.promote_types(x.dtype, y.dtype)

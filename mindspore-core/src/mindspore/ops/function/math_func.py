@@ -7,6 +7,7 @@ Comparisons return Bool tensors.
 import math as _pymath
 import string as _string
 
+from mindspore._core.primitive import float32_number
 from mindspore._errors import MSTypeError, MSValueError, MSValueRuntimeError
 from mindspore.common import dtype as mstype
 from mindspore.common.tensor import Tensor
@@ -395,6 +396,9 @@ def _clamp(op, x, low, high, keep_dtype=False):
         raise MSValueError(f"For '{op}', at least one of 'min' and 'max' must not be None.")
     if not isinstance(x, Tensor):
         raise MSTypeError(f"For '{op}', the input must be a Tensor, but got {type(x).__name__}.")
+    # a Python float bound is a float32 number, as in 2.10 (clamp(x64, 0.1) bounds at 0.10000000149011612)
+    low = float32_number(low) if type(low) is float else low
+    high = float32_number(high) if type(high) is float else high
     out = x
     if low is not None:
         out = _maximum(out, low) if keep_dtype else _clamp_bound(op, out, low, below=True)
