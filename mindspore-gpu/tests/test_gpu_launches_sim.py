@@ -623,9 +623,13 @@ def test_update_primitives_are_one_launch_per_parameter(target, op, nesterov, de
 @pytest.mark.parametrize("shape", [(6, 7), (4, 3, 5), (2, 600)])
 def test_log_softmax_gives_the_cpu_kernels_results_in_one_launch(target, dtype, shape):
     """The plain formula, (x - max) - log(sum(exp(x - max))), a block per row (rows wider than a block too), NaN and
-    infinities in rows as the CPU gives them; its gradient through the same kernels."""
+    infinities in rows as the CPU gives them; its gradient through the same kernels. The CPU's float32 kernel is
+    2.10's oneDNN one, where a NaN or +inf stays in its vector lane (a row comes out partly -inf) and a row of -inf
+    gets a finite gradient: those rows are compared in float16 and float64 only."""
     x = _softmax_inputs(dtype, shape)
-    w = np.random.default_rng(2).normal(size=shape).astype(dtype)
+    if dtype == np.float32 and x.shape[0] >= 4:
+        x = x[3:]
+    w = np.random.default_rng(2).normal(size=x.shape).astype(dtype)
 
     def run():
         t = ms.Tensor(x)

@@ -325,8 +325,10 @@ CASES = [
          oracle=lambda x: _softmax(x, 0), prims=["Softmax"]),
     Case("softmin", lambda x: ops.softmin(x, axis=1), [rand(3, 4)], oracle=lambda x: _softmax(-x, 1),
          prims=["Softmax"], grad=True),
+    # atol 1e-5: MindSpore 2.10's CPU LogSoftmax (oneDNN's, ours bit for bit) is off by 3.4e-6 at [1, 0] here: its log
+    # of a sum near 1 cancels -127 ln2 against E ln2 in float32
     Case("log_softmax", ops.LogSoftmax(axis=0), [rand(4, 3, low=-5, high=5)], oracle=lambda x: _log_softmax(x, 0),
-         prims=["LogSoftmax"], dtypes=F16, grad=True),
+         prims=["LogSoftmax"], dtypes=F16, grad=True, atol=1e-5),
     # nothing to normalise: an empty input gives an empty output (the row maximum has no identity)
     Case("softmax_log_softmax_empty", lambda x, y: (ops.Softmax()(x), ops.LogSoftmax(axis=0)(y)),
          [np.zeros((2, 0)), np.zeros((0, 3))], oracle=lambda x, y: (x.copy(), y.copy()),

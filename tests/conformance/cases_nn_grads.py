@@ -1,5 +1,5 @@
-"""Cases for LayerNormGrad and SoftmaxGrad, the gradient primitives the bprops of LayerNorm and Softmax call (those
-two are in cases_nn.py).
+"""Cases for LayerNormGrad, SoftmaxGrad and LogSoftmaxGrad, the gradient primitives the bprops of LayerNorm, Softmax
+and LogSoftmax call (those three are in cases_nn.py).
 
 The inputs are independent here (LayerNormGrad's ``(x, dy, variance, mean, gamma)``, variance positive, mean x's
 own; SoftmaxGrad's
@@ -11,7 +11,7 @@ SoftmaxGrad as the Jacobian ``diag(y) - y y^T`` applied to dy.
 """
 import numpy as np
 
-from mindspore.ops._defs.nn import LayerNormGrad, SoftmaxGrad
+from mindspore.ops._defs.nn import LayerNormGrad, LogSoftmaxGrad, SoftmaxGrad
 
 from case import Case, rand, randpos
 
@@ -63,7 +63,20 @@ def _softmax_axes_case():
                 grad=True, grad_rtol=1e-4, grad_atol=1e-6)
 
 
+def _log_softmax_case(name, shape, axis, **kw):
+    """LogSoftmaxGrad ``dy - exp(y) sum(dy)`` as the Jacobian ``I - exp(y) 1^T`` applied to dy."""
+    def oracle(y, dy):
+        y2, dy2 = np.moveaxis(y, axis, -1), np.moveaxis(dy, axis, -1)
+        jac = np.eye(y2.shape[-1]) - np.exp(y2)[..., :, None]
+        return np.moveaxis(np.einsum("...ij,...j->...i", jac, dy2), -1, axis)
+    return Case(name, LogSoftmaxGrad(axis), [rand(*shape, seed=5) / 2 - 1, rand(*shape, seed=6)], oracle=oracle,
+                prims=["LogSoftmaxGrad"], rtol=1e-5, atol=1e-6, **kw)
+
+
 CASES = [
+    _log_softmax_case("log_softmax_grad_last_axis", (3, 5), -1, dtypes=F16, grad=True, grad_rtol=1e-4,
+                      grad_atol=1e-6),
+    _log_softmax_case("log_softmax_grad_axis_1", (2, 4, 3), 1, grad=True, grad_rtol=1e-4, grad_atol=1e-6),
     _softmax_case("softmax_grad_last_axis", (3, 5), -1, dtypes=F16, grad=True, grad_rtol=1e-4, grad_atol=1e-6),
     _softmax_case("softmax_grad_axis_0", (4, 2, 3), 0, grad=True, grad_rtol=1e-4, grad_atol=1e-6),
     _softmax_axes_case(),

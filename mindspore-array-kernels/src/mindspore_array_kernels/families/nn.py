@@ -172,6 +172,13 @@ def _log_softmax(prim, x, out=None):
     return shifted - xp.log(xp.sum(xp.exp(shifted), axis=prim.axis, keepdims=True))
 
 
+@fits_out
+def _log_softmax_grad(prim, y, dy, out=None):
+    """``dy - exp(y) sum(dy)`` along the axis, from LogSoftmax's output ``y``."""
+    y, dy = wide(dev(y)), wide(dev(dy))
+    return dy - xp.exp(y) * xp.sum(dy, axis=prim.axis, keepdims=True)
+
+
 def _bias_add(prim, x, bias, out=None):
     x, bias = dev(x), dev(bias)
     if prim.data_format == "NHWC":
@@ -303,6 +310,7 @@ KERNELS = {
     "Softmax": _softmax,
     "SoftmaxGrad": _softmax_grad,
     "LogSoftmax": _log_softmax,
+    "LogSoftmaxGrad": _log_softmax_grad,
     "BiasAdd": _bias_add,
     "LayerNorm": _layer_norm,
     "LayerNormGrad": _layer_norm_grad,

@@ -25,12 +25,13 @@ void register_softmax(py::module_& m);
 void register_layer_norm(py::module_& m);
 void register_reduce(py::module_& m);
 void register_philox_fill(py::module_& m);
+void register_log_softmax(py::module_& m);
 }  // namespace mscpu
 
 PYBIND11_MODULE(_kernels, m) {
     m.doc() = "C++ kernels of mindspore-cpu (matrix products, convolution, pooling, fused losses, activations, "
               "batch normalisation, optimizer updates, float16/bfloat16 conversions, matrix inverse, float32 Softmax, "
-              "LayerNormGrad and sums in MindSpore 2.10's orders, 2.10's random fills of initial weights)";
+              "LogSoftmax, LayerNormGrad and sums in MindSpore 2.10's orders, 2.10's random fills of initial weights)";
     m.def("num_threads", []() { return mscpu::max_threads(); }, "threads the kernels use (their team, team.h)");
     m.def(
         "set_num_threads",
@@ -53,4 +54,5 @@ PYBIND11_MODULE(_kernels, m) {
     mscpu::register_layer_norm(m);
     mscpu::register_reduce(m);
     mscpu::register_philox_fill(m);
+    mscpu::register_log_softmax(m);
 }

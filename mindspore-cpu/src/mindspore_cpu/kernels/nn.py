@@ -14,11 +14,14 @@ overflow and underflow warnings and the moving statistics written by ``np.copyto
   kernels (see each kernel);
 * float16/float32 LayerNorm, LayerNormGrad, SoftmaxGrad and FastGeLU(Grad), and float32 Softmax over the last axis,
   in the order of operations and precision of 2.10's CPU kernels, bit for bit (float32 Softmax, SoftmaxGrad,
-  LayerNorm and LayerNormGrad, and float16 LayerNorm's sums, in C++: ``_csrc/softmax.cpp``, ``_csrc/layer_norm.cpp``).
+  LayerNorm and LayerNormGrad, and float16 LayerNorm's sums, in C++: ``_csrc/softmax.cpp``, ``_csrc/layer_norm.cpp``);
+* float32 LogSoftmax over any axis and its gradient as 2.10's oneDNN kernels compute them, bit for bit
+  (``_csrc/log_softmax.cpp``).
 
 Losses and resizing are in :mod:`mindspore_cpu.kernels.nn_ext`, merged into :data:`KERNELS`.
 """
 import math
+import os
 
 import numpy as np
 
@@ -198,6 +201,44 @@ def _softmax_cpu(prim, x, out=None):
         fixed = _PLAIN["Softmax"](prim, rows.reshape((bad.size,) + (1,) * (x.ndim - 2) + x.shape[-1:]))
         y.reshape(-1, x.shape[-1])[bad] = np.asarray(fixed).reshape(bad.size, -1)
     return y
+
+
+_LOG_SOFTMAX_LANES = []
+
+
+def _log_softmax_lanes():
+    """The vector width of the kernel 2.10's CPU LogSoftmax runs (oneDNN 3.10's JIT softmax, which it compiles for
+    the CPU): 16 lanes on a CPU with AVX-512 (avx512_core), else 8; 8 as well when ``ONEDNN_MAX_CPU_ISA`` (or
+    ``DNNL_MAX_CPU_ISA``) caps oneDNN below AVX-512, as it caps 2.10's. Read once, as oneDNN reads it."""
+    if not _LOG_SOFTMAX_LANES:
+        lanes = _native().onednn_lanes()
+        cap = (os.environ.get("ONEDNN_MAX_CPU_ISA") or os.environ.get("DNNL_MAX_CPU_ISA") or "").strip().upper()
+        if cap and cap != "ALL" and not cap.startswith(("AVX512", "AVX10")):
+            lanes = 8
+        _LOG_SOFTMAX_LANES.append(lanes)
+    return _LOG_SOFTMAX_LANES[0]
+
+
+def _log_softmax_cpu(prim, x, out=None):
+    """float32 LogSoftmax over any axis as MindSpore 2.10's CPU computes it, in C++ (``_csrc/log_softmax.cpp``):
+    oneDNN 3.10's softmax_log kernel (its polynomial exp and table log, the sums in 16 or 8 lanes as on this CPU:
+    :func:`_log_softmax_lanes`), then positive outputs set to 0, as 2.10 does; NaN, +inf and rows of -inf included
+    (recorded). The other dtypes the family's."""
+    axis = prim.axis
+    if x.dtype != _F32 or x.ndim == 0 or x.size == 0 or not isinstance(axis, int):
+        return _PLAIN["LogSoftmax"](prim, x, out=out)
+    return _native().log_softmax_f32(as_c(x), axis, _log_softmax_lanes())
+
+
+def _log_softmax_grad_cpu(prim, y, dy, out=None):
+    """float32 LogSoftmaxGrad, ``dy - exp(y) sum(dy)``, as MindSpore 2.10's CPU computes it, in C++: with 16 lanes
+    (:func:`_log_softmax_lanes`) over the last axis oneDNN's JIT kernel (the sum of dy in 16 lanes, its polynomial
+    exp and one fused multiply-subtract), otherwise oneDNN's reference kernel (the sum in order, libm's ``expf``).
+    The other dtypes the family's."""
+    axis = prim.axis
+    if y.dtype != _F32 or dy.dtype != _F32 or y.ndim == 0 or y.size == 0 or not isinstance(axis, int):
+        return _PLAIN["LogSoftmaxGrad"](prim, y, dy, out=out)
+    return _native().log_softmax_grad_f32(as_c(y), as_c(dy), axis, _log_softmax_lanes())
 
 
 def _sigmoid_half(prim, x, out=None):
@@ -406,6 +447,8 @@ KERNELS.update({
     "ReluGrad": _relu_grad_native,
     "BiasAdd": _bias_add_half,
     "Softmax": _softmax_cpu,
+    "LogSoftmax": _log_softmax_cpu,
+    "LogSoftmaxGrad": _log_softmax_grad_cpu,
     "Sigmoid": _sigmoid_half,
     "HSwish": _hswish_half,
     "L2Normalize": _l2_normalize_half,

@@ -465,8 +465,39 @@ class LogSoftmax(Primitive):
         return rules.check_float(self.name, "logits", x)
 
     def bprop(self, x, out, dout):
-        total = fops.reduce_sum(dout, self.axis, keep_dims=True)
-        return (fops.sub(dout, fops.mul(fops.softmax(x, self.axis), total)),)
+        # MindSpore 2.10's: LogSoftmaxGrad from the output, dout - exp(out) sum(dout)
+        return (self._grad_prim(LogSoftmaxGrad, self.axis)(out, dout),)
+
+
+class LogSoftmaxGrad(Primitive):
+    """``LogSoftmaxGrad(axis=-1)(logits, grad)``: the gradient of :class:`LogSoftmax` from its output ``logits``,
+    ``grad - exp(logits) * sum(grad, axis)`` (MindSpore's ``_grad_ops.LogSoftmaxGrad``), one primitive so that
+    backends compute it as 2.10's kernel does."""
+
+    @prim_attr_register
+    def __init__(self, axis=-1):
+        rules.check_int(self.name, "axis", axis)
+        self.init_prim_io_names(inputs=["logits", "grad"], outputs=["y"])
+
+    def infer_shape(self, logits, grad):
+        rules.check_rank(self.name, "logits", logits, range(1, 9))
+        rules.check_axis(self.name, self.axis, len(logits))
+        if tuple(grad) != tuple(logits):
+            raise MSValueError(f"For '{self.name}', the shape of 'grad' {tuple(grad)} must equal the shape of "
+                               f"'logits' {tuple(logits)}.")
+        return logits
+
+    def infer_dtype(self, logits, grad):
+        rules.check_float(self.name, "logits", logits)
+        return rules.check_same_dtype(self.name, ("logits", "grad"), (logits, grad))
+
+    def bprop(self, y, dy, out, dout):
+        # L = sum(a dx) = sum(a dy) - sum(a e) s per slice, e = exp(y), s = sum(dy): dL/ddy = a - sum(a e),
+        # dL/dy = -a e s
+        e = fops.exp(y)
+        t = fops.reduce_sum(fops.mul(dout, e), self.axis, keep_dims=True)
+        s = fops.reduce_sum(dy, self.axis, keep_dims=True)
+        return fops.neg(fops.mul(fops.mul(dout, e), s)), fops.sub(dout, t)
 
 
 # --- BiasAdd --------------------------------------------------------------------------------
@@ -975,5 +1006,5 @@ class ApplyMomentum(Primitive):
 
 
 PRIMITIVES = [ReLU, ReluGrad, ReLU6, Sigmoid, GeLU, GeLUGrad, FastGeLU, HSigmoid, HSwish, Elu, CeLU, SeLU, Softplus, Softsign, Mish,
-              HShrink, SoftShrink, PReLU, Softmax, SoftmaxGrad, LogSoftmax, BiasAdd, LayerNorm, LayerNormGrad,
-              BatchNorm, BatchNormGrad, Dropout, L2Normalize, ApplyMomentum, FastGeLUGrad] + nn_ext.PRIMITIVES
+              HShrink, SoftShrink, PReLU, Softmax, SoftmaxGrad, LogSoftmax, LogSoftmaxGrad, BiasAdd, LayerNorm,
+              LayerNormGrad, BatchNorm, BatchNormGrad, Dropout, L2Normalize, ApplyMomentum, FastGeLUGrad] + nn_ext.PRIMITIVES
