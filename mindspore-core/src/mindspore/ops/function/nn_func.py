@@ -492,7 +492,9 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
         raise MSValueError(f"For 'cross_entropy', the 'label_smoothing' must be in range [0, 1], but got "
                            f"{label_smoothing}.")
     class_dim = 0 if input.ndim == 1 else 1
-    logp = log_softmax(input, class_dim)
+    # as 2.10's: input - logsumexp(input) (Exp, ReduceSum, Log and their gradients), not LogSoftmax
+    from mindspore.ops.function.reduce_func import logsumexp
+    logp = fops.sub(input, logsumexp(input, class_dim, True))
     if target.dtype in mstype.float_type and target.shape != input.shape and target.ndim <= input.ndim:
         # class probabilities that broadcast to the logits (one row for the whole batch), as MindSpore 2.10
         target = fops.broadcast_to(target, tuple(input.shape))
