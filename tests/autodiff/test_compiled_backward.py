@@ -259,8 +259,8 @@ def test_structures_that_differ_are_compiled_apart():
     g = ms.grad(f, 0)
     for _ in range(cb.REPEATS + 1):
         a, b = g(x, True), g(x, False)
-    np.testing.assert_allclose(a.asnumpy(), np.exp(x.asnumpy()), rtol=1e-6)
-    np.testing.assert_allclose(b.asnumpy(), 2 * np.cos(x.asnumpy()), rtol=1e-6)
+    np.testing.assert_allclose(a.asnumpy(), np.exp(x.asnumpy()), rtol=3e-6)   # (the CPU's float32 exp is 2.10's nnacl
+    np.testing.assert_allclose(b.asnumpy(), 2 * np.cos(x.asnumpy()), rtol=1e-6)    # polynomial, within 2.2e-6)
     assert cb.STATS["compiled"] == 2 and cb.STATS["compiles"] == 2
 
 

@@ -297,7 +297,7 @@ def exp(x, dtype=None):
     Examples:
         >>> import mindspore.numpy as np
         >>> print(np.exp(np.array([0., 1.])))
-        [1.       2.718282]
+        [1.        2.7182798]
     """
     return _unary("exp", ops.exp, x, dtype, floating=True)
 
@@ -374,7 +374,7 @@ def logaddexp(x1, x2, dtype=None):
     Examples:
         >>> import mindspore.numpy as np
         >>> print(np.logaddexp(np.array([0., 1.]), 0.))
-        [0.6931472 1.3132616]
+        [0.6931472 1.3132613]
     """
     def fn(a, b):
         hi = ops.maximum(a, b)

@@ -15,6 +15,9 @@
 // Softmax's gradient is 2.10's graph Mul, ReduceSum, Sub, Mul: p = y * dy, its sum over the last axis (a 2-D input in
 // nnacl's eight lanes, others accumulated in double: ordered_sums.h), dx = y * (dy - sum).
 //
+// float32 Exp is 2.10's nnacl exp too (exp_f32), with two differences from the one inside Softmax: NaN stays NaN, and
+// the result is (2^(n-1) t) * 2, so that it stays finite up to log(FLT_MAX) and rounds as 2.10's near FLT_MIN.
+//
 // No multiply-add may be fused unless written as one (FMA would change the bits): GCC contracts by default.
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF
@@ -66,6 +69,24 @@ inline float nnacl_exp(float x) {
     t = std::fma(d, t, 1.0f);
     t = std::fma(d, t, 1.0f);
     return 2.0f * exp_scale(n) * t;
+}
+
+// 2.10's float32 Exp of one value (std::fma: exact where the CPU has no FMA).
+inline float exp_value(float x) {
+    if (x != x) return x;
+    const float c = std::fmax(kExpLo, std::fmin(kExpHi, x));
+    const float n = std::floor(std::fma(c, kLog2e, 0.5f));
+    const float d = std::fma(-n, kLn2, c);
+    float t = std::fma(d, kC5, kC4);
+    t = std::fma(d, t, kC3);
+    t = std::fma(d, t, 0.5f);
+    t = std::fma(d, t, 1.0f);
+    t = std::fma(d, t, 1.0f);
+    return (exp_scale(n) * t) * 2.0f;
+}
+
+void exp_block_portable(const float* x, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = exp_value(x[i]);
 }
 
 // One row: returns false (and leaves y unspecified) when it holds NaN or +inf or sums to 0 (all -inf).
@@ -130,6 +151,40 @@ __attribute__((target("avx2,fma"))) inline __m256 nnacl_exp8(__m256 x) {
     return _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.0f), _mm256_castsi256_ps(bits)), t);
 }
 
+__attribute__((target("avx2,fma"))) void exp_block_avx2(const float* x, float* y, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_loadu_ps(x + i);
+        const __m256 c = _mm256_max_ps(_mm256_set1_ps(kExpLo), _mm256_min_ps(v, _mm256_set1_ps(kExpHi)));
+        const __m256 k = _mm256_floor_ps(_mm256_fmadd_ps(c, _mm256_set1_ps(kLog2e), _mm256_set1_ps(0.5f)));
+        const __m256 d = _mm256_fnmadd_ps(k, _mm256_set1_ps(kLn2), c);
+        __m256 t = _mm256_fmadd_ps(d, _mm256_set1_ps(kC5), _mm256_set1_ps(kC4));
+        t = _mm256_fmadd_ps(d, t, _mm256_set1_ps(kC3));
+        t = _mm256_fmadd_ps(d, t, _mm256_set1_ps(0.5f));
+        t = _mm256_fmadd_ps(d, t, _mm256_set1_ps(1.0f));
+        t = _mm256_fmadd_ps(d, t, _mm256_set1_ps(1.0f));
+        const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(126)), 23);
+        const __m256 e = _mm256_mul_ps(_mm256_mul_ps(_mm256_castsi256_ps(bits), t), _mm256_set1_ps(2.0f));
+        _mm256_storeu_ps(y + i, _mm256_blendv_ps(e, v, _mm256_cmp_ps(v, v, _CMP_UNORD_Q)));   // NaN stays NaN
+    }
+    for (; i < n; ++i) {
+        const float v = x[i];
+        if (v != v) {
+            y[i] = v;
+            continue;
+        }
+        const float c = std::fmax(kExpLo, std::fmin(kExpHi, v));
+        const float k = std::floor(std::fma(c, kLog2e, 0.5f));
+        const float d = std::fma(-k, kLn2, c);
+        float t = std::fma(d, kC5, kC4);
+        t = std::fma(d, t, kC3);
+        t = std::fma(d, t, 0.5f);
+        t = std::fma(d, t, 1.0f);
+        t = std::fma(d, t, 1.0f);
+        y[i] = (exp_scale(k) * t) * 2.0f;
+    }
+}
+
 __attribute__((target("avx2,fma"))) bool softmax_row_avx2(const float* x, float* y, int64_t n) {
     __m256 mv = _mm256_set1_ps(-FLT_MAX);
     __m256 unordered = _mm256_setzero_ps();
@@ -192,6 +247,15 @@ RowFn softmax_row_fn() {
     if (cpu_has_avx2_fma()) return softmax_row_avx2;
 #endif
     return softmax_row_portable;
+}
+
+using BlockFn = void (*)(const float*, float*, int64_t);
+
+BlockFn exp_block_fn() {
+#if MSCPU_SOFTMAX_X86
+    if (cpu_has_avx2_fma()) return exp_block_avx2;
+#endif
+    return exp_block_portable;
 }
 
 // body(r0, r1) over row ranges, split among the team when the work is worth it.
@@ -282,6 +346,24 @@ py::array softmax_grad_last_f32(const py::array& y, const py::array& dy) {
     return std::move(dx);
 }
 
+py::array exp_f32(const py::array& x) {
+    const std::string where = "exp_f32";
+    check_array(where, "x", x, -1);
+    if (dtype_of(x) != DType::f32) fail(where, "'x' must be float32");
+    const int64_t n = x.size();
+    py::array_t<float> y(std::vector<py::ssize_t>(x.shape(), x.shape() + x.ndim()));
+    const float* px = cptr<float>(x);
+    float* py_ = mptr(y);
+    py::gil_scoped_release release;
+    const BlockFn block = exp_block_fn();
+    constexpr int64_t kChunk = 4096;   // the team takes chunks of this many values
+    over_rows((n + kChunk - 1) / kChunk, 10.0 * n, [&](int64_t c0, int64_t c1) {
+        const int64_t lo = c0 * kChunk, hi = std::min(n, c1 * kChunk);
+        if (lo < hi) block(px + lo, py_ + lo, hi - lo);
+    });
+    return std::move(y);
+}
+
 }  // namespace
 
 void register_softmax(py::module_& m) {
@@ -292,6 +374,9 @@ void register_softmax(py::module_& m) {
     m.def("softmax_grad_last_f32", &softmax_grad_last_f32, arg("y"), arg("dy"),
           "float32 y * (dy - sum(y * dy)) over the last axis, the sum in 2.10's ReduceSum order (eight lanes for a "
           "2-D input, double otherwise).");
+    m.def("exp_f32", &exp_f32, arg("x"),
+          "float32 Exp as MindSpore 2.10's CPU (nnacl's polynomial exp) computes it, bit for bit (NaN kept, +-inf and "
+          "overflow as 2.10's).");
 }
 
 }  // namespace mscpu

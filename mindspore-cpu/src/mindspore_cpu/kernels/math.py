@@ -163,6 +163,15 @@ def _tanh(prim, x, out=None):
         return np.asarray(np.where(x > 5, np.float32(1), np.where(x < -5, np.float32(-1), num / den)), np.float32)
 
 
+def _exp(prim, x, out=None):
+    """float32 as 2.10's CPU kernel computes it, bit for bit: nnacl's polynomial exp (C++, ``_csrc/softmax.cpp``; it
+    differs from NumPy's correctly rounded ``exp`` by an ulp in most values, and flushes results below about 2**-126
+    to 0); other dtypes NumPy's."""
+    if x.dtype == np.float32:
+        return _kernels.exp_f32(x if x.flags.c_contiguous else np.ascontiguousarray(x))   # (0-d stays 0-d)
+    return _unary_float(np.exp)(prim, x)
+
+
 def _integral_identity(ufunc):
     """Rounding functions: the identity on integers (no round trip through float64)."""
     def kernel(prim, x, out=None):
@@ -493,7 +502,7 @@ KERNELS = {
     "Reciprocal": _reciprocal,
     "Sqrt": _unary_float(np.sqrt),
     "Rsqrt": _rsqrt,
-    "Exp": _unary_float(np.exp),
+    "Exp": _exp,
     "Log": _unary_float(np.log),
     "Log1p": _with_complex(_unary_float(np.log1p), complex_math.log1p),
     "Expm1": _with_complex(_unary_float(np.expm1), complex_math.expm1),
