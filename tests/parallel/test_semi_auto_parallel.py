@@ -132,10 +132,11 @@ def test_softmax_axis_and_broadcast_dimension_cannot_be_cut(semi_auto):
 
 def test_shard_comes_from_the_parallel_plugin():
     from mindspore._plugin import manager
-    from mindspore.parallel import _dispatch, _shard
+    from mindspore.parallel import _dispatch, _layouts, _shard
     offer = manager.sharding()
     assert offer == {"primitive_shard": _shard.primitive_shard, "cell_shard": _shard.cell_shard,
-                     "sync": _dispatch.sync, "Layout": _shard.Layout}
+                     "sync": _dispatch.sync, "Layout": _shard.Layout,
+                     "parameter_layouts": _layouts.parameter_layouts}   # (Model.infer_train_layout's)
 
 
 def test_shard_without_the_parallel_package_names_the_install(monkeypatch):
