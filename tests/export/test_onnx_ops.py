@@ -162,4 +162,7 @@ def test_primitive_matches_onnxruntime(case, tmp_path):
     onnx.checker.check_model(onnx.load(path), full_check=True)
     want = leaves(fn(*[ms.Tensor(a) for a in arrays]))
     got = run_onnx(path, *arrays)
-    assert max_diff(got, want) <= 1e-5
+    # 1e-5 relative to the outputs' magnitude: the CPU's float32 Exp is 2.10's nnacl polynomial (within 2.2e-6 of
+    # onnxruntime's exp), so exp(3) + ... near 20 differs by 1.6e-5 absolute
+    scale = max([1.0] + [float(np.abs(w).max()) for w in want if w.size and w.dtype.kind == "f"])
+    assert max_diff(got, want) <= 1e-5 * scale
