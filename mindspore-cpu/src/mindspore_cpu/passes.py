@@ -46,25 +46,19 @@ _FLOATS = (mstype.float32, mstype.float64)
 _BINARY = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": np.true_divide,
            "Div": np.true_divide, "Maximum": np.maximum, "Minimum": np.minimum}
 _COMPARE = {"Greater": np.greater, "GreaterEqual": np.greater_equal, "Less": np.less, "LessEqual": np.less_equal}
-def _tanh(x, out=None):
-    """The Tanh kernel's numbers (2.10's float32 Pade approximant, kernels/math.py) as a fused chain's step."""
-    y = _math_kernels.KERNELS["Tanh"](None, np.asarray(x))
-    if out is None:
-        return y
-    out[...] = y
-    return out
+def _kernel_step(name):
+    """The ``name`` kernel's numbers (kernels/math.py: 2.10's float32 Tanh Pade approximant and nnacl Exp) as a fused
+    chain's step."""
+    def step(x, out=None):
+        y = _math_kernels.KERNELS[name](None, np.asarray(x))
+        if out is None:
+            return y
+        out[...] = y
+        return out
+    return step
 
 
-def _exp(x, out=None):
-    """The Exp kernel's numbers (2.10's float32 nnacl exp, kernels/math.py) as a fused chain's step."""
-    y = _math_kernels.KERNELS["Exp"](None, np.asarray(x))
-    if out is None:
-        return y
-    out[...] = y
-    return out
-
-
-_UNARY = {"Neg": np.negative, "Square": np.square, "Exp": _exp, "Tanh": _tanh}
+_UNARY = {"Neg": np.negative, "Square": np.square, "Exp": _kernel_step("Exp"), "Tanh": _kernel_step("Tanh")}
 _ACC = object()
 
 

@@ -151,37 +151,30 @@ __attribute__((target("avx2,fma"))) inline __m256 nnacl_exp8(__m256 x) {
     return _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.0f), _mm256_castsi256_ps(bits)), t);
 }
 
+// 2.10's Exp of the eight values at x into y.
+__attribute__((target("avx2,fma"))) inline void exp8(const float* x, float* y) {
+    const __m256 v = _mm256_loadu_ps(x);
+    const __m256 c = _mm256_max_ps(_mm256_set1_ps(kExpLo), _mm256_min_ps(v, _mm256_set1_ps(kExpHi)));
+    const __m256 k = _mm256_floor_ps(_mm256_fmadd_ps(c, _mm256_set1_ps(kLog2e), _mm256_set1_ps(0.5f)));
+    const __m256 d = _mm256_fnmadd_ps(k, _mm256_set1_ps(kLn2), c);
+    __m256 t = _mm256_fmadd_ps(d, _mm256_set1_ps(kC5), _mm256_set1_ps(kC4));
+    t = _mm256_fmadd_ps(d, t, _mm256_set1_ps(kC3));
+    t = _mm256_fmadd_ps(d, t, _mm256_set1_ps(0.5f));
+    t = _mm256_fmadd_ps(d, t, _mm256_set1_ps(1.0f));
+    t = _mm256_fmadd_ps(d, t, _mm256_set1_ps(1.0f));
+    const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(126)), 23);
+    const __m256 e = _mm256_mul_ps(_mm256_mul_ps(_mm256_castsi256_ps(bits), t), _mm256_set1_ps(2.0f));
+    _mm256_storeu_ps(y, _mm256_blendv_ps(e, v, _mm256_cmp_ps(v, v, _CMP_UNORD_Q)));   // NaN stays NaN
+}
+
 __attribute__((target("avx2,fma"))) void exp_block_avx2(const float* x, float* y, int64_t n) {
     int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        const __m256 v = _mm256_loadu_ps(x + i);
-        const __m256 c = _mm256_max_ps(_mm256_set1_ps(kExpLo), _mm256_min_ps(v, _mm256_set1_ps(kExpHi)));
-        const __m256 k = _mm256_floor_ps(_mm256_fmadd_ps(c, _mm256_set1_ps(kLog2e), _mm256_set1_ps(0.5f)));
-        const __m256 d = _mm256_fnmadd_ps(k, _mm256_set1_ps(kLn2), c);
-        __m256 t = _mm256_fmadd_ps(d, _mm256_set1_ps(kC5), _mm256_set1_ps(kC4));
-        t = _mm256_fmadd_ps(d, t, _mm256_set1_ps(kC3));
-        t = _mm256_fmadd_ps(d, t, _mm256_set1_ps(0.5f));
-        t = _mm256_fmadd_ps(d, t, _mm256_set1_ps(1.0f));
-        t = _mm256_fmadd_ps(d, t, _mm256_set1_ps(1.0f));
-        const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(126)), 23);
-        const __m256 e = _mm256_mul_ps(_mm256_mul_ps(_mm256_castsi256_ps(bits), t), _mm256_set1_ps(2.0f));
-        _mm256_storeu_ps(y + i, _mm256_blendv_ps(e, v, _mm256_cmp_ps(v, v, _CMP_UNORD_Q)));   // NaN stays NaN
-    }
-    for (; i < n; ++i) {
-        const float v = x[i];
-        if (v != v) {
-            y[i] = v;
-            continue;
-        }
-        const float c = std::fmax(kExpLo, std::fmin(kExpHi, v));
-        const float k = std::floor(std::fma(c, kLog2e, 0.5f));
-        const float d = std::fma(-k, kLn2, c);
-        float t = std::fma(d, kC5, kC4);
-        t = std::fma(d, t, kC3);
-        t = std::fma(d, t, 0.5f);
-        t = std::fma(d, t, 1.0f);
-        t = std::fma(d, t, 1.0f);
-        y[i] = (exp_scale(k) * t) * 2.0f;
+    for (; i + 8 <= n; i += 8) exp8(x + i, y + i);
+    if (i < n) {   // the last few values through the same vector code
+        float in[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f}, out[8];
+        std::memcpy(in, x + i, static_cast<size_t>(n - i) * sizeof(float));
+        exp8(in, out);
+        std::memcpy(y + i, out, static_cast<size_t>(n - i) * sizeof(float));
     }
 }
 
