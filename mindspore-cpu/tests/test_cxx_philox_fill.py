@@ -63,3 +63,24 @@ def test_bad_buffers_and_arguments_are_refused():
 def test_the_plugin_offers_the_three_fills():
     assert plugin.ms_random_fills() == {"uniform": philox_uniform, "normal": philox_normal,
                                         "truncated_normal": philox_truncated_normal}
+
+
+@pytest.mark.parametrize("name", ["logf", "expf"])
+def test_libm_loops_are_the_c_librarys_functions(name):
+    """libm_logf/libm_expf (the random kernels' float32 log and exp, 2.10's through libstdc++) call the C library's
+    own function on each value: the same bits as calling it one value at a time through ctypes, shapes kept."""
+    import ctypes
+    import ctypes.util
+    from mindspore_cpu import _kernels
+    lib = ctypes.util.find_library("m")
+    if not lib:
+        pytest.skip("no C math library to compare with")
+    fn = getattr(ctypes.CDLL(lib), name)
+    fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
+    x = np.random.default_rng(3).uniform(-20 if name == "expf" else 1e-6, 20, 20000).astype(np.float32)
+    want = np.fromiter(map(fn, x.tolist()), np.float32, x.size)
+    got = getattr(_kernels, "libm_" + name)(x.reshape(100, 200))
+    assert got.shape == (100, 200) and got.dtype == np.float32
+    np.testing.assert_array_equal(got.reshape(-1).view(np.uint32), want.view(np.uint32))
+    with pytest.raises(ValueError, match="C-contiguous float32"):
+        getattr(_kernels, "libm_" + name)(x.astype(np.float64))
