@@ -118,7 +118,7 @@ def test_graph_mode_traces_forward_hooks_and_skips_backward_hooks():
     net = MulRelu2()
     net.relu.register_forward_pre_hook(triple_input)
     net.relu.register_forward_hook(add_one)
-    net.relu.register_backward_hook(record)
+    handle = net.relu.register_backward_hook(record)
     ms.set_context(mode=ms.GRAPH_MODE)
     try:
         assert net(ones(), ones()).asnumpy().tolist() == [8.0]
@@ -127,6 +127,9 @@ def test_graph_mode_traces_forward_hooks_and_skips_backward_hooks():
         ms.set_context(mode=ms.PYNATIVE_MODE)
     assert seen == []
     assert ms.jit(net)(ones(), ones()).asnumpy().tolist() == [8.0]
+    # a registered backward hook turns PYNATIVE forward reuse off process-wide until removed (or the cell is
+    # collected, which the compiled graphs' caches may delay): later tests must not inherit it
+    handle.remove()
 
 
 def test_register_rejects_non_callables():

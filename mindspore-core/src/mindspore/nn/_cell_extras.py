@@ -11,27 +11,13 @@ existed (unpickled ones) and subclasses that skip nothing in ``__init__`` both w
 """
 from __future__ import annotations
 
-import itertools
 from collections import OrderedDict
 
 from mindspore._errors import MSRuntimeError, MSTypeError, MSValueError
+from mindspore.nn import _cell_hooks
 
 #: the key suffix of a cell's ``get_extra_state()`` in its state dict, as in MindSpore 2.10
 EXTRA_STATE_KEY_SUFFIX = "_extra_state"
-_handle_ids = itertools.count()
-
-
-class HookHandle:
-    """What the ``Cell.register_*state_dict*_hook`` methods return: :meth:`remove` unregisters the hook."""
-
-    __slots__ = ("_hooks", "handle_id")
-
-    def __init__(self, hooks):
-        self._hooks = hooks
-        self.handle_id = next(_handle_ids)
-
-    def remove(self):
-        self._hooks.pop(self.handle_id, None)
 
 
 def hooks(cell, kind):
@@ -45,10 +31,7 @@ def hooks(cell, kind):
 
 
 def _register(cell, kind, hook):
-    table = hooks(cell, kind)
-    handle = HookHandle(table)
-    table[handle.handle_id] = hook
-    return handle
+    return _cell_hooks.add(hooks(cell, kind), hook)
 
 
 def _check_stage(value, what):
@@ -277,18 +260,8 @@ class CellExtras:
             Float16
         """
         from mindspore.common import dtype as mstype
-        from mindspore.common.tensor import Tensor
-        device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
-        kwargs.pop("non_blocking", None)
-        if kwargs:
-            raise MSTypeError(f"Cell.to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        for arg in args:
-            if isinstance(arg, Tensor):
-                dtype = arg.dtype
-            elif isinstance(arg, str):
-                device = arg
-            elif arg is not None and not isinstance(arg, bool):
-                dtype = arg
+        from mindspore.ops.tensor_methods import to_arguments
+        device, dtype = to_arguments("Cell.to", args, kwargs, ("non_blocking",))
         if dtype is not None:
             dtype = mstype.to_ms_dtype(dtype)
             if not (mstype.is_float(dtype) or dtype in (mstype.complex64, mstype.complex128)):

@@ -32,22 +32,30 @@ _ids = itertools.count()
 
 
 class HookHandle:
-    """What the ``Cell.register_*_hook`` methods return: :meth:`remove` unregisters the hook."""
+    """What the ``Cell.register_*hook`` methods return (these forward/backward hooks, and the state-dict hooks of
+    ``_cell_extras.py``): :meth:`remove` unregisters the hook and then calls ``on_removed``, if given."""
 
-    __slots__ = ("_hooks", "_id", "_kind")
+    __slots__ = ("_hooks", "handle_id", "_on_removed")
 
-    def __init__(self, hooks, hook_id, kind):
+    def __init__(self, hooks, handle_id, on_removed=None):
         self._hooks = hooks
-        self._id = hook_id
-        self._kind = kind
+        self.handle_id = handle_id
+        self._on_removed = on_removed
 
     def remove(self):
-        if self._hooks.pop(self._id, None) is None:
-            return
-        if self._kind.startswith("forward"):
-            _graphs_stale()
-        else:
-            _tape.CELL_BACKWARD_HOOKS[0] -= 1
+        if self._hooks.pop(self.handle_id, None) is not None and self._on_removed is not None:
+            self._on_removed()
+
+
+def add(hooks, hook_fn, on_removed=None):
+    """Registers ``hook_fn`` last in the ordered ``{handle id: hook}`` table ``hooks``; returns its handle."""
+    handle = HookHandle(hooks, next(_ids), on_removed)
+    hooks[handle.handle_id] = hook_fn
+    return handle
+
+
+def _backward_hook_removed():
+    _tape.CELL_BACKWARD_HOOKS[0] -= 1
 
 
 def _graphs_stale():
@@ -66,13 +74,13 @@ def register(cell, kind, hook_fn):
         # the process-wide count of backward hooks holds only live cells' hooks: a cell dropped with its hooks
         # still registered must not keep gradients in their hooked form (nor forward reuse off) for good
         weakref.finalize(cell, _forget_backward_hooks, table)
-    hook_id = next(_ids)
-    table[kind][hook_id] = hook_fn
     if kind.startswith("forward"):
+        handle = add(table[kind], hook_fn, _graphs_stale)
         _graphs_stale()
     else:
+        handle = add(table[kind], hook_fn, _backward_hook_removed)
         _tape.CELL_BACKWARD_HOOKS[0] += 1
-    return HookHandle(table[kind], hook_id, kind)
+    return handle
 
 
 def _forget_backward_hooks(table):
