@@ -2312,18 +2312,16 @@ def _astype(self, dtype, copy=True):
 _TO_DEVICES = ("cpu", "CPU", "Ascend", "npu")
 
 
-def _to(self, *args, **kwargs):
-    """``x.to(dtype)``, ``x.to(other)`` (``other``'s dtype), or ``x.to()`` (``x``).
-
-    A string is a device, as in MindSpore 2.10 (``'CPU'``/``'cpu'``, ``'Ascend'``/``'npu'``; anything else is a
-    ValueError): accepted and ignored, a tensor lives where its backend keeps it. ``non_blocking``/``copy`` too.
-    """
-    dtype = kwargs.pop("dtype", None)
-    kwargs.pop("non_blocking", None)
-    kwargs.pop("copy", None)
-    device = kwargs.pop("device", None)
+def to_arguments(owner, args, kwargs, ignored):
+    """``(device, dtype)`` of a ``to(...)`` call of ``owner`` ('Tensor.to', 'Cell.to'): a string positional is the
+    device, a Tensor gives its dtype, anything else but a bool or None is the dtype; keywords ``device``/``dtype``,
+    and those in ``ignored``, which are dropped. Any other keyword is a TypeError, as Python's own."""
+    kwargs = dict(kwargs)
+    device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
+    for name in ignored:
+        kwargs.pop(name, None)
     if kwargs:
-        raise TypeError(f"Tensor.to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        raise MSTypeError(f"{owner}() got an unexpected keyword argument '{next(iter(kwargs))}'")
     for arg in args:
         if isinstance(arg, Tensor):
             dtype = arg.dtype
@@ -2331,6 +2329,16 @@ def _to(self, *args, **kwargs):
             device = arg
         elif not isinstance(arg, bool) and arg is not None:
             dtype = arg
+    return device, dtype
+
+
+def _to(self, *args, **kwargs):
+    """``x.to(dtype)``, ``x.to(other)`` (``other``'s dtype), or ``x.to()`` (``x``).
+
+    A string is a device, as in MindSpore 2.10 (``'CPU'``/``'cpu'``, ``'Ascend'``/``'npu'``; anything else is a
+    ValueError): accepted and ignored, a tensor lives where its backend keeps it. ``non_blocking``/``copy`` too.
+    """
+    device, dtype = to_arguments("Tensor.to", args, kwargs, ("non_blocking", "copy"))
     if device is not None and device not in _TO_DEVICES:
         raise MSValueError(f"For 'Tensor.to', the 'device' must be one of {list(_TO_DEVICES)}, but got {device!r}.")
     return self if dtype is None else _astype(self, dtype)
