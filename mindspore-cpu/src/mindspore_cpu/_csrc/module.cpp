@@ -26,6 +26,7 @@ void register_layer_norm(py::module_& m);
 void register_reduce(py::module_& m);
 void register_philox_fill(py::module_& m);
 void register_log_softmax(py::module_& m);
+void register_shuffle(py::module_& m);
 }  // namespace mscpu
 
 PYBIND11_MODULE(_kernels, m) {
@@ -55,4 +56,5 @@ PYBIND11_MODULE(_kernels, m) {
     mscpu::register_reduce(m);
     mscpu::register_philox_fill(m);
     mscpu::register_log_softmax(m);
+    mscpu::register_shuffle(m);
 }

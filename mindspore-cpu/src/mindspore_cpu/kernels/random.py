@@ -179,10 +179,46 @@ class _UniformInts:
             self._engine.give_back(np.asarray(self._words[self._pos:], np.uint32))
 
 
+def _native_shuffle():
+    try:
+        from mindspore_cpu.kernels._native import _kernels
+    except ImportError:
+        return None
+    return getattr(_kernels, "shuffle_words", None)
+
+
+_SHUFFLE_WORDS = _native_shuffle()
+
+
 def libstdcxx_shuffle(engine, n):
     """The permutation ``std::shuffle`` (libstdc++) makes of ``0..n-1`` with ``engine``: when ``n * n`` fits the
     engine's range, one draw places two elements (an even ``n`` first swaps element 1 alone), else one draw per
-    element."""
+    element. The extension's loop (``shuffle_words``) runs it over a batch of the engine's words, drawing a
+    bigger batch from the same point when rejections used them up; without the extension, :func:`_shuffle_loop`."""
+    if _SHUFFLE_WORDS is None or n <= 1:
+        return _shuffle_loop(engine, n)
+    minstd = isinstance(engine, MinstdRand0)
+    span = _MINSTD_MOD - 3 if minstd else 0xFFFFFFFF
+    batch = n + n // 4 + 64
+    while True:
+        start = engine.state if minstd else None
+        words = engine.words(batch)
+        perm, used = _SHUFFLE_WORDS(words - 1 if minstd else words.astype(np.int64), n, span)
+        if used >= 0:
+            if minstd:
+                engine.state = int(words[used - 1]) if used else start
+            else:
+                engine.give_back(words[used:])
+            return perm
+        if minstd:
+            engine.state = start
+        else:
+            engine.give_back(words)
+        batch *= 2
+
+
+def _shuffle_loop(engine, n):
+    """:func:`libstdcxx_shuffle` one draw at a time in Python (about 1 us an element)."""
     perm = list(range(n))
     ints = _UniformInts(engine)
     if n > 1 and ints.range // n >= n:
