@@ -2485,6 +2485,13 @@ def _binary(fn, reflected=False):
     return method
 
 
+def _rtruediv(self, other):
+    """``other / self`` for a non-Tensor ``other``: ``self.reciprocal() * other``, as MindSpore 2.10 computes it (in
+    GRAPH_MODE too), which is not always the correctly rounded quotient (``0.3 / x`` differs from ``div`` in the
+    last bit for about a quarter of float32 ``x``)."""
+    return F.mul(F.reciprocal(self), other)
+
+
 _INSTALLED = {
     "astype": _astype, "to": _to, "float": _caster(mstype.float32), "half": _caster(mstype.float16),
     "int": _caster(mstype.int32), "long": _caster(mstype.int64), "bool": _caster(mstype.bool_),
@@ -2497,7 +2504,7 @@ _INSTALLED = {
     "data": property(lambda self: self, _assign_value), "delete_": _delete_, "set_device_address": _set_device_address, "device": property(_device), "is_meta": property(lambda self: False),
     "__add__": _binary(F.add), "__radd__": _binary(F.add, True), "__sub__": _binary(F.sub),
     "__rsub__": _binary(F.sub, True), "__mul__": _binary(F.mul), "__rmul__": _binary(F.mul, True),
-    "__truediv__": _binary(F.div), "__rtruediv__": _binary(F.div, True),
+    "__truediv__": _binary(F.div), "__rtruediv__": _rtruediv,
     "__floordiv__": _binary(F.floor_divide), "__rfloordiv__": _binary(F.floor_divide, True),
     "__mod__": _binary(F.floor_mod), "__rmod__": _binary(F.floor_mod, True), "__pow__": _binary(F.pow),
     "__rpow__": _binary(F.pow, True), "__matmul__": _binary(F.matmul), "__rmatmul__": _binary(F.matmul, True),

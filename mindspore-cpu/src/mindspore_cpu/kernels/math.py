@@ -424,13 +424,22 @@ def _add_n(prim, x, out=None):
     return res
 
 
+def _addc_operands(input_data, x1, x2, value, floating=False):
+    """The operands of Addcmul/Addcdiv in their dtype: the tensors' common one, which a float result keeps (the
+    ``value`` is cast to it, as in MindSpore 2.10); an integer one promotes with a float ``value``."""
+    tensors = _common(input_data, x1, x2, floating=floating)
+    if _inexact(tensors[0].dtype):
+        return tensors + [_to(value, tensors[0].dtype)]
+    return _common(input_data, x1, x2, value, floating=floating)
+
+
 def _addcmul(prim, input_data, x1, x2, value, out=None):
-    input_data, x1, x2, value = _common(input_data, x1, x2, value)
-    return np.asarray(input_data + value * x1 * x2)
+    input_data, x1, x2, value = _addc_operands(input_data, x1, x2, value)
+    return np.asarray(input_data + value * (x1 * x2))   # (2.10's order: the product first)
 
 
 def _addcdiv(prim, input_data, x1, x2, value, out=None):
-    input_data, x1, x2, value = _common(input_data, x1, x2, value, floating=True)
+    input_data, x1, x2, value = _addc_operands(input_data, x1, x2, value, floating=True)
     with np.errstate(all="ignore"):
         return np.asarray(input_data + value * x1 / x2)
 

@@ -164,6 +164,17 @@ def _promote_all(op, *args, allowed=rules.NUMBER_TYPES):
     return rules.check_dtype_in(op, "result", out, allowed)
 
 
+def _addc_dtype(op, input_data, x1, x2, value):
+    """A float result of the tensors keeps its dtype whatever the ``value``'s (MindSpore 2.10 casts the value); an
+    integer one promotes with the value."""
+    tensors = _promote_all(op, input_data, x1, x2)
+    if mstype.is_float(tensors):
+        if isinstance(value, mstype.Type):
+            rules.check_dtype_in(op, "value", value, rules.NUMBER_TYPES)
+        return tensors
+    return _promote_all(op, input_data, x1, x2, value)
+
+
 # --- Addcmul --------------------------------------------------------------------------------
 class Addcmul(Primitive):
     """``Addcmul()(input_data, x1, x2, value)``: ``input_data + value * x1 * x2``."""
@@ -176,11 +187,12 @@ class Addcmul(Primitive):
         return rules.broadcast_shapes(self.name, input_data, x1, x2, value)
 
     def infer_dtype(self, input_data, x1, x2, value):
-        return _promote_all(self.name, input_data, x1, x2, value)
+        return _addc_dtype(self.name, input_data, x1, x2, value)
 
     def bprop(self, input_data, x1, x2, value, out, dout):
-        scaled = fops.mul(dout, value)
-        return dout, fops.mul(scaled, x2), fops.mul(scaled, x1), fops.mul(dout, fops.mul(x1, x2))
+        # in MindSpore 2.10's order of operations (the last bits follow it)
+        return (dout, fops.mul(dout, fops.mul(value, x2)), fops.mul(dout, fops.mul(value, x1)),
+                fops.mul(dout, fops.mul(x1, x2)))
 
 
 # --- Addcdiv --------------------------------------------------------------------------------
@@ -195,11 +207,12 @@ class Addcdiv(Primitive):
         return rules.broadcast_shapes(self.name, input_data, x1, x2, value)
 
     def infer_dtype(self, input_data, x1, x2, value):
-        return to_float(_promote_all(self.name, input_data, x1, x2, value))
+        return to_float(_addc_dtype(self.name, input_data, x1, x2, value))
 
     def bprop(self, input_data, x1, x2, value, out, dout):
-        dx1 = fops.div(fops.mul(dout, value), x2)
-        dx2 = fops.neg(fops.mul(dx1, fops.div(x1, x2)))
+        # in MindSpore 2.10's order of operations (the last bits follow it): dx2 = -(x1 value x2**-2 dout)
+        dx1 = fops.mul(dout, fops.div(value, x2))
+        dx2 = fops.neg(fops.mul(fops.mul(fops.mul(x1, value), fops.pow(x2, -2)), dout))
         return dout, dx1, dx2, fops.mul(dout, fops.div(x1, x2))
 
 
@@ -218,8 +231,9 @@ class Lerp(Primitive):
         return _promote_all(self.name, start, end, weight, allowed=rules.FLOAT_TYPES)
 
     def bprop(self, start, end, weight, out, dout):
-        d_end = fops.mul(dout, weight)
-        return fops.sub(dout, d_end), d_end, fops.mul(dout, fops.sub(end, start))
+        # as MindSpore 2.10: d_start = dout (1 - weight), not dout - d_end (they differ in the last bit)
+        return (fops.mul(dout, fops.sub(1, weight)), fops.mul(dout, weight),
+                fops.mul(dout, fops.sub(end, start)))
 
 
 class _Cumulative(Primitive):
