@@ -6,19 +6,12 @@ x2)``, and orders the products of the addcmul, addcdiv and lerp gradients its ow
 bits. The expected values were recorded on 2.10 by ``tests/fixtures/float32_composites/record.py`` (the same calls,
 the inputs made from its seed).
 """
-import importlib.util
-import pathlib
-
 import numpy as np
 import pytest
 
-FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "float32_composites"
-_spec = importlib.util.spec_from_file_location("float32_composites_record", FIXTURES / "record.py")
-record = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(record)
+from tests.api._bits_recorded import assert_same_bits, load
 
-EXPECTED = np.load(FIXTURES / "expected.npz")
-CASES = record.cases(*record.inputs())
+CASES, EXPECTED = load("float32_composites")
 
 #: cases where ours keeps more precision on purpose: 2.10's float64 addcmul/addcdiv gradients multiply ``value`` by
 #: ``x2`` (or divide it) in float32, so they carry float32 rounding errors; ours stay float64 (within those errors)
@@ -31,11 +24,7 @@ def test_every_recorded_case_is_replayed():
 
 @pytest.mark.parametrize("name", sorted(set(EXPECTED.files) - FLOAT32_ROUNDED_IN_210))
 def test_same_bits_as_mindspore_210(name):
-    got, want = CASES[name](), EXPECTED[name]
-    assert got.dtype == want.dtype and got.shape == want.shape
-    differ = np.flatnonzero((got != want) & ~(np.isnan(got) & np.isnan(want)))
-    assert differ.size == 0, f"{differ.size} of {want.size} values differ, first at {differ[:5]}: " \
-                             f"{got.reshape(-1)[differ[:3]]} vs 2.10's {want.reshape(-1)[differ[:3]]}"
+    assert_same_bits(CASES[name](), EXPECTED[name])
 
 
 @pytest.mark.parametrize("name", sorted(FLOAT32_ROUNDED_IN_210))
