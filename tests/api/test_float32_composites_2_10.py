@@ -6,10 +6,14 @@ x2)``, and orders the products of the addcmul, addcdiv and lerp gradients its ow
 bits. The expected values were recorded on 2.10 by ``tests/fixtures/float32_composites/record.py`` (the same calls,
 the inputs made from its seed).
 """
+import pathlib
+import sys
+
 import numpy as np
 import pytest
 
-from tests.api._bits_recorded import assert_same_bits, load
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from _bits_recorded import assert_same_bits, load  # noqa: E402
 
 CASES, EXPECTED = load("float32_composites")
 
