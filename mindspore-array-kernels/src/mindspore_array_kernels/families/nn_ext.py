@@ -6,18 +6,21 @@ with:
 * ``xp``, the array library, and two movers: ``dev`` (an operand, or host indices and weights, as an ``xp`` array)
   and ``host`` (an array as NumPy: the labels an out-of-range message names);
 * ``wide(x)``, ``x`` in the precision the losses and the bilinear resize compute in (float16 as float32);
-* ``scatter_axis(g, axis, idx, n)``, the adjoint of ``xp.take(x, idx, axis)`` for an ``x`` with ``n`` entries on
-  ``axis`` (``idx`` a NumPy array, repeated indices summed): the resize gradients' scatter.
+* ``add_at(target, index, values)``, ``target[index] += values`` in place, repeated indices summed (in order on
+  NumPy): the resize gradients' scatter.
 
-Resizing is separable: one 1-D pass along H, one along W, each a gather of at most two source indices with weights.
-The source indices and weights depend only on the sizes, so they are computed on the host in float32 arithmetic
-(TensorFlow/MindSpore's conventions) and moved over once per call. The gradients run the same passes in reverse.
+Resizing is separable: one 1-D pass along W, then one along H (2.10's order: the top and bottom rows are
+interpolated first, then between them), each a gather of at most two source indices with weights. The source indices
+and weights depend only on the sizes, so they are computed on the host in float32 arithmetic (TensorFlow/MindSpore's
+conventions) and moved over once per call. The gradients add each gradient value to its source pixel (nearest) or
+its four source pixels (bilinear, with the weights ``(1 - ly)(1 - lx)``, ``(1 - ly) lx``, ``ly (1 - lx)``, ``ly lx``),
+pixel by pixel in row-major order, as 2.10's CPU kernels do (the order of the additions decides the last bits).
 """
 import numpy as np
 
 from mindspore_array_kernels.common import fit, fits_out
 
-BOUND = ("xp", "dev", "host", "wide", "scatter_axis")
+BOUND = ("xp", "dev", "host", "wide", "add_at")
 
 BCE_EPS = 1e-12
 
@@ -140,14 +143,6 @@ def interp_axis(x, axis, lo, hi, lam):
     return a + (xp.take(x, dev(hi), axis=axis) - a) * w
 
 
-def interp_axis_adjoint(g, axis, lo, hi, lam, n):
-    """The adjoint of :func:`interp_axis` for an ``x`` with ``n`` entries on ``axis``."""
-    if lam is None:
-        return scatter_axis(g, axis, lo, n)
-    w = _along(dev(lam.astype(g.dtype)), axis, g.ndim)
-    return scatter_axis(g * (1 - w), axis, lo, n) + scatter_axis(g * w, axis, hi, n)
-
-
 def _size(size):
     """The (h, w) a gradient or ``ResizeBilinearV2`` is given, as Python ints."""
     return tuple(int(s) for s in size)
@@ -166,7 +161,12 @@ def _resize_nearest_grad(prim, g, size, out=None):
     h, w = _size(size)
     ih = nearest_index(h, g.shape[2], prim.align_corners)
     iw = nearest_index(w, g.shape[3], prim.align_corners)
-    return fit(scatter_axis(scatter_axis(g, 3, iw, w), 2, ih, h), out)
+    planes = g.shape[0] * g.shape[1]
+    res = xp.zeros((planes, h * w), g.dtype)
+    # each gradient value onto its source pixel, pixel by pixel in row-major order (2.10's order of the additions)
+    add_at(res, (dev(np.arange(planes)[:, None]), dev(np.add.outer(ih * w, iw).reshape(1, -1))),
+           g.reshape(planes, -1))
+    return fit(res.reshape(g.shape[:2] + (h, w)), out)
 
 
 def _bilinear_coords(prim, in_hw, out_hw):
@@ -177,15 +177,24 @@ def _bilinear_coords(prim, in_hw, out_hw):
 def _resize_bilinear(prim, x, size, out=None):
     x = wide(dev(x))
     (lo_h, hi_h, lam_h), (lo_w, hi_w, lam_w) = _bilinear_coords(prim, x.shape[2:], _size(size))
-    return interp_axis(interp_axis(x, 2, lo_h, hi_h, lam_h), 3, lo_w, hi_w, lam_w)
+    return interp_axis(interp_axis(x, 3, lo_w, hi_w, lam_w), 2, lo_h, hi_h, lam_h)
 
 
 def _resize_bilinear_grad(prim, g, size, out=None):
     g = wide(dev(g))
-    size = _size(size)
-    (lo_h, hi_h, lam_h), (lo_w, hi_w, lam_w) = _bilinear_coords(prim, size, g.shape[2:])
-    gw = interp_axis_adjoint(g, 3, lo_w, hi_w, lam_w, size[1])
-    return fit(interp_axis_adjoint(gw, 2, lo_h, hi_h, lam_h, size[0]), out)
+    h, w = _size(size)
+    (lo_h, hi_h, lam_h), (lo_w, hi_w, lam_w) = _bilinear_coords(prim, (h, w), g.shape[2:])
+    t = g.dtype
+    ly, lx = lam_h.astype(t), lam_w.astype(t)
+    iy, ix = (1 - lam_h).astype(t), (1 - lam_w).astype(t)   # (1 - lerp rounded once, as 2.10's 1.0 - lerp)
+    weights = np.stack([np.outer(iy, ix), np.outer(iy, lx), np.outer(ly, ix), np.outer(ly, lx)], axis=-1)
+    corners = np.stack([np.add.outer(lo_h * w, lo_w), np.add.outer(lo_h * w, hi_w),
+                        np.add.outer(hi_h * w, lo_w), np.add.outer(hi_h * w, hi_w)], axis=-1).reshape(1, -1)
+    planes = g.shape[0] * g.shape[1]
+    values = (g[..., None] * dev(weights)).reshape(planes, -1)
+    res = xp.zeros((planes, h * w), t)
+    add_at(res, (dev(np.arange(planes)[:, None]), dev(corners)), values)
+    return fit(res.reshape(g.shape[:2] + (h, w)), out)
 
 
 KERNELS = {

@@ -192,8 +192,10 @@ def _softmax_cpu(prim, x, out=None):
     ``e * (1 / sum)`` (``_csrc/softmax.cpp``). Rows holding NaN or +inf get the family's treatment, as 2.10's
     (recorded); float16 :func:`_softmax_half`."""
     axis = prim.axis[0] if isinstance(prim.axis, (tuple, list)) and len(prim.axis) == 1 else prim.axis
-    if x.dtype != _F32 or x.ndim == 0 or x.size == 0 or not isinstance(axis, int) or axis % x.ndim != x.ndim - 1:
+    if x.dtype != _F32 or x.ndim == 0 or x.size == 0 or not isinstance(axis, int):
         return _softmax_half(prim, x, out=out)
+    if axis % x.ndim != x.ndim - 1:
+        return _softmax_inner_axis(prim, x, axis, out)
     x = as_c(x)
     y, bad = _native().softmax_last_f32(x)
     if bad.size:
@@ -201,6 +203,18 @@ def _softmax_cpu(prim, x, out=None):
         fixed = _PLAIN["Softmax"](prim, rows.reshape((bad.size,) + (1,) * (x.ndim - 2) + x.shape[-1:]))
         y.reshape(-1, x.shape[-1])[bad] = np.asarray(fixed).reshape(bad.size, -1)
     return y
+
+
+def _softmax_inner_axis(prim, x, axis, out):
+    """float32 Softmax over an axis other than the last, as 2.10's CPU (nnacl's ``Softmax``): per fiber along the
+    axis, the C library's ``expf(x - max)``, their sum added in axis order, then ``e / sum`` (the last axis takes
+    nnacl's vectorised SoftmaxLastAxis instead). Fibers holding NaN or +-inf get the family's treatment."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        shifted = np.ascontiguousarray(x - x.max(axis=axis, keepdims=True))
+        if not np.isfinite(shifted).all():
+            return _softmax_half(prim, x, out=out)
+        e = _native().libm_expf(shifted)
+        return e / np.cumsum(e, axis=axis, dtype=np.float32).take([-1], axis=axis)
 
 
 _LOG_SOFTMAX_LANES = []
@@ -407,12 +421,20 @@ def _softmax_grad_cpu(prim, y, dy, out=None):
     """float16/float32 SoftmaxGrad over the last axis as MindSpore 2.10's CPU graph computes Softmax's gradient
     (``Mul``, ``ReduceSum`` in float32, ``Sub``, ``Mul``, each a kernel of its own): ``p = y * dy``, its sum as
     :func:`_reduce_sum_last` adds it, then ``y * (dy - sum)``; float16 rounds ``p``, the sum, the difference and the
-    result to float16 (bit for bit; float32 in C++, ``_csrc/softmax.cpp``); the other dtypes and axes the family's."""
+    result to float16 (bit for bit; float32 in C++, ``_csrc/softmax.cpp``). float32 over another axis: the same steps
+    with the sum added in double (2.10's bits); the other dtypes and axes the family's."""
     dt = y.dtype
     axis = prim.axis[0] if isinstance(prim.axis, (tuple, list)) and len(prim.axis) == 1 else prim.axis
-    if dt not in (_F16, _F32) or dy.dtype != dt or y.ndim == 0 or y.size == 0 or not isinstance(axis, int) \
-            or axis % y.ndim != y.ndim - 1:
+    if dt not in (_F16, _F32) or dy.dtype != dt or y.ndim == 0 or y.size == 0 or not isinstance(axis, int):
         return _PLAIN["SoftmaxGrad"](prim, y, dy, out=out)
+    if axis % y.ndim != y.ndim - 1:
+        if dt != _F32:
+            return _PLAIN["SoftmaxGrad"](prim, y, dy, out=out)
+        # another axis: the same steps, the sum over that axis added in order in double and rounded once (recorded
+        # on 2.10 for inner and first axes; a plain ReduceSum down axis 0 adds in float instead)
+        p = np.moveaxis(y * dy, axis, -1)
+        total = _native().sum_rows_f64(np.ascontiguousarray(p).reshape(-1, p.shape[-1]), False)
+        return y * (dy - np.expand_dims(total.reshape(p.shape[:-1]), axis))
     y32, dy32 = as_c(y, _F32), as_c(dy, _F32)
     if dt == _F32:
         return _native().softmax_grad_last_f32(y32, dy32)

@@ -10,14 +10,4 @@ from mindspore_array_kernels import bind
 from mindspore_gpu.kernels._common import dev, scatter_add, wide
 
 
-def _scatter_axis(g, axis, idx, n):
-    """The adjoint of ``take(x, idx, axis)`` for an ``x`` with ``n`` entries on ``axis`` (``idx`` on the host)."""
-    shape = list(g.shape)
-    shape[axis] = n
-    r = cupy.zeros(shape, g.dtype)
-    scatter_add(r, (slice(None),) * axis + (cupy.asarray(idx),), g)
-    return r
-
-
-KERNELS = bind("nn_ext", globals(), xp=cupy, dev=dev, host=cupy.asnumpy, wide=wide,
-               scatter_axis=_scatter_axis)["KERNELS"]
+KERNELS = bind("nn_ext", globals(), xp=cupy, dev=dev, host=cupy.asnumpy, wide=wide, add_at=scatter_add)["KERNELS"]
