@@ -942,7 +942,9 @@ void avg_pool_backward(const T* dy, T* dx, const PoolGeometry& g, bool include_p
 inline int64_t ad_lo(int64_t o, int64_t in, int64_t out) { return (o * in) / out; }
 inline int64_t ad_hi(int64_t o, int64_t in, int64_t out) { return ((o + 1) * in + out - 1) / out; }
 
-// mode 0: average, 1: max (with argmax), 2: backward of the average (y is dx, x is dy).
+// mode 0: average, 1: max (with argmax), 2: backward of the average (y is dx, x is dy). The average and its
+// backward add in double and round once, as 2.10's CPU kernels do (its float32 bits: a window's sum, or each input's
+// share dy / count of every window holding it, in window order).
 template <typename T>
 void adaptive(const T* x, T* y, int64_t* argmax, int64_t planes, const Dims3& in, const Dims3& out, int mode) {
     const int64_t S = in[0] * in[1] * in[2], Q = out[0] * out[1] * out[2], H = in[1], W = in[2];
@@ -950,7 +952,7 @@ void adaptive(const T* x, T* y, int64_t* argmax, int64_t planes, const Dims3& in
     parallel_for(planes, par, max_threads(), [&](int64_t pl) {
         const T* xp = x + pl * (mode == 2 ? Q : S);
         T* yp = y + pl * (mode == 2 ? S : Q);
-        if (mode == 2) std::fill(yp, yp + S, T(0));
+        std::vector<double> grad(mode == 2 ? static_cast<size_t>(S) : 0, 0.0);
         int64_t q = 0;
         for (int64_t oz = 0; oz < out[0]; ++oz) {
             const int64_t z0 = ad_lo(oz, in[0], out[0]), z1 = ad_hi(oz, in[0], out[0]);
@@ -960,13 +962,14 @@ void adaptive(const T* x, T* y, int64_t* argmax, int64_t planes, const Dims3& in
                     const int64_t x0 = ad_lo(ox, W, out[2]), x1 = ad_hi(ox, W, out[2]);
                     const double count = static_cast<double>((z1 - z0) * (y1 - y0) * (x1 - x0));
                     if (mode == 2) {
-                        const T v = static_cast<T>(xp[q] / count);
+                        const double v = static_cast<double>(xp[q]) / count;
                         for (int64_t iz = z0; iz < z1; ++iz)
                             for (int64_t iy = y0; iy < y1; ++iy)
-                                for (int64_t ix = x0; ix < x1; ++ix) yp[(iz * H + iy) * W + ix] += v;
+                                for (int64_t ix = x0; ix < x1; ++ix) grad[(iz * H + iy) * W + ix] += v;
                         continue;
                     }
-                    T acc = mode == 0 ? T(0) : -std::numeric_limits<T>::infinity();
+                    double sum = 0.0;
+                    T acc = -std::numeric_limits<T>::infinity();
                     int64_t bi = -1;
                     for (int64_t iz = z0; iz < z1; ++iz) {
                         for (int64_t iy = y0; iy < y1; ++iy) {
@@ -974,7 +977,7 @@ void adaptive(const T* x, T* y, int64_t* argmax, int64_t planes, const Dims3& in
                                 const int64_t i = (iz * H + iy) * W + ix;
                                 const T v = xp[i];
                                 if (mode == 0) {
-                                    acc += v;
+                                    sum += static_cast<double>(v);
                                 } else if (bi < 0 || v > acc) {  // first, then strictly greater (2.10)
                                     acc = v;
                                     bi = i;
@@ -983,13 +986,16 @@ void adaptive(const T* x, T* y, int64_t* argmax, int64_t planes, const Dims3& in
                         }
                     }
                     if (mode == 0) {
-                        yp[q] = static_cast<T>(acc / count);
+                        yp[q] = static_cast<T>(sum / count);
                     } else {
                         yp[q] = acc;
                         argmax[pl * Q + q] = bi;
                     }
                 }
             }
+        }
+        if (mode == 2) {
+            for (int64_t i = 0; i < S; ++i) yp[i] = static_cast<T>(grad[i]);
         }
     });
 }
