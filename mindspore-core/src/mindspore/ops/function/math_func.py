@@ -951,7 +951,7 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     """Scale the tensors ``x`` so that their global L2 norm is at most ``clip_norm``.
 
     ``global_norm = sqrt(sum(||t||^2 for t in x))`` (or ``use_norm``); every ``t`` becomes
-    ``t * clip_norm / max(global_norm, clip_norm)``. Returns a tuple.
+    ``t * clip_norm / max(global_norm, clip_norm)``, computed as MindSpore 2.10 does. Returns a tuple.
 
     Examples:
         >>> import numpy as np
@@ -965,15 +965,16 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     if not isinstance(x, (tuple, list)) or not x:
         raise MSTypeError(f"For 'clip_by_global_norm', the 'x' must be a non-empty tuple or list of Tensors, "
                           f"but got {type(x).__name__}.")
+    # MindSpore 2.10's steps, whose roundings decide the last bits: each tensor's sum of squares in its own dtype,
+    # as float32, added in order (AddN) and square-rooted; the norm below clip_norm (or NaN) taken as clip_norm; then
+    # each tensor times clip_norm (a float32 (1,) tensor), divided by the norm and cast back to its dtype (so an
+    # integer tensor is scaled in float32 and truncated, and a 0-d one comes back with shape (1,))
+    clip = Tensor([clip_norm], mstype.float32)
     if use_norm is None:
-        # half-precision squares are summed in float32 (as MindSpore does); float64 keeps its precision
-        wide = mstype.float64 if any(t.dtype == mstype.float64 for t in x) else mstype.float32
-        squares = tuple(_functional.reduce_sum(_square(_functional.cast(t, wide))) for t in x)
+        squares = tuple(_functional.cast(_functional.reduce_sum(_square(t)), mstype.float32) for t in x)
         use_norm = _sqrt(_addn(squares))
-    scale = _div(clip_norm, _maximum(use_norm, clip_norm))
-    # an integer tensor is scaled in Float32 and truncated back (MindSpore 2.10), not by a truncated scale
-    return tuple(_mul(t, _functional.cast(scale, t.dtype)) if mstype.is_float(t.dtype)
-                 else _functional.cast(_mul(_functional.cast(t, mstype.float32), scale), t.dtype) for t in x)
+    norm = _functional.select(_functional.greater_equal(use_norm, clip), use_norm, clip)
+    return tuple(_functional.cast(_div(_mul(t, clip), norm), t.dtype) for t in x)
 
 
 # MindSpore cuts mindspore.ops into its own families: a function imported from its `math_func` is found here
