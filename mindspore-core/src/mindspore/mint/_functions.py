@@ -6,6 +6,7 @@ Where MindSpore's ``mint`` differs from ``ops`` (argument names, int64 indices, 
 Bessel-corrected ``std``/``var``) the wrapper says so.
 """
 import builtins
+import functools
 import numbers
 
 import mindspore.ops as ops
@@ -861,11 +862,20 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
 
 
 # --- matmul family --------------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _cdist_prim(p):
+    from mindspore.ops._defs.math_misc import Cdist
+    return Cdist(p)
+
+
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The ``p``-norm distance between each row of ``x1`` and each row of ``x2``: (B, P, M) x (B, R, M) -> (B, P, R)."""
     if x1.ndim < 2 or x2.ndim < 2 or x1.shape[-1] != x2.shape[-1]:
         raise MSValueError(f"For 'cdist', 'x1' and 'x2' must be at least 2-D with the same last dimension, but got "
                            f"shapes {x1.shape} and {x2.shape}.")
+    if x1.ndim == x2.ndim and x1.ndim in (2, 3) and x1.shape[:-2] == x2.shape[:-2] and x1.dtype == x2.dtype \
+            and x1.dtype in (mstype.float32, mstype.float64) and not isinstance(p, bool) and p >= 0:
+        return _cdist_prim(float(p))(x1, x2)       # 2.10's Cdist kernel (its order of additions: its last bits)
     diff_ = ops.abs(ops.sub(ops.expand_dims(x1, -2), ops.expand_dims(x2, -3)))
     if p == 0:
         return ops.sum(ops.cast(ops.ne(diff_, 0), x1.dtype), -1)

@@ -152,6 +152,9 @@ class Cdist(Primitive):
         return rules.check_same_dtype(self.name, ("x1", "x2"), (x1, x2))
 
     def bprop(self, x1, x2, out, dout):
+        if self.p == 2.0:     # 2.10's CdistGrad, for x1 and (transposed) for x2
+            return (_euclid_grad(x1, x2, dout, out),
+                    _euclid_grad(x2, x1, fops.swapaxes(dout, -1, -2), fops.swapaxes(out, -1, -2)))
         diff = fops.sub(fops.expand_dims(x1, -2), fops.expand_dims(x2, -3))
         dist = fops.expand_dims(out, -1)
         nonzero = fops.not_equal(dist, 0)
@@ -167,6 +170,17 @@ class Cdist(Primitive):
         grad = fops.mul(fops.expand_dims(dout, -1), fops.select(fops.broadcast_to(nonzero, fops.shape(part)), part,
                                                                  fops.zeros_like(part)))
         return fops.reduce_sum(grad, -2), fops.neg(fops.reduce_sum(grad, -3))
+
+
+def _euclid_grad(a, b, dout, dist):
+    """The gradient of the p=2 distances ``dist`` (..., P, R) with respect to ``a`` (..., P, M), as MindSpore 2.10's
+    CdistGrad kernel computes it: ``(dout * (a_i - b_j)) / dist`` (0 where the distance is 0), added over ``j`` in
+    order in the dtype (a cumulative sum's last entry: the order decides the last bits)."""
+    d = fops.expand_dims(dist, -1)
+    terms = fops.div(fops.mul(fops.expand_dims(dout, -1), fops.sub(fops.expand_dims(a, -2), fops.expand_dims(b, -3))),
+                     d)
+    terms = fops.select(fops.broadcast_to(fops.not_equal(d, 0), fops.shape(terms)), terms, fops.zeros_like(terms))
+    return fops.squeeze(fops.narrow(fops.cumsum(terms, -2), -2, fops.shape(terms)[-2] - 1, 1), -2)
 
 
 @constexpr

@@ -968,10 +968,12 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     # MindSpore 2.10's steps, whose roundings decide the last bits: each tensor's sum of squares in its own dtype,
     # as float32, added in order (AddN) and square-rooted; the norm below clip_norm (or NaN) taken as clip_norm; then
     # each tensor times clip_norm (a float32 (1,) tensor), divided by the norm and cast back to its dtype (so an
-    # integer tensor is scaled in float32 and truncated, and a 0-d one comes back with shape (1,))
-    clip = Tensor([clip_norm], mstype.float32)
+    # integer tensor is scaled in float32 and truncated, and a 0-d one comes back with shape (1,)). With a float64
+    # tensor among them the norm stays float64 (2.10 rounds it to float32: a float64 gradient would lose its precision)
+    wide = mstype.float64 if any(t.dtype == mstype.float64 for t in x) else mstype.float32
+    clip = Tensor([clip_norm], wide)
     if use_norm is None:
-        squares = tuple(_functional.cast(_functional.reduce_sum(_square(t)), mstype.float32) for t in x)
+        squares = tuple(_functional.cast(_functional.reduce_sum(_square(t)), wide) for t in x)
         use_norm = _sqrt(_addn(squares))
     norm = _functional.select(_functional.greater_equal(use_norm, clip), use_norm, clip)
     return tuple(_functional.cast(_div(_mul(t, clip), norm), t.dtype) for t in x)
