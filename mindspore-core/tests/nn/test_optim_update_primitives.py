@@ -97,6 +97,8 @@ def _adam_weight_decay_oracle(init, grads, lrs, decays, beta1, beta2, eps):
     m = [np.zeros_like(x) for x in init]
     v = [np.zeros_like(x) for x in init]
     omb1, omb2 = dt(F32(1) - F32(beta1)), dt(F32(1) - F32(beta2))
+    if dt is np.float16:    # 2.10's float16 AdamWeightDecay kernel takes 1 - beta in float16
+        omb1, omb2 = dt(1) - dt(F32(beta1)), dt(1) - dt(F32(beta2))
     for step, step_grads in enumerate(grads):
         for i, g in enumerate(step_grads):
             m[i] = m[i] + (g - m[i]) * omb1
@@ -344,7 +346,11 @@ def _rmsprop_oracle(init, grads, lrs, loss_scale, decay, momentum, epsilon, cent
             lr = dt(lrs[i](step))
             ms_[i] = ms_[i] + (g * g - ms_[i]) * omd
             if not centered:
-                mom[i] = mom[i] * mu + g * lr / np.sqrt(ms_[i] + eps)
+                root = np.sqrt(ms_[i] + eps)
+                if dt is np.float32:    # 2.10's nnacl loop: sqrt(ms) + eps in its 8-lane part, sqrt(ms + eps) after
+                    flat, n8 = root.reshape(-1), root.size // 8 * 8
+                    flat[:n8] = (np.sqrt(ms_[i]) + eps).reshape(-1)[:n8]
+                mom[i] = mom[i] * mu + g * lr / root
                 p[i] = p[i] - mom[i]
                 continue
             mg[i] = mg[i] + (g - mg[i]) * omd
@@ -364,7 +370,7 @@ def _adagrad_oracle(init, grads, lrs, accum0, update_slots):
         for i, g in enumerate(step_grads):
             if update_slots:
                 acc[i] = acc[i] + g * g
-            inv = dt(1) / np.sqrt(acc[i] + dt(1e-6))
+            inv = dt(1) / np.sqrt(acc[i] + dt(1e-8))     # 2.10's CPU ApplyAdagrad: 1e-8
             p[i] = p[i] - dt(lrs[i](step)) * g * inv
     return p
 

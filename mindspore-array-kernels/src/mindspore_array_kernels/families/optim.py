@@ -122,11 +122,11 @@ def _f_adadelta(prim, a):
 
 
 def _f_adagrad(prim, a, lr=None, eps=None):
-    """``eps=None``: ApplyAdagrad, whose CPU kernel divides by ``sqrt(accum + 1e-6)``."""
+    """``eps=None``: ApplyAdagrad, whose CPU kernel divides by ``sqrt(accum + 1e-8)`` (MindSpore 2.10)."""
     g = a["grad"]
     lr = a["lr"] if lr is None else lr
     accum = a["accum"] + g * g if prim.update_slots else a["accum"]
-    denom = xp.sqrt(accum + xp.asarray(1e-6, g.dtype)) if eps is None else xp.sqrt(accum) + eps
+    denom = xp.sqrt(accum + xp.asarray(1e-8, g.dtype)) if eps is None else xp.sqrt(accum) + eps
     return {"var": a["var"] - lr * g / denom, "accum": accum}
 
 

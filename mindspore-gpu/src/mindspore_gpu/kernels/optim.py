@@ -230,7 +230,7 @@ _CENTERED_RMSPROP_K = _elementwise("T g, S lr, T rho, T mu, T eps", "T var, T mg
                                    "ms_centered_rmsprop")
 _ADAGRAD_K = {update: _elementwise("T g, S lr", "T var, T accum",
                                    ("T a = accum + g * g;" if update else "T a = accum;") +
-                                   "var = var - (T)lr * g * ((T)1 / sqrt(a + (T)0.000001)); accum = a;",
+                                   "var = var - (T)lr * g * ((T)1 / sqrt(a + (T)0.00000001)); accum = a;",
                                    "ms_adagrad" if update else "ms_adagrad_no_update")
               for update in (True, False)}
 
@@ -299,7 +299,7 @@ def _adagrad_dense(prim, var, accum, lr, grad, out=None):
     a = dev(accum)
     if prim.update_slots:
         a = a + g * g
-    inv = dt.type(1) / cupy.sqrt(a + dt.type(1e-6))
+    inv = dt.type(1) / cupy.sqrt(a + dt.type(1e-8))
     store(accum, a)
     store(var, dev(var) - _in_dtype(lr, dt) * g * inv)
     return _result(var), _result(accum)

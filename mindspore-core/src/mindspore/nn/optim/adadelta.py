@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 import mindspore.ops as ops
+from mindspore.common import dtype as mstype
 from mindspore._errors import MSTypeError, MSValueError
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
@@ -75,6 +76,21 @@ class Adadelta(Optimizer):
         one_minus_rho = _const(np.asarray(1, dtype.to_numpy()) - np.asarray(self.rho, dtype.to_numpy()), dtype)
         eps = _const(self.epsilon, dtype)
         lr = lr if lr.dtype == dtype else ops.cast(lr, dtype)
+        if dtype == mstype.float32:
+            # 2.10's CPU ApplyAdadelta: rho * x in float32, (1.0 - rho) * (...) and the sum in double
+            # (its `1.0` literal), rounded to float32; update = sqrt(accum_update + eps) * (g / sqrt(accum + eps))
+            omr = _const(1.0 - np.float64(np.float32(self.rho)), mstype.float64)
+
+            def blend(x, y):
+                wide = ops.add(ops.cast(ops.mul(rho, x), mstype.float64), ops.mul(omr, ops.cast(y, mstype.float64)))
+                return ops.cast(wide, dtype)
+
+            next_accum = blend(accum, ops.mul(g, g))
+            ops.assign(accum, next_accum)
+            update = ops.mul(ops.sqrt(ops.add(accum_update, eps)), ops.div(g, ops.sqrt(ops.add(next_accum, eps))))
+            ops.assign(accum_update, blend(accum_update, ops.mul(update, update)))
+            ops.assign_sub(param, ops.mul(lr, update))
+            return True
         next_accum = ops.add(ops.mul(rho, accum), ops.mul(one_minus_rho, ops.mul(g, g)))
         ops.assign(accum, next_accum)
         update = ops.div(ops.mul(ops.sqrt(ops.add(accum_update, eps)), g), ops.sqrt(ops.add(next_accum, eps)))

@@ -110,6 +110,11 @@ class AdaFactor(Optimizer):
         self.compression = compression
         self._init_state()
         self.step = Parameter(initializer(0, [1], mstype.float32), name="afactor_step")
+        # on the CPU, MindSpore runs the fused kernel (its own order of operations; see FusedAdaFactor)
+        self._fused = ops.FusedAdaFactor(enable_scale_parameter=self.scale_parameter,
+                                         enable_first_moment=self.use_first_moment,
+                                         enable_weight_decay=self.weight_decay_flag)
+        self._eps_tensor = Tensor(list(self.eps), mstype.float32)
 
     def _init_state(self):
         self.use_first_moment = self.beta1 > 0
@@ -152,6 +157,12 @@ class AdaFactor(Optimizer):
         return ops.rsqrt(new_sq) * grad
 
     def _update_one(self, i, grad, param, lr, beta2t):
+        if param.dtype == mstype.float32 and param.ndim >= 1 and self.target == "CPU":
+            self._fused(self._eps_tensor, Tensor(self.clip_threshold, mstype.float32),
+                        Tensor(self.beta1, mstype.float32), beta2t, self.weight_decay, lr,
+                        grad.astype(mstype.float32), param, self.exp_avg[i], self.exp_avg_sq_row[i],
+                        self.exp_avg_sq_col[i], self.exp_avg_sq[i])
+            return True
         grad = grad.astype(mstype.float32)
         w = param.astype(mstype.float32)
         alpha = lr * ops.maximum(Tensor(self.eps[1], mstype.float32), _rms(w)) if self.scale_parameter else lr

@@ -76,5 +76,6 @@ class AdaMax(Optimizer):
         beta1, beta2, eps, lr, power = cast(self.beta1), cast(self.beta2), cast(self.eps), cast(lr), cast(beta1_power)
         m_new = ops.assign(m, beta1 * m + (1 - beta1) * g)
         v_new = ops.assign(v, ops.maximum(beta2 * v, ops.abs(g)))
-        ops.assign_sub(param, ops.reshape(lr / (1 - power), ()) * m_new / (v_new + eps))
+        # 2.10's CPU ApplyAdaMax: var - (lr / (1 - beta1_power)) * (m / (v + eps)), in that grouping
+        ops.assign_sub(param, ops.reshape(lr / (1 - power), ()) * (m_new / (v_new + eps)))
         return True

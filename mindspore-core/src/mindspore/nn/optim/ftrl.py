@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 import mindspore.ops as ops
+from mindspore.common import dtype as mstype
 from mindspore._errors import MSValueError
 from mindspore.common.tensor import Tensor
 from mindspore.nn import _validators as validator
@@ -85,6 +86,7 @@ class FTRL(Optimizer):
         if not self.is_group:
             self.decay_flags = (True,) * self.param_length
         self.use_locking = use_locking
+        self._opt = ops.ApplyFtrl(use_locking)
 
     @jit
     def construct(self, grads):
@@ -97,11 +99,15 @@ class FTRL(Optimizer):
     def _update(self, param, accum, linear, g, lr):
         dtype = param.dtype
         lr = lr if lr.dtype == dtype else ops.cast(lr, dtype)
+        if dtype == mstype.float32:     # one primitive per parameter, as MindSpore's nn.FTRL
+            self._opt(param, accum, linear, g if g.dtype == dtype else ops.cast(g, dtype), ops.reshape(lr, ()),
+                      _const(self.l1, dtype), _const(self.l2, dtype), _const(self.lr_power, dtype))
+            return True
         neg_power = _const(-self.lr_power, dtype)
         accum_new = ops.add(accum, ops.mul(g, g))
         new_pow = ops.pow(accum_new, neg_power)
         sigma = ops.div(ops.sub(new_pow, ops.pow(accum, neg_power)), lr)
-        next_linear = ops.sub(ops.add(linear, g), ops.mul(sigma, param))
+        next_linear = ops.add(linear, ops.sub(g, ops.mul(sigma, param)))   # 2.10's CPU ApplyFtrl: linear += g - ...
         quadratic = ops.add(ops.div(new_pow, lr), _const(2 * self.l2, dtype))
         l1 = _const(self.l1, dtype)
         shrunk = ops.div(ops.sub(ops.mul(ops.sign(next_linear), l1), next_linear), quadratic)

@@ -55,6 +55,7 @@ class ProximalAdagrad(Optimizer):
         self.l1 = Tensor(l1, mstype.float32)
         self.l2 = Tensor(l2, mstype.float32)
         self.use_locking = use_locking
+        self._opt = ops.ApplyProximalAdagrad(use_locking)
 
     @jit
     def construct(self, grads):
@@ -68,6 +69,9 @@ class ProximalAdagrad(Optimizer):
         dtype = param.dtype
         cast = lambda t: t if t.dtype == dtype else ops.cast(t, dtype)  # noqa: E731
         lr, l1, l2 = cast(ops.reshape(lr, ())), cast(self.l1), cast(self.l2)
+        if dtype == mstype.float32:     # one primitive per parameter, as MindSpore's nn.ProximalAdagrad
+            self._opt(param, accum, lr, l1, l2, cast(g))
+            return True
         acc = ops.assign(accum, accum + g * g)
         lr_t = lr / ops.sqrt(acc)
         v = param - lr_t * g
