@@ -363,7 +363,7 @@ def test_sparse_cross_entropy_takes_a_label_out_of_range_without_a_host_sync(gra
     want_grad[2, 1] -= 1 / 3
     np.testing.assert_allclose(cp.asnumpy(loss), want_loss, rtol=1e-6)
     np.testing.assert_allclose(cp.asnumpy(grad), want_grad, rtol=1e-6, atol=1e-7)
-    with pytest.raises((ValueError, RuntimeError), match="out of range"):
+    with pytest.raises((ValueError, RuntimeError), match="got error label"):
         _on("CPU", lambda: ops.SparseSoftmaxCrossEntropyWithLogits()(ms.Tensor(logits), ms.Tensor(labels)))
 
 

@@ -76,3 +76,20 @@ def test_train_one_step_adam_bits(recorded, tag):
         ms.set_context(mode=old)
     _same_bits(w, recorded[f"train_{tag}_w"])
     _same_bits(b, recorded[f"train_{tag}_b"])
+
+
+def test_ftrl_l1_shrinks_toward_zero_from_both_sides():
+    # 2.10's ApplyFtrl takes +l1 for any non-zero 'linear' (a sign slip: a negative 'linear' is pushed further out);
+    # ours keeps sign(linear) * l1, the FTRL-proximal update, so the weight is sign(-linear) (|linear| - l1) / den
+    from mindspore import Parameter, Tensor, ops
+    var = Parameter(Tensor(np.array([0.5, -0.5, 0.2], np.float32)), name="var")
+    accum = Parameter(Tensor(np.array([0.1, 0.1, 0.1], np.float32)), name="accum")
+    linear = Parameter(Tensor(np.array([0.0, 0.0, 0.0], np.float32)), name="linear")
+    grad = np.array([2.0, -2.0, 0.001], np.float32)
+    ops.ApplyFtrl()(var, accum, linear, Tensor(grad), 0.5, 0.1, 0.0, -0.5)
+    acc = 0.1 + grad.astype(np.float64) ** 2
+    lin = grad - (np.sqrt(acc) - np.sqrt(0.1)) / 0.5 * np.array([0.5, -0.5, 0.2])
+    want = np.where(np.abs(lin) > 0.1, (np.sign(lin) * 0.1 - lin) / (np.sqrt(acc) / 0.5), 0.0)
+    np.testing.assert_allclose(linear.asnumpy(), lin, rtol=1e-5)
+    np.testing.assert_allclose(var.asnumpy(), want, rtol=1e-5, atol=1e-7)
+    assert var.asnumpy()[0] < 0 < var.asnumpy()[1] and var.asnumpy()[2] == 0
