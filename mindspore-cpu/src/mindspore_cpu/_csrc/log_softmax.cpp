@@ -53,24 +53,13 @@
 namespace mscpu {
 namespace {
 
-inline float f_bits(uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, sizeof f);
-    return f;
-}
-inline uint32_t bits_f(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
-
 // oneDNN's constants (as bit patterns).
-const float kLnFltMin = f_bits(0xc2aeac50u), kLnFltMax = f_bits(0x42b17218u);
-const float kLog2e = f_bits(0x3fb8aa3bu), kLn2 = f_bits(0x3f317218u);
-const float kP1 = f_bits(0x3f7ffffbu), kP2 = f_bits(0x3efffee3u), kP3 = f_bits(0x3e2aad40u),
-            kP4 = f_bits(0x3d2b9d0du), kP5 = f_bits(0x3c07cfceu);
-const float kQ1 = f_bits(0xbf000000u), kQ2 = f_bits(0x3eaaaaabu), kQ3 = f_bits(0xbe8004abu),
-            kQ4 = f_bits(0x3e4cc8a3u);
+const float kLnFltMin = ordered::float_of_bits(0xc2aeac50u), kLnFltMax = ordered::float_of_bits(0x42b17218u);
+const float kLog2e = ordered::float_of_bits(0x3fb8aa3bu), kLn2 = ordered::float_of_bits(0x3f317218u);
+const float kP1 = ordered::float_of_bits(0x3f7ffffbu), kP2 = ordered::float_of_bits(0x3efffee3u), kP3 = ordered::float_of_bits(0x3e2aad40u),
+            kP4 = ordered::float_of_bits(0x3d2b9d0du), kP5 = ordered::float_of_bits(0x3c07cfceu);
+const float kQ1 = ordered::float_of_bits(0xbf000000u), kQ2 = ordered::float_of_bits(0x3eaaaaabu), kQ3 = ordered::float_of_bits(0xbe8004abu),
+            kQ4 = ordered::float_of_bits(0x3e4cc8a3u);
 
 // The log table: for the top five mantissa bits k, r_k ~ 1/m (m in [1, 1.5) for k < 16, in [0.75, 1) after
 // halving for k >= 16) and -127 ln2 - ln r_k.
@@ -90,7 +79,7 @@ const LogEntry* log_table() {
     };
     static const std::vector<LogEntry> table = [] {
         std::vector<LogEntry> t(32);
-        for (int k = 0; k < 32; ++k) t[k] = {f_bits(raw[k][0]), f_bits(raw[k][1])};
+        for (int k = 0; k < 32; ++k) t[k] = {ordered::float_of_bits(raw[k][0]), ordered::float_of_bits(raw[k][1])};
         return t;
     }();
     return table.data();
@@ -109,7 +98,7 @@ inline float max_ps(float a, float b) { return a > b ? a : b; }
     const float n = std::floor(fx);                                             \
     const float r = std::fma(-n, kLn2, x);                                      \
     const int32_t e = static_cast<int32_t>(std::nearbyint(n - 1.0f)) + 127;     \
-    const float scale = zero ? 0.0f : f_bits(static_cast<uint32_t>(e) << 23);   \
+    const float scale = zero ? 0.0f : ordered::float_of_bits(static_cast<uint32_t>(e) << 23);   \
     float p = std::fma(kP5, r, kP4);                                            \
     p = std::fma(p, r, kP3);                                                    \
     p = std::fma(p, r, kP2);                                                    \
@@ -118,11 +107,11 @@ inline float max_ps(float a, float b) { return a > b ? a : b; }
     return (p * scale) * 2.0f;
 
 #define MSCPU_ONEDNN_LOG_BODY                                                   \
-    const uint32_t u = bits_f(x);                                               \
+    const uint32_t u = ordered::bits_of_float(x);                                               \
     const uint32_t k = (u >> 18) & 0x1fu;                                       \
     const uint32_t hi_half = k >> 4;                                            \
     const float big_e = static_cast<float>(static_cast<int32_t>((u >> 23) + hi_half)); \
-    const float m = f_bits((u & 0x7fffffu) | ((hi_half ^ 127u) << 23));         \
+    const float m = ordered::float_of_bits((u & 0x7fffffu) | ((hi_half ^ 127u) << 23));         \
     const LogEntry t = log_table()[k];                                          \
     const float z = std::fma(m, t.r, -1.0f);                                    \
     float p = std::fma(kQ4, z, kQ3);                                            \
@@ -133,7 +122,7 @@ inline float max_ps(float a, float b) { return a > b ? a : b; }
     const float c = std::fma(big_e, kLn2, t.c);                                 \
     const float hi = p + c;                                                     \
     float res = hi + ((hi - c) - p);                                            \
-    if (x <= 0.0f) res = x == 0.0f ? -INFINITY : f_bits(0x7fc00000u);           \
+    if (x <= 0.0f) res = x == 0.0f ? -INFINITY : ordered::float_of_bits(0x7fc00000u);           \
     if (x == INFINITY) res = INFINITY;                                          \
     if (x != x) res = x;                                                        \
     if (x == 1.0f) res = 0.0f;                                                  \
@@ -160,7 +149,7 @@ void lane_reduce(float* v, bool is_max) {  // the horizontal step: every lane en
 template <int W, typename Log>
 inline void lane_logs(const float* sums, float* logs, Log log) {
     bool same = true;
-    for (int i = 1; i < W; ++i) same &= bits_f(sums[i]) == bits_f(sums[0]);
+    for (int i = 1; i < W; ++i) same &= ordered::bits_of_float(sums[i]) == ordered::bits_of_float(sums[0]);
     if (same) {
         const float l = log(sums[0]);
         for (int i = 0; i < W; ++i) logs[i] = l;
@@ -444,11 +433,6 @@ __attribute__((target("avx2,fma"))) void strided_avx2(const float* x, float* y, 
     }
 }
 
-bool use_avx2() {
-    static const bool yes =
-        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !ordered::portable_forced();
-    return yes;
-}
 #endif
 
 using RowFn = void (*)(const float*, float*, int64_t);
@@ -456,14 +440,14 @@ using StridedFn = void (*)(const float*, float*, int64_t, int64_t, int64_t, int6
 
 RowFn row_fn(int lanes) {
 #if MSCPU_LSM_X86
-    if (use_avx2()) return lanes == 16 ? row_avx2<2> : row_avx2<1>;
+    if (ordered::has_avx2_fma()) return lanes == 16 ? row_avx2<2> : row_avx2<1>;
 #endif
     return lanes == 16 ? row_portable<16> : row_portable<8>;
 }
 
 StridedFn strided_fn() {
 #if MSCPU_LSM_X86
-    if (use_avx2()) return strided_avx2;
+    if (ordered::has_avx2_fma()) return strided_avx2;
 #endif
     return strided_portable;
 }
@@ -601,7 +585,7 @@ py::array log_softmax_grad_f32(const py::array& y, const py::array& dy, int64_t 
     const bool jit = lanes == 16 && inner == 1;
     auto row16 = grad_row16;
 #if MSCPU_LSM_X86
-    if (use_avx2()) row16 = grad_row16_avx2;
+    if (ordered::has_avx2_fma()) row16 = grad_row16_avx2;
 #endif
     const int64_t chunk = inner == 1 ? 1 : 64, per = (inner + chunk - 1) / chunk, items = outer * per;
     auto body = [&](int64_t w0, int64_t w1) {

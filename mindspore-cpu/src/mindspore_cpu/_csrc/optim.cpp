@@ -133,14 +133,8 @@ __attribute__((target("avx2,fma"))) void adamw_chunk_fma(float* var, float* m, f
                                                          int64_t e, const AdamF32& a) {
     MSCPU_ADAMW_CHUNK_BODY
 }
-bool has_fma() {
-    static const bool yes = [] {
-        __builtin_cpu_init();
-        // MINDSPORE_CPU_ORDERED_ISA=portable: the std::fma (software) path, for testing it on this machine
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !ordered::portable_forced();
-    }();
-    return yes;
-}
+// (MINDSPORE_CPU_ORDERED_ISA=portable: the std::fma (software) path, for testing it on this machine)
+bool has_fma() { return ordered::has_avx2_fma(); }
 #else
 bool has_fma() { return false; }
 #endif

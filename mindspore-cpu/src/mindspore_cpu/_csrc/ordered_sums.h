@@ -50,9 +50,32 @@ inline bool portable_forced() {
     return yes;
 }
 
+// A float32's bits and back (the kernels that follow nnacl's and glibc's bit manipulations).
+inline float float_of_bits(uint32_t b) {
+    float v;
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+inline uint32_t bits_of_float(float v) {
+    uint32_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+}
+
 #if MSCPU_ORDERED_X86
 inline bool has_avx2() {
     static const bool yes = __builtin_cpu_supports("avx2") && !portable_forced();
+    return yes;
+}
+
+// AVX2 with FMA: the kernels that fuse 2.10's multiply-adds as its build does take their vector paths (elsewhere, or
+// with MINDSPORE_CPU_ORDERED_ISA=portable, std::fma in the portable loops gives the same bits).
+inline bool has_avx2_fma() {
+    static const bool yes = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !portable_forced();
+    }();
     return yes;
 }
 

@@ -226,18 +226,13 @@ __attribute__((target("avx2,fma"))) bool softmax_row_avx2(const float* x, float*
     return true;
 }
 
-bool cpu_has_avx2_fma() {
-    static const bool yes =
-        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !ordered::portable_forced();
-    return yes;
-}
 #endif
 
 using RowFn = bool (*)(const float*, float*, int64_t);
 
 RowFn softmax_row_fn() {
 #if MSCPU_SOFTMAX_X86
-    if (cpu_has_avx2_fma()) return softmax_row_avx2;
+    if (ordered::has_avx2_fma()) return softmax_row_avx2;
 #endif
     return softmax_row_portable;
 }
@@ -246,7 +241,7 @@ using BlockFn = void (*)(const float*, float*, int64_t);
 
 BlockFn exp_block_fn() {
 #if MSCPU_SOFTMAX_X86
-    if (cpu_has_avx2_fma()) return exp_block_avx2;
+    if (ordered::has_avx2_fma()) return exp_block_avx2;
 #endif
     return exp_block_portable;
 }
