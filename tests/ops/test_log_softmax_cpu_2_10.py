@@ -9,7 +9,7 @@ on, as 2.10 would (``mindspore_cpu/_csrc/log_softmax.cpp``), and computes either
 2.10 for both widths by ``tests/fixtures/log_softmax/record_log_softmax.py``, which this test imports for the cases.
 
 2.10's ``ops.cross_entropy`` and ``nn.CrossEntropyLoss`` do not call LogSoftmax (they compute ``x - logsumexp(x)``
-from Exp, ReduceSum and Log): their recorded values are not yet ours to the bit (see the strict xfail)."""
+from Exp, ReduceSum and Log, nnacl's float32 kernels all three, as ours are): recorded with the rest."""
 
 import importlib.util
 import json
@@ -124,9 +124,8 @@ def test_log_softmax_grad_second_order():
         np.testing.assert_allclose(got, num, rtol=1e-6, atol=1e-8)
 
 
-@pytest.mark.xfail(strict=True, reason="2.10's cross_entropy is x - logsumexp(x) (Exp, ReduceSum, Log kernels), "
-                                       "not LogSoftmax; ours' float32 Exp and Log are not 2.10's nnacl ones yet")
 def test_cross_entropy_losses_match_2_10(cpu_mode):
+    # 2.10 composes x - logsumexp(x) from its Exp, ReduceSum and Log kernels (nnacl's), not LogSoftmax
     cpu_mode(ms.PYNATIVE_MODE)
     lanes = cpu_nn._log_softmax_lanes()
     for case, (kind, x, t) in LOSSES.items():

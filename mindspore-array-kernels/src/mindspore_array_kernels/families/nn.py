@@ -95,6 +95,12 @@ def _fast_gelu_grad(prim, dy, x, out=None):
     return dy * (s + 1.702 * x * s * (1 - s))
 
 
+def _softplus_grad(prim, dy, x, out=None):
+    """``dy * sigmoid(x)``: Softplus's derivative times the incoming gradient."""
+    x, dy = wide(dev(x)), wide(dev(dy))
+    return dy * sigmoid(x)
+
+
 def _relu_grad(prim, dy, y, out=None):
     """y > 0 ? dy : 0 (a select: a NaN or infinite dy where y <= 0 gives 0)."""
     dy, y = dev(dy), dev(y)
@@ -302,6 +308,7 @@ KERNELS = {
     "CeLU": elementwise(_celu),
     "SeLU": elementwise(_selu),
     "Softplus": elementwise(lambda prim, x: softplus(x)),
+    "SoftplusGrad": _softplus_grad,
     "Softsign": elementwise(lambda prim, x: x / (1 + xp.abs(x))),
     "Mish": elementwise(_mish),
     "HShrink": elementwise(_hshrink),

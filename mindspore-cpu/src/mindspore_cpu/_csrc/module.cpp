@@ -26,7 +26,10 @@ void register_layer_norm(py::module_& m);
 void register_reduce(py::module_& m);
 void register_philox_fill(py::module_& m);
 void register_log_softmax(py::module_& m);
+void register_libm_unary(py::module_& m);
 void register_shuffle(py::module_& m);
+void register_log_f32(py::module_& m);
+void register_activation_nnacl(py::module_& m);
 }  // namespace mscpu
 
 PYBIND11_MODULE(_kernels, m) {
@@ -56,5 +59,8 @@ PYBIND11_MODULE(_kernels, m) {
     mscpu::register_reduce(m);
     mscpu::register_philox_fill(m);
     mscpu::register_log_softmax(m);
+    mscpu::register_libm_unary(m);
     mscpu::register_shuffle(m);
+    mscpu::register_log_f32(m);
+    mscpu::register_activation_nnacl(m);
 }

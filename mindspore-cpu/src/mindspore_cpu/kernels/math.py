@@ -21,6 +21,7 @@ from mindspore_cpu.kernels._native import _kernels
 _SCALARS = (bool, int, float, complex)
 _HALF = (np.dtype(np.float16), np.dtype(mstype.bfloat16.to_numpy()))
 _F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
 _PROMOTED = {}
 
 
@@ -172,6 +173,15 @@ def _exp(prim, x, out=None):
     return _unary_float(np.exp)(prim, x)
 
 
+def _log(prim, x, out=None):
+    """float32 as 2.10's CPU kernel computes it, bit for bit: nnacl's SIMD log (C++, ``_csrc/log_f32.cpp``; it differs
+    from NumPy's ``log`` by an ulp in most values) with glibc's ``logf`` for the last ``size % 4`` values; other dtypes
+    NumPy's."""
+    if x.dtype == np.float32:
+        return _kernels.log_f32(x if x.flags.c_contiguous else np.ascontiguousarray(x))   # (0-d stays 0-d)
+    return _unary_float(np.log)(prim, x)
+
+
 def _integral_identity(ufunc):
     """Rounding functions: the identity on integers (no round trip through float64)."""
     def kernel(prim, x, out=None):
@@ -253,8 +263,40 @@ def _truncate_div(prim, x, y, out=None):
         return np.asarray(np.trunc(np.true_divide(x, y)))
 
 
+def _pow_f32(x, y):
+    """float32 ``x ** y`` as 2.10's CPU kernel computes it, bit for bit (``_csrc/libm_unary.cpp``): an exponent of one
+    value, or of x's shape, by Eigen's vectorised pow (exact squaring for integer exponents in [-3, 7]), other
+    broadcasts in double; NumPy's correctly rounded float32 power differed in a quarter of the values."""
+    xa, ya = np.asarray(x, np.float32), np.asarray(y, np.float32)
+    shape = np.broadcast_shapes(xa.shape, ya.shape)
+    if xa.shape == shape and (ya.size == 1 or ya.shape == shape):
+        res = _kernels.pow_f32(np.ascontiguousarray(xa), np.ascontiguousarray(ya))
+    else:
+        xa, ya = np.broadcast_arrays(xa, ya)
+        res = _kernels.pow_f32_double(np.ascontiguousarray(xa), np.ascontiguousarray(ya))
+    return res.reshape(shape)   # (NumPy's ascontiguousarray makes a 0-d operand 1-d)
+
+
+def _pow_f64(x, y):
+    """float64 ``x ** y`` as 2.10's CPU kernel computes it, bit for bit: Eigen's pow (two-value packets) for an exponent
+    of one value or of x's shape, a Python float exponent first rounded to float32 (2.10 holds it as a float32
+    scalar: ``t ** 0.3`` raises to 0.30000001192092896); other broadcasts the C library's pow (NumPy's)."""
+    if isinstance(y, float) and isinstance(x, np.ndarray):
+        y = float(np.float32(y))
+    xa, ya = np.asarray(x, np.float64), np.asarray(y, np.float64)
+    shape = np.broadcast_shapes(xa.shape, ya.shape)
+    if xa.shape == shape and (ya.size == 1 or ya.shape == shape):
+        return _kernels.pow_f64(np.ascontiguousarray(xa), np.ascontiguousarray(ya)).reshape(shape)
+    with np.errstate(all="ignore"):
+        return np.asarray(np.power(xa, ya))
+
+
 def _pow(prim, x, y, out=None):
     x, y, t = _operands(x, y)
+    if t == _F32:
+        return _pow_f32(x, y)
+    if t == _F64:
+        return _pow_f64(x, y)
     with np.errstate(all="ignore"):
         if t.kind in "iu" and np.any(np.less(y, 0)):
             # integer powers with negative exponents truncate towards zero instead of raising
@@ -301,6 +343,61 @@ def _rsqrt(prim, x, out=None):
         return np.asarray(np.true_divide(np.ones((), x.dtype), np.sqrt(x)))
 
 
+# --- the C library's functions, called as MindSpore 2.10's CPU kernels call them ------------------
+_LIBM_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+_F16 = np.dtype(np.float16)
+
+
+def _libm(name, ufunc):
+    """2.10's CPU kernel ``name`` bit for bit (``_csrc/libm_unary.cpp``): float32 the C library's double function
+    rounded once (erf: erff; log1p: logf(x + 1); expm1: expf(x) - 1), float64 the double one; NumPy's float32
+    functions are SIMD approximations that differed in 10-40% of the values. float16 runs the float32 kernel and
+    rounds (2.10's float16 kernels do: equal on every finite float16); integers compute in float32; bfloat16 and
+    complex NumPy's."""
+    def kernel(prim, x, out=None):
+        x = _as_float(x)
+        if x.dtype in _LIBM_DTYPES:
+            return _kernels.libm_unary(x if x.flags.c_contiguous else np.ascontiguousarray(x), name)
+        if x.dtype == _F16:
+            wide = x.astype(np.float32, order="C")   # (0-d stays 0-d)
+            with np.errstate(all="ignore"):
+                return np.asarray(_kernels.libm_unary(wide, name).astype(np.float16))
+        with np.errstate(all="ignore"):
+            return np.asarray(ufunc(x))
+    return kernel
+
+
+_LIBM_LOG1P, _LIBM_EXPM1 = _libm("log1p", np.log1p), _libm("expm1", np.expm1)
+_LIBM_ERF, _LIBM_ERFC = _libm("erf", None), _libm("erfc", None)
+
+
+def _log1p(prim, x, out=None):
+    """float16 as 2.10's Log1p: the float16 sum x + 1 (rounded), then logf (so log1p(1e-4) is 0 in float16)."""
+    if x.dtype == _F16:
+        with np.errstate(all="ignore"):
+            return np.asarray(_kernels.libm_logf(np.asarray(x + np.float16(1), np.float32, order="C")).astype(_F16))
+    return _LIBM_LOG1P(prim, x)
+
+
+def _expm1(prim, x, out=None):
+    """float16 as 2.10's Expm1: expf rounded to float16, minus 1 in float16."""
+    if x.dtype == _F16:
+        with np.errstate(all="ignore"):
+            return np.asarray(_kernels.libm_expf(np.asarray(x, np.float32, order="C")).astype(_F16) - np.float16(1))
+    return _LIBM_EXPM1(prim, x)
+
+
+def _atan2(prim, x, y, out=None):
+    """float32/float64 as 2.10's Atan2: the C library's double atan2 (rounded once for float32); others NumPy's."""
+    x, y, t = _operands(x, y, floating=True)
+    if t in _LIBM_DTYPES:
+        a, b = np.broadcast_arrays(np.asarray(x, t), np.asarray(y, t))
+        res = _kernels.atan2_libm(np.ascontiguousarray(a), np.ascontiguousarray(b))
+        return res.reshape(a.shape)   # (NumPy's ascontiguousarray makes a 0-d operand 1-d)
+    with np.errstate(all="ignore"):
+        return np.asarray(np.arctan2(x, y))
+
+
 # --- erf / erfc (SciPy's special functions: vectorised C, accurate to a few ulps) ---------------
 @functools.cache
 def _scipy_special():
@@ -317,6 +414,8 @@ def _erf_erfc(x):
 
 def _erf(prim, x, out=None):
     x = _as_float(x)
+    if x.dtype in _LIBM_DTYPES or x.dtype == _F16:
+        return _LIBM_ERF(prim, x)
     with np.errstate(all="ignore"):
         erf, _ = _erf_erfc(x)
         return np.asarray(np.copysign(erf, x.astype(np.float64)).astype(x.dtype))
@@ -324,6 +423,8 @@ def _erf(prim, x, out=None):
 
 def _erfc(prim, x, out=None):
     x = _as_float(x)
+    if x.dtype in _LIBM_DTYPES or x.dtype == _F16:
+        return _LIBM_ERFC(prim, x)
     with np.errstate(all="ignore"):
         erf, erfc = _erf_erfc(x)
         return np.asarray(np.where(x < 0, 1.0 + erf, erfc).astype(x.dtype))
@@ -495,7 +596,7 @@ KERNELS = {
     "Maximum": _binary(np.maximum),
     "Minimum": _binary(np.minimum),
     "SquaredDifference": _squared_difference,
-    "Atan2": _binary(np.arctan2, floating=True),
+    "Atan2": _atan2,
     "Xlogy": _xlogy,
     "Hypot": _binary(np.hypot, floating=True),
     "Fmax": _binary(np.fmax),
@@ -512,26 +613,26 @@ KERNELS = {
     "Sqrt": _unary_float(np.sqrt),
     "Rsqrt": _rsqrt,
     "Exp": _exp,
-    "Log": _unary_float(np.log),
-    "Log1p": _with_complex(_unary_float(np.log1p), complex_math.log1p),
-    "Expm1": _with_complex(_unary_float(np.expm1), complex_math.expm1),
+    "Log": _log,
+    "Log1p": _with_complex(_log1p, complex_math.log1p),
+    "Expm1": _with_complex(_expm1, complex_math.expm1),
     "Sign": _with_complex(_sign, complex_math.sign),
     "Floor": _integral_identity(np.floor),
     "Ceil": _integral_identity(np.ceil),
     "Trunc": _integral_identity(np.trunc),
     "Round": _round,
-    "Sin": _unary_float(np.sin),
-    "Cos": _unary_float(np.cos),
-    "Tan": _unary_float(np.tan),
-    "Asin": _unary_float(np.arcsin),
-    "ACos": _unary_float(np.arccos),
-    "Atan": _unary_float(np.arctan),
-    "Sinh": _unary_float(np.sinh),
-    "Cosh": _unary_float(np.cosh),
+    "Sin": _libm("sin", np.sin),
+    "Cos": _libm("cos", np.cos),
+    "Tan": _libm("tan", np.tan),
+    "Asin": _libm("asin", np.arcsin),
+    "ACos": _libm("acos", np.arccos),
+    "Atan": _libm("atan", np.arctan),
+    "Sinh": _libm("sinh", np.sinh),
+    "Cosh": _libm("cosh", np.cosh),
     "Tanh": _tanh,
-    "Asinh": _unary_float(np.arcsinh),
-    "Acosh": _unary_float(np.arccosh),
-    "Atanh": _unary_float(np.arctanh),
+    "Asinh": _libm("asinh", np.arcsinh),
+    "Acosh": _libm("acosh", np.arccosh),
+    "Atanh": _libm("atanh", np.arctanh),
     "Erf": _erf,
     "Erfc": _erfc,
     "Erfinv": _erfinv,

@@ -257,8 +257,10 @@ def _log_softmax_grad_cpu(prim, y, dy, out=None):
 
 def _sigmoid_half(prim, x, out=None):
     """float16 Sigmoid as MindSpore 2.10's CPU kernel (a float16 one) rounds it: ``e = exp(-x)`` rounded to float16,
-    ``1 + e`` rounded, then ``1 / (1 + e)`` rounded (bit for bit on every finite float16); the other dtypes the
-    family's."""
+    ``1 + e`` rounded, then ``1 / (1 + e)`` rounded (bit for bit on every finite float16); float32 as 2.10's nnacl
+    kernel computes it, bit for bit (``_csrc/activation_nnacl.cpp``); the other dtypes the family's."""
+    if x.dtype == _F32 and x.size:
+        return fit(_native().sigmoid_f32(as_c(x)), out)
     if x.dtype != np.float16:
         return _PLAIN["Sigmoid"](prim, x, out=out)
     with np.errstate(over="ignore"):
@@ -266,31 +268,93 @@ def _sigmoid_half(prim, x, out=None):
     return fit(np.float16(1) / (np.float16(1) + e), out)    # NumPy's float16 ops round each result
 
 
+def _softplus_cpu(prim, x, out=None):
+    """float32 Softplus as MindSpore 2.10's nnacl kernel computes it, bit for bit (nnacl's polynomial exp and SIMD log,
+    ``x`` itself above 88; ``_csrc/activation_nnacl.cpp``), float16 through it; the other dtypes the family's."""
+    if x.dtype == _F32 and x.size:
+        return fit(_native().softplus_f32(as_c(x)), out)
+    if x.dtype == _F16 and x.size:    # 2.10 runs its float32 kernel and rounds (bit for bit)
+        return fit(astype(_native().softplus_f32(as_c(x, _F32)), _F16), out)
+    return _PLAIN["Softplus"](prim, x, out=out)
+
+
+def _softplus_grad_cpu(prim, dy, x, out=None):
+    """float32 SoftplusGrad as MindSpore 2.10's nnacl kernel computes it, bit for bit: ``dy / (1 + exp(-x))`` with
+    nnacl's polynomial exp (``_csrc/activation_nnacl.cpp``); the other dtypes the family's."""
+    if x.dtype == _F32 and dy.dtype == _F32 and x.size:
+        return fit(_native().softplus_grad_f32(as_c(dy), as_c(x)), out)
+    return fit(_PLAIN["SoftplusGrad"](prim, dy, x), out)
+
+
+def _mish_cpu(prim, x, out=None):
+    """float32 Mish as MindSpore 2.10's nnacl kernel (ElementMish) computes it, bit for bit: ``a = 1 + exp(x)`` with
+    nnacl's polynomial exp, then ``(a a - 1) / (a a + 1) x`` (``_csrc/activation_nnacl.cpp``); the other dtypes the
+    family's."""
+    if x.dtype in (_F16, _F32) and x.size:    # float16: 2.10's float32 kernel, rounded (bit for bit)
+        y = _native().mish_f32(as_c(x, _F32))
+        return fit(y if x.dtype == _F32 else astype(y, _F16), out)
+    return _PLAIN["Mish"](prim, x, out=out)
+
+
+def _selu_cpu(prim, x, out=None):
+    """float32 SeLU as MindSpore 2.10's CPU kernel computes it, bit for bit: ``scale * x`` above 0, else
+    ``(scale * alpha) * expm1f(x)`` with the constants rounded to float (``_csrc/activation_nnacl.cpp``); float16 the
+    same with every step rounded to float16 (bit for bit); the other dtypes the family's."""
+    if x.dtype == _F32 and x.size:
+        return fit(_native().selu_f32(as_c(x)), out)
+    if x.dtype == _F16 and x.size:    # 2.10's float16 kernel: the same formula, each step rounded to float16
+        x = np.asarray(x)
+        scale = np.float16(1.05070098735548049341933498)
+        scale_alpha = scale * np.float16(1.67326324235437728481704299)
+        with np.errstate(over="ignore", invalid="ignore"):
+            neg = scale_alpha * astype(_native().expm1f_f32(as_c(x, _F32)), _F16)
+            return fit(np.where(x > 0, scale * x, neg), out)
+    return _PLAIN["SeLU"](prim, x, out=out)
+
+
+def _elu_cpu(prim, x, out=None):
+    """float32 Elu as MindSpore 2.10's nnacl kernel computes it, bit for bit (``(exp(x) - 1) alpha`` with nnacl's
+    polynomial exp where ``x <= 0``; ``_csrc/activation_nnacl.cpp``); the other dtypes the family's."""
+    if x.dtype in (_F16, _F32) and x.size:    # float16: 2.10's float32 kernel, rounded (bit for bit)
+        y = _native().elu_f32(as_c(x, _F32), float(np.float32(prim.alpha)))
+        return fit(y if x.dtype == _F32 else astype(y, _F16), out)
+    return _PLAIN["Elu"](prim, x, out=out)
+
+
 def _hswish_half(prim, x, out=None):
-    """float16 HSwish as MindSpore 2.10's CPU kernel (a float16 one) rounds it: 0 up to -3, ``x`` from 3 on, and
-    between them ``x * (x + 3)`` rounded to float16 (``x + 3`` rounded first), then divided by 6 and rounded again
-    (bit for bit on every finite float16); the other dtypes the family's."""
+    """float16 and float32 HSwish as MindSpore 2.10's CPU kernels round it: 0 up to -3, ``x`` from 3 on, and between
+    them ``x * (x + 3)`` rounded to the input's type (``x + 3`` rounded first), then divided by 6 and rounded again
+    (bit for bit on every finite float16, and on float32); the other dtypes the family's."""
+    if x.dtype == _F32 and x.size:
+        return fit(_native().hswish_f32(as_c(x)), out)    # the same operations in C++
     if x.dtype != np.float16:
         return _PLAIN["HSwish"](prim, x, out=out)
     x = np.asarray(x)
-    three = np.float16(3)
+    three = x.dtype.type(3)
     with np.errstate(over="ignore", invalid="ignore"):
-        inner = x * (x + three) / np.float16(6)    # NumPy's float16 ops round each result
-    return fit(np.where(x <= -three, np.float16(0), np.where(x >= three, x, inner)), out)
+        inner = x * (x + three) / x.dtype.type(6)    # NumPy's float16 / float32 ops round each result
+    return fit(np.where(x <= -three, x.dtype.type(0), np.where(x >= three, x, inner)), out)
 
 
 def _l2_normalize_half(prim, x, out=None):
-    """float16 L2Normalize as MindSpore 2.10's CPU kernel (a float16 one) rounds it: the squares rounded to float16
-    and summed in order along the axis, each partial sum rounded, ``sqrt(max(sum, epsilon))`` rounded, then the
-    quotient (bit for bit on 5 shapes, inner and outer axes); the other dtypes the family's."""
+    """float16 and float32 L2Normalize as MindSpore 2.10's CPU kernel (one per dtype) rounds it: the squares rounded
+    to the dtype and summed in order along the axis, each partial sum rounded, ``sqrt(sum if sum > epsilon else
+    epsilon)`` rounded, then the quotient (bit for bit on 5 float16 shapes, inner and outer axes, and on float32 rows
+    of 100); the other dtypes the family's."""
     axis = prim.axis[0] if isinstance(prim.axis, (tuple, list)) and len(prim.axis) == 1 else prim.axis
-    if x.dtype != np.float16 or x.ndim == 0 or x.size == 0 or not isinstance(axis, int):
+    if x.dtype not in (np.float16, np.float32) or x.ndim == 0 or x.size == 0 or not isinstance(axis, int):
         return _PLAIN["L2Normalize"](prim, x, out=out)
     x = np.asarray(x)
     axis %= x.ndim
+    eps = x.dtype.type(prim.epsilon)
     with np.errstate(over="ignore", invalid="ignore"):
-        total = np.take(np.add.accumulate(x * x, axis=axis), [-1], axis=axis)     # in order, float16 throughout
-        norm = np.sqrt(np.maximum(total, np.float16(prim.epsilon)))
+        if x.dtype == np.float16:
+            total = np.take(np.add.accumulate(x * x, axis=axis), [-1], axis=axis)    # in order, float16 throughout
+        else:   # in order along the axis, in float (C++)
+            squares = np.ascontiguousarray(np.moveaxis(x * x, axis, -1)).reshape(-1, x.shape[axis])
+            total = np.moveaxis(_native().row_sums_in_order_f32(squares).reshape(np.moveaxis(x, axis, -1).shape[:-1]
+                                                                                 + (1,)), -1, axis)
+        norm = np.sqrt(np.where(total > eps, total, eps))    # (a NaN sum gives way to epsilon, as 2.10's test does)
         return fit(x / norm, out)
 
 
@@ -472,6 +536,11 @@ KERNELS.update({
     "LogSoftmax": _log_softmax_cpu,
     "LogSoftmaxGrad": _log_softmax_grad_cpu,
     "Sigmoid": _sigmoid_half,
+    "Softplus": _softplus_cpu,
+    "SoftplusGrad": _softplus_grad_cpu,
+    "Elu": _elu_cpu,
+    "SeLU": _selu_cpu,
+    "Mish": _mish_cpu,
     "HSwish": _hswish_half,
     "L2Normalize": _l2_normalize_half,
     "LayerNorm": _layer_norm_cpu,

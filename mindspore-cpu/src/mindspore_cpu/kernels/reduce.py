@@ -97,3 +97,28 @@ def _ordered(name, mean):
 
 
 KERNELS.update({"ReduceSum": _ordered("ReduceSum", False), "ReduceMean": _ordered("ReduceMean", True)})
+
+
+# --- float32 LpNorm (p = 1, 2) as 2.10's CPU kernel computes it, bit for bit ------------------------------------
+_LP_SERIAL = 32768    # 2.10 splits larger inputs among its threads (an order that depends on their count)
+
+
+def _lp_norm(prim, x, out=None):
+    """2.10's float32 LpNorm for p = 1 and 2 up to 32768 values: each output's ``|x|`` (p = 1) or ``x * x`` (p = 2)
+    added in float, in the order of the reduced axes (row-major), then ``max(sum ** (1/p), epsilon)``; otherwise the
+    family's kernel."""
+    x = np.asarray(x)
+    if x.dtype != _F32 or prim.p not in (1, 2) or x.ndim == 0 or x.size == 0 or x.size > _LP_SERIAL:
+        return _PLAIN["LpNorm"](prim, x, out=out)
+    axes = _reduced_axes(x, prim.axis)
+    kept = [a for a in range(x.ndim) if a not in axes]
+    # each output's terms in a row (the reduced axes last, row-major), added in order in float (C++)
+    moved = x.transpose(kept + list(axes)).reshape(math.prod(x.shape[a] for a in kept), -1)
+    total = _native().row_sums_in_order_f32(np.ascontiguousarray(np.abs(moved) if prim.p == 1 else moved * moved))
+    with np.errstate(invalid="ignore"):
+        res = np.maximum(total if prim.p == 1 else np.sqrt(total), np.float32(prim.epsilon))
+    shape = [1 if i in axes else d for i, d in enumerate(x.shape)] if prim.keep_dims else [x.shape[a] for a in kept]
+    return np.asarray(res.reshape(shape), _F32)
+
+
+KERNELS["LpNorm"] = _lp_norm

@@ -192,10 +192,11 @@ class Tanhshrink(Cell):
 
 
 class LogSigmoid(Cell):
-    """``log(sigmoid(x)) = -softplus(-x)``."""
+    """``log(sigmoid(x))``, composed as MindSpore 2.10's cell composes it: ``log(1 / (exp(x * -1) + 1))`` (its numbers,
+    forward and gradient)."""
 
     def construct(self, x):
-        return ops.logsigmoid(x)
+        return ops.log(ops.reciprocal(ops.add(ops.exp(ops.mul(x, -1)), 1)))
 
 
 class GELU(Cell):

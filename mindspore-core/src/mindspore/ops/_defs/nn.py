@@ -242,6 +242,12 @@ class HSwish(_FloatUnary):
     """Hard swish, ``x * relu6(x + 3) / 6``."""
 
     def bprop(self, x, out, dout):
+        if x.dtype is mstype.float32:
+            # MindSpore 2.10's HSwishGrad (bit for bit on its CPU): 0 up to -3, dout from 3 on, (dout (2x + 3)) / 6
+            # between, each operation rounded
+            inner = fops.div(fops.mul(dout, fops.add(fops.add(x, x), 3)), 6.0)
+            return (fops.select(fops.less_equal(x, -3), fops.zeros_like(x),
+                                fops.select(fops.greater_equal(x, 3), dout, inner)),)
         grad = fops.add(fops.hardsigmoid(x), fops.mul(fops.mul(x, _inside(x, -3, 3)), 1.0 / 6))
         return (fops.mul(dout, grad),)
 
@@ -295,7 +301,37 @@ class Softplus(_FloatUnary):
     """``log(1 + exp(x))`` element-wise (computed without overflow)."""
 
     def bprop(self, x, out, dout):
-        return (fops.mul(dout, fops.sigmoid(x)),)
+        return (self._grad_prim(SoftplusGrad)(dout, x),)
+
+
+class SoftplusGrad(Primitive):
+    """``SoftplusGrad()(gradients, features)``: ``gradients * sigmoid(features)``, Softplus's derivative times the
+    incoming gradient (MindSpore 2.10's CPU kernel divides: ``gradients / (1 + exp(-features))``).
+
+    Its own primitive (as in MindSpore) so that backends compute the derivative in one pass and round it once.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def infer_shape(self, gradients, features):
+        if tuple(gradients) != tuple(features):
+            raise MSValueError(f"For '{self.name}', the shape of 'gradients' {tuple(gradients)} must equal the shape "
+                               f"of 'features' {tuple(features)}.")
+        return tuple(features)
+
+    def infer_dtype(self, gradients, features):
+        rules.check_float(self.name, "features", features)
+        if gradients != features:
+            raise MSTypeError(f"For '{self.name}', the dtype of 'gradients' {gradients} must equal the dtype of "
+                              f"'features' {features}.")
+        return features
+
+    def bprop(self, gradients, features, out, dout):
+        # d/d gradients = sigmoid(features);  d/d features = gradients * s (1 - s)
+        s = fops.sigmoid(features)
+        return fops.mul(dout, s), fops.mul(fops.mul(dout, gradients), fops.mul(s, fops.sub(1, s)))
 
 
 # --- Softsign -------------------------------------------------------------------------------
@@ -308,10 +344,22 @@ class Softsign(_FloatUnary):
 
 
 # --- Mish -----------------------------------------------------------------------------------
+_NO_THRESHOLD = float("inf")   # softplus(x, 1, inf): the Softplus kernel alone
+
+
 class Mish(_FloatUnary):
     """``x * tanh(softplus(x))``."""
 
     def bprop(self, x, out, dout):
+        if x.dtype is mstype.float32:
+            # MindSpore 2.10's order (bit for bit on its CPU): t = tanh(softplus(x)) (the bare Softplus kernel),
+            # dx = t dout + SoftplusGrad(TanhGrad(t, x dout), x), TanhGrad's 1 - t^2 one fused multiply-add (exact in
+            # float64, then rounded)
+            t = fops.tanh(fops.softplus(x, 1, _NO_THRESHOLD))
+            t64 = fops.cast(t, mstype.float64)
+            one_minus = fops.cast(fops.sub(1, fops.mul(t64, t64)), mstype.float32)
+            tanh_grad = fops.mul(fops.mul(x, dout), one_minus)
+            return (fops.add(fops.mul(t, dout), self._grad_prim(SoftplusGrad)(tanh_grad, x)),)
         t = fops.tanh(fops.softplus(x))
         grad = fops.add(t, fops.mul(fops.mul(x, fops.sigmoid(x)), fops.sub(1, fops.mul(t, t))))
         return (fops.mul(dout, grad),)
@@ -1007,4 +1055,5 @@ class ApplyMomentum(Primitive):
 
 PRIMITIVES = [ReLU, ReluGrad, ReLU6, Sigmoid, GeLU, GeLUGrad, FastGeLU, HSigmoid, HSwish, Elu, CeLU, SeLU, Softplus, Softsign, Mish,
               HShrink, SoftShrink, PReLU, Softmax, SoftmaxGrad, LogSoftmax, LogSoftmaxGrad, BiasAdd, LayerNorm,
-              LayerNormGrad, BatchNorm, BatchNormGrad, Dropout, L2Normalize, ApplyMomentum, FastGeLUGrad] + nn_ext.PRIMITIVES
+              LayerNormGrad, BatchNorm, BatchNormGrad, Dropout, L2Normalize, ApplyMomentum, FastGeLUGrad,
+              SoftplusGrad] + nn_ext.PRIMITIVES

@@ -72,6 +72,9 @@ class SigmoidCrossEntropyWithLogits(Primitive):
 
 
 # --- BCEWithLogitsLoss ----------------------------------------------------------------------
+_NO_THRESHOLD = float("inf")   # softplus(x, 1, inf): the Softplus kernel alone
+
+
 class BCEWithLogitsLoss(Primitive):
     """``BCEWithLogitsLoss(reduction='mean')(logits, label, weight, pos_weight)``.
 
@@ -105,25 +108,34 @@ class BCEWithLogitsLoss(Primitive):
         return logits
 
     def bprop(self, logits, label, weight, pos_weight, out, dout):
-        g = reduced_grad(dout, self.reduction, logits)
-        sp_neg = fops.softplus(fops.neg(logits))   # -log(sigmoid(x))
-        sp_pos = fops.softplus(logits)             # -log(1 - sigmoid(x))
-        pos_term = label if pos_weight is None else fops.mul(pos_weight, label)
+        # MindSpore 2.10's bprop in its order of operations (bit for bit on its CPU): with s = sigmoid(x) and
+        # t = y pw, dx = ((t + 1 - y) s - t) dout, dy = (log(1 - s) - pw log(s)) dout, each times weight and, for
+        # 'mean', divided by the size; its graph rewrites log(1 - s) to -softplus(x) and log(s) to -softplus(-x)
+        # (the bare Softplus kernel: no threshold)
+        sp_neg = fops.softplus(fops.neg(logits), 1, _NO_THRESHOLD)   # -log(sigmoid(x))
+        sp_pos = fops.softplus(logits, 1, _NO_THRESHOLD)             # -log(1 - sigmoid(x))
+        pos_term = label if pos_weight is None else fops.mul(label, pos_weight)
+        dx = fops.mul(fops.sub(fops.mul(fops.sub(fops.add(pos_term, 1), label), fops.sigmoid(logits)), pos_term),
+                      dout)
+        log_s = fops.neg(sp_neg)
+        dlabel = fops.mul(fops.sub(fops.neg(sp_pos), log_s if pos_weight is None else fops.mul(pos_weight, log_s)),
+                          dout)
         if weight is not None:
-            g = fops.mul(g, weight)
-        # d/dx: -pw y sigmoid(-x) + (1 - y) sigmoid(x)
-        dx = fops.sub(fops.mul(fops.sub(1, label), fops.sigmoid(logits)),
-                      fops.mul(pos_term, fops.sigmoid(fops.neg(logits))))
-        dlabel_per = sp_neg if pos_weight is None else fops.mul(pos_weight, sp_neg)
-        dlabel = fops.sub(dlabel_per, sp_pos)
-        elem = fops.add(fops.mul(pos_term, sp_neg), fops.mul(fops.sub(1, label), sp_pos))
-        dweight = None
+            dx, dlabel = fops.mul(dx, weight), fops.mul(dlabel, weight)
+        if self.reduction == "mean":
+            size = float(max(logits.size, 1))
+            dx, dlabel = fops.div(dx, size), fops.div(dlabel, size)
+        # (2.10 gives zeros for weight and pos_weight; these are their derivatives)
+        dweight = dpos = None
         if weight is not None:
+            elem = fops.add(fops.mul(pos_term, sp_neg), fops.mul(fops.sub(1, label), sp_pos))
             dweight = fops.mul(reduced_grad(dout, self.reduction, logits), elem)
-        dpos = None
         if pos_weight is not None:
+            g = reduced_grad(dout, self.reduction, logits)
+            if weight is not None:
+                g = fops.mul(g, weight)
             dpos = fops.mul(g, fops.mul(label, sp_neg))
-        return fops.mul(g, dx), fops.mul(g, dlabel), dweight, dpos
+        return dx, dlabel, dweight, dpos
 
 
 # --- BinaryCrossEntropy ---------------------------------------------------------------------

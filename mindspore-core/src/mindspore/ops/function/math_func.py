@@ -319,14 +319,21 @@ def expm1(input):
     return _expm1(input)
 
 
+def _log_base(input, base):
+    """``log(input) / log(base)`` as MindSpore composes it: the base's Log taken of a tensor of the input's dtype."""
+    if isinstance(input, Tensor) and mstype.is_float(input.dtype):
+        return _div(_log(input), _log(Tensor(base, input.dtype)))
+    return _mul(_log(input), 1.0 / _pymath.log(base))
+
+
 def log2(input):
     """The base-2 logarithm."""
-    return _mul(_log(input), 1.0 / _LN2)
+    return _log_base(input, 2)
 
 
 def log10(input):
     """The base-10 logarithm."""
-    return _mul(_log(input), 1.0 / _LN10)
+    return _log_base(input, 10)
 
 
 def abs(input):

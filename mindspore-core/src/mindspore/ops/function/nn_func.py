@@ -217,11 +217,9 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
 
 
 def logsigmoid(x):
-    """``log(sigmoid(x)) = -softplus(-x)``, computed without overflow (complex ``x``: ``log(sigmoid(x))``, as
-    MindSpore 2.10)."""
-    if isinstance(x, Tensor) and mstype.is_complex(x.dtype):
-        return fops.log(_prim(nn_defs.Sigmoid)(x))
-    return fops.neg(_prim(nn_defs.Softplus)(fops.neg(x)))
+    """``log(sigmoid(x))``, as MindSpore 2.10 composes it (``Log`` of ``Sigmoid``: its numbers, forward and gradient,
+    and -inf where ``sigmoid(x)`` underflows, below about -88 in float32)."""
+    return fops.log(_prim(nn_defs.Sigmoid)(x))
 
 
 def threshold(input, thr, value):

@@ -289,7 +289,7 @@ def logsumexp(input, dim, keepdim=False):
     _check_tensor("logsumexp", "input", input)
     rules.check_bool("logsumexp", "keepdim", keepdim)
     axis = _axis_arg(dim)
-    peak = fops.stop_gradient(_prim(reduce_defs.ReduceMax, True)(input, axis))
+    peak = _prim(reduce_defs.ReduceMax, True)(input, axis)   # (its gradient flows, as in 2.10: not exactly 0)
     total = _prim(reduce_defs.ReduceSum, True)(fops.exp(fops.sub(input, peak)), axis)
     out = fops.add(fops.log(total), peak)
     if not keepdim:
@@ -298,8 +298,20 @@ def logsumexp(input, dim, keepdim=False):
 
 
 # --- norms ------------------------------------------------------------------------------------
+def _root_sum_squares(A, dim, keepdim):
+    """The default (``ord=None``/'fro') norm as MindSpore 2.10 composes it: Sqrt(ReduceSum(Square(A))), its bits;
+    ``ord=2`` runs the LpNorm kernel instead (another order of the sums). At a zero sum Sqrt's gradient is 0/0, NaN in
+    2.10: ours is 0 there (the sum's zeros are taken apart before the Sqrt, the values unchanged)."""
+    total = _prim(reduce_defs.ReduceSum, keepdim)(fops.square(A), dim)
+    zero = fops.equal(total, 0)
+    root = fops.sqrt(fops.select(zero, fops.ones_like(total), total))
+    return fops.select(zero, fops.zeros_like(total), root)
+
+
 def _vector_norm(A, ord, dim, keepdim):
-    if ord is None or ord == 2:
+    if ord is None:
+        return _root_sum_squares(A, dim, keepdim)
+    if ord == 2:
         return _prim(reduce_defs.LpNorm, dim, 2, keepdim)(A)
     if ord == float("inf"):
         return amax(fops.abs(A), dim, keepdim)
@@ -314,7 +326,7 @@ def _vector_norm(A, ord, dim, keepdim):
 def _matrix_norm(A, ord, dim, keepdim):
     rows, cols = dim
     if ord is None or ord == "fro":
-        return _prim(reduce_defs.LpNorm, dim, 2, keepdim)(A)
+        return _root_sum_squares(A, dim, keepdim)
     if ord in (1, -1, float("inf"), float("-inf")):
         inner, outer = (rows, cols) if ord in (1, -1) else (cols, rows)
         pick = amax if ord in (1, float("inf")) else amin
@@ -384,7 +396,7 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     rules.check_bool("norm", "keepdim", keepdim)
     if dim is None:
         if ord is None:
-            return _prim(reduce_defs.LpNorm, tuple(builtins.range(A.ndim)), 2, keepdim)(A)
+            return _root_sum_squares(A, tuple(builtins.range(A.ndim)), keepdim)
         if A.ndim not in (1, 2):
             raise MSValueError(f"For 'norm', the input must be 1-D or 2-D when 'ord' is given and 'dim' is None, "
                                f"but got shape {A.shape}.")
