@@ -15,6 +15,7 @@ from mindspore.ops._defs import nn as nn_defs
 from mindspore.ops._defs import nn_ext as ext_defs
 from mindspore.ops._defs import nn_prims as _nn_prims
 from mindspore.ops._defs._lazy import functional as fops
+from mindspore.ops.function.reduce_func import norm as _norm
 
 __all__ = [
     # activations
@@ -622,11 +623,9 @@ def gaussian_nll_loss(x, target, var, full=False, eps=1e-6, reduction="mean"):
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    """``sum(x1 * x2, dim) / sqrt(max(|x1|^2 |x2|^2, eps^2))``."""
-    w12 = fops.reduce_sum(fops.mul(x1, x2), dim)
-    w1 = fops.reduce_sum(fops.mul(x1, x1), dim)
-    w2 = fops.reduce_sum(fops.mul(x2, x2), dim)
-    return fops.div(w12, fops.sqrt(fops.maximum(fops.mul(w1, w2), eps * eps)))
+    """``sum(x1 * x2, dim) / max(||x1|| ||x2||, eps)``, composed as MindSpore 2.10 composes it (its last bits)."""
+    molecule = fops.reduce_sum(fops.mul(x1, x2), dim)
+    return fops.div(molecule, fops.maximum(fops.mul(_norm(x1, 2, dim), _norm(x2, 2, dim)), eps))
 
 
 # --- resizing -------------------------------------------------------------------------------
