@@ -189,43 +189,23 @@ py::array atan2_libm(const py::array& a, const py::array& b) {
 // values follow its selects (C's pow rules, with NaN for a negative base and a non-integer exponent). 2.10's own
 // thread split (tuned by timing) can put a few more powf values at its split points, and some of its calls flush
 // subnormals; neither is modelled (see tests/api/test_float32_trig_2_10.py).
-namespace pw {
+// Double-word arithmetic (Dekker's products, Veltkamp's split: no FMA), on a float or a double, alone or in a
+// vector; the float32 and float64 Pow steps below share it.
+namespace dw {
 
 #define PW_INLINE inline __attribute__((always_inline))
 
-// The packet steps are written once for a float and for four floats in a GCC/Clang vector (SSE2 on x86-64, plain
-// scalar code elsewhere): the same float32 operations in the same order, so the two give the same bits; the loops
-// run four values per vector, as 2.10's packets do, and never contract a * b + c (pragma above).
 typedef float V4 __attribute__((vector_size(16)));
-typedef int32_t I4 __attribute__((vector_size(16)));
-typedef uint32_t U4 __attribute__((vector_size(16)));
+typedef double D2 __attribute__((vector_size(16)));
 
-template <typename T> struct Ty;
-template <> struct Ty<float> { using I = int32_t; using U = uint32_t; using M = bool; };
-template <> struct Ty<V4> { using I = I4; using U = U4; using M = I4; };
-template <typename T> using I_ = typename Ty<T>::I;
-template <typename T> using U_ = typename Ty<T>::U;
-template <typename T> using M_ = typename Ty<T>::M;
-
-template <typename T> PW_INLINE T cst(float c) { return T{} + c; }
-PW_INLINE bool not_(bool m) { return !m; }
-PW_INLINE I4 not_(I4 m) { return ~m; }
-PW_INLINE uint32_t bits(float v) { return __builtin_bit_cast(uint32_t, v); }
-PW_INLINE U4 bits(V4 v) { return __builtin_bit_cast(U4, v); }
-PW_INLINE float from_bits(uint32_t u) { return __builtin_bit_cast(float, u); }
-PW_INLINE V4 from_bits(U4 u) { return __builtin_bit_cast(V4, u); }
-PW_INLINE int32_t to_int(float v) { return static_cast<int32_t>(v); }
-PW_INLINE I4 to_int(V4 v) { return __builtin_convertvector(v, I4); }
-PW_INLINE float to_float(int32_t v) { return static_cast<float>(v); }
-PW_INLINE V4 to_float(I4 v) { return __builtin_convertvector(v, V4); }
-PW_INLINE uint32_t as_u(int32_t v) { return static_cast<uint32_t>(v); }
-PW_INLINE U4 as_u(I4 v) { return __builtin_bit_cast(U4, v); }
-PW_INLINE int32_t as_i(uint32_t v) { return static_cast<int32_t>(v); }
-PW_INLINE I4 as_i(U4 v) { return __builtin_bit_cast(I4, v); }
-template <typename T> PW_INLINE T abs_(T v) { return from_bits(bits(v) & 0x7FFFFFFFu); }
+// Veltkamp's constant 2^ceil(p / 2) + 1 for a p-bit significand
+PW_INLINE float veltkamp(float) { return 4097.0f; }
+PW_INLINE float veltkamp(V4) { return 4097.0f; }
+PW_INLINE double veltkamp(double) { return 134217729.0; }
+PW_INLINE double veltkamp(D2) { return 134217729.0; }
 
 template <typename T> PW_INLINE void split(T a, T& hi, T& lo) {
-    const T g = 4097.0f * a;
+    const T g = veltkamp(a) * a;
     const T r = a - g;
     hi = r + g;
     lo = a - hi;
@@ -266,6 +246,47 @@ template <typename T> PW_INLINE void dw_mul(T xh, T xl, T y, T& hi, T& lo) {
     const T tl2 = tl1 + cl1;
     fast_two_sum(th, tl2, hi, lo);
 }
+
+}  // namespace dw
+
+namespace pw {
+
+// The packet steps are written once for a float and for four floats in a GCC/Clang vector (SSE2 on x86-64, plain
+// scalar code elsewhere): the same float32 operations in the same order, so the two give the same bits; the loops
+// run four values per vector, as 2.10's packets do, and never contract a * b + c (pragma above).
+using dw::V4;
+typedef int32_t I4 __attribute__((vector_size(16)));
+typedef uint32_t U4 __attribute__((vector_size(16)));
+
+template <typename T> struct Ty;
+template <> struct Ty<float> { using I = int32_t; using U = uint32_t; using M = bool; };
+template <> struct Ty<V4> { using I = I4; using U = U4; using M = I4; };
+template <typename T> using I_ = typename Ty<T>::I;
+template <typename T> using U_ = typename Ty<T>::U;
+template <typename T> using M_ = typename Ty<T>::M;
+using dw::dw_add;
+using dw::dw_mul;
+using dw::fast_two_sum;
+using dw::split;
+using dw::two_prod;
+
+
+template <typename T> PW_INLINE T cst(float c) { return T{} + c; }
+PW_INLINE bool not_(bool m) { return !m; }
+PW_INLINE I4 not_(I4 m) { return ~m; }
+PW_INLINE uint32_t bits(float v) { return __builtin_bit_cast(uint32_t, v); }
+PW_INLINE U4 bits(V4 v) { return __builtin_bit_cast(U4, v); }
+PW_INLINE float from_bits(uint32_t u) { return __builtin_bit_cast(float, u); }
+PW_INLINE V4 from_bits(U4 u) { return __builtin_bit_cast(V4, u); }
+PW_INLINE int32_t to_int(float v) { return static_cast<int32_t>(v); }
+PW_INLINE I4 to_int(V4 v) { return __builtin_convertvector(v, I4); }
+PW_INLINE float to_float(int32_t v) { return static_cast<float>(v); }
+PW_INLINE V4 to_float(I4 v) { return __builtin_convertvector(v, V4); }
+PW_INLINE uint32_t as_u(int32_t v) { return static_cast<uint32_t>(v); }
+PW_INLINE U4 as_u(I4 v) { return __builtin_bit_cast(U4, v); }
+PW_INLINE int32_t as_i(uint32_t v) { return static_cast<int32_t>(v); }
+PW_INLINE I4 as_i(U4 v) { return __builtin_bit_cast(I4, v); }
+template <typename T> PW_INLINE T abs_(T v) { return from_bits(bits(v) & 0x7FFFFFFFu); }
 
 // floor and round-half-away-from-zero (exact: |v| < 2^23 goes through an int32; larger values are integers, and
 // NaN comes back as itself).
@@ -488,7 +509,6 @@ void pow_pair_range(const float* x, const float* e, float* y, int64_t lo, int64_
     for (int64_t i = mid; i < hi; ++i) y[i] = std::pow(x[i], e[i]);
 }
 
-#undef PW_INLINE
 
 }  // namespace pw
 
@@ -498,9 +518,7 @@ void pow_pair_range(const float* x, const float* e, float* y, int64_t lo, int64_
 // vector, as the float32 steps are.
 namespace pwd {
 
-#define PW_INLINE inline __attribute__((always_inline))
-
-typedef double D2 __attribute__((vector_size(16)));
+using dw::D2;
 typedef int64_t L2 __attribute__((vector_size(16)));
 typedef uint64_t UL2 __attribute__((vector_size(16)));
 
@@ -509,6 +527,12 @@ template <> struct Ty<double> { using I = int64_t; using M = bool; };
 template <> struct Ty<D2> { using I = L2; using M = L2; };
 template <typename T> using I_ = typename Ty<T>::I;
 template <typename T> using M_ = typename Ty<T>::M;
+using dw::dw_add;
+using dw::dw_mul;
+using dw::fast_two_sum;
+using dw::split;
+using dw::two_prod;
+
 
 template <typename T> PW_INLINE T cst(double c) { return T{} + c; }
 PW_INLINE bool not_(bool m) { return !m; }
@@ -527,52 +551,11 @@ PW_INLINE int64_t as_i(uint64_t v) { return static_cast<int64_t>(v); }
 PW_INLINE L2 as_i(UL2 v) { return __builtin_bit_cast(L2, v); }
 template <typename T> PW_INLINE T abs_(T v) { return from_bits(bits(v) & 0x7FFFFFFFFFFFFFFFull); }
 
-template <typename T> PW_INLINE void split(T a, T& hi, T& lo) {
-    const T g = 134217729.0 * a;
-    const T r = a - g;
-    hi = r + g;
-    lo = a - hi;
-}
-
-template <typename T> PW_INLINE void two_prod(T x, T y, T& hi, T& lo) {
-    T xh, xl, yh, yl;
-    split(x, xh, xl);
-    split(y, yh, yl);
-    hi = x * y;
-    lo = xh * yh + (-hi);
-    lo = xh * yl + lo;
-    lo = xl * yh + lo;
-    lo = xl * yl + lo;
-}
-
-template <typename T> PW_INLINE void fast_two_sum(T x, T y, T& hi, T& lo) {
-    hi = x + y;
-    const T t = hi - x;
-    lo = y - t;
-}
-
-template <typename T> PW_INLINE void dw_add(T xh, T xl, T yh, T yl, T& hi, T& lo) {
-    T rh, rl;
-    fast_two_sum(xh, yh, rh, rl);
-    const T s = (yl + rl) + xl;
-    fast_two_sum(rh, s, hi, lo);
-}
-
 template <typename T> PW_INLINE void fp_add_dw(T x, T yh, T yl, T& hi, T& lo) {
     T rh, rl;
     fast_two_sum(x, yh, rh, rl);
     const T s = yl + rl;
     fast_two_sum(rh, s, hi, lo);
-}
-
-template <typename T> PW_INLINE void dw_mul(T xh, T xl, T y, T& hi, T& lo) {
-    T ch, cl1;
-    two_prod(xh, y, ch, cl1);
-    const T cl2 = xl * y;
-    T th, tl1;
-    fast_two_sum(ch, cl2, th, tl1);
-    const T tl2 = tl1 + cl1;
-    fast_two_sum(th, tl2, hi, lo);
 }
 
 template <typename T> PW_INLINE void dw_mul_dw(T xh, T xl, T yh, T yl, T& hi, T& lo) {
