@@ -303,7 +303,7 @@ KERNELS = {
     "FastGeLU": elementwise(lambda prim, x: x * xp.exp(0.851 * (x - xp.abs(x))) / (1 + xp.exp(-1.702 * xp.abs(x)))),
     "FastGeLUGrad": _fast_gelu_grad,
     "HSigmoid": elementwise(lambda prim, x: xp.clip(x + 3, 0, 6) / 6),
-    "HSwish": elementwise(lambda prim, x: x * xp.clip(x + 3, 0, 6) / 6),
+    "HSwish": elementwise(lambda prim, x: xp.where(x <= -3, 0, xp.where(x >= 3, x, x * (x + 3) / 6))),
     "Elu": elementwise(_elu),
     "CeLU": elementwise(_celu),
     "SeLU": elementwise(_selu),

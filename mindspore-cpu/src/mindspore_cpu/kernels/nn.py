@@ -271,10 +271,10 @@ def _sigmoid_half(prim, x, out=None):
 def _softplus_cpu(prim, x, out=None):
     """float32 Softplus as MindSpore 2.10's nnacl kernel computes it, bit for bit (nnacl's polynomial exp and SIMD log,
     ``x`` itself above 88; ``_csrc/activation_nnacl.cpp``), float16 through it; the other dtypes the family's."""
-    if x.dtype == _F32 and x.size:
-        return fit(_native().softplus_f32(as_c(x)), out)
-    if x.dtype == _F16 and x.size:    # 2.10 runs its float32 kernel and rounds (bit for bit)
-        return fit(astype(_native().softplus_f32(as_c(x, _F32)), _F16), out)
+    if x.dtype in (_F16, _F32) and x.size:    # float16: 2.10 runs its float32 kernel and rounds (bit for bit)
+        y = _native().softplus_f32(as_c(x, _F32))
+        y[np.isnan(x)] = np.nan      # (nnacl's clamp turns NaN into 88.7 and softplus(NaN) into inf: kept NaN)
+        return fit(y if x.dtype == _F32 else astype(y, _F16), out)
     return _PLAIN["Softplus"](prim, x, out=out)
 
 
@@ -292,6 +292,10 @@ def _mish_cpu(prim, x, out=None):
     family's."""
     if x.dtype in (_F16, _F32) and x.size:    # float16: 2.10's float32 kernel, rounded (bit for bit)
         y = _native().mish_f32(as_c(x, _F32))
+        # nnacl's (a a - 1) / (a a + 1) overflows to inf / inf from x = 44.4 on: 2.10's Mish is NaN there (mish(50)
+        # is NaN); ours is x, the value (tanh(softplus(x)) rounds to 1 long before)
+        overflowed = np.isnan(y) & ~np.isnan(x)
+        y[overflowed] = x[overflowed]
         return fit(y if x.dtype == _F32 else astype(y, _F16), out)
     return _PLAIN["Mish"](prim, x, out=out)
 
