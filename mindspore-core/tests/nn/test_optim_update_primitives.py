@@ -97,7 +97,8 @@ def _adam_weight_decay_oracle(init, grads, lrs, decays, beta1, beta2, eps):
     m = [np.zeros_like(x) for x in init]
     v = [np.zeros_like(x) for x in init]
     omb1, omb2 = dt(F32(1) - F32(beta1)), dt(F32(1) - F32(beta2))
-    if dt is np.float16:    # 2.10's float16 AdamWeightDecay kernel takes 1 - beta in float16
+    if dt is np.float16 and ms.get_context("device_target") == "CPU":
+        # 2.10's float16 AdamWeightDecay CPU kernel takes 1 - beta in float16 (a GPU's computes it in float32)
         omb1, omb2 = dt(1) - dt(F32(beta1)), dt(1) - dt(F32(beta2))
     for step, step_grads in enumerate(grads):
         for i, g in enumerate(step_grads):
@@ -347,7 +348,8 @@ def _rmsprop_oracle(init, grads, lrs, loss_scale, decay, momentum, epsilon, cent
             ms_[i] = ms_[i] + (g * g - ms_[i]) * omd
             if not centered:
                 root = np.sqrt(ms_[i] + eps)
-                if dt is np.float32:    # 2.10's nnacl loop: sqrt(ms) + eps in its 8-lane part, sqrt(ms + eps) after
+                if dt is np.float32 and ms.get_context("device_target") == "CPU":
+                    # 2.10's CPU (nnacl) loop: sqrt(ms) + eps in its 8-lane part, sqrt(ms + eps) after
                     flat, n8 = root.reshape(-1), root.size // 8 * 8
                     flat[:n8] = (np.sqrt(ms_[i]) + eps).reshape(-1)[:n8]
                 mom[i] = mom[i] * mu + g * lr / root
