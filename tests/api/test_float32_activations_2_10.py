@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import mindspore as ms
-from mindspore import ops, Tensor
+from mindspore import Tensor, nn, ops
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "float32_activations"
 _spec = importlib.util.spec_from_file_location("float32_activations_record", FIXTURES / "record_activations.py")
@@ -49,12 +49,31 @@ def _same_bits(got, want):
 
 
 def _mish_kept(name, want, x):
-    """2.10's Mish is NaN from x = 44.4 on (nnacl's (a a - 1) / (a a + 1) overflows to inf / inf); ours keeps the value
-    there, x itself (tanh(softplus(x)) rounds to 1 well before): where 2.10 has that NaN, compare with x."""
-    if "mish" not in name:
+    """Where 2.10's compositions overflow, ours keep the value, and the test compares with it:
+    * Mish is NaN from x = 44.4 on in 2.10 (nnacl's (a a - 1) / (a a + 1) is inf / inf): ours is x there;
+    * log(sigmoid(x)) is -inf below -88 in 2.10 (sigmoid underflows): ours is x below -80 (ops.logsigmoid) or -44
+      (nn.LogSigmoid, whose 2.10 gradient underflows to 0 from there)."""
+    if "mish" in name:
+        kept = np.isnan(want) & (x > 44)
+    elif "logsigmoid" in name:
+        kept = x < (-44 if name == "nn_logsigmoid" else -80)
+    else:
         return want
-    kept = np.isnan(want) & (x > 44)
     return np.where(kept, x.astype(want.dtype), want)
+
+
+def _grad_kept(name, want):
+    """The gradients where :func:`_mish_kept` keeps the value ``x``: the incoming weights (d x / d x = 1)."""
+    if "logsigmoid" not in name:
+        return want
+    return np.where(X < (-44 if name == "nn_logsigmoid" else -80), W, want)
+
+
+def test_logsigmoid_keeps_its_value_and_gradient_where_2_10_underflows():
+    x = np.array([-100.0, -85.0, -60.0], np.float32)
+    np.testing.assert_array_equal(ops.logsigmoid(Tensor(x[:2])).asnumpy(), x[:2])         # 2.10: -inf at -100
+    np.testing.assert_array_equal(nn.LogSigmoid()(Tensor(x)).asnumpy(), x)
+    np.testing.assert_array_equal(ms.grad(lambda t: nn.LogSigmoid()(t).sum())(Tensor(x)).asnumpy(), [1, 1, 1])  # 2.10: 0
 
 
 def test_mish_keeps_its_value_where_2_10_overflows_to_nan():
@@ -77,14 +96,15 @@ def test_forward_same_bits_as_mindspore_210(name):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_gradient_same_bits_as_mindspore_210(name):
     f, w = _call(name, CASES[name]), Tensor(W)
-    _same_bits(ms.grad(lambda v: (f(v) * w).sum())(Tensor(X)).asnumpy(), EXPECTED[f"grad:{name}"])
+    _same_bits(ms.grad(lambda v: (f(v) * w).sum())(Tensor(X)).asnumpy(), _grad_kept(name, EXPECTED[f"grad:{name}"]))
 
 
 @pytest.mark.parametrize("name", GRAPH_CASES)
 def test_graph_mode_same_bits(name):
     f, w = CASES[name], Tensor(W)
     _same_bits(ms.jit(f)(Tensor(X)).asnumpy(), _mish_kept(name, EXPECTED[f"out:{name}"], X))
-    _same_bits(ms.jit(ms.grad(lambda v: (f(v) * w).sum()))(Tensor(X)).asnumpy(), EXPECTED[f"grad:{name}"])
+    _same_bits(ms.jit(ms.grad(lambda v: (f(v) * w).sum()))(Tensor(X)).asnumpy(),
+               _grad_kept(name, EXPECTED[f"grad:{name}"]))
 
 
 @pytest.mark.parametrize("name", record.FLOAT16_CASES)

@@ -16,6 +16,7 @@ from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
 from mindspore.nn.cell import Cell
 from mindspore.nn.layer import _checks as chk
+from mindspore.ops.function.nn_func import _underflow_kept
 
 __all__ = ["Softmin", "Softmax", "Softmax2d", "LogSoftmax", "ReLU", "ReLU6", "RReLU", "SeLU", "SiLU", "Tanh",
            "Tanhshrink", "Hardtanh", "GELU", "FastGelu", "Sigmoid", "Softsign", "PReLU", "get_activation",
@@ -193,10 +194,15 @@ class Tanhshrink(Cell):
 
 class LogSigmoid(Cell):
     """``log(sigmoid(x))``, composed as MindSpore 2.10's cell composes it: ``log(1 / (exp(x * -1) + 1))`` (its numbers,
-    forward and gradient)."""
+    forward and gradient) from x = -44 on; ``x`` itself below, where that composition's gradient underflows to 0 in
+    2.10 (and its value to -inf below -88)."""
 
     def construct(self, x):
-        return ops.log(ops.reciprocal(ops.add(ops.exp(ops.mul(x, -1)), 1)))
+        return _underflow_kept(x, _log_reciprocal_sigmoid, -44.0)
+
+
+def _log_reciprocal_sigmoid(v):
+    return ops.log(ops.reciprocal(ops.add(ops.exp(ops.mul(v, -1)), 1)))
 
 
 class GELU(Cell):

@@ -218,9 +218,21 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
 
 
 def logsigmoid(x):
-    """``log(sigmoid(x))``, as MindSpore 2.10 composes it (``Log`` of ``Sigmoid``: its numbers, forward and gradient,
-    and -inf where ``sigmoid(x)`` underflows, below about -88 in float32)."""
-    return fops.log(_prim(nn_defs.Sigmoid)(x))
+    """``log(sigmoid(x))``, as MindSpore 2.10 composes it (``Log`` of ``Sigmoid``: its numbers, forward and gradient)
+    where ``sigmoid(x)`` stays normal; below that (x < -80 in float32, where 2.10's underflows to -inf) ``x`` itself,
+    the value to float32 precision."""
+    return _underflow_kept(x, lambda v: fops.log(_prim(nn_defs.Sigmoid)(v)), -80.0)
+
+
+def _underflow_kept(x, log_sigmoid, limit):
+    """``log_sigmoid(x)`` (MindSpore's composition) where ``x >= limit`` (``-10`` in float16), ``x`` below: there
+    ``log(sigmoid(x)) = x - log1p(exp(x))`` is ``x`` to float32 precision, where 2.10's composition underflows (its
+    value to -inf, or its gradient to 0). The composition only sees inputs it handles, so the gradients stay finite
+    (1 below the limit)."""
+    if not isinstance(x, Tensor) or not mstype.is_float(x.dtype):
+        return log_sigmoid(x)
+    inside = fops.greater_equal(x, -10.0 if x.dtype == mstype.float16 else limit)
+    return fops.select(inside, log_sigmoid(fops.select(inside, x, fops.zeros_like(x))), x)
 
 
 def threshold(input, thr, value):
