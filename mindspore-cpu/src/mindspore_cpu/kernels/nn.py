@@ -294,7 +294,7 @@ def _mish_cpu(prim, x, out=None):
         y = _native().mish_f32(as_c(x, _F32))
         # nnacl's (a a - 1) / (a a + 1) overflows to inf / inf from x = 44.4 on: 2.10's Mish is NaN there (mish(50)
         # is NaN); ours is x, the value (tanh(softplus(x)) rounds to 1 long before)
-        overflowed = np.isnan(y) & ~np.isnan(x)
+        overflowed = np.isnan(y) & (x > 0)
         y[overflowed] = x[overflowed]
         return fit(y if x.dtype == _F32 else astype(y, _F16), out)
     return _PLAIN["Mish"](prim, x, out=out)
