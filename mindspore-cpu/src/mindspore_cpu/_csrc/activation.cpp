@@ -38,6 +38,9 @@
 namespace mscpu {
 namespace {
 
+using ordered::bits_of_float;
+using ordered::float_of_bits;
+
 constexpr double kGeluK = 0.7978845608028654;  // sqrt(2 / pi)
 constexpr double kGeluC = 0.044715;
 
@@ -73,14 +76,15 @@ private:
 
 // ---- glibc's tanhf, reproduced -------------------------------------------------------------------------------
 // fdlibm's expm1f constants (s_expm1f.c)
-const float kLn2Hi = ordered::float_of_bits(0x3f317180u), kLn2Lo = ordered::float_of_bits(0x3717f7d1u), kInvLn2 = ordered::float_of_bits(0x3fb8aa3bu);
-const float kQ1 = ordered::float_of_bits(0xbd088889u), kQ2 = ordered::float_of_bits(0x3ad00d01u), kQ3 = ordered::float_of_bits(0xb8a670cdu), kQ4 = ordered::float_of_bits(0x36867e54u),
-            kQ5 = ordered::float_of_bits(0xb457edbbu);
+const float kLn2Hi = float_of_bits(0x3f317180u), kLn2Lo = float_of_bits(0x3717f7d1u),
+            kInvLn2 = float_of_bits(0x3fb8aa3bu);
+const float kQ1 = float_of_bits(0xbd088889u), kQ2 = float_of_bits(0x3ad00d01u), kQ3 = float_of_bits(0xb8a670cdu),
+            kQ4 = float_of_bits(0x36867e54u), kQ5 = float_of_bits(0xb457edbbu);
 
 // expm1f(a) for the arguments tanhf passes (|a| in [2^-54, 44), a > -2), every branch evaluated, one selected.
 inline float expm1f_fdlibm(float a) {
-    const uint32_t hx = ordered::bits_of_float(a) & 0x7fffffffu;
-    const bool neg = (ordered::bits_of_float(a) >> 31) != 0;
+    const uint32_t hx = bits_of_float(a) & 0x7fffffffu;
+    const bool neg = (bits_of_float(a) >> 31) != 0;
     const bool reduce = hx > 0x3eb17218u;           // |a| > ln2 / 2
     const bool near1 = hx < 0x3f851592u;            // |a| < 1.5 ln2
     const int32_t kg = static_cast<int32_t>(kInvLn2 * a + (neg ? -0.5f : 0.5f));
@@ -107,19 +111,20 @@ inline float expm1f_fdlibm(float a) {
     } else if (k == 1) {
         res = xr < -0.25f ? -2.f * (e2 - (xr + 0.5f)) : 1.f + 2.f * (xr - e2);
     } else if (k <= -2 || k > 56) {
-        res = ordered::float_of_bits(ordered::bits_of_float(1.f - (e2 - xr)) + kbits) - 1.f;
+        res = float_of_bits(bits_of_float(1.f - (e2 - xr)) + kbits) - 1.f;
     } else if (k < 23) {
-        res = ordered::float_of_bits(ordered::bits_of_float(ordered::float_of_bits(0x3f800000u - (0x1000000u >> k)) - (e2 - xr)) + kbits);
+        res = float_of_bits(bits_of_float(float_of_bits(0x3f800000u - (0x1000000u >> k)) - (e2 - xr)) + kbits);
     } else {
-        res = ordered::float_of_bits(ordered::bits_of_float((xr - (e2 + ordered::float_of_bits(static_cast<uint32_t>(0x7f - k) << 23))) + 1.f) + kbits);
+        res = float_of_bits(bits_of_float((xr - (e2 + float_of_bits(static_cast<uint32_t>(0x7f - k) << 23))) + 1.f) +
+                            kbits);
     }
     return res;
 }
 
 inline float tanhf_fdlibm(float x) {
-    const uint32_t jx = ordered::bits_of_float(x), ix = jx & 0x7fffffffu;
+    const uint32_t jx = bits_of_float(x), ix = jx & 0x7fffffffu;
     if (ix > 0x7f800000u) return x + x;              // NaN
-    const float ax = ordered::float_of_bits(ix);
+    const float ax = float_of_bits(ix);
     float z;
     if (ix >= 0x41b00000u) {                         // |x| >= 22 (inf included)
         z = 1.f;
@@ -214,9 +219,9 @@ __attribute__((target("avx2"))) inline __m256 tanhf_fdlibm8(__m256 x) {
 bool libm_tanhf_is_fdlibm() {
     static const bool same = [] {
         for (uint32_t b = 0x24000000u; b < 0x41c00000u; b += 0x3f1bu) {
-            const float v = ordered::float_of_bits(b);
-            if (ordered::bits_of_float(tanhf_fdlibm(v)) != ordered::bits_of_float(std::tanh(v)) ||
-                ordered::bits_of_float(tanhf_fdlibm(-v)) != ordered::bits_of_float(std::tanh(-v))) {
+            const float v = float_of_bits(b);
+            if (bits_of_float(tanhf_fdlibm(v)) != bits_of_float(std::tanh(v)) ||
+                bits_of_float(tanhf_fdlibm(-v)) != bits_of_float(std::tanh(-v))) {
                 return false;
             }
         }

@@ -46,6 +46,9 @@
 namespace mscpu {
 namespace {
 
+using ordered::bits_of_float;
+using ordered::float_of_bits;
+
 // MindSpore 2.10's kernel threads run with the SSE flush-to-zero and denormals-are-zero modes set: a subnormal input
 // counts as 0 and a subnormal result becomes 0 (e.g. sigmoid(-88.5) is 0, and log of it -inf). The kernels here set
 // both for their duration, on every thread that computes (libm's calls included, as in 2.10).
@@ -61,10 +64,12 @@ private:
 };
 
 // nnacl's constants as rounded in its tables
-const float kHi = ordered::float_of_bits(0x42b17218u), kLo = ordered::float_of_bits(0xc2aeac50u), kLog2e = ordered::float_of_bits(0x3fb8aa3bu), kLn2 = ordered::float_of_bits(0x3f317215u);
-const float kE5 = ordered::float_of_bits(0x3c088889u), kE4 = ordered::float_of_bits(0x3d2aaaabu), kE3 = ordered::float_of_bits(0x3e2aaaabu);
-const float kC11 = ordered::float_of_bits(0x3dba2e8cu), kC9 = ordered::float_of_bits(0x3de38e39u), kC7 = ordered::float_of_bits(0x3e124925u), kC5 = ordered::float_of_bits(0x3e4ccccdu),
-            kC3 = ordered::float_of_bits(0x3eaaaaabu);
+const float kHi = float_of_bits(0x42b17218u), kLo = float_of_bits(0xc2aeac50u), kLog2e = float_of_bits(0x3fb8aa3bu),
+            kLn2 = float_of_bits(0x3f317215u);
+const float kE5 = float_of_bits(0x3c088889u), kE4 = float_of_bits(0x3d2aaaabu), kE3 = float_of_bits(0x3e2aaaabu);
+const float kC11 = float_of_bits(0x3dba2e8cu), kC9 = float_of_bits(0x3de38e39u), kC7 = float_of_bits(0x3e124925u),
+            kC5 = float_of_bits(0x3e4ccccdu),
+            kC3 = float_of_bits(0x3eaaaaabu);
 constexpr float kSoftplusLinear = 88.f;
 constexpr uint32_t kExpMask = 0x7f800000u, kOneBits = 0x3f800000u;
 
@@ -82,7 +87,8 @@ inline float exp_parts(float x, int32_t& k) {
     return std::fma(r, p, 1.f);
 }
 
-inline float half_scale(int32_t k) { return ordered::float_of_bits(static_cast<uint32_t>(k + 126) << 23); }   // 2^(k-1), 0 at -126
+// 2^(k-1), 0 at -126
+inline float half_scale(int32_t k) { return float_of_bits(static_cast<uint32_t>(k + 126) << 23); }
 
 inline float half_exp(float x) {     // h of the SIMD body
     int32_t k;
@@ -99,9 +105,9 @@ inline float tail_exp(float x) {     // q 2^k of the scalar tail
 
 // nnacl's SIMD log of a positive value, +inf kept (Softplus's argument 2 h + 1 is >= 1).
 inline float log_ge1_form(float a) {
-    const uint32_t b = ordered::bits_of_float(a);
+    const uint32_t b = bits_of_float(a);
     if (b == kExpMask) return a;
-    const float m = ordered::float_of_bits((b & ~kExpMask) | kOneBits);
+    const float m = float_of_bits((b & ~kExpMask) | kOneBits);
     const float e = static_cast<float>(static_cast<int32_t>((b & kExpMask) >> 23) - 127) * kLn2;
     const float z = (m + -1.f) / (m + 1.f);
     const float s = z * z;

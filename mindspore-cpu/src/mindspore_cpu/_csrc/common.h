@@ -66,6 +66,24 @@ inline bool worth_parallel(double work, double threshold) {
     return work >= threshold * parallel_scale() && max_threads() > 1;
 }
 
+// body(lo, hi) over [0, n) in chunks of `chunk` values, whole chunks split among the kernels' team when `work` (element
+// visits) is worth waking it for: each value is computed by one thread, in the same order whatever the thread count
+// (a chunk a multiple of a kernel's vector width keeps every value on the path it takes in one sequential pass).
+template <typename F>
+void over_chunks(int64_t n, int64_t chunk, double work, F&& body) {
+    const int64_t chunks = (n + chunk - 1) / chunk;
+    if (chunks < 2 || !worth_parallel(work, kParallelVisits)) {
+        if (n > 0) body(int64_t{0}, n);
+        return;
+    }
+    parallel(max_threads(), [&](int tid, int nt) {
+        int64_t c0, c1;
+        static_range(chunks, tid, nt, c0, c1);
+        const int64_t lo = c0 * chunk, hi = n < c1 * chunk ? n : c1 * chunk;
+        if (lo < hi) body(lo, hi);
+    });
+}
+
 [[noreturn]] inline void fail(const std::string& where, const std::string& what) {
     throw std::invalid_argument(where + ": " + what);
 }

@@ -88,22 +88,9 @@ const Entry& lookup(const std::string& name) {
     fail("libm_unary", "unknown function '" + name + "' (known: " + known + ")");
 }
 
-// body(lo, hi) over [0, n) in chunks the team shares; a libm call costs some 10-20 element visits.
-template <typename F>
-void over_values(int64_t n, F&& body) {
-    constexpr int64_t kChunk = 2048;
-    const int64_t chunks = (n + kChunk - 1) / kChunk;
-    if (chunks < 2 || !worth_parallel(15.0 * static_cast<double>(n), kParallelVisits)) {
-        body(0, n);
-        return;
-    }
-    parallel(max_threads(), [&](int tid, int nt) {
-        int64_t c0, c1;
-        static_range(chunks, tid, nt, c0, c1);
-        const int64_t lo = c0 * kChunk, hi = std::min(n, c1 * kChunk);
-        if (lo < hi) body(lo, hi);
-    });
-}
+// A libm call costs some 10-20 element visits; Pow's chunks are whole packets of 4 (each value takes the path it takes
+// in one 2.10 task).
+constexpr int64_t kLibmChunk = 2048, kPacketChunk = 2048;
 
 template <typename T>
 py::array like(const py::array& x) {
@@ -124,13 +111,13 @@ py::array libm_unary(const py::array& x, const std::string& name) {
     if (dt == DType::f32) {
         const float* px = static_cast<const float*>(src);
         float* py_ = static_cast<float*>(dst);
-        over_values(n, [&](int64_t lo, int64_t hi) {
+        over_chunks(n, kLibmChunk, 15.0 * n, [&](int64_t lo, int64_t hi) {
             for (int64_t i = lo; i < hi; ++i) py_[i] = e.f32(px[i]);
         });
     } else {
         const double* px = static_cast<const double*>(src);
         double* py_ = static_cast<double*>(dst);
-        over_values(n, [&](int64_t lo, int64_t hi) {
+        over_chunks(n, kLibmChunk, 15.0 * n, [&](int64_t lo, int64_t hi) {
             for (int64_t i = lo; i < hi; ++i) py_[i] = e.f64(px[i]);
         });
     }
@@ -159,7 +146,7 @@ py::array atan2_libm(const py::array& a, const py::array& b) {
         const float* u = static_cast<const float*>(pa);
         const float* v = static_cast<const float*>(pb);
         float* w = static_cast<float*>(dst);
-        over_values(n, [&](int64_t lo, int64_t hi) {
+        over_chunks(n, kLibmChunk, 15.0 * n, [&](int64_t lo, int64_t hi) {
             for (int64_t i = lo; i < hi; ++i) {
                 w[i] = static_cast<float>(std::atan2(static_cast<double>(u[i]), static_cast<double>(v[i])));
             }
@@ -168,7 +155,7 @@ py::array atan2_libm(const py::array& a, const py::array& b) {
         const double* u = static_cast<const double*>(pa);
         const double* v = static_cast<const double*>(pb);
         double* w = static_cast<double*>(dst);
-        over_values(n, [&](int64_t lo, int64_t hi) {
+        over_chunks(n, kLibmChunk, 15.0 * n, [&](int64_t lo, int64_t hi) {
             for (int64_t i = lo; i < hi; ++i) w[i] = std::atan2(u[i], v[i]);
         });
     }
@@ -774,23 +761,6 @@ void pow_range(const double* x, const double* e, bool one, double* y, int64_t lo
 
 }  // namespace pwd
 
-// The chunks the team shares are whole packets, so each value takes the path it takes in one 2.10 task.
-template <typename F>
-void over_packets(int64_t n, F&& body) {
-    constexpr int64_t kChunk = 2048;   // a multiple of the packet's 4 values
-    const int64_t chunks = (n + kChunk - 1) / kChunk;
-    if (chunks < 2 || !worth_parallel(40.0 * static_cast<double>(n), kParallelVisits)) {
-        body(0, n);
-        return;
-    }
-    parallel(max_threads(), [&](int tid, int nt) {
-        int64_t c0, c1;
-        static_range(chunks, tid, nt, c0, c1);
-        const int64_t lo = c0 * kChunk, hi = std::min(n, c1 * kChunk);
-        if (lo < hi) body(lo, hi);
-    });
-}
-
 py::array pow_f32(const py::array& x, const py::array& e) {
     const std::string where = "pow_f32";
     check_array(where, "x", x, -1);
@@ -809,9 +779,11 @@ py::array pow_f32(const py::array& x, const py::array& e) {
     py::gil_scoped_release release;
     if (one) {
         const float ev = pe[0];
-        over_packets(n, [&](int64_t lo, int64_t hi) { pw::pow_scalar_range(px, ev, py_, lo, hi, packed_end); });
+        over_chunks(n, kPacketChunk, 40.0 * n,
+                    [&](int64_t lo, int64_t hi) { pw::pow_scalar_range(px, ev, py_, lo, hi, packed_end); });
     } else {
-        over_packets(n, [&](int64_t lo, int64_t hi) { pw::pow_pair_range(px, pe, py_, lo, hi, packed_end); });
+        over_chunks(n, kPacketChunk, 40.0 * n,
+                    [&](int64_t lo, int64_t hi) { pw::pow_pair_range(px, pe, py_, lo, hi, packed_end); });
     }
     return y;
 }
@@ -833,7 +805,8 @@ py::array pow_f64(const py::array& x, const py::array& e) {
     double* py_ = static_cast<double*>(y.mutable_data());
     const int64_t packed_end = n - n % 2;
     py::gil_scoped_release release;
-    over_packets(n, [&](int64_t lo, int64_t hi) { pwd::pow_range(px, pe, one, py_, lo, hi, packed_end); });
+    over_chunks(n, kPacketChunk, 40.0 * n,
+                [&](int64_t lo, int64_t hi) { pwd::pow_range(px, pe, one, py_, lo, hi, packed_end); });
     return y;
 }
 
@@ -851,7 +824,7 @@ py::array pow_f32_double(const py::array& x, const py::array& e) {
     const float* pe = static_cast<const float*>(e.data());
     float* py_ = static_cast<float*>(y.mutable_data());
     py::gil_scoped_release release;
-    over_values(n, [&](int64_t lo, int64_t hi) {
+    over_chunks(n, kLibmChunk, 15.0 * n, [&](int64_t lo, int64_t hi) {
         for (int64_t i = lo; i < hi; ++i) {
             py_[i] = static_cast<float>(std::pow(static_cast<double>(px[i]), static_cast<double>(pe[i])));
         }

@@ -45,22 +45,26 @@
 namespace mscpu {
 namespace {
 
+using ordered::bits_of_float;
+using ordered::float_of_bits;
+
 constexpr uint32_t kExpMask = 0x7f800000u;
 constexpr uint32_t kOneBits = 0x3f800000u;
 constexpr uint32_t kNanBits = 0x7fc00000u;
 
 // nnacl's coefficients as rounded in its tables (1/11, 1/9, 1/7, 1/5, 1/3 and its ln2)
-const float kC11 = ordered::float_of_bits(0x3dba2e8cu), kC9 = ordered::float_of_bits(0x3de38e39u), kC7 = ordered::float_of_bits(0x3e124925u);
-const float kC5 = ordered::float_of_bits(0x3e4ccccdu), kC3 = ordered::float_of_bits(0x3eaaaaabu), kLn2 = ordered::float_of_bits(0x3f317215u);
+const float kC11 = float_of_bits(0x3dba2e8cu), kC9 = float_of_bits(0x3de38e39u);
+const float kC7 = float_of_bits(0x3e124925u), kC5 = float_of_bits(0x3e4ccccdu);
+const float kC3 = float_of_bits(0x3eaaaaabu), kLn2 = float_of_bits(0x3f317215u);
 
 // One value of nnacl's SIMD log.
 inline float nnacl_log(float x) {
-    const uint32_t b = ordered::bits_of_float(x);
+    const uint32_t b = bits_of_float(x);
     const uint32_t ebits = b & kExpMask;
     if (x == 0.f) return -std::numeric_limits<float>::infinity();
     if (b == kExpMask) return x;
-    if (x != x || x < 0.f) return ordered::float_of_bits(kNanBits);
-    const float m = ordered::float_of_bits((b & ~kExpMask) | kOneBits);
+    if (x != x || x < 0.f) return float_of_bits(kNanBits);
+    const float m = float_of_bits((b & ~kExpMask) | kOneBits);
     const float e = static_cast<float>(static_cast<int32_t>(ebits >> 23) - 127) * kLn2;
     const float z = (m + -1.f) / (m + 1.f);
     const float s = z * z;
@@ -117,31 +121,13 @@ __attribute__((target("avx2,fma"))) void log_block_avx2(const float* x, float* y
 
 using BlockFn = void (*)(const float*, float*, int64_t);
 
+constexpr int64_t kChunk = 4096;   // the values (or rows) a member of the team takes at a time
+
 BlockFn log_block_fn() {
 #if MSCPU_LOG_X86
     if (ordered::has_avx2_fma()) return log_block_avx2;
 #endif
     return log_block_portable;
-}
-
-// body(lo, hi) over [0, n) in chunks, split among the team when the work is worth it.
-template <typename F>
-void over_values(int64_t n, double work, F&& body) {
-    constexpr int64_t kChunk = 4096;
-    const int64_t chunks = (n + kChunk - 1) / kChunk;
-    auto run = [&](int64_t c0, int64_t c1) {
-        const int64_t lo = c0 * kChunk, hi = std::min(n, c1 * kChunk);
-        if (lo < hi) body(lo, hi);
-    };
-    if (!worth_parallel(work, kParallelVisits) || chunks < 2) {
-        run(0, chunks);
-        return;
-    }
-    parallel(max_threads(), [&](int tid, int nt) {
-        int64_t c0, c1;
-        static_range(chunks, tid, nt, c0, c1);
-        if (c0 < c1) run(c0, c1);
-    });
 }
 
 py::array log_f32(const py::array& x) {
@@ -157,13 +143,13 @@ py::array log_f32(const py::array& x) {
     bool fallback = false;
     for (int64_t i = body; i < n; ++i) fallback = fallback || px[i] <= 0.f;   // (a NaN passes)
     if (fallback) {   // ElementLog failed: the whole chunk in double
-        over_values(n, 20.0 * n, [&](int64_t lo, int64_t hi) {
+        over_chunks(n, kChunk, 20.0 * n, [&](int64_t lo, int64_t hi) {
             for (int64_t i = lo; i < hi; ++i) py_[i] = static_cast<float>(std::log(static_cast<double>(px[i])));
         });
         return std::move(y);
     }
     const BlockFn block = log_block_fn();
-    over_values(body, 10.0 * body, [&](int64_t lo, int64_t hi) { block(px + lo, py_ + lo, hi - lo); });
+    over_chunks(body, kChunk, 10.0 * body, [&](int64_t lo, int64_t hi) { block(px + lo, py_ + lo, hi - lo); });
     for (int64_t i = body; i < n; ++i) py_[i] = std::log(px[i]);   // glibc's logf, as nnacl's tail
     return std::move(y);
 }
@@ -178,7 +164,7 @@ py::array glibc_logf_f32(const py::array& x) {
     const float* px = cptr<float>(x);
     float* py_ = mptr(y);
     py::gil_scoped_release release;
-    over_values(n, 20.0 * n, [&](int64_t lo, int64_t hi) {
+    over_chunks(n, kChunk, 20.0 * n, [&](int64_t lo, int64_t hi) {
         for (int64_t i = lo; i < hi; ++i) py_[i] = std::log(px[i]);
     });
     return std::move(y);
@@ -194,7 +180,7 @@ py::array glibc_lgammaf_f32(const py::array& x) {
     const float* px = cptr<float>(x);
     float* py_ = mptr(y);
     py::gil_scoped_release release;
-    over_values(n, 40.0 * n, [&](int64_t lo, int64_t hi) {
+    over_chunks(n, kChunk, 40.0 * n, [&](int64_t lo, int64_t hi) {
 #ifdef __GLIBC__
         int sign = 0;
         for (int64_t i = lo; i < hi; ++i) py_[i] = ::lgammaf_r(px[i], &sign);
@@ -249,7 +235,7 @@ py::array digamma_f32(const py::array& x) {
     const float* px = cptr<float>(x);
     float* py_ = mptr(y);
     py::gil_scoped_release release;
-    over_values(n, 60.0 * n, [&](int64_t lo, int64_t hi) {
+    over_chunks(n, kChunk, 60.0 * n, [&](int64_t lo, int64_t hi) {
         for (int64_t i = lo; i < hi; ++i) py_[i] = digamma_2_10(px[i]);
     });
     return std::move(y);
@@ -266,7 +252,7 @@ py::array row_sums_in_order_f32(const py::array& x) {
     const float* p = cptr<float>(x);
     float* o = mptr(out);
     py::gil_scoped_release release;
-    over_values(rows, 1.0 * rows * n, [&](int64_t r0, int64_t r1) {
+    over_chunks(rows, kChunk, 1.0 * rows * n, [&](int64_t r0, int64_t r1) {
         int64_t r = r0;
         for (; r + 8 <= r1; r += 8) {   // eight rows at a time: eight independent chains of additions
             float t[8];
@@ -305,7 +291,7 @@ py::array bce_f32(const py::array& x, const py::array& y, const py::object& weig
     float* po = mptr(out);
     py::gil_scoped_release release;
     const float eps = 1e-12f, one = 1.f;
-    over_values(n, 40.0 * n, [&](int64_t lo, int64_t hi) {
+    over_chunks(n, kChunk, 40.0 * n, [&](int64_t lo, int64_t hi) {
         for (int64_t i = lo; i < hi; ++i) {
             const float a = py_[i] * std::log(px[i] + eps);
             const float b = (one - py_[i]) * std::log(one - px[i] + eps);

@@ -53,13 +53,16 @@
 namespace mscpu {
 namespace {
 
+using ordered::bits_of_float;
+using ordered::float_of_bits;
+
 // oneDNN's constants (as bit patterns).
-const float kLnFltMin = ordered::float_of_bits(0xc2aeac50u), kLnFltMax = ordered::float_of_bits(0x42b17218u);
-const float kLog2e = ordered::float_of_bits(0x3fb8aa3bu), kLn2 = ordered::float_of_bits(0x3f317218u);
-const float kP1 = ordered::float_of_bits(0x3f7ffffbu), kP2 = ordered::float_of_bits(0x3efffee3u), kP3 = ordered::float_of_bits(0x3e2aad40u),
-            kP4 = ordered::float_of_bits(0x3d2b9d0du), kP5 = ordered::float_of_bits(0x3c07cfceu);
-const float kQ1 = ordered::float_of_bits(0xbf000000u), kQ2 = ordered::float_of_bits(0x3eaaaaabu), kQ3 = ordered::float_of_bits(0xbe8004abu),
-            kQ4 = ordered::float_of_bits(0x3e4cc8a3u);
+const float kLnFltMin = float_of_bits(0xc2aeac50u), kLnFltMax = float_of_bits(0x42b17218u);
+const float kLog2e = float_of_bits(0x3fb8aa3bu), kLn2 = float_of_bits(0x3f317218u);
+const float kP1 = float_of_bits(0x3f7ffffbu), kP2 = float_of_bits(0x3efffee3u), kP3 = float_of_bits(0x3e2aad40u),
+            kP4 = float_of_bits(0x3d2b9d0du), kP5 = float_of_bits(0x3c07cfceu);
+const float kQ1 = float_of_bits(0xbf000000u), kQ2 = float_of_bits(0x3eaaaaabu), kQ3 = float_of_bits(0xbe8004abu),
+            kQ4 = float_of_bits(0x3e4cc8a3u);
 
 // The log table: for the top five mantissa bits k, r_k ~ 1/m (m in [1, 1.5) for k < 16, in [0.75, 1) after
 // halving for k >= 16) and -127 ln2 - ln r_k.
@@ -79,7 +82,7 @@ const LogEntry* log_table() {
     };
     static const std::vector<LogEntry> table = [] {
         std::vector<LogEntry> t(32);
-        for (int k = 0; k < 32; ++k) t[k] = {ordered::float_of_bits(raw[k][0]), ordered::float_of_bits(raw[k][1])};
+        for (int k = 0; k < 32; ++k) t[k] = {float_of_bits(raw[k][0]), float_of_bits(raw[k][1])};
         return t;
     }();
     return table.data();
@@ -98,7 +101,7 @@ inline float max_ps(float a, float b) { return a > b ? a : b; }
     const float n = std::floor(fx);                                             \
     const float r = std::fma(-n, kLn2, x);                                      \
     const int32_t e = static_cast<int32_t>(std::nearbyint(n - 1.0f)) + 127;     \
-    const float scale = zero ? 0.0f : ordered::float_of_bits(static_cast<uint32_t>(e) << 23);   \
+    const float scale = zero ? 0.0f : float_of_bits(static_cast<uint32_t>(e) << 23);   \
     float p = std::fma(kP5, r, kP4);                                            \
     p = std::fma(p, r, kP3);                                                    \
     p = std::fma(p, r, kP2);                                                    \
@@ -107,11 +110,11 @@ inline float max_ps(float a, float b) { return a > b ? a : b; }
     return (p * scale) * 2.0f;
 
 #define MSCPU_ONEDNN_LOG_BODY                                                   \
-    const uint32_t u = ordered::bits_of_float(x);                                               \
+    const uint32_t u = bits_of_float(x);                                               \
     const uint32_t k = (u >> 18) & 0x1fu;                                       \
     const uint32_t hi_half = k >> 4;                                            \
     const float big_e = static_cast<float>(static_cast<int32_t>((u >> 23) + hi_half)); \
-    const float m = ordered::float_of_bits((u & 0x7fffffu) | ((hi_half ^ 127u) << 23));         \
+    const float m = float_of_bits((u & 0x7fffffu) | ((hi_half ^ 127u) << 23));         \
     const LogEntry t = log_table()[k];                                          \
     const float z = std::fma(m, t.r, -1.0f);                                    \
     float p = std::fma(kQ4, z, kQ3);                                            \
@@ -122,7 +125,7 @@ inline float max_ps(float a, float b) { return a > b ? a : b; }
     const float c = std::fma(big_e, kLn2, t.c);                                 \
     const float hi = p + c;                                                     \
     float res = hi + ((hi - c) - p);                                            \
-    if (x <= 0.0f) res = x == 0.0f ? -INFINITY : ordered::float_of_bits(0x7fc00000u);           \
+    if (x <= 0.0f) res = x == 0.0f ? -INFINITY : float_of_bits(0x7fc00000u);           \
     if (x == INFINITY) res = INFINITY;                                          \
     if (x != x) res = x;                                                        \
     if (x == 1.0f) res = 0.0f;                                                  \
@@ -149,7 +152,7 @@ void lane_reduce(float* v, bool is_max) {  // the horizontal step: every lane en
 template <int W, typename Log>
 inline void lane_logs(const float* sums, float* logs, Log log) {
     bool same = true;
-    for (int i = 1; i < W; ++i) same &= ordered::bits_of_float(sums[i]) == ordered::bits_of_float(sums[0]);
+    for (int i = 1; i < W; ++i) same &= bits_of_float(sums[i]) == bits_of_float(sums[0]);
     if (same) {
         const float l = log(sums[0]);
         for (int i = 0; i < W; ++i) logs[i] = l;

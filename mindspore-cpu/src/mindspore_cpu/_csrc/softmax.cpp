@@ -344,11 +344,7 @@ py::array exp_f32(const py::array& x) {
     float* py_ = mptr(y);
     py::gil_scoped_release release;
     const BlockFn block = exp_block_fn();
-    constexpr int64_t kChunk = 4096;   // the team takes chunks of this many values
-    over_rows((n + kChunk - 1) / kChunk, 10.0 * n, [&](int64_t c0, int64_t c1) {
-        const int64_t lo = c0 * kChunk, hi = std::min(n, c1 * kChunk);
-        if (lo < hi) block(px + lo, py_ + lo, hi - lo);
-    });
+    over_chunks(n, 4096, 10.0 * n, [&](int64_t lo, int64_t hi) { block(px + lo, py_ + lo, hi - lo); });
     return std::move(y);
 }
 
